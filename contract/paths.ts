@@ -1,0 +1,43 @@
+/** Base paths of the platform, as the spec names them (overview §2, §7). */
+export const CONSOLE_BASE_PATH = '/account';
+export const ACCOUNTS_LIST_PATH = `${CONSOLE_BASE_PATH}/accounts`;
+export const LOGIN_PATH = `${CONSOLE_BASE_PATH}/login`;
+export const SETUP_LICENCE_PATH = `${CONSOLE_BASE_PATH}/setup-license`;
+export const SETUP_USER_PATH = `${CONSOLE_BASE_PATH}/setup-user`;
+export const UPDATE_LICENCE_ERROR_PATH = `${CONSOLE_BASE_PATH}/updateLicenseError`;
+export const ACCOUNT_EXPIRED_ERROR_PATH = `${CONSOLE_BASE_PATH}/accountExpiredError`;
+
+export const UI_API_V1 = '/account/ui-api/v1';
+export const UI_API_V2 = '/account/ui-api/v2';
+export const ACCOUNT_API_V1 = '/account/api/v1';
+export const IDENTITY_API_V1 = '/imauth/api/v1';
+export const CA_API_V1 = '/certificate-authority/api/v1';
+
+/** Every endpoint of the platform API the console calls, in one place. */
+export const apiPaths = {
+  identity: {
+    verifyUser: `${IDENTITY_API_V1}/login/verify`,
+    login: `${IDENTITY_API_V1}/auth/login`,
+    me: `${IDENTITY_API_V1}/auth/me`,
+    /** The refresh cookie is scoped to this path and nothing else. */
+    refresh: `${IDENTITY_API_V1}/refresh`,
+    logout: `${IDENTITY_API_V1}/logout`,
+    loginCustomization: `${IDENTITY_API_V1}/login/customization`,
+  },
+  setup: {
+    status: `${UI_API_V1}/setup/status`,
+    licence: `${UI_API_V1}/setup/license`,
+    user: `${UI_API_V1}/setup/user`,
+  },
+  licence: {
+    status: `${UI_API_V1}/license/status`,
+  },
+  profile: `${UI_API_V1}/profile`,
+  userApplications: `${UI_API_V1}/user/applications`,
+  permissions: `${UI_API_V1}/permission`,
+  userLocale: (userId: string, locale: string) =>
+    `${UI_API_V1}/user/${encodeURIComponent(userId)}/locale/${encodeURIComponent(locale)}`,
+  locales: `${ACCOUNT_API_V1}/locales`,
+  openApi: `${ACCOUNT_API_V1}/openapi.json`,
+  apiReference: `${ACCOUNT_API_V1}/docs`,
+} as const;

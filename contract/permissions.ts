@@ -1,0 +1,180 @@
+/**
+ * Permission names and the flags the console derives from them (overview §3, §6). The spec names the
+ * flags but not the names or roles; ours are documented in docs/decisions/004-permissions-and-roles.md.
+ */
+export const ACCESS_SCOPES = ['system', 'partner', 'account'] as const;
+export type AccessScope = (typeof ACCESS_SCOPES)[number];
+
+export const APPLICATION_CODES = [
+  'account_manager',
+  'ca_manager',
+  'secure_software_manager',
+  'device_manager',
+  'enterprise_manager',
+  'document_signing_manager',
+  'discovery_automation_manager',
+  'device_trust_manager',
+] as const;
+export type ApplicationCode = (typeof APPLICATION_CODES)[number];
+
+/** Subjects that have a view and a manage permission each. */
+const VIEW_MANAGE_SUBJECTS = {
+  TENANT: 'Tenant',
+  USER: 'User',
+  SYSTEM_USER: 'SystemUser',
+  ACCOUNT_USER: 'AccountUser',
+  PARTNER_USER: 'PartnerUser',
+  ACCOUNT: 'Account',
+  ORGANIZATION: 'Organization',
+  PERMISSION: 'Permission',
+  SEAT: 'Seat',
+  ENROLLMENT: 'Enrollment',
+  CA: 'Ca',
+  PROFILE: 'Profile',
+  LICENSE: 'License',
+  LICENSED_SEATS: 'LicensedSeats',
+  TEMPLATE: 'Template',
+  AUDIT_LOG: 'AuditLog',
+  SYSTEM_SETTINGS: 'SystemSettings',
+  USER_ROLE: 'UserRole',
+} as const;
+
+/** Licence permissions per product (overview §3 lists AM too; account administration §6 omits it). */
+export const LICENCE_PRODUCTS = {
+  CM: 'Cm',
+  IOT: 'Iot',
+  EM: 'Em',
+  SM: 'Sm',
+  DSM: 'Dsm',
+  AM: 'Am',
+  TM: 'Tm',
+  DEVCTM: 'Devctm',
+} as const;
+
+type ViewManageSubject = keyof typeof VIEW_MANAGE_SUBJECTS;
+type LicenceProduct = keyof typeof LICENCE_PRODUCTS;
+
+export type PermissionName =
+  | `VIEW_${ViewManageSubject}`
+  | `MANAGE_${ViewManageSubject}`
+  | 'VIEW_CERTIFICATE'
+  | 'REVOKE_CERTIFICATE'
+  | `VIEW_${LicenceProduct}_LICENSE`
+  | `MANAGE_${LicenceProduct}_LICENSE`;
+
+type FlagOf<Name extends string> = Name extends `VIEW_${infer S extends ViewManageSubject}`
+  ? `canView${(typeof VIEW_MANAGE_SUBJECTS)[S]}`
+  : Name extends `MANAGE_${infer S extends ViewManageSubject}`
+    ? `canManage${(typeof VIEW_MANAGE_SUBJECTS)[S]}`
+    : Name extends `VIEW_${infer P extends LicenceProduct}_LICENSE`
+      ? `canView${(typeof LICENCE_PRODUCTS)[P]}License`
+      : Name extends `MANAGE_${infer P extends LicenceProduct}_LICENSE`
+        ? `canManage${(typeof LICENCE_PRODUCTS)[P]}License`
+        : Name extends 'VIEW_CERTIFICATE'
+          ? 'canViewCertificate'
+          : 'canRevokeCertificate';
+
+export type PermissionFlag = FlagOf<PermissionName>;
+export type PermissionFlags = Record<PermissionFlag, boolean>;
+
+function buildPermissionTable(): ReadonlyMap<PermissionName, PermissionFlag> {
+  const table = new Map<string, string>();
+  for (const [subject, suffix] of Object.entries(VIEW_MANAGE_SUBJECTS)) {
+    table.set(`VIEW_${subject}`, `canView${suffix}`);
+    table.set(`MANAGE_${subject}`, `canManage${suffix}`);
+  }
+  table.set('VIEW_CERTIFICATE', 'canViewCertificate');
+  table.set('REVOKE_CERTIFICATE', 'canRevokeCertificate');
+  for (const [product, suffix] of Object.entries(LICENCE_PRODUCTS)) {
+    table.set(`VIEW_${product}_LICENSE`, `canView${suffix}License`);
+    table.set(`MANAGE_${product}_LICENSE`, `canManage${suffix}License`);
+  }
+  return table as ReadonlyMap<PermissionName, PermissionFlag>;
+}
+
+/** Every permission name and its flag. */
+export const PERMISSION_FLAGS: ReadonlyMap<PermissionName, PermissionFlag> = buildPermissionTable();
+export const PERMISSION_NAMES: readonly PermissionName[] = [...PERMISSION_FLAGS.keys()];
+
+export function isPermissionName(name: string): name is PermissionName {
+  return PERMISSION_FLAGS.has(name as PermissionName);
+}
+
+/** Flags from the profile's permission names: every flag present, true only when its name is held. */
+export function permissionFlagsFrom(names: Iterable<string>): PermissionFlags {
+  const flags = Object.fromEntries(
+    [...PERMISSION_FLAGS.values()].map((flag) => [flag, false]),
+  ) as PermissionFlags;
+  for (const name of names) {
+    const flag = PERMISSION_FLAGS.get(name as PermissionName);
+    if (flag) flags[flag] = true;
+  }
+  return flags;
+}
+
+/** True when every required flag is present and true (overview §6). */
+export function hasEveryPermission(
+  flags: Partial<PermissionFlags>,
+  required: readonly PermissionFlag[],
+): boolean {
+  return required.every((flag) => flags[flag] === true);
+}
+
+const ALL_VIEW = PERMISSION_NAMES.filter((name) => name.startsWith('VIEW_'));
+
+/**
+ * The built-in roles of the account-management application. Custom roles arrive with the roles
+ * issue; these four are what first-time setup and the seeds assign.
+ */
+export const BUILT_IN_ROLES = {
+  system_administrator: {
+    name: 'System administrator',
+    scope: 'system',
+    permissions: PERMISSION_NAMES,
+  },
+  partner_administrator: {
+    name: 'Partner administrator',
+    scope: 'partner',
+    permissions: PERMISSION_NAMES.filter(
+      (name) =>
+        !name.endsWith('_SYSTEM_SETTINGS') &&
+        !name.endsWith('_SYSTEM_USER') &&
+        !name.endsWith('_CA') &&
+        name !== 'MANAGE_TENANT',
+    ),
+  },
+  account_administrator: {
+    name: 'Account administrator',
+    scope: 'account',
+    permissions: [
+      'VIEW_ACCOUNT',
+      'VIEW_TENANT',
+      'VIEW_USER',
+      'MANAGE_USER',
+      'VIEW_ACCOUNT_USER',
+      'MANAGE_ACCOUNT_USER',
+      'VIEW_ORGANIZATION',
+      'MANAGE_ORGANIZATION',
+      'VIEW_PROFILE',
+      'MANAGE_PROFILE',
+      'VIEW_USER_ROLE',
+      'MANAGE_USER_ROLE',
+      'VIEW_AUDIT_LOG',
+      'VIEW_CERTIFICATE',
+      'VIEW_ENROLLMENT',
+      'MANAGE_ENROLLMENT',
+      'VIEW_TEMPLATE',
+      'VIEW_LICENSE',
+      'VIEW_LICENSED_SEATS',
+    ] satisfies PermissionName[],
+  },
+  read_only_auditor: {
+    name: 'Read-only auditor',
+    scope: 'account',
+    permissions: ALL_VIEW.filter((name) => !name.endsWith('_SYSTEM_SETTINGS')),
+  },
+} as const satisfies Record<
+  string,
+  { name: string; scope: AccessScope; permissions: readonly PermissionName[] }
+>;
+export type BuiltInRoleCode = keyof typeof BUILT_IN_ROLES;

@@ -1,0 +1,25 @@
+import * as v from 'valibot';
+
+/** The one error body of the platform API: `{ error: { status, message } }` (overview §8). */
+export const apiErrorSchema = v.object({
+  error: v.object({
+    status: v.number(),
+    message: v.string(),
+  }),
+});
+export type ApiErrorBody = v.InferOutput<typeof apiErrorSchema>;
+
+/** Lists carry their page of items and the total (overview §3). */
+export function listSchema<TItem extends v.GenericSchema>(item: TItem) {
+  return v.object({ items: v.array(item), total: v.number() });
+}
+
+export const MAX_PAGE_LIMIT = 99_999;
+export const DEFAULT_LIST_LIMIT = 20;
+export const ALL_ITEMS_LIMIT = 99_999;
+export const PROFILE_LIST_LIMIT = 99_999_999;
+export const PAGE_SIZE = 20;
+
+export const uuidSchema = v.pipe(v.string(), v.uuid('invalidValue'));
+/** `YYYY-MM-DD` (overview §9). */
+export const isoDateSchema = v.pipe(v.string(), v.isoDate('invalidValue'));

@@ -1,0 +1,111 @@
+import * as v from 'valibot';
+import { CONSOLE_LOCALES, PLATFORM_LOCALES } from '../locales.ts';
+import { ACCESS_SCOPES } from '../permissions.ts';
+import { userNameSchema } from '../validation.ts';
+
+/**
+ * The sign-in `state` query value: base64url of this JSON (overview §2). The console reads it on the
+ * username step; the identity service writes it when it sends a user back to sign in.
+ */
+export const signInStateSchema = v.object({
+  /** Where to go after sign-in, a path under the console base path. */
+  return_path: v.optional(v.string()),
+  login_hint: v.optional(v.string()),
+  friendly_name: v.optional(v.string()),
+  /** Set when the trust agent asked for the sign-in. */
+  trust_agent_request: v.optional(v.boolean()),
+  /** Set by flows that let an unknown user create an account ("Don't have an account? Create one"). */
+  allow_account_creation: v.optional(v.boolean()),
+  error: v.optional(v.picklist(['username_not_found'])),
+});
+export type SignInState = v.InferOutput<typeof signInStateSchema>;
+
+/** POST login/verify: the username step. */
+export const verifyUserRequestSchema = v.object({
+  username: userNameSchema,
+  state: v.optional(v.string()),
+  language: v.optional(v.picklist([...CONSOLE_LOCALES, ...PLATFORM_LOCALES], 'invalidLocale')),
+});
+export type VerifyUserRequest = v.InferOutput<typeof verifyUserRequestSchema>;
+
+/**
+ * The step after Next. `password`: the identity service asks for the password of `login_hint`.
+ * The answer is the same whether or not the user exists, so the username step reveals nothing.
+ */
+export const verifyUserResponseSchema = v.object({
+  next: v.picklist(['password']),
+  state: v.string(),
+});
+export type VerifyUserResponse = v.InferOutput<typeof verifyUserResponseSchema>;
+
+/** POST auth/login: the password step. */
+export const loginRequestSchema = v.object({
+  username: userNameSchema,
+  password: v.pipe(v.string('invalidType'), v.nonEmpty('required'), v.maxLength(1024, 'tooLong')),
+});
+export type LoginRequest = v.InferOutput<typeof loginRequestSchema>;
+
+/**
+ * Answer of login and refresh. Browsers get the refresh token only as an HttpOnly cookie; a client
+ * that sent `refresh_token` in the body (an API client, the trust agent) gets the rotated one here.
+ */
+export const tokenResponseSchema = v.object({
+  access_token: v.string(),
+  /** ISO-8601 instant at which the access token expires. */
+  expires_at: v.string(),
+  refresh_token: v.optional(v.string()),
+});
+export type TokenResponse = v.InferOutput<typeof tokenResponseSchema>;
+
+export const refreshRequestSchema = v.object({
+  refresh_token: v.optional(v.pipe(v.string(), v.maxLength(512, 'tooLong'))),
+});
+export type RefreshRequest = v.InferOutput<typeof refreshRequestSchema>;
+
+/** GET auth/me. */
+export const authMeSchema = v.object({
+  id: v.string(),
+  user_name: v.string(),
+  access_scope: v.picklist(ACCESS_SCOPES),
+  primary_account_id: v.string(),
+  session_id: v.string(),
+});
+export type AuthMe = v.InferOutput<typeof authMeSchema>;
+
+const optionalUrl = v.nullable(v.pipe(v.string(), v.maxLength(2048, 'tooLong'), v.url('invalidValue')));
+
+/** GET login/customization (overview §7). Links that are not configured are null and not shown. */
+export const loginCustomizationSchema = v.object({
+  logo: v.nullable(v.pipe(v.string(), v.maxLength(200_000, 'tooLong'))),
+  urls: v.object({
+    termsOfUse: optionalUrl,
+    privacyPolicy: optionalUrl,
+    legalRepository: optionalUrl,
+    webtrustAudit: optionalUrl,
+    support: optionalUrl,
+    contactUs: optionalUrl,
+  }),
+  copyright: v.nullable(v.pipe(v.string(), v.maxLength(256, 'tooLong'))),
+});
+export type LoginCustomization = v.InferOutput<typeof loginCustomizationSchema>;
+
+/** Encode a sign-in state for the `state` query value. */
+export function encodeSignInState(state: SignInState): string {
+  const bytes = new TextEncoder().encode(JSON.stringify(state));
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+}
+
+/** Decode a `state` query value; anything unreadable is `null`, never an exception. */
+export function decodeSignInState(encoded: string | null | undefined): SignInState | null {
+  if (!encoded) return null;
+  try {
+    const binary = atob(encoded.replaceAll('-', '+').replaceAll('_', '/'));
+    const json = new TextDecoder().decode(Uint8Array.from(binary, (char) => char.charCodeAt(0)));
+    const parsed = v.safeParse(signInStateSchema, JSON.parse(json));
+    return parsed.success ? parsed.output : null;
+  } catch {
+    return null;
+  }
+}

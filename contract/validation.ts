@@ -1,0 +1,135 @@
+import * as v from 'valibot';
+
+/**
+ * Field rules of the spec (overview §5, account administration §5), written once for the console's
+ * forms and the server's validator. Every issue message is a code from `ValidationCode`: the console
+ * shows its translation, the server answers its English text prefixed with the field name.
+ */
+export const VALIDATION_TEXT = {
+  required: 'is required',
+  requiredUserName: 'user name is required',
+  invalidUserName: 'invalid user name',
+  invalidEmail: 'invalid email',
+  passwordInvalidLength: 'must be at least 12 characters',
+  passwordInvalidMaxLength: 'must be at most 255 characters',
+  enterValidPassword: 'enter valid password',
+  passwordConfirmationMismatch: 'does not match the password',
+  tooLong: 'is too long',
+  invalidName: 'contains characters that are not allowed',
+  invalidLocale: 'is not a supported language',
+  invalidType: 'has the wrong type',
+  invalidValue: 'has a value that is not allowed',
+} as const;
+export type ValidationCode = keyof typeof VALIDATION_TEXT;
+
+export const PASSWORD_MIN_LENGTH = 12;
+export const PASSWORD_MAX_LENGTH = 255;
+export const LIGHT_PASSWORD_MIN_LENGTH = 6;
+export const USER_NAME_MAX_LENGTH = 255;
+export const EMAIL_MAX_LENGTH = 254;
+export const PERSON_NAME_MAX_LENGTH = 100;
+
+// Letters, digits, `_ - +` and the specials listed in overview §5; the trailing comma there is allowed.
+export const USER_NAME_PATTERN = /^[A-Za-z0-9_\-+!#$%&'*/`=?@.,]+$/;
+/** Local part with the RFC 5322 atom characters, `@`, dotted domain labels and a 2–63 letter TLD. */
+export const EMAIL_PATTERN =
+  /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
+/** Word characters, space and `- . , ( ) & ' # / ~ ;` with any Unicode letter (overview §5). */
+export const GENERAL_NAME_PATTERN = /^[\p{L}\p{M}\p{N}_ \-.,()&'#/~;]+$/u;
+/** Alphanumerics and `#!$_.-` (overview §5). */
+export const GENERAL_IDENTIFIER_PATTERN = /^[A-Za-z0-9#!$_.-]+$/;
+/** The lighter pattern: six or more characters with a digit (overview §5). */
+export const LIGHT_PASSWORD_PATTERN = /^(?=.*\d).{6,}$/;
+
+const PASSWORD_CLASSES = [/[A-Z]/, /[a-z]/, /\d/, /[^A-Za-z0-9]/] as const;
+
+export function hasEveryPasswordClass(password: string): boolean {
+  return PASSWORD_CLASSES.every((pattern) => pattern.test(password));
+}
+
+export const userNameSchema = v.pipe(
+  v.string('invalidType' satisfies ValidationCode),
+  v.trim(),
+  v.nonEmpty('requiredUserName' satisfies ValidationCode),
+  v.maxLength(USER_NAME_MAX_LENGTH, 'tooLong' satisfies ValidationCode),
+  v.regex(USER_NAME_PATTERN, 'invalidUserName' satisfies ValidationCode),
+);
+
+export const emailSchema = v.pipe(
+  v.string('invalidType' satisfies ValidationCode),
+  v.trim(),
+  v.nonEmpty('required' satisfies ValidationCode),
+  v.maxLength(EMAIL_MAX_LENGTH, 'invalidEmail' satisfies ValidationCode),
+  v.regex(EMAIL_PATTERN, 'invalidEmail' satisfies ValidationCode),
+);
+
+export const passwordSchema = v.pipe(
+  v.string('invalidType' satisfies ValidationCode),
+  v.nonEmpty('required' satisfies ValidationCode),
+  v.minLength(PASSWORD_MIN_LENGTH, 'passwordInvalidLength' satisfies ValidationCode),
+  v.maxLength(PASSWORD_MAX_LENGTH, 'passwordInvalidMaxLength' satisfies ValidationCode),
+  v.check(hasEveryPasswordClass, 'enterValidPassword' satisfies ValidationCode),
+);
+
+/** The repeated password: required, minimum 12; equality is checked on the whole form. */
+export const passwordConfirmationSchema = v.pipe(
+  v.string('invalidType' satisfies ValidationCode),
+  v.nonEmpty('required' satisfies ValidationCode),
+  v.minLength(PASSWORD_MIN_LENGTH, 'passwordInvalidLength' satisfies ValidationCode),
+  v.maxLength(PASSWORD_MAX_LENGTH, 'passwordInvalidMaxLength' satisfies ValidationCode),
+);
+
+export const personNameSchema = v.pipe(
+  v.string('invalidType' satisfies ValidationCode),
+  v.trim(),
+  v.nonEmpty('required' satisfies ValidationCode),
+  v.maxLength(PERSON_NAME_MAX_LENGTH, 'tooLong' satisfies ValidationCode),
+  v.regex(GENERAL_NAME_PATTERN, 'invalidName' satisfies ValidationCode),
+);
+
+/** Password and confirmation must be equal; the issue is reported on the confirmation field. */
+export function withPasswordConfirmation<
+  TSchema extends v.GenericSchema<unknown, { password: string; repeatedPassword: string }>,
+>(schema: TSchema) {
+  return v.pipe(
+    schema,
+    v.rawCheck<v.InferOutput<TSchema>>(({ dataset, addIssue }) => {
+      if (!dataset.typed || dataset.value.password === dataset.value.repeatedPassword) return;
+      addIssue({
+        message: 'passwordConfirmationMismatch' satisfies ValidationCode,
+        path: [
+          {
+            type: 'object',
+            origin: 'value',
+            input: dataset.value,
+            key: 'repeatedPassword',
+            value: dataset.value.repeatedPassword,
+          },
+        ],
+      });
+    }),
+  );
+}
+
+/** The first issue of each field, keyed by its dotted path: what a form shows under each input. */
+export function fieldIssues(issues: readonly v.BaseIssue<unknown>[]): Record<string, ValidationCode> {
+  const result: Record<string, ValidationCode> = {};
+  for (const issue of issues) {
+    const key = v.getDotPath(issue) ?? '';
+    if (!(key in result)) result[key] = toValidationCode(issue.message);
+  }
+  return result;
+}
+
+export function toValidationCode(message: string): ValidationCode {
+  return message in VALIDATION_TEXT ? (message as ValidationCode) : 'invalidValue';
+}
+
+/** `"password: enter valid password"`: the server's 400 message for the first failing field. */
+export function describeFirstIssue(issues: readonly v.BaseIssue<unknown>[]): string {
+  const [first] = issues;
+  if (!first) return 'The request is not valid.';
+  const field = v.getDotPath(first);
+  const text = VALIDATION_TEXT[toValidationCode(first.message)];
+  return field ? `${field}: ${text}` : `request body ${text}`;
+}

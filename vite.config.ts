@@ -1,0 +1,47 @@
+import { lingui, linguiTransformerBabelPreset } from '@lingui/vite-plugin';
+import babel from '@rolldown/plugin-babel';
+import { tanstackRouter } from '@tanstack/router-plugin/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
+import { CONSOLE_BASE_PATH } from './contract/paths.ts';
+
+const apiTarget = process.env.API_ORIGIN ?? 'http://localhost:8080';
+
+export default defineConfig({
+  base: `${CONSOLE_BASE_PATH}/`,
+  plugins: [
+    tanstackRouter({
+      target: 'react',
+      autoCodeSplitting: true,
+      routesDirectory: './src/routes',
+      generatedRouteTree: './src/routeTree.gen.ts',
+    }),
+    react(),
+    babel({ presets: [linguiTransformerBabelPreset()] }),
+    lingui(),
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'sw',
+      filename: 'sw.ts',
+      injectRegister: false,
+      manifest: false,
+      injectManifest: {
+        globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
+      },
+    }),
+  ],
+  build: {
+    outDir: 'dist/console',
+    emptyOutDir: true,
+    sourcemap: true,
+  },
+  server: {
+    proxy: {
+      '/account/ui-api': apiTarget,
+      '/account/api': apiTarget,
+      '/imauth': apiTarget,
+      '/certificate-authority': apiTarget,
+    },
+  },
+});
