@@ -1,0 +1,179 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * Tables of the platform database. One interface per table, combined into `Database` (the Kysely
+ * example's layout). Timestamps are `timestamptz`, dates are `date` read as `YYYY-MM-DD` strings.
+ */
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type DateOnly = ColumnType<string, string, string>;
+type Json<T> = ColumnType<T, string, string>;
+
+export interface AccountsTable {
+  id: string;
+  name: string;
+  display_name: string;
+  active: Generated<boolean>;
+  friendly_identifier: string;
+  /** standard | partner | system */
+  type: string;
+  partner_account_id: string | null;
+  system_account: Generated<boolean>;
+  locale: string;
+  service_from: DateOnly;
+  service_to: DateOnly | null;
+  version: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface UsersTable {
+  id: string;
+  user_name: string;
+  /** Lower-cased user name; unique, so sign-in is case-insensitive. */
+  user_name_key: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string | null;
+  locale: string;
+  date_format: string | null;
+  /** system | partner | account */
+  access_scope: string;
+  primary_account_id: string;
+  /** argon2id PHC string; null for users who cannot sign in with a password. */
+  password_hash: string | null;
+  saml_username: string | null;
+  oidc_username: string | null;
+  active: Generated<boolean>;
+  version: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface UserAccountsTable {
+  user_id: string;
+  account_id: string;
+}
+
+export interface RolesTable {
+  id: string;
+  /** Built-in role code (system_administrator …) or null for a custom role. */
+  code: string | null;
+  name: string;
+  app_code: string;
+  /** null for built-in roles, which every account shares. */
+  account_id: string | null;
+  permissions: Json<string[]>;
+  archived: Generated<boolean>;
+  created_at: Timestamp;
+}
+
+export interface UserRolesTable {
+  user_id: string;
+  role_id: string;
+}
+
+export interface LicencesTable {
+  id: string;
+  licence_id: string;
+  licensee: string;
+  valid_from: DateOnly;
+  valid_to: DateOnly;
+  seats: Json<Record<string, number>>;
+  /** The licence text exactly as installed. Never sent to the console after installation. */
+  body: string;
+  key_fingerprint: string;
+  installed_at: Timestamp;
+  installed_by: string | null;
+}
+
+/** One row per sign-in session: the refresh-token family. */
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  created_at: Timestamp;
+  last_used_at: Timestamp;
+  expires_at: Timestamp;
+  revoked_at: Timestamp | null;
+  /** why: logout | reuse_detected | admin | expired */
+  revoked_reason: string | null;
+  ip_address: string | null;
+  user_agent: string | null;
+}
+
+export interface RefreshTokensTable {
+  /** SHA-256 (hex) of the token; the token itself is never stored. */
+  token_hash: string;
+  session_id: string;
+  issued_at: Timestamp;
+  expires_at: Timestamp;
+  /** Set when the token was exchanged; a second exchange is reuse and revokes the session. */
+  used_at: Timestamp | null;
+}
+
+/** Failed sign-in counters keyed by `user:<name>`, `ip:<address>` or `pair:<name>|<address>`. */
+export interface SignInThrottleTable {
+  key: string;
+  failures: number;
+  window_started_at: Timestamp;
+  blocked_until: Timestamp | null;
+}
+
+/** Keys that sign access tokens; every server process reads the same ones. */
+export interface SigningKeysTable {
+  kid: string;
+  algorithm: string;
+  private_jwk: Json<Record<string, unknown>>;
+  public_jwk: Json<Record<string, unknown>>;
+  created_at: Timestamp;
+  retired_at: Timestamp | null;
+}
+
+/** Platform settings by key (login customization …). */
+export interface SettingsTable {
+  key: string;
+  value: Json<unknown>;
+  updated_at: Timestamp;
+  version: Generated<number>;
+}
+
+/** Hash-chained audit trail: each row's hash covers its content and the previous row's hash. */
+export interface AuditEventsTable {
+  id: Generated<string>;
+  seq: Generated<number>;
+  occurred_at: Timestamp;
+  action: string;
+  status: string;
+  resource_type: string;
+  resource_id: string | null;
+  account_id: string | null;
+  actor_id: string | null;
+  actor_name: string | null;
+  ip_address: string | null;
+  details: Json<Record<string, unknown>>;
+  prev_hash: string;
+  hash: string;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  users: UsersTable;
+  user_accounts: UserAccountsTable;
+  roles: RolesTable;
+  user_roles: UserRolesTable;
+  licences: LicencesTable;
+  sessions: SessionsTable;
+  refresh_tokens: RefreshTokensTable;
+  sign_in_throttle: SignInThrottleTable;
+  signing_keys: SigningKeysTable;
+  settings: SettingsTable;
+  audit_events: AuditEventsTable;
+}
+
+export type Account = Selectable<AccountsTable>;
+export type NewAccount = Insertable<AccountsTable>;
+export type AccountUpdate = Updateable<AccountsTable>;
+export type User = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type Session = Selectable<SessionsTable>;
+export type Licence = Selectable<LicencesTable>;
