@@ -1,0 +1,11 @@
+import type { Kysely } from 'kysely';
+import type { ServerConfig } from './config.ts';
+import type { Database } from './db/schema.ts';
+
+/** What every route module receives: the database, the configuration and the clock. */
+export interface AppDeps {
+  db: Kysely<Database>;
+  config: ServerConfig;
+  /** The current instant; tests pass a fixed clock. */
+  now: () => Date;
+}

@@ -1,0 +1,8 @@
+import type { Principal } from '../identity/principal.ts';
+
+/** Hono environment of every route: `c.var.principal` is set by the authentication middleware. */
+export interface AppEnv {
+  Variables: {
+    principal: Principal;
+  };
+}
