@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+// The endpoints these route modules implement are described in docs/api.md.
 import type { ServerConfig } from './config.ts';
 import type { Database } from './db/schema.ts';
 
