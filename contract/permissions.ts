@@ -136,11 +136,7 @@ export const BUILT_IN_ROLES = {
     name: 'Partner administrator',
     scope: 'partner',
     permissions: PERMISSION_NAMES.filter(
-      (name) =>
-        !name.endsWith('_SYSTEM_SETTINGS') &&
-        !name.endsWith('_SYSTEM_USER') &&
-        !name.endsWith('_CA') &&
-        name !== 'MANAGE_TENANT',
+      (name) => !name.endsWith('_SYSTEM_SETTINGS') && !name.endsWith('_SYSTEM_USER') && !name.endsWith('_CA'),
     ),
   },
   account_administrator: {
