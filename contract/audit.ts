@@ -1,0 +1,38 @@
+/** Audit event enumerations of the spec (overview §3, audit event filters). */
+export const AUDIT_ACTIONS = [
+  'CREATE',
+  'UPDATE',
+  'DELETE',
+  'LOGIN',
+  'LOGIN_ERROR',
+  'LOGOUT',
+  'UPDATE_PASSWORD',
+  'TERMS_AND_CONDITIONS',
+  'SEND_RESET_PASSWORD',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const AUDIT_STATUSES = ['success', 'failure'] as const;
+export type AuditStatus = (typeof AUDIT_STATUSES)[number];
+
+export const AUDIT_RESOURCE_TYPES = [
+  'APIKEY',
+  'ACCOUNT',
+  'USER',
+  'SSO_SAML',
+  'SSO_SAML_MFA',
+  'SSO_OIDC',
+  'ONELOGIN',
+  'SSO_OIDC_MFA',
+  'BASIC_AUTH',
+  'BASIC_AUTH_MFA',
+  'SAML2_CONFIG',
+  'CLIENT_AUTH_CERT',
+  'CLIENT_AUTH_CERT_MFA',
+  'OAUTH_CLIENT',
+  'OAUTH_CONFIG',
+  'LICENSE',
+  'DIGEST_AUTH',
+  'SSO_OIDC_IDP_MFA',
+] as const;
+export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];

@@ -1,0 +1,23 @@
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Context } from 'hono';
+import type { ServerConfig } from '../config.ts';
+
+/**
+ * The address of the client, for audit events and sign-in throttling. X-Forwarded-For is honoured
+ * only behind a configured proxy: anyone can send the header, and trusting it would let a caller
+ * choose the address its failed sign-ins are counted against. Behind the proxy, the right-most
+ * entry is the one the proxy itself appended, so it is the one that cannot be forged.
+ */
+export function clientAddress(c: Context, config: Pick<ServerConfig, 'trustProxy'>): string | null {
+  if (config.trustProxy) {
+    const forwarded = c.req.header('X-Forwarded-For');
+    const nearest = forwarded?.split(',').at(-1)?.trim();
+    if (nearest) return nearest;
+  }
+  try {
+    return getConnInfo(c).remote.address ?? null;
+  } catch {
+    // `app.request()` in tests and other non-Node transports have no socket.
+    return null;
+  }
+}

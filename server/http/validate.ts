@@ -1,0 +1,57 @@
+import { bodyLimit } from 'hono/body-limit';
+import { validator } from 'hono/validator';
+import * as v from 'valibot';
+import { describeFirstIssue } from '../../contract/validation.ts';
+import { ApiError } from './errors.ts';
+
+/** Largest request body the API reads; a licence text, the largest legitimate one, is far smaller. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
+
+function parseWith<TSchema extends v.GenericSchema>(schema: TSchema, value: unknown): v.InferOutput<TSchema> {
+  const result = v.safeParse(schema, value);
+  if (!result.success) throw new ApiError(400, describeFirstIssue(result.issues));
+  return result.output;
+}
+
+/**
+ * Validates a JSON request body against a contract schema; the handler reads it with
+ * `c.req.valid('json')`. A body in another media type is refused (415) rather than ignored, so a
+ * form post cannot slip through as an empty object.
+ */
+export function validateJson<TSchema extends v.GenericSchema>(schema: TSchema) {
+  const validate = validator('json', (value: unknown) => parseWith(schema, value));
+  const guarded: typeof validate = async (c, next) => {
+    const mediaType = c.req.header('Content-Type')?.split(';')[0]?.trim() ?? '';
+    if (!JSON_MEDIA_TYPE.test(mediaType)) {
+      throw new ApiError(415, 'Request body must be JSON (Content-Type: application/json).');
+    }
+    try {
+      // Parsed once here; Hono's validator reads the same cached result.
+      await c.req.json();
+    } catch {
+      throw new ApiError(400, 'Request body is not valid JSON.');
+    }
+    return validate(c, next);
+  };
+  return guarded;
+}
+
+/** Validates the query string; the handler reads it with `c.req.valid('query')`. */
+export function validateQuery<TSchema extends v.GenericSchema>(schema: TSchema) {
+  return validator('query', (value: unknown) => parseWith(schema, value));
+}
+
+/** Validates path parameters; the handler reads them with `c.req.valid('param')`. */
+export function validateParams<TSchema extends v.GenericSchema>(schema: TSchema) {
+  return validator('param', (value: unknown) => parseWith(schema, value));
+}
+
+/** Answers 413 before a handler reads more than `MAX_BODY_BYTES` of a body. */
+export const limitBodySize = bodyLimit({
+  maxSize: MAX_BODY_BYTES,
+  onError: () => {
+    throw new ApiError(413, 'Request body is larger than 1 MiB.');
+  },
+});
