@@ -1,0 +1,192 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { ACCESS_SCOPES, type AccessScope } from '../../contract/permissions.ts';
+import type { AppDeps } from '../app-deps.ts';
+import type { Database } from '../db/schema.ts';
+
+/**
+ * Sign-in sessions and their refresh tokens. A session is one refresh-token family: every refresh
+ * spends the presented token and issues its successor in the same session. Everything lives in the
+ * database, so any number of server processes on one PostgreSQL agree on what is valid.
+ */
+
+type SessionDeps = Pick<AppDeps, 'config' | 'now'>;
+
+export type RevocationReason = 'logout' | 'reuse_detected' | 'admin' | 'expired';
+
+export interface IssuedRefreshToken {
+  token: string;
+  expiresAt: Date;
+}
+
+/** Who a session belongs to, as the access token needs it. */
+export interface SessionOwner {
+  userId: string;
+  userName: string;
+  accessScope: AccessScope;
+  primaryAccountId: string;
+}
+
+export type RefreshOutcome =
+  | { kind: 'rotated'; sessionId: string; owner: SessionOwner; refreshToken: IssuedRefreshToken }
+  /** The token had been exchanged before: someone holds a copy, so its whole session is now revoked. */
+  | { kind: 'reused'; sessionId: string; owner: SessionOwner }
+  | { kind: 'rejected' };
+
+const REFRESH_TOKEN_BYTES = 32;
+/** base64url of 32 bytes, unpadded. */
+const REFRESH_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+export function hashRefreshToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+function newRefreshToken(): string {
+  return randomBytes(REFRESH_TOKEN_BYTES).toString('base64url');
+}
+
+/** Sliding expiry: one refresh lifetime from now, but never past the session's absolute limit. */
+function slidingExpiry({ config }: SessionDeps, now: Date, sessionCreatedAt: Date): Date {
+  const sliding = now.getTime() + config.refreshTokenTtlSeconds * 1000;
+  const absolute = sessionCreatedAt.getTime() + config.sessionMaxAgeSeconds * 1000;
+  return new Date(Math.min(sliding, absolute));
+}
+
+async function insertRefreshToken(
+  db: Kysely<Database>,
+  sessionId: string,
+  issuedAt: Date,
+  expiresAt: Date,
+): Promise<IssuedRefreshToken> {
+  const token = newRefreshToken();
+  await db
+    .insertInto('refresh_tokens')
+    .values({
+      token_hash: hashRefreshToken(token),
+      session_id: sessionId,
+      issued_at: issuedAt,
+      expires_at: expiresAt,
+    })
+    .execute();
+  return { token, expiresAt };
+}
+
+/** Opens a session for a user who just proved who they are; pass the sign-in transaction as `db`. */
+export async function startSession(
+  db: Kysely<Database>,
+  deps: SessionDeps,
+  request: { userId: string; ipAddress: string | null; userAgent: string | null },
+): Promise<{ sessionId: string; refreshToken: IssuedRefreshToken }> {
+  const now = deps.now();
+  const sessionId = randomUUID();
+  const expiresAt = slidingExpiry(deps, now, now);
+  await db
+    .insertInto('sessions')
+    .values({
+      id: sessionId,
+      user_id: request.userId,
+      created_at: now,
+      last_used_at: now,
+      expires_at: expiresAt,
+      ip_address: request.ipAddress,
+      // A header of any length must not bloat the table.
+      user_agent: request.userAgent?.slice(0, 512) ?? null,
+    })
+    .execute();
+  const refreshToken = await insertRefreshToken(db, sessionId, now, expiresAt);
+  return { sessionId, refreshToken };
+}
+
+function toAccessScope(scope: string): AccessScope {
+  const match = ACCESS_SCOPES.find((known) => known === scope);
+  if (!match) throw new Error(`User has an unknown access scope "${scope}".`);
+  return match;
+}
+
+/**
+ * Exchanges a refresh token for its successor. The token row is locked for the whole transaction, so
+ * two processes presenting the same token one after the other see it spent, and the second is
+ * treated as reuse. Reuse revokes the session; that revocation is committed even though the caller
+ * answers 401.
+ */
+export async function rotateRefreshToken(
+  db: Kysely<Database>,
+  deps: SessionDeps,
+  presentedToken: string,
+): Promise<RefreshOutcome> {
+  if (!REFRESH_TOKEN_PATTERN.test(presentedToken)) return { kind: 'rejected' };
+  return db.transaction().execute(async (trx) => {
+    const now = deps.now();
+    const row = await trx
+      .selectFrom('refresh_tokens')
+      .innerJoin('sessions', 'sessions.id', 'refresh_tokens.session_id')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select([
+        'refresh_tokens.token_hash',
+        'refresh_tokens.expires_at as token_expires_at',
+        'refresh_tokens.used_at',
+        'sessions.id as session_id',
+        'sessions.created_at as session_created_at',
+        'sessions.expires_at as session_expires_at',
+        'sessions.revoked_at',
+        'users.id as user_id',
+        'users.user_name',
+        'users.access_scope',
+        'users.primary_account_id',
+        'users.active',
+      ])
+      .where('refresh_tokens.token_hash', '=', hashRefreshToken(presentedToken))
+      .forUpdate(['refresh_tokens', 'sessions'])
+      .executeTakeFirst();
+    if (!row) return { kind: 'rejected' };
+
+    const owner: SessionOwner = {
+      userId: row.user_id,
+      userName: row.user_name,
+      accessScope: toAccessScope(row.access_scope),
+      primaryAccountId: row.primary_account_id,
+    };
+    if (row.used_at !== null) {
+      await revokeSession(trx, row.session_id, 'reuse_detected', now);
+      return { kind: 'reused', sessionId: row.session_id, owner };
+    }
+    if (
+      row.revoked_at !== null ||
+      !row.active ||
+      row.token_expires_at.getTime() <= now.getTime() ||
+      row.session_expires_at.getTime() <= now.getTime()
+    ) {
+      return { kind: 'rejected' };
+    }
+
+    await trx
+      .updateTable('refresh_tokens')
+      .set({ used_at: now })
+      .where('token_hash', '=', row.token_hash)
+      .execute();
+    const expiresAt = slidingExpiry(deps, now, row.session_created_at);
+    await trx
+      .updateTable('sessions')
+      .set({ last_used_at: now, expires_at: expiresAt })
+      .where('id', '=', row.session_id)
+      .execute();
+    const refreshToken = await insertRefreshToken(trx, row.session_id, now, expiresAt);
+    return { kind: 'rotated', sessionId: row.session_id, owner, refreshToken };
+  });
+}
+
+/** Ends a session at once; a session already revoked keeps its first reason. */
+export async function revokeSession(
+  db: Kysely<Database>,
+  sessionId: string,
+  reason: RevocationReason,
+  now: Date,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('sessions')
+    .set({ revoked_at: now, revoked_reason: reason })
+    .where('id', '=', sessionId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
