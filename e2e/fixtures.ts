@@ -1,0 +1,37 @@
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type Page } from '@playwright/test';
+
+/** WCAG 2.1 A and AA, the level the console is built to. */
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+const BLOCKING_IMPACTS = new Set(['serious', 'critical']);
+
+/**
+ * Runs axe on the page as it is now and fails on serious or critical violations, listing each rule,
+ * its impact and the elements it found. Page helpers call it once their screen has rendered.
+ */
+export async function assertAccessible(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+  const blocking = results.violations.filter((violation) => BLOCKING_IMPACTS.has(violation.impact ?? ''));
+  const report = blocking.map(
+    (violation) =>
+      `${violation.impact} ${violation.id}: ${violation.help}\n` +
+      violation.nodes.map((node) => `    ${node.target.join(' ')}`).join('\n'),
+  );
+  expect(report, `accessibility violations on ${new URL(page.url()).pathname}`).toEqual([]);
+}
+
+/**
+ * Playwright's test with one addition: whatever page a scenario ends on is checked for accessibility
+ * too, so a screen no helper announced is still covered.
+ */
+export const test = base.extend({
+  page: async ({ page }, use, testInfo) => {
+    await use(page);
+    const passedSoFar = testInfo.status === testInfo.expectedStatus;
+    if (passedSoFar && !page.isClosed() && page.url().startsWith('http')) {
+      await test.step('accessibility of the last page', () => assertAccessible(page));
+    }
+  },
+});
+
+export { expect };

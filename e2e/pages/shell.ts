@@ -1,0 +1,39 @@
+import type { Page } from '@playwright/test';
+import { ACCOUNTS_LIST_PATH, CONSOLE_BASE_PATH } from '../../contract/paths.ts';
+import { assertAccessible, expect } from '../fixtures.ts';
+
+export const PROFILE_PATH = `${CONSOLE_BASE_PATH}/profile`;
+
+export async function goToConsoleHome(page: Page): Promise<void> {
+  await page.goto(`${CONSOLE_BASE_PATH}/`);
+}
+
+export async function goToProfile(page: Page): Promise<void> {
+  await page.goto(PROFILE_PATH);
+}
+
+async function assertShell(page: Page): Promise<void> {
+  await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible();
+}
+
+export async function assertOnAccounts(page: Page): Promise<void> {
+  await expect(page.getByRole('heading', { name: 'Accounts', level: 1 })).toBeVisible();
+  await expect(page).toHaveURL((url) => url.pathname === ACCOUNTS_LIST_PATH);
+  await assertShell(page);
+  await assertAccessible(page);
+}
+
+export async function assertOnProfile(page: Page): Promise<void> {
+  await expect(page).toHaveURL((url) => url.pathname === PROFILE_PATH);
+  await assertShell(page);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await assertAccessible(page);
+}
+
+export async function clickUserMenu(page: Page, displayName: string): Promise<void> {
+  await page.getByRole('button', { name: displayName }).click();
+}
+
+export async function clickSignOut(page: Page): Promise<void> {
+  await page.getByRole('menuitem', { name: 'Sign out' }).click();
+}
