@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { ACCESS_SCOPES, type AccessScope } from '../../contract/permissions.ts';
 import type { AppDeps } from '../app-deps.ts';
 import type { Database } from '../db/schema.ts';
@@ -97,82 +97,81 @@ export async function startSession(
   return { sessionId, refreshToken };
 }
 
-function toAccessScope(scope: string): AccessScope {
+/** A user row's scope; the table's check constraint makes anything else a corrupt row. */
+export function accessScopeOf(scope: string): AccessScope {
   const match = ACCESS_SCOPES.find((known) => known === scope);
   if (!match) throw new Error(`User has an unknown access scope "${scope}".`);
   return match;
 }
 
 /**
- * Exchanges a refresh token for its successor. The token row is locked for the whole transaction, so
- * two processes presenting the same token one after the other see it spent, and the second is
- * treated as reuse. Reuse revokes the session; that revocation is committed even though the caller
- * answers 401.
+ * Exchanges a refresh token for its successor inside the caller's transaction (which also records
+ * the audit event). The token and session rows stay locked until it commits, so of two processes
+ * presenting the same token the second waits, then finds it spent and treats it as reuse. The caller
+ * must commit a `reused` outcome too: the revocation is the point, even though it answers 401.
  */
 export async function rotateRefreshToken(
-  db: Kysely<Database>,
+  trx: Transaction<Database>,
   deps: SessionDeps,
   presentedToken: string,
 ): Promise<RefreshOutcome> {
   if (!REFRESH_TOKEN_PATTERN.test(presentedToken)) return { kind: 'rejected' };
-  return db.transaction().execute(async (trx) => {
-    const now = deps.now();
-    const row = await trx
-      .selectFrom('refresh_tokens')
-      .innerJoin('sessions', 'sessions.id', 'refresh_tokens.session_id')
-      .innerJoin('users', 'users.id', 'sessions.user_id')
-      .select([
-        'refresh_tokens.token_hash',
-        'refresh_tokens.expires_at as token_expires_at',
-        'refresh_tokens.used_at',
-        'sessions.id as session_id',
-        'sessions.created_at as session_created_at',
-        'sessions.expires_at as session_expires_at',
-        'sessions.revoked_at',
-        'users.id as user_id',
-        'users.user_name',
-        'users.access_scope',
-        'users.primary_account_id',
-        'users.active',
-      ])
-      .where('refresh_tokens.token_hash', '=', hashRefreshToken(presentedToken))
-      .forUpdate(['refresh_tokens', 'sessions'])
-      .executeTakeFirst();
-    if (!row) return { kind: 'rejected' };
+  const now = deps.now();
+  const row = await trx
+    .selectFrom('refresh_tokens')
+    .innerJoin('sessions', 'sessions.id', 'refresh_tokens.session_id')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select([
+      'refresh_tokens.token_hash',
+      'refresh_tokens.expires_at as token_expires_at',
+      'refresh_tokens.used_at',
+      'sessions.id as session_id',
+      'sessions.created_at as session_created_at',
+      'sessions.expires_at as session_expires_at',
+      'sessions.revoked_at',
+      'users.id as user_id',
+      'users.user_name',
+      'users.access_scope',
+      'users.primary_account_id',
+      'users.active',
+    ])
+    .where('refresh_tokens.token_hash', '=', hashRefreshToken(presentedToken))
+    .forUpdate(['refresh_tokens', 'sessions'])
+    .executeTakeFirst();
+  if (!row) return { kind: 'rejected' };
 
-    const owner: SessionOwner = {
-      userId: row.user_id,
-      userName: row.user_name,
-      accessScope: toAccessScope(row.access_scope),
-      primaryAccountId: row.primary_account_id,
-    };
-    if (row.used_at !== null) {
-      await revokeSession(trx, row.session_id, 'reuse_detected', now);
-      return { kind: 'reused', sessionId: row.session_id, owner };
-    }
-    if (
-      row.revoked_at !== null ||
-      !row.active ||
-      row.token_expires_at.getTime() <= now.getTime() ||
-      row.session_expires_at.getTime() <= now.getTime()
-    ) {
-      return { kind: 'rejected' };
-    }
+  const owner: SessionOwner = {
+    userId: row.user_id,
+    userName: row.user_name,
+    accessScope: accessScopeOf(row.access_scope),
+    primaryAccountId: row.primary_account_id,
+  };
+  if (row.used_at !== null) {
+    await revokeSession(trx, row.session_id, 'reuse_detected', now);
+    return { kind: 'reused', sessionId: row.session_id, owner };
+  }
+  if (
+    row.revoked_at !== null ||
+    !row.active ||
+    row.token_expires_at.getTime() <= now.getTime() ||
+    row.session_expires_at.getTime() <= now.getTime()
+  ) {
+    return { kind: 'rejected' };
+  }
 
-    await trx
-      .updateTable('refresh_tokens')
-      .set({ used_at: now })
-      .where('token_hash', '=', row.token_hash)
-      .execute();
-    const expiresAt = slidingExpiry(deps, now, row.session_created_at);
-    await trx
-      .updateTable('sessions')
-      .set({ last_used_at: now, expires_at: expiresAt })
-      .where('id', '=', row.session_id)
-      .execute();
-    const refreshToken = await insertRefreshToken(trx, row.session_id, now, expiresAt);
-    return { kind: 'rotated', sessionId: row.session_id, owner, refreshToken };
-  });
+  await trx
+    .updateTable('refresh_tokens')
+    .set({ used_at: now })
+    .where('token_hash', '=', row.token_hash)
+    .execute();
+  const expiresAt = slidingExpiry(deps, now, row.session_created_at);
+  await trx
+    .updateTable('sessions')
+    .set({ last_used_at: now, expires_at: expiresAt })
+    .where('id', '=', row.session_id)
+    .execute();
+  const refreshToken = await insertRefreshToken(trx, row.session_id, now, expiresAt);
+  return { kind: 'rotated', sessionId: row.session_id, owner, refreshToken };
 }
 
 /** Ends a session at once; a session already revoked keeps its first reason. */

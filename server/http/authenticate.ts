@@ -1,0 +1,104 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { type Expression, type Kysely, sql } from 'kysely';
+import { isPermissionName, type PermissionName } from '../../contract/permissions.ts';
+import type { AppDeps } from '../app-deps.ts';
+import type { Database } from '../db/schema.ts';
+import type { Principal } from '../identity/principal.ts';
+import { accessScopeOf } from '../identity/sessions.ts';
+import { verifyAccessToken } from '../identity/tokens.ts';
+import type { AppEnv } from './app-env.ts';
+import { ApiError, errorResponse } from './errors.ts';
+
+const AUTHENTICATION_REQUIRED = 'Authentication required.';
+
+function bearerToken(header: string | undefined): string | null {
+  const match = header?.match(/^Bearer[ \t]+([A-Za-z0-9._~+/-]+=*)[ \t]*$/i);
+  return match?.[1] ?? null;
+}
+
+function unauthenticated(c: Context): Response {
+  c.header('WWW-Authenticate', 'Bearer');
+  return errorResponse(c, 401, AUTHENTICATION_REQUIRED);
+}
+
+/** The distinct permission names of a user's roles, archived roles excluded, as one subquery. */
+function rolePermissionNames(userId: Expression<string>) {
+  return sql<string[]>`(
+    select coalesce(jsonb_agg(distinct granted.name), '[]'::jsonb)
+    from user_roles
+    join roles on roles.id = user_roles.role_id and not roles.archived
+    cross join lateral jsonb_array_elements_text(roles.permissions) as granted(name)
+    where user_roles.user_id = ${userId}
+  )`;
+}
+
+/**
+ * The caller behind a verified token, when its session is still alive and its user still active:
+ * one query on the session's primary key joined to the user, so a logout or a revocation after
+ * reuse takes effect on the next request in every server process.
+ */
+async function loadPrincipal(
+  db: Kysely<Database>,
+  now: Date,
+  userId: string,
+  sessionId: string,
+): Promise<Principal | null> {
+  const row = await db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select((eb) => [
+      'users.id',
+      'users.user_name',
+      'users.access_scope',
+      'users.primary_account_id',
+      rolePermissionNames(eb.ref('users.id')).as('permissions'),
+    ])
+    .where('sessions.id', '=', sessionId)
+    .where('sessions.user_id', '=', userId)
+    .where('sessions.revoked_at', 'is', null)
+    .where('sessions.expires_at', '>', now)
+    .where('users.active', '=', true)
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    userId: row.id,
+    userName: row.user_name,
+    accessScope: accessScopeOf(row.access_scope),
+    primaryAccountId: row.primary_account_id,
+    sessionId,
+    // Roles may hold names a newer version introduced or an older one dropped: only known ones count.
+    permissions: new Set(row.permissions.filter(isPermissionName)),
+  };
+}
+
+/** Answers 401 unless the request carries a valid access token of a live session. */
+export function requireAuth(deps: AppDeps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const token = bearerToken(c.req.header('Authorization'));
+    if (!token) return unauthenticated(c);
+    const claims = await verifyAccessToken(deps, token);
+    if (!claims) return unauthenticated(c);
+    const principal = await loadPrincipal(deps.db, deps.now(), claims.userId, claims.sessionId);
+    if (!principal) return unauthenticated(c);
+    c.set('principal', principal);
+    await next();
+  };
+}
+
+/** `MANAGE_SYSTEM_SETTINGS` → `manage system settings`. */
+function describePermission(name: PermissionName): string {
+  return name.toLowerCase().replaceAll('_', ' ');
+}
+
+export function forbidden(name: PermissionName): ApiError {
+  return new ApiError(403, `You do not have permission to ${describePermission(name)}.`);
+}
+
+/** Answers 403 naming the first permission the caller lacks; use after `requireAuth`. */
+export function requirePermission(...names: PermissionName[]): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const missing = names.find((name) => !c.var.principal.permissions.has(name));
+    if (missing) throw forbidden(missing);
+    await next();
+  };
+}

@@ -1,0 +1,277 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Context } from 'hono';
+import { Hono } from 'hono';
+import {
+  type AuthMe,
+  decodeSignInState,
+  encodeSignInState,
+  type LoginCustomization,
+  loginCustomizationSchema,
+  loginRequestSchema,
+  refreshRequestSchema,
+  type TokenResponse,
+  type VerifyUserResponse,
+  verifyUserRequestSchema,
+} from '../../contract/schemas/identity.ts';
+import { VALIDATION_TEXT } from '../../contract/validation.ts';
+import type { AppDeps } from '../app-deps.ts';
+import { recordAuditEvent } from '../audit/record.ts';
+import type { AppEnv } from '../http/app-env.ts';
+import { forbidden, requireAuth, requirePermission } from '../http/authenticate.ts';
+import { clientAddress } from '../http/client-address.ts';
+import { ApiError, errorResponse } from '../http/errors.ts';
+import { validateJson } from '../http/validate.ts';
+import { firstNonWebLink, readLoginCustomization, saveLoginCustomization } from './login-customization.ts';
+import { verifyPassword, warmUpPasswordHashing } from './passwords.ts';
+import { clearRefreshCookie, readRefreshCookie, setRefreshCookie } from './refresh-cookie.ts';
+import {
+  accessScopeOf,
+  revokeSession,
+  rotateRefreshToken,
+  type SessionOwner,
+  startSession,
+} from './sessions.ts';
+import { checkSignInThrottle, clearSignInFailures, recordSignInFailure } from './throttle.ts';
+import { type IssuedAccessToken, issueAccessToken } from './tokens.ts';
+
+const INVALID_CREDENTIALS = 'Invalid username or password.';
+const INVALID_REFRESH_TOKEN = 'The session has ended. Sign in again.';
+
+/** Why a sign-in failed, for the audit trail only; the caller always gets the same 401. */
+type SignInFailure = 'unknown_user' | 'no_password' | 'wrong_password' | 'inactive_user';
+
+function signInFailure(
+  user: { password_hash: string | null; active: boolean } | undefined,
+  passwordMatches: boolean,
+): SignInFailure | null {
+  if (!user) return 'unknown_user';
+  if (user.password_hash === null) return 'no_password';
+  if (!passwordMatches) return 'wrong_password';
+  // After the password: the audit trail tells a disabled account apart, the caller still gets a 401.
+  if (!user.active) return 'inactive_user';
+  return null;
+}
+
+/** Token answers must not be kept by the browser or any cache between it and the server. */
+function noStore(c: Context): void {
+  c.header('Cache-Control', 'no-store');
+  c.header('Pragma', 'no-cache');
+}
+
+function tokenBody(accessToken: IssuedAccessToken, refreshToken?: string): TokenResponse {
+  return {
+    access_token: accessToken.token,
+    expires_at: accessToken.expiresAt.toISOString(),
+    ...(refreshToken === undefined ? {} : { refresh_token: refreshToken }),
+  };
+}
+
+function accessTokenFor(deps: AppDeps, sessionId: string, owner: SessionOwner): Promise<IssuedAccessToken> {
+  return issueAccessToken(deps, {
+    userId: owner.userId,
+    sessionId,
+    accessScope: owner.accessScope,
+    primaryAccountId: owner.primaryAccountId,
+  });
+}
+
+/** The identity service (/imauth/api/v1), described in docs/api.md. */
+export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
+  const { db, config } = deps;
+  const app = new Hono<AppEnv>();
+  const authenticated = requireAuth(deps);
+  // The first sign-in of an unknown user must not be the one that pays for the dummy hash.
+  void warmUpPasswordHashing();
+
+  app.post('/login/verify', validateJson(verifyUserRequestSchema), (c) => {
+    const { username, state } = c.req.valid('json');
+    // The previous step's error is not carried forward; everything else (return path …) is.
+    const { error: _previousError, ...incoming } = decodeSignInState(state) ?? {};
+    const body: VerifyUserResponse = {
+      next: 'password',
+      state: encodeSignInState({ ...incoming, login_hint: username }),
+    };
+    noStore(c);
+    return c.json(body);
+  });
+
+  app.post('/auth/login', validateJson(loginRequestSchema), async (c) => {
+    const { username, password } = c.req.valid('json');
+    const ipAddress = clientAddress(c, config);
+    const attempt = { userName: username, address: ipAddress };
+    noStore(c);
+
+    const verdict = await checkSignInThrottle(db, deps.now(), attempt);
+    if (verdict.kind === 'blocked') {
+      c.header('Retry-After', String(verdict.retryAfterSeconds));
+      return errorResponse(c, 429, 'Too many failed sign-in attempts. Try again later.');
+    }
+    if (verdict.delayMs > 0) await sleep(verdict.delayMs);
+
+    const user = await db
+      .selectFrom('users')
+      .select(['id', 'user_name', 'password_hash', 'active', 'access_scope', 'primary_account_id'])
+      .where('user_name_key', '=', username.toLowerCase())
+      .executeTakeFirst();
+    // Always one argon2 verification, whatever is wrong, so timing does not tell the cases apart.
+    const passwordMatches = await verifyPassword(user?.password_hash ?? null, password);
+    const failure = signInFailure(user, passwordMatches);
+
+    if (failure !== null || !user) {
+      await db.transaction().execute(async (trx) => {
+        await recordSignInFailure(trx, deps.now(), attempt);
+        await recordAuditEvent(trx, {
+          action: 'LOGIN_ERROR',
+          status: 'failure',
+          resourceType: 'BASIC_AUTH',
+          resourceId: user?.id ?? null,
+          accountId: user?.primary_account_id ?? null,
+          actorId: user?.id ?? null,
+          actorName: username,
+          ipAddress,
+          details: { reason: failure },
+          occurredAt: deps.now(),
+        });
+      });
+      return errorResponse(c, 401, INVALID_CREDENTIALS);
+    }
+
+    const session = await db.transaction().execute(async (trx) => {
+      await clearSignInFailures(trx, attempt);
+      const started = await startSession(trx, deps, {
+        userId: user.id,
+        ipAddress,
+        userAgent: c.req.header('User-Agent') ?? null,
+      });
+      await recordAuditEvent(trx, {
+        action: 'LOGIN',
+        status: 'success',
+        resourceType: 'BASIC_AUTH',
+        resourceId: user.id,
+        accountId: user.primary_account_id,
+        actorId: user.id,
+        actorName: user.user_name,
+        ipAddress,
+        details: { session_id: started.sessionId },
+        occurredAt: deps.now(),
+      });
+      return started;
+    });
+    const accessToken = await accessTokenFor(deps, session.sessionId, {
+      userId: user.id,
+      userName: user.user_name,
+      accessScope: accessScopeOf(user.access_scope),
+      primaryAccountId: user.primary_account_id,
+    });
+    setRefreshCookie(c, config, session.refreshToken, deps.now());
+    return c.json(tokenBody(accessToken));
+  });
+
+  app.post('/refresh', validateJson(refreshRequestSchema), async (c) => {
+    const fromBody = c.req.valid('json').refresh_token;
+    const presented = fromBody ?? readRefreshCookie(c, config);
+    noStore(c);
+    if (!presented) {
+      clearRefreshCookie(c, config);
+      return errorResponse(c, 401, INVALID_REFRESH_TOKEN);
+    }
+    const ipAddress = clientAddress(c, config);
+    const outcome = await db.transaction().execute(async (trx) => {
+      const result = await rotateRefreshToken(trx, deps, presented);
+      if (result.kind === 'reused') {
+        await recordAuditEvent(trx, {
+          action: 'LOGOUT',
+          status: 'failure',
+          resourceType: 'USER',
+          resourceId: result.owner.userId,
+          accountId: result.owner.primaryAccountId,
+          actorId: result.owner.userId,
+          actorName: result.owner.userName,
+          ipAddress,
+          details: { session_id: result.sessionId, reason: 'reuse_detected' },
+          occurredAt: deps.now(),
+        });
+      }
+      return result;
+    });
+    if (outcome.kind !== 'rotated') {
+      clearRefreshCookie(c, config);
+      return errorResponse(c, 401, INVALID_REFRESH_TOKEN);
+    }
+    const accessToken = await accessTokenFor(deps, outcome.sessionId, outcome.owner);
+    setRefreshCookie(c, config, outcome.refreshToken, deps.now());
+    return c.json(tokenBody(accessToken, fromBody === undefined ? undefined : outcome.refreshToken.token));
+  });
+
+  app.post('/logout', authenticated, async (c) => {
+    const principal = c.var.principal;
+    await db.transaction().execute(async (trx) => {
+      await revokeSession(trx, principal.sessionId, 'logout', deps.now());
+      await recordAuditEvent(trx, {
+        action: 'LOGOUT',
+        status: 'success',
+        resourceType: 'USER',
+        resourceId: principal.userId,
+        accountId: principal.primaryAccountId,
+        actorId: principal.userId,
+        actorName: principal.userName,
+        ipAddress: clientAddress(c, config),
+        details: { session_id: principal.sessionId },
+        occurredAt: deps.now(),
+      });
+    });
+    clearRefreshCookie(c, config);
+    return c.body(null, 204);
+  });
+
+  app.get('/auth/me', authenticated, (c) => {
+    const principal = c.var.principal;
+    const body: AuthMe = {
+      id: principal.userId,
+      user_name: principal.userName,
+      access_scope: principal.accessScope,
+      primary_account_id: principal.primaryAccountId,
+      session_id: principal.sessionId,
+    };
+    return c.json(body);
+  });
+
+  app.get('/login/customization', async (c) => c.json(await readLoginCustomization(db)));
+
+  app.put(
+    '/login/customization',
+    authenticated,
+    async (c, next) => {
+      if (c.var.principal.accessScope !== 'system') throw forbidden('MANAGE_SYSTEM_SETTINGS');
+      await next();
+    },
+    requirePermission('MANAGE_SYSTEM_SETTINGS'),
+    validateJson(loginCustomizationSchema),
+    async (c) => {
+      const customization: LoginCustomization = c.req.valid('json');
+      const unsafeLink = firstNonWebLink(customization);
+      if (unsafeLink !== null) {
+        throw new ApiError(400, `urls.${unsafeLink}: ${VALIDATION_TEXT.invalidValue}`);
+      }
+      const principal = c.var.principal;
+      await db.transaction().execute(async (trx) => {
+        await saveLoginCustomization(trx, customization, deps.now());
+        await recordAuditEvent(trx, {
+          action: 'UPDATE',
+          status: 'success',
+          resourceType: 'ACCOUNT',
+          resourceId: principal.primaryAccountId,
+          accountId: principal.primaryAccountId,
+          actorId: principal.userId,
+          actorName: principal.userName,
+          ipAddress: clientAddress(c, config),
+          details: { setting: 'login_customization' },
+          occurredAt: deps.now(),
+        });
+      });
+      return c.json(customization);
+    },
+  );
+
+  return app;
+}
