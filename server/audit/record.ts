@@ -76,11 +76,24 @@ export interface HashedAuditFields {
 
 /** SHA-256 over the previous event's hash and the canonical JSON of this event. */
 export function auditEventHash(event: HashedAuditFields): string {
-  const { prev_hash, ...content } = event;
+  // Fields are picked one by one: a stored row also carries `seq` and `hash`, which are not content.
+  const content = {
+    id: event.id,
+    occurred_at: event.occurred_at.toISOString(),
+    action: event.action,
+    status: event.status,
+    resource_type: event.resource_type,
+    resource_id: event.resource_id,
+    account_id: event.account_id,
+    actor_id: event.actor_id,
+    actor_name: event.actor_name,
+    ip_address: event.ip_address,
+    details: event.details,
+  };
   return createHash('sha256')
-    .update(prev_hash)
+    .update(event.prev_hash)
     .update('\n')
-    .update(canonicalJson({ ...content, occurred_at: event.occurred_at.toISOString() }))
+    .update(canonicalJson(content))
     .digest('hex');
 }
 

@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { LicenceStatus } from '../../contract/schemas/licence.ts';
+import type { Database, Licence } from '../db/schema.ts';
+import { utcDate } from './verify.ts';
+
+/** The licence in force: the one installed last. Earlier ones stay as history. */
+export function findCurrentLicence(db: Kysely<Database>): Promise<Licence | undefined> {
+  return db
+    .selectFrom('licences')
+    .selectAll()
+    .orderBy('installed_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/**
+ * Status of the current licence on the given day. A stored licence passed signature checks when it
+ * was installed; only its dates can turn it invalid since, and a licence not yet started (the clock
+ * was turned back) grants nothing either.
+ */
+export async function currentLicenceStatus(db: Kysely<Database>, now: Date): Promise<LicenceStatus> {
+  const licence = await findCurrentLicence(db);
+  if (licence === undefined) return 'NOT_FOUND';
+  const today = utcDate(now);
+  return licence.valid_from <= today && today <= licence.valid_to ? 'VALID' : 'EXPIRED';
+}
+
+export interface LicenceToInstall {
+  text: string;
+  licenceId: string;
+  licensee: string;
+  validFrom: string;
+  validTo: string;
+  seats: Record<string, number>;
+  fingerprint: string;
+  installedAt: Date;
+  installedBy: string | null;
+}
+
+export async function insertLicence(db: Kysely<Database>, licence: LicenceToInstall): Promise<string> {
+  const id = randomUUID();
+  await db
+    .insertInto('licences')
+    .values({
+      id,
+      licence_id: licence.licenceId,
+      licensee: licence.licensee,
+      valid_from: licence.validFrom,
+      valid_to: licence.validTo,
+      seats: JSON.stringify(licence.seats),
+      body: licence.text,
+      key_fingerprint: licence.fingerprint,
+      installed_at: licence.installedAt,
+      installed_by: licence.installedBy,
+    })
+    .execute();
+  return id;
+}

@@ -1,0 +1,159 @@
+import { Hono } from 'hono';
+import { type Kysely, sql } from 'kysely';
+import type { SetupStatus } from '../../contract/schemas/setup.ts';
+import { setupLicenceRequestSchema, setupUserRequestSchema } from '../../contract/schemas/setup.ts';
+import type { AppDeps } from '../app-deps.ts';
+import { recordAuditEvent } from '../audit/record.ts';
+import type { Database } from '../db/schema.ts';
+import type { AppEnv } from '../http/app-env.ts';
+import { clientAddress } from '../http/client-address.ts';
+import { ApiError } from '../http/errors.ts';
+import { validateJson } from '../http/validate.ts';
+import { hashPassword } from '../identity/passwords.ts';
+import { currentLicenceStatus, insertLicence } from '../licence/store.ts';
+import { loadTrustedLicenceKeys } from '../licence/vendor-keys.ts';
+import { describeLicenceFailure, verifyLicence } from '../licence/verify.ts';
+import { ensureBuiltInRoles, ensureSystemAccount } from './seed.ts';
+import { insertUser } from './users.ts';
+
+/**
+ * Serialises the setup steps of every server process: the check "no administrator yet" and the
+ * write that follows happen under it, so two racing requests cannot both pass the check.
+ */
+const SETUP_LOCK = 0x73657475;
+
+async function administratorExists(db: Kysely<Database>): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where('access_scope', '=', 'system')
+    .where('active', '=', true)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Runs `work` in a transaction holding the setup lock, refusing once an administrator exists. */
+function whileSetupIsOpen<T>(db: Kysely<Database>, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(${SETUP_LOCK})`.execute(trx);
+    if (await administratorExists(trx)) throw new ApiError(403, 'Setup is already complete.');
+    return work(trx);
+  });
+}
+
+/** First-time setup: the licence, then the first administrator. Public until that administrator exists. */
+export function setupRoutes(deps: AppDeps): Hono<AppEnv> {
+  const { db, config } = deps;
+
+  return new Hono<AppEnv>()
+    .get('/setup/status', async (c) => {
+      const [licence, administrator] = await Promise.all([
+        currentLicenceStatus(db, deps.now()),
+        administratorExists(db),
+      ]);
+      const body: SetupStatus = {
+        licence_installed: licence === 'VALID',
+        administrator_exists: administrator,
+      };
+      return c.json(body);
+    })
+
+    .post('/setup/license', validateJson(setupLicenceRequestSchema), async (c) => {
+      const { body: text } = c.req.valid('json');
+      const now = deps.now();
+      const ipAddress = clientAddress(c, config);
+      const verification = await verifyLicence(text, await loadTrustedLicenceKeys(config), now);
+
+      return whileSetupIsOpen(db, async (trx) => {
+        if (!verification.ok) {
+          await recordAuditEvent(trx, {
+            action: 'CREATE',
+            status: 'failure',
+            resourceType: 'LICENSE',
+            ipAddress,
+            details: { reason: verification.failure.reason },
+            occurredAt: now,
+          });
+          // The failed attempt stays on record: the 400 is answered, not thrown, so the transaction commits.
+          return c.json(
+            { error: { status: 400, message: describeLicenceFailure(verification.failure) } },
+            400,
+          );
+        }
+        const { payload, fingerprint } = verification;
+        const id = await insertLicence(trx, {
+          text,
+          licenceId: payload.licence_id,
+          licensee: payload.licensee,
+          validFrom: payload.valid_from,
+          validTo: payload.valid_to,
+          seats: payload.seats,
+          fingerprint,
+          installedAt: now,
+          installedBy: null,
+        });
+        await recordAuditEvent(trx, {
+          action: 'CREATE',
+          status: 'success',
+          resourceType: 'LICENSE',
+          resourceId: id,
+          ipAddress,
+          details: {
+            licence_id: payload.licence_id,
+            licensee: payload.licensee,
+            valid_from: payload.valid_from,
+            valid_to: payload.valid_to,
+            key_fingerprint: fingerprint,
+          },
+          occurredAt: now,
+        });
+        return c.json(
+          { status: 'VALID' as const, licensee: payload.licensee, valid_to: payload.valid_to },
+          201,
+        );
+      });
+    })
+
+    .post('/setup/user', validateJson(setupUserRequestSchema), async (c) => {
+      const form = c.req.valid('json');
+      const now = deps.now();
+      // Hashed before the transaction: argon2 takes tens of milliseconds and must not hold the lock.
+      const passwordHash = await hashPassword(form.password);
+
+      const id = await whileSetupIsOpen(db, async (trx) => {
+        const licence = await currentLicenceStatus(trx, now);
+        if (licence === 'NOT_FOUND') throw new ApiError(409, 'Install a license first.');
+        if (licence === 'EXPIRED')
+          throw new ApiError(409, 'The installed license has expired: install a valid license first.');
+
+        const systemAccountId = await ensureSystemAccount(trx, now);
+        const roles = await ensureBuiltInRoles(trx, now);
+        const userId = await insertUser(trx, {
+          userName: form.user_name,
+          firstName: form.first_name,
+          lastName: form.last_name,
+          email: form.email,
+          accessScope: 'system',
+          primaryAccountId: systemAccountId,
+          passwordHash,
+          roleIds: [roles.system_administrator],
+          now,
+        });
+        await recordAuditEvent(trx, {
+          action: 'CREATE',
+          status: 'success',
+          resourceType: 'USER',
+          resourceId: userId,
+          accountId: systemAccountId,
+          actorId: userId,
+          actorName: form.user_name,
+          ipAddress: clientAddress(c, config),
+          details: { user_name: form.user_name, access_scope: 'system', roles: ['system_administrator'] },
+          occurredAt: now,
+        });
+        return userId;
+      });
+      return c.json({ id }, 201);
+    });
+}
