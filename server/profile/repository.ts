@@ -1,0 +1,123 @@
+import type { Kysely } from 'kysely';
+import { APPLICATION_CODES, type ApplicationCode } from '../../contract/permissions.ts';
+import type { Profile } from '../../contract/schemas/profile.ts';
+import type { Database } from '../db/schema.ts';
+import type { Principal } from '../identity/principal.ts';
+import { currentLicenceStatus, findCurrentLicence } from '../licence/store.ts';
+
+export function findProfileUser(db: Kysely<Database>, userId: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'user_name', 'first_name', 'last_name', 'email', 'locale', 'date_format'])
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * The accounts a user works in, primary first: a system user's is the System Account; anyone else's
+ * are the primary account and the accounts they were added to.
+ */
+export async function userAccounts(db: Kysely<Database>, principal: Principal): Promise<Profile['accounts']> {
+  const rows = await db
+    .selectFrom('accounts')
+    .select(['id', 'display_name', 'active', 'service_to'])
+    .where((eb) =>
+      principal.accessScope === 'system'
+        ? eb('system_account', '=', true)
+        : eb.or([
+            eb('id', '=', principal.primaryAccountId),
+            eb(
+              'id',
+              'in',
+              eb.selectFrom('user_accounts').select('account_id').where('user_id', '=', principal.userId),
+            ),
+          ]),
+    )
+    .orderBy((eb) => eb.case().when('id', '=', principal.primaryAccountId).then(0).else(1).end())
+    .orderBy('display_name')
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    display_name: row.display_name,
+    active: row.active,
+    service_period: { to: row.service_to },
+  }));
+}
+
+/**
+ * Whether the caller may act in `accountId`: any account for system scope; for partner scope its
+ * own account and the accounts it manages; otherwise its primary account and those it was added to.
+ */
+export async function canReachAccount(
+  db: Kysely<Database>,
+  principal: Principal,
+  accountId: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('accounts')
+    .select('id')
+    .where('id', '=', accountId)
+    .where((eb) => {
+      if (principal.accessScope === 'system') return eb.lit(true);
+      const reachable = [
+        eb('id', '=', principal.primaryAccountId),
+        eb(
+          'id',
+          'in',
+          eb.selectFrom('user_accounts').select('account_id').where('user_id', '=', principal.userId),
+        ),
+      ];
+      if (principal.accessScope === 'partner') {
+        reachable.push(eb('partner_account_id', '=', principal.primaryAccountId));
+      }
+      return eb.or(reachable);
+    })
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Applications with seats (other than 0) in the installed licence, if that licence is valid today. */
+export async function licensedApplications(db: Kysely<Database>, now: Date): Promise<Set<ApplicationCode>> {
+  if ((await currentLicenceStatus(db, now)) !== 'VALID') return new Set();
+  const licence = await findCurrentLicence(db);
+  const seats = licence?.seats ?? {};
+  return new Set(APPLICATION_CODES.filter((code) => (seats[code] ?? 0) !== 0));
+}
+
+export interface ApplicationRoles {
+  appCode: ApplicationCode;
+  roleNames: string[];
+}
+
+/**
+ * The licensed applications in which the user holds a role, with those roles' names, in the order of
+ * APPLICATION_CODES. Built-in roles count everywhere; a custom role only within `accountId` when
+ * one is given.
+ */
+export async function applicationRoles(
+  db: Kysely<Database>,
+  userId: string,
+  licensed: ReadonlySet<ApplicationCode>,
+  accountId?: string,
+): Promise<ApplicationRoles[]> {
+  if (licensed.size === 0) return [];
+  let query = db
+    .selectFrom('user_roles')
+    .innerJoin('roles', 'roles.id', 'user_roles.role_id')
+    .select(['roles.app_code', 'roles.name'])
+    .where('user_roles.user_id', '=', userId)
+    .where('roles.archived', '=', false)
+    .where('roles.app_code', 'in', [...licensed]);
+  if (accountId !== undefined) {
+    query = query.where((eb) =>
+      eb.or([eb('roles.account_id', 'is', null), eb('roles.account_id', '=', accountId)]),
+    );
+  }
+  const rows = await query.orderBy('roles.name').execute();
+  return APPLICATION_CODES.filter((code) => licensed.has(code))
+    .map((appCode) => ({
+      appCode,
+      roleNames: rows.filter((row) => row.app_code === appCode).map((row) => row.name),
+    }))
+    .filter((application) => application.roleNames.length > 0);
+}

@@ -1,0 +1,149 @@
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import { APPLICATIONS } from '../../contract/applications.ts';
+import { PLATFORM_LOCALES } from '../../contract/locales.ts';
+import {
+  type Application,
+  type Profile,
+  permissionsQuerySchema,
+  userApplicationsQuerySchema,
+} from '../../contract/schemas/profile.ts';
+import type { AppDeps } from '../app-deps.ts';
+import { recordAuditEvent } from '../audit/record.ts';
+import type { AppEnv } from '../http/app-env.ts';
+import { forbidden, requireAuth } from '../http/authenticate.ts';
+import { clientAddress } from '../http/client-address.ts';
+import { ApiError } from '../http/errors.ts';
+import { validateParams, validateQuery } from '../http/validate.ts';
+import type { Principal } from '../identity/principal.ts';
+import {
+  applicationRoles,
+  canReachAccount,
+  findProfileUser,
+  licensedApplications,
+  userAccounts,
+} from './repository.ts';
+
+const ACCOUNT_NOT_FOUND = 'Account not found.';
+const USER_NOT_FOUND = 'User not found.';
+
+const localeParamsSchema = v.object({
+  id: v.pipe(v.string(), v.maxLength(64, 'tooLong')),
+  locale: v.picklist(PLATFORM_LOCALES, 'invalidLocale'),
+});
+
+function permissionEntries(principal: Principal): { name: string }[] {
+  return [...principal.permissions].sort().map((name) => ({ name }));
+}
+
+/** The signed-in user's own data (/account/ui-api/v1), described in docs/api.md. */
+export function profileRoutes(deps: AppDeps): Hono<AppEnv> {
+  const { db, config } = deps;
+  const app = new Hono<AppEnv>();
+  // Per route, not `app.use('/user/*')`: this app shares its base path with other modules.
+  const authenticated = requireAuth(deps);
+
+  /** 404 rather than 403 for an account out of reach, so the answer does not confirm it exists. */
+  async function assertReachable(principal: Principal, accountId: string | undefined): Promise<void> {
+    if (accountId !== undefined && !(await canReachAccount(db, principal, accountId))) {
+      throw new ApiError(404, ACCOUNT_NOT_FOUND);
+    }
+  }
+
+  app.get('/profile', authenticated, async (c) => {
+    const principal = c.var.principal;
+    const [user, accounts, licensed] = await Promise.all([
+      findProfileUser(db, principal.userId),
+      userAccounts(db, principal),
+      licensedApplications(db, deps.now()),
+    ]);
+    const applications = await applicationRoles(db, principal.userId, licensed);
+    const profile: Profile = {
+      id: user.id,
+      access_scope: principal.accessScope,
+      primary_account_id: principal.primaryAccountId,
+      accounts,
+      permissions: permissionEntries(principal),
+      // The platform has no OneLogin connection: no user has an identity there.
+      has_onelogin_id: false,
+      onelogin_url: null,
+      locale: user.locale,
+      first_name: user.first_name,
+      last_name: user.last_name,
+      email: user.email,
+      user_name: user.user_name,
+      date_format: user.date_format,
+      applications: applications.map(({ appCode, roleNames }) => ({
+        app_code: appCode,
+        roles: roleNames.map((name) => ({ name })),
+      })),
+    };
+    return c.json(profile);
+  });
+
+  app.get('/permission', authenticated, validateQuery(permissionsQuerySchema), async (c) => {
+    const principal = c.var.principal;
+    const { accessScope, accountId } = c.req.valid('query');
+    if (accessScope !== principal.accessScope) {
+      throw new ApiError(403, `You do not have permission to view permissions of the ${accessScope} scope.`);
+    }
+    await assertReachable(principal, accountId);
+    const items = permissionEntries(principal);
+    return c.json({ items, total: items.length });
+  });
+
+  app.get('/user/applications', authenticated, validateQuery(userApplicationsQuerySchema), async (c) => {
+    const principal = c.var.principal;
+    const { accountId } = c.req.valid('query');
+    await assertReachable(principal, accountId);
+    const licensed = await licensedApplications(db, deps.now());
+    const applications = await applicationRoles(db, principal.userId, licensed, accountId);
+    const items: Application[] = applications.map(({ appCode }) => ({
+      id: appCode,
+      app_code: appCode,
+      app_name: APPLICATIONS[appCode].name,
+      context: APPLICATIONS[appCode].context,
+    }));
+    return c.json({ items, total: items.length });
+  });
+
+  app.put('/user/:id/locale/:locale', authenticated, validateParams(localeParamsSchema), async (c) => {
+    const principal = c.var.principal;
+    const { id, locale } = c.req.valid('param');
+    const target = await db
+      .selectFrom('users')
+      .select(['id', 'user_name', 'locale', 'primary_account_id'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    const isSelf = id === principal.userId;
+    // Someone else's locale needs MANAGE_USER over a user within reach; one out of reach is answered
+    // as missing, so the answer does not confirm it exists.
+    if (!target || (!isSelf && !(await canReachAccount(db, principal, target.primary_account_id)))) {
+      throw new ApiError(404, USER_NOT_FOUND);
+    }
+    if (!isSelf && !principal.permissions.has('MANAGE_USER')) throw forbidden('MANAGE_USER');
+
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('users')
+        .set((eb) => ({ locale, updated_at: deps.now(), version: eb('version', '+', 1) }))
+        .where('id', '=', target.id)
+        .execute();
+      await recordAuditEvent(trx, {
+        action: 'UPDATE',
+        status: 'success',
+        resourceType: 'USER',
+        resourceId: target.id,
+        accountId: target.primary_account_id,
+        actorId: principal.userId,
+        actorName: principal.userName,
+        ipAddress: clientAddress(c, config),
+        details: { field: 'locale', from: target.locale, to: locale },
+        occurredAt: deps.now(),
+      });
+    });
+    return c.body(null, 204);
+  });
+
+  return app;
+}
