@@ -73,8 +73,8 @@ function newestActiveKey(db: Kysely<Database>) {
 
 /**
  * The newest unretired key, created when there is none. Processes that start together all compute
- * the same next kid (one more than the number of keys ever made), so only one insert wins and every
- * process then reads that winner.
+ * the same next kid (one more than the number of keys ever made; keys are retired, never deleted),
+ * so only one insert wins and every process then reads that winner.
  */
 async function loadOrCreateSigningKey({ db, now }: TokenDeps): Promise<SigningKey> {
   let row = await newestActiveKey(db);

@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  hashRefreshToken,
+  type RefreshOutcome,
+  rotateRefreshToken,
+  startSession,
+} from '../../../server/identity/sessions.ts';
+import { createTestApp, type TestApp, type TestUser } from '../test-app.ts';
+
+const HOUR = 3600_000;
+
+describe('sessions and refresh-token rotation', () => {
+  let harness: TestApp;
+  let user: TestUser;
+  let now: Date;
+  beforeAll(async () => {
+    now = new Date('2026-03-01T10:00:00Z');
+    harness = await createTestApp({
+      now: () => now,
+      config: { refreshTokenTtlSeconds: 8 * 3600, sessionMaxAgeSeconds: 24 * 3600 },
+    });
+    user = await harness.createUser({ accessScope: 'account' });
+  });
+  beforeEach(() => {
+    now = new Date('2026-03-01T10:00:00Z');
+  });
+  afterAll(() => harness.close());
+
+  function begin() {
+    return startSession(harness.deps.db, harness.deps, {
+      userId: user.id,
+      ipAddress: '192.0.2.1',
+      userAgent: 'test',
+    });
+  }
+
+  function rotate(token: string): Promise<RefreshOutcome> {
+    return harness.deps.db.transaction().execute((trx) => rotateRefreshToken(trx, harness.deps, token));
+  }
+
+  function sessionRow(id: string) {
+    return harness.deps.db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  }
+
+  it('stores only the SHA-256 of a 32-byte refresh token', async () => {
+    const { sessionId, refreshToken } = await begin();
+    expect(Buffer.from(refreshToken.token, 'base64url')).toHaveLength(32);
+    const stored = await harness.deps.db
+      .selectFrom('refresh_tokens')
+      .select('token_hash')
+      .where('session_id', '=', sessionId)
+      .execute();
+    expect(stored).toEqual([{ token_hash: hashRefreshToken(refreshToken.token) }]);
+    expect(stored[0]?.token_hash).not.toContain(refreshToken.token);
+  });
+
+  it('exchanges a refresh token for a new one in the same session', async () => {
+    const { sessionId, refreshToken } = await begin();
+    const outcome = await rotate(refreshToken.token);
+    expect(outcome).toMatchObject({
+      kind: 'rotated',
+      sessionId,
+      owner: { userId: user.id, accessScope: 'account' },
+    });
+    if (outcome.kind !== 'rotated') return;
+    expect(outcome.refreshToken.token).not.toBe(refreshToken.token);
+    expect((await rotate(outcome.refreshToken.token)).kind).toBe('rotated');
+  });
+
+  it('refuses a reused refresh token and revokes its session', async () => {
+    const { sessionId, refreshToken } = await begin();
+    const first = await rotate(refreshToken.token);
+    expect(first.kind).toBe('rotated');
+
+    expect(await rotate(refreshToken.token)).toMatchObject({ kind: 'reused', sessionId });
+    expect(await sessionRow(sessionId)).toMatchObject({ revoked_reason: 'reuse_detected' });
+    // The thief's copy is dead, and so is the successor the real user holds.
+    if (first.kind === 'rotated') expect((await rotate(first.refreshToken.token)).kind).toBe('rejected');
+  });
+
+  it('refuses an unknown or malformed token', async () => {
+    expect((await rotate('A'.repeat(43))).kind).toBe('rejected');
+    expect((await rotate('not a token')).kind).toBe('rejected');
+  });
+
+  it('refuses a token after its lifetime', async () => {
+    const { refreshToken } = await begin();
+    now = new Date(now.getTime() + 8 * HOUR + 1000);
+    expect((await rotate(refreshToken.token)).kind).toBe('rejected');
+  });
+
+  it('slides the session forward on each refresh, but never past its absolute limit', async () => {
+    const { sessionId, refreshToken } = await begin();
+    const created = now.getTime();
+
+    now = new Date(created + 7 * HOUR);
+    const first = await rotate(refreshToken.token);
+    if (first.kind !== 'rotated') throw new Error(`expected a rotation, got ${first.kind}`);
+    expect(first.refreshToken.expiresAt.getTime()).toBe(created + 15 * HOUR);
+    expect((await sessionRow(sessionId)).expires_at.getTime()).toBe(created + 15 * HOUR);
+
+    now = new Date(created + 14 * HOUR);
+    const second = await rotate(first.refreshToken.token);
+    if (second.kind !== 'rotated') throw new Error(`expected a rotation, got ${second.kind}`);
+    expect(second.refreshToken.expiresAt.getTime()).toBe(created + 22 * HOUR);
+
+    now = new Date(created + 21 * HOUR);
+    const third = await rotate(second.refreshToken.token);
+    if (third.kind !== 'rotated') throw new Error(`expected a rotation, got ${third.kind}`);
+    expect(third.refreshToken.expiresAt.getTime()).toBe(created + 24 * HOUR);
+
+    now = new Date(created + 24 * HOUR);
+    expect((await rotate(third.refreshToken.token)).kind).toBe('rejected');
+  });
+
+  it('refuses to refresh a session of a user who was deactivated', async () => {
+    const other = await harness.createUser({ accessScope: 'account' });
+    const { refreshToken } = await startSession(harness.deps.db, harness.deps, {
+      userId: other.id,
+      ipAddress: null,
+      userAgent: null,
+    });
+    await harness.deps.db.updateTable('users').set({ active: false }).where('id', '=', other.id).execute();
+    expect((await rotate(refreshToken.token)).kind).toBe('rejected');
+  });
+});
