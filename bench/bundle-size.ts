@@ -1,0 +1,105 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { DEFAULT_CONSOLE_LOCALE } from '../contract/locales.ts';
+
+/** One entry of Vite's build manifest (`build.manifest`). */
+interface ManifestChunk {
+  file: string;
+  src?: string;
+  isEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+}
+type Manifest = Record<string, ManifestChunk>;
+
+export interface ScreenSize {
+  screen: string;
+  files: number;
+  gzipBytes: number;
+}
+
+/**
+ * Builds the console with a manifest into `outDir`; the bench builds its own copy so it measures the
+ * source as it is now, whatever dist/console holds.
+ */
+export function buildConsole(outDir: string): void {
+  const result = spawnSync(
+    'vite',
+    ['build', '--manifest', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'],
+    { stdio: ['ignore', 'inherit', 'inherit'] },
+  );
+  if (result.status !== 0) throw new Error('vite build failed');
+}
+
+const ROUTES_DIR = 'src/routes/';
+
+/**
+ * The route-tree position of a route file as its segments: `_secure/accounts/index.tsx` and
+ * `_secure.accounts.index.tsx` both give ['_secure', 'accounts']; `__root.tsx` gives [].
+ */
+function routeSegments(source: string): string[] | null {
+  const [file = ''] = source.split('?');
+  if (!file.startsWith(ROUTES_DIR)) return null;
+  return file
+    .slice(ROUTES_DIR.length)
+    .replace(/\.[cm]?[jt]sx?$/, '')
+    .split(/[/.]/)
+    .filter((segment) => segment !== '__root' && segment !== 'index' && segment !== 'route');
+}
+
+/** A URL path's own segments: pathless layouts (`_secure`) and groups (`(public)`) take up none. */
+function urlSegments(segments: string[]): string[] {
+  return segments.filter((segment) => !segment.startsWith('_') && !/^\(.*\)$/.test(segment));
+}
+
+function isPrefix(prefix: string[], of: string[]): boolean {
+  return prefix.length <= of.length && prefix.every((segment, index) => of[index] === segment);
+}
+
+/**
+ * The chunks a screen loads on demand before it renders: the route files from the root down to the
+ * screen's route (code-split parts included) and the source-locale catalog, with their static imports.
+ */
+function chunksFor(manifest: Manifest, urlPath: string): Set<string> {
+  const wanted = urlPath.split('/').filter(Boolean);
+  const routes = Object.entries(manifest).flatMap(([key, chunk]) => {
+    const segments = routeSegments(chunk.src ?? key);
+    return segments ? [{ key, segments }] : [];
+  });
+  const target = routes.find(({ segments }) => urlSegments(segments).join('/') === wanted.join('/'));
+  if (!target) throw new Error(`No route file for ${urlPath} in the build manifest.`);
+
+  const routeChunks = routes
+    .filter(({ segments }) => isPrefix(segments, target.segments))
+    .map(({ key }) => key);
+  const catalog = Object.keys(manifest).filter((key) => key.includes(`/locales/${DEFAULT_CONSOLE_LOCALE}/`));
+
+  const seen = new Set<string>();
+  const visit = (key: string): void => {
+    if (seen.has(key) || !manifest[key]) return;
+    seen.add(key);
+    for (const imported of manifest[key].imports ?? []) visit(imported);
+  };
+  for (const key of [...routeChunks, ...catalog]) visit(key);
+  return seen;
+}
+
+/** The scripts index.html loads at once: the entry and what it preloads. */
+function scriptsOfIndexHtml(outDir: string): string[] {
+  const html = readFileSync(path.join(outDir, 'index.html'), 'utf8');
+  const tags = html.match(/<(?:script|link)\b[^>]*>/g) ?? [];
+  return tags
+    .filter((tag) => /type="module"|rel="modulepreload"/.test(tag))
+    .flatMap((tag) => /(?:src|href)="[^"]*?\/(assets\/[^"]+\.js)"/.exec(tag)?.[1] ?? []);
+}
+
+export function screenSize(outDir: string, screen: string, urlPath: string): ScreenSize {
+  const manifest = JSON.parse(readFileSync(path.join(outDir, '.vite/manifest.json'), 'utf8')) as Manifest;
+  const onDemand = [...chunksFor(manifest, urlPath)].map((key) => manifest[key]?.file ?? '');
+  const files = new Set([...scriptsOfIndexHtml(outDir), ...onDemand].filter((file) => file.endsWith('.js')));
+  let gzipBytes = 0;
+  for (const file of files) gzipBytes += gzipSync(readFileSync(path.join(outDir, file))).length;
+  return { screen, files: files.size, gzipBytes };
+}
