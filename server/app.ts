@@ -1,11 +1,16 @@
 import { Hono } from 'hono';
-import { UI_API_V1 } from '../contract/paths.ts';
+import { ACCOUNT_API_V1, IDENTITY_API_V1, UI_API_V1 } from '../contract/paths.ts';
 import type { AppDeps } from './app-deps.ts';
 import type { AppEnv } from './http/app-env.ts';
+import { consoleRoutes } from './http/console-static.ts';
 import { isApiPath, notFound, onError } from './http/errors.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { limitBodySize } from './http/validate.ts';
+import { identityRoutes } from './identity/routes.ts';
 import { licenceRoutes } from './licence/routes.ts';
+import { localeRoutes } from './locales/routes.ts';
+import { openApiRoutes } from './openapi/routes.ts';
+import { profileRoutes } from './profile/routes.ts';
 import { setupRoutes } from './setup/routes.ts';
 
 /** The platform API and the console it serves, as one Hono application. */
@@ -16,7 +21,12 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use(securityHeaders);
   app.use(async (c, next) => (isApiPath(c.req.path) ? limitBodySize(c, next) : next()));
 
+  app.route(IDENTITY_API_V1, identityRoutes(deps));
   app.route(UI_API_V1, setupRoutes(deps));
   app.route(UI_API_V1, licenceRoutes(deps));
+  app.route(UI_API_V1, profileRoutes(deps));
+  app.route(ACCOUNT_API_V1, localeRoutes());
+  app.route('/', openApiRoutes());
+  app.route('/', consoleRoutes(deps.config));
   return app;
 }

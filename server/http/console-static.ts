@@ -1,0 +1,91 @@
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { Hono } from 'hono';
+import { ACCOUNTS_LIST_PATH, CONSOLE_BASE_PATH } from '../../contract/paths.ts';
+import type { ServerConfig } from '../config.ts';
+import type { AppEnv } from './app-env.ts';
+import { isApiPath } from './errors.ts';
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.map': 'application/json',
+  '.webmanifest': 'application/manifest+json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/** Vite names files under assets/ by content hash, so they never change; everything else may. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const REVALIDATE = 'no-cache';
+const ASSETS_PREFIX = `${CONSOLE_BASE_PATH}/assets/`;
+
+/** The file under `root` a request path names, or null when the path tries to leave `root`. */
+function fileUnder(root: string, requestPath: string): string | null {
+  let relative: string;
+  try {
+    relative = decodeURIComponent(requestPath.slice(CONSOLE_BASE_PATH.length));
+  } catch {
+    return null;
+  }
+  if (relative.includes('\0')) return null;
+  const file = path.resolve(root, `.${relative}`);
+  return file.startsWith(`${root}${path.sep}`) ? file : null;
+}
+
+async function isFile(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Serves the built console under the base path: files as they are, and index.html for every other
+ * console route (the client router takes it from there). A missing file under assets/ stays a 404:
+ * answering HTML for a stale script name would only break the page in a harder-to-read way.
+ */
+export function consoleRoutes(config: Pick<ServerConfig, 'consoleDistDir'>): Hono<AppEnv> {
+  const root = path.resolve(config.consoleDistDir);
+  const indexFile = path.join(root, 'index.html');
+  const app = new Hono<AppEnv>();
+
+  for (const bare of ['/', CONSOLE_BASE_PATH, `${CONSOLE_BASE_PATH}/`]) {
+    app.get(bare, (c) => c.redirect(ACCOUNTS_LIST_PATH, 302));
+  }
+
+  app.on(['GET', 'HEAD'], `${CONSOLE_BASE_PATH}/*`, async (c, next) => {
+    if (isApiPath(c.req.path)) return next();
+    const file = fileUnder(root, c.req.path);
+    if (file === null) return c.text('Not found.', 404);
+
+    if (await isFile(file)) {
+      const immutable = c.req.path.startsWith(ASSETS_PREFIX);
+      return c.body(new Uint8Array(await readFile(file)), 200, {
+        'Content-Type': CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
+        'Cache-Control': immutable ? IMMUTABLE : REVALIDATE,
+      });
+    }
+    if (c.req.path.startsWith(ASSETS_PREFIX)) return c.text('Not found.', 404);
+    if (!(await isFile(indexFile))) {
+      return c.text(
+        'The console is not built yet: run `npm run build` (or `npm start`, which builds it).',
+        503,
+      );
+    }
+    return c.body(new Uint8Array(await readFile(indexFile)), 200, {
+      'Content-Type': CONTENT_TYPES['.html'] ?? 'text/html',
+      'Cache-Control': REVALIDATE,
+    });
+  });
+  return app;
+}

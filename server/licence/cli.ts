@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import * as v from 'valibot';
+import { APPLICATION_CODES, type ApplicationCode } from '../../contract/permissions.ts';
+import { type LicencePayload, licencePayloadSchema } from '../../contract/schemas/licence.ts';
+import { keyFingerprint } from './format.ts';
+import { issueLicence } from './issue.ts';
+import { loadOrCreateVendorKeys, VENDOR_PRIVATE_KEY_FILE } from './vendor-keys.ts';
+import { utcDate } from './verify.ts';
+
+const USAGE = `Issues a signed licence for this installation and prints it on stdout.
+
+  npm run --silent licence -- [--days 365] [--licensee "Name"] [--seats account_manager=-1,ca_manager=100] [--data-dir DIR]
+
+  --days       days of validity from today (default 365)
+  --licensee   who the licence is for (default "Local installation")
+  --seats      application=limit pairs, -1 for unlimited (default: every application unlimited)
+  --data-dir   where the vendor key pair lives (default: DATA_DIR, else ./data)
+
+The vendor key pair (${VENDOR_PRIVATE_KEY_FILE} and its .pub.pem) is created in the data directory
+when absent; a server using that directory trusts it. Use --silent so npm's banner does not end up
+in the file: npm run --silent licence -- --days 365 > licence.txt`;
+
+function parseSeats(text: string | undefined): Partial<Record<ApplicationCode, number>> {
+  if (text === undefined) return Object.fromEntries(APPLICATION_CODES.map((code) => [code, -1]));
+  const seats: Partial<Record<ApplicationCode, number>> = {};
+  for (const pair of text.split(',')) {
+    const [code = '', limit = ''] = pair.split('=').map((part) => part.trim());
+    if (!(APPLICATION_CODES as readonly string[]).includes(code)) {
+      throw new Error(`Unknown application "${code}" in --seats; known: ${APPLICATION_CODES.join(', ')}.`);
+    }
+    const value = Number(limit);
+    if (!Number.isInteger(value) || value < -1)
+      throw new Error(`Seats of ${code} must be -1 or a whole number ≥ 0.`);
+    seats[code as ApplicationCode] = value;
+  }
+  return seats;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      days: { type: 'string', default: '365' },
+      licensee: { type: 'string', default: 'Local installation' },
+      seats: { type: 'string' },
+      'data-dir': { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    console.info(USAGE);
+    return;
+  }
+  const days = Number(values.days);
+  if (!Number.isInteger(days) || days < 1) throw new Error('--days must be a whole number of at least 1.');
+
+  const dataDir = path.resolve(values['data-dir'] ?? (process.env.DATA_DIR || 'data'));
+  const keys = await loadOrCreateVendorKeys(dataDir);
+  const fingerprint = keyFingerprint(keys.publicKey);
+  console.error(
+    keys.created
+      ? `Created the vendor key pair in ${dataDir} (fingerprint ${fingerprint}).`
+      : `Signing with the vendor key in ${dataDir} (fingerprint ${fingerprint}).`,
+  );
+
+  const now = new Date();
+  const validFrom = utcDate(now);
+  const payload: LicencePayload = v.parse(licencePayloadSchema, {
+    licence_id: randomUUID(),
+    licensee: values.licensee,
+    valid_from: validFrom,
+    valid_to: utcDate(new Date(Date.parse(`${validFrom}T00:00:00Z`) + days * 86_400_000)),
+    seats: parseSeats(values.seats),
+    issued_at: now.toISOString(),
+  });
+  process.stdout.write(`${await issueLicence(payload, keys.privateKey)}\n`);
+  console.error(`Licence for "${payload.licensee}" valid ${payload.valid_from} to ${payload.valid_to}.`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  console.error(`\n${USAGE}`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,66 @@
+import { pathToFileURL } from 'node:url';
+import { serve } from '@hono/node-server';
+import { apiPaths, SETUP_LICENCE_PATH } from '../contract/paths.ts';
+import { createApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { openDatabase } from './db/connection.ts';
+import { migrateToLatest } from './db/migrator.ts';
+import { findCurrentLicence } from './licence/store.ts';
+
+export interface RunningServer {
+  url: string;
+  stop: () => Promise<void>;
+}
+
+/** Opens and migrates the database, then serves the platform API and the console. */
+export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise<RunningServer> {
+  const config = loadConfig(env);
+  const database = await openDatabase(config);
+  await migrateToLatest(database.db);
+  const app = createApp({ db: database.db, config, now: () => new Date() });
+
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const listening = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () =>
+      resolve(listening),
+    );
+    listening.once('error', reject);
+  });
+  const url = `http://${config.host}:${config.port}`;
+  console.info(`Trust console at ${url}/account (API reference ${url}${apiPaths.apiReference})`);
+  if ((await findCurrentLicence(database.db)) === undefined) {
+    console.info(
+      `No licence is installed. Create one with:\n  npm run --silent licence -- --days 365 --data-dir ${JSON.stringify(config.dataDir)} > licence.txt\nthen paste it at ${url}${SETUP_LICENCE_PATH}`,
+    );
+  }
+
+  let stopping: Promise<void> | null = null;
+  const stop = (): Promise<void> => {
+    stopping ??= new Promise<void>((resolve) => server.close(() => resolve())).then(() => database.close());
+    return stopping;
+  };
+  return { url, stop };
+}
+
+/** Runs until SIGINT or SIGTERM, then lets requests in flight finish and closes the database. */
+export async function runServer(): Promise<void> {
+  const running = await startServer();
+  const shutDown = (signal: NodeJS.Signals) => {
+    console.info(`${signal} received, shutting down.`);
+    running.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error('Shutdown failed:', error);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', shutDown);
+  process.once('SIGTERM', shutDown);
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  runServer().catch((error: unknown) => {
+    console.error('The server could not start:', error);
+    process.exit(1);
+  });
+}

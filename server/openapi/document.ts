@@ -1,0 +1,294 @@
+import type * as v from 'valibot';
+import { ACCOUNT_API_V1, apiPaths, IDENTITY_API_V1, UI_API_V1 } from '../../contract/paths.ts';
+import { apiErrorSchema, listSchema } from '../../contract/schemas/common.ts';
+import {
+  authMeSchema,
+  loginCustomizationSchema,
+  loginRequestSchema,
+  refreshRequestSchema,
+  tokenResponseSchema,
+  verifyUserRequestSchema,
+  verifyUserResponseSchema,
+} from '../../contract/schemas/identity.ts';
+import { licenceCheckSchema } from '../../contract/schemas/licence.ts';
+import {
+  applicationSchema,
+  localeEntrySchema,
+  permissionEntrySchema,
+  permissionsQuerySchema,
+  profileSchema,
+  userApplicationsQuerySchema,
+} from '../../contract/schemas/profile.ts';
+import {
+  setupLicenceRequestSchema,
+  setupStatusSchema,
+  setupUserRequestSchema,
+} from '../../contract/schemas/setup.ts';
+import { createdSchema, setupLicenceResultSchema } from '../../contract/schemas/setup-results.ts';
+import { type JsonSchema, toJsonSchema } from './json-schema.ts';
+
+type Method = 'get' | 'post' | 'put' | 'delete';
+
+/** One endpoint as the reference lists it; schemas are the contract's, so the document cannot drift. */
+export interface Operation {
+  method: Method;
+  path: string;
+  tag: string;
+  summary: string;
+  /** Needs `Authorization: Bearer <access token>`. */
+  authenticated: boolean;
+  query?: v.ObjectSchema<v.ObjectEntries, undefined>;
+  pathParameters?: readonly string[];
+  requestBody?: v.GenericSchema;
+  success: { status: number; description: string; schema?: v.GenericSchema };
+  failures: readonly number[];
+}
+
+/** Paths in the document are relative to the server root, as the console calls them. */
+export const OPERATIONS: readonly Operation[] = [
+  {
+    method: 'post',
+    path: apiPaths.identity.verifyUser,
+    tag: 'Sign-in',
+    summary: 'Username step: answers the next step, the same whether or not the user exists.',
+    authenticated: false,
+    requestBody: verifyUserRequestSchema,
+    success: { status: 200, description: 'Next step', schema: verifyUserResponseSchema },
+    failures: [400],
+  },
+  {
+    method: 'post',
+    path: apiPaths.identity.login,
+    tag: 'Sign-in',
+    summary: 'Password step: issues an access token and sets the refresh cookie.',
+    authenticated: false,
+    requestBody: loginRequestSchema,
+    success: { status: 200, description: 'Signed in', schema: tokenResponseSchema },
+    failures: [400, 401, 429],
+  },
+  {
+    method: 'post',
+    path: apiPaths.identity.refresh,
+    tag: 'Sign-in',
+    summary: 'Exchanges the refresh token (cookie or body) for a new pair; a reused token ends the session.',
+    authenticated: false,
+    requestBody: refreshRequestSchema,
+    success: { status: 200, description: 'New tokens', schema: tokenResponseSchema },
+    failures: [400, 401],
+  },
+  {
+    method: 'post',
+    path: apiPaths.identity.logout,
+    tag: 'Sign-in',
+    summary: 'Ends the session of the access token and clears the refresh cookie.',
+    authenticated: true,
+    success: { status: 204, description: 'Signed out' },
+    failures: [401],
+  },
+  {
+    method: 'get',
+    path: apiPaths.identity.me,
+    tag: 'Sign-in',
+    summary: 'The signed-in user.',
+    authenticated: true,
+    success: { status: 200, description: 'Signed-in user', schema: authMeSchema },
+    failures: [401],
+  },
+  {
+    method: 'get',
+    path: apiPaths.identity.loginCustomization,
+    tag: 'Sign-in',
+    summary: 'Logo, footer links and copyright of the sign-in page.',
+    authenticated: false,
+    success: { status: 200, description: 'Sign-in page settings', schema: loginCustomizationSchema },
+    failures: [],
+  },
+  {
+    method: 'put',
+    path: apiPaths.identity.loginCustomization,
+    tag: 'Sign-in',
+    summary: 'Changes the sign-in page settings (system scope, manage system settings).',
+    authenticated: true,
+    requestBody: loginCustomizationSchema,
+    success: { status: 200, description: 'Stored settings', schema: loginCustomizationSchema },
+    failures: [400, 401, 403],
+  },
+  {
+    method: 'get',
+    path: apiPaths.setup.status,
+    tag: 'Setup',
+    summary: 'What first-time setup still needs.',
+    authenticated: false,
+    success: { status: 200, description: 'Setup progress', schema: setupStatusSchema },
+    failures: [],
+  },
+  {
+    method: 'post',
+    path: apiPaths.setup.licence,
+    tag: 'Setup',
+    summary: 'Installs the signed licence; open only until the first administrator exists.',
+    authenticated: false,
+    requestBody: setupLicenceRequestSchema,
+    success: { status: 201, description: 'Licence installed', schema: setupLicenceResultSchema },
+    failures: [400, 403, 413, 415],
+  },
+  {
+    method: 'post',
+    path: apiPaths.setup.user,
+    tag: 'Setup',
+    summary: 'Creates the first administrator (system scope); needs a valid licence.',
+    authenticated: false,
+    requestBody: setupUserRequestSchema,
+    success: { status: 201, description: 'Administrator created', schema: createdSchema },
+    failures: [400, 403, 409, 415],
+  },
+  {
+    method: 'get',
+    path: apiPaths.licence.status,
+    tag: 'Licence',
+    summary: 'Status of the installed licence, and where to go when it has expired.',
+    authenticated: false,
+    success: { status: 200, description: 'Licence status', schema: licenceCheckSchema },
+    failures: [],
+  },
+  {
+    method: 'get',
+    path: apiPaths.profile,
+    tag: 'Profile',
+    summary: "The signed-in user's profile, accounts, permissions and applications.",
+    authenticated: true,
+    success: { status: 200, description: 'Profile', schema: profileSchema },
+    failures: [401],
+  },
+  {
+    method: 'get',
+    path: apiPaths.permissions,
+    tag: 'Profile',
+    summary: "The caller's permission names in a scope and account.",
+    authenticated: true,
+    query: permissionsQuerySchema,
+    success: { status: 200, description: 'Permissions', schema: listSchema(permissionEntrySchema) },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'get',
+    path: apiPaths.userApplications,
+    tag: 'Profile',
+    summary: 'Applications the caller can open.',
+    authenticated: true,
+    query: userApplicationsQuerySchema,
+    success: { status: 200, description: 'Applications', schema: listSchema(applicationSchema) },
+    failures: [400, 401],
+  },
+  {
+    method: 'put',
+    path: `${UI_API_V1}/user/{id}/locale/{locale}`,
+    tag: 'Profile',
+    summary: "Sets a user's language (own user, or manage user).",
+    authenticated: true,
+    pathParameters: ['id', 'locale'],
+    success: { status: 204, description: 'Language changed' },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'get',
+    path: apiPaths.locales,
+    tag: 'Reference',
+    summary: 'The languages of the platform.',
+    authenticated: false,
+    success: { status: 200, description: 'Languages', schema: listSchema(localeEntrySchema) },
+    failures: [],
+  },
+  {
+    method: 'get',
+    path: apiPaths.openApi,
+    tag: 'Reference',
+    summary: 'This document.',
+    authenticated: false,
+    success: { status: 200, description: 'OpenAPI 3.1 document' },
+    failures: [],
+  },
+];
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'The request is not valid; the message names the field.',
+  401: 'Not signed in, or the token is no longer valid.',
+  403: 'Not allowed.',
+  404: 'Not found.',
+  409: 'Conflicts with the current state.',
+  413: 'Request body larger than 1 MiB.',
+  415: 'Request body is not JSON.',
+  429: 'Too many attempts; see Retry-After.',
+};
+
+function describeOperation(operation: Operation): JsonSchema {
+  const errorRef = { $ref: '#/components/schemas/Error' };
+  const parameters = [
+    ...(operation.pathParameters ?? []).map((name) => ({
+      name,
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    })),
+    ...Object.entries(operation.query?.entries ?? {}).map(([name, schema]) => ({
+      name,
+      in: 'query',
+      required: schema.type !== 'optional',
+      schema: toJsonSchema(schema),
+    })),
+  ];
+  return {
+    tags: [operation.tag],
+    summary: operation.summary,
+    ...(operation.authenticated ? { security: [{ bearer: [] }] } : { security: [] }),
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(operation.requestBody
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: toJsonSchema(operation.requestBody) } },
+          },
+        }
+      : {}),
+    responses: {
+      [operation.success.status]: {
+        description: operation.success.description,
+        ...(operation.success.schema
+          ? { content: { 'application/json': { schema: toJsonSchema(operation.success.schema) } } }
+          : {}),
+      },
+      ...Object.fromEntries(
+        [...operation.failures, 500].map((status) => [
+          status,
+          {
+            description: STATUS_TEXT[status] ?? 'Internal server error.',
+            content: { 'application/json': { schema: errorRef } },
+          },
+        ]),
+      ),
+    },
+  };
+}
+
+/** The OpenAPI 3.1 description of the platform API, built once from the contract. */
+export function buildOpenApiDocument(): JsonSchema {
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const operation of OPERATIONS) {
+    paths[operation.path] ??= {};
+    const item = paths[operation.path];
+    if (item) item[operation.method] = describeOperation(operation);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Trust platform API',
+      version: '1',
+      description: `Identity (${IDENTITY_API_V1}), console (${UI_API_V1}) and account (${ACCOUNT_API_V1}) endpoints. Errors are always { error: { status, message } }.`,
+    },
+    paths,
+    components: {
+      schemas: { Error: toJsonSchema(apiErrorSchema) },
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+    },
+  };
+}
