@@ -1,0 +1,97 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { isPlatformLocale, LANGUAGE_NAMES } from '../../../../contract/locales.ts';
+import type { AccessScope, ApplicationCode } from '../../../../contract/permissions.ts';
+import { fullNameOf, useProfile } from '../../../lib/current-user.ts';
+
+const SCOPE_LABELS: Readonly<Record<AccessScope, MessageDescriptor>> = {
+  system: msg`System`,
+  partner: msg`Partner`,
+  account: msg`Account`,
+};
+
+/** Product names are not translated; they are the same in every language. */
+const APPLICATION_NAMES: Readonly<Record<ApplicationCode, string>> = {
+  account_manager: 'Account Manager',
+  ca_manager: 'CA Manager',
+  secure_software_manager: 'Secure Software Manager',
+  device_manager: 'Device Manager',
+  enterprise_manager: 'Enterprise Manager',
+  document_signing_manager: 'Document Signing Manager',
+  discovery_automation_manager: 'Discovery and Automation Manager',
+  device_trust_manager: 'Device Trust Manager',
+};
+
+/** The signed-in user's own profile, read-only (E-01). */
+export function ProfilePage() {
+  const profile = useProfile();
+  const { i18n } = useLingui();
+  const language = isPlatformLocale(profile.locale) ? LANGUAGE_NAMES[profile.locale] : profile.locale;
+  return (
+    <section className="page" aria-labelledby="page-title">
+      <h1 id="page-title" className="page__title">
+        {fullNameOf(profile)}
+      </h1>
+      <dl className="details">
+        <dt>
+          <Trans>First name</Trans>
+        </dt>
+        <dd>{profile.first_name}</dd>
+        <dt>
+          <Trans>Last name</Trans>
+        </dt>
+        <dd>{profile.last_name}</dd>
+        <dt>
+          <Trans>Username</Trans>
+        </dt>
+        <dd>{profile.user_name}</dd>
+        <dt>
+          <Trans>Email</Trans>
+        </dt>
+        <dd>{profile.email}</dd>
+        <dt>
+          <Trans>Language</Trans>
+        </dt>
+        <dd>{language}</dd>
+        <dt>
+          <Trans>Access scope</Trans>
+        </dt>
+        <dd>{i18n._(SCOPE_LABELS[profile.access_scope])}</dd>
+      </dl>
+      <h2>
+        <Trans>Accounts</Trans>
+      </h2>
+      <ul>
+        {profile.accounts.map((account) => (
+          <li key={account.id}>
+            {account.display_name}
+            {account.id === profile.primary_account_id ? (
+              <>
+                {' '}
+                <Trans>(primary account)</Trans>
+              </>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      <h2>
+        <Trans>Roles</Trans>
+      </h2>
+      {profile.applications.length === 0 ? (
+        <p>
+          <Trans>You have no roles in any licensed application.</Trans>
+        </p>
+      ) : (
+        <dl className="details">
+          {profile.applications.map((application) => (
+            <div key={application.app_code} className="details__row">
+              <dt>{APPLICATION_NAMES[application.app_code]}</dt>
+              <dd>{application.roles.map((role) => role.name).join(', ')}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,35 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { redirect } from '@tanstack/react-router';
+import { ACCOUNTS_LIST_PATH, CONSOLE_BASE_PATH } from '../../../contract/paths.ts';
+import { encodeSignInState } from '../../../contract/schemas/identity.ts';
+import { getAccessToken } from '../../lib/access-token.ts';
+import { leaveTo } from '../../lib/external-navigation.ts';
+import { licenceCheckQueryOptions } from '../../lib/licence-check.ts';
+import { routerHref } from '../../lib/return-path.ts';
+import { setupStatusQueryOptions } from './queries.ts';
+
+/**
+ * Where a setup page must not stay (overview §4): signed in → accounts; a redirect from the licence
+ * check → there; an administrator already exists → sign-in. Answers the status for the page.
+ */
+export async function guardSetupPage(queryClient: QueryClient) {
+  if (getAccessToken() !== null) throw redirect({ to: '/accounts', replace: true });
+  const [status, licence] = await Promise.all([
+    queryClient.fetchQuery(setupStatusQueryOptions()),
+    queryClient.fetchQuery(licenceCheckQueryOptions()),
+  ]);
+  if (licence.redirect_url) {
+    if (licence.redirect_url.startsWith(`${CONSOLE_BASE_PATH}/`)) {
+      throw redirect({ href: routerHref(licence.redirect_url), replace: true });
+    }
+    leaveTo(licence.redirect_url, ACCOUNTS_LIST_PATH);
+  }
+  if (status.administrator_exists) {
+    throw redirect({
+      to: '/login',
+      search: { state: encodeSignInState({ return_path: ACCOUNTS_LIST_PATH }) },
+      replace: true,
+    });
+  }
+  return status;
+}

@@ -1,0 +1,49 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { SECTION_LABELS } from './labels.ts';
+
+export interface Crumb {
+  /** Route path below the base path. */
+  path: string;
+  label: MessageDescriptor;
+  /** Shown as text, not a link (the profile details crumb, C-17). */
+  disabled: boolean;
+}
+
+const KNOWN_CRUMBS: Readonly<Record<string, { label: MessageDescriptor; disabled?: boolean }>> = {
+  '/accounts': { label: SECTION_LABELS.accounts },
+  '/ca/organizations': { label: SECTION_LABELS.organizations },
+  '/access': { label: SECTION_LABELS.access },
+  '/access/administrators': { label: SECTION_LABELS.administrators },
+  '/access/service-user': { label: SECTION_LABELS.serviceUsers },
+  '/access/manage-user-roles': { label: SECTION_LABELS.userRoles },
+  '/reporting': { label: SECTION_LABELS.reporting },
+  '/reporting/logging': { label: SECTION_LABELS.logging },
+  '/settings': { label: SECTION_LABELS.platformSettings },
+  '/profile': { label: SECTION_LABELS.profile, disabled: true },
+};
+
+const ACTION_LABELS: Readonly<Record<string, MessageDescriptor>> = {
+  create: msg`Create`,
+  edit: msg`Edit`,
+};
+
+/** Path segments that only group sections and have no page of their own. */
+const GROUPING_SEGMENTS = new Set(['ca']);
+
+/** Breadcrumbs from the current path (C-15): one per segment that names a page. */
+export function breadcrumbsFor(pathname: string): Crumb[] {
+  const segments = pathname.split('/').filter(Boolean);
+  return segments.flatMap((segment, index) => {
+    const path = `/${segments.slice(0, index + 1).join('/')}`;
+    const known = KNOWN_CRUMBS[path];
+    if (known) return [{ path, label: known.label, disabled: known.disabled ?? false }];
+    if (GROUPING_SEGMENTS.has(segment) && index === 0) return [];
+    return [{ path, label: ACTION_LABELS[segment] ?? msg`Details`, disabled: false }];
+  });
+}
+
+/** Administrator sub-pages show a Back link instead of breadcrumbs (C-16). */
+export function showsBackLinkInsteadOfBreadcrumbs(pathname: string): boolean {
+  return pathname.startsWith('/access/administrators/');
+}

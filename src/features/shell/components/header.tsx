@@ -1,0 +1,153 @@
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
+import { useState } from 'react';
+import { type ConsoleLocale, isPlatformLocale } from '../../../../contract/locales.ts';
+import { ACCOUNTS_LIST_PATH } from '../../../../contract/paths.ts';
+import { encodeSignInState } from '../../../../contract/schemas/identity.ts';
+import type { Profile } from '../../../../contract/schemas/profile.ts';
+import { Menu } from '../../../components/ui/menu.tsx';
+import { setActiveAccountId } from '../../../lib/active-account.ts';
+import { fullNameOf } from '../../../lib/current-user.ts';
+import { platformLocaleFor } from '../../../lib/i18n.ts';
+import { languageChoices, localesQueryOptions } from '../../../lib/locales.ts';
+import { ACCOUNT_SCOPED_KEY } from '../../../lib/query-client.ts';
+import { endSession } from '../../../lib/session.ts';
+import { chooseTheme, storedTheme, THEME_PREFERENCES, type ThemePreference } from '../../../lib/theme.ts';
+import { useChangeLanguage, useSignOut } from '../mutations.ts';
+
+const THEME_LABELS = {
+  system: msg`System`,
+  light: msg`Light`,
+  dark: msg`Dark`,
+} as const;
+
+function AccountSwitcher({ profile, activeAccountId }: { profile: Profile; activeAccountId: string }) {
+  const { t } = useLingui();
+  const queryClient = useQueryClient();
+  const active = profile.accounts.find((account) => account.id === activeAccountId);
+  if (profile.accounts.length < 2) {
+    return active ? <span className="header__account">{active.display_name}</span> : null;
+  }
+  return (
+    <Menu
+      trigger={active?.display_name ?? t`Choose account`}
+      triggerLabel={active ? t`Account: ${active.display_name}. Switch account` : undefined}
+      sections={[
+        {
+          id: 'accounts',
+          label: t`Switch account`,
+          entries: profile.accounts.map((account) => ({
+            value: account.id,
+            label: account.display_name,
+            checked: account.id === activeAccountId,
+          })),
+        },
+      ]}
+      onSelect={(accountId) => {
+        setActiveAccountId(accountId);
+        void queryClient.invalidateQueries({ queryKey: ACCOUNT_SCOPED_KEY });
+      }}
+    />
+  );
+}
+
+function ThemeMenu() {
+  const { t, i18n } = useLingui();
+  const [theme, setTheme] = useState<ThemePreference>(storedTheme);
+  const themeName = i18n._(THEME_LABELS[theme]);
+  return (
+    <Menu
+      trigger={<Trans>Theme</Trans>}
+      triggerLabel={t`Theme: ${themeName}`}
+      sections={[
+        {
+          id: 'theme',
+          entries: THEME_PREFERENCES.map((option) => ({
+            value: option,
+            label: i18n._(THEME_LABELS[option]),
+            checked: option === theme,
+          })),
+        },
+      ]}
+      onSelect={(value) => {
+        const chosen = THEME_PREFERENCES.find((option) => option === value);
+        if (!chosen) return;
+        chooseTheme(chosen);
+        setTheme(chosen);
+      }}
+    />
+  );
+}
+
+const LANGUAGE_VALUE_PREFIX = 'language:';
+
+function UserMenu({ profile }: { profile: Profile }) {
+  const { t, i18n } = useLingui();
+  const navigate = useNavigate();
+  const changeLanguage = useChangeLanguage(profile.id);
+  const signOut = useSignOut();
+  const { data: locales } = useQuery(localesQueryOptions());
+  const currentCode = platformLocaleFor(i18n.locale as ConsoleLocale);
+
+  const select = (value: string) => {
+    if (value === 'profile') void navigate({ to: '/profile' });
+    else if (value === 'sign-out') {
+      signOut.mutate(undefined, {
+        onSettled: async () => {
+          await navigate({
+            to: '/login',
+            search: { state: encodeSignInState({ return_path: ACCOUNTS_LIST_PATH }) },
+          });
+          endSession();
+        },
+      });
+    } else if (value.startsWith(LANGUAGE_VALUE_PREFIX)) {
+      const code = value.slice(LANGUAGE_VALUE_PREFIX.length);
+      if (isPlatformLocale(code) && code !== currentCode) changeLanguage.mutate(code);
+    }
+  };
+
+  return (
+    <Menu
+      trigger={fullNameOf(profile)}
+      sections={[
+        { id: 'profile', entries: [{ value: 'profile', label: t`Profile` }] },
+        {
+          id: 'language',
+          label: t`Language`,
+          entries: languageChoices(locales?.items).map((choice) => ({
+            value: `${LANGUAGE_VALUE_PREFIX}${choice.code}`,
+            label: choice.name,
+            lang: choice.lang,
+            checked: choice.code === currentCode,
+          })),
+        },
+        { id: 'session', entries: [{ value: 'sign-out', label: t`Sign out` }] },
+      ]}
+      onSelect={select}
+    />
+  );
+}
+
+interface HeaderProps {
+  profile: Profile;
+  activeAccountId: string;
+}
+
+export function Header({ profile, activeAccountId }: HeaderProps) {
+  return (
+    <header className="header">
+      <span className="header__product">
+        <img src={`${import.meta.env.BASE_URL}icon.svg`} alt="" width={28} height={28} />
+        <Trans>Trust Console</Trans>
+      </span>
+      <div className="header__tools">
+        <AccountSwitcher profile={profile} activeAccountId={activeAccountId} />
+        <ThemeMenu />
+        <UserMenu profile={profile} />
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,17 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import type { NavigationItemId } from './navigation.ts';
+
+/** Names of the console's sections, shared by the navigation, breadcrumbs and page headings. */
+export const SECTION_LABELS: Readonly<Record<NavigationItemId | 'profile', MessageDescriptor>> = {
+  accounts: msg`Accounts`,
+  organizations: msg`Organizations`,
+  access: msg`Access`,
+  administrators: msg`Administrators`,
+  serviceUsers: msg`Service users`,
+  userRoles: msg`User roles`,
+  reporting: msg`Reporting`,
+  logging: msg`Logging`,
+  platformSettings: msg`Platform settings`,
+  profile: msg`Profile`,
+};

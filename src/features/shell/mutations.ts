@@ -1,0 +1,25 @@
+import { useMutation } from '@tanstack/react-query';
+import type { PlatformLocale } from '../../../contract/locales.ts';
+import { apiPaths } from '../../../contract/paths.ts';
+import { apiRequest } from '../../lib/api-client.ts';
+import { storeLanguageAndReload } from '../../lib/i18n.ts';
+import { revokeServerSession } from '../../lib/session.ts';
+
+export const shellMutationKeys = {
+  changeLanguage: ['shell', 'change-language'] as const,
+  signOut: ['shell', 'sign-out'] as const,
+};
+
+/** Saves the language on the user (D-09), then stores it and reloads like on the public pages. */
+export function useChangeLanguage(userId: string) {
+  return useMutation({
+    mutationKey: shellMutationKeys.changeLanguage,
+    mutationFn: (code: PlatformLocale) => apiRequest('PUT', apiPaths.userLocale(userId, code)),
+    onSuccess: (_result, code) => storeLanguageAndReload(code),
+  });
+}
+
+/** Sign-out revokes the server session; the caller leaves the secure screens, then ends the session. */
+export function useSignOut() {
+  return useMutation({ mutationKey: shellMutationKeys.signOut, mutationFn: revokeServerSession });
+}

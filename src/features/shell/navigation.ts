@@ -1,0 +1,71 @@
+import type { AccessScope, PermissionFlags } from '../../../contract/permissions.ts';
+import type { Profile } from '../../../contract/schemas/profile.ts';
+
+export type NavigationItemId =
+  | 'accounts'
+  | 'organizations'
+  | 'access'
+  | 'administrators'
+  | 'serviceUsers'
+  | 'userRoles'
+  | 'reporting'
+  | 'logging'
+  | 'platformSettings';
+
+/** `to` is a console route; `href` an address outside the console (the external profile). */
+export type NavigationTarget = { to: string } | { href: string };
+
+export interface NavigationItem {
+  id: NavigationItemId;
+  target: NavigationTarget;
+  children: NavigationItem[];
+}
+
+export interface NavigationInput {
+  flags: PermissionFlags;
+  scope: AccessScope;
+  profile: Pick<Profile, 'has_onelogin_id' | 'onelogin_url'>;
+  /** The roles feature does not exist yet; until it does the User roles item stays hidden (C-13). */
+  rolesFeatureEnabled: boolean;
+}
+
+const item = (id: NavigationItemId, to: string, children: NavigationItem[] = []): NavigationItem => ({
+  id,
+  target: { to },
+  children,
+});
+
+function accessItem({ flags, profile, rolesFeatureEnabled }: NavigationInput): NavigationItem {
+  const managesUsers = flags.canViewUser || flags.canManageAccountUser || flags.canManageSystemUser;
+  if (!managesUsers) {
+    // Without user administration the item leads to the user's own profile (C-10, C-11).
+    const external = profile.has_onelogin_id ? profile.onelogin_url : null;
+    return { id: 'access', target: external ? { href: external } : { to: '/profile' }, children: [] };
+  }
+  const seesRoles = (flags.canViewUserRole || flags.canManageUserRole) && rolesFeatureEnabled;
+  return item('access', '/access', [
+    item('administrators', '/access/administrators'),
+    item('serviceUsers', '/access/service-user'),
+    ...(seesRoles ? [item('userRoles', '/access/manage-user-roles')] : []),
+  ]);
+}
+
+/** The main navigation for a user, by the permission rules of overview §6 (C-02..C-13). */
+export function navigationItems(input: NavigationInput): NavigationItem[] {
+  const { flags, scope } = input;
+  const items: NavigationItem[] = [];
+  if (flags.canViewAccount || flags.canManageAccount) items.push(item('accounts', '/accounts'));
+  if (flags.canViewOrganization || flags.canManageOrganization) {
+    items.push(item('organizations', '/ca/organizations'));
+  }
+  items.push(accessItem(input));
+  if (flags.canViewAuditLog)
+    items.push(item('reporting', '/reporting', [item('logging', '/reporting/logging')]));
+  if (
+    scope === 'system' &&
+    (flags.canManageSystemSettings || flags.canViewLicense || flags.canManageLicense)
+  ) {
+    items.push(item('platformSettings', '/settings'));
+  }
+  return items;
+}

@@ -1,0 +1,111 @@
+import * as v from 'valibot';
+import { apiErrorSchema } from '../../contract/schemas/common.ts';
+import { getAccessToken } from './access-token.ts';
+
+/** A non-success answer of the platform API, carrying the `error.status` and `error.message` it sent. */
+export class ApiError extends Error {
+  readonly status: number;
+  /** Seconds from a `Retry-After` header, when the server throttled the call. */
+  readonly retryAfterSeconds: number | null;
+
+  constructor(status: number, message: string, retryAfterSeconds: number | null = null) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+/** The answer did not have the shape the contract promises; shown like a server failure. */
+export class UnexpectedResponseError extends ApiError {
+  constructor(path: string) {
+    super(502, `Unexpected response from ${path}.`);
+    this.name = 'UnexpectedResponseError';
+  }
+}
+
+type UnauthorizedHandler = () => void;
+let unauthorizedHandler: UnauthorizedHandler | null = null;
+
+/**
+ * Called when a request that carried the access token gets 401: the session is over (S-15). Requests
+ * without a token (sign-in, refresh) report their 401 to the caller instead.
+ */
+export function onUnauthorized(handler: UnauthorizedHandler | null): void {
+  unauthorizedHandler = handler;
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type QueryValue = string | number | boolean | null | undefined;
+
+interface RequestOptions<TSchema extends v.GenericSchema | undefined> {
+  body?: unknown;
+  query?: Record<string, QueryValue>;
+  /** Validates the answer; without it the body is ignored (204 and fire-and-forget calls). */
+  schema?: TSchema;
+  signal?: AbortSignal;
+  /** `false` when a 401 is expected and handled by the caller (sign-out of an expired session). */
+  sessionCheck?: boolean;
+}
+
+type ResultOf<TSchema> = TSchema extends v.GenericSchema ? v.InferOutput<TSchema> : undefined;
+
+function withQuery(path: string, query: Record<string, QueryValue> | undefined): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null) params.set(key, String(value));
+  }
+  const encoded = params.toString();
+  return encoded ? `${path}?${encoded}` : path;
+}
+
+function retryAfterSeconds(response: Response): number | null {
+  const header = response.headers.get('Retry-After');
+  if (!header) return null;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, Math.ceil(seconds));
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+}
+
+async function errorFrom(response: Response): Promise<ApiError> {
+  const body: unknown = await response.json().catch(() => null);
+  const parsed = v.safeParse(apiErrorSchema, body);
+  const message = parsed.success ? parsed.output.error.message : response.statusText;
+  return new ApiError(response.status, message, retryAfterSeconds(response));
+}
+
+/**
+ * One call to the platform API: JSON both ways, the bearer token from memory, errors as `ApiError`.
+ * Same-origin only, so the refresh cookie rides along where the server scoped it.
+ */
+export async function apiRequest<TSchema extends v.GenericSchema | undefined = undefined>(
+  method: Method,
+  path: string,
+  options: RequestOptions<TSchema> = {},
+): Promise<ResultOf<TSchema>> {
+  const token = getAccessToken();
+  const headers = new Headers({ Accept: 'application/json' });
+  if (token) headers.set('Authorization', `Bearer ${token}`);
+  const hasBody = method === 'POST' || method === 'PUT';
+  if (hasBody) headers.set('Content-Type', 'application/json');
+
+  const response = await fetch(withQuery(path, options.query), {
+    method,
+    headers,
+    credentials: 'same-origin',
+    body: hasBody ? JSON.stringify(options.body ?? {}) : undefined,
+    signal: options.signal,
+  });
+
+  if (!response.ok) {
+    const error = await errorFrom(response);
+    if (response.status === 401 && token && options.sessionCheck !== false) unauthorizedHandler?.();
+    throw error;
+  }
+  if (!options.schema) return undefined as ResultOf<TSchema>;
+  const parsed = v.safeParse(options.schema, await response.json().catch(() => null));
+  if (!parsed.success) throw new UnexpectedResponseError(path);
+  return parsed.output as ResultOf<TSchema>;
+}

@@ -1,0 +1,67 @@
+import { Temporal } from 'temporal-polyfill';
+import { DATE_FORMAT, DEFAULT_USER_DATE_FORMAT, TIMESTAMP_FORMAT } from '../../contract/constants.ts';
+
+type DateLike = Temporal.PlainDate | Temporal.PlainDateTime;
+
+const pad = (value: number, length = 2) => String(value).padStart(length, '0');
+
+function monthShortName(date: DateLike, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { month: 'short', timeZone: 'UTC' }).format(
+    Date.UTC(date.year, date.month - 1, 1),
+  );
+}
+
+/**
+ * Formats with the spec's tokens (YYYY, MMM, MM, DD, HH, mm, ss). Longer tokens are matched first so
+ * that MMM is not read as MM followed by M.
+ */
+export function formatWithPattern(date: DateLike, pattern: string, locale = 'en'): string {
+  const time = date instanceof Temporal.PlainDateTime ? date : null;
+  return pattern.replace(/YYYY|MMM|MM|DD|HH|mm|ss/g, (token) => {
+    switch (token) {
+      case 'YYYY':
+        return pad(date.year, 4);
+      case 'MMM':
+        return monthShortName(date, locale);
+      case 'MM':
+        return pad(date.month);
+      case 'DD':
+        return pad(date.day);
+      case 'HH':
+        return pad(time?.hour ?? 0);
+      case 'mm':
+        return pad(time?.minute ?? 0);
+      default:
+        return pad(time?.second ?? 0);
+    }
+  });
+}
+
+/** `YYYY-MM-DD` (D-10). */
+export function formatDate(date: Temporal.PlainDate): string {
+  return formatWithPattern(date, DATE_FORMAT);
+}
+
+/** `YYYY-MM-DD HH:mm:ss` in the given time zone, for audit and dated views (D-11). */
+export function formatTimestamp(instant: Temporal.Instant, timeZone: string): string {
+  return formatWithPattern(instant.toZonedDateTimeISO(timeZone).toPlainDateTime(), TIMESTAMP_FORMAT);
+}
+
+/** The user's own date format when set, else `DD-MMM-YYYY` (D-12, D-13). */
+export function formatUserDate(date: Temporal.PlainDate, userFormat: string | null, locale: string): string {
+  return formatWithPattern(date, userFormat ?? DEFAULT_USER_DATE_FORMAT, locale);
+}
+
+/** Reads `YYYY-MM-DD` or an ISO instant as a calendar date; anything else is `null`. */
+export function parseCalendarDate(value: string | null | undefined): Temporal.PlainDate | null {
+  if (!value) return null;
+  try {
+    return Temporal.PlainDate.from(value.slice(0, 10));
+  } catch {
+    return null;
+  }
+}
+
+export function today(timeZone = Temporal.Now.timeZoneId()): Temporal.PlainDate {
+  return Temporal.Now.plainDateISO(timeZone);
+}

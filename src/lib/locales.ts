@@ -1,0 +1,39 @@
+import { queryOptions } from '@tanstack/react-query';
+import {
+  bcp47For,
+  consoleLocaleFor,
+  isPlatformLocale,
+  LANGUAGE_NAMES,
+  PLATFORM_LOCALES,
+  type PlatformLocale,
+} from '../../contract/locales.ts';
+import { apiPaths } from '../../contract/paths.ts';
+import { listSchema } from '../../contract/schemas/common.ts';
+import { localeEntrySchema } from '../../contract/schemas/profile.ts';
+import { apiRequest } from './api-client.ts';
+
+export interface LanguageChoice {
+  code: PlatformLocale;
+  /** The language's own name, so people can find theirs whatever language the page is in. */
+  name: string;
+  lang: string;
+}
+
+export function localesQueryOptions() {
+  return queryOptions({
+    queryKey: ['locales'] as const,
+    queryFn: ({ signal }) =>
+      apiRequest('GET', apiPaths.locales, { schema: listSchema(localeEntrySchema), signal }),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+function choiceFor(code: PlatformLocale): LanguageChoice {
+  return { code, name: LANGUAGE_NAMES[code], lang: bcp47For(consoleLocaleFor(code)) };
+}
+
+/** The server's list once it arrived (D-06), the built-in one until then or if it fails. */
+export function languageChoices(entries: readonly { id: string }[] | undefined): LanguageChoice[] {
+  const codes = entries?.map((entry) => entry.id).filter(isPlatformLocale);
+  return (codes && codes.length > 0 ? codes : PLATFORM_LOCALES).map(choiceFor);
+}

@@ -1,0 +1,24 @@
+import type { I18n, MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import type { ValidationCode } from '../../contract/validation.ts';
+
+/** What a form shows for each contract validation code (overview §5). */
+const VALIDATION_MESSAGES: Readonly<Record<ValidationCode, MessageDescriptor>> = {
+  required: msg`This field is required.`,
+  requiredUserName: msg`Username is required.`,
+  invalidUserName: msg`Invalid user name.`,
+  invalidEmail: msg`Invalid email.`,
+  passwordInvalidLength: msg`The password must be at least 12 characters long.`,
+  passwordInvalidMaxLength: msg`The password must be at most 255 characters long.`,
+  enterValidPassword: msg`Enter a valid password: use upper-case and lower-case letters, a digit and a symbol.`,
+  passwordConfirmationMismatch: msg`The passwords do not match.`,
+  tooLong: msg`This value is too long.`,
+  invalidName: msg`This value contains characters that are not allowed.`,
+  invalidLocale: msg`This language is not supported.`,
+  invalidType: msg`This value has the wrong type.`,
+  invalidValue: msg`This value is not allowed.`,
+};
+
+export function validationMessage(code: ValidationCode, i18n: I18n): string {
+  return i18n._(VALIDATION_MESSAGES[code]);
+}

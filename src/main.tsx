@@ -1,0 +1,56 @@
+import './styles/tokens.css';
+import './styles/app.css';
+import { I18nProvider } from '@lingui/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { RouterProvider } from '@tanstack/react-router';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { encodeSignInState } from '../contract/schemas/identity.ts';
+import { notifyError } from './components/notify.ts';
+import { onUnauthorized } from './lib/api-client.ts';
+import { activateLocale, i18n, resolveConsoleLocale, storedLanguage } from './lib/i18n.ts';
+import { createQueryClient } from './lib/query-client.ts';
+import { registerServiceWorker } from './lib/service-worker.ts';
+import { configureSession, endSession, forgetToken } from './lib/session.ts';
+import { applyTheme, storedTheme } from './lib/theme.ts';
+import { createAppRouter } from './router.ts';
+
+async function boot(): Promise<void> {
+  applyTheme(storedTheme());
+  const queryClient = createQueryClient(notifyError);
+  const router = createAppRouter(queryClient);
+
+  /**
+   * The session is gone (401 or a failed refresh): stop sending the token now, go to sign-in with the
+   * way back (S-15), and drop the cached data once the secure screens have left.
+   */
+  const leaveForSignIn = async () => {
+    forgetToken();
+    const { pathname, search, hash } = window.location;
+    await router.navigate({
+      to: '/login',
+      search: { state: encodeSignInState({ return_path: `${pathname}${search}${hash}` }) },
+    });
+    endSession();
+  };
+  configureSession({ ended: () => queryClient.clear(), lost: () => void leaveForSignIn() });
+  onUnauthorized(() => void leaveForSignIn());
+
+  // The profile's locale is applied by the secure layout once it is known; until then, the stored one.
+  await activateLocale(resolveConsoleLocale(storedLanguage(), null));
+
+  const container = document.getElementById('root');
+  if (!container) throw new Error('index.html has no #root element');
+  createRoot(container).render(
+    <StrictMode>
+      <I18nProvider i18n={i18n}>
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </I18nProvider>
+    </StrictMode>,
+  );
+  registerServiceWorker();
+}
+
+void boot();
