@@ -35,7 +35,7 @@ export function setRefreshCookie(
   now: Date,
 ): void {
   const secure = isSecureRequest(c, config);
-  const maxAge = Math.max(0, Math.floor((refreshToken.expiresAt.getTime() - now.getTime()) / 1000));
+  const maxAge = Math.max(0, Math.round((refreshToken.expiresAt.getTime() - now.getTime()) / 1000));
   setCookie(c, secure ? SECURE_COOKIE_NAME : COOKIE_NAME, refreshToken.token, {
     ...cookieOptions(secure),
     maxAge,
