@@ -42,6 +42,81 @@ describe('first-time setup', () => {
     expect(await response.json()).toEqual({ error: { status: 409, message: 'Install a license first.' } });
   });
 
+  it.each([
+    ['an unreadable text', async () => 'not a licence', 'The license text is not readable'],
+    [
+      'an expired licence',
+      async () => harness.signLicence({ valid_from: '2020-01-01', valid_to: '2020-12-31' }),
+      'The license expired on 2020-12-31.',
+    ],
+    [
+      'a licence that has not started',
+      async () => harness.signLicence({ valid_from: '2099-01-01', valid_to: '2099-12-31' }),
+      'The license is not valid before 2099-01-01.',
+    ],
+    [
+      'a licence with an altered payload',
+      async () => {
+        const lines = (await harness.signLicence()).split('\n');
+        const middle = Math.floor(lines.length / 2);
+        lines[middle] = [...(lines[middle] ?? '')].reverse().join('');
+        return lines.join('\n');
+      },
+      'The license',
+    ],
+  ])('refuses %s with a 400 saying why', async (_name, licence, message) => {
+    const response = await postJson(harness, apiPaths.setup.licence, { body: await licence() });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: { status: number; message: string } };
+    expect(body.error.status).toBe(400);
+    expect(body.error.message).toContain(message);
+  });
+
+  it('refuses a licence signed by a vendor it does not trust, naming the key', async () => {
+    const foreign = await createTestApp();
+    try {
+      const response = await postJson(harness, apiPaths.setup.licence, { body: await foreign.signLicence() });
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(
+        /does not trust \(fingerprint [0-9a-f]{64}\)/,
+      );
+    } finally {
+      await foreign.close();
+    }
+  });
+
+  it('requires the licence text', async () => {
+    const response = await postJson(harness, apiPaths.setup.licence, { body: '  ' });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: { status: 400, message: 'body: is required' } });
+  });
+
+  it.each([
+    [{ first_name: '' }, 'first_name: is required'],
+    [{ last_name: '' }, 'last_name: is required'],
+    [{ first_name: 'Ada<script>' }, 'first_name: contains characters that are not allowed'],
+    [{ email: '' }, 'email: is required'],
+    [{ email: 'ada@example' }, 'email: invalid email'],
+    [{ email: 'ada@example.c' }, 'email: invalid email'],
+    [{ user_name: '' }, 'user_name: user name is required'],
+    [{ user_name: 'ada lovelace' }, 'user_name: invalid user name'],
+    [{ password: '', repeatedPassword: '' }, 'password: is required'],
+    [{ password: 'Short-1', repeatedPassword: 'Short-1' }, 'password: must be at least 12 characters'],
+    [{ password: `Aa1!${'x'.repeat(252)}` }, 'password: must be at most 255 characters'],
+    [{ password: 'analytical-engine-1843' }, 'password: enter valid password'],
+    [{ password: 'ANALYTICAL-ENGINE-1843' }, 'password: enter valid password'],
+    [{ password: 'Analytical-Engine-Ada' }, 'password: enter valid password'],
+    [{ password: 'AnalyticalEngine1843' }, 'password: enter valid password'],
+    [{ repeatedPassword: '' }, 'repeatedPassword: is required'],
+    [{ repeatedPassword: 'Short-1' }, 'repeatedPassword: must be at least 12 characters'],
+    [{ repeatedPassword: 'Analytical-Engine-1844' }, 'repeatedPassword: does not match the password'],
+    [{ first_name: 42 }, 'first_name: has the wrong type'],
+  ])('refuses the administrator form %j with "%s"', async (change, message) => {
+    const response = await postJson(harness, apiPaths.setup.user, { ...administrator, ...change });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: { status: 400, message } });
+  });
+
   it('installs a licence signed by the trusted vendor', async () => {
     const text = await harness.signLicence({ licensee: 'Analytical Engines Ltd', valid_to: '2099-12-31' });
     const response = await postJson(harness, apiPaths.setup.licence, { body: text });
@@ -83,10 +158,11 @@ describe('first-time setup', () => {
       .select(['action', 'resource_type', 'status'])
       .orderBy('seq')
       .execute();
-    expect(events).toEqual([
+    expect(events.filter((event) => event.status === 'failure')).toHaveLength(5);
+    expect(events.filter((event) => event.status === 'success')).toEqual([
       { action: 'CREATE', resource_type: 'LICENSE', status: 'success' },
       { action: 'CREATE', resource_type: 'USER', status: 'success' },
     ]);
-    expect(await verifyAuditChain(harness.deps.db)).toMatchObject({ ok: true, events: 2 });
+    expect(await verifyAuditChain(harness.deps.db)).toMatchObject({ ok: true, events: 7 });
   });
 });

@@ -1,0 +1,168 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LANGUAGE_NAMES, PLATFORM_LOCALES } from '../../../contract/locales.ts';
+import { apiPaths } from '../../../contract/paths.ts';
+import { MAX_BODY_BYTES } from '../../../server/http/validate.ts';
+import { OPERATIONS } from '../../../server/openapi/document.ts';
+import { createTestApp, type TestApp } from '../test-app.ts';
+
+let harness: TestApp;
+beforeAll(async () => {
+  harness = await createTestApp();
+  const dist = harness.deps.config.consoleDistDir;
+  await mkdir(path.join(dist, 'assets'), { recursive: true });
+  await writeFile(path.join(dist, 'index.html'), '<!doctype html><title>Console</title>');
+  await writeFile(path.join(dist, 'assets', 'index-abc123.js'), 'console.log(1);');
+  await writeFile(path.join(dist, 'sw.js'), 'self.addEventListener("fetch", () => {});');
+});
+afterAll(() => harness.close());
+
+function request(pathname: string, init?: RequestInit): Promise<Response> {
+  return Promise.resolve(harness.app.request(pathname, init));
+}
+
+describe('security headers', () => {
+  it.each([apiPaths.locales, '/account/accounts', '/account/assets/index-abc123.js', '/nowhere'])(
+    'are on %s',
+    async (pathname) => {
+      const response = await request(pathname);
+      expect(response.headers.get('Content-Security-Policy')).toContain("default-src 'self'");
+      expect(response.headers.get('Content-Security-Policy')).toContain("frame-ancestors 'none'");
+      expect(response.headers.get('X-Content-Type-Options')).toBe('nosniff');
+      expect(response.headers.get('Referrer-Policy')).toBe('no-referrer');
+      expect(response.headers.get('Cross-Origin-Opener-Policy')).toBe('same-origin');
+    },
+  );
+});
+
+describe('the console', () => {
+  it.each(['/', '/account', '/account/'])('redirects %s to the accounts list', async (pathname) => {
+    const response = await request(pathname);
+    expect(response.status).toBe(302);
+    expect(response.headers.get('Location')).toBe('/account/accounts');
+  });
+
+  it('answers index.html for a client route, revalidated on every load', async () => {
+    const response = await request('/account/accounts/123/organizations');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('Content-Type')).toContain('text/html');
+    expect(response.headers.get('Cache-Control')).toBe('no-cache');
+    expect(await response.text()).toContain('<title>Console</title>');
+  });
+
+  it('serves hashed assets as immutable and the service worker as revalidated', async () => {
+    const asset = await request('/account/assets/index-abc123.js');
+    expect(asset.headers.get('Cache-Control')).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers.get('Content-Type')).toContain('text/javascript');
+    const worker = await request('/account/sw.js');
+    expect(worker.headers.get('Cache-Control')).toBe('no-cache');
+  });
+
+  it('answers 404 for a missing asset instead of the page', async () => {
+    expect((await request('/account/assets/gone-999.js')).status).toBe(404);
+  });
+
+  it('does not serve files outside the console directory', async () => {
+    const response = await request('/account/..%2f..%2fpackage.json');
+    expect(await response.text()).not.toContain('"name"');
+  });
+
+  it('answers unknown API paths with a JSON 404, never the page', async () => {
+    const response = await request('/account/ui-api/v1/no-such-thing');
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: { status: 404, message: 'Not found.' } });
+    expect(response.headers.get('Cache-Control')).toBe('no-store');
+  });
+});
+
+describe('bad request bodies', () => {
+  it('answers malformed JSON with 400', async () => {
+    const response = await request(apiPaths.setup.licence, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"body": ',
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      error: { status: 400, message: 'Request body is not valid JSON.' },
+    });
+  });
+
+  it('answers a body that is not JSON with 415', async () => {
+    const response = await request(apiPaths.setup.licence, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'body=licence',
+    });
+    expect(response.status).toBe(415);
+    expect(((await response.json()) as { error: { status: number } }).error.status).toBe(415);
+  });
+
+  it('answers a body over 1 MiB with 413', async () => {
+    const response = await request(apiPaths.setup.licence, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ body: 'x'.repeat(MAX_BODY_BYTES) }),
+    });
+    expect(response.status).toBe(413);
+    expect(((await response.json()) as { error: { status: number } }).error.status).toBe(413);
+  });
+
+  it.each([null, [], 'text', 42])(
+    'answers the JSON value %j instead of an object with 400',
+    async (value) => {
+      const response = await request(apiPaths.setup.user, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(value),
+      });
+      expect(response.status).toBe(400);
+    },
+  );
+});
+
+describe('GET locales', () => {
+  it('lists every platform locale with its native name', async () => {
+    const response = await request(apiPaths.locales);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      items: PLATFORM_LOCALES.map((code) => ({ id: code, name: LANGUAGE_NAMES[code] })),
+      total: PLATFORM_LOCALES.length,
+    });
+  });
+});
+
+describe('API reference', () => {
+  it('serves an OpenAPI 3.1 document listing every operation', async () => {
+    const response = await request(apiPaths.openApi);
+    expect(response.status).toBe(200);
+    const document = (await response.json()) as {
+      openapi: string;
+      paths: Record<
+        string,
+        Record<string, { requestBody?: { content: Record<string, { schema: unknown }> } }>
+      >;
+    };
+    expect(document.openapi).toBe('3.1.0');
+    for (const operation of OPERATIONS)
+      expect(document.paths[operation.path]?.[operation.method]).toBeDefined();
+    expect(
+      document.paths[apiPaths.setup.user]?.post?.requestBody?.content['application/json']?.schema,
+    ).toMatchObject({
+      type: 'object',
+      required: ['first_name', 'last_name', 'email', 'user_name', 'password', 'repeatedPassword'],
+      properties: { password: { type: 'string', minLength: 12, maxLength: 255 } },
+    });
+  });
+
+  it('renders the reference page without scripts or inline styles', async () => {
+    const response = await request(apiPaths.apiReference);
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain(apiPaths.setup.licence);
+    expect(html).not.toMatch(/<script|<style|style=/i);
+    const stylesheet = await request(`${apiPaths.apiReference}.css`);
+    expect(stylesheet.headers.get('Content-Type')).toContain('text/css');
+  });
+});
