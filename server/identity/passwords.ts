@@ -23,7 +23,10 @@ export function hashPassword(password: string): Promise<string> {
 let dummyHash: Promise<string> | undefined;
 
 function dummyPasswordHash(): Promise<string> {
-  dummyHash ??= hashPassword(crypto.randomUUID());
+  dummyHash ??= hashPassword(crypto.randomUUID()).catch((error: unknown) => {
+    dummyHash = undefined;
+    throw error;
+  });
   return dummyHash;
 }
 
@@ -45,6 +48,7 @@ export async function verifyPassword(passwordHash: string | null, password: stri
 }
 
 /** Starts computing the dummy hash so the first unknown-user sign-in is not the one that pays for it. */
-export function warmUpPasswordHashing(): Promise<void> {
-  return dummyPasswordHash().then(() => undefined);
+export function warmUpPasswordHashing(): void {
+  // A failure resurfaces, and is retried, in the first verification that needs the hash.
+  dummyPasswordHash().catch(() => undefined);
 }

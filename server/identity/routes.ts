@@ -81,7 +81,7 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const authenticated = requireAuth(deps);
   // The first sign-in of an unknown user must not be the one that pays for the dummy hash.
-  void warmUpPasswordHashing();
+  warmUpPasswordHashing();
 
   app.post('/login/verify', validateJson(verifyUserRequestSchema), (c) => {
     const { username, state } = c.req.valid('json');

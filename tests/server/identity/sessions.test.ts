@@ -78,6 +78,12 @@ describe('sessions and refresh-token rotation', () => {
     if (first.kind === 'rotated') expect((await rotate(first.refreshToken.token)).kind).toBe('rejected');
   });
 
+  it('lets only one of two simultaneous refreshes with the same token win, and treats the other as reuse', async () => {
+    const { refreshToken } = await begin();
+    const outcomes = await Promise.all([rotate(refreshToken.token), rotate(refreshToken.token)]);
+    expect(outcomes.map((outcome) => outcome.kind).sort()).toEqual(['reused', 'rotated']);
+  });
+
   it('refuses an unknown or malformed token', async () => {
     expect((await rotate('A'.repeat(43))).kind).toBe('rejected');
     expect((await rotate('not a token')).kind).toBe('rejected');
