@@ -11,9 +11,13 @@
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as SecureRouteImport } from './routes/_secure'
+import { Route as AccountExpiredErrorRouteImport } from './routes/accountExpiredError'
+import { Route as CreateUserAccountRouteImport } from './routes/create-user-account'
 import { Route as LoginRouteImport } from './routes/login'
 import { Route as SetupLicenseRouteImport } from './routes/setup-license'
 import { Route as SetupUserRouteImport } from './routes/setup-user'
+import { Route as UpdateLicenseErrorRouteImport } from './routes/updateLicenseError'
+import { Route as WelcomeRouteImport } from './routes/welcome'
 import { Route as SecureProfileRouteImport } from './routes/_secure/profile'
 import { Route as SecureSettingsRouteImport } from './routes/_secure/settings'
 import { Route as SecureAccessIndexRouteImport } from './routes/_secure/access/index'
@@ -35,6 +39,16 @@ const SecureRoute = SecureRouteImport.update({
   id: '/_secure',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AccountExpiredErrorRoute = AccountExpiredErrorRouteImport.update({
+  id: '/accountExpiredError',
+  path: '/accountExpiredError',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const CreateUserAccountRoute = CreateUserAccountRouteImport.update({
+  id: '/create-user-account',
+  path: '/create-user-account',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const LoginRoute = LoginRouteImport.update({
   id: '/login',
   path: '/login',
@@ -48,6 +62,16 @@ const SetupLicenseRoute = SetupLicenseRouteImport.update({
 const SetupUserRoute = SetupUserRouteImport.update({
   id: '/setup-user',
   path: '/setup-user',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const UpdateLicenseErrorRoute = UpdateLicenseErrorRouteImport.update({
+  id: '/updateLicenseError',
+  path: '/updateLicenseError',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const WelcomeRoute = WelcomeRouteImport.update({
+  id: '/welcome',
+  path: '/welcome',
   getParentRoute: () => rootRouteImport,
 } as any)
 const SecureProfileRoute = SecureProfileRouteImport.update({
@@ -110,9 +134,13 @@ const SecureReportingLoggingRoute = SecureReportingLoggingRouteImport.update({
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
+  '/accountExpiredError': typeof AccountExpiredErrorRoute
+  '/create-user-account': typeof CreateUserAccountRoute
   '/login': typeof LoginRoute
   '/setup-license': typeof SetupLicenseRoute
   '/setup-user': typeof SetupUserRoute
+  '/updateLicenseError': typeof UpdateLicenseErrorRoute
+  '/welcome': typeof WelcomeRoute
   '/profile': typeof SecureProfileRoute
   '/settings': typeof SecureSettingsRoute
   '/access/administrators': typeof SecureAccessAdministratorsRoute
@@ -127,9 +155,13 @@ export interface FileRoutesByFullPath {
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
+  '/accountExpiredError': typeof AccountExpiredErrorRoute
+  '/create-user-account': typeof CreateUserAccountRoute
   '/login': typeof LoginRoute
   '/setup-license': typeof SetupLicenseRoute
   '/setup-user': typeof SetupUserRoute
+  '/updateLicenseError': typeof UpdateLicenseErrorRoute
+  '/welcome': typeof WelcomeRoute
   '/profile': typeof SecureProfileRoute
   '/settings': typeof SecureSettingsRoute
   '/access/administrators': typeof SecureAccessAdministratorsRoute
@@ -146,9 +178,13 @@ export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/': typeof IndexRoute
   '/_secure': typeof SecureRouteWithChildren
+  '/accountExpiredError': typeof AccountExpiredErrorRoute
+  '/create-user-account': typeof CreateUserAccountRoute
   '/login': typeof LoginRoute
   '/setup-license': typeof SetupLicenseRoute
   '/setup-user': typeof SetupUserRoute
+  '/updateLicenseError': typeof UpdateLicenseErrorRoute
+  '/welcome': typeof WelcomeRoute
   '/_secure/profile': typeof SecureProfileRoute
   '/_secure/settings': typeof SecureSettingsRoute
   '/_secure/access/administrators': typeof SecureAccessAdministratorsRoute
@@ -165,9 +201,13 @@ export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
     | '/'
+    | '/accountExpiredError'
+    | '/create-user-account'
     | '/login'
     | '/setup-license'
     | '/setup-user'
+    | '/updateLicenseError'
+    | '/welcome'
     | '/profile'
     | '/settings'
     | '/access/administrators'
@@ -182,9 +222,13 @@ export interface FileRouteTypes {
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
+    | '/accountExpiredError'
+    | '/create-user-account'
     | '/login'
     | '/setup-license'
     | '/setup-user'
+    | '/updateLicenseError'
+    | '/welcome'
     | '/profile'
     | '/settings'
     | '/access/administrators'
@@ -200,9 +244,13 @@ export interface FileRouteTypes {
     | '__root__'
     | '/'
     | '/_secure'
+    | '/accountExpiredError'
+    | '/create-user-account'
     | '/login'
     | '/setup-license'
     | '/setup-user'
+    | '/updateLicenseError'
+    | '/welcome'
     | '/_secure/profile'
     | '/_secure/settings'
     | '/_secure/access/administrators'
@@ -219,9 +267,13 @@ export interface FileRouteTypes {
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   SecureRoute: typeof SecureRouteWithChildren
+  AccountExpiredErrorRoute: typeof AccountExpiredErrorRoute
+  CreateUserAccountRoute: typeof CreateUserAccountRoute
   LoginRoute: typeof LoginRoute
   SetupLicenseRoute: typeof SetupLicenseRoute
   SetupUserRoute: typeof SetupUserRoute
+  UpdateLicenseErrorRoute: typeof UpdateLicenseErrorRoute
+  WelcomeRoute: typeof WelcomeRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -238,6 +290,20 @@ declare module '@tanstack/react-router' {
       path: ''
       fullPath: '/'
       preLoaderRoute: typeof SecureRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/accountExpiredError': {
+      id: '/accountExpiredError'
+      path: '/accountExpiredError'
+      fullPath: '/accountExpiredError'
+      preLoaderRoute: typeof AccountExpiredErrorRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/create-user-account': {
+      id: '/create-user-account'
+      path: '/create-user-account'
+      fullPath: '/create-user-account'
+      preLoaderRoute: typeof CreateUserAccountRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/login': {
@@ -259,6 +325,20 @@ declare module '@tanstack/react-router' {
       path: '/setup-user'
       fullPath: '/setup-user'
       preLoaderRoute: typeof SetupUserRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/updateLicenseError': {
+      id: '/updateLicenseError'
+      path: '/updateLicenseError'
+      fullPath: '/updateLicenseError'
+      preLoaderRoute: typeof UpdateLicenseErrorRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/welcome': {
+      id: '/welcome'
+      path: '/welcome'
+      fullPath: '/welcome'
+      preLoaderRoute: typeof WelcomeRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/_secure/profile': {
@@ -375,9 +455,13 @@ const SecureRouteWithChildren =
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   SecureRoute: SecureRouteWithChildren,
+  AccountExpiredErrorRoute: AccountExpiredErrorRoute,
+  CreateUserAccountRoute: CreateUserAccountRoute,
   LoginRoute: LoginRoute,
   SetupLicenseRoute: SetupLicenseRoute,
   SetupUserRoute: SetupUserRoute,
+  UpdateLicenseErrorRoute: UpdateLicenseErrorRoute,
+  WelcomeRoute: WelcomeRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

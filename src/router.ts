@@ -1,11 +1,13 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { createRouter } from '@tanstack/react-router';
+import { createRouter, type RouterHistory } from '@tanstack/react-router';
 import { CONSOLE_BASE_PATH } from '../contract/paths.ts';
 import { routeTree } from './routeTree.gen.ts';
 
-export function createAppRouter(queryClient: QueryClient) {
+/** `history` is the browser's unless given (tests pass a memory history). */
+export function createAppRouter(queryClient: QueryClient, history?: RouterHistory) {
   return createRouter({
     routeTree,
+    history,
     basepath: CONSOLE_BASE_PATH,
     context: { queryClient },
     defaultPreload: 'intent',

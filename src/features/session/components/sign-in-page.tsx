@@ -1,10 +1,10 @@
 import { plural } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useNavigate } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
 import { type FormEvent, useId, useState } from 'react';
 import * as v from 'valibot';
 import type { ConsoleLocale } from '../../../../contract/locales.ts';
-import { CONSOLE_BASE_PATH, UPDATE_LICENCE_ERROR_PATH } from '../../../../contract/paths.ts';
+import { UPDATE_LICENCE_ERROR_PATH } from '../../../../contract/paths.ts';
 import { decodeSignInState, type SignInState } from '../../../../contract/schemas/identity.ts';
 import { toValidationCode, userNameSchema } from '../../../../contract/validation.ts';
 import { LanguageSelect } from '../../../components/language-select.tsx';
@@ -113,7 +113,7 @@ function UsernameStep({ state, loginHint, encodedState, onVerified }: UsernameSt
       {state.allow_account_creation ? (
         <p className="form__aside">
           <Trans>
-            Don't have an account? <a href={`${CONSOLE_BASE_PATH}/create-user-account`}>Create one</a>
+            Don't have an account? <Link to="/create-user-account">Create one</Link>
           </Trans>
         </p>
       ) : null}

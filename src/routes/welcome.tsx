@@ -1,0 +1,18 @@
+import { useQuery } from '@tanstack/react-query';
+import { createFileRoute } from '@tanstack/react-router';
+import * as v from 'valibot';
+import { loginCustomizationQueryOptions } from '../features/session/queries.ts';
+import { WELCOME_PRODUCTS, WelcomePage } from '../features/welcome/components/welcome-page.tsx';
+
+export const Route = createFileRoute('/welcome')({
+  // An unknown app value falls back to the default product instead of an error page.
+  validateSearch: v.object({
+    app: v.fallback(v.optional(v.picklist(WELCOME_PRODUCTS), 'mpki'), 'mpki'),
+    message: v.optional(v.pipe(v.string(), v.maxLength(500))),
+  }),
+  component: function WelcomeRoute() {
+    const { app, message } = Route.useSearch();
+    const { data } = useQuery(loginCustomizationQueryOptions());
+    return <WelcomePage product={app} message={message} contactUrl={data?.urls.contactUs ?? null} />;
+  },
+});

@@ -1,0 +1,132 @@
+// @vitest-environment jsdom
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { encodeSignInState, type SignInState } from '../../../../contract/schemas/identity.ts';
+import { apiError, json, mockApi, renderApp } from '../../support.tsx';
+
+const customization = {
+  logo: null,
+  urls: {
+    termsOfUse: 'https://example.com/terms',
+    privacyPolicy: null,
+    legalRepository: null,
+    webtrustAudit: null,
+    support: 'https://example.com/support',
+    contactUs: null,
+  },
+  copyright: '© 2025 Example Trust',
+};
+
+function publicApi(extra: Parameters<typeof mockApi>[0] = {}) {
+  return mockApi({
+    'GET /imauth/api/v1/login/customization': () => json(customization),
+    'GET /account/api/v1/locales': () => json({ items: [{ id: 'en_US', name: 'English (US)' }], total: 1 }),
+    'POST /imauth/api/v1/refresh': () => apiError(401, 'No session.'),
+    ...extra,
+  });
+}
+
+const loginPath = (state: SignInState) => `/account/login?state=${encodeSignInState(state)}`;
+
+describe('sign-in page', () => {
+  it('shows the username step with the language dropdown and the configured footer links only', async () => {
+    publicApi();
+    renderApp(loginPath({ return_path: '/account/accounts' }));
+    expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeTruthy();
+    expect(screen.getByLabelText('Username')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Next' })).toBeTruthy();
+    expect(screen.getByRole('combobox', { name: 'Language' })).toBeTruthy();
+    expect(await screen.findByRole('link', { name: 'Terms of use' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Support' })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Privacy policy' })).toBeNull();
+    expect(screen.getByText('© 2025 Example Trust')).toBeTruthy();
+  });
+
+  it('shows the banner when the state says the username was not found', async () => {
+    publicApi();
+    renderApp(loginPath({ error: 'username_not_found' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('Login username not found.');
+  });
+
+  it('offers account creation only when the state allows it', async () => {
+    publicApi();
+    const { unmount } = renderApp(loginPath({ allow_account_creation: true }));
+    expect(await screen.findByText(/Don't have an account\?/)).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Create one' })).toBeTruthy();
+    unmount();
+
+    renderApp(loginPath({}));
+    await screen.findByRole('heading', { name: 'Sign in' });
+    expect(screen.queryByText(/Don't have an account\?/)).toBeNull();
+  });
+
+  it('prefills the login hint and shows the friendly name', async () => {
+    publicApi();
+    renderApp(loginPath({ login_hint: 'ada', friendly_name: 'Example Corp' }));
+    expect(((await screen.findByLabelText('Username')) as HTMLInputElement).value).toBe('ada');
+    expect(screen.getByText('to Example Corp')).toBeTruthy();
+  });
+
+  it('asks for a username before Next and rejects characters that are not allowed', async () => {
+    const { calls } = publicApi();
+    renderApp(loginPath({}));
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Next' }));
+    expect(screen.getByText('Username is required.')).toBeTruthy();
+    await user.type(screen.getByLabelText('Username'), 'ada lovelace');
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(screen.getByText('Invalid user name.')).toBeTruthy();
+    expect(calls.some((call) => call.path === '/imauth/api/v1/login/verify')).toBe(false);
+  });
+
+  it('goes to the password step and says when the credentials are wrong', async () => {
+    const state = encodeSignInState({ return_path: '/account/accounts' });
+    const { calls } = publicApi({
+      'POST /imauth/api/v1/login/verify': () => json({ next: 'password', state }),
+      'POST /imauth/api/v1/auth/login': () => apiError(401, 'Invalid username or password.'),
+    });
+    renderApp(`/account/login?state=${state}`);
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Username'), 'ada');
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(calls.find((call) => call.path === '/imauth/api/v1/login/verify')?.body).toEqual({
+      username: 'ada',
+      state,
+      language: 'en_US',
+    });
+
+    await user.type(await screen.findByLabelText('Password'), 'wrong password');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('The username or password is incorrect.');
+    expect(screen.getByRole('button', { name: 'Use another account' })).toBeTruthy();
+  });
+
+  it('tells how long to wait when sign-in is throttled', async () => {
+    const state = encodeSignInState({});
+    publicApi({
+      'POST /imauth/api/v1/login/verify': () => json({ next: 'password', state }),
+      'POST /imauth/api/v1/auth/login': () => apiError(429, 'Too many attempts.', { 'Retry-After': '30' }),
+    });
+    renderApp(`/account/login?state=${state}`);
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Username'), 'ada');
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await user.type(await screen.findByLabelText('Password'), 'whatever');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Too many failed attempts. Try again in 30 seconds.',
+    );
+  });
+
+  it('without a state goes through the console home back to sign-in with a return path', async () => {
+    publicApi();
+    const { router } = renderApp('/account/login');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    await waitFor(() => expect(router.state.location.search).toHaveProperty('state'));
+    expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeTruthy();
+    expect(router.state.location.search).toEqual({
+      state: encodeSignInState({ return_path: '/account/accounts' }),
+    });
+  });
+});

@@ -1,0 +1,109 @@
+// @vitest-environment jsdom
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { BUILT_IN_ROLES, type PermissionName } from '../../../../contract/permissions.ts';
+import { decodeSignInState } from '../../../../contract/schemas/identity.ts';
+import type { Profile } from '../../../../contract/schemas/profile.ts';
+import { ACCOUNT_ID, profileFixture } from '../../fixtures.ts';
+import { apiError, json, mockApi, renderApp } from '../../support.tsx';
+
+const tokens = { access_token: 'token-1', expires_at: '2999-01-01T00:00:00Z' };
+
+function signedInApi(profile: Profile, permissions: readonly PermissionName[], extra = {}) {
+  return mockApi({
+    'POST /imauth/api/v1/refresh': () => json(tokens),
+    'GET /account/ui-api/v1/profile': () => json(profile),
+    'GET /account/ui-api/v1/permission': () =>
+      json({ items: permissions.map((name) => ({ name })), total: permissions.length }),
+    'GET /account/ui-api/v1/user/applications': () => json({ items: [], total: 0 }),
+    'GET /account/api/v1/locales': () => json({ items: [], total: 0 }),
+    'POST /imauth/api/v1/logout': () => new Response(null, { status: 204 }),
+    ...extra,
+  });
+}
+
+async function mainNavigationLinks() {
+  const nav = await screen.findByRole('navigation', { name: 'Main navigation' });
+  return within(nav)
+    .getAllByRole('link')
+    .map((link) => link.textContent);
+}
+
+describe('secure layout', () => {
+  it('restores the session from the refresh cookie and shows the system administrator everything', async () => {
+    const { calls } = signedInApi(profileFixture(), BUILT_IN_ROLES.system_administrator.permissions);
+    renderApp('/account/accounts');
+    expect(await screen.findByRole('heading', { name: 'Accounts', level: 1 })).toBeTruthy();
+    expect(await mainNavigationLinks()).toEqual([
+      'Accounts',
+      'Organizations',
+      'Access',
+      'Administrators',
+      'Service users',
+      'Reporting',
+      'Logging',
+      'Platform settings',
+    ]);
+    expect(calls.find((call) => call.path === '/imauth/api/v1/refresh')?.body).toEqual({});
+    const profileCall = calls.find((call) => call.path === '/account/ui-api/v1/profile');
+    expect(profileCall?.headers.get('Authorization')).toBe('Bearer token-1');
+    expect(screen.getByText('This section is not available yet.')).toBeTruthy();
+  });
+
+  it('shows an account auditor no platform settings and leads Access to the profile', async () => {
+    const profile = profileFixture({ access_scope: 'account' });
+    signedInApi(profile, ['VIEW_ACCOUNT', 'VIEW_AUDIT_LOG']);
+    renderApp('/account/accounts');
+    expect(await mainNavigationLinks()).toEqual(['Accounts', 'Access', 'Reporting', 'Logging']);
+    const nav = screen.getByRole('navigation', { name: 'Main navigation' });
+    expect(within(nav).getByRole('link', { name: 'Access' }).getAttribute('href')).toBe('/account/profile');
+  });
+
+  it('shows the 403 page inside the shell for a section the user may not see', async () => {
+    signedInApi(profileFixture({ access_scope: 'account' }), ['VIEW_ACCOUNT']);
+    renderApp('/account/reporting/logging');
+    expect(await screen.findByRole('heading', { name: '403' })).toBeTruthy();
+    expect(screen.getByRole('navigation', { name: 'Breadcrumb' })).toBeTruthy();
+  });
+
+  it('labels the user menu with the full name and signs out from it', async () => {
+    const { calls } = signedInApi(profileFixture(), ['VIEW_ACCOUNT']);
+    const { router } = renderApp('/account/accounts');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Ada Lovelace' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Sign out' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(calls.some((call) => call.method === 'POST' && call.path === '/imauth/api/v1/logout')).toBe(true);
+  });
+
+  it('marks the current breadcrumb and disables the profile crumb', async () => {
+    signedInApi(profileFixture(), ['VIEW_ACCOUNT']);
+    renderApp('/account/profile');
+    const crumbs = await screen.findByRole('navigation', { name: 'Breadcrumb' });
+    const current = within(crumbs).getByText('Profile');
+    expect(current.getAttribute('aria-current')).toBe('page');
+    expect(current.getAttribute('aria-disabled')).toBe('true');
+    expect(await screen.findByRole('heading', { name: 'Ada Lovelace', level: 1 })).toBeTruthy();
+  });
+
+  it('sends an anonymous visitor to sign-in with the page as return path', async () => {
+    mockApi({ 'POST /imauth/api/v1/refresh': () => apiError(401, 'No session.') });
+    const { router } = renderApp('/account/reporting/logging?page=2');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    const { state } = router.state.location.search as { state?: string };
+    expect(decodeSignInState(state)?.return_path).toBe('/account/reporting/logging?page=2');
+  });
+
+  it('shows the expiry banner to an account user whose account has ended', async () => {
+    const profile = profileFixture({
+      access_scope: 'account',
+      accounts: [
+        { id: ACCOUNT_ID, display_name: 'Example Corp', active: false, service_period: { to: null } },
+      ],
+    });
+    signedInApi(profile, ['VIEW_ACCOUNT']);
+    renderApp('/account/accounts');
+    expect((await screen.findByRole('alert')).textContent).toContain('Your account has expired.');
+  });
+});

@@ -1,0 +1,108 @@
+import { i18n } from '@lingui/core';
+import { I18nProvider } from '@lingui/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createMemoryHistory, createRootRoute, createRouter, RouterProvider } from '@tanstack/react-router';
+import { cleanup, render } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { afterEach, vi } from 'vitest';
+import { type PermissionFlag, permissionFlagsFrom } from '../../contract/permissions.ts';
+import { PermissionFlagsProvider } from '../../src/lib/permissions.tsx';
+import { forgetToken } from '../../src/lib/session.ts';
+import { createAppRouter } from '../../src/router.ts';
+
+// Tests run without vitest globals, so Testing Library cannot clean up by itself.
+afterEach(() => {
+  cleanup();
+  // The access token lives in module memory, like in the browser; each test starts signed out.
+  forgetToken();
+  vi.unstubAllGlobals();
+  window.localStorage.clear();
+});
+
+/** English with no catalog: the macros keep the source text in tests, so that is what renders. */
+export function activateEnglish(): void {
+  i18n.loadAndActivate({ locale: 'en', messages: {} });
+}
+
+export function testQueryClient(): QueryClient {
+  return new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+}
+
+type Handler = (request: { body: unknown; url: URL }) => Response | Promise<Response>;
+
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json', ...headers },
+  });
+}
+
+export function apiError(status: number, message: string, headers: Record<string, string> = {}): Response {
+  return json({ error: { status, message } }, status, headers);
+}
+
+/**
+ * Replaces fetch at the network boundary with answers keyed by "METHOD /path". Unknown calls answer
+ * 404 like the server does, and every call is recorded for assertions.
+ */
+export function mockApi(handlers: Record<string, Handler>) {
+  const calls: { method: string; path: string; body: unknown; headers: Headers }[] = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input), 'http://localhost');
+    const method = init?.method ?? 'GET';
+    const body: unknown = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
+    calls.push({ method, path: url.pathname, body, headers: new Headers(init?.headers) });
+    const handler = handlers[`${method} ${url.pathname}`];
+    return handler ? handler({ body, url }) : apiError(404, 'Not found.');
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return { calls };
+}
+
+/** The real console router and screens at a public path such as `/account/login?state=…`. */
+export function renderApp(path: string) {
+  activateEnglish();
+  // jsdom has no scrolling; the router restores scroll positions on navigation.
+  vi.stubGlobal('scrollTo', () => undefined);
+  // Ark UI positions menus with floating-ui, which watches sizes; jsdom has no layout to watch.
+  vi.stubGlobal(
+    'ResizeObserver',
+    class {
+      observe() {}
+      unobserve() {}
+      disconnect() {}
+    },
+  );
+  const queryClient = testQueryClient();
+  const router = createAppRouter(queryClient, createMemoryHistory({ initialEntries: [path] }));
+  const view = render(
+    <I18nProvider i18n={i18n}>
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </I18nProvider>,
+  );
+  return { ...view, router, queryClient };
+}
+
+/** One component inside a bare router (for its links) with the given permission flags. */
+export function renderWithPermissions(ui: ReactNode, held: readonly PermissionFlag[]) {
+  activateEnglish();
+  const flags = permissionFlagsFrom([]);
+  for (const flag of held) flags[flag] = true;
+  const rootRoute = createRootRoute({
+    component: () => <PermissionFlagsProvider flags={flags}>{ui}</PermissionFlagsProvider>,
+    notFoundComponent: () => null,
+  });
+  const router = createRouter({
+    routeTree: rootRoute,
+    history: createMemoryHistory({ initialEntries: ['/'] }),
+  });
+  return render(
+    <I18nProvider i18n={i18n}>
+      <QueryClientProvider client={testQueryClient()}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </I18nProvider>,
+  );
+}
