@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
 import * as foundation from './migrations/20251121T1100-foundation.ts';
 import type { Database } from './schema.ts';
@@ -17,7 +17,15 @@ const staticProvider: MigrationProvider = {
 
 /** Applies every pending migration; concurrent starters wait on Kysely's migration lock. */
 export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
-  const migrator = new Migrator({ db, provider: staticProvider });
+  // Named explicitly: Kysely otherwise looks for its bookkeeping tables in every schema, and finds
+  // another schema's when several share one PostgreSQL database (as test runs do).
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  const migrationTableSchema = rows[0]?.schema;
+  const migrator = new Migrator({
+    db,
+    provider: staticProvider,
+    ...(migrationTableSchema === undefined ? {} : { migrationTableSchema }),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error !== undefined || failed !== undefined) {
