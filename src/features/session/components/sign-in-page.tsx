@@ -32,11 +32,12 @@ export function SignInPage({ encodedState }: SignInPageProps) {
   const [passwordStep, setPasswordStep] = useState<{ username: string; state: SignInState } | null>(null);
   const [loginHint, setLoginHint] = useState(state.login_hint ?? '');
   const { t } = useLingui();
+  const friendlyName = state.friendly_name;
 
   return (
     <PublicLayout
       title={<Trans>Sign in</Trans>}
-      subtitle={state.friendly_name ? t`to ${state.friendly_name}` : undefined}
+      subtitle={friendlyName ? t`You are signing in to ${friendlyName}.` : undefined}
       footer={<SignInFooter />}
     >
       {passwordStep ? (

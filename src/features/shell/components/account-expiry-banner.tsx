@@ -13,6 +13,7 @@ export function AccountExpiryBanner({ profile }: { profile: Profile }) {
   const [dismissed, setDismissed] = useState(() => readStored(STORAGE_KEYS.expiryNotification) !== null);
   const notice = accountExpiryNotice(profile, today());
   if (!notice || dismissed) return null;
+  const days = notice.kind === 'expiring' ? notice.days : 0;
   const dismiss = () => {
     writeStored(STORAGE_KEYS.expiryNotification, 'dismissed');
     setDismissed(true);
@@ -22,7 +23,7 @@ export function AccountExpiryBanner({ profile }: { profile: Profile }) {
       {notice.kind === 'expired' ? (
         <Trans>Your account has expired.</Trans>
       ) : (
-        plural(notice.days, {
+        plural(days, {
           0: 'Your account expires today.',
           one: 'Your account expires in # day.',
           other: 'Your account expires in # days.',

@@ -65,7 +65,7 @@ describe('sign-in page', () => {
     publicApi();
     renderApp(loginPath({ login_hint: 'ada', friendly_name: 'Example Corp' }));
     expect(((await screen.findByLabelText('Username')) as HTMLInputElement).value).toBe('ada');
-    expect(screen.getByText('to Example Corp')).toBeTruthy();
+    expect(screen.getByText('You are signing in to Example Corp.')).toBeTruthy();
   });
 
   it('asks for a username before Next and rejects characters that are not allowed', async () => {
