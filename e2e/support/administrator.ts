@@ -16,7 +16,7 @@ export const ADMINISTRATOR_DISPLAY_NAME = `${ADMINISTRATOR.firstName} ${ADMINIST
 
 /**
  * Installs a licence and the first administrator unless the server already has them, so a story can
- * run on its own (`npx playwright test sign-in`) as well as after first-run.
+ * run without first-run (`npx playwright test sign-in --no-deps`) as well as after it.
  */
 export async function ensureSetUp(request: APIRequestContext): Promise<void> {
   const statusResponse = await request.get(apiPaths.setup.status);
