@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { DEFAULT_CONSOLE_LOCALE } from '../contract/locales.ts';
+import { CONSOLE_BASE_PATH } from '../contract/paths.ts';
 
 /** One entry of Vite's build manifest (`build.manifest`). */
 interface ManifestChunk {
@@ -63,7 +64,8 @@ function isPrefix(prefix: string[], of: string[]): boolean {
  * screen's route (code-split parts included) and the source-locale catalog, with their static imports.
  */
 function chunksFor(manifest: Manifest, urlPath: string): Set<string> {
-  const wanted = urlPath.split('/').filter(Boolean);
+  // Route files are relative to the console's base path.
+  const wanted = urlPath.slice(CONSOLE_BASE_PATH.length).split('/').filter(Boolean);
   const routes = Object.entries(manifest).flatMap(([key, chunk]) => {
     const segments = routeSegments(chunk.src ?? key);
     return segments ? [{ key, segments }] : [];
