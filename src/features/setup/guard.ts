@@ -33,3 +33,13 @@ export async function guardSetupPage(queryClient: QueryClient) {
   }
   return status;
 }
+
+/**
+ * A platform without an administrator has nobody to sign in: send the visitor to the setup step
+ * still open instead of a sign-in form that cannot succeed.
+ */
+export async function redirectToSetupWhileUnconfigured(queryClient: QueryClient) {
+  const status = await queryClient.fetchQuery(setupStatusQueryOptions());
+  if (status.administrator_exists) return;
+  throw redirect({ to: status.licence_installed ? '/setup-user' : '/setup-license', replace: true });
+}

@@ -23,6 +23,7 @@ function publicApi(extra: Parameters<typeof mockApi>[0] = {}) {
     'GET /imauth/api/v1/login/customization': () => json(customization),
     'GET /account/api/v1/locales': () => json({ items: [{ id: 'en_US', name: 'English (US)' }], total: 1 }),
     'POST /imauth/api/v1/refresh': () => apiError(401, 'No session.'),
+    'GET /account/ui-api/v1/setup/status': () => json({ licence_installed: true, administrator_exists: true }),
     ...extra,
   });
 }
@@ -30,6 +31,15 @@ function publicApi(extra: Parameters<typeof mockApi>[0] = {}) {
 const loginPath = (state: SignInState) => `/account/login?state=${encodeSignInState(state)}`;
 
 describe('sign-in page', () => {
+  it('sends the visitor to setup while the platform has no administrator', async () => {
+    publicApi({
+      'GET /account/ui-api/v1/setup/status': () => json({ licence_installed: false, administrator_exists: false }),
+      'GET /account/ui-api/v1/license/status': () => json({ status: 'NOT_FOUND', redirect_url: null }),
+    });
+    renderApp(loginPath({ return_path: '/account/accounts' }));
+    expect(await screen.findByRole('heading', { name: 'Set up the license' })).toBeTruthy();
+  });
+
   it('shows the username step with the language dropdown and the configured footer links only', async () => {
     publicApi();
     renderApp(loginPath({ return_path: '/account/accounts' }));
