@@ -61,16 +61,29 @@ export function endSession(): void {
   onEnded?.();
 }
 
-/**
- * Exchanges the HttpOnly refresh cookie for a new access token. Concurrent callers (the timer and a
- * page start) share one request, because the server treats a reused refresh token as theft.
- */
-export function refreshSession(): Promise<boolean> {
-  refreshInFlight ??= apiRequest('POST', apiPaths.identity.refresh, {
+const REFRESH_LOCK = 'trust-console.refresh';
+
+function exchangeRefreshCookie() {
+  return apiRequest('POST', apiPaths.identity.refresh, {
     body: {},
     schema: tokenResponseSchema,
     sessionCheck: false,
-  })
+  });
+}
+
+function exchangeInTurn() {
+  return typeof navigator !== 'undefined' && navigator.locks
+    ? navigator.locks.request(REFRESH_LOCK, exchangeRefreshCookie)
+    : exchangeRefreshCookie();
+}
+
+/**
+ * Exchanges the HttpOnly refresh cookie for a new access token. The server treats a reused refresh
+ * token as theft, so two exchanges must never race: callers in this tab share one request, and tabs
+ * take turns through a Web Lock, the later one sending the cookie the earlier one received.
+ */
+export function refreshSession(): Promise<boolean> {
+  refreshInFlight ??= exchangeInTurn()
     .then((tokens) => {
       startSession(tokens);
       return true;
