@@ -23,7 +23,8 @@ function publicApi(extra: Parameters<typeof mockApi>[0] = {}) {
     'GET /imauth/api/v1/login/customization': () => json(customization),
     'GET /account/api/v1/locales': () => json({ items: [{ id: 'en_US', name: 'English (US)' }], total: 1 }),
     'POST /imauth/api/v1/refresh': () => apiError(401, 'No session.'),
-    'GET /account/ui-api/v1/setup/status': () => json({ licence_installed: true, administrator_exists: true }),
+    'GET /account/ui-api/v1/setup/status': () =>
+      json({ licence_installed: true, administrator_exists: true }),
     ...extra,
   });
 }
@@ -33,7 +34,8 @@ const loginPath = (state: SignInState) => `/account/login?state=${encodeSignInSt
 describe('sign-in page', () => {
   it('sends the visitor to setup while the platform has no administrator', async () => {
     publicApi({
-      'GET /account/ui-api/v1/setup/status': () => json({ licence_installed: false, administrator_exists: false }),
+      'GET /account/ui-api/v1/setup/status': () =>
+        json({ licence_installed: false, administrator_exists: false }),
       'GET /account/ui-api/v1/license/status': () => json({ status: 'NOT_FOUND', redirect_url: null }),
     });
     renderApp(loginPath({ return_path: '/account/accounts' }));
