@@ -52,7 +52,7 @@ export type LoginRequest = v.InferOutput<typeof loginRequestSchema>;
 export const tokenResponseSchema = v.object({
   access_token: v.string(),
   /** ISO-8601 instant at which the access token expires. */
-  expires_at: v.string(),
+  expires_at: v.pipe(v.string(), v.isoTimestamp()),
   refresh_token: v.optional(v.string()),
 });
 export type TokenResponse = v.InferOutput<typeof tokenResponseSchema>;

@@ -1,4 +1,3 @@
-import { Temporal } from 'temporal-polyfill';
 import { apiPaths } from '../../contract/paths.ts';
 import { type TokenResponse, tokenResponseSchema } from '../../contract/schemas/identity.ts';
 import { clearAccessToken, getAccessToken, setAccessToken } from './access-token.ts';
@@ -29,12 +28,9 @@ function cancelRefresh(): void {
 }
 
 /** One timer, set for the moment the token expires (B-22); every new token replaces it. */
-function scheduleRefresh(expiresAt: Temporal.Instant): void {
+function scheduleRefresh(expiresAt: number): void {
   cancelRefresh();
-  const delay = Math.min(
-    LONGEST_TIMER_MS,
-    Math.max(0, Temporal.Now.instant().until(expiresAt).total('milliseconds')),
-  );
+  const delay = Math.min(LONGEST_TIMER_MS, Math.max(0, expiresAt - Date.now()));
   refreshTimer = setTimeout(() => {
     void refreshSession().then((renewed) => {
       if (!renewed) onLost?.();
@@ -44,7 +40,7 @@ function scheduleRefresh(expiresAt: Temporal.Instant): void {
 
 /** Keeps the token of a successful sign-in or refresh (B-19) and plans its renewal. */
 export function startSession(tokens: TokenResponse): void {
-  const expiresAt = Temporal.Instant.from(tokens.expires_at);
+  const expiresAt = Date.parse(tokens.expires_at);
   setAccessToken(tokens.access_token, expiresAt);
   scheduleRefresh(expiresAt);
 }

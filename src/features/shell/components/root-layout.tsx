@@ -1,13 +1,20 @@
 import { useLingui } from '@lingui/react/macro';
 import { Outlet } from '@tanstack/react-router';
-import { ToastRegion } from '../../../components/ui/toast.tsx';
+import { lazy, Suspense } from 'react';
+
+// The toast machinery is the heaviest part of the shell and no first screen needs it: it loads after.
+const ToastRegion = lazy(() =>
+  import('../../../components/ui/toast.tsx').then(({ ToastRegion }) => ({ default: ToastRegion })),
+);
 
 export function RootLayout() {
   const { t } = useLingui();
   return (
     <>
       <Outlet />
-      <ToastRegion dismissLabel={t`Dismiss notification`} />
+      <Suspense fallback={null}>
+        <ToastRegion dismissLabel={t`Dismiss notification`} />
+      </Suspense>
     </>
   );
 }
