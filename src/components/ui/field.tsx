@@ -1,5 +1,4 @@
-import { Field } from '@ark-ui/react/field';
-import type { ComponentProps, ReactNode } from 'react';
+import { type ComponentProps, type ReactNode, useId } from 'react';
 
 interface FieldFrameProps {
   label: ReactNode;
@@ -8,18 +7,54 @@ interface FieldFrameProps {
   required?: boolean;
   /** A hint that stays visible under the control, linked through aria-describedby. */
   description?: string | undefined;
-  children: ReactNode;
 }
 
-/** Label, control and error text wired together by Ark's Field (ids, aria-invalid, aria-describedby). */
-function FieldFrame({ label, error, required = false, description, children }: FieldFrameProps) {
+/** What the control of a field carries so that assistive technology reads it with its label and texts. */
+interface ControlProps {
+  id: string;
+  required: boolean;
+  'aria-invalid': boolean;
+  'aria-describedby': string | undefined;
+}
+
+/**
+ * Label, control, hint and error text wired together by ids (label `for`, `aria-invalid`,
+ * `aria-describedby`). Plain elements rather than Ark's Field: forms are on the first screens, and
+ * this is all Field did for them.
+ */
+function FieldFrame({
+  label,
+  error,
+  required = false,
+  description,
+  children,
+}: Omit<FieldFrameProps, 'children'> & { children: (control: ControlProps) => ReactNode }) {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const describedBy = [description ? hintId : null, error ? errorId : null].filter(Boolean).join(' ');
   return (
-    <Field.Root className="field" invalid={Boolean(error)} required={required}>
-      <Field.Label className="field__label">{label}</Field.Label>
-      {children}
-      {description ? <Field.HelperText className="field__hint">{description}</Field.HelperText> : null}
-      <Field.ErrorText className="field__error">{error}</Field.ErrorText>
-    </Field.Root>
+    <div className="field">
+      <label className="field__label" htmlFor={id}>
+        {label}
+      </label>
+      {children({
+        id,
+        required,
+        'aria-invalid': Boolean(error),
+        'aria-describedby': describedBy || undefined,
+      })}
+      {description ? (
+        <div className="field__hint" id={hintId}>
+          {description}
+        </div>
+      ) : null}
+      {error ? (
+        <div className="field__error" id={errorId}>
+          {error}
+        </div>
+      ) : null}
+    </div>
   );
 }
 
@@ -28,7 +63,9 @@ type TextFieldProps = Omit<FieldFrameProps, 'children'> & Omit<ComponentProps<'i
 export function TextField({ label, error, required, description, className, ...input }: TextFieldProps) {
   return (
     <FieldFrame label={label} error={error} required={required ?? false} description={description}>
-      <Field.Input className={['field__control', className].filter(Boolean).join(' ')} {...input} />
+      {(control) => (
+        <input className={['field__control', className].filter(Boolean).join(' ')} {...input} {...control} />
+      )}
     </FieldFrame>
   );
 }
@@ -38,7 +75,13 @@ type TextAreaFieldProps = Omit<FieldFrameProps, 'children'> & Omit<ComponentProp
 export function TextAreaField({ label, error, required, className, ...textarea }: TextAreaFieldProps) {
   return (
     <FieldFrame label={label} error={error} required={required ?? false}>
-      <Field.Textarea className={['field__control', className].filter(Boolean).join(' ')} {...textarea} />
+      {(control) => (
+        <textarea
+          className={['field__control', className].filter(Boolean).join(' ')}
+          {...textarea}
+          {...control}
+        />
+      )}
     </FieldFrame>
   );
 }
@@ -65,13 +108,15 @@ export function SelectField({
 }: SelectFieldProps) {
   return (
     <FieldFrame label={label} error={error} required={required ?? false} description={description}>
-      <Field.Select className={['field__control', className].filter(Boolean).join(' ')} {...select}>
-        {options.map((option) => (
-          <option key={option.value} value={option.value} lang={option.lang}>
-            {option.label}
-          </option>
-        ))}
-      </Field.Select>
+      {(control) => (
+        <select className={['field__control', className].filter(Boolean).join(' ')} {...select} {...control}>
+          {options.map((option) => (
+            <option key={option.value} value={option.value} lang={option.lang}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      )}
     </FieldFrame>
   );
 }
