@@ -5,6 +5,22 @@ import { defineConfig } from 'vitest/config';
  * `console` extends vite.config.ts so Lingui macros, the TanStack Router plugin and React behave in
  * tests exactly as in the build.
  */
+function serverProject(name: string, env: Record<string, string>) {
+  return {
+    test: {
+      name,
+      include: ['tests/server/**/*.test.ts'],
+      environment: 'node',
+      env,
+      // Each file opens its own database and hashes with argon2: on two cores, files in parallel only
+      // fight for the CPU and time out, so they run one after another.
+      fileParallelism: false,
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+    },
+  };
+}
+
 export default defineConfig({
   test: {
     projects: [
@@ -15,18 +31,10 @@ export default defineConfig({
           environment: 'node',
         },
       },
-      {
-        test: {
-          name: 'server',
-          include: ['tests/server/**/*.test.ts'],
-          environment: 'node',
-          // Each file opens its own PGlite (~2.6 s cold) and hashes with argon2: on two cores, files in
-          // parallel only fight for the CPU and time out, so they run one after another.
-          fileParallelism: false,
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-        },
-      },
+      // The server suites run on the embedded database always, and again on PostgreSQL when
+      // TEST_DATABASE_URL names one (tests/server/test-app.ts reads it).
+      serverProject('server', { TEST_DATABASE_URL: '' }),
+      ...(process.env.TEST_DATABASE_URL ? [serverProject('server-postgres', {})] : []),
       {
         extends: './vite.config.ts',
         test: {
