@@ -9,7 +9,7 @@ import {
   jwtVerify,
   SignJWT,
 } from 'jose';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import * as v from 'valibot';
 import { ACCESS_SCOPES, type AccessScope } from '../../contract/permissions.ts';
 import type { AppDeps } from '../app-deps.ts';
@@ -72,33 +72,35 @@ function newestActiveKey(db: Kysely<Database>) {
 }
 
 /**
- * The newest unretired key, created when there is none. Processes that start together all compute
- * the same next kid (one more than the number of keys ever made; keys are retired, never deleted),
- * so only one insert wins and every process then reads that winner.
+ * The newest unretired key, created when there is none. Creation happens under a transaction-scoped
+ * advisory lock with a second look inside it, so processes that start together make exactly one key
+ * and every one of them signs with it.
  */
 async function loadOrCreateSigningKey({ db, now }: TokenDeps): Promise<SigningKey> {
-  let row = await newestActiveKey(db);
-  if (!row) {
-    const { count } = await db
-      .selectFrom('signing_keys')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .executeTakeFirstOrThrow();
-    const { privateKey, publicKey } = await generateKeyPair(ALGORITHM, { extractable: true });
-    await db
-      .insertInto('signing_keys')
-      .values({
-        kid: `${KID_PREFIX}${Number(count) + 1}`,
-        algorithm: ALGORITHM,
-        private_jwk: JSON.stringify(await exportJWK(privateKey)),
-        public_jwk: JSON.stringify(await exportJWK(publicKey)),
-        created_at: now(),
-        retired_at: null,
-      })
-      .onConflict((oc) => oc.column('kid').doNothing())
-      .execute();
-    row = await newestActiveKey(db);
-  }
-  if (!row) throw new Error('No signing key could be created.');
+  const row =
+    (await newestActiveKey(db)) ??
+    (await db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(hashtext('signing_keys'))`.execute(trx);
+      const created = await newestActiveKey(trx);
+      if (created) return created;
+      const { count } = await trx
+        .selectFrom('signing_keys')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .executeTakeFirstOrThrow();
+      const { privateKey, publicKey } = await generateKeyPair(ALGORITHM, { extractable: true });
+      return trx
+        .insertInto('signing_keys')
+        .values({
+          kid: `${KID_PREFIX}${Number(count) + 1}`,
+          algorithm: ALGORITHM,
+          private_jwk: JSON.stringify(await exportJWK(privateKey)),
+          public_jwk: JSON.stringify(await exportJWK(publicKey)),
+          created_at: now(),
+          retired_at: null,
+        })
+        .returning(['kid', 'private_jwk'])
+        .executeTakeFirstOrThrow();
+    }));
   return { kid: row.kid, privateKey: await importKey(row.private_jwk) };
 }
 
