@@ -1,10 +1,8 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
-import { promisify } from 'node:util';
 import { apiPaths } from '../contract/paths.ts';
-
-const run = promisify(execFile);
+import { issueLicence } from '../e2e/support/licence.ts';
 
 export interface RunningServer {
   origin: string;
@@ -87,17 +85,8 @@ async function postJson(url: string, body: unknown, expected: number): Promise<u
 
 /** Installs a licence and the first administrator through the API, then signs in: a bearer token. */
 export async function signedInToken(origin: string, dataDir: string): Promise<string> {
-  const { stdout: licence } = await run('npm', [
-    'run',
-    '--silent',
-    'licence',
-    '--',
-    '--days',
-    '365',
-    '--data-dir',
-    dataDir,
-  ]);
-  await postJson(`${origin}${apiPaths.setup.licence}`, { body: licence.trim() }, 201);
+  const licence = await issueLicence(dataDir);
+  await postJson(`${origin}${apiPaths.setup.licence}`, { body: licence }, 201);
   const administrator = { user_name: 'bench', password: 'Bench-mark-2025!' };
   await postJson(
     `${origin}${apiPaths.setup.user}`,
