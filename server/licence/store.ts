@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { LicenceStatus } from '../../contract/schemas/licence.ts';
+import type { LicencePayload, LicenceStatus } from '../../contract/schemas/licence.ts';
 import type { Database, Licence } from '../db/schema.ts';
 import { utcDate } from './verify.ts';
 
@@ -27,13 +27,10 @@ export async function currentLicenceStatus(db: Kysely<Database>, now: Date): Pro
   return licence.valid_from <= today && today <= licence.valid_to ? 'VALID' : 'EXPIRED';
 }
 
+/** A licence that passed `verifyLicence`, as it is installed. */
 export interface LicenceToInstall {
   text: string;
-  licenceId: string;
-  licensee: string;
-  validFrom: string;
-  validTo: string;
-  seats: Record<string, number>;
+  payload: LicencePayload;
   fingerprint: string;
   installedAt: Date;
   installedBy: string | null;
@@ -41,15 +38,16 @@ export interface LicenceToInstall {
 
 export async function insertLicence(db: Kysely<Database>, licence: LicenceToInstall): Promise<string> {
   const id = randomUUID();
+  const { payload } = licence;
   await db
     .insertInto('licences')
     .values({
       id,
-      licence_id: licence.licenceId,
-      licensee: licence.licensee,
-      valid_from: licence.validFrom,
-      valid_to: licence.validTo,
-      seats: JSON.stringify(licence.seats),
+      licence_id: payload.licence_id,
+      licensee: payload.licensee,
+      valid_from: payload.valid_from,
+      valid_to: payload.valid_to,
+      seats: JSON.stringify(payload.seats),
       body: licence.text,
       key_fingerprint: licence.fingerprint,
       installed_at: licence.installedAt,

@@ -84,11 +84,7 @@ export function setupRoutes(deps: AppDeps): Hono<AppEnv> {
         const { payload, fingerprint } = verification;
         const id = await insertLicence(trx, {
           text,
-          licenceId: payload.licence_id,
-          licensee: payload.licensee,
-          validFrom: payload.valid_from,
-          validTo: payload.valid_to,
-          seats: payload.seats,
+          payload,
           fingerprint,
           installedAt: now,
           installedBy: null,

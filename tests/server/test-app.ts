@@ -135,11 +135,7 @@ export async function createTestApp(
     const { payload, fingerprint } = verification;
     await insertLicence(deps.db, {
       text,
-      licenceId: payload.licence_id,
-      licensee: payload.licensee,
-      validFrom: payload.valid_from,
-      validTo: payload.valid_to,
-      seats: payload.seats,
+      payload,
       fingerprint,
       installedAt: deps.now(),
       installedBy: null,
