@@ -1,25 +1,26 @@
 import { Trans } from '@lingui/react/macro';
-import { PublicLayout } from '../../../components/public-layout.tsx';
+import { NextStepsPage } from './next-steps-page.tsx';
 
 export function AccountExpiredPage() {
   return (
-    <PublicLayout title={<Trans>Your account has expired</Trans>}>
-      <p>
+    <NextStepsPage
+      title={<Trans>Your account has expired</Trans>}
+      explanation={
         <Trans>
           The service period of your account has ended, so its applications are no longer available.
         </Trans>
-      </p>
-      <h2>
-        <Trans>What to do next</Trans>
-      </h2>
-      <ol>
-        <li>
-          <Trans>Ask the administrator of your account, or your partner, to extend the service period.</Trans>
-        </li>
-        <li>
-          <Trans>Sign in again once the account is active.</Trans>
-        </li>
-      </ol>
-    </PublicLayout>
+      }
+      steps={[
+        {
+          id: 'extend',
+          text: (
+            <Trans>
+              Ask the administrator of your account, or your partner, to extend the service period.
+            </Trans>
+          ),
+        },
+        { id: 'sign-in', text: <Trans>Sign in again once the account is active.</Trans> },
+      ]}
+    />
   );
 }

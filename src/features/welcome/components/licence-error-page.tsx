@@ -1,29 +1,21 @@
 import { Trans } from '@lingui/react/macro';
-import { PublicLayout } from '../../../components/public-layout.tsx';
+import { NextStepsPage } from './next-steps-page.tsx';
 
 /** Where an expired licence leads after sign-in. */
 export function LicenceErrorPage() {
   return (
-    <PublicLayout title={<Trans>The license has expired</Trans>}>
-      <p>
+    <NextStepsPage
+      title={<Trans>The license has expired</Trans>}
+      explanation={
         <Trans>
           The platform's license is no longer valid, so the console cannot be used until it is renewed.
         </Trans>
-      </p>
-      <h2>
-        <Trans>What to do next</Trans>
-      </h2>
-      <ol>
-        <li>
-          <Trans>Contact your vendor to obtain a renewed license text.</Trans>
-        </li>
-        <li>
-          <Trans>Give it to a system administrator of the platform to install.</Trans>
-        </li>
-        <li>
-          <Trans>Sign in again once the new license is installed.</Trans>
-        </li>
-      </ol>
-    </PublicLayout>
+      }
+      steps={[
+        { id: 'renew', text: <Trans>Contact your vendor to obtain a renewed license text.</Trans> },
+        { id: 'install', text: <Trans>Give it to a system administrator of the platform to install.</Trans> },
+        { id: 'sign-in', text: <Trans>Sign in again once the new license is installed.</Trans> },
+      ]}
+    />
   );
 }
