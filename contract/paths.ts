@@ -32,6 +32,28 @@ export const apiPaths = {
   licence: {
     status: `${UI_API_V1}/license/status`,
   },
+  tenants: {
+    list: `${UI_API_V1}/tenants`,
+    export: `${UI_API_V1}/tenants/export`,
+    expiring: `${UI_API_V1}/tenants/expiring`,
+    /** The spec's second name of the expiring-accounts call. */
+    expiringAccounts: `${UI_API_V1}/account/expiringAccounts`,
+    byId: (id: string) => `${UI_API_V1}/tenant/${encodeURIComponent(id)}`,
+    accountById: (id: string) => `${UI_API_V1}/account/${encodeURIComponent(id)}`,
+    unlink: (id: string) => `${UI_API_V1}/tenant/${encodeURIComponent(id)}/unlink`,
+    federation: (id: string) => `${ACCOUNT_API_V1}/tenants/${encodeURIComponent(id)}/federation`,
+  },
+  organizations: {
+    list: `${UI_API_V1}/organizations`,
+    byId: (id: string) => `${UI_API_V1}/organizations/${encodeURIComponent(id)}`,
+    contacts: (id: string) => `${UI_API_V1}/organizations/${encodeURIComponent(id)}/contacts`,
+    contact: (id: string, contactId: string) =>
+      `${UI_API_V1}/organizations/${encodeURIComponent(id)}/contacts/${encodeURIComponent(contactId)}`,
+  },
+  featureFlags: {
+    list: `${UI_API_V1}/feature-flag/features`,
+    byName: (name: string) => `${UI_API_V1}/feature-flag/${encodeURIComponent(name)}`,
+  },
   profile: `${UI_API_V1}/profile`,
   userApplications: `${UI_API_V1}/user/applications`,
   permissions: `${UI_API_V1}/permission`,

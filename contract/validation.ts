@@ -19,6 +19,14 @@ export const VALIDATION_TEXT = {
   invalidLocale: 'is not a supported language',
   invalidType: 'has the wrong type',
   invalidValue: 'has a value that is not allowed',
+  invalidAccountName: 'invalid account name',
+  invalidDate: 'must be a date as YYYY-MM-DD',
+  endDateNotInFuture: 'must be after today',
+  endDateBeforeStartDate: 'must not be before the start date',
+  invalidCountry: 'is not a country that can be chosen',
+  invalidPhone: 'invalid phone number',
+  invalidNumber: 'must be a whole number in the allowed range',
+  invalidSort: 'must be columnKey:asc or columnKey:desc with a sortable column',
 } as const;
 export type ValidationCode = keyof typeof VALIDATION_TEXT;
 
@@ -28,6 +36,12 @@ export const LIGHT_PASSWORD_MIN_LENGTH = 6;
 export const USER_NAME_MAX_LENGTH = 255;
 export const EMAIL_MAX_LENGTH = 254;
 export const PERSON_NAME_MAX_LENGTH = 100;
+/** 1 to 256 characters (account administration §5, §9); decision 012 settles the 255/256 wording. */
+export const ACCOUNT_NAME_MAX_LENGTH = 256;
+/** Addresses, cities, states, titles: bounded like a postal line. */
+export const ADDRESS_LINE_MAX_LENGTH = 255;
+export const ZIP_CODE_MAX_LENGTH = 20;
+export const PHONE_MAX_LENGTH = 32;
 
 // Letters, digits, `_ - +` and the specials listed in overview §5; the trailing comma there is allowed.
 export const USER_NAME_PATTERN = /^[A-Za-z0-9_\-+!#$%&'*/`=?@.,]+$/;
@@ -36,6 +50,8 @@ export const EMAIL_PATTERN =
   /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
 /** Word characters, space and `- . , ( ) & ' # / ~ ;` with any Unicode letter (overview §5). */
 export const GENERAL_NAME_PATTERN = /^[\p{L}\p{M}\p{N}_ \-.,()&'#/~;]+$/u;
+/** Digits with an optional leading `+`, spaces, dots, hyphens and parentheses; 5 to 20 digits. */
+export const PHONE_PATTERN = /^\+?(?=(?:[^0-9]*[0-9]){5,20}[^0-9]*$)[0-9 ().-]+$/;
 /** Alphanumerics and `#!$_.-` (overview §5). */
 export const GENERAL_IDENTIFIER_PATTERN = /^[A-Za-z0-9#!$_.-]+$/;
 /** The lighter pattern: six or more characters with a digit (overview §5). */
@@ -85,6 +101,71 @@ export const personNameSchema = v.pipe(
   v.nonEmpty('required' satisfies ValidationCode),
   v.maxLength(PERSON_NAME_MAX_LENGTH, 'tooLong' satisfies ValidationCode),
   v.regex(GENERAL_NAME_PATTERN, 'invalidName' satisfies ValidationCode),
+);
+
+/** Account name: required, 1 to 256 characters of the general-name pattern (account administration §5). */
+export const accountNameSchema = v.pipe(
+  v.string('invalidType' satisfies ValidationCode),
+  v.trim(),
+  v.nonEmpty('required' satisfies ValidationCode),
+  v.maxLength(ACCOUNT_NAME_MAX_LENGTH, 'tooLong' satisfies ValidationCode),
+  v.regex(GENERAL_NAME_PATTERN, 'invalidAccountName' satisfies ValidationCode),
+);
+
+/** True for `YYYY-MM-DD` naming a day that exists (no 30 February). */
+export function isCalendarDate(value: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** `YYYY-MM-DD`, a real calendar date. */
+export const dateOnlySchema = v.pipe(
+  v.string('invalidType' satisfies ValidationCode),
+  v.check(isCalendarDate, 'invalidDate' satisfies ValidationCode),
+);
+
+/**
+ * A service end date is allowed only after today (account administration §5: "cannot be on or before
+ * the end of today"). Both are `YYYY-MM-DD`, which compare correctly as strings.
+ */
+export function isServiceEndDateAllowed(endDate: string, today: string): boolean {
+  return endDate > today;
+}
+
+/** An optional free-text line (address, city, title): trimmed, bounded, general-name characters. */
+export const optionalTextLineSchema = v.optional(
+  v.pipe(
+    v.string('invalidType' satisfies ValidationCode),
+    v.trim(),
+    v.maxLength(ADDRESS_LINE_MAX_LENGTH, 'tooLong' satisfies ValidationCode),
+    v.check(
+      (value) => value === '' || GENERAL_NAME_PATTERN.test(value),
+      'invalidName' satisfies ValidationCode,
+    ),
+  ),
+  '',
+);
+
+/** A required free-text line of the general-name pattern. */
+export const requiredTextLineSchema = v.pipe(
+  v.string('invalidType' satisfies ValidationCode),
+  v.trim(),
+  v.nonEmpty('required' satisfies ValidationCode),
+  v.maxLength(ADDRESS_LINE_MAX_LENGTH, 'tooLong' satisfies ValidationCode),
+  v.regex(GENERAL_NAME_PATTERN, 'invalidName' satisfies ValidationCode),
+);
+
+export const optionalPhoneSchema = v.optional(
+  v.pipe(
+    v.string('invalidType' satisfies ValidationCode),
+    v.trim(),
+    v.maxLength(PHONE_MAX_LENGTH, 'invalidPhone' satisfies ValidationCode),
+    v.check((value) => value === '' || PHONE_PATTERN.test(value), 'invalidPhone' satisfies ValidationCode),
+  ),
+  '',
 );
 
 /** Password and confirmation must be equal; the issue is reported on the confirmation field. */

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
 import * as foundation from './migrations/20251121T1100-foundation.ts';
+import * as accountsOrganizations from './migrations/20261121T0900-accounts-organizations.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -9,6 +10,7 @@ import type { Database } from './schema.ts';
  */
 const MIGRATIONS: Record<string, Migration> = {
   '20251121T1100-foundation': foundation,
+  '20261121T0900-accounts-organizations': accountsOrganizations,
 };
 
 const staticProvider: MigrationProvider = {

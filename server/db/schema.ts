@@ -21,6 +21,47 @@ export interface AccountsTable {
   locale: string;
   service_from: DateOnly;
   service_to: DateOnly | null;
+  /** Name of the external identity product the account is linked to. */
+  federation_provider: string | null;
+  federated_account_id: string | null;
+  federated_account_name: string | null;
+  federated_account_details_url: string | null;
+  /** linked | unlinked; null for an account that was never federated. */
+  federation_status: string | null;
+  mfa_enabled: Generated<boolean>;
+  allow_user_creation_via_sso: Generated<boolean>;
+  version: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface OrganizationsTable {
+  id: string;
+  account_id: string;
+  name: string;
+  address: string;
+  address2: Generated<string>;
+  city: string;
+  state: Generated<string>;
+  zip_code: Generated<string>;
+  /** ISO 3166-1 alpha-2. */
+  country: string;
+  phone: Generated<string>;
+  version: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface OrganizationContactsTable {
+  id: string;
+  organization_id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: Generated<string>;
+  title: Generated<string>;
+  /** technical | administrative */
+  type: string;
   version: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -157,6 +198,8 @@ export interface AuditEventsTable {
 
 export interface Database {
   accounts: AccountsTable;
+  organizations: OrganizationsTable;
+  organization_contacts: OrganizationContactsTable;
   users: UsersTable;
   user_accounts: UserAccountsTable;
   roles: RolesTable;

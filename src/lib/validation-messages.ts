@@ -17,6 +17,14 @@ const VALIDATION_MESSAGES: Readonly<Record<ValidationCode, MessageDescriptor>> =
   invalidLocale: msg`This language is not supported.`,
   invalidType: msg`This value has the wrong type.`,
   invalidValue: msg`This value is not allowed.`,
+  invalidAccountName: msg`Invalid account name.`,
+  invalidDate: msg`Enter a date as YYYY-MM-DD.`,
+  endDateNotInFuture: msg`The end date must be after today.`,
+  endDateBeforeStartDate: msg`The end date must not be before the start date.`,
+  invalidCountry: msg`Choose a country from the list.`,
+  invalidPhone: msg`Invalid phone number.`,
+  invalidNumber: msg`Enter a whole number in the allowed range.`,
+  invalidSort: msg`This sort order is not supported.`,
 };
 
 export function validationMessage(code: ValidationCode, i18n: I18n): string {

@@ -1,0 +1,254 @@
+import * as v from 'valibot';
+import { PLATFORM_LOCALES } from '../locales.ts';
+import { APPLICATION_CODES } from '../permissions.ts';
+import {
+  accountNameSchema,
+  dateOnlySchema,
+  emailSchema,
+  GENERAL_IDENTIFIER_PATTERN,
+  passwordConfirmationSchema,
+  passwordSchema,
+  personNameSchema,
+  userNameSchema,
+  withPasswordConfirmation,
+} from '../validation.ts';
+import { listSchema } from './common.ts';
+import { pagingQueryEntries, queryInteger, sortQuery, textFilterQuery } from './query.ts';
+
+/** The kinds of account row: the platform's own system account, partners and standard accounts. */
+export const TENANT_TYPES = ['system', 'standard', 'partner'] as const;
+export type TenantType = (typeof TENANT_TYPES)[number];
+/** What can be created: standard or partner (the plan types, overview §3). */
+export const CREATABLE_TENANT_TYPES = ['standard', 'partner'] as const;
+
+/** Federation with an external identity product (account administration §3). */
+export const FEDERATION_STATUSES = ['linked', 'unlinked'] as const;
+export type FederationStatus = (typeof FEDERATION_STATUSES)[number];
+
+export const FRIENDLY_IDENTIFIER_MAX_LENGTH = 64;
+
+const servicePeriodSchema = v.object({
+  from: v.string(),
+  to: v.nullable(v.string()),
+});
+
+/** One row of GET tenants: what the accounts table shows and filters. */
+export const tenantSummarySchema = v.object({
+  id: v.string(),
+  name: v.string(),
+  display_name: v.string(),
+  active: v.boolean(),
+  friendly_identifier: v.string(),
+  service_period: servicePeriodSchema,
+  locale: v.string(),
+  type: v.picklist(TENANT_TYPES),
+  system_account: v.boolean(),
+  partner_account_id: v.nullable(v.string()),
+  partner_account_name: v.nullable(v.string()),
+  federated_account_id: v.nullable(v.string()),
+  federation_status: v.nullable(v.picklist(FEDERATION_STATUSES)),
+  /** The external product's edit page for a linked account; Edit opens it in a new tab. */
+  federated_account_details_url: v.nullable(v.string()),
+});
+export type TenantSummary = v.InferOutput<typeof tenantSummarySchema>;
+
+export const tenantListSchema = listSchema(tenantSummarySchema);
+export type TenantList = v.InferOutput<typeof tenantListSchema>;
+
+export const SIGN_IN_METHODS = ['standard', 'singleSignOnSaml', 'singleSignOnOidc'] as const;
+export const signInMethodEntrySchema = v.object({
+  signInMethod: v.picklist(SIGN_IN_METHODS),
+  status: v.picklist(['enabled', 'disabled']),
+  mfaStatus: v.picklist(['enabled', 'disabled']),
+  clientAuthCertLoginEnabled: v.boolean(),
+});
+
+export const tenantApplicationSchema = v.object({
+  id: v.string(),
+  name: v.string(),
+  app_code: v.picklist(APPLICATION_CODES),
+  app_name: v.string(),
+  context: v.string(),
+  features: v.array(
+    v.object({
+      name: v.string(),
+      attributes: v.object({ limit: v.number(), used: v.number(), remaining: v.number() }),
+    }),
+  ),
+  permissions: v.array(v.string()),
+});
+
+/** GET tenant/{id} and account/{id}: the whole account record (account administration §3). */
+export const tenantSchema = v.object({
+  ...tenantSummarySchema.entries,
+  primary_account_id: v.string(),
+  federated_account_name: v.nullable(v.string()),
+  /** Name of the external identity product the account is linked to. */
+  federation_provider: v.nullable(v.string()),
+  has_onelogin_id: v.boolean(),
+  can_account_be_unlinked: v.boolean(),
+  mfa_enabled: v.boolean(),
+  can_edit_mfa: v.boolean(),
+  allow_user_creation_via_sso: v.boolean(),
+  has_dsm_license: v.boolean(),
+  auth_config: v.array(v.object({ id: v.string(), type: v.string() })),
+  sign_in_methods: v.array(signInMethodEntrySchema),
+  oauth_clients: v.array(
+    v.object({
+      id: v.string(),
+      name: v.string(),
+      status: v.picklist(['ENABLED', 'DISABLED']),
+      oauthClientId: v.string(),
+      oauthClientAccountId: v.string(),
+    }),
+  ),
+  applications: v.array(tenantApplicationSchema),
+  /** Row version: the ETag of the account. */
+  version: v.number(),
+});
+export type Tenant = v.InferOutput<typeof tenantSchema>;
+
+/** Columns GET tenants sorts by (`sort=name:asc`). */
+export const TENANT_SORT_COLUMNS = [
+  'name',
+  'status',
+  'friendly_identifier',
+  'start_date',
+  'end_date',
+  'type',
+  'partner_account_name',
+] as const;
+export type TenantSortColumn = (typeof TENANT_SORT_COLUMNS)[number];
+
+/** Longest "ends within N days" filter: ten years. */
+export const MAX_ENDS_WITHIN_DAYS = 3650;
+
+/**
+ * GET tenants (account administration §7): paging, sort and the filters of the accounts table.
+ * `endsWithinDays` counts from today; `endDateFrom`/`endDateTo` bound the end date inclusively.
+ */
+export const tenantListQuerySchema = v.object({
+  ...pagingQueryEntries,
+  sort: sortQuery(TENANT_SORT_COLUMNS),
+  active: v.optional(v.picklist(['true', 'false'], 'invalidValue')),
+  endDateFrom: v.optional(dateOnlySchema),
+  endDateTo: v.optional(dateOnlySchema),
+  endsWithinDays: v.optional(queryInteger(0, MAX_ENDS_WITHIN_DAYS)),
+  partnerAccountNameLike: textFilterQuery,
+  type: v.optional(v.picklist(TENANT_TYPES, 'invalidValue')),
+  friendly_identifier: textFilterQuery,
+  name: textFilterQuery,
+});
+export type TenantListQuery = v.InferOutput<typeof tenantListQuerySchema>;
+/** The query as the console writes it, before parsing. */
+export type TenantListQueryInput = v.InferInput<typeof tenantListQuerySchema>;
+
+/** GET tenants/export: the same filters and sort, every page, as CSV. */
+export const tenantExportQuerySchema = v.omit(tenantListQuerySchema, ['limit', 'offset']);
+
+/** GET tenants/expiring: counts of active accounts ending within 30 and 60 days. */
+export const expiringTenantsSchema = v.object({ '30': v.number(), '60': v.number() });
+export type ExpiringTenants = v.InferOutput<typeof expiringTenantsSchema>;
+
+export const tenantIdParamsSchema = v.object({
+  id: v.pipe(v.string(), v.maxLength(64, 'tooLong')),
+});
+
+const localeSchema = v.picklist(PLATFORM_LOCALES, 'invalidLocale');
+
+/** PUT tenant/{id}: name, language and service period (account administration §7). */
+export const tenantUpdateSchema = v.object({
+  name: accountNameSchema,
+  locale: localeSchema,
+  service_period: v.object({ from: dateOnlySchema, to: dateOnlySchema }),
+});
+export type TenantUpdate = v.InferOutput<typeof tenantUpdateSchema>;
+
+export const friendlyIdentifierSchema = v.pipe(
+  v.string('invalidType'),
+  v.trim(),
+  v.nonEmpty('required'),
+  v.maxLength(FRIENDLY_IDENTIFIER_MAX_LENGTH, 'tooLong'),
+  v.regex(GENERAL_IDENTIFIER_PATTERN, 'invalidValue'),
+);
+
+/** The first administrator created with a new account, who signs in with this password. */
+export const firstAdministratorSchema = withPasswordConfirmation(
+  v.object({
+    first_name: personNameSchema,
+    last_name: personNameSchema,
+    email: emailSchema,
+    user_name: userNameSchema,
+    password: passwordSchema,
+    repeatedPassword: passwordConfirmationSchema,
+  }),
+);
+
+/**
+ * POST tenants: a standard or partner account with its first administrator. System scope chooses the
+ * type and, for a standard account, optionally its partner; a partner's accounts are always its own.
+ * Without a friendly identifier the server derives one from the name.
+ */
+export const tenantCreateSchema = v.object({
+  name: accountNameSchema,
+  locale: localeSchema,
+  type: v.picklist(CREATABLE_TENANT_TYPES, 'invalidValue'),
+  partner_account_id: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(64, 'tooLong')))),
+  friendly_identifier: v.optional(friendlyIdentifierSchema),
+  service_period: v.object({ from: v.optional(dateOnlySchema), to: dateOnlySchema }),
+  administrator: firstAdministratorSchema,
+});
+export type TenantCreate = v.InferOutput<typeof tenantCreateSchema>;
+export type TenantCreateInput = v.InferInput<typeof tenantCreateSchema>;
+
+/** DELETE tenants?ids=a,b (data in the query, overview §7). */
+export const tenantDeleteQuerySchema = v.object({
+  ids: v.pipe(
+    v.string('required'),
+    v.transform((value) =>
+      value
+        .split(',')
+        .map((id) => id.trim())
+        .filter((id) => id !== ''),
+    ),
+    v.minLength(1, 'required'),
+    v.maxLength(100, 'tooLong'),
+    v.check((ids) => ids.every((id) => id.length <= 64), 'tooLong'),
+  ),
+});
+
+/** POST tenant/{id}/unlink: the confirmation the user typed (account administration §5). */
+export const UNLINK_CONFIRMATION_WORD = 'UNLINK';
+export const tenantUnlinkSchema = v.object({
+  confirmation: v.pipe(
+    v.string('invalidType'),
+    v.minLength(1, 'required'),
+    v.maxLength(256, 'tooLong'),
+    v.value(UNLINK_CONFIRMATION_WORD, 'invalidValue'),
+  ),
+});
+
+const urlSchema = v.pipe(v.string('invalidType'), v.maxLength(2048, 'tooLong'), v.url('invalidValue'));
+
+/**
+ * PUT /account/api/v1/tenants/{id}/federation: an external identity product links one of its
+ * accounts to a platform account (system scope). Unlinking is the console's POST tenant/{id}/unlink.
+ */
+export const tenantFederationSchema = v.object({
+  provider: v.pipe(v.string('invalidType'), v.trim(), v.nonEmpty('required'), v.maxLength(128, 'tooLong')),
+  federated_account_id: v.pipe(
+    v.string('invalidType'),
+    v.trim(),
+    v.nonEmpty('required'),
+    v.maxLength(128, 'tooLong'),
+  ),
+  federated_account_name: accountNameSchema,
+  details_url: v.pipe(urlSchema, v.startsWith('https://', 'invalidValue')),
+});
+export type TenantFederation = v.InferOutput<typeof tenantFederationSchema>;
+
+/** The identifier part of a partner account name: what follows its last hyphen (account administration §2). */
+export function partnerIdentifierOf(partnerAccountName: string): string {
+  const index = partnerAccountName.lastIndexOf('-');
+  return index === -1 ? partnerAccountName : partnerAccountName.slice(index + 1);
+}

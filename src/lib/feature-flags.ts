@@ -1,0 +1,28 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import {
+  DEFAULT_FEATURE_FLAGS,
+  type FeatureFlag,
+  featureFlagListSchema,
+} from '../../contract/feature-flags.ts';
+import { apiPaths } from '../../contract/paths.ts';
+import { apiRequest } from './api-client.ts';
+
+export function featureFlagsQueryOptions() {
+  return queryOptions({
+    queryKey: ['feature-flags'] as const,
+    queryFn: ({ signal }) =>
+      apiRequest('GET', apiPaths.featureFlags.list, { schema: featureFlagListSchema, signal }),
+    select: (list): Record<FeatureFlag, boolean> => {
+      const flags = { ...DEFAULT_FEATURE_FLAGS };
+      for (const entry of list.items) flags[entry.name] = entry.enabled;
+      return flags;
+    },
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** The platform's feature flags; every flag reads as off until they have loaded. */
+export function useFeatureFlags(): Record<FeatureFlag, boolean> {
+  const { data } = useQuery(featureFlagsQueryOptions());
+  return data ?? { partner_accounts: false, partner_scope: false, federated_info: false };
+}
