@@ -1,0 +1,68 @@
+import { Pagination as ArkPagination } from '@ark-ui/react/pagination';
+import { useLingui } from '@lingui/react/macro';
+
+interface PaginationProps {
+  /** Total number of items across every page. */
+  count: number;
+  pageSize: number;
+  /** 1-based. */
+  page: number;
+  onPageChange: (page: number) => void;
+}
+
+/**
+ * Page navigation of a list (Ark UI pagination): previous, numbered pages with ellipses, next, inside
+ * a labelled `nav`. The list's query is `offset = (page - 1) × pageSize`.
+ */
+export function Pagination({ count, pageSize, page, onPageChange }: PaginationProps) {
+  const { t } = useLingui();
+  if (count <= pageSize) return null;
+  return (
+    <ArkPagination.Root
+      className="pagination"
+      count={count}
+      pageSize={pageSize}
+      page={page}
+      siblingCount={1}
+      onPageChange={(details) => onPageChange(details.page)}
+      translations={{
+        rootLabel: t`Pages`,
+        prevTriggerLabel: t`Previous page`,
+        nextTriggerLabel: t`Next page`,
+        itemLabel: (details) => t`Page ${details.page} of ${details.totalPages}`,
+      }}
+    >
+      <ArkPagination.PrevTrigger className="button button--secondary pagination__step">
+        {t`Previous`}
+      </ArkPagination.PrevTrigger>
+      <ArkPagination.Context>
+        {(pagination) =>
+          pagination.pages.map((item, index) =>
+            item.type === 'page' ? (
+              <ArkPagination.Item
+                key={item.value}
+                {...item}
+                className="button button--secondary pagination__page"
+              >
+                {item.value}
+              </ArkPagination.Item>
+            ) : (
+              // Ellipses have no identity of their own; their position is what tells them apart.
+              // biome-ignore lint/suspicious/noArrayIndexKey: see above
+              <ArkPagination.Ellipsis
+                key={`ellipsis-${index}`}
+                index={index}
+                className="pagination__ellipsis"
+              >
+                …
+              </ArkPagination.Ellipsis>
+            ),
+          )
+        }
+      </ArkPagination.Context>
+      <ArkPagination.NextTrigger className="button button--secondary pagination__step">
+        {t`Next`}
+      </ArkPagination.NextTrigger>
+    </ArkPagination.Root>
+  );
+}
