@@ -26,6 +26,9 @@ const KNOWN_CRUMBS: Readonly<Record<string, { label: MessageDescriptor; disabled
 const ACTION_LABELS: Readonly<Record<string, MessageDescriptor>> = {
   create: msg`Create`,
   edit: msg`Edit`,
+  'create-account': msg`Create account`,
+  'create-partner-account': msg`Create partner account`,
+  'create-contact': msg`Create contact`,
 };
 
 /** Path segments that only group sections and have no page of their own. */
