@@ -61,7 +61,7 @@ function isPrefix(prefix: string[], of: string[]): boolean {
 
 /**
  * The chunks a screen loads on demand before it renders: the route files from the root down to the
- * screen's route (code-split parts included) and the source-locale catalog, with their static imports.
+ * screen's route (code-split parts included) and the source-locale catalogs it needs, with their static imports.
  */
 function chunksFor(manifest: Manifest, urlPath: string): Set<string> {
   // Route files are relative to the console's base path.
@@ -76,7 +76,11 @@ function chunksFor(manifest: Manifest, urlPath: string): Set<string> {
   const routeChunks = routes
     .filter(({ segments }) => isPrefix(segments, target.segments))
     .map(({ key }) => key);
-  const catalog = Object.keys(manifest).filter((key) => key.includes(`/locales/${DEFAULT_CONSOLE_LOCALE}/`));
+  // Every page loads the public catalog; the secure layout adds the console catalog (lingui.config.ts).
+  const catalogParts = target.segments[0] === '_secure' ? ['public', 'console'] : ['public'];
+  const catalog = Object.keys(manifest).filter((key) =>
+    catalogParts.some((part) => key.includes(`/locales/${DEFAULT_CONSOLE_LOCALE}/${part}.po`)),
+  );
 
   const seen = new Set<string>();
   const visit = (key: string): void => {

@@ -1,4 +1,4 @@
-import { i18n } from '@lingui/core';
+import { i18n, type Messages } from '@lingui/core';
 import {
   bcp47For,
   type ConsoleLocale,
@@ -24,12 +24,42 @@ export function platformLocaleFor(locale: ConsoleLocale): PlatformLocale {
   return PLATFORM_LOCALES.find((code) => consoleLocaleFor(code) === locale) ?? DEFAULT_PLATFORM_LOCALE;
 }
 
-/** Loads one catalog (its own chunk) and makes it active; `<html lang>` follows. */
+type CatalogPart = 'public' | 'console';
+
+/** Catalogs already merged into the i18n instance, as `locale/part`. */
+const loadedCatalogs = new Set<string>();
+
+async function importCatalog(locale: ConsoleLocale, part: CatalogPart): Promise<Messages> {
+  // Two literal import patterns, so the bundler makes one chunk per catalog file and no more.
+  const module =
+    part === 'public'
+      ? await import(`../locales/${locale}/public.po`)
+      : await import(`../locales/${locale}/console.po`);
+  return module.messages;
+}
+
+async function loadCatalog(locale: ConsoleLocale, part: CatalogPart): Promise<void> {
+  const key = `${locale}/${part}`;
+  if (loadedCatalogs.has(key)) return;
+  // `load` merges into what the locale already has, so the two parts add up to one catalog.
+  i18n.load(locale, await importCatalog(locale, part));
+  loadedCatalogs.add(key);
+}
+
+/**
+ * Loads the public catalog of a language (its own chunk) and makes it active; `<html lang>` follows.
+ * The console catalog of the active language is loaded by `loadConsoleCatalog`.
+ */
 export async function activateLocale(locale: ConsoleLocale): Promise<void> {
+  await loadCatalog(locale, 'public');
   if (i18n.locale === locale) return;
-  const { messages } = await import(`../locales/${locale}/messages.po`);
-  i18n.loadAndActivate({ locale, messages });
+  i18n.activate(locale);
   document.documentElement.lang = bcp47For(locale);
+}
+
+/** The secure screens' texts in the active language; the secure layout awaits it before rendering. */
+export async function loadConsoleCatalog(): Promise<void> {
+  await loadCatalog(i18n.locale as ConsoleLocale, 'console');
 }
 
 /** Stores the choice and reloads, so every screen and cached text starts in the new language (D-02, D-03). */

@@ -8,7 +8,7 @@ import {
   permissionsQueryOptions,
   profileQueryOptions,
 } from '../lib/current-user.ts';
-import { activateLocale, storedLanguage } from '../lib/i18n.ts';
+import { activateLocale, loadConsoleCatalog, storedLanguage } from '../lib/i18n.ts';
 import { ensureSession } from '../lib/session.ts';
 
 export const Route = createFileRoute('/_secure')({
@@ -25,6 +25,7 @@ export const Route = createFileRoute('/_secure')({
     const accountId = activeAccountIdOf(profile);
     if (!storedLanguage()) await activateLocale(consoleLocaleFor(profile.locale));
     await Promise.all([
+      loadConsoleCatalog(),
       queryClient.ensureQueryData(permissionsQueryOptions(profile.access_scope, accountId)),
       queryClient.ensureQueryData(applicationsQueryOptions(accountId)),
     ]);
