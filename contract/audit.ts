@@ -34,5 +34,8 @@ export const AUDIT_RESOURCE_TYPES = [
   'LICENSE',
   'DIGEST_AUTH',
   'SSO_OIDC_IDP_MFA',
+  // Beyond the spec's filter list: changes to organizations and to their contacts.
+  'ORGANIZATION',
+  'ORGANIZATION_CONTACT',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];

@@ -10,6 +10,7 @@ import { identityRoutes } from './identity/routes.ts';
 import { licenceRoutes } from './licence/routes.ts';
 import { localeRoutes } from './locales/routes.ts';
 import { openApiRoutes } from './openapi/routes.ts';
+import { organizationRoutes } from './organizations/routes.ts';
 import { profileRoutes } from './profile/routes.ts';
 import { setupRoutes } from './setup/routes.ts';
 
@@ -25,6 +26,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route(UI_API_V1, setupRoutes(deps));
   app.route(UI_API_V1, licenceRoutes(deps));
   app.route(UI_API_V1, profileRoutes(deps));
+  app.route(UI_API_V1, organizationRoutes(deps));
   app.route(ACCOUNT_API_V1, localeRoutes());
   app.route('/', openApiRoutes());
   app.route('/', consoleRoutes(deps.config));
