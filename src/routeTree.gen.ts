@@ -25,10 +25,18 @@ import { Route as SecureAccessAdministratorsRouteImport } from './routes/_secure
 import { Route as SecureAccessManageUserRolesRouteImport } from './routes/_secure/access/manage-user-roles'
 import { Route as SecureAccessServiceUserRouteImport } from './routes/_secure/access/service-user'
 import { Route as SecureAccountsIndexRouteImport } from './routes/_secure/accounts/index'
-import { Route as SecureAccountsIdRouteImport } from './routes/_secure/accounts/$id'
-import { Route as SecureCaOrganizationsRouteImport } from './routes/_secure/ca/organizations'
+import { Route as SecureAccountsCreateAccountRouteImport } from './routes/_secure/accounts/create-account'
+import { Route as SecureAccountsCreatePartnerAccountRouteImport } from './routes/_secure/accounts/create-partner-account'
 import { Route as SecureReportingIndexRouteImport } from './routes/_secure/reporting/index'
 import { Route as SecureReportingLoggingRouteImport } from './routes/_secure/reporting/logging'
+import { Route as SecureAccountsIdIndexRouteImport } from './routes/_secure/accounts/$id/index'
+import { Route as SecureAccountsIdEditRouteImport } from './routes/_secure/accounts/$id/edit'
+import { Route as SecureCaOrganizationsIndexRouteImport } from './routes/_secure/ca/organizations/index'
+import { Route as SecureCaOrganizationsCreateRouteImport } from './routes/_secure/ca/organizations/create'
+import { Route as SecureCaOrganizationsIdIndexRouteImport } from './routes/_secure/ca/organizations/$id/index'
+import { Route as SecureCaOrganizationsIdContactIdRouteImport } from './routes/_secure/ca/organizations/$id/$contactId'
+import { Route as SecureCaOrganizationsIdCreateContactRouteImport } from './routes/_secure/ca/organizations/$id/create-contact'
+import { Route as SecureCaOrganizationsIdEditRouteImport } from './routes/_secure/ca/organizations/$id/edit'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -111,16 +119,18 @@ const SecureAccountsIndexRoute = SecureAccountsIndexRouteImport.update({
   path: '/accounts/',
   getParentRoute: () => SecureRoute,
 } as any)
-const SecureAccountsIdRoute = SecureAccountsIdRouteImport.update({
-  id: '/accounts/$id',
-  path: '/accounts/$id',
-  getParentRoute: () => SecureRoute,
-} as any)
-const SecureCaOrganizationsRoute = SecureCaOrganizationsRouteImport.update({
-  id: '/ca/organizations',
-  path: '/ca/organizations',
-  getParentRoute: () => SecureRoute,
-} as any)
+const SecureAccountsCreateAccountRoute =
+  SecureAccountsCreateAccountRouteImport.update({
+    id: '/accounts/create-account',
+    path: '/accounts/create-account',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccountsCreatePartnerAccountRoute =
+  SecureAccountsCreatePartnerAccountRouteImport.update({
+    id: '/accounts/create-partner-account',
+    path: '/accounts/create-partner-account',
+    getParentRoute: () => SecureRoute,
+  } as any)
 const SecureReportingIndexRoute = SecureReportingIndexRouteImport.update({
   id: '/reporting/',
   path: '/reporting/',
@@ -131,6 +141,52 @@ const SecureReportingLoggingRoute = SecureReportingLoggingRouteImport.update({
   path: '/reporting/logging',
   getParentRoute: () => SecureRoute,
 } as any)
+const SecureAccountsIdIndexRoute = SecureAccountsIdIndexRouteImport.update({
+  id: '/accounts/$id/',
+  path: '/accounts/$id/',
+  getParentRoute: () => SecureRoute,
+} as any)
+const SecureAccountsIdEditRoute = SecureAccountsIdEditRouteImport.update({
+  id: '/accounts/$id/edit',
+  path: '/accounts/$id/edit',
+  getParentRoute: () => SecureRoute,
+} as any)
+const SecureCaOrganizationsIndexRoute =
+  SecureCaOrganizationsIndexRouteImport.update({
+    id: '/ca/organizations/',
+    path: '/ca/organizations/',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureCaOrganizationsCreateRoute =
+  SecureCaOrganizationsCreateRouteImport.update({
+    id: '/ca/organizations/create',
+    path: '/ca/organizations/create',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureCaOrganizationsIdIndexRoute =
+  SecureCaOrganizationsIdIndexRouteImport.update({
+    id: '/ca/organizations/$id/',
+    path: '/ca/organizations/$id/',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureCaOrganizationsIdContactIdRoute =
+  SecureCaOrganizationsIdContactIdRouteImport.update({
+    id: '/ca/organizations/$id/$contactId',
+    path: '/ca/organizations/$id/$contactId',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureCaOrganizationsIdCreateContactRoute =
+  SecureCaOrganizationsIdCreateContactRouteImport.update({
+    id: '/ca/organizations/$id/create-contact',
+    path: '/ca/organizations/$id/create-contact',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureCaOrganizationsIdEditRoute =
+  SecureCaOrganizationsIdEditRouteImport.update({
+    id: '/ca/organizations/$id/edit',
+    path: '/ca/organizations/$id/edit',
+    getParentRoute: () => SecureRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -146,12 +202,20 @@ export interface FileRoutesByFullPath {
   '/access/administrators': typeof SecureAccessAdministratorsRoute
   '/access/manage-user-roles': typeof SecureAccessManageUserRolesRoute
   '/access/service-user': typeof SecureAccessServiceUserRoute
-  '/accounts/$id': typeof SecureAccountsIdRoute
-  '/ca/organizations': typeof SecureCaOrganizationsRoute
+  '/accounts/create-account': typeof SecureAccountsCreateAccountRoute
+  '/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
   '/reporting/logging': typeof SecureReportingLoggingRoute
   '/access/': typeof SecureAccessIndexRoute
   '/accounts/': typeof SecureAccountsIndexRoute
   '/reporting/': typeof SecureReportingIndexRoute
+  '/accounts/$id/edit': typeof SecureAccountsIdEditRoute
+  '/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
+  '/accounts/$id/': typeof SecureAccountsIdIndexRoute
+  '/ca/organizations/': typeof SecureCaOrganizationsIndexRoute
+  '/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
+  '/ca/organizations/$id/create-contact': typeof SecureCaOrganizationsIdCreateContactRoute
+  '/ca/organizations/$id/edit': typeof SecureCaOrganizationsIdEditRoute
+  '/ca/organizations/$id/': typeof SecureCaOrganizationsIdIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -167,12 +231,20 @@ export interface FileRoutesByTo {
   '/access/administrators': typeof SecureAccessAdministratorsRoute
   '/access/manage-user-roles': typeof SecureAccessManageUserRolesRoute
   '/access/service-user': typeof SecureAccessServiceUserRoute
-  '/accounts/$id': typeof SecureAccountsIdRoute
-  '/ca/organizations': typeof SecureCaOrganizationsRoute
+  '/accounts/create-account': typeof SecureAccountsCreateAccountRoute
+  '/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
   '/reporting/logging': typeof SecureReportingLoggingRoute
   '/access': typeof SecureAccessIndexRoute
   '/accounts': typeof SecureAccountsIndexRoute
   '/reporting': typeof SecureReportingIndexRoute
+  '/accounts/$id/edit': typeof SecureAccountsIdEditRoute
+  '/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
+  '/accounts/$id': typeof SecureAccountsIdIndexRoute
+  '/ca/organizations': typeof SecureCaOrganizationsIndexRoute
+  '/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
+  '/ca/organizations/$id/create-contact': typeof SecureCaOrganizationsIdCreateContactRoute
+  '/ca/organizations/$id/edit': typeof SecureCaOrganizationsIdEditRoute
+  '/ca/organizations/$id': typeof SecureCaOrganizationsIdIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -190,12 +262,20 @@ export interface FileRoutesById {
   '/_secure/access/administrators': typeof SecureAccessAdministratorsRoute
   '/_secure/access/manage-user-roles': typeof SecureAccessManageUserRolesRoute
   '/_secure/access/service-user': typeof SecureAccessServiceUserRoute
-  '/_secure/accounts/$id': typeof SecureAccountsIdRoute
-  '/_secure/ca/organizations': typeof SecureCaOrganizationsRoute
+  '/_secure/accounts/create-account': typeof SecureAccountsCreateAccountRoute
+  '/_secure/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
   '/_secure/reporting/logging': typeof SecureReportingLoggingRoute
   '/_secure/access/': typeof SecureAccessIndexRoute
   '/_secure/accounts/': typeof SecureAccountsIndexRoute
   '/_secure/reporting/': typeof SecureReportingIndexRoute
+  '/_secure/accounts/$id/edit': typeof SecureAccountsIdEditRoute
+  '/_secure/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
+  '/_secure/accounts/$id/': typeof SecureAccountsIdIndexRoute
+  '/_secure/ca/organizations/': typeof SecureCaOrganizationsIndexRoute
+  '/_secure/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
+  '/_secure/ca/organizations/$id/create-contact': typeof SecureCaOrganizationsIdCreateContactRoute
+  '/_secure/ca/organizations/$id/edit': typeof SecureCaOrganizationsIdEditRoute
+  '/_secure/ca/organizations/$id/': typeof SecureCaOrganizationsIdIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -213,12 +293,20 @@ export interface FileRouteTypes {
     | '/access/administrators'
     | '/access/manage-user-roles'
     | '/access/service-user'
-    | '/accounts/$id'
-    | '/ca/organizations'
+    | '/accounts/create-account'
+    | '/accounts/create-partner-account'
     | '/reporting/logging'
     | '/access/'
     | '/accounts/'
     | '/reporting/'
+    | '/accounts/$id/edit'
+    | '/ca/organizations/create'
+    | '/accounts/$id/'
+    | '/ca/organizations/'
+    | '/ca/organizations/$id/$contactId'
+    | '/ca/organizations/$id/create-contact'
+    | '/ca/organizations/$id/edit'
+    | '/ca/organizations/$id/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -234,12 +322,20 @@ export interface FileRouteTypes {
     | '/access/administrators'
     | '/access/manage-user-roles'
     | '/access/service-user'
-    | '/accounts/$id'
-    | '/ca/organizations'
+    | '/accounts/create-account'
+    | '/accounts/create-partner-account'
     | '/reporting/logging'
     | '/access'
     | '/accounts'
     | '/reporting'
+    | '/accounts/$id/edit'
+    | '/ca/organizations/create'
+    | '/accounts/$id'
+    | '/ca/organizations'
+    | '/ca/organizations/$id/$contactId'
+    | '/ca/organizations/$id/create-contact'
+    | '/ca/organizations/$id/edit'
+    | '/ca/organizations/$id'
   id:
     | '__root__'
     | '/'
@@ -256,12 +352,20 @@ export interface FileRouteTypes {
     | '/_secure/access/administrators'
     | '/_secure/access/manage-user-roles'
     | '/_secure/access/service-user'
-    | '/_secure/accounts/$id'
-    | '/_secure/ca/organizations'
+    | '/_secure/accounts/create-account'
+    | '/_secure/accounts/create-partner-account'
     | '/_secure/reporting/logging'
     | '/_secure/access/'
     | '/_secure/accounts/'
     | '/_secure/reporting/'
+    | '/_secure/accounts/$id/edit'
+    | '/_secure/ca/organizations/create'
+    | '/_secure/accounts/$id/'
+    | '/_secure/ca/organizations/'
+    | '/_secure/ca/organizations/$id/$contactId'
+    | '/_secure/ca/organizations/$id/create-contact'
+    | '/_secure/ca/organizations/$id/edit'
+    | '/_secure/ca/organizations/$id/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -390,18 +494,18 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureAccountsIndexRouteImport
       parentRoute: typeof SecureRoute
     }
-    '/_secure/accounts/$id': {
-      id: '/_secure/accounts/$id'
-      path: '/accounts/$id'
-      fullPath: '/accounts/$id'
-      preLoaderRoute: typeof SecureAccountsIdRouteImport
+    '/_secure/accounts/create-account': {
+      id: '/_secure/accounts/create-account'
+      path: '/accounts/create-account'
+      fullPath: '/accounts/create-account'
+      preLoaderRoute: typeof SecureAccountsCreateAccountRouteImport
       parentRoute: typeof SecureRoute
     }
-    '/_secure/ca/organizations': {
-      id: '/_secure/ca/organizations'
-      path: '/ca/organizations'
-      fullPath: '/ca/organizations'
-      preLoaderRoute: typeof SecureCaOrganizationsRouteImport
+    '/_secure/accounts/create-partner-account': {
+      id: '/_secure/accounts/create-partner-account'
+      path: '/accounts/create-partner-account'
+      fullPath: '/accounts/create-partner-account'
+      preLoaderRoute: typeof SecureAccountsCreatePartnerAccountRouteImport
       parentRoute: typeof SecureRoute
     }
     '/_secure/reporting/': {
@@ -418,6 +522,62 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureReportingLoggingRouteImport
       parentRoute: typeof SecureRoute
     }
+    '/_secure/accounts/$id/': {
+      id: '/_secure/accounts/$id/'
+      path: '/accounts/$id'
+      fullPath: '/accounts/$id/'
+      preLoaderRoute: typeof SecureAccountsIdIndexRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/accounts/$id/edit': {
+      id: '/_secure/accounts/$id/edit'
+      path: '/accounts/$id/edit'
+      fullPath: '/accounts/$id/edit'
+      preLoaderRoute: typeof SecureAccountsIdEditRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/ca/organizations/': {
+      id: '/_secure/ca/organizations/'
+      path: '/ca/organizations'
+      fullPath: '/ca/organizations/'
+      preLoaderRoute: typeof SecureCaOrganizationsIndexRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/ca/organizations/create': {
+      id: '/_secure/ca/organizations/create'
+      path: '/ca/organizations/create'
+      fullPath: '/ca/organizations/create'
+      preLoaderRoute: typeof SecureCaOrganizationsCreateRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/ca/organizations/$id/': {
+      id: '/_secure/ca/organizations/$id/'
+      path: '/ca/organizations/$id'
+      fullPath: '/ca/organizations/$id/'
+      preLoaderRoute: typeof SecureCaOrganizationsIdIndexRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/ca/organizations/$id/$contactId': {
+      id: '/_secure/ca/organizations/$id/$contactId'
+      path: '/ca/organizations/$id/$contactId'
+      fullPath: '/ca/organizations/$id/$contactId'
+      preLoaderRoute: typeof SecureCaOrganizationsIdContactIdRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/ca/organizations/$id/create-contact': {
+      id: '/_secure/ca/organizations/$id/create-contact'
+      path: '/ca/organizations/$id/create-contact'
+      fullPath: '/ca/organizations/$id/create-contact'
+      preLoaderRoute: typeof SecureCaOrganizationsIdCreateContactRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/ca/organizations/$id/edit': {
+      id: '/_secure/ca/organizations/$id/edit'
+      path: '/ca/organizations/$id/edit'
+      fullPath: '/ca/organizations/$id/edit'
+      preLoaderRoute: typeof SecureCaOrganizationsIdEditRouteImport
+      parentRoute: typeof SecureRoute
+    }
   }
 }
 
@@ -427,12 +587,20 @@ interface SecureRouteChildren {
   SecureAccessAdministratorsRoute: typeof SecureAccessAdministratorsRoute
   SecureAccessManageUserRolesRoute: typeof SecureAccessManageUserRolesRoute
   SecureAccessServiceUserRoute: typeof SecureAccessServiceUserRoute
-  SecureAccountsIdRoute: typeof SecureAccountsIdRoute
-  SecureCaOrganizationsRoute: typeof SecureCaOrganizationsRoute
+  SecureAccountsCreateAccountRoute: typeof SecureAccountsCreateAccountRoute
+  SecureAccountsCreatePartnerAccountRoute: typeof SecureAccountsCreatePartnerAccountRoute
   SecureReportingLoggingRoute: typeof SecureReportingLoggingRoute
   SecureAccessIndexRoute: typeof SecureAccessIndexRoute
   SecureAccountsIndexRoute: typeof SecureAccountsIndexRoute
   SecureReportingIndexRoute: typeof SecureReportingIndexRoute
+  SecureAccountsIdEditRoute: typeof SecureAccountsIdEditRoute
+  SecureCaOrganizationsCreateRoute: typeof SecureCaOrganizationsCreateRoute
+  SecureAccountsIdIndexRoute: typeof SecureAccountsIdIndexRoute
+  SecureCaOrganizationsIndexRoute: typeof SecureCaOrganizationsIndexRoute
+  SecureCaOrganizationsIdContactIdRoute: typeof SecureCaOrganizationsIdContactIdRoute
+  SecureCaOrganizationsIdCreateContactRoute: typeof SecureCaOrganizationsIdCreateContactRoute
+  SecureCaOrganizationsIdEditRoute: typeof SecureCaOrganizationsIdEditRoute
+  SecureCaOrganizationsIdIndexRoute: typeof SecureCaOrganizationsIdIndexRoute
 }
 
 const SecureRouteChildren: SecureRouteChildren = {
@@ -441,12 +609,22 @@ const SecureRouteChildren: SecureRouteChildren = {
   SecureAccessAdministratorsRoute: SecureAccessAdministratorsRoute,
   SecureAccessManageUserRolesRoute: SecureAccessManageUserRolesRoute,
   SecureAccessServiceUserRoute: SecureAccessServiceUserRoute,
-  SecureAccountsIdRoute: SecureAccountsIdRoute,
-  SecureCaOrganizationsRoute: SecureCaOrganizationsRoute,
+  SecureAccountsCreateAccountRoute: SecureAccountsCreateAccountRoute,
+  SecureAccountsCreatePartnerAccountRoute:
+    SecureAccountsCreatePartnerAccountRoute,
   SecureReportingLoggingRoute: SecureReportingLoggingRoute,
   SecureAccessIndexRoute: SecureAccessIndexRoute,
   SecureAccountsIndexRoute: SecureAccountsIndexRoute,
   SecureReportingIndexRoute: SecureReportingIndexRoute,
+  SecureAccountsIdEditRoute: SecureAccountsIdEditRoute,
+  SecureCaOrganizationsCreateRoute: SecureCaOrganizationsCreateRoute,
+  SecureAccountsIdIndexRoute: SecureAccountsIdIndexRoute,
+  SecureCaOrganizationsIndexRoute: SecureCaOrganizationsIndexRoute,
+  SecureCaOrganizationsIdContactIdRoute: SecureCaOrganizationsIdContactIdRoute,
+  SecureCaOrganizationsIdCreateContactRoute:
+    SecureCaOrganizationsIdCreateContactRoute,
+  SecureCaOrganizationsIdEditRoute: SecureCaOrganizationsIdEditRoute,
+  SecureCaOrganizationsIdIndexRoute: SecureCaOrganizationsIdIndexRoute,
 }
 
 const SecureRouteWithChildren =

@@ -1,0 +1,37 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useSuspenseQuery } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
+import { contactFieldsSchema } from '../../../../contract/schemas/organizations.ts';
+import { showToast } from '../../../components/ui/toast.tsx';
+import { useGoBack } from '../../../lib/page-mode.ts';
+import { useCreateContact } from '../mutations.ts';
+import { organizationQueryOptions } from '../queries.ts';
+import { ContactFields } from './contact-fields.tsx';
+import { FormPage } from './form-page.tsx';
+
+/** Adds a contact to an organization, then returns to the organization (I-05, I-11). */
+export function CreateContactPage({ organizationId }: { organizationId: string }) {
+  const { t } = useLingui();
+  const navigate = useNavigate();
+  const { data: organization } = useSuspenseQuery(organizationQueryOptions(organizationId));
+  const create = useCreateContact(organizationId);
+  const goBack = useGoBack('create');
+  const name = organization.name;
+
+  return (
+    <FormPage
+      title={<Trans>Add contact</Trans>}
+      subtitle={<Trans>Organization: {name}</Trans>}
+      onLeave={goBack}
+      schema={contactFieldsSchema}
+      submitLabel={<Trans>Add contact</Trans>}
+      onSubmit={async (fields) => {
+        await create.mutateAsync(fields);
+        showToast('success', t`Contact created.`);
+        await navigate({ to: '/ca/organizations/$id', params: { id: organizationId }, replace: true });
+      }}
+    >
+      {(bindings) => <ContactFields bindings={bindings} />}
+    </FormPage>
+  );
+}

@@ -1,0 +1,62 @@
+import { Trans } from '@lingui/react/macro';
+import type { UseMutationResult } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
+import { ServerErrorAlert } from '../../../components/server-error-alert.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { Dialog } from '../../../components/ui/dialog.tsx';
+
+interface DeleteActionProps {
+  /** The button on the page, e.g. "Delete organization". */
+  label: ReactNode;
+  title: ReactNode;
+  /** What will be deleted and that it cannot be undone; read out when the dialog opens. */
+  warning: ReactNode;
+  confirmLabel: ReactNode;
+  mutation: UseMutationResult<undefined, Error, void>;
+  /** Runs after the server deleted the item: the notice and leaving the page of what is gone. */
+  onDeleted: () => void;
+}
+
+/**
+ * A delete button with a destructive confirmation (an alert dialog that a stray click outside does
+ * not dismiss). Cancel comes first, so a reflexive Enter on opening does not delete; a failure is
+ * shown inside the dialog so the user can try again or cancel.
+ */
+export function DeleteAction({
+  label,
+  title,
+  warning,
+  confirmLabel,
+  mutation,
+  onDeleted,
+}: DeleteActionProps) {
+  const [open, setOpen] = useState(false);
+  const changeOpen = (next: boolean) => {
+    if (!next) mutation.reset();
+    setOpen(next);
+  };
+  return (
+    <>
+      <Button variant="secondary" onClick={() => setOpen(true)}>
+        {label}
+      </Button>
+      <Dialog open={open} onOpenChange={changeOpen} title={title} description={warning} role="alertdialog">
+        {mutation.error ? <ServerErrorAlert error={mutation.error} /> : null}
+        <div className="dialog__actions">
+          <Button variant="secondary" onClick={() => changeOpen(false)}>
+            <Trans>Cancel</Trans>
+          </Button>
+          <Button
+            className="button--danger"
+            busy={mutation.isPending}
+            onClick={() => {
+              if (!mutation.isPending) mutation.mutate(undefined, { onSuccess: onDeleted });
+            }}
+          >
+            {confirmLabel}
+          </Button>
+        </div>
+      </Dialog>
+    </>
+  );
+}

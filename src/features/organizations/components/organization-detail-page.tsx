@@ -1,0 +1,156 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useSuspenseQuery } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import type { Organization } from '../../../../contract/schemas/organizations.ts';
+import { BackButton } from '../../../components/back-button.tsx';
+import { useCountryName } from '../../../components/country-select.tsx';
+import { showToast } from '../../../components/ui/toast.tsx';
+import { useActiveAccountId } from '../../../lib/current-user.ts';
+import { usePermissionFlags } from '../../../lib/permissions.tsx';
+import { useDeleteOrganization } from '../mutations.ts';
+import { contactListQueryOptions, organizationQueryOptions } from '../queries.ts';
+import { CONTACT_TYPE_LABELS } from './contact-fields.tsx';
+import { DeleteAction } from './delete-action.tsx';
+import { DetailList } from './detail-list.tsx';
+import { PageHeading } from './page-heading.tsx';
+
+function DeleteOrganization({ organization }: { organization: Organization }) {
+  const { t } = useLingui();
+  const navigate = useNavigate();
+  const activeAccountId = useActiveAccountId();
+  const remove = useDeleteOrganization(organization.id);
+  const name = organization.name;
+  // Back to the list of the account the organization was in, which need not be the selected one.
+  const listAccountId = organization.account_id === activeAccountId ? undefined : organization.account_id;
+  return (
+    <DeleteAction
+      label={<Trans>Delete organization</Trans>}
+      title={<Trans>Delete organization</Trans>}
+      warning={
+        <Trans>The organization {name} and all its contacts will be deleted. This cannot be undone.</Trans>
+      }
+      confirmLabel={<Trans>Delete organization</Trans>}
+      mutation={remove}
+      onDeleted={() => {
+        showToast('success', t`Organization deleted.`);
+        void navigate({ to: '/ca/organizations', search: { accountId: listAccountId }, replace: true });
+      }}
+    />
+  );
+}
+
+function ContactsSection({ organizationId, canManage }: { organizationId: string; canManage: boolean }) {
+  const { i18n } = useLingui();
+  const { data: contacts } = useSuspenseQuery(contactListQueryOptions(organizationId));
+  return (
+    <section className="organizations-section" aria-labelledby="contacts-title">
+      <div className="organizations-heading">
+        <h2 id="contacts-title">
+          <Trans>Contacts</Trans>
+        </h2>
+        {canManage ? (
+          <Link
+            to="/ca/organizations/$id/create-contact"
+            params={{ id: organizationId }}
+            className="button button--secondary"
+          >
+            <Trans>Add contact</Trans>
+          </Link>
+        ) : null}
+      </div>
+      {contacts.items.length === 0 ? (
+        <div className="empty-state">
+          <p>
+            <Trans>This organization has no contacts yet.</Trans>
+          </p>
+        </div>
+      ) : (
+        <div className="organizations-table-scroll">
+          <table className="organizations-table" aria-labelledby="contacts-title">
+            <thead>
+              <tr>
+                <th scope="col">
+                  <Trans>Name</Trans>
+                </th>
+                <th scope="col">
+                  <Trans>Type</Trans>
+                </th>
+                <th scope="col">
+                  <Trans>Title</Trans>
+                </th>
+                <th scope="col">
+                  <Trans>Email</Trans>
+                </th>
+                <th scope="col">
+                  <Trans>Phone</Trans>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {contacts.items.map((contact) => (
+                <tr key={contact.id}>
+                  <th scope="row">
+                    <Link
+                      to="/ca/organizations/$id/$contactId"
+                      params={{ id: organizationId, contactId: contact.id }}
+                    >
+                      {`${contact.first_name} ${contact.last_name}`}
+                    </Link>
+                  </th>
+                  <td>{i18n._(CONTACT_TYPE_LABELS[contact.type])}</td>
+                  <td>{contact.title}</td>
+                  <td>
+                    <a href={`mailto:${contact.email}`}>{contact.email}</a>
+                  </td>
+                  <td>{contact.phone}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** One organization with its contacts (I-03, I-11); editing and deleting need manage permission. */
+export function OrganizationDetailPage({ organizationId }: { organizationId: string }) {
+  const countryName = useCountryName();
+  const canManage = usePermissionFlags().canManageOrganization;
+  const { data: organization } = useSuspenseQuery(organizationQueryOptions(organizationId));
+  return (
+    <section className="page" aria-labelledby="page-title">
+      <BackButton />
+      <PageHeading
+        title={organization.name}
+        subtitle={<Trans>Organization</Trans>}
+        actions={
+          canManage ? (
+            <>
+              <Link
+                to="/ca/organizations/$id/edit"
+                params={{ id: organizationId }}
+                className="button button--primary"
+              >
+                <Trans>Edit organization</Trans>
+              </Link>
+              <DeleteOrganization organization={organization} />
+            </>
+          ) : null
+        }
+      />
+      <DetailList
+        rows={[
+          { label: <Trans>Address</Trans>, value: organization.address },
+          { label: <Trans>Address 2</Trans>, value: organization.address2 },
+          { label: <Trans>City</Trans>, value: organization.city },
+          { label: <Trans>State or province</Trans>, value: organization.state },
+          { label: <Trans>Zip code</Trans>, value: organization.zip_code },
+          { label: <Trans>Country</Trans>, value: countryName(organization.country) },
+          { label: <Trans>Phone</Trans>, value: organization.phone },
+        ]}
+      />
+      <ContactsSection organizationId={organizationId} canManage={canManage} />
+    </section>
+  );
+}

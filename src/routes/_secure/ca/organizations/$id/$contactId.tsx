@@ -1,0 +1,26 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { RequirePermissions } from '../../../../../components/require-permissions.tsx';
+import { ORGANIZATION_READ_FLAGS } from '../../../../../features/organizations/access.ts';
+import { ContactDetailPage } from '../../../../../features/organizations/components/contact-detail-page.tsx';
+import { OrganizationsErrorPage } from '../../../../../features/organizations/components/organizations-error-page.tsx';
+import {
+  contactQueryOptions,
+  organizationQueryOptions,
+} from '../../../../../features/organizations/queries.ts';
+
+export const Route = createFileRoute('/_secure/ca/organizations/$id/$contactId')({
+  loader: ({ context: { queryClient }, params }) =>
+    Promise.all([
+      queryClient.ensureQueryData(organizationQueryOptions(params.id)),
+      queryClient.ensureQueryData(contactQueryOptions(params.id, params.contactId)),
+    ]),
+  errorComponent: OrganizationsErrorPage,
+  component: function ContactRoute() {
+    const { id, contactId } = Route.useParams();
+    return (
+      <RequirePermissions flags={[]} anyOf={ORGANIZATION_READ_FLAGS}>
+        <ContactDetailPage organizationId={id} contactId={contactId} />
+      </RequirePermissions>
+    );
+  },
+});

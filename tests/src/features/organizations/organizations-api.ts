@@ -1,0 +1,127 @@
+import { afterEach } from 'vitest';
+import type { PermissionName } from '../../../../contract/permissions.ts';
+import type { Contact, Organization } from '../../../../contract/schemas/organizations.ts';
+import type { Profile } from '../../../../contract/schemas/profile.ts';
+import type { Tenant } from '../../../../contract/schemas/tenants.ts';
+import { toaster } from '../../../../src/components/ui/toast.tsx';
+import { ACCOUNT_ID, profileFixture } from '../../fixtures.ts';
+import { json, mockApi } from '../../support.tsx';
+
+// Toasts live in one module-level queue; each test starts without the previous test's notices.
+afterEach(() => toaster.remove());
+
+export const ORGANIZATION_ID = '5b1f0c2a-7d3e-4f6a-9b8c-1d2e3f4a5b6c';
+export const CONTACT_ID = '9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b';
+export const BASE = '/account/ui-api/v1';
+
+export const READER: readonly PermissionName[] = ['VIEW_ACCOUNT', 'VIEW_ORGANIZATION'];
+export const MANAGER: readonly PermissionName[] = [
+  'VIEW_ACCOUNT',
+  'VIEW_ORGANIZATION',
+  'MANAGE_ORGANIZATION',
+];
+
+export function organizationFixture(overrides: Partial<Organization> = {}): Organization {
+  return {
+    id: ORGANIZATION_ID,
+    account_id: ACCOUNT_ID,
+    name: 'Acme Trust GmbH',
+    address: 'Hauptstraße 1',
+    address2: '',
+    city: 'Berlin',
+    state: '',
+    zip_code: '10115',
+    country: 'DE',
+    phone: '+49 30 1234567',
+    contacts_count: 1,
+    version: 1,
+    ...overrides,
+  };
+}
+
+export function contactFixture(overrides: Partial<Contact> = {}): Contact {
+  return {
+    id: CONTACT_ID,
+    organization_id: ORGANIZATION_ID,
+    first_name: 'Grace',
+    last_name: 'Hopper',
+    email: 'grace@example.com',
+    phone: '',
+    title: 'Security officer',
+    type: 'technical',
+    version: 1,
+    ...overrides,
+  };
+}
+
+/** An account the user is not a member of, as GET tenant/{id} answers for a system administrator. */
+export function tenantFixture(id: string, displayName: string): Tenant {
+  return {
+    id,
+    name: displayName,
+    display_name: displayName,
+    active: true,
+    friendly_identifier: 'example',
+    service_period: { from: '2026-01-01', to: null },
+    locale: 'en_US',
+    type: 'standard',
+    system_account: false,
+    partner_account_id: null,
+    partner_account_name: null,
+    federated_account_id: null,
+    federation_status: null,
+    federated_account_details_url: null,
+    primary_account_id: id,
+    federated_account_name: null,
+    federation_provider: null,
+    has_onelogin_id: false,
+    can_account_be_unlinked: false,
+    mfa_enabled: false,
+    can_edit_mfa: true,
+    allow_user_creation_via_sso: false,
+    has_dsm_license: false,
+    auth_config: [],
+    sign_in_methods: [],
+    oauth_clients: [],
+    applications: [],
+    version: 1,
+  };
+}
+
+type Handlers = Parameters<typeof mockApi>[0];
+
+/**
+ * A signed-in user with the given permissions, and the platform API answering as it does for the
+ * organization screens; `extra` adds or replaces answers. Every query string is kept for assertions.
+ */
+export function organizationsApi(
+  permissions: readonly PermissionName[],
+  extra: Handlers = {},
+  profile: Profile = profileFixture(),
+) {
+  const urls: URL[] = [];
+  const organization = organizationFixture();
+  const contact = contactFixture();
+  const api = mockApi({
+    'POST /imauth/api/v1/refresh': () =>
+      json({ access_token: 'token-1', expires_at: '2999-01-01T00:00:00Z' }),
+    [`GET ${BASE}/profile`]: () => json(profile),
+    [`GET ${BASE}/permission`]: () =>
+      json({ items: permissions.map((name) => ({ name })), total: permissions.length }),
+    [`GET ${BASE}/user/applications`]: () => json({ items: [], total: 0 }),
+    'GET /account/api/v1/locales': () => json({ items: [], total: 0 }),
+    [`GET ${BASE}/organizations`]: ({ url }) => {
+      urls.push(url);
+      return json({ items: [organization], total: 1 });
+    },
+    [`GET ${BASE}/organizations/${ORGANIZATION_ID}`]: () => json(organization),
+    [`GET ${BASE}/organizations/${ORGANIZATION_ID}/contacts`]: () => json({ items: [contact], total: 1 }),
+    [`GET ${BASE}/organizations/${ORGANIZATION_ID}/contacts/${CONTACT_ID}`]: () => json(contact),
+    ...extra,
+  });
+  return { ...api, urls };
+}
+
+export function noContent(): Response {
+  return new Response(null, { status: 204 });
+}
