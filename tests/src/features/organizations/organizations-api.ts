@@ -1,3 +1,4 @@
+import { configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import type { PermissionName } from '../../../../contract/permissions.ts';
 import type { Contact, Organization } from '../../../../contract/schemas/organizations.ts';
@@ -6,6 +7,10 @@ import type { Tenant } from '../../../../contract/schemas/tenants.ts';
 import { toaster } from '../../../../src/components/ui/toast.tsx';
 import { ACCOUNT_ID, profileFixture } from '../../fixtures.ts';
 import { json, mockApi } from '../../support.tsx';
+
+// The first render of a file loads the route chunks through the Vite transform, which can take more
+// than Testing Library's default second on a busy two-core machine.
+configure({ asyncUtilTimeout: 5000 });
 
 // Toasts live in one module-level queue; each test starts without the previous test's notices.
 afterEach(() => toaster.remove());
