@@ -1,6 +1,8 @@
 import { Hono } from 'hono';
 import { ACCOUNT_API_V1, IDENTITY_API_V1, UI_API_V1 } from '../contract/paths.ts';
+import { accountFederationRoutes, accountRoutes } from './accounts/routes.ts';
 import type { AppDeps } from './app-deps.ts';
+import { featureFlagRoutes } from './feature-flags/routes.ts';
 import type { AppEnv } from './http/app-env.ts';
 import { consoleRoutes } from './http/console-static.ts';
 import { isApiPath, notFound, onError } from './http/errors.ts';
@@ -27,7 +29,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route(UI_API_V1, licenceRoutes(deps));
   app.route(UI_API_V1, profileRoutes(deps));
   app.route(UI_API_V1, organizationRoutes(deps));
+  app.route(UI_API_V1, accountRoutes(deps));
+  app.route(UI_API_V1, featureFlagRoutes(deps));
   app.route(ACCOUNT_API_V1, localeRoutes());
+  app.route(ACCOUNT_API_V1, accountFederationRoutes(deps));
   app.route('/', openApiRoutes());
   app.route('/', consoleRoutes(deps.config));
   return app;

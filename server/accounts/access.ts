@@ -1,0 +1,106 @@
+import type { MiddlewareHandler } from 'hono';
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import type { PermissionName } from '../../contract/permissions.ts';
+import type { Database } from '../db/schema.ts';
+import type { AppEnv } from '../http/app-env.ts';
+import { forbidden } from '../http/authenticate.ts';
+import { ApiError } from '../http/errors.ts';
+import type { Principal } from '../identity/principal.ts';
+
+/**
+ * Which accounts a caller sees and which it may change (account administration §4, §6; decision 004).
+ * Every account handler goes through these two rules, so the list, the details and the changes cannot
+ * disagree:
+ * - system scope sees and manages every account;
+ * - partner scope sees its primary account and the accounts under it, and manages only the latter;
+ * - account scope sees its primary account and the accounts it was added to, and manages none.
+ * An account the caller does not see is answered 404 (its existence is not confirmed); one it sees
+ * but may not change is answered 403 saying why.
+ */
+
+export const ACCOUNT_NOT_FOUND = 'Account not found.';
+
+/**
+ * Where-clause of the accounts `principal` sees, over the unaliased `accounts` table. A partner's set
+ * is `coalesce(partner_account_id, id) = its account`: its own account has no partner, the accounts
+ * under it name it, and an index on that expression serves the lookup.
+ */
+export function visibleTo(principal: Principal) {
+  return (eb: ExpressionBuilder<Database, 'accounts'>): Expression<SqlBool> => {
+    switch (principal.accessScope) {
+      case 'system':
+        return eb.lit(true);
+      case 'partner':
+        return eb(
+          eb.fn.coalesce('accounts.partner_account_id', 'accounts.id'),
+          '=',
+          principal.primaryAccountId,
+        );
+      case 'account':
+        return eb.or([
+          eb('accounts.id', '=', principal.primaryAccountId),
+          eb(
+            'accounts.id',
+            'in',
+            eb.selectFrom('user_accounts').select('account_id').where('user_id', '=', principal.userId),
+          ),
+        ]);
+    }
+  };
+}
+
+/** Whether the caller sees every account, so a list needs no narrowing first. */
+export function seesEveryAccount(principal: Principal): boolean {
+  return principal.accessScope === 'system';
+}
+
+export interface AccountPlacement {
+  id: string;
+  partner_account_id: string | null;
+}
+
+/** Whether `principal` may change `account` (one it sees): system any, a partner those under it. */
+export function mayManage(principal: Principal, account: AccountPlacement): boolean {
+  switch (principal.accessScope) {
+    case 'system':
+      return true;
+    case 'partner':
+      return account.partner_account_id === principal.primaryAccountId;
+    case 'account':
+      return false;
+  }
+}
+
+/** What a refused change was, in the words of the 403 message. */
+export type AccountAction = 'create' | 'edit' | 'delete' | 'unlink';
+
+/** The 403 for a caller whose scope does not allow `action` on accounts at all, or on this one. */
+export function scopeForbids(principal: Principal, action: AccountAction): ApiError {
+  if (principal.accessScope === 'account') {
+    return new ApiError(403, `Account-scope users cannot ${action} accounts.`);
+  }
+  return new ApiError(403, `A partner can ${action} only the accounts under its partner account.`);
+}
+
+/** Throws the 403 of `scopeForbids` unless `principal` may change `account`. */
+export function assertManageable(
+  principal: Principal,
+  account: AccountPlacement,
+  action: AccountAction,
+): void {
+  if (!mayManage(principal, account)) throw scopeForbids(principal, action);
+}
+
+/**
+ * Answers 403 unless the caller is system scope and holds `permission`: for platform-wide settings
+ * and for calls of the identity product, which no partner or account may make whatever its roles.
+ */
+export function requireSystemScope(permission: PermissionName): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const principal = c.var.principal;
+    if (principal.accessScope !== 'system' || !principal.permissions.has(permission)) {
+      throw forbidden(permission);
+    }
+    await next();
+  };
+}

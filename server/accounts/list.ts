@@ -1,0 +1,264 @@
+import { type Expression, type Kysely, type RawBuilder, sql } from 'kysely';
+import { ACCOUNT_EXPIRY_BANNER_DAYS } from '../../contract/constants.ts';
+import type { SortOrder } from '../../contract/schemas/query.ts';
+import {
+  type ExpiringTenants,
+  FEDERATION_STATUSES,
+  type FederationStatus,
+  TENANT_TYPES,
+  type TenantListQuery,
+  type TenantSortColumn,
+  type TenantSummary,
+  type TenantType,
+} from '../../contract/schemas/tenants.ts';
+import type { Database } from '../db/schema.ts';
+import type { Principal } from '../identity/principal.ts';
+import { seesEveryAccount, visibleTo } from './access.ts';
+
+/**
+ * The accounts list (GET tenants, GET tenants/export): the caller's accounts, filtered and sorted.
+ * Sort keys and filters are written to match the indexes of migration 20261121T0900, which is what
+ * keeps a page of 100,000 accounts an index range scan.
+ */
+
+export type TenantFilters = Omit<TenantListQuery, 'limit' | 'offset' | 'sort'>;
+
+export const DEFAULT_SORT: SortOrder<TenantSortColumn> = { column: 'name', direction: 'asc' };
+
+/** Accounts without a partner sit directly under the platform; the list calls that partner "system". */
+export const PLATFORM_PARTNER_NAME = 'system';
+
+/** `YYYY-MM-DD` plus `days` calendar days. */
+export function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** `%text%` for (I)LIKE, with `\`, `%` and `_` in `text` matched literally (`\` is LIKE's escape). */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
+/**
+ * The end date as it sorts and filters: an account without an end date never ends, so it sorts after
+ * every date and falls outside every bounded range. Never null, which keyset pagination needs.
+ */
+const endDateKey = sql<string>`coalesce(${sql.ref('a.service_to')}, 'infinity'::date)`;
+const lowerName = sql<string>`lower(${sql.ref('a.name')})`;
+
+/** Sort keys per column, before the `id` tie-breaker. Secondary keys keep equal rows in name order. */
+const SORT_KEYS: Record<TenantSortColumn, readonly RawBuilder<unknown>[]> = {
+  name: [lowerName],
+  // Ascending status lists active accounts first, as the words "active" < "inactive" do.
+  status: [sql`(not ${sql.ref('a.active')})`, lowerName],
+  friendly_identifier: [sql.ref('a.friendly_identifier')],
+  start_date: [sql.ref('a.service_from')],
+  end_date: [endDateKey],
+  type: [sql.ref('a.type'), lowerName],
+  partner_account_name: [sql`lower(coalesce(${sql.ref('p.name')}, ${PLATFORM_PARTNER_NAME}))`, lowerName],
+};
+
+function sortKeys(column: TenantSortColumn): RawBuilder<unknown>[] {
+  return [...SORT_KEYS[column], sql.ref('a.id')];
+}
+
+/**
+ * The caller's accounts as table `a`, or only the one with `id`. For partner and account scope the
+ * few visible accounts are found first through their own index: `offset 0` keeps the planner from
+ * instead walking a sort index over every account in search of them (measured at 100,000 accounts:
+ * 35 ms against 0.5 ms).
+ */
+function visibleAccounts(db: Kysely<Database>, principal: Principal, id: string | undefined) {
+  const visible = db.selectFrom('accounts').selectAll().where(visibleTo(principal));
+  if (id !== undefined) return visible.where('accounts.id', '=', id).as('a');
+  return (seesEveryAccount(principal) ? visible : visible.offset(0)).as('a');
+}
+
+/** The caller's accounts (`a`), or only the one with `id`, joined to their partner (`p`). */
+export function accountsWithPartner(db: Kysely<Database>, principal: Principal, id?: string) {
+  return db
+    .selectFrom(visibleAccounts(db, principal, id))
+    .leftJoin('accounts as p', 'p.id', 'a.partner_account_id');
+}
+
+/** The caller's accounts joined to their partner, narrowed by the list's filters. */
+export function filteredAccounts(
+  db: Kysely<Database>,
+  principal: Principal,
+  filters: TenantFilters,
+  today: string,
+) {
+  let query = accountsWithPartner(db, principal);
+  if (filters.active !== undefined) query = query.where('a.active', '=', filters.active === 'true');
+  if (filters.endDateFrom !== undefined) {
+    query = query.where(endDateKey, '>=', filters.endDateFrom).where('a.service_to', 'is not', null);
+  }
+  if (filters.endDateTo !== undefined) query = query.where(endDateKey, '<=', filters.endDateTo);
+  if (filters.endsWithinDays !== undefined) {
+    query = query
+      .where(endDateKey, '>=', today)
+      .where(endDateKey, '<=', addDays(today, filters.endsWithinDays));
+  }
+  if (filters.type !== undefined) query = query.where('a.type', '=', filters.type);
+  if (filters.name) query = query.where('a.name', 'ilike', containsPattern(filters.name));
+  if (filters.friendly_identifier) {
+    query = query.where('a.friendly_identifier', 'ilike', containsPattern(filters.friendly_identifier));
+  }
+  const partnerName = filters.partnerAccountNameLike;
+  if (partnerName) {
+    const pattern = containsPattern(partnerName);
+    // Accounts without a partner are listed under "system", so the text matches them as it matches that word.
+    query = PLATFORM_PARTNER_NAME.includes(partnerName.toLowerCase())
+      ? query.where((eb) => eb.or([eb('p.name', 'ilike', pattern), eb('a.partner_account_id', 'is', null)]))
+      : query.where('p.name', 'ilike', pattern);
+  }
+  return query;
+}
+
+type AccountsWithPartner = ReturnType<typeof accountsWithPartner>;
+
+/** The columns of a TenantSummary, read from `a` and its partner `p`. */
+export function selectSummary(query: AccountsWithPartner) {
+  return query.select([
+    'a.id',
+    'a.name',
+    'a.display_name',
+    'a.active',
+    'a.friendly_identifier',
+    'a.service_from',
+    'a.service_to',
+    'a.locale',
+    'a.type',
+    'a.system_account',
+    'a.partner_account_id',
+    'p.name as partner_account_name',
+    'a.federated_account_id',
+    'a.federation_status',
+    'a.federated_account_details_url',
+  ]);
+}
+
+export interface SummaryRow {
+  id: string;
+  name: string;
+  display_name: string;
+  active: boolean;
+  friendly_identifier: string;
+  service_from: string;
+  service_to: string | null;
+  locale: string;
+  type: string;
+  system_account: boolean;
+  partner_account_id: string | null;
+  partner_account_name: string | null;
+  federated_account_id: string | null;
+  federation_status: string | null;
+  federated_account_details_url: string | null;
+}
+
+function tenantTypeOf(value: string): TenantType {
+  if (!(TENANT_TYPES as readonly string[]).includes(value))
+    throw new Error(`Unknown account type "${value}".`);
+  return value as TenantType;
+}
+
+function federationStatusOf(value: string | null): FederationStatus | null {
+  if (value === null) return null;
+  if (!(FEDERATION_STATUSES as readonly string[]).includes(value)) {
+    throw new Error(`Unknown federation status "${value}".`);
+  }
+  return value as FederationStatus;
+}
+
+export function toTenantSummary(row: SummaryRow): TenantSummary {
+  return {
+    id: row.id,
+    name: row.name,
+    display_name: row.display_name,
+    active: row.active,
+    friendly_identifier: row.friendly_identifier,
+    service_period: { from: row.service_from, to: row.service_to },
+    locale: row.locale,
+    type: tenantTypeOf(row.type),
+    system_account: row.system_account,
+    partner_account_id: row.partner_account_id,
+    partner_account_name: row.partner_account_name,
+    federated_account_id: row.federated_account_id,
+    federation_status: federationStatusOf(row.federation_status),
+    federated_account_details_url: row.federated_account_details_url,
+  };
+}
+
+export interface ListPage {
+  limit: number;
+  offset: number;
+  sort: SortOrder<TenantSortColumn>;
+}
+
+/** One page of the caller's accounts and how many match in all. */
+export async function listTenants(
+  db: Kysely<Database>,
+  principal: Principal,
+  filters: TenantFilters,
+  page: ListPage,
+  today: string,
+): Promise<{ items: TenantSummary[]; total: number }> {
+  const filtered = filteredAccounts(db, principal, filters, today);
+  let rowsQuery = selectSummary(filtered);
+  for (const key of sortKeys(page.sort.column)) rowsQuery = rowsQuery.orderBy(key, page.sort.direction);
+  const [rows, count] = await Promise.all([
+    rowsQuery.limit(page.limit).offset(page.offset).execute(),
+    filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { items: rows.map(toTenantSummary), total: count.total };
+}
+
+/**
+ * Every matching account in `sort` order, `batchSize` rows per query. Each batch continues after the
+ * last row's sort keys (keyset pagination), so the export of 100,000 accounts never holds more than
+ * one batch and never re-reads the rows before it, as `offset` would.
+ */
+export async function* tenantBatches(
+  db: Kysely<Database>,
+  principal: Principal,
+  filters: TenantFilters,
+  sort: SortOrder<TenantSortColumn>,
+  today: string,
+  batchSize: number,
+): AsyncGenerator<TenantSummary[]> {
+  const keys = sortKeys(sort.column);
+  const after = sort.direction === 'asc' ? sql.raw('>') : sql.raw('<');
+  let last: unknown[] | null = null;
+  while (true) {
+    let query = selectSummary(filteredAccounts(db, principal, filters, today)).select(
+      sql<unknown[]>`jsonb_build_array(${sql.join(keys)})`.as('sort_keys'),
+    );
+    if (last !== null) {
+      const values: Expression<unknown>[] = last.map((value) => sql.val(value));
+      query = query.where(sql<boolean>`(${sql.join(keys)}) ${after} (${sql.join(values)})`);
+    }
+    for (const key of keys) query = query.orderBy(key, sort.direction);
+    const rows = await query.limit(batchSize).execute();
+    if (rows.length > 0) yield rows.map(toTenantSummary);
+    if (rows.length < batchSize) return;
+    last = rows[rows.length - 1]?.sort_keys ?? null;
+  }
+}
+
+/**
+ * `{ "30": n, "60": n }`: the caller's active accounts whose end date lies between today and 30 or
+ * 60 days from today, both days included (the expiry banners, account administration §2).
+ */
+export async function expiringCounts(
+  db: Kysely<Database>,
+  principal: Principal,
+  today: string,
+): Promise<ExpiringTenants> {
+  const [near, far] = ACCOUNT_EXPIRY_BANNER_DAYS;
+  const row = await filteredAccounts(db, principal, { active: 'true', endsWithinDays: far }, today)
+    .select((eb) => [
+      eb.fn.countAll<number>().filterWhere(endDateKey, '<=', addDays(today, near)).as('near'),
+      eb.fn.countAll<number>().as('far'),
+    ])
+    .executeTakeFirstOrThrow();
+  return { [near]: row.near, [far]: row.far };
+}

@@ -1,0 +1,61 @@
+import { Hono } from 'hono';
+import {
+  FEATURE_FLAGS,
+  type FeatureFlagState,
+  featureFlagParamsSchema,
+  featureFlagUpdateSchema,
+} from '../../contract/feature-flags.ts';
+import { requireSystemScope } from '../accounts/access.ts';
+import { auditAccountChange } from '../accounts/audit.ts';
+import type { AppDeps } from '../app-deps.ts';
+import type { AppEnv } from '../http/app-env.ts';
+import { requireAuth } from '../http/authenticate.ts';
+import { validateJson, validateParams } from '../http/validate.ts';
+import { readFeatureFlags, saveFeatureFlag } from './store.ts';
+
+/** Platform feature flags (/account/ui-api/v1/feature-flag), described in docs/api.md. */
+export function featureFlagRoutes(deps: AppDeps): Hono<AppEnv> {
+  const { db } = deps;
+  const app = new Hono<AppEnv>();
+  const authenticated = requireAuth(deps);
+
+  app.get('/feature-flag/features', authenticated, async (c) => {
+    const flags = await readFeatureFlags(db);
+    const items: FeatureFlagState[] = FEATURE_FLAGS.map((name) => ({ name, enabled: flags[name] }));
+    return c.json({ items, total: items.length });
+  });
+
+  // After feature-flag/features, which this pattern would match too.
+  app.get('/feature-flag/:name', authenticated, validateParams(featureFlagParamsSchema), async (c) => {
+    const { name } = c.req.valid('param');
+    const flags = await readFeatureFlags(db);
+    const state: FeatureFlagState = { name, enabled: flags[name] };
+    return c.json(state);
+  });
+
+  app.put(
+    '/feature-flag/:name',
+    authenticated,
+    requireSystemScope('MANAGE_SYSTEM_SETTINGS'),
+    validateParams(featureFlagParamsSchema),
+    validateJson(featureFlagUpdateSchema),
+    async (c) => {
+      const { name } = c.req.valid('param');
+      const { enabled } = c.req.valid('json');
+      await db.transaction().execute(async (trx) => {
+        const before = await readFeatureFlags(trx);
+        if (before[name] === enabled) return;
+        await saveFeatureFlag(trx, name, enabled, deps.now());
+        // A platform setting: recorded against the System Account, the caller's primary account.
+        await auditAccountChange(trx, c, deps, {
+          action: 'UPDATE',
+          accountId: c.var.principal.primaryAccountId,
+          details: { feature_flag: name, from: before[name], to: enabled },
+        });
+      });
+      return c.body(null, 204);
+    },
+  );
+
+  return app;
+}
