@@ -57,8 +57,13 @@ function SortableHeader({
   );
 }
 
-function OrganizationRow({ organization }: { organization: Organization }) {
-  const countryName = useCountryName();
+function OrganizationRow({
+  organization,
+  countryName,
+}: {
+  organization: Organization;
+  countryName: (code: string) => string;
+}) {
   return (
     <tr>
       <th scope="row">
@@ -82,6 +87,7 @@ export function OrganizationsPage({ search, accountId, accountName }: Organizati
   const { t } = useLingui();
   const navigate = useNavigate();
   const canManage = usePermissionFlags().canManageOrganization;
+  const countryName = useCountryName();
   const sort = search.sort ?? DEFAULT_ORGANIZATION_SORT;
   const page = search.page ?? 1;
   const filter = search.name?.trim() ?? '';
@@ -229,7 +235,11 @@ export function OrganizationsPage({ search, accountId, accountName }: Organizati
             </thead>
             <tbody>
               {items.map((organization) => (
-                <OrganizationRow key={organization.id} organization={organization} />
+                <OrganizationRow
+                  key={organization.id}
+                  organization={organization}
+                  countryName={countryName}
+                />
               ))}
             </tbody>
           </table>

@@ -50,7 +50,7 @@ export function ValidatedForm<TSchema extends FormSchema>({
   };
 
   return (
-    <form className="form" onSubmit={submit} noValidate>
+    <form className="form organizations-form" onSubmit={submit} noValidate>
       {formError ? <ServerErrorAlert error={formError} /> : null}
       {children(bindings)}
       <div className="organizations-actions">
