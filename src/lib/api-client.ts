@@ -36,16 +36,21 @@ export function onUnauthorized(handler: UnauthorizedHandler | null): void {
 }
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-type QueryValue = string | number | boolean | null | undefined;
+export type QueryValue = string | number | boolean | null | undefined;
 
-interface RequestOptions<TSchema extends v.GenericSchema | undefined> {
+interface FetchOptions {
   body?: unknown;
   query?: Record<string, QueryValue>;
-  /** Validates the answer; without it the body is ignored (204 and fire-and-forget calls). */
-  schema?: TSchema;
   signal?: AbortSignal;
   /** `false` when a 401 is expected and handled by the caller (sign-out of an expired session). */
   sessionCheck?: boolean;
+  /** What the caller reads from the answer: JSON unless it downloads a file. */
+  accept?: string;
+}
+
+interface RequestOptions<TSchema extends v.GenericSchema | undefined> extends Omit<FetchOptions, 'accept'> {
+  /** Validates the answer; without it the body is ignored (204 and fire-and-forget calls). */
+  schema?: TSchema;
 }
 
 type ResultOf<TSchema> = TSchema extends v.GenericSchema ? v.InferOutput<TSchema> : undefined;
@@ -77,16 +82,13 @@ async function errorFrom(response: Response): Promise<ApiError> {
 }
 
 /**
- * One call to the platform API: JSON both ways, the bearer token from memory, errors as `ApiError`.
+ * The successful response of one call to the platform API, before its body is read: the bearer token
+ * from memory, errors as `ApiError`, a 401 on a call that carried the token ends the session.
  * Same-origin only, so the refresh cookie rides along where the server scoped it.
  */
-export async function apiRequest<TSchema extends v.GenericSchema | undefined = undefined>(
-  method: Method,
-  path: string,
-  options: RequestOptions<TSchema> = {},
-): Promise<ResultOf<TSchema>> {
+export async function apiFetch(method: Method, path: string, options: FetchOptions = {}): Promise<Response> {
   const token = getAccessToken();
-  const headers = new Headers({ Accept: 'application/json' });
+  const headers = new Headers({ Accept: options.accept ?? 'application/json' });
   if (token) headers.set('Authorization', `Bearer ${token}`);
   const hasBody = method === 'POST' || method === 'PUT';
   if (hasBody) headers.set('Content-Type', 'application/json');
@@ -104,6 +106,16 @@ export async function apiRequest<TSchema extends v.GenericSchema | undefined = u
     if (response.status === 401 && token && options.sessionCheck !== false) unauthorizedHandler?.();
     throw error;
   }
+  return response;
+}
+
+/** One call to the platform API with JSON both ways, its answer checked against the contract. */
+export async function apiRequest<TSchema extends v.GenericSchema | undefined = undefined>(
+  method: Method,
+  path: string,
+  options: RequestOptions<TSchema> = {},
+): Promise<ResultOf<TSchema>> {
+  const response = await apiFetch(method, path, options);
   if (!options.schema) return undefined as ResultOf<TSchema>;
   const parsed = v.safeParse(options.schema, await response.json().catch(() => null));
   if (!parsed.success) throw new UnexpectedResponseError(path);

@@ -1,4 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type * as v from 'valibot';
 import {
   DEFAULT_FEATURE_FLAGS,
   type FeatureFlag,
@@ -7,16 +8,21 @@ import {
 import { apiPaths } from '../../contract/paths.ts';
 import { apiRequest } from './api-client.ts';
 
+/** The stored settings over the defaults. Loaders, which read the raw list from the cache, use it too. */
+export function featureFlagsFrom(
+  list: v.InferOutput<typeof featureFlagListSchema>,
+): Record<FeatureFlag, boolean> {
+  const flags = { ...DEFAULT_FEATURE_FLAGS };
+  for (const entry of list.items) flags[entry.name] = entry.enabled;
+  return flags;
+}
+
 export function featureFlagsQueryOptions() {
   return queryOptions({
     queryKey: ['feature-flags'] as const,
     queryFn: ({ signal }) =>
       apiRequest('GET', apiPaths.featureFlags.list, { schema: featureFlagListSchema, signal }),
-    select: (list): Record<FeatureFlag, boolean> => {
-      const flags = { ...DEFAULT_FEATURE_FLAGS };
-      for (const entry of list.items) flags[entry.name] = entry.enabled;
-      return flags;
-    },
+    select: featureFlagsFrom,
     staleTime: 5 * 60_000,
   });
 }

@@ -1,11 +1,31 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { useCallback } from 'react';
+import * as v from 'valibot';
 import { RequirePermissions } from '../../../components/require-permissions.tsx';
-import { AccountsPage } from '../../../features/accounts/components/accounts-page.tsx';
+import { AccountsListPage } from '../../../features/accounts/components/accounts-list-page.tsx';
+import { prefetchAccountList } from '../../../features/accounts/list-state.ts';
 
 export const Route = createFileRoute('/_secure/accounts/')({
-  component: () => (
-    <RequirePermissions flags={['canViewAccount']}>
-      <AccountsPage />
-    </RequirePermissions>
-  ),
+  // The page is in the address so Back returns to it; filters and sort are the user's stored preferences.
+  validateSearch: v.object({
+    page: v.fallback(v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))), undefined),
+  }),
+  loaderDeps: ({ search }) => ({ page: search.page ?? 1 }),
+  loader: ({ context: { queryClient }, deps }) => prefetchAccountList(queryClient, deps.page),
+  component: AccountsRoute,
 });
+
+function AccountsRoute() {
+  const { page = 1 } = Route.useSearch();
+  const navigate = Route.useNavigate();
+  const changePage = useCallback(
+    (next: number, options?: { replace: boolean }) =>
+      void navigate({ search: { page: next > 1 ? next : undefined }, replace: options?.replace }),
+    [navigate],
+  );
+  return (
+    <RequirePermissions flags={['canViewAccount']}>
+      <AccountsListPage page={page} onPageChange={changePage} />
+    </RequirePermissions>
+  );
+}

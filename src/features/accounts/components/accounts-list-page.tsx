@@ -1,0 +1,94 @@
+import { Trans } from '@lingui/react/macro';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { ACCOUNTS_TABLE_DEFAULT_LIMIT } from '../../../../contract/constants.ts';
+import type { Profile } from '../../../../contract/schemas/profile.ts';
+import type { SortOrder } from '../../../../contract/schemas/query.ts';
+import type { TenantSortColumn } from '../../../../contract/schemas/tenants.ts';
+import { useProfile } from '../../../lib/current-user.ts';
+import { useFeatureFlags } from '../../../lib/feature-flags.ts';
+import {
+  type AccountListFilters,
+  accountFilterQuery,
+  accountListColumns,
+  accountListQuery,
+  DEFAULT_ACCOUNT_FILTERS,
+  effectiveSort,
+  useAccountListPreferences,
+} from '../list-state.ts';
+import { accountListQueryOptions } from '../queries.ts';
+import { AccountFilters } from './account-filters.tsx';
+import { AccountsListCreateControl } from './accounts-list-create.tsx';
+import { AccountsListResults } from './accounts-list-results.tsx';
+import { ExpiryBanners } from './expiry-banners.tsx';
+import { ExportAccountsButton } from './export-accounts-button.tsx';
+
+export interface AccountsListPageProps {
+  /** 1-based, from the address bar. */
+  page: number;
+  /** `replace` when the page changes because the filters or sort did, not because the user paged. */
+  onPageChange: (page: number, options?: { replace: boolean }) => void;
+}
+
+/** The accounts list (F-01 … F-39). */
+export function AccountsListPage(props: AccountsListPageProps) {
+  const profile = useProfile();
+  // Filters and sort belong to the signed-in user; another user starts from their own.
+  return <AccountsList key={profile.id} profile={profile} {...props} />;
+}
+
+function AccountsList({ profile, page, onPageChange }: AccountsListPageProps & { profile: Profile }) {
+  const columns = accountListColumns(profile.access_scope, useFeatureFlags());
+  const [preferences, savePreferences] = useAccountListPreferences(profile.id);
+  const list = useQuery(accountListQueryOptions(accountListQuery(preferences, columns, page)));
+
+  const backToFirstPage = () => {
+    if (page !== 1) onPageChange(1, { replace: true });
+  };
+  const changeFilters = (filters: AccountListFilters) => {
+    savePreferences({ ...preferences, filters });
+    backToFirstPage();
+  };
+  const changeSort = (sort: SortOrder<TenantSortColumn>) => {
+    savePreferences({ ...preferences, sort });
+    backToFirstPage();
+  };
+  const showExpiring = (days: number) =>
+    changeFilters({ ...DEFAULT_ACCOUNT_FILTERS, status: 'active', endDate: { kind: 'within', days } });
+
+  // A page past the end (accounts removed meanwhile, or an old address) moves to the last page.
+  const total = list.data?.total ?? 0;
+  const lastPage = Math.max(1, Math.ceil(total / ACCOUNTS_TABLE_DEFAULT_LIMIT));
+  const pastTheEnd = list.isSuccess && !list.isPlaceholderData && page > lastPage;
+  useEffect(() => {
+    if (pastTheEnd) onPageChange(lastPage, { replace: true });
+  }, [pastTheEnd, lastPage, onPageChange]);
+
+  return (
+    <section className="page accounts-list" aria-labelledby="page-title">
+      <div className="accounts-list__heading">
+        <h1 id="page-title" className="page__title">
+          <Trans>Accounts</Trans>
+        </h1>
+        <div className="accounts-list__actions">
+          <ExportAccountsButton query={accountFilterQuery(preferences, columns)} />
+          <AccountsListCreateControl profile={profile} />
+        </div>
+      </div>
+      {profile.access_scope === 'system' ? (
+        <ExpiryBanners userId={profile.id} onShowExpiring={showExpiring} />
+      ) : null}
+      <AccountFilters filters={preferences.filters} columns={columns} onChange={changeFilters} />
+      <AccountsListResults
+        list={list}
+        profile={profile}
+        columns={columns}
+        sort={effectiveSort(preferences.sort, columns)}
+        onSortChange={changeSort}
+        page={page}
+        onPageChange={onPageChange}
+        onResetFilters={() => changeFilters(DEFAULT_ACCOUNT_FILTERS)}
+      />
+    </section>
+  );
+}
