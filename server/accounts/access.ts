@@ -59,6 +59,11 @@ export interface AccountPlacement {
   partner_account_id: string | null;
 }
 
+/** Throws the 403 naming `permission` unless the caller holds it. */
+export function assertPermission(principal: Principal, permission: PermissionName): void {
+  if (!principal.permissions.has(permission)) throw forbidden(permission);
+}
+
 /** Whether `principal` may change `account` (one it sees): system any, a partner those under it. */
 export function mayManage(principal: Principal, account: AccountPlacement): boolean {
   switch (principal.accessScope) {
@@ -97,10 +102,8 @@ export function assertManageable(
  */
 export function requireSystemScope(permission: PermissionName): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const principal = c.var.principal;
-    if (principal.accessScope !== 'system' || !principal.permissions.has(permission)) {
-      throw forbidden(permission);
-    }
+    if (c.var.principal.accessScope !== 'system') throw forbidden(permission);
+    assertPermission(c.var.principal, permission);
     await next();
   };
 }

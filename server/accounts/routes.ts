@@ -1,6 +1,7 @@
 import { type Context, Hono } from 'hono';
 import type { Kysely } from 'kysely';
 import { apiPaths } from '../../contract/paths.ts';
+import type { PermissionName } from '../../contract/permissions.ts';
 import { DEFAULT_LIST_LIMIT } from '../../contract/schemas/common.ts';
 import {
   type Tenant,
@@ -32,6 +33,7 @@ import { insertUser } from '../setup/users.ts';
 import {
   ACCOUNT_NOT_FOUND,
   assertManageable,
+  assertPermission,
   mayManage,
   requireSystemScope,
   scopeForbids,
@@ -129,16 +131,22 @@ function partnerOfNewAccount(principal: Principal, form: TenantCreate): string |
   }
 }
 
-/** Runs `change` on a visible account locked for the transaction; 404 for one the caller does not see. */
+/**
+ * Runs `change` on a visible account locked for the transaction: 404 for one the caller does not see,
+ * then 403 without `permission`. In that order, so an account out of reach stays indistinguishable
+ * from one that does not exist, whatever the caller's permissions.
+ */
 function changeAccount<T>(
   db: Kysely<Database>,
   principal: Principal,
   id: string,
+  permission: PermissionName,
   change: (trx: Kysely<Database>, account: LockedAccount) => Promise<T>,
 ): Promise<T> {
   return db.transaction().execute(async (trx) => {
     const account = await lockVisibleAccount(trx, principal, id);
     if (!account) throw notFound();
+    assertPermission(principal, permission);
     return change(trx, account);
   });
 }
@@ -186,6 +194,7 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   // Per route, not `app.use()`: this app shares its base path with other modules.
   const authenticated = requireAuth(deps);
+  // For calls on no particular account; calls on one check the account first (see changeAccount).
   const mayView = requirePermission('VIEW_ACCOUNT');
   const mayChange = requirePermission('MANAGE_ACCOUNT');
   const today = () => utcDate(deps.now());
@@ -244,7 +253,7 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
 
   // After account/expiringAccounts, which this pattern would match too.
   for (const path of ['/tenant/:id', '/account/:id']) {
-    app.get(path, authenticated, mayView, validateParams(tenantIdParamsSchema), async (c) => {
+    app.get(path, authenticated, validateParams(tenantIdParamsSchema), async (c) => {
       const tenant: Tenant | undefined = await findTenant(
         db,
         c.var.principal,
@@ -252,6 +261,7 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
         deps.now(),
       );
       if (!tenant) throw notFound();
+      assertPermission(c.var.principal, 'VIEW_ACCOUNT');
       c.header('ETag', `"${tenant.version}"`);
       return c.json(tenant);
     });
@@ -260,14 +270,14 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
   app.put(
     '/tenant/:id',
     authenticated,
-    mayChange,
     validateParams(tenantIdParamsSchema),
     validateJson(tenantUpdateSchema),
     async (c) => {
       const principal = c.var.principal;
       const update = c.req.valid('json');
       const version = expectedVersion(c.req.header('If-Match'));
-      await changeAccount(db, principal, c.req.valid('param').id, async (trx, account) => {
+      const id = c.req.valid('param').id;
+      await changeAccount(db, principal, id, 'MANAGE_ACCOUNT', async (trx, account) => {
         if (account.system_account) throw new ApiError(409, 'The System Account cannot be edited.');
         assertEditable(principal, account, update);
         assertServicePeriod(
@@ -374,13 +384,14 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json(tenant, 201);
   });
 
-  app.delete('/tenants', authenticated, mayChange, validateQuery(tenantDeleteQuerySchema), async (c) => {
+  app.delete('/tenants', authenticated, validateQuery(tenantDeleteQuerySchema), async (c) => {
     const principal = c.var.principal;
     const ids = [...new Set(c.req.valid('query').ids)];
     await db.transaction().execute(async (trx) => {
       const found = await lockVisibleAccounts(trx, principal, ids);
       // All or nothing, and which of the ids is out of reach is not said.
       if (found.length !== ids.length) throw notFound();
+      assertPermission(principal, 'MANAGE_ACCOUNT');
       for (const account of found) {
         if (principal.accessScope === 'account') throw scopeForbids(principal, 'delete');
         if (account.system_account) throw new ApiError(409, 'The System Account cannot be deleted.');
@@ -413,12 +424,12 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
   app.post(
     '/tenant/:id/unlink',
     authenticated,
-    mayChange,
     validateParams(tenantIdParamsSchema),
     validateJson(tenantUnlinkSchema),
     async (c) => {
       const principal = c.var.principal;
-      await changeAccount(db, principal, c.req.valid('param').id, async (trx, account) => {
+      const id = c.req.valid('param').id;
+      await changeAccount(db, principal, id, 'MANAGE_ACCOUNT', async (trx, account) => {
         assertManageable(principal, account, 'unlink');
         if (account.federation_status !== 'linked') throw new ApiError(409, NOT_LINKED);
         await changeFederation(trx, c, deps, account, null);
@@ -447,7 +458,8 @@ export function accountFederationRoutes(deps: AppDeps): Hono<AppEnv> {
     async (c) => {
       const principal = c.var.principal;
       const link = c.req.valid('json');
-      await changeAccount(db, principal, c.req.valid('param').id, async (trx, account) => {
+      const id = c.req.valid('param').id;
+      await changeAccount(db, principal, id, 'MANAGE_TENANT', async (trx, account) => {
         if (account.system_account) {
           throw new ApiError(409, 'The System Account cannot be linked to an external identity product.');
         }
