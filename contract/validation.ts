@@ -52,6 +52,8 @@ export const EMAIL_PATTERN =
 export const GENERAL_NAME_PATTERN = /^[\p{L}\p{M}\p{N}_ \-.,()&'#/~;]+$/u;
 /** Digits with an optional leading `+`, spaces, dots, hyphens and parentheses; 5 to 20 digits. */
 export const PHONE_PATTERN = /^\+?(?=(?:[^0-9]*[0-9]){5,20}[^0-9]*$)[0-9 ().-]+$/;
+/** Text without control characters: PostgreSQL cannot store NUL, and no id, filter or title needs any. */
+export const NO_CONTROL_CHARACTERS_PATTERN = /^\P{Cc}*$/u;
 /** Alphanumerics and `#!$_.-` (overview §5). */
 export const GENERAL_IDENTIFIER_PATTERN = /^[A-Za-z0-9#!$_.-]+$/;
 /** The lighter pattern: six or more characters with a digit (overview §5). */

@@ -3,6 +3,7 @@ import { isSelectableCountry } from '../countries.ts';
 import {
   ADDRESS_LINE_MAX_LENGTH,
   emailSchema,
+  NO_CONTROL_CHARACTERS_PATTERN,
   optionalPhoneSchema,
   optionalTextLineSchema,
   personNameSchema,
@@ -12,7 +13,11 @@ import {
 import { listSchema } from './common.ts';
 import { pagingQueryEntries, sortQuery, textFilterQuery } from './query.ts';
 
-const idSchema = v.pipe(v.string(), v.maxLength(64, 'tooLong'));
+const idSchema = v.pipe(
+  v.string(),
+  v.maxLength(64, 'tooLong'),
+  v.regex(NO_CONTROL_CHARACTERS_PATTERN, 'invalidValue'),
+);
 
 /** An organization of an account (account administration §3), with its row version as ETag. */
 export const organizationSchema = v.object({
@@ -115,7 +120,12 @@ export const contactFieldsSchema = v.object({
   email: emailSchema,
   phone: optionalPhoneSchema,
   title: v.optional(
-    v.pipe(v.string('invalidType'), v.trim(), v.maxLength(ADDRESS_LINE_MAX_LENGTH, 'tooLong')),
+    v.pipe(
+      v.string('invalidType'),
+      v.trim(),
+      v.maxLength(ADDRESS_LINE_MAX_LENGTH, 'tooLong'),
+      v.regex(NO_CONTROL_CHARACTERS_PATTERN, 'invalidValue'),
+    ),
     '',
   ),
   type: v.picklist(CONTACT_TYPES, 'invalidValue'),

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { NO_CONTROL_CHARACTERS_PATTERN } from '../validation.ts';
 import { MAX_PAGE_LIMIT } from './common.ts';
 
 /** A query-string integer in [min, max]; anything else (negative, decimal, huge, text) is refused. */
@@ -44,7 +45,12 @@ export function formatSort<TColumn extends string>(order: SortOrder<TColumn>): s
   return `${order.column}:${order.direction}`;
 }
 
-/** A free-text filter: trimmed, at most 256 characters. */
+/** A free-text filter: trimmed, at most 256 characters, no control characters. */
 export const textFilterQuery = v.optional(
-  v.pipe(v.string('invalidType'), v.trim(), v.maxLength(256, 'tooLong')),
+  v.pipe(
+    v.string('invalidType'),
+    v.trim(),
+    v.maxLength(256, 'tooLong'),
+    v.regex(NO_CONTROL_CHARACTERS_PATTERN, 'invalidValue'),
+  ),
 );
