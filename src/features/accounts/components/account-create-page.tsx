@@ -1,0 +1,234 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useQuery } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
+import type { HTMLInputAutoCompleteAttribute } from 'react';
+import { DEFAULT_PLATFORM_LOCALE } from '../../../../contract/locales.ts';
+import { ALL_ITEMS_LIMIT } from '../../../../contract/schemas/common.ts';
+import { type CREATABLE_TENANT_TYPES, tenantCreateSchema } from '../../../../contract/schemas/tenants.ts';
+import { ForbiddenPage } from '../../../components/forbidden-page.tsx';
+import { RequirePermissions } from '../../../components/require-permissions.tsx';
+import { SelectField, TextField } from '../../../components/ui/field.tsx';
+import { showToast } from '../../../components/ui/toast.tsx';
+import { useProfile } from '../../../lib/current-user.ts';
+import { today } from '../../../lib/dates.ts';
+import { useFeatureFlags } from '../../../lib/feature-flags.ts';
+import { useCreateAccount } from '../mutations.ts';
+import { accountListQueryOptions } from '../queries.ts';
+import { AccountErrorAlert } from './account-form-error-alert.tsx';
+import { AccountFields, AccountFormFrame } from './account-form-fields.tsx';
+import {
+  checkAccountForm,
+  type FormValues,
+  serverFieldError,
+  useAccountForm,
+} from './account-form-validation.ts';
+
+type CreatableType = (typeof CREATABLE_TENANT_TYPES)[number];
+
+const ADMINISTRATOR_FIELDS: readonly {
+  name: 'first_name' | 'last_name' | 'email' | 'user_name' | 'password' | 'repeatedPassword';
+  label: MessageDescriptor;
+  type: 'text' | 'email' | 'password';
+  /** Someone else's details: the browser must not fill in the signed-in administrator's own. */
+  autoComplete: HTMLInputAutoCompleteAttribute;
+  /** Typed exactly as it will be used: no automatic capitals or spelling corrections. */
+  verbatim: boolean;
+  hint?: MessageDescriptor;
+}[] = [
+  { name: 'first_name', label: msg`First name`, type: 'text', autoComplete: 'off', verbatim: false },
+  { name: 'last_name', label: msg`Last name`, type: 'text', autoComplete: 'off', verbatim: false },
+  { name: 'email', label: msg`Email`, type: 'email', autoComplete: 'off', verbatim: true },
+  { name: 'user_name', label: msg`Username`, type: 'text', autoComplete: 'off', verbatim: true },
+  {
+    name: 'password',
+    label: msg`Password`,
+    type: 'password',
+    autoComplete: 'new-password',
+    verbatim: true,
+    hint: msg`At least 12 characters, with upper-case and lower-case letters, a digit and a symbol.`,
+  },
+  {
+    name: 'repeatedPassword',
+    label: msg`Repeat password`,
+    type: 'password',
+    autoComplete: 'new-password',
+    verbatim: true,
+  },
+];
+
+/** Every input a server answer may name (`administrator.user_name: …`). */
+const CREATE_FIELDS = [
+  'name',
+  'friendly_identifier',
+  'locale',
+  'partner_account_id',
+  'service_period.from',
+  'service_period.to',
+  ...ADMINISTRATOR_FIELDS.map((field) => `administrator.${field.name}`),
+];
+
+/** The request as typed; the contract schema trims and checks it. An empty optional value is left out. */
+function createRequest(values: FormValues, type: CreatableType) {
+  const text = (name: string) => values[name] ?? '';
+  const friendlyIdentifier = text('friendly_identifier').trim();
+  const partnerAccountId = text('partner_account_id');
+  return {
+    name: text('name'),
+    locale: text('locale'),
+    type,
+    ...(partnerAccountId ? { partner_account_id: partnerAccountId } : {}),
+    ...(friendlyIdentifier ? { friendly_identifier: friendlyIdentifier } : {}),
+    service_period: { from: text('service_period.from'), to: text('service_period.to') },
+    administrator: Object.fromEntries(
+      ADMINISTRATOR_FIELDS.map((field) => [field.name, text(`administrator.${field.name}`)]),
+    ),
+  };
+}
+
+/** System scope places a standard account under a partner, or directly under the platform. */
+function PartnerSelect({ errorOf }: { errorOf: (field: string) => string | undefined }) {
+  const { t } = useLingui();
+  const partners = useQuery(
+    accountListQueryOptions({
+      type: 'partner',
+      active: 'true',
+      limit: String(ALL_ITEMS_LIMIT),
+      sort: 'name:asc',
+    }),
+  );
+  const options = [
+    { value: '', label: t`None — directly under the platform` },
+    ...(partners.data?.items ?? []).map((partner) => ({ value: partner.id, label: partner.display_name })),
+  ];
+  const status = partners.isPending
+    ? t`Loading partner accounts…`
+    : partners.isError
+      ? t`Partner accounts could not be loaded; reload the page to choose one.`
+      : undefined;
+  return (
+    <SelectField
+      label={t`Partner`}
+      name="partner_account_id"
+      defaultValue=""
+      options={options}
+      description={status}
+      error={errorOf('partner_account_id')}
+    />
+  );
+}
+
+function AccountCreateForm({ type }: { type: CreatableType }) {
+  const { t, i18n } = useLingui();
+  const navigate = useNavigate();
+  const profile = useProfile();
+  const featureFlags = useFeatureFlags();
+  const create = useCreateAccount();
+  const todayDate = today();
+  const choosesPartner =
+    profile.access_scope === 'system' && type === 'standard' && featureFlags.partner_accounts;
+
+  const validate = (values: FormValues) => {
+    const result = checkAccountForm(tenantCreateSchema, createRequest(values, type), values, {
+      today: todayDate.toString(),
+      required: ['locale', 'service_period.from', 'service_period.to'],
+      checkEndDate: true,
+    });
+    // The contract compares the passwords only once everything else is valid; say it at once.
+    const repeated = values['administrator.repeatedPassword'] ?? '';
+    if (repeated === '' || repeated === values['administrator.password']) return result;
+    const issues = result.success ? {} : { ...result.issues };
+    issues['administrator.repeatedPassword'] ??= 'passwordConfirmationMismatch';
+    return { success: false as const, issues };
+  };
+  const { errorOf, onBlur, submitWith } = useAccountForm(validate, CREATE_FIELDS);
+
+  const submit = submitWith((request, onFailure) => {
+    if (create.isPending) return;
+    create.mutate(request, {
+      onSuccess: (created) => {
+        showToast('success', t`Account created.`);
+        void navigate({ to: '/accounts/$id', params: { id: created.id } });
+      },
+      onError: onFailure,
+    });
+  });
+
+  const generalError = create.error && !serverFieldError(create.error, CREATE_FIELDS) ? create.error : null;
+  const title = type === 'partner' ? <Trans>Create partner account</Trans> : <Trans>Create account</Trans>;
+
+  return (
+    <AccountFormFrame
+      title={title}
+      notices={
+        <>
+          {profile.access_scope === 'partner' ? (
+            <p>
+              <Trans>The new account is created under your partner account.</Trans>
+            </p>
+          ) : null}
+          {generalError ? <AccountErrorAlert error={generalError} /> : null}
+        </>
+      }
+      onSubmit={submit}
+      onBlur={onBlur}
+      submit={{ label: title, pending: create.isPending }}
+    >
+      <AccountFields
+        mode="create"
+        defaults={{
+          name: '',
+          friendlyIdentifier: '',
+          locale: DEFAULT_PLATFORM_LOCALE,
+          from: todayDate.toString(),
+          to: '',
+        }}
+        errorOf={errorOf}
+      />
+      {choosesPartner ? <PartnerSelect errorOf={errorOf} /> : null}
+      <fieldset className="account-form__fieldset">
+        <legend className="account-form__legend">
+          <Trans>First administrator</Trans>
+        </legend>
+        <p className="field__hint">
+          <Trans>
+            This person administers the new account and signs in with the user name and password set here.
+          </Trans>
+        </p>
+        <div className="form__grid">
+          {ADMINISTRATOR_FIELDS.map((field) => (
+            <TextField
+              key={field.name}
+              label={i18n._(field.label)}
+              name={`administrator.${field.name}`}
+              type={field.type}
+              autoComplete={field.autoComplete}
+              autoCapitalize={field.verbatim ? 'none' : undefined}
+              spellCheck={field.verbatim ? false : undefined}
+              description={field.hint ? i18n._(field.hint) : undefined}
+              error={errorOf(`administrator.${field.name}`)}
+              required
+            />
+          ))}
+        </div>
+      </fieldset>
+    </AccountFormFrame>
+  );
+}
+
+/**
+ * Create account and Create partner account. Partner accounts are created by system scope only; a
+ * partner creates standard accounts under itself; account scope creates none (the 403 page).
+ */
+export function AccountCreatePage({ type }: { type: CreatableType }) {
+  const profile = useProfile();
+  const scopeAllowed =
+    type === 'partner' ? profile.access_scope === 'system' : profile.access_scope !== 'account';
+  if (!scopeAllowed) return <ForbiddenPage />;
+  return (
+    <RequirePermissions flags={['canManageAccount']}>
+      <AccountCreateForm type={type} />
+    </RequirePermissions>
+  );
+}

@@ -1,0 +1,70 @@
+import {
+  bcp47For,
+  consoleLocaleFor,
+  DEFAULT_PLATFORM_LOCALE,
+  isPlatformLocale,
+  LANGUAGE_NAMES,
+} from '../../../../contract/locales.ts';
+import type { PermissionFlags } from '../../../../contract/permissions.ts';
+import type { Profile } from '../../../../contract/schemas/profile.ts';
+import type { Tenant } from '../../../../contract/schemas/tenants.ts';
+import { formatUserDate, parseCalendarDate } from '../../../lib/dates.ts';
+import { canEditAccount } from '../rules.ts';
+
+type Viewer = Pick<Profile, 'access_scope' | 'primary_account_id'>;
+type Flags = Pick<PermissionFlags, 'canManageAccount'>;
+
+/** An account managed by an external identity product: it is edited there, not here (H-06, H-07). */
+export function isLinkedAccount(account: Pick<Tenant, 'federation_status'>): boolean {
+  return account.federation_status === 'linked';
+}
+
+/**
+ * Unlinking changes who manages the account, so it takes the same right as editing it (the spec
+ * leaves the permission open) on top of the server saying the link can be undone.
+ */
+export function canUnlinkAccount(viewer: Viewer, flags: Flags, account: Tenant): boolean {
+  return account.can_account_be_unlinked && canEditAccount(viewer, flags, account);
+}
+
+/**
+ * Deleting takes the right to edit the account. The system account and the viewer's own primary
+ * account are never offered: deleting either would cut off the people doing it.
+ */
+export function canDeleteAccount(viewer: Viewer, flags: Flags, account: Tenant): boolean {
+  return (
+    canEditAccount(viewer, flags, account) &&
+    !account.system_account &&
+    account.id !== viewer.primary_account_id
+  );
+}
+
+/** A partner cannot change the end date of its own primary account; the server refuses it (H-23). */
+export function isEndDateLocked(viewer: Viewer, account: Pick<Tenant, 'id'>): boolean {
+  return viewer.access_scope === 'partner' && account.id === viewer.primary_account_id;
+}
+
+/**
+ * The language's own name with its tag, so screen readers pronounce it in that language; an account
+ * without one speaks English (US), the default (G-08). An unknown code is shown as it is.
+ */
+export function languageOf(locale: string): { name: string; lang: string | undefined } {
+  const code = locale === '' ? DEFAULT_PLATFORM_LOCALE : locale;
+  if (!isPlatformLocale(code)) return { name: code, lang: undefined };
+  return { name: LANGUAGE_NAMES[code], lang: bcp47For(consoleLocaleFor(code)) };
+}
+
+/** The BCP 47 tag `Intl` needs for the console's current catalog (`zh_CN` → `zh-CN`). */
+export function intlLocaleOf(consoleLocale: string): string {
+  return bcp47For(consoleLocaleFor(consoleLocale));
+}
+
+/** A date of the account in the viewer's own date format (G-07); `null` when there is none. */
+export function formatAccountDate(
+  value: string | null,
+  profile: Pick<Profile, 'date_format'>,
+  consoleLocale: string,
+): string | null {
+  const date = parseCalendarDate(value);
+  return date ? formatUserDate(date, profile.date_format, intlLocaleOf(consoleLocale)) : null;
+}

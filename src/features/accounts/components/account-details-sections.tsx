@@ -1,0 +1,264 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
+import type { ReactNode } from 'react';
+import type * as v from 'valibot';
+import { UNLIMITED } from '../../../../contract/constants.ts';
+import type { signInMethodEntrySchema, Tenant } from '../../../../contract/schemas/tenants.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { ExternalLink } from './account-details-external-link.tsx';
+import { isLinkedAccount } from './account-details-model.ts';
+
+type SignInMethod = v.InferOutput<typeof signInMethodEntrySchema>['signInMethod'];
+
+const SIGN_IN_METHOD_LABELS: Readonly<Record<SignInMethod, MessageDescriptor>> = {
+  standard: msg`Standard sign-in`,
+  singleSignOnSaml: msg`SAML single sign-on`,
+  singleSignOnOidc: msg`OpenID Connect`,
+};
+
+interface SectionCardProps {
+  titleId: string;
+  title: ReactNode;
+  children: ReactNode;
+}
+
+/** One item of a section (an application, a sign-in method, an organization) as a titled card. */
+export function SectionCard({ titleId, title, children }: SectionCardProps) {
+  return (
+    <article className="account-card" aria-labelledby={titleId}>
+      <h3 id={titleId} className="account-card__title">
+        {title}
+      </h3>
+      {children}
+    </article>
+  );
+}
+
+/** A section's content when it has nothing to list: said plainly, not left blank. */
+export function SectionEmpty({ children }: { children: ReactNode }) {
+  return <p className="account-section__empty">{children}</p>;
+}
+
+function EnabledText({ enabled }: { enabled: boolean }) {
+  return enabled ? <Trans>Enabled</Trans> : <Trans>Disabled</Trans>;
+}
+
+interface LinkedAccountSectionProps {
+  account: Tenant;
+  /** Present only when the viewer may unlink this account. */
+  onUnlink: (() => void) | undefined;
+}
+
+/** The external identity product that manages the account (G-15 … G-17). */
+export function LinkedAccountSection({ account, onUnlink }: LinkedAccountSectionProps) {
+  if (!isLinkedAccount(account)) {
+    return (
+      <SectionEmpty>
+        <Trans>This account is not linked to an external identity product.</Trans>
+      </SectionEmpty>
+    );
+  }
+  const notRecorded = <Trans>Not recorded</Trans>;
+  return (
+    <>
+      <dl className="details">
+        <dt>
+          <Trans>Provider</Trans>
+        </dt>
+        <dd>{account.federation_provider ?? notRecorded}</dd>
+        <dt>
+          <Trans>Name</Trans>
+        </dt>
+        <dd>
+          {account.federated_account_name ? (
+            <ExternalLink href={account.federated_account_details_url}>
+              {account.federated_account_name}
+            </ExternalLink>
+          ) : (
+            notRecorded
+          )}
+        </dd>
+        <dt>
+          <Trans>Federated ID</Trans>
+        </dt>
+        <dd>{account.federated_account_id ?? notRecorded}</dd>
+      </dl>
+      {onUnlink ? (
+        <Button variant="secondary" className="button--danger-outline" onClick={onUnlink}>
+          <Trans>Unlink account</Trans>
+        </Button>
+      ) : null}
+    </>
+  );
+}
+
+/** One card per licensed application with its licence types (the Licences section). */
+export function LicencesSection({ account }: { account: Tenant }) {
+  const { t, i18n } = useLingui();
+  if (account.applications.length === 0) {
+    return (
+      <SectionEmpty>
+        <Trans>This account has no licensed applications.</Trans>
+      </SectionEmpty>
+    );
+  }
+  const amount = (value: number) => (value === UNLIMITED ? t`Unlimited` : i18n.number(value));
+  return (
+    <div className="account-cards">
+      {account.applications.map((application) => (
+        <SectionCard key={application.id} titleId={`licence-${application.id}`} title={application.app_name}>
+          {application.features.length === 0 ? (
+            <SectionEmpty>
+              <Trans>No licences are allocated in this application.</Trans>
+            </SectionEmpty>
+          ) : (
+            <table className="account-table">
+              <thead>
+                <tr>
+                  <th scope="col">
+                    <Trans>Licence type</Trans>
+                  </th>
+                  <th scope="col">
+                    <Trans>Remaining</Trans>
+                  </th>
+                  <th scope="col">
+                    <Trans>Total allocated</Trans>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {application.features.map((feature) => (
+                  <tr key={feature.name}>
+                    <th scope="row">{feature.name}</th>
+                    <td>{amount(feature.attributes.remaining)}</td>
+                    <td>{amount(feature.attributes.limit)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </SectionCard>
+      ))}
+    </div>
+  );
+}
+
+/** The features each application makes available to the account. */
+export function FeaturesSection({ account }: { account: Tenant }) {
+  const withFeatures = account.applications.filter((application) => application.features.length > 0);
+  if (withFeatures.length === 0) {
+    return (
+      <SectionEmpty>
+        <Trans>No features are enabled for this account.</Trans>
+      </SectionEmpty>
+    );
+  }
+  return (
+    <div className="account-cards">
+      {withFeatures.map((application) => (
+        <SectionCard key={application.id} titleId={`feature-${application.id}`} title={application.app_name}>
+          <ul className="account-card__list">
+            {application.features.map((feature) => (
+              <li key={feature.name}>{feature.name}</li>
+            ))}
+          </ul>
+        </SectionCard>
+      ))}
+    </div>
+  );
+}
+
+/** A card per sign-in method with its status and two-factor status. */
+export function SignInSection({ account }: { account: Tenant }) {
+  const { i18n } = useLingui();
+  if (account.sign_in_methods.length === 0) {
+    return (
+      <SectionEmpty>
+        <Trans>No sign-in methods are configured for this account.</Trans>
+      </SectionEmpty>
+    );
+  }
+  return (
+    <div className="account-cards">
+      {account.sign_in_methods.map((method) => (
+        <SectionCard
+          key={method.signInMethod}
+          titleId={`sign-in-${method.signInMethod}`}
+          title={i18n._(SIGN_IN_METHOD_LABELS[method.signInMethod])}
+        >
+          <dl className="details">
+            <dt>
+              <Trans>Status</Trans>
+            </dt>
+            <dd>
+              <EnabledText enabled={method.status === 'enabled'} />
+            </dd>
+            <dt>
+              <Trans>Two-factor authentication</Trans>
+            </dt>
+            <dd>
+              <EnabledText enabled={method.mfaStatus === 'enabled'} />
+            </dd>
+            {method.clientAuthCertLoginEnabled ? (
+              <>
+                <dt>
+                  <Trans>Client-certificate login</Trans>
+                </dt>
+                <dd>
+                  <EnabledText enabled />
+                </dd>
+              </>
+            ) : null}
+          </dl>
+        </SectionCard>
+      ))}
+    </div>
+  );
+}
+
+/** The account's OAuth clients with their status and client ID. */
+export function OAuthSection({ account }: { account: Tenant }) {
+  if (account.oauth_clients.length === 0) {
+    return (
+      <SectionEmpty>
+        <Trans>This account has no OAuth integrations.</Trans>
+      </SectionEmpty>
+    );
+  }
+  return (
+    <div className="account-cards">
+      {account.oauth_clients.map((client) => (
+        <SectionCard key={client.id} titleId={`oauth-${client.id}`} title={client.name}>
+          <dl className="details">
+            <dt>
+              <Trans>Status</Trans>
+            </dt>
+            <dd>
+              <EnabledText enabled={client.status === 'ENABLED'} />
+            </dd>
+            <dt>
+              <Trans>Client ID</Trans>
+            </dt>
+            <dd className="account-card__code">{client.oauthClientId}</dd>
+          </dl>
+        </SectionCard>
+      ))}
+    </div>
+  );
+}
+
+/**
+ * Shown only to accounts with a document-signing licence. The account record does not carry its
+ * signing clients, so the section says so instead of suggesting there are none.
+ */
+export function SigningClientsSection() {
+  return (
+    <SectionEmpty>
+      <Trans>
+        This account holds a document-signing licence. Its signing clients cannot be listed in the console
+        yet.
+      </Trans>
+    </SectionEmpty>
+  );
+}

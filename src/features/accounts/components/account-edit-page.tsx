@@ -1,0 +1,168 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useSuspenseQuery } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { type Tenant, tenantUpdateSchema } from '../../../../contract/schemas/tenants.ts';
+import { RequirePermissions } from '../../../components/require-permissions.tsx';
+import { Alert } from '../../../components/ui/alert.tsx';
+import { showToast } from '../../../components/ui/toast.tsx';
+import { useProfile } from '../../../lib/current-user.ts';
+import { parseCalendarDate, today } from '../../../lib/dates.ts';
+import { usePermissionFlags } from '../../../lib/permissions.tsx';
+import { useUpdateAccount } from '../mutations.ts';
+import { accountQueryOptions } from '../queries.ts';
+import { canEditAccount } from '../rules.ts';
+import { ExternalLink } from './account-details-external-link.tsx';
+import { isEndDateLocked, isLinkedAccount } from './account-details-model.ts';
+import { AccountErrorAlert } from './account-form-error-alert.tsx';
+import { AccountFields, AccountFormFrame } from './account-form-fields.tsx';
+import { checkAccountForm, type FormValues, useAccountForm } from './account-form-validation.ts';
+
+/** The inputs a server answer may name (`name: invalid account name`). */
+const EDIT_FIELDS = ['name', 'locale', 'service_period.to'] as const;
+
+/** The page for viewers who may not edit this account (H-02, H-18): why, and where to go instead. */
+function AccountEditNoAccess({ reason, accountId }: { reason: 'scope' | 'partner'; accountId: string }) {
+  return (
+    <section className="page page--message" aria-labelledby="account-edit-denied-title">
+      <h1 id="account-edit-denied-title" className="page__title">
+        {reason === 'scope' ? (
+          <Trans>You cannot edit accounts</Trans>
+        ) : (
+          <Trans>You cannot edit this account</Trans>
+        )}
+      </h1>
+      <p>
+        {reason === 'scope' ? (
+          <Trans>
+            Accounts are edited by system and partner administrators. Ask one of them to make the change.
+          </Trans>
+        ) : (
+          <Trans>Partner administrators edit only the accounts under their own partner account.</Trans>
+        )}
+      </p>
+      <p className="account-section__actions">
+        {reason === 'partner' ? (
+          <Link to="/accounts/$id" params={{ id: accountId }}>
+            <Trans>Go to the account details</Trans>
+          </Link>
+        ) : null}
+        <Link to="/accounts">
+          <Trans>Go to the accounts list</Trans>
+        </Link>
+      </p>
+    </section>
+  );
+}
+
+function LinkedAccountNotice({ account }: { account: Tenant }) {
+  const provider = account.federation_provider;
+  return (
+    <Alert tone="info">
+      <p>
+        {provider ? (
+          <Trans>This account is managed by {provider}. Edit it there.</Trans>
+        ) : (
+          <Trans>This account is managed by an external identity product. Edit it there.</Trans>
+        )}
+      </p>
+      {account.federated_account_details_url ? (
+        <p>
+          <ExternalLink href={account.federated_account_details_url}>
+            <Trans>Open the account in its identity product</Trans>
+          </ExternalLink>
+        </p>
+      ) : null}
+    </Alert>
+  );
+}
+
+function AccountEditForm({ account, endDateLocked }: { account: Tenant; endDateLocked: boolean }) {
+  const { t } = useLingui();
+  const navigate = useNavigate();
+  const update = useUpdateAccount(account.id);
+  const linked = isLinkedAccount(account);
+  const todayDate = today();
+  const from = parseCalendarDate(account.service_period.from)?.toString() ?? account.service_period.from;
+  const to = parseCalendarDate(account.service_period.to)?.toString() ?? '';
+
+  const validate = (values: FormValues) =>
+    checkAccountForm(
+      tenantUpdateSchema,
+      {
+        name: values.name ?? '',
+        locale: values.locale ?? '',
+        service_period: { from, to: values['service_period.to'] ?? '' },
+      },
+      values,
+      {
+        today: todayDate.toString(),
+        required: ['locale', 'service_period.to'],
+        checkEndDate: !endDateLocked,
+      },
+    );
+  const { errorOf, onBlur, submitWith } = useAccountForm(validate, EDIT_FIELDS);
+
+  // The alert says what failed; a field the server named is marked as well.
+  const submit = submitWith((request, onFailure) => {
+    if (linked || update.isPending) return;
+    update.mutate(request, {
+      onSuccess: () => {
+        showToast('success', t`Account edited.`);
+        void navigate({ to: '/accounts/$id', params: { id: account.id } });
+      },
+      onError: onFailure,
+    });
+  });
+
+  return (
+    <AccountFormFrame
+      title={<Trans>Edit account: {account.display_name}</Trans>}
+      notices={
+        <>
+          {linked ? <LinkedAccountNotice account={account} /> : null}
+          {update.error ? <AccountErrorAlert error={update.error} /> : null}
+        </>
+      }
+      onSubmit={submit}
+      onBlur={onBlur}
+      submit={linked ? null : { label: <Trans>Save</Trans>, pending: update.isPending }}
+    >
+      <AccountFields
+        mode="edit"
+        defaults={{
+          name: account.name,
+          friendlyIdentifier: account.friendly_identifier,
+          locale: account.locale,
+          from,
+          to,
+        }}
+        errorOf={errorOf}
+        disabled={linked}
+        endDateLocked={endDateLocked}
+      />
+    </AccountFormFrame>
+  );
+}
+
+function EditableAccount({ accountId }: { accountId: string }) {
+  const { data: account } = useSuspenseQuery(accountQueryOptions(accountId));
+  const profile = useProfile();
+  const flags = usePermissionFlags();
+  if (!canEditAccount(profile, flags, account))
+    return <AccountEditNoAccess reason="partner" accountId={accountId} />;
+  return <AccountEditForm account={account} endDateLocked={isEndDateLocked(profile, account)} />;
+}
+
+/**
+ * Edit account (H-01 … H-18). Account scope never edits accounts, whatever its roles; the others need
+ * canManageAccount, and a partner only edits the accounts under it.
+ */
+export function AccountEditPage({ accountId }: { accountId: string }) {
+  const profile = useProfile();
+  if (profile.access_scope === 'account') return <AccountEditNoAccess reason="scope" accountId={accountId} />;
+  return (
+    <RequirePermissions flags={['canManageAccount']}>
+      <EditableAccount accountId={accountId} />
+    </RequirePermissions>
+  );
+}

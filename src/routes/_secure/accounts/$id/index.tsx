@@ -1,0 +1,22 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { RequirePermissions } from '../../../../components/require-permissions.tsx';
+import { AccountDetailsLoadError } from '../../../../features/accounts/components/account-details-load-error.tsx';
+import { AccountDetailsPage } from '../../../../features/accounts/components/account-details-page.tsx';
+import { accountQueryOptions } from '../../../../features/accounts/queries.ts';
+
+export const Route = createFileRoute('/_secure/accounts/$id/')({
+  // Prefetch, not ensure: a failure must not replace the permission check, which decides first
+  // between the page and the alternative page (G-02). The page reads the result or its error.
+  loader: ({ context, params }) => context.queryClient.prefetchQuery(accountQueryOptions(params.id)),
+  errorComponent: AccountDetailsLoadError,
+  component: AccountDetailsRoute,
+});
+
+function AccountDetailsRoute() {
+  const { id } = Route.useParams();
+  return (
+    <RequirePermissions flags={['canViewAccount']}>
+      <AccountDetailsPage accountId={id} />
+    </RequirePermissions>
+  );
+}

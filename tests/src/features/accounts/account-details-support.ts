@@ -1,0 +1,132 @@
+import { afterEach, vi } from 'vitest';
+import type { FeatureFlag } from '../../../../contract/feature-flags.ts';
+import type { PermissionName } from '../../../../contract/permissions.ts';
+import type { Profile } from '../../../../contract/schemas/profile.ts';
+import type { Tenant } from '../../../../contract/schemas/tenants.ts';
+import { toaster } from '../../../../src/components/ui/toast.tsx';
+import { ACCOUNT_ID, profileFixture } from '../../fixtures.ts';
+import { json, mockApi } from '../../support.tsx';
+
+// Toasts live in one module-level queue; each test starts without the previous test's notices.
+afterEach(() => toaster.remove());
+
+/** Shared by the account details, edit and create suites. */
+export const BASE = '/account/ui-api/v1';
+export const CUSTOMER_ID = '3c9e2f7a-1b4d-4e8f-a2c6-7d5b9e0f1a2b';
+export const PARTNER_ID = '6f4a8c2e-9d1b-4a7f-b3e5-2c8d0f6a9b1e';
+
+export const SYSTEM_ADMINISTRATOR: readonly PermissionName[] = [
+  'VIEW_ACCOUNT',
+  'MANAGE_ACCOUNT',
+  'VIEW_ORGANIZATION',
+  'MANAGE_ORGANIZATION',
+  'MANAGE_PERMISSION',
+];
+
+export function customerFixture(overrides: Partial<Tenant> = {}): Tenant {
+  return {
+    id: CUSTOMER_ID,
+    name: 'Example Corp',
+    display_name: 'Example Corp',
+    active: true,
+    friendly_identifier: 'example-corp',
+    service_period: { from: '2026-01-15', to: '2099-06-30' },
+    locale: 'de_DE',
+    type: 'standard',
+    system_account: false,
+    partner_account_id: null,
+    partner_account_name: null,
+    federated_account_id: null,
+    federation_status: null,
+    federated_account_details_url: null,
+    primary_account_id: CUSTOMER_ID,
+    federated_account_name: null,
+    federation_provider: null,
+    has_onelogin_id: false,
+    can_account_be_unlinked: false,
+    mfa_enabled: false,
+    can_edit_mfa: true,
+    allow_user_creation_via_sso: false,
+    has_dsm_license: false,
+    auth_config: [],
+    sign_in_methods: [],
+    oauth_clients: [],
+    applications: [],
+    version: 3,
+    ...overrides,
+  };
+}
+
+/** The same customer, linked to an external identity product that manages it. */
+export function linkedCustomerFixture(overrides: Partial<Tenant> = {}): Tenant {
+  return customerFixture({
+    federation_status: 'linked',
+    federation_provider: 'OneLogin',
+    federated_account_id: 'ol-4711',
+    federated_account_name: 'Example Corp (OneLogin)',
+    federated_account_details_url: 'https://identity.example.com/accounts/4711',
+    has_onelogin_id: true,
+    ...overrides,
+  });
+}
+
+type Handlers = Parameters<typeof mockApi>[0];
+
+interface AccountsApiOptions {
+  permissions?: readonly PermissionName[];
+  profile?: Profile;
+  featureFlags?: Partial<Record<FeatureFlag, boolean>>;
+  /** GET tenant/{CUSTOMER_ID}; later answers replace it through `extra`. */
+  account?: Tenant;
+  extra?: Handlers;
+}
+
+/** A signed-in user and the platform API answering as the account screens need; `extra` adds or replaces answers. */
+export function accountsApi({
+  permissions = SYSTEM_ADMINISTRATOR,
+  profile = profileFixture(),
+  featureFlags = {},
+  account = customerFixture(),
+  extra = {},
+}: AccountsApiOptions = {}) {
+  const flags = { partner_accounts: true, partner_scope: true, federated_info: true, ...featureFlags };
+  return mockApi({
+    'POST /imauth/api/v1/refresh': () =>
+      json({ access_token: 'token-1', expires_at: '2999-01-01T00:00:00Z' }),
+    [`GET ${BASE}/profile`]: () => json(profile),
+    [`GET ${BASE}/permission`]: () =>
+      json({ items: permissions.map((name) => ({ name })), total: permissions.length }),
+    [`GET ${BASE}/user/applications`]: () => json({ items: [], total: 0 }),
+    'GET /account/api/v1/locales': () => json({ items: [], total: 0 }),
+    [`GET ${BASE}/feature-flag/features`]: () =>
+      json({ items: Object.entries(flags).map(([name, enabled]) => ({ name, enabled })), total: 3 }),
+    [`GET ${BASE}/tenant/${account.id}`]: () => json(account),
+    [`GET ${BASE}/organizations`]: () => json({ items: [], total: 0 }),
+    ...extra,
+  });
+}
+
+export function noContent(): Response {
+  return new Response(null, { status: 204 });
+}
+
+/** A partner administrator whose primary account is PARTNER_ID. */
+export function partnerProfile(): Profile {
+  return profileFixture({
+    access_scope: 'partner',
+    primary_account_id: PARTNER_ID,
+    accounts: [{ id: PARTNER_ID, display_name: 'Partner Ltd', active: true, service_period: { to: null } }],
+  });
+}
+
+/**
+ * jsdom has no layout: the router scrolls to a `#section` with scrollIntoView, which jsdom lacks.
+ * Recorded so a test can tell that the page asked for it.
+ */
+export function stubScrollIntoView() {
+  const scrollIntoView = vi.fn();
+  Element.prototype.scrollIntoView = scrollIntoView;
+  return scrollIntoView;
+}
+
+export { ACCOUNT_ID };
