@@ -1,6 +1,6 @@
 import { Trans } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { ACCOUNTS_TABLE_DEFAULT_LIMIT } from '../../../../contract/constants.ts';
 import type { Profile } from '../../../../contract/schemas/profile.ts';
 import type { SortOrder } from '../../../../contract/schemas/query.ts';
@@ -37,13 +37,24 @@ export function AccountsListPage(props: AccountsListPageProps) {
   return <AccountsList key={profile.id} profile={profile} {...props} />;
 }
 
-function AccountsList({ profile, page, onPageChange }: AccountsListPageProps & { profile: Profile }) {
+function AccountsList({
+  profile,
+  page: addressPage,
+  onPageChange,
+}: AccountsListPageProps & { profile: Profile }) {
   const columns = accountListColumns(profile.access_scope, useFeatureFlags());
   const [preferences, savePreferences] = useAccountListPreferences(profile.id);
+  // New filters or a new sort show their first page at once, without first asking for the page the
+  // address still names while it changes.
+  const [leavingForFirstPage, setLeavingForFirstPage] = useState(false);
+  if (leavingForFirstPage && addressPage === 1) setLeavingForFirstPage(false);
+  const page = leavingForFirstPage ? 1 : addressPage;
   const list = useQuery(accountListQueryOptions(accountListQuery(preferences, columns, page)));
 
   const backToFirstPage = () => {
-    if (page !== 1) onPageChange(1, { replace: true });
+    if (addressPage === 1) return;
+    setLeavingForFirstPage(true);
+    onPageChange(1, { replace: true });
   };
   const changeFilters = (filters: AccountListFilters) => {
     savePreferences({ ...preferences, filters });
