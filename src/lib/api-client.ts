@@ -46,6 +46,11 @@ interface FetchOptions {
   sessionCheck?: boolean;
   /** What the caller reads from the answer: JSON unless it downloads a file. */
   accept?: string;
+  /**
+   * The row version (ETag) a change was made on, sent as `If-Match: "3"`: the server refuses with
+   * 412 when someone changed the record meanwhile, instead of silently overwriting their change.
+   */
+  ifMatch?: number;
 }
 
 interface RequestOptions<TSchema extends v.GenericSchema | undefined> extends Omit<FetchOptions, 'accept'> {
@@ -90,6 +95,7 @@ export async function apiFetch(method: Method, path: string, options: FetchOptio
   const token = getAccessToken();
   const headers = new Headers({ Accept: options.accept ?? 'application/json' });
   if (token) headers.set('Authorization', `Bearer ${token}`);
+  if (options.ifMatch !== undefined) headers.set('If-Match', `"${options.ifMatch}"`);
   const hasBody = method === 'POST' || method === 'PUT';
   if (hasBody) headers.set('Content-Type', 'application/json');
 
