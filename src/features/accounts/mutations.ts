@@ -29,13 +29,18 @@ function invalidateAccountOverviews(queryClient: QueryClient) {
   ]);
 }
 
-/** PUT tenant/{id} (H-15). The edit form shows its own error alert, so no toast. */
+/**
+ * PUT tenant/{id} (H-15), on the version of the account the form was filled from: a change made by
+ * someone else in the meantime is refused (412) rather than overwritten. The edit form shows its own
+ * error alert, so no toast.
+ */
 export function useUpdateAccount(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: accountMutationKeys.update(id),
     meta: { errorToast: false },
-    mutationFn: (update: TenantUpdate) => apiRequest('PUT', apiPaths.tenants.byId(id), { body: update }),
+    mutationFn: ({ update, version }: { update: TenantUpdate; version: number }) =>
+      apiRequest('PUT', apiPaths.tenants.byId(id), { body: update, ifMatch: version }),
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: accountKeys.detail(id) }),

@@ -133,7 +133,7 @@ function AccountCreateForm({ type }: { type: CreatableType }) {
     const result = checkAccountForm(tenantCreateSchema, createRequest(values, type), values, {
       today: todayDate.toString(),
       required: ['locale', 'service_period.from', 'service_period.to'],
-      checkEndDate: true,
+      currentEndDate: null,
     });
     // The contract compares the passwords only once everything else is valid; say it at once.
     const repeated = values['administrator.repeatedPassword'] ?? '';

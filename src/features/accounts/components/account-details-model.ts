@@ -39,9 +39,20 @@ export function canDeleteAccount(viewer: Viewer, flags: Flags, account: Tenant):
   );
 }
 
-/** A partner cannot change the end date of its own primary account; the server refuses it (H-23). */
-export function isEndDateLocked(viewer: Viewer, account: Pick<Tenant, 'id'>): boolean {
+/** A partner's own primary account: the partner may rename it and change its language only (H-23). */
+export function isOwnPartnerAccount(viewer: Viewer, account: Pick<Tenant, 'id'>): boolean {
   return viewer.access_scope === 'partner' && account.id === viewer.primary_account_id;
+}
+
+/**
+ * Whether the viewer may open the edit form: by the H-18 rule, and besides a partner on its own
+ * primary account (account administration §6 lets it change all but the service period). Never the
+ * System Account, which belongs to the platform and which the server refuses to edit.
+ */
+export function canOpenAccountEdit(viewer: Viewer, flags: Flags, account: Tenant): boolean {
+  if (account.system_account) return false;
+  if (canEditAccount(viewer, flags, account)) return true;
+  return flags.canManageAccount && isOwnPartnerAccount(viewer, account);
 }
 
 /**

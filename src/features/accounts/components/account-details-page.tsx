@@ -10,10 +10,14 @@ import { useProfile } from '../../../lib/current-user.ts';
 import { isFollowableUrl } from '../../../lib/external-navigation.ts';
 import { usePermissionFlags } from '../../../lib/permissions.tsx';
 import { accountQueryOptions } from '../queries.ts';
-import { canEditAccount } from '../rules.ts';
 import { ExternalLink } from './account-details-external-link.tsx';
 import { AccountDetailsHeader } from './account-details-header.tsx';
-import { canDeleteAccount, canUnlinkAccount, isLinkedAccount } from './account-details-model.ts';
+import {
+  canDeleteAccount,
+  canOpenAccountEdit,
+  canUnlinkAccount,
+  isLinkedAccount,
+} from './account-details-model.ts';
 import { OrganizationsSection } from './account-details-organizations.tsx';
 import {
   FeaturesSection,
@@ -56,7 +60,7 @@ export function AccountDetailsPage({ accountId }: { accountId: string }) {
   const headingRef = useRef<HTMLHeadingElement>(null);
   const bannerRef = useRef<HTMLDivElement>(null);
 
-  const mayEdit = canEditAccount(profile, flags, account);
+  const mayEdit = canOpenAccountEdit(profile, flags, account);
   const mayUnlink = canUnlinkAccount(profile, flags, account);
   const mayDelete = canDeleteAccount(profile, flags, account);
 

@@ -1,3 +1,5 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
@@ -10,9 +12,8 @@ import { parseCalendarDate, today } from '../../../lib/dates.ts';
 import { usePermissionFlags } from '../../../lib/permissions.tsx';
 import { useUpdateAccount } from '../mutations.ts';
 import { accountQueryOptions } from '../queries.ts';
-import { canEditAccount } from '../rules.ts';
 import { ExternalLink } from './account-details-external-link.tsx';
-import { isEndDateLocked, isLinkedAccount } from './account-details-model.ts';
+import { canOpenAccountEdit, isLinkedAccount, isOwnPartnerAccount } from './account-details-model.ts';
 import { AccountErrorAlert } from './account-form-error-alert.tsx';
 import { AccountFields, AccountFormFrame } from './account-form-fields.tsx';
 import { checkAccountForm, type FormValues, useAccountForm } from './account-form-validation.ts';
@@ -20,32 +21,41 @@ import { checkAccountForm, type FormValues, useAccountForm } from './account-for
 /** The inputs a server answer may name (`name: invalid account name`). */
 const EDIT_FIELDS = ['name', 'locale', 'service_period.to'] as const;
 
+type NoAccessReason = 'scope' | 'partner' | 'system';
+
+const NO_ACCESS_TEXTS: Readonly<
+  Record<NoAccessReason, { title: MessageDescriptor; reason: MessageDescriptor }>
+> = {
+  scope: {
+    title: msg`You cannot edit accounts`,
+    reason: msg`Accounts are edited by system and partner administrators. Ask one of them to make the change.`,
+  },
+  partner: {
+    title: msg`You cannot edit this account`,
+    reason: msg`Partner administrators edit only their own partner account and the accounts under it.`,
+  },
+  system: {
+    title: msg`The System Account cannot be edited`,
+    reason: msg`It belongs to the platform itself; its name, language and service period stay as they are.`,
+  },
+};
+
 /** The page for viewers who may not edit this account (H-02, H-18): why, and where to go instead. */
-function AccountEditNoAccess({ reason, accountId }: { reason: 'scope' | 'partner'; accountId: string }) {
+function AccountEditNoAccess({ reason, accountId }: { reason: NoAccessReason; accountId: string }) {
+  const { i18n } = useLingui();
+  const texts = NO_ACCESS_TEXTS[reason];
   return (
     <section className="page page--message" aria-labelledby="account-edit-denied-title">
       <h1 id="account-edit-denied-title" className="page__title">
-        {reason === 'scope' ? (
-          <Trans>You cannot edit accounts</Trans>
-        ) : (
-          <Trans>You cannot edit this account</Trans>
-        )}
+        {i18n._(texts.title)}
       </h1>
-      <p>
-        {reason === 'scope' ? (
-          <Trans>
-            Accounts are edited by system and partner administrators. Ask one of them to make the change.
-          </Trans>
-        ) : (
-          <Trans>Partner administrators edit only the accounts under their own partner account.</Trans>
-        )}
-      </p>
+      <p>{i18n._(texts.reason)}</p>
       <p className="account-section__actions">
-        {reason === 'partner' ? (
+        {reason === 'scope' ? null : (
           <Link to="/accounts/$id" params={{ id: accountId }}>
             <Trans>Go to the account details</Trans>
           </Link>
-        ) : null}
+        )}
         <Link to="/accounts">
           <Trans>Go to the accounts list</Trans>
         </Link>
@@ -97,7 +107,7 @@ function AccountEditForm({ account, endDateLocked }: { account: Tenant; endDateL
       {
         today: todayDate.toString(),
         required: ['locale', 'service_period.to'],
-        checkEndDate: !endDateLocked,
+        currentEndDate: to,
       },
     );
   const { errorOf, onBlur, submitWith } = useAccountForm(validate, EDIT_FIELDS);
@@ -105,13 +115,16 @@ function AccountEditForm({ account, endDateLocked }: { account: Tenant; endDateL
   // The alert says what failed; a field the server named is marked as well.
   const submit = submitWith((request, onFailure) => {
     if (linked || update.isPending) return;
-    update.mutate(request, {
-      onSuccess: () => {
-        showToast('success', t`Account edited.`);
-        void navigate({ to: '/accounts/$id', params: { id: account.id } });
+    update.mutate(
+      { update: request, version: account.version },
+      {
+        onSuccess: () => {
+          showToast('success', t`Account edited.`);
+          void navigate({ to: '/accounts/$id', params: { id: account.id } });
+        },
+        onError: onFailure,
       },
-      onError: onFailure,
-    });
+    );
   });
 
   return (
@@ -148,9 +161,12 @@ function EditableAccount({ accountId }: { accountId: string }) {
   const { data: account } = useSuspenseQuery(accountQueryOptions(accountId));
   const profile = useProfile();
   const flags = usePermissionFlags();
-  if (!canEditAccount(profile, flags, account))
-    return <AccountEditNoAccess reason="partner" accountId={accountId} />;
-  return <AccountEditForm account={account} endDateLocked={isEndDateLocked(profile, account)} />;
+  if (!canOpenAccountEdit(profile, flags, account)) {
+    return (
+      <AccountEditNoAccess reason={account.system_account ? 'system' : 'partner'} accountId={accountId} />
+    );
+  }
+  return <AccountEditForm account={account} endDateLocked={isOwnPartnerAccount(profile, account)} />;
 }
 
 /**

@@ -44,8 +44,11 @@ interface AccountRules {
   today: string;
   /** Inputs that must not be empty; an empty one reports `required` rather than a format code. */
   required: readonly string[];
-  /** False when the end date is shown read-only and is sent back unchanged. */
-  checkEndDate: boolean;
+  /**
+   * The end date the account has now, `null` for a new one. Keeping it is always allowed, as the
+   * server does, so an expired account can still be renamed; a changed one must be after today.
+   */
+  currentEndDate: string | null;
 }
 
 type Checked<TOutput> =
@@ -70,7 +73,7 @@ export function checkAccountForm<TSchema extends v.GenericSchema>(
   }
   const to = values['service_period.to'] ?? '';
   const from = values['service_period.from'] ?? '';
-  if (rules.checkEndDate && !issues['service_period.to'] && isCalendarDate(to)) {
+  if (to !== rules.currentEndDate && !issues['service_period.to'] && isCalendarDate(to)) {
     if (!isServiceEndDateAllowed(to, rules.today)) issues['service_period.to'] = 'endDateNotInFuture';
     else if (isCalendarDate(from) && to < from) issues['service_period.to'] = 'endDateBeforeStartDate';
   }

@@ -105,10 +105,18 @@ describe('account details', () => {
     first.unmount();
 
     accountsApi({ profile: partnerProfile(), account: customerFixture({ partner_account_id: ACCOUNT_ID }) });
-    renderApp(DETAILS_PATH);
+    const second = renderApp(DETAILS_PATH);
     const nav = await sideNavigation();
     expect(within(nav).queryByRole('link', { name: 'Edit account' })).toBeNull();
     expect(within(nav).queryByRole('button', { name: 'Delete account' })).toBeNull();
+    second.unmount();
+
+    // Its own partner account it may rename, but not delete.
+    accountsApi({ profile: partnerProfile(), account: customerFixture({ id: PARTNER_ID, type: 'partner' }) });
+    renderApp(`/account/accounts/${PARTNER_ID}`);
+    const own = await sideNavigation();
+    expect(within(own).getByRole('link', { name: 'Edit account' })).toBeTruthy();
+    expect(within(own).queryByRole('button', { name: 'Delete account' })).toBeNull();
   });
 
   it('offers no Edit or Delete without canManageAccount', async () => {
@@ -388,16 +396,19 @@ describe('deleting an account', () => {
     expect(router.state.location.pathname).toBe(`/accounts/${CUSTOMER_ID}`);
   });
 
-  it('is not offered for the system account or the viewer’s own primary account', async () => {
+  it('is not offered for the system account, which cannot be edited either', async () => {
     accountsApi({ account: customerFixture({ system_account: true }) });
-    const first = renderApp(DETAILS_PATH);
+    renderApp(DETAILS_PATH);
+    const nav = await sideNavigation();
+    expect(within(nav).queryByRole('link', { name: 'Edit account' })).toBeNull();
+    expect(within(nav).queryByRole('button', { name: 'Delete account' })).toBeNull();
+  });
+
+  it('is not offered for the viewer’s own primary account', async () => {
+    accountsApi({ account: customerFixture({ id: ACCOUNT_ID }) });
+    renderApp(`/account/accounts/${ACCOUNT_ID}`);
     const nav = await sideNavigation();
     expect(within(nav).getByRole('link', { name: 'Edit account' })).toBeTruthy();
     expect(within(nav).queryByRole('button', { name: 'Delete account' })).toBeNull();
-    first.unmount();
-
-    accountsApi({ account: customerFixture({ id: ACCOUNT_ID }) });
-    renderApp(`/account/accounts/${ACCOUNT_ID}`);
-    expect(within(await sideNavigation()).queryByRole('button', { name: 'Delete account' })).toBeNull();
   });
 });

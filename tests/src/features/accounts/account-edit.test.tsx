@@ -135,6 +135,31 @@ describe('edit account', () => {
       locale: 'fr_FR',
       service_period: { from: '2026-01-15', to: '2100-01-31' },
     });
+    // Made on version 3 of the account: someone else's change since then is refused, not overwritten.
+    expect(put?.headers.get('If-Match')).toBe('"3"');
+  });
+
+  it('lets an expired account be renamed while it keeps its past end date', async () => {
+    const { calls } = accountsApi({
+      account: customerFixture({ active: false, service_period: { from: '2024-01-01', to: '2025-03-31' } }),
+      extra: { [`PUT ${BASE}/tenant/${CUSTOMER_ID}`]: () => noContent() },
+    });
+    renderApp(EDIT_PATH);
+    const user = await openForm();
+    await user.type(field('Account name'), ' Archive');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls.some((call) => call.method === 'PUT')).toBe(true));
+    expect(calls.find((call) => call.method === 'PUT')?.body).toMatchObject({
+      name: 'Example Corp Archive',
+      service_period: { from: '2024-01-01', to: '2025-03-31' },
+    });
+  });
+
+  it('says the System Account cannot be edited', async () => {
+    accountsApi({ account: customerFixture({ system_account: true }) });
+    renderApp(EDIT_PATH);
+    expect(await screen.findByRole('heading', { name: 'The System Account cannot be edited' })).toBeTruthy();
+    expect(screen.queryByRole('form')).toBeNull();
   });
 
   it('shows a refused save as “Error 403” with the server’s message and keeps what was typed', async () => {
@@ -183,8 +208,7 @@ describe('edit account', () => {
   it('shows a partner the end date of its own primary account read-only and sends it unchanged', async () => {
     const own = customerFixture({
       id: PARTNER_ID,
-      name: 'Example Corp',
-      partner_account_id: PARTNER_ID,
+      type: 'partner',
       service_period: { from: '2025-01-01', to: '2025-12-31' },
     });
     const { calls } = accountsApi({
