@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiPaths } from '../../../contract/paths.ts';
+import { apiPaths, UI_API_V1 } from '../../../contract/paths.ts';
 import type { Organization, OrganizationFieldsInput } from '../../../contract/schemas/organizations.ts';
 import { verifyAuditChain } from '../../../server/audit/verify.ts';
+import { OPERATIONS } from '../../../server/openapi/document.ts';
+import { organizationRoutes } from '../../../server/organizations/routes.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 import {
   addToAccount,
@@ -266,6 +268,42 @@ describe('organizations of an account', () => {
     expect(await read.json()).toMatchObject({ name: 'Any version', version: 4 });
   });
 
+  it('lets exactly one of several concurrent changes based on the same version through', async () => {
+    const created = await create(await freshAccount());
+    const responses = await Promise.all(
+      ['One', 'Two', 'Three', 'Four'].map((name) =>
+        call(harness, 'PUT', apiPaths.organizations.byId(created.id), {
+          token: caller.token,
+          body: organizationFields({ name }),
+          headers: { 'If-Match': '"1"' },
+        }),
+      ),
+    );
+    expect(responses.map((response) => response.status).sort()).toEqual([204, 412, 412, 412]);
+  });
+
+  it('adds contacts while the organization is being deleted without failing', async () => {
+    const created = await create(await freshAccount());
+    const additions = Array.from({ length: 6 }, () =>
+      call(harness, 'POST', apiPaths.organizations.contacts(created.id), {
+        token: caller.token,
+        body: contactFields(),
+      }),
+    );
+    const deletion = call(harness, 'DELETE', apiPaths.organizations.byId(created.id), {
+      token: caller.token,
+    });
+    const [deleted, ...added] = await Promise.all([deletion, ...additions]);
+    expect(deleted.status).toBe(204);
+    for (const response of added) expect([201, 404]).toContain(response.status);
+    const orphans = await harness.deps.db
+      .selectFrom('organization_contacts')
+      .select('id')
+      .where('organization_id', '=', created.id)
+      .execute();
+    expect(orphans).toEqual([]);
+  });
+
   it('deletes an organization with its contacts', async () => {
     const created = await create(await freshAccount());
     for (const firstName of ['Ada', 'Alan']) {
@@ -359,6 +397,17 @@ describe('organizations of an account', () => {
     });
     expect(response.status).toBe(403);
     expect((await auditEvents(created.id)).map((event) => event.action)).toEqual(['CREATE']);
+  });
+
+  it('describes every endpoint in the API reference', () => {
+    const served = new Set(
+      organizationRoutes(harness.deps).routes.map(
+        (route) => `${route.method.toLowerCase()} ${UI_API_V1}${route.path.replace(/:(\w+)/g, '{$1}')}`,
+      ),
+    );
+    const documented = new Set(OPERATIONS.map((operation) => `${operation.method} ${operation.path}`));
+    expect(served.size).toBe(10);
+    expect([...served].filter((operation) => !documented.has(operation))).toEqual([]);
   });
 
   it('asks for a token', async () => {
