@@ -372,16 +372,13 @@ describe('editing an account', () => {
 
   it('refuses a body that is not JSON or misses fields, naming the field', async () => {
     const id = await insertAccount(harness);
-    const form = await harness.app.request(apiPaths.tenants.byId(id), {
-      method: 'PUT',
-      headers: {
-        Authorization: `Bearer ${system.token}`,
-        'Content-Type': 'application/x-www-form-urlencoded',
-      },
-      body: 'name=x',
-    });
+    const form = await edit(id, editFor(), system, { 'Content-Type': 'application/x-www-form-urlencoded' });
     expect(form.status).toBe(415);
-    await expectError(await edit(id, { name: 'Only A Name' }), 400, 'locale: has a value that is not allowed');
+    await expectError(
+      await edit(id, { name: 'Only A Name' }),
+      400,
+      'locale: has a value that is not allowed',
+    );
     await expectError(await edit(id, editFor({ name: 'n'.repeat(257) })), 400, 'name: is too long');
   });
 });

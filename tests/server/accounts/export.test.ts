@@ -1,0 +1,185 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiPaths } from '../../../contract/paths.ts';
+import type { TenantList } from '../../../contract/schemas/tenants.ts';
+import { csvCell } from '../../../server/accounts/csv.ts';
+import { type Caller, call } from '../organizations/requests.ts';
+import { createTestApp, type TestApp } from '../test-app.ts';
+import { daysFromToday, fixedClock, insertAccount, signedInUser, TODAY } from './helpers.ts';
+
+/** The CSV export of the accounts list and the expiry counts of the banners. */
+
+let harness: TestApp;
+let system: Caller;
+let partner: Caller;
+let partnerAccount: string;
+
+beforeAll(async () => {
+  harness = await createTestApp({ now: fixedClock });
+  system = await signedInUser(harness, { accessScope: 'system' });
+  partnerAccount = await insertAccount(harness, { name: 'Export Partner', type: 'partner' });
+  partner = await signedInUser(harness, { accessScope: 'partner', accountId: partnerAccount });
+});
+afterAll(() => harness.close());
+
+const exportCsv = (query: string, caller = system) =>
+  call(harness, 'GET', `${apiPaths.tenants.export}${query}`, { token: caller.token });
+
+/** The CSV split into rows of cells, honouring quotes, as a spreadsheet reads it. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const character = text[index];
+    if (quoted) {
+      if (character === '"' && text[index + 1] === '"') {
+        cell += '"';
+        index += 1;
+      } else if (character === '"') quoted = false;
+      else cell += character;
+    } else if (character === '"') quoted = true;
+    else if (character === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (character === '\r' && text[index + 1] === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+      index += 1;
+    } else cell += character;
+  }
+  expect(cell).toBe('');
+  expect(row).toEqual([]);
+  return rows;
+}
+
+describe('cells', () => {
+  it.each([
+    ['plain', 'plain'],
+    ['Smith, Jones', '"Smith, Jones"'],
+    ['say "hi"', '"say ""hi"""'],
+    ['two\nlines', '"two\nlines"'],
+    ['=1+1', "'=1+1"],
+    ['+49 30', "'+49 30"],
+    ['-Minus Corp', "'-Minus Corp"],
+    ['@SUM(A1)', "'@SUM(A1)"],
+    ['\tTabbed', "'\tTabbed"],
+    ['\rReturn', `"'\rReturn"`],
+    ['=HYPERLINK("https://evil.example", "x")', `"'=HYPERLINK(""https://evil.example"", ""x"")"`],
+    ['a=b', 'a=b'],
+    ['', ''],
+  ])('%j → %j', (value, cell) => {
+    expect(csvCell(value)).toBe(cell);
+  });
+});
+
+describe('GET tenants/export', () => {
+  it('answers a CSV attachment named for today, with a header row', async () => {
+    const response = await exportCsv('?type=system');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('Content-Type')).toBe('text/csv; charset=utf-8');
+    expect(response.headers.get('Content-Disposition')).toBe(`attachment; filename="accounts-${TODAY}.csv"`);
+    const text = await response.text();
+    expect(
+      text.startsWith(
+        'name,status,friendly_identifier,start_date,end_date,type,partner_account_name,federation_status,federated_account_id\r\n',
+      ),
+    ).toBe(true);
+    expect(parseCsv(text)).toEqual([
+      [
+        'name',
+        'status',
+        'friendly_identifier',
+        'start_date',
+        'end_date',
+        'type',
+        'partner_account_name',
+        'federation_status',
+        'federated_account_id',
+      ],
+      ['System Account', 'active', 'system', TODAY, '', 'system', '', '', ''],
+    ]);
+  });
+
+  it('quotes what needs quotes and defuses what a spreadsheet would run', async () => {
+    await insertAccount(harness, {
+      name: '-Quoted, "Hostile" Ltd',
+      friendlyIdentifier: '@hostile',
+      partnerAccountId: partnerAccount,
+      active: false,
+      serviceFrom: daysFromToday(-1),
+      serviceTo: daysFromToday(1),
+      federation: { status: 'linked', accountId: '=HYPERLINK("https://evil.example")' },
+    });
+    const text = await (await exportCsv('?name=hostile')).text();
+    expect(text).toContain(`"'-Quoted, ""Hostile"" Ltd",inactive,'@hostile,`);
+    expect(parseCsv(text)[1]).toEqual([
+      `'-Quoted, "Hostile" Ltd`,
+      'inactive',
+      "'@hostile",
+      daysFromToday(-1),
+      daysFromToday(1),
+      'standard',
+      'Export Partner',
+      'linked',
+      `'=HYPERLINK("https://evil.example")`,
+    ]);
+  });
+
+  it('streams every page, in the list’s order, whatever the sort', async () => {
+    // 2,345 accounts over three batches, many sharing an end date and a status, so batch boundaries
+    // fall inside runs of equal sort keys.
+    await sql`
+      insert into accounts (id, name, display_name, active, friendly_identifier, type, partner_account_id,
+        locale, service_from, service_to, created_at, updated_at)
+      select 'bulk-' || g, 'Bulk ' || (g % 97), 'Bulk', g % 5 <> 0, 'bulk-' || g, 'standard',
+        case when g % 3 = 0 then ${partnerAccount} end, 'en_US', date '2026-01-01',
+        date '2026-06-01' + (g % 4), now(), now()
+      from generate_series(1, 2345) as g`.execute(harness.deps.db);
+    for (const sort of ['end_date:desc', 'status:asc', 'partner_account_name:asc', 'name:desc']) {
+      const query = `?name=bulk&sort=${sort}`;
+      const rows = parseCsv(await (await exportCsv(query)).text()).slice(1);
+      const list = (await (
+        await call(harness, 'GET', `${apiPaths.tenants.list}${query}&limit=99999`, { token: system.token })
+      ).json()) as TenantList;
+      expect(list.total).toBe(2345);
+      expect(rows.map((row) => row[2])).toEqual(list.items.map((item) => item.friendly_identifier));
+    }
+  });
+
+  it('exports what the caller sees and the filters leave', async () => {
+    const rows = parseCsv(await (await exportCsv('?name=bulk&active=true', partner)).text()).slice(1);
+    // Of g in 1..2345: under the partner when g % 3 = 0, active when g % 5 <> 0.
+    expect(rows).toHaveLength(625);
+    expect(new Set(rows.map((row) => row[6]))).toEqual(new Set(['Export Partner']));
+  });
+});
+
+describe('expiring accounts', () => {
+  it('counts the active accounts ending within 30 and 60 days, both days included, on both paths', async () => {
+    const fresh = await createTestApp({ now: fixedClock });
+    try {
+      const viewer = await signedInUser(fresh, { accessScope: 'system' });
+      for (const days of [-1, 0, 30, 31, 60, 61])
+        await insertAccount(fresh, { serviceTo: daysFromToday(days) });
+      await insertAccount(fresh, { serviceTo: daysFromToday(10), active: false });
+      for (const path of [apiPaths.tenants.expiring, apiPaths.tenants.expiringAccounts]) {
+        const response = await call(fresh, 'GET', path, { token: viewer.token });
+        expect(await response.json()).toEqual({ '30': 2, '60': 4 });
+      }
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('counts only the accounts the caller sees', async () => {
+    await insertAccount(harness, { partnerAccountId: partnerAccount, serviceTo: daysFromToday(5) });
+    await insertAccount(harness, { serviceTo: daysFromToday(5) });
+    const response = await call(harness, 'GET', apiPaths.tenants.expiring, { token: partner.token });
+    // The partner's hostile account above ends tomorrow but is inactive.
+    expect(await response.json()).toEqual({ '30': 1, '60': 1 });
+  });
+});
