@@ -61,6 +61,20 @@ export async function deleteVersioned(
   await db.deleteFrom(table).where('id', '=', id).execute();
 }
 
+/**
+ * Whether the account exists, keeping it until the transaction ends: a deletion running meanwhile
+ * waits, and one that committed first makes this false, never a foreign-key failure on insert.
+ */
+export async function holdAccount(db: Kysely<Database>, accountId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('accounts')
+    .select('id')
+    .where('id', '=', accountId)
+    .forKeyShare()
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 const ORGANIZATION_COLUMNS = [
   'id',
   'account_id',

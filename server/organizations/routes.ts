@@ -16,11 +16,13 @@ import type { SortOrder } from '../../contract/schemas/query.ts';
 import type { AppDeps } from '../app-deps.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { requireAuth } from '../http/authenticate.ts';
+import { ApiError } from '../http/errors.ts';
 import { validateJson, validateParams, validateQuery } from '../http/validate.ts';
-import { authorizeAccount } from './access.ts';
+import { ACCOUNT_NOT_FOUND, authorizeAccount } from './access.ts';
 import {
   findContact,
   findOrganization,
+  holdAccount,
   insertContact,
   insertOrganization,
   listContacts,
@@ -90,6 +92,7 @@ export function organizationRoutes(deps: AppDeps): Hono<AppEnv> {
         c,
         async (trx) => {
           await authorizeAccount(trx, c.var.principal, accountId, 'manage');
+          if (!(await holdAccount(trx, accountId))) throw new ApiError(404, ACCOUNT_NOT_FOUND);
           return accountId;
         },
         (trx, now) => insertOrganization(trx, accountId, fields, now),

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths, UI_API_V1 } from '../../../contract/paths.ts';
 import type { Organization, OrganizationFieldsInput } from '../../../contract/schemas/organizations.ts';
@@ -282,27 +283,63 @@ describe('organizations of an account', () => {
     expect(responses.map((response) => response.status).sort()).toEqual([204, 412, 412, 412]);
   });
 
-  it('adds contacts while the organization is being deleted without failing', async () => {
-    const created = await create(await freshAccount());
-    const additions = Array.from({ length: 6 }, () =>
-      call(harness, 'POST', apiPaths.organizations.contacts(created.id), {
+  /**
+   * Sends a request while another transaction deletes a row, committing the deletion only once the
+   * request waits for that row: the moment a check-then-insert without a lock would fail.
+   */
+  async function sendDuringDeletion(
+    table: 'accounts' | 'organizations',
+    id: string,
+    send: () => Promise<Response>,
+  ): Promise<Response> {
+    const { db } = harness.deps;
+    const { response } = await db.transaction().execute(async (trx) => {
+      await trx.deleteFrom(table).where('id', '=', id).execute();
+      const deleter = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
+      const pending = send();
+      for (let attempt = 0; ; attempt += 1) {
+        const blocked = await sql<{ waiting: number }>`
+          select count(*)::int as waiting from pg_stat_activity
+          where ${deleter.rows[0]?.pid ?? 0}::int = any(pg_blocking_pids(pid))
+        `.execute(db);
+        if ((blocked.rows[0]?.waiting ?? 0) > 0) break;
+        if (attempt === 500) throw new Error(`The request never waited for the ${table} row.`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      return { response: pending };
+    });
+    return response;
+  }
+
+  // Only PostgreSQL runs requests side by side; the embedded database serialises every transaction.
+  const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+  it.runIf(onPostgres)('answers 404, not 500, to a creation racing the deletion of its account', async () => {
+    const accountId = await freshAccount();
+    const response = await sendDuringDeletion('accounts', accountId, () =>
+      call(harness, 'POST', apiPaths.organizations.list, {
         token: caller.token,
-        body: contactFields(),
+        body: { ...organizationFields(), account_id: accountId },
       }),
     );
-    const deletion = call(harness, 'DELETE', apiPaths.organizations.byId(created.id), {
-      token: caller.token,
-    });
-    const [deleted, ...added] = await Promise.all([deletion, ...additions]);
-    expect(deleted.status).toBe(204);
-    for (const response of added) expect([201, 404]).toContain(response.status);
-    const orphans = await harness.deps.db
-      .selectFrom('organization_contacts')
-      .select('id')
-      .where('organization_id', '=', created.id)
-      .execute();
-    expect(orphans).toEqual([]);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: { status: 404, message: 'Account not found.' } });
   });
+
+  it.runIf(onPostgres)(
+    'answers 404, not 500, to a contact racing the deletion of its organization',
+    async () => {
+      const created = await create(await freshAccount());
+      const response = await sendDuringDeletion('organizations', created.id, () =>
+        call(harness, 'POST', apiPaths.organizations.contacts(created.id), {
+          token: caller.token,
+          body: contactFields(),
+        }),
+      );
+      expect(response.status).toBe(404);
+      expect(await response.json()).toEqual({ error: { status: 404, message: 'Organization not found.' } });
+    },
+  );
 
   it('deletes an organization with its contacts', async () => {
     const created = await create(await freshAccount());
