@@ -11,6 +11,7 @@ import {
 import { resolveActiveAccountId, storedActiveAccountId, useStoredActiveAccountId } from './active-account.ts';
 import { apiRequest } from './api-client.ts';
 import { ACCOUNT_SCOPED_KEY } from './query-client.ts';
+import { recentAccounts } from './recent-accounts.ts';
 
 /** The signed-in user: profile, permissions and applications, fetched at the start of a secure page (B-27). */
 export const currentUserKeys = {
@@ -52,9 +53,27 @@ export function applicationsQueryOptions(accountId: string) {
   });
 }
 
+/**
+ * The accounts the user may select without asking the server again: the profile's, and for system and
+ * partner scope, which reach more accounts than their profile lists, those chosen in the switcher.
+ * The server still checks every call; the secure layout falls back to the primary account when it
+ * refuses one.
+ */
+export function switchableAccountsOf(
+  profile: Pick<Profile, 'id' | 'access_scope' | 'accounts'>,
+): readonly { id: string; display_name: string }[] {
+  return profile.access_scope === 'account'
+    ? profile.accounts
+    : [...profile.accounts, ...recentAccounts(profile.id)];
+}
+
 /** For loaders, which run outside React: the account the current user works in. */
 export function activeAccountIdOf(profile: Profile): string {
-  return resolveActiveAccountId(storedActiveAccountId(), profile.accounts, profile.primary_account_id);
+  return resolveActiveAccountId(
+    storedActiveAccountId(),
+    switchableAccountsOf(profile),
+    profile.primary_account_id,
+  );
 }
 
 export function useProfile(): Profile {
@@ -64,7 +83,7 @@ export function useProfile(): Profile {
 export function useActiveAccountId(): string {
   const profile = useProfile();
   const stored = useStoredActiveAccountId();
-  return resolveActiveAccountId(stored, profile.accounts, profile.primary_account_id);
+  return resolveActiveAccountId(stored, switchableAccountsOf(profile), profile.primary_account_id);
 }
 
 /** The user's full name as the header and menus show it. */

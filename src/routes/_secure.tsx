@@ -2,6 +2,8 @@ import { createFileRoute, redirect } from '@tanstack/react-router';
 import { consoleLocaleFor } from '../../contract/locales.ts';
 import { encodeSignInState } from '../../contract/schemas/identity.ts';
 import { AppShell } from '../features/shell/components/app-shell.tsx';
+import { setActiveAccountId } from '../lib/active-account.ts';
+import { ApiError } from '../lib/api-client.ts';
 import {
   activeAccountIdOf,
   applicationsQueryOptions,
@@ -9,6 +11,7 @@ import {
   profileQueryOptions,
 } from '../lib/current-user.ts';
 import { activateLocale, loadConsoleCatalog, storedLanguage } from '../lib/i18n.ts';
+import { forgetRecentAccount } from '../lib/recent-accounts.ts';
 import { ensureSession } from '../lib/session.ts';
 
 export const Route = createFileRoute('/_secure')({
@@ -24,11 +27,25 @@ export const Route = createFileRoute('/_secure')({
     const profile = await queryClient.ensureQueryData(profileQueryOptions());
     const accountId = activeAccountIdOf(profile);
     if (!storedLanguage()) await activateLocale(consoleLocaleFor(profile.locale));
-    await Promise.all([
-      loadConsoleCatalog(),
-      queryClient.ensureQueryData(permissionsQueryOptions(profile.access_scope, accountId)),
-      queryClient.ensureQueryData(applicationsQueryOptions(accountId)),
-    ]);
+    const loadAccount = (id: string) =>
+      Promise.all([
+        queryClient.ensureQueryData(permissionsQueryOptions(profile.access_scope, id)),
+        queryClient.ensureQueryData(applicationsQueryOptions(id)),
+      ]);
+    const loadActiveAccount = async () => {
+      try {
+        await loadAccount(accountId);
+      } catch (error) {
+        // An account chosen in the switcher can go out of reach (removed, or moved to another
+        // partner); the server answers 404 and the user works in the primary account again.
+        const outOfReach = error instanceof ApiError && error.status === 404;
+        if (!outOfReach || accountId === profile.primary_account_id) throw error;
+        forgetRecentAccount(profile.id, accountId);
+        setActiveAccountId(null);
+        await loadAccount(profile.primary_account_id);
+      }
+    };
+    await Promise.all([loadConsoleCatalog(), loadActiveAccount()]);
   },
   component: AppShell,
 });

@@ -1,20 +1,19 @@
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { type ConsoleLocale, isPlatformLocale } from '../../../../contract/locales.ts';
 import { ACCOUNTS_LIST_PATH } from '../../../../contract/paths.ts';
 import { encodeSignInState } from '../../../../contract/schemas/identity.ts';
 import type { Profile } from '../../../../contract/schemas/profile.ts';
 import { Menu } from '../../../components/ui/menu.tsx';
-import { setActiveAccountId } from '../../../lib/active-account.ts';
-import { fullNameOf } from '../../../lib/current-user.ts';
+import { fullNameOf, switchableAccountsOf } from '../../../lib/current-user.ts';
 import { platformLocaleFor } from '../../../lib/i18n.ts';
 import { languageChoices, localesQueryOptions } from '../../../lib/locales.ts';
-import { ACCOUNT_SCOPED_KEY } from '../../../lib/query-client.ts';
 import { endSession } from '../../../lib/session.ts';
 import { chooseTheme, storedTheme, THEME_PREFERENCES, type ThemePreference } from '../../../lib/theme.ts';
+import { useAccountSwitcherMode, useSwitchAccount } from '../account-switcher.ts';
 import { useChangeLanguage, useSignOut } from '../mutations.ts';
 
 const THEME_LABELS = {
@@ -23,13 +22,36 @@ const THEME_LABELS = {
   dark: msg`Dark`,
 } as const;
 
+// Only viewers who reach more than 50 accounts need the search; everyone else never loads it.
+const AccountSearch = lazy(() =>
+  import('./account-search.tsx').then(({ AccountSearch }) => ({ default: AccountSearch })),
+);
+
+/** The account the console works in, and the way to another one. */
 function AccountSwitcher({ profile, activeAccountId }: { profile: Profile; activeAccountId: string }) {
   const { t } = useLingui();
-  const queryClient = useQueryClient();
-  const active = profile.accounts.find((account) => account.id === activeAccountId);
-  if (profile.accounts.length < 2) {
-    return active ? <span className="header__account">{active.display_name}</span> : null;
+  const mode = useAccountSwitcherMode(profile);
+  const switchAccount = useSwitchAccount(profile.id);
+  const active = switchableAccountsOf(profile).find((account) => account.id === activeAccountId);
+  const activeName = active ? <span className="header__account">{active.display_name}</span> : null;
+
+  if (mode.kind === 'search') {
+    return (
+      <div className="account-switcher">
+        {activeName}
+        <Suspense fallback={null}>
+          <AccountSearch
+            key={activeAccountId}
+            userId={profile.id}
+            activeAccountId={activeAccountId}
+            onSelect={switchAccount}
+          />
+        </Suspense>
+      </div>
+    );
   }
+  const { accounts } = mode;
+  if (accounts.length < 2) return activeName;
   return (
     <Menu
       trigger={active?.display_name ?? t`Choose account`}
@@ -38,7 +60,7 @@ function AccountSwitcher({ profile, activeAccountId }: { profile: Profile; activ
         {
           id: 'accounts',
           label: t`Switch account`,
-          entries: profile.accounts.map((account) => ({
+          entries: accounts.map((account) => ({
             value: account.id,
             label: account.display_name,
             checked: account.id === activeAccountId,
@@ -46,8 +68,8 @@ function AccountSwitcher({ profile, activeAccountId }: { profile: Profile; activ
         },
       ]}
       onSelect={(accountId) => {
-        setActiveAccountId(accountId);
-        void queryClient.invalidateQueries({ queryKey: ACCOUNT_SCOPED_KEY });
+        const account = accounts.find((candidate) => candidate.id === accountId);
+        if (account) switchAccount(account);
       }}
     />
   );

@@ -52,7 +52,8 @@ interface SignedInOptions {
 
 /**
  * A signed-in user on the real console with the accounts list's calls answering from fixtures. The
- * address of each of those calls is kept, query string included, for assertions on what was asked.
+ * address of each of those calls (and of the permissions, which name the selected account) is kept,
+ * query string included, for assertions on what was asked.
  */
 export function signedIn({
   profile,
@@ -65,6 +66,8 @@ export function signedIn({
 }: SignedInOptions = {}) {
   const requests: URL[] = [];
   const listCalls: Parameters<typeof mockApi>[0] = {
+    [`GET ${API}/permission`]: () =>
+      json({ items: permissions.map((name) => ({ name })), total: permissions.length }),
     [`GET ${API}/tenants`]: () => json({ items: tenants, total }),
     [`GET ${API}/tenants/expiring`]: () => json(expiring),
     ...extra,
