@@ -27,6 +27,7 @@ function useCountryName(): (code: string) => string {
 
 function OrganizationCard({ organization, canEdit }: { organization: Organization; canEdit: boolean }) {
   const countryName = useCountryName();
+  const name = organization.name;
   const address = [organization.address, organization.address2].filter(Boolean).join(', ');
   const rows = [
     { key: 'address', label: <Trans>Address</Trans>, value: address },
@@ -53,7 +54,7 @@ function OrganizationCard({ organization, canEdit }: { organization: Organizatio
       {canEdit ? (
         <Link to="/ca/organizations/$id/edit" params={{ id: organization.id }}>
           <Trans>
-            Edit <span className="visually-hidden">{organization.name}</span>
+            Edit <span className="visually-hidden">{name}</span>
           </Trans>
         </Link>
       ) : null}
@@ -85,6 +86,7 @@ function OrganizationCards({ accountId, canEdit }: { accountId: string; canEdit:
     );
   }
   const { items, total } = query.data;
+  const shown = items.length;
   if (items.length === 0) {
     return (
       <SectionEmpty>
@@ -99,10 +101,10 @@ function OrganizationCards({ accountId, canEdit }: { accountId: string; canEdit:
           <OrganizationCard key={organization.id} organization={organization} canEdit={canEdit} />
         ))}
       </div>
-      {total > items.length ? (
+      {total > shown ? (
         <p>
           <Trans>
-            Showing {items.length} of {total} organizations.
+            Showing {shown} of {total} organizations.
           </Trans>
         </p>
       ) : null}

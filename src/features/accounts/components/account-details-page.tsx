@@ -60,6 +60,7 @@ export function AccountDetailsPage({ accountId }: { accountId: string }) {
   const headingRef = useRef<HTMLHeadingElement>(null);
   const bannerRef = useRef<HTMLDivElement>(null);
 
+  const displayName = account.display_name;
   const mayEdit = canOpenAccountEdit(profile, flags, account);
   const mayUnlink = canUnlinkAccount(profile, flags, account);
   const mayDelete = canDeleteAccount(profile, flags, account);
@@ -115,7 +116,7 @@ export function AccountDetailsPage({ accountId }: { accountId: string }) {
   return (
     <section className="page account-details" aria-labelledby="page-title">
       <h1 id="page-title" className="page__title" tabIndex={-1} ref={headingRef}>
-        <Trans>Account: {account.display_name}</Trans>
+        <Trans>Account: {displayName}</Trans>
       </h1>
       {unlinked ? (
         <div ref={bannerRef} tabIndex={-1} className="account-details__banner">

@@ -7,7 +7,7 @@ import { UNLIMITED } from '../../../../contract/constants.ts';
 import type { signInMethodEntrySchema, Tenant } from '../../../../contract/schemas/tenants.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { ExternalLink } from './account-details-external-link.tsx';
-import { isLinkedAccount } from './account-details-model.ts';
+import { intlLocaleOf, isLinkedAccount } from './account-details-model.ts';
 
 type SignInMethod = v.InferOutput<typeof signInMethodEntrySchema>['signInMethod'];
 
@@ -93,7 +93,10 @@ export function LinkedAccountSection({ account, onUnlink }: LinkedAccountSection
   );
 }
 
-/** One card per licensed application with its licence types (the Licences section). */
+/**
+ * One card per application with licences allocated, listing its licence types (the Licences
+ * section); applications licensed without any allocation are named in one line instead of a card each.
+ */
 export function LicencesSection({ account }: { account: Tenant }) {
   const { t, i18n } = useLingui();
   if (account.applications.length === 0) {
@@ -103,44 +106,56 @@ export function LicencesSection({ account }: { account: Tenant }) {
       </SectionEmpty>
     );
   }
+  const allocated = account.applications.filter((application) => application.features.length > 0);
+  const unallocated = account.applications.filter((application) => application.features.length === 0);
+  const names = new Intl.ListFormat(intlLocaleOf(i18n.locale), { type: 'conjunction' }).format(
+    unallocated.map((application) => application.app_name),
+  );
   const amount = (value: number) => (value === UNLIMITED ? t`Unlimited` : i18n.number(value));
   return (
-    <div className="account-cards">
-      {account.applications.map((application) => (
-        <SectionCard key={application.id} titleId={`licence-${application.id}`} title={application.app_name}>
-          {application.features.length === 0 ? (
-            <SectionEmpty>
-              <Trans>No licences are allocated in this application.</Trans>
-            </SectionEmpty>
-          ) : (
-            <table className="account-table">
-              <thead>
-                <tr>
-                  <th scope="col">
-                    <Trans>Licence type</Trans>
-                  </th>
-                  <th scope="col">
-                    <Trans>Remaining</Trans>
-                  </th>
-                  <th scope="col">
-                    <Trans>Total allocated</Trans>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {application.features.map((feature) => (
-                  <tr key={feature.name}>
-                    <th scope="row">{feature.name}</th>
-                    <td>{amount(feature.attributes.remaining)}</td>
-                    <td>{amount(feature.attributes.limit)}</td>
+    <>
+      {allocated.length > 0 ? (
+        <div className="account-cards">
+          {allocated.map((application) => (
+            <SectionCard
+              key={application.id}
+              titleId={`licence-${application.id}`}
+              title={application.app_name}
+            >
+              <table className="account-table">
+                <thead>
+                  <tr>
+                    <th scope="col">
+                      <Trans>Licence type</Trans>
+                    </th>
+                    <th scope="col">
+                      <Trans>Remaining</Trans>
+                    </th>
+                    <th scope="col">
+                      <Trans>Total allocated</Trans>
+                    </th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-        </SectionCard>
-      ))}
-    </div>
+                </thead>
+                <tbody>
+                  {application.features.map((feature) => (
+                    <tr key={feature.name}>
+                      <th scope="row">{feature.name}</th>
+                      <td>{amount(feature.attributes.remaining)}</td>
+                      <td>{amount(feature.attributes.limit)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </SectionCard>
+          ))}
+        </div>
+      ) : null}
+      {unallocated.length > 0 ? (
+        <SectionEmpty>
+          <Trans>No licences are allocated yet in {names}.</Trans>
+        </SectionEmpty>
+      ) : null}
+    </>
   );
 }
 

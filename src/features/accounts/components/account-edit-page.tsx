@@ -91,6 +91,7 @@ function AccountEditForm({ account, endDateLocked }: { account: Tenant; endDateL
   const navigate = useNavigate();
   const update = useUpdateAccount(account.id);
   const linked = isLinkedAccount(account);
+  const displayName = account.display_name;
   const todayDate = today();
   const from = parseCalendarDate(account.service_period.from)?.toString() ?? account.service_period.from;
   const to = parseCalendarDate(account.service_period.to)?.toString() ?? '';
@@ -129,7 +130,7 @@ function AccountEditForm({ account, endDateLocked }: { account: Tenant; endDateL
 
   return (
     <AccountFormFrame
-      title={<Trans>Edit account: {account.display_name}</Trans>}
+      title={<Trans>Edit account: {displayName}</Trans>}
       notices={
         <>
           {linked ? <LinkedAccountNotice account={account} /> : null}

@@ -163,6 +163,15 @@ describe('account details', () => {
               { name: 'Private CA', attributes: { limit: -1, used: 3, remaining: -1 } },
             ],
           },
+          {
+            id: 'app-2',
+            name: 'iot',
+            app_code: 'device_manager',
+            app_name: 'IoT Device Manager',
+            context: 'iot',
+            permissions: [],
+            features: [],
+          },
         ],
         sign_in_methods: [
           {
@@ -202,6 +211,8 @@ describe('account details', () => {
       'SSL certificates380500',
       'Private CAUnlimitedUnlimited',
     ]);
+    expect(within(licences).getByText('No licences are allocated yet in IoT Device Manager.')).toBeTruthy();
+    expect(within(licences).queryByRole('article', { name: 'IoT Device Manager' })).toBeNull();
 
     const signIn = screen.getByRole('region', { name: 'Account sign-in' });
     expect(within(signIn).getByRole('heading', { name: 'Standard sign-in' })).toBeTruthy();
@@ -321,7 +332,13 @@ describe('unlinking an account', () => {
     expect(
       await screen.findByText('The account was unlinked from its single sign-in identity.'),
     ).toBeTruthy();
-    expect(screen.queryByRole('alertdialog')).toBeNull();
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    // The Unlink button is gone with the link: focus lands on the news instead of the page's start.
+    await waitFor(() =>
+      expect(document.activeElement?.textContent).toContain(
+        'The account was unlinked from its single sign-in identity.',
+      ),
+    );
     const unlink = calls.find((call) => call.method === 'POST' && call.path.endsWith('/unlink'));
     expect(unlink?.body).toEqual({ confirmation: 'UNLINK' });
     expect(screen.queryByRole('button', { name: 'Unlink account' })).toBeNull();
