@@ -131,7 +131,13 @@ export function AccountDetailsPage({ accountId }: { accountId: string }) {
           <ul className="account-details__anchors">
             {sections.map((section) => (
               <li key={section.value}>
-                <Link to="." hash={section.value} onClick={() => openSection(section.value)}>
+                {/* By hash, or every anchor of the page would be marked as the current page. */}
+                <Link
+                  to="."
+                  hash={section.value}
+                  activeOptions={{ includeHash: true }}
+                  onClick={() => openSection(section.value)}
+                >
                   {section.title}
                 </Link>
               </li>

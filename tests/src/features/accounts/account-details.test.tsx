@@ -287,8 +287,11 @@ describe('account details', () => {
     await user.click(trigger);
     expect(trigger.getAttribute('aria-expanded')).toBe('false');
 
-    await user.click(within(await sideNavigation()).getByRole('link', { name: 'Licences' }));
+    const nav = await sideNavigation();
+    expect(nav.querySelectorAll('[aria-current]')).toHaveLength(0);
+    await user.click(within(nav).getByRole('link', { name: 'Licences' }));
     await waitFor(() => expect(trigger.getAttribute('aria-expanded')).toBe('true'));
+    expect([...nav.querySelectorAll('[aria-current]')].map((link) => link.textContent)).toEqual(['Licences']);
     expect(document.activeElement).toBe(trigger);
     expect(scrollIntoView.mock.contexts).toContain(document.getElementById('licences'));
   });
