@@ -1,6 +1,7 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-import { Trans, useLingui } from '@lingui/react/macro';
+import { useLingui } from '@lingui/react/macro';
+import type { ReactNode } from 'react';
 import type { Tenant, TenantType } from '../../../../contract/schemas/tenants.ts';
 import { useProfile } from '../../../lib/current-user.ts';
 import { useFeatureFlags } from '../../../lib/feature-flags.ts';
@@ -12,69 +13,71 @@ const TYPE_LABELS: Readonly<Record<TenantType, MessageDescriptor>> = {
   partner: msg`Partner`,
 };
 
+interface StatusItem {
+  key: string;
+  label: string;
+  value: ReactNode;
+  /** Present only when the item applies (the partner name, the type behind its flag). */
+  shown?: boolean;
+  className?: string;
+  lang?: string | undefined;
+}
+
 /** The status block under the title (G-05 … G-10). */
 export function AccountDetailsHeader({ account }: { account: Tenant }) {
   const { t, i18n } = useLingui();
   const profile = useProfile();
   const flags = useFeatureFlags();
-  const notSet = t`Not set`;
-  const from = formatAccountDate(account.service_period.from, profile, i18n.locale) ?? notSet;
-  const to = formatAccountDate(account.service_period.to, profile, i18n.locale) ?? t`No end date`;
   const language = languageOf(account.locale);
+  const items: StatusItem[] = [
+    {
+      key: 'status',
+      label: t`Status`,
+      value: (
+        <span
+          className={`account-status__badge account-status__badge--${account.active ? 'active' : 'inactive'}`}
+        >
+          {account.active ? t`Active` : t`Inactive`}
+        </span>
+      ),
+    },
+    { key: 'id', label: t`Account ID`, value: account.id, className: 'account-status__id' },
+    {
+      key: 'start',
+      label: t`Service start`,
+      value: formatAccountDate(account.service_period.from, profile, i18n.locale) ?? t`Not set`,
+    },
+    {
+      key: 'end',
+      label: t`Service end`,
+      value: formatAccountDate(account.service_period.to, profile, i18n.locale) ?? t`No end date`,
+    },
+    { key: 'language', label: t`Language`, value: language.name, lang: language.lang },
+    {
+      key: 'partner',
+      label: t`Partner account`,
+      value: account.partner_account_name,
+      shown: Boolean(account.partner_account_name),
+    },
+    {
+      key: 'type',
+      label: t`Account type`,
+      value: i18n._(TYPE_LABELS[account.type]),
+      shown: flags.partner_scope,
+    },
+  ];
   return (
     <dl className="account-status" aria-label={t`Account status`}>
-      <div className="account-status__item">
-        <dt>
-          <Trans>Status</Trans>
-        </dt>
-        <dd>
-          <span
-            className={`account-status__badge account-status__badge--${account.active ? 'active' : 'inactive'}`}
-          >
-            {account.active ? <Trans>Active</Trans> : <Trans>Inactive</Trans>}
-          </span>
-        </dd>
-      </div>
-      <div className="account-status__item">
-        <dt>
-          <Trans>Account ID</Trans>
-        </dt>
-        <dd className="account-status__id">{account.id}</dd>
-      </div>
-      <div className="account-status__item">
-        <dt>
-          <Trans>Service start</Trans>
-        </dt>
-        <dd>{from}</dd>
-      </div>
-      <div className="account-status__item">
-        <dt>
-          <Trans>Service end</Trans>
-        </dt>
-        <dd>{to}</dd>
-      </div>
-      <div className="account-status__item">
-        <dt>
-          <Trans>Language</Trans>
-        </dt>
-        <dd lang={language.lang}>{language.name}</dd>
-      </div>
-      {account.partner_account_name ? (
-        <div className="account-status__item">
-          <dt>
-            <Trans>Partner account</Trans>
-          </dt>
-          <dd>{account.partner_account_name}</dd>
-        </div>
-      ) : null}
-      {flags.partner_scope ? (
-        <div className="account-status__item">
-          <dt>
-            <Trans>Account type</Trans>
-          </dt>
-          <dd>{i18n._(TYPE_LABELS[account.type])}</dd>
-        </div>
-      ) : null}
+      {items
+        .filter((item) => item.shown !== false)
+        .map((item) => (
+          <div key={item.key} className="account-status__item">
+            <dt>{item.label}</dt>
+            <dd className={item.className} lang={item.lang}>
+              {item.value}
+            </dd>
+          </div>
+        ))}
     </dl>
   );
 }
