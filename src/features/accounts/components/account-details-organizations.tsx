@@ -26,8 +26,10 @@ function useCountryName(): (code: string) => string {
 }
 
 function OrganizationCard({ organization, canEdit }: { organization: Organization; canEdit: boolean }) {
+  const { t } = useLingui();
   const countryName = useCountryName();
   const name = organization.name;
+  const notGiven = t`Not given`;
   const address = [organization.address, organization.address2].filter(Boolean).join(', ');
   const rows = [
     { key: 'address', label: <Trans>Address</Trans>, value: address },
@@ -47,7 +49,7 @@ function OrganizationCard({ organization, canEdit }: { organization: Organizatio
         {rows.map((row) => (
           <div key={row.key} className="details__row">
             <dt>{row.label}</dt>
-            <dd>{row.value || '—'}</dd>
+            <dd>{row.value || <span className="account-card__not-given">{notGiven}</span>}</dd>
           </div>
         ))}
       </dl>

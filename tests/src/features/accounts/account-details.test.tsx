@@ -265,6 +265,8 @@ describe('account details', () => {
     const card = await screen.findByRole('article', { name: 'Example Labs' });
     expect(within(card).getByText('Germany')).toBeTruthy();
     expect(within(card).getByText('10115')).toBeTruthy();
+    // The state was left empty: said in words, not left as a blank or a dash.
+    expect(within(card).getByText('Not given')).toBeTruthy();
     expect(within(card).getByRole('link', { name: 'Edit Example Labs' }).getAttribute('href')).toBe(
       '/account/ca/organizations/org-1/edit',
     );
