@@ -1,14 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ACCOUNTS_LIST_PATH, apiPaths, LOGIN_PATH } from '../contract/paths.ts';
+import { ACCOUNTS_LIST_PATH, apiPaths, LOGIN_PATH, UI_API_V1 } from '../contract/paths.ts';
+import type { DatabaseLocation } from '../server/db/connection.ts';
 import { buildConsole, screenSize } from './bundle-size.ts';
 import { type LoadResult, load } from './load.ts';
 import { signedInToken, startBaseline, startPlatform } from './servers.ts';
+import { BENCH_ACCOUNTS, BENCH_PARTNERS, benchPostgres, seedAccounts } from './tenants.ts';
 
 /**
- * `npm run bench [size|http]`: what the console costs to load and what one authenticated API call
- * costs to serve. Speed is printed against a baseline measured in the same run, never as a verdict
+ * `npm run bench [size|http]`: what the console costs to load and what authenticated API calls cost
+ * to serve, the accounts list among 100,000 accounts on PGlite and on PostgreSQL. Speed is printed against a baseline measured in the same run, never as a verdict
  * on wall-clock time; only the sign-in page's size has a budget.
  */
 const SIGN_IN_BUDGET_BYTES = 120 * 1024;
@@ -47,36 +49,82 @@ function formatLoad(label: string, result: LoadResult): string {
   );
 }
 
-async function benchHttp(): Promise<void> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'trust-console-bench-data-'));
-  const baseline = await startBaseline();
-  const platform = await startPlatform(dataDir).catch(async (error: unknown) => {
-    await baseline.stop();
-    throw error;
-  });
+/** The accounts list as the console asks for it: a filter, a sort and one page. */
+const TENANTS_QUERY = '?active=true&name=acme&sort=end_date:desc&limit=10';
+
+function formatRatio(label: string, result: LoadResult, baseline: LoadResult): string {
+  return (
+    `  ${label} / baseline: ${(result.requestsPerSecond / baseline.requestsPerSecond).toFixed(3)} × the ` +
+    `throughput, ${(result.p50Ms / baseline.p50Ms).toFixed(1)} × the median and ` +
+    `${(result.p99Ms / baseline.p99Ms).toFixed(1)} × the p99 latency`
+  );
+}
+
+async function measure(url: string, headers: Record<string, string>): Promise<LoadResult> {
+  const target = { url, headers, concurrency: CONCURRENCY };
+  // Warmed first so JIT and the database's caches are not part of the measurement.
+  await load({ ...target, requests: WARM_UP_REQUESTS });
+  return load({ ...target, requests: REQUESTS });
+}
+
+/** Seeds `BENCH_ACCOUNTS` accounts, starts the platform on them and measures two calls against the baseline. */
+async function benchPlatform(
+  engine: string,
+  database: DatabaseLocation,
+  dataDir: string,
+  baseline: LoadResult,
+): Promise<void> {
+  const seeding = performance.now();
+  await seedAccounts(database);
+  const seconds = ((performance.now() - seeding) / 1000).toFixed(1);
+  console.info(
+    `\n${engine}: ${BENCH_ACCOUNTS.toLocaleString('en')} accounts (${BENCH_PARTNERS} partners) seeded in ${seconds} s`,
+  );
+  const platform = await startPlatform(dataDir, 'databaseUrl' in database ? database.databaseUrl : '');
   try {
-    const token = await signedInToken(platform.origin, dataDir);
-    const profile = {
-      url: `${platform.origin}${apiPaths.profile}`,
-      headers: { authorization: `Bearer ${token}` },
-      concurrency: CONCURRENCY,
-    };
-    const bare = { url: `${baseline.origin}/`, concurrency: CONCURRENCY };
-    // Warm both first so JIT and the database's caches are not part of the measurement.
-    await load({ ...bare, requests: WARM_UP_REQUESTS });
-    await load({ ...profile, requests: WARM_UP_REQUESTS });
-    const bareResult = await load({ ...bare, requests: REQUESTS });
-    const profileResult = await load({ ...profile, requests: REQUESTS });
+    const headers = { authorization: `Bearer ${await signedInToken(platform.origin, dataDir)}` };
+    const calls = [
+      [apiPaths.profile, 'profile'],
+      [`${apiPaths.tenants.list}${TENANTS_QUERY}`, 'tenants'],
+    ] as const;
+    for (const [path, label] of calls) {
+      const result = await measure(`${platform.origin}${path}`, headers);
+      console.info(formatLoad(`${path.replace(UI_API_V1, '')} (${engine})`, result));
+      console.info(formatRatio(label, result, baseline));
+    }
+  } finally {
+    await platform.stop();
+  }
+}
+
+async function benchHttp(): Promise<void> {
+  const baseline = await startBaseline();
+  try {
+    const bareResult = await measure(`${baseline.origin}/`, {});
     console.info(`\nGET over loopback, ${REQUESTS} requests from ${CONCURRENCY} keep-alive connections`);
     console.info(formatLoad('node:http, small JSON (baseline)', bareResult));
-    console.info(formatLoad(`${apiPaths.profile} (PGlite)`, profileResult));
-    console.info(
-      `  profile / baseline: ${(profileResult.requestsPerSecond / bareResult.requestsPerSecond).toFixed(3)} × the ` +
-        `throughput, ${(profileResult.p50Ms / bareResult.p50Ms).toFixed(1)} × the median latency`,
-    );
+
+    const pgliteDir = mkdtempSync(path.join(tmpdir(), 'trust-console-bench-data-'));
+    try {
+      await benchPlatform('PGlite', { dataDir: pgliteDir }, pgliteDir, bareResult);
+    } finally {
+      rmSync(pgliteDir, { recursive: true, force: true });
+    }
+
+    const postgres = await benchPostgres();
+    if ('skipped' in postgres) {
+      console.info(`\nPostgreSQL: skipped, ${postgres.skipped}.`);
+      return;
+    }
+    const licenceDir = mkdtempSync(path.join(tmpdir(), 'trust-console-bench-data-'));
+    try {
+      await benchPlatform('PostgreSQL', { databaseUrl: postgres.url }, licenceDir, bareResult);
+    } finally {
+      rmSync(licenceDir, { recursive: true, force: true });
+      await postgres.drop();
+    }
   } finally {
-    await Promise.all([platform.stop(), baseline.stop()]);
-    rmSync(dataDir, { recursive: true, force: true });
+    await baseline.stop();
   }
 }
 

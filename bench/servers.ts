@@ -52,14 +52,14 @@ async function waitUntilAnswering(url: string, child: ChildProcess, timeoutMs: n
   throw new Error(`The server did not answer ${url} within ${timeoutMs / 1000} s.`);
 }
 
-/** The platform API on PGlite in `dataDir`, as `npm start` runs it. */
-export async function startPlatform(dataDir: string): Promise<RunningServer> {
+/** The platform API as `npm start` runs it: on PGlite in `dataDir`, or on PostgreSQL at `databaseUrl`. */
+export async function startPlatform(dataDir: string, databaseUrl = ''): Promise<RunningServer> {
   const port = await freePort();
   const child = startProcess('server/main.ts', {
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
-    DATABASE_URL: '',
+    DATABASE_URL: databaseUrl,
   });
   child.stdout?.resume();
   const origin = `http://127.0.0.1:${port}`;

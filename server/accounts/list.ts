@@ -45,8 +45,14 @@ export function containsPattern(text: string): string {
 const endDateKey = sql<string>`coalesce(${sql.ref('a.service_to')}, 'infinity'::date)`;
 const lowerName = sql<string>`lower(${sql.ref('a.name')})`;
 
-/** Sort keys per column, before the `id` tie-breaker. Secondary keys keep equal rows in name order. */
-const SORT_KEYS: Record<TenantSortColumn, readonly RawBuilder<unknown>[]> = {
+/** Columns of the account itself, each with an index in its sort order. */
+type IndexedSortColumn = Exclude<TenantSortColumn, 'partner_account_name'>;
+
+/**
+ * Sort keys per column, before the `id` tie-breaker. Secondary keys keep equal rows in name order.
+ * Sorting by partner name (then name) goes group by group instead: see `pageByPartnerName`.
+ */
+const SORT_KEYS: Record<IndexedSortColumn, readonly RawBuilder<unknown>[]> = {
   name: [lowerName],
   // Ascending status lists active accounts first, as the words "active" < "inactive" do.
   status: [sql`(not ${sql.ref('a.active')})`, lowerName],
@@ -54,10 +60,9 @@ const SORT_KEYS: Record<TenantSortColumn, readonly RawBuilder<unknown>[]> = {
   start_date: [sql.ref('a.service_from')],
   end_date: [endDateKey],
   type: [sql.ref('a.type'), lowerName],
-  partner_account_name: [sql`lower(coalesce(${sql.ref('p.name')}, ${PLATFORM_PARTNER_NAME}))`, lowerName],
 };
 
-function sortKeys(column: TenantSortColumn): RawBuilder<unknown>[] {
+function sortKeys(column: IndexedSortColumn): RawBuilder<unknown>[] {
   return [...SORT_KEYS[column], sql.ref('a.id')];
 }
 
@@ -203,6 +208,7 @@ export async function listTenants(
   today: string,
 ): Promise<{ items: TenantSummary[]; total: number }> {
   const filtered = filteredAccounts(db, principal, filters, today);
+  if (page.sort.column === 'partner_account_name') return pageByPartnerName(db, filtered, page);
   let rowsQuery = selectSummary(filtered);
   for (const key of sortKeys(page.sort.column)) rowsQuery = rowsQuery.orderBy(key, page.sort.direction);
   const [rows, count] = await Promise.all([
@@ -212,10 +218,119 @@ export async function listTenants(
   return { items: rows.map(toTenantSummary), total: count.total };
 }
 
+type FilteredAccounts = ReturnType<typeof filteredAccounts>;
+
 /**
- * Every matching account in `sort` order, `batchSize` rows per query. Each batch continues after the
- * last row's sort keys (keyset pagination), so the export of 100,000 accounts never holds more than
- * one batch and never re-reads the rows before it, as `offset` would.
+ * The rows of `accounts` in `keys` order, `batchSize` per query. Each batch continues after the last
+ * row's keys (keyset pagination), so an export never holds more than one batch and never re-reads the
+ * rows before it, as `offset` would. The keys must end in the unique `a.id` and never be null.
+ */
+async function* keysetBatches(
+  accounts: () => FilteredAccounts,
+  keys: readonly RawBuilder<unknown>[],
+  direction: 'asc' | 'desc',
+  batchSize: number,
+): AsyncGenerator<TenantSummary[]> {
+  const after = direction === 'asc' ? sql.raw('>') : sql.raw('<');
+  let last: unknown[] | null = null;
+  while (true) {
+    let query = selectSummary(accounts()).select(
+      sql<unknown[]>`jsonb_build_array(${sql.join(keys)})`.as('sort_keys'),
+    );
+    if (last !== null) {
+      const values: Expression<unknown>[] = last.map((value) => sql.val(value));
+      query = query.where(sql<boolean>`(${sql.join(keys)}) ${after} (${sql.join(values)})`);
+    }
+    for (const key of keys) query = query.orderBy(key, direction);
+    const rows = await query.limit(batchSize).execute();
+    if (rows.length > 0) yield rows.map(toTenantSummary);
+    if (rows.length < batchSize) return;
+    last = rows[rows.length - 1]?.sort_keys ?? null;
+  }
+}
+
+interface PartnerGroup {
+  /** `lower(partner name)`, "system" for accounts without a partner. */
+  sort_key: string;
+  /** The partners sharing that key; null stands for "no partner". */
+  partner_ids: (string | null)[];
+  accounts: number;
+}
+
+/**
+ * The matching accounts grouped by the partner-name sort key, in sort order, with their number: one
+ * pass over the matching accounts, and few groups (one per partner).
+ */
+function partnerGroups(
+  db: Kysely<Database>,
+  accounts: FilteredAccounts,
+  direction: 'asc' | 'desc',
+): Promise<PartnerGroup[]> {
+  const perPartner = accounts
+    .select((eb) => ['a.partner_account_id', eb.fn.countAll<number>().as('accounts')])
+    .groupBy('a.partner_account_id')
+    .as('g');
+  return db
+    .selectFrom(perPartner)
+    .leftJoin('accounts as p', 'p.id', 'g.partner_account_id')
+    .select([
+      sql<string>`lower(coalesce(${sql.ref('p.name')}, ${sql.lit(PLATFORM_PARTNER_NAME)}))`.as('sort_key'),
+      sql<(string | null)[]>`array_agg(${sql.ref('g.partner_account_id')})`.as('partner_ids'),
+      sql<number>`sum(${sql.ref('g.accounts')})::int`.as('accounts'),
+    ])
+    .groupBy(sql`1`)
+    .orderBy(sql`1`, direction)
+    .execute();
+}
+
+/** The matching accounts of one partner group; an index on (partner, lower(name), id) orders them. */
+function inPartnerGroup(accounts: FilteredAccounts, group: PartnerGroup): FilteredAccounts {
+  const partnerIds = group.partner_ids.filter((id) => id !== null);
+  const withoutPartner = group.partner_ids.includes(null);
+  return accounts.where((eb) =>
+    eb.or([
+      ...(partnerIds.length > 0 ? [eb('a.partner_account_id', 'in', partnerIds)] : []),
+      ...(withoutPartner ? [eb('a.partner_account_id', 'is', null)] : []),
+    ]),
+  );
+}
+
+/**
+ * A page sorted by partner name. No index orders accounts by their partner's name, and sorting every
+ * matching account for each page costs 60–300 ms at 100,000 accounts; instead the groups' sizes
+ * (which also give the total) say which groups the page falls in, and only those are read, in name
+ * order through the index.
+ */
+async function pageByPartnerName(
+  db: Kysely<Database>,
+  filtered: FilteredAccounts,
+  page: ListPage,
+): Promise<{ items: TenantSummary[]; total: number }> {
+  const groups = await partnerGroups(db, filtered, page.sort.direction);
+  const items: TenantSummary[] = [];
+  let skip = page.offset;
+  for (const group of groups) {
+    if (items.length === page.limit) break;
+    if (skip >= group.accounts) {
+      skip -= group.accounts;
+      continue;
+    }
+    let query = selectSummary(inPartnerGroup(filtered, group));
+    for (const key of sortKeys('name')) query = query.orderBy(key, page.sort.direction);
+    const rows = await query
+      .offset(skip)
+      .limit(page.limit - items.length)
+      .execute();
+    items.push(...rows.map(toTenantSummary));
+    skip = 0;
+  }
+  return { items, total: groups.reduce((sum, group) => sum + group.accounts, 0) };
+}
+
+/**
+ * Every matching account in `sort` order, in batches (the CSV export). Sorted by partner name, it
+ * walks the partner groups in order and each group's accounts by name, instead of re-sorting every
+ * remaining account for each batch (measured at 100,000 accounts: 22 s against 0.6 s).
  */
 export async function* tenantBatches(
   db: Kysely<Database>,
@@ -225,22 +340,18 @@ export async function* tenantBatches(
   today: string,
   batchSize: number,
 ): AsyncGenerator<TenantSummary[]> {
-  const keys = sortKeys(sort.column);
-  const after = sort.direction === 'asc' ? sql.raw('>') : sql.raw('<');
-  let last: unknown[] | null = null;
-  while (true) {
-    let query = selectSummary(filteredAccounts(db, principal, filters, today)).select(
-      sql<unknown[]>`jsonb_build_array(${sql.join(keys)})`.as('sort_keys'),
+  const accounts = () => filteredAccounts(db, principal, filters, today);
+  if (sort.column !== 'partner_account_name') {
+    yield* keysetBatches(accounts, sortKeys(sort.column), sort.direction, batchSize);
+    return;
+  }
+  for (const group of await partnerGroups(db, accounts(), sort.direction)) {
+    yield* keysetBatches(
+      () => inPartnerGroup(accounts(), group),
+      sortKeys('name'),
+      sort.direction,
+      batchSize,
     );
-    if (last !== null) {
-      const values: Expression<unknown>[] = last.map((value) => sql.val(value));
-      query = query.where(sql<boolean>`(${sql.join(keys)}) ${after} (${sql.join(values)})`);
-    }
-    for (const key of keys) query = query.orderBy(key, sort.direction);
-    const rows = await query.limit(batchSize).execute();
-    if (rows.length > 0) yield rows.map(toTenantSummary);
-    if (rows.length < batchSize) return;
-    last = rows[rows.length - 1]?.sort_keys ?? null;
   }
 }
 

@@ -47,6 +47,8 @@ const ACCOUNT_LIST_INDEXES = {
   accounts_sort_start_date: [sql`service_from`, sql`id`],
   accounts_sort_end_date: [sql`coalesce(service_to, 'infinity'::date)`, sql`id`],
   accounts_partner_visibility: [sql`coalesce(partner_account_id, id)`],
+  // The export sorted by partner name walks each partner's accounts in name order.
+  accounts_partner_name: [sql`partner_account_id`, sql`lower(name)`, sql`id`],
 };
 
 /**

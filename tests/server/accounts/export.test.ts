@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '../../../contract/paths.ts';
 import type { TenantList } from '../../../contract/schemas/tenants.ts';
-import { csvCell } from '../../../server/accounts/csv.ts';
+import { csvCell, TENANT_CSV_COLUMNS } from '../../../server/accounts/csv.ts';
 import { type Caller, call } from '../organizations/requests.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 import { daysFromToday, fixedClock, insertAccount, signedInUser, TODAY } from './helpers.ts';
@@ -89,17 +89,7 @@ describe('GET tenants/export', () => {
       ),
     ).toBe(true);
     expect(parseCsv(text)).toEqual([
-      [
-        'name',
-        'status',
-        'friendly_identifier',
-        'start_date',
-        'end_date',
-        'type',
-        'partner_account_name',
-        'federation_status',
-        'federated_account_id',
-      ],
+      [...TENANT_CSV_COLUMNS],
       ['System Account', 'active', 'system', TODAY, '', 'system', '', '', ''],
     ]);
   });

@@ -313,3 +313,26 @@ describe('bad queries', () => {
     expect(await errorOf(response)).toEqual({ status: 400, message: 'id: is too long' });
   });
 });
+
+describe('sorting by partner name when partners share a name', () => {
+  it('merges their accounts by name, and those without a partner with a partner called "System"', async () => {
+    const twin = await insertAccount(harness, { name: 'ALPHA PARTNERS', type: 'partner' });
+    await insertAccount(harness, { name: 'Aardvark', partnerAccountId: twin });
+    const namedSystem = await insertAccount(harness, { name: 'System', type: 'partner' });
+    await insertAccount(harness, { name: 'Mid Market', partnerAccountId: namedSystem });
+    const all = await list(system, '?limit=1000');
+    for (const direction of ['asc', 'desc'] as const) {
+      const expected = expectedOrder(all.items, 'partner_account_name', direction);
+      expect(namesOf(await list(system, `?limit=1000&sort=partner_account_name:${direction}`))).toEqual(
+        expected,
+      );
+      const paged: string[] = [];
+      for (let offset = 0; offset < expected.length; offset += 4) {
+        paged.push(
+          ...namesOf(await list(system, `?limit=4&offset=${offset}&sort=partner_account_name:${direction}`)),
+        );
+      }
+      expect(paged).toEqual(expected);
+    }
+  });
+});
