@@ -1,4 +1,9 @@
 import type * as v from 'valibot';
+import {
+  featureFlagListSchema,
+  featureFlagSchema,
+  featureFlagUpdateSchema,
+} from '../../contract/feature-flags.ts';
 import { ACCOUNT_API_V1, apiPaths, IDENTITY_API_V1, UI_API_V1 } from '../../contract/paths.ts';
 import { apiErrorSchema, listSchema } from '../../contract/schemas/common.ts';
 import {
@@ -36,6 +41,18 @@ import {
   setupUserRequestSchema,
 } from '../../contract/schemas/setup.ts';
 import { createdSchema, setupLicenceResultSchema } from '../../contract/schemas/setup-results.ts';
+import {
+  expiringTenantsSchema,
+  tenantCreateSchema,
+  tenantDeleteQuerySchema,
+  tenantExportQuerySchema,
+  tenantFederationSchema,
+  tenantListQuerySchema,
+  tenantListSchema,
+  tenantSchema,
+  tenantUnlinkSchema,
+  tenantUpdateSchema,
+} from '../../contract/schemas/tenants.ts';
 import { type JsonSchema, toJsonSchema } from './json-schema.ts';
 
 type Method = 'get' | 'post' | 'put' | 'delete';
@@ -304,6 +321,134 @@ export const OPERATIONS: readonly Operation[] = [
     pathParameters: ['id', 'contactId'],
     success: { status: 204, description: 'Contact deleted' },
     failures: [400, 401, 403, 404, 412],
+  },
+  {
+    method: 'get',
+    path: apiPaths.tenants.list,
+    tag: 'Accounts',
+    summary: 'The accounts the caller sees (view account), filtered, sorted and a page at a time.',
+    authenticated: true,
+    query: tenantListQuerySchema,
+    success: { status: 200, description: 'Accounts', schema: tenantListSchema },
+    failures: [400, 401, 403],
+  },
+  {
+    method: 'get',
+    path: apiPaths.tenants.export,
+    tag: 'Accounts',
+    summary: 'The same accounts, filtered and sorted, all of them, as a CSV attachment (text/csv).',
+    authenticated: true,
+    query: tenantExportQuerySchema,
+    success: { status: 200, description: 'CSV file, header row first' },
+    failures: [400, 401, 403],
+  },
+  ...[apiPaths.tenants.expiring, apiPaths.tenants.expiringAccounts].map(
+    (path): Operation => ({
+      method: 'get',
+      path,
+      tag: 'Accounts',
+      summary: 'How many active accounts the caller sees end within 30 and within 60 days.',
+      authenticated: true,
+      success: { status: 200, description: 'Counts keyed "30" and "60"', schema: expiringTenantsSchema },
+      failures: [401, 403],
+    }),
+  ),
+  {
+    method: 'post',
+    path: apiPaths.tenants.list,
+    tag: 'Accounts',
+    summary:
+      'Creates a standard or partner account with its first administrator (manage account; system or partner scope).',
+    authenticated: true,
+    requestBody: tenantCreateSchema,
+    success: { status: 201, description: 'Account created; Location names it', schema: tenantSchema },
+    failures: [400, 401, 403, 409, 413, 415],
+  },
+  {
+    method: 'delete',
+    path: apiPaths.tenants.list,
+    tag: 'Accounts',
+    summary: 'Deletes accounts with their users, roles and organizations, all or none (manage account).',
+    authenticated: true,
+    query: tenantDeleteQuerySchema,
+    success: { status: 204, description: 'Accounts deleted' },
+    failures: [400, 401, 403, 404, 409],
+  },
+  ...[`${UI_API_V1}/tenant/{id}`, `${UI_API_V1}/account/{id}`].map(
+    (path): Operation => ({
+      method: 'get',
+      path,
+      tag: 'Accounts',
+      summary: 'The whole record of an account the caller sees (view account); ETag is its version.',
+      authenticated: true,
+      pathParameters: ['id'],
+      success: { status: 200, description: 'Account', schema: tenantSchema },
+      failures: [400, 401, 403, 404],
+    }),
+  ),
+  {
+    method: 'put',
+    path: `${UI_API_V1}/tenant/{id}`,
+    tag: 'Accounts',
+    summary: "Changes an account's name, language and service period (manage account); If-Match is honoured.",
+    authenticated: true,
+    pathParameters: ['id'],
+    requestBody: tenantUpdateSchema,
+    success: { status: 204, description: 'Account changed' },
+    failures: [400, 401, 403, 404, 409, 412, 413, 415],
+  },
+  {
+    method: 'post',
+    path: `${UI_API_V1}/tenant/{id}/unlink`,
+    tag: 'Accounts',
+    summary:
+      'Unlinks an account from its external identity product, on the typed word UNLINK (manage account).',
+    authenticated: true,
+    pathParameters: ['id'],
+    requestBody: tenantUnlinkSchema,
+    success: { status: 204, description: 'Account unlinked' },
+    failures: [400, 401, 403, 404, 409, 415],
+  },
+  {
+    method: 'put',
+    path: `${ACCOUNT_API_V1}/tenants/{id}/federation`,
+    tag: 'Accounts',
+    summary: 'Links an account to an account of an external identity product (system scope, manage tenant).',
+    authenticated: true,
+    pathParameters: ['id'],
+    requestBody: tenantFederationSchema,
+    success: { status: 204, description: 'Account linked' },
+    failures: [400, 401, 403, 404, 409, 413, 415],
+  },
+  {
+    method: 'get',
+    path: apiPaths.featureFlags.list,
+    tag: 'Feature flags',
+    summary: 'Every platform feature flag and whether it is on.',
+    authenticated: true,
+    success: { status: 200, description: 'Feature flags', schema: featureFlagListSchema },
+    failures: [401],
+  },
+  {
+    method: 'get',
+    path: `${UI_API_V1}/feature-flag/{name}`,
+    tag: 'Feature flags',
+    summary: 'One feature flag.',
+    authenticated: true,
+    pathParameters: ['name'],
+    success: { status: 200, description: 'Feature flag', schema: featureFlagSchema },
+    failures: [400, 401],
+  },
+  {
+    method: 'put',
+    path: `${UI_API_V1}/feature-flag/{name}`,
+    tag: 'Feature flags',
+    summary: 'Turns a feature flag on or off (system scope, manage system settings).',
+    authenticated: true,
+    pathParameters: ['name'],
+    requestBody: featureFlagUpdateSchema,
+    success: { status: 204, description: 'Feature flag changed' },
+    failures: [400, 401, 403, 415],
   },
   {
     method: 'get',
