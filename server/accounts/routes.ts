@@ -76,9 +76,9 @@ function isUniqueViolation(error: unknown, constraint: string): boolean {
   );
 }
 
-/** The version an `If-Match: "7"` header asks for, or null without the header. */
+/** The version an `If-Match: "7"` header asks for, or null without the header or with `*`. */
 function expectedVersion(header: string | undefined): number | null {
-  if (header === undefined) return null;
+  if (header === undefined || header.trim() === '*') return null;
   const match = /^(?:W\/)?"(\d{1,9})"$/.exec(header.trim());
   if (!match) throw new ApiError(400, 'If-Match: must be the ETag of the account, such as "3".');
   return Number(match[1]);

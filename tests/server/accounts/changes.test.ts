@@ -358,6 +358,7 @@ describe('editing an account', () => {
     const response = await call(harness, 'GET', apiPaths.tenants.byId(id), { token: system.token });
     expect(response.headers.get('ETag')).toBe('"1"');
     expect((await edit(id, editFor(), system, { 'If-Match': '"1"' })).status).toBe(204);
+    expect((await edit(id, editFor({ locale: 'en_US' }), system, { 'If-Match': '*' })).status).toBe(204);
     await expectError(
       await edit(id, editFor({ name: 'Lost Update' }), system, { 'If-Match': '"1"' }),
       412,
