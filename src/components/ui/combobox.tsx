@@ -21,8 +21,10 @@ interface ComboboxProps {
   optionsLabel: string;
   /** The option marked as the current choice. */
   currentValue?: string;
-  /** Loading, empty or failed: shown under the options and announced politely. */
+  /** Loading, empty, failed or a hint: shown under the options and announced politely. */
   status?: string;
+  /** Announced politely when there is no status, without being shown (how many options were found). */
+  announcement?: string;
   onSelect: (value: string) => void;
 }
 
@@ -40,6 +42,7 @@ export function Combobox({
   optionsLabel,
   currentValue,
   status,
+  announcement,
   onSelect,
 }: ComboboxProps) {
   const collection = useMemo(
@@ -74,7 +77,7 @@ export function Combobox({
         </ArkCombobox.Trigger>
       </ArkCombobox.Control>
       <div className="visually-hidden" role="status">
-        {status}
+        {status ?? announcement}
       </div>
       <Portal>
         <ArkCombobox.Positioner className="combobox__positioner">

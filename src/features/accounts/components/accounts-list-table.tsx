@@ -224,30 +224,34 @@ function PartnerAccount({ name }: { name: string | null }) {
  * a new tab that cannot reach back into the console; an address that is not http(s) is never followed.
  */
 function EditAccountLink({ row }: { row: TenantSummary }) {
-  const { t } = useLingui();
   const external =
     row.federation_status === 'linked' &&
     row.federated_account_details_url !== null &&
     isFollowableUrl(row.federated_account_details_url)
       ? row.federated_account_details_url
       : null;
-  const name = row.name;
+  // Every row has this link: the account's name, read out after the visible words, tells them apart.
+  const label = (
+    <>
+      <Trans>Edit account</Trans>
+      <span className="visually-hidden"> {row.name}</span>
+    </>
+  );
   if (external) {
     return (
-      <a
-        href={external}
-        target="_blank"
-        rel="noopener noreferrer"
-        aria-label={t`Edit account ${name} (opens in a new tab)`}
-      >
-        <Trans>Edit account</Trans>
+      <a href={external} target="_blank" rel="noopener noreferrer">
+        {label}
+        <span className="visually-hidden">
+          {' '}
+          <Trans>(opens in a new tab)</Trans>
+        </span>
         <span aria-hidden="true"> ↗</span>
       </a>
     );
   }
   return (
-    <Link to="/accounts/$id/edit" params={{ id: row.id }} aria-label={t`Edit account ${name}`}>
-      <Trans>Edit account</Trans>
+    <Link to="/accounts/$id/edit" params={{ id: row.id }}>
+      {label}
     </Link>
   );
 }

@@ -36,6 +36,7 @@ export function AccountSearch({ userId, activeAccountId, onSelect }: AccountSear
   );
 
   let status: string | undefined;
+  let announcement: string | undefined;
   if (!searching) {
     status = recent.length === 0 ? t`Type a name to find an account.` : undefined;
   } else if (search.isError) {
@@ -49,7 +50,7 @@ export function AccountSearch({ userId, activeAccountId, onSelect }: AccountSear
     const total = search.data.total;
     status = t`${shown} of ${total} accounts shown. Type more of the name to narrow the search.`;
   } else {
-    status = plural(found.length, { one: '# account found.', other: '# accounts found.' });
+    announcement = plural(found.length, { one: '# account found.', other: '# accounts found.' });
   }
 
   return (
@@ -62,6 +63,7 @@ export function AccountSearch({ userId, activeAccountId, onSelect }: AccountSear
       optionsLabel={searching ? t`Accounts` : t`Recently used`}
       currentValue={activeAccountId}
       status={status}
+      announcement={announcement}
       onSelect={(accountId) => {
         const account = accounts.find((candidate) => candidate.id === accountId);
         if (account) onSelect({ id: account.id, display_name: account.display_name });

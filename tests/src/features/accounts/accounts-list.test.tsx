@@ -196,7 +196,7 @@ describe('accounts list', () => {
       expect(edit.getAttribute('href')).toBe('https://idp.example.com/accounts/4711/edit');
       expect(edit.getAttribute('target')).toBe('_blank');
       expect(edit.getAttribute('rel')).toBe('noopener noreferrer');
-      expect(edit.getAttribute('aria-label')).toContain('opens in a new tab');
+      expect(edit.textContent).toContain('(opens in a new tab)');
       expect(within(rowOf(table, 'Linked customer')).getByText('Linked')).toBeTruthy();
       expect(within(rowOf(table, 'Linked customer')).getByText('idp-4711')).toBeTruthy();
     });

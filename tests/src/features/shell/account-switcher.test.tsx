@@ -96,6 +96,34 @@ describe('header account switcher', () => {
     });
   });
 
+  it('says when no active account matches, and when there are more matches than shown', async () => {
+    const many = Array.from({ length: 20 }, (_, index) => tenantFixture({ name: `Contoso ${index}` }));
+    signedIn({
+      extra: {
+        ...tenantsApi(120, []),
+        [`GET ${API}/tenants`]: ({ url }: { url: URL }) => {
+          const name = url.searchParams.get('name');
+          if (name === null) return json({ items: [], total: 120 });
+          return name === 'contoso' ? json({ items: many, total: 35 }) : json({ items: [], total: 0 });
+        },
+      },
+    });
+    renderApp('/account/profile');
+    const search = await screen.findByRole('combobox', { name: 'Switch account' });
+    const user = typist();
+    await user.type(search, 'zzz');
+    await waitFor(() =>
+      expect(screen.getAllByText('No active account matches this name.').length).toBeGreaterThan(0),
+    );
+    await user.clear(search);
+    await user.type(search, 'contoso');
+    await waitFor(() =>
+      expect(
+        screen.getAllByText('20 of 35 accounts shown. Type more of the name to narrow the search.').length,
+      ).toBeGreaterThan(0),
+    );
+  });
+
   it('offers the user’s recently used accounts, most recent first, before anything is typed', async () => {
     const recent = [contoso, northwind].map(({ id, display_name }) => ({ id, display_name }));
     window.localStorage.setItem(RECENT_KEY, JSON.stringify(recent));
