@@ -3,7 +3,6 @@ import { useCallback } from 'react';
 import * as v from 'valibot';
 import { RequirePermissions } from '../../../components/require-permissions.tsx';
 import { AccountsListPage } from '../../../features/accounts/components/accounts-list-page.tsx';
-import { prefetchAccountList } from '../../../features/accounts/list-state.ts';
 
 export const Route = createFileRoute('/_secure/accounts/')({
   // The page is in the address so Back returns to it; filters and sort are the user's stored preferences.
@@ -11,7 +10,11 @@ export const Route = createFileRoute('/_secure/accounts/')({
     page: v.fallback(v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))), undefined),
   }),
   loaderDeps: ({ search }) => ({ page: search.page ?? 1 }),
-  loader: ({ context: { queryClient }, deps }) => prefetchAccountList(queryClient, deps.page),
+  // Imported on demand: the route definitions load with the first screen, the list's code with the list.
+  loader: async ({ context: { queryClient }, deps }) => {
+    const { prefetchAccountList } = await import('../../../features/accounts/list-state.ts');
+    await prefetchAccountList(queryClient, deps.page);
+  },
   component: AccountsRoute,
 });
 
