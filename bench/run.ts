@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ACCOUNTS_LIST_PATH, apiPaths, LOGIN_PATH, UI_API_V1 } from '../contract/paths.ts';
+import { ACCOUNTS_LIST_PATH, apiPaths, LOGIN_PATH } from '../contract/paths.ts';
 import type { DatabaseLocation } from '../server/db/connection.ts';
 import { buildConsole, screenSize } from './bundle-size.ts';
 import { type LoadResult, load } from './load.ts';
@@ -84,12 +84,12 @@ async function benchPlatform(
   try {
     const headers = { authorization: `Bearer ${await signedInToken(platform.origin, dataDir)}` };
     const calls = [
-      [apiPaths.profile, 'profile'],
-      [`${apiPaths.tenants.list}${TENANTS_QUERY}`, 'tenants'],
+      ['profile', apiPaths.profile],
+      ['tenants', `${apiPaths.tenants.list}${TENANTS_QUERY}`],
     ] as const;
-    for (const [path, label] of calls) {
+    for (const [label, path] of calls) {
       const result = await measure(`${platform.origin}${path}`, headers);
-      console.info(formatLoad(`${path.replace(UI_API_V1, '')} (${engine})`, result));
+      console.info(formatLoad(`GET ${label} (${engine})`, result));
       console.info(formatRatio(label, result, baseline));
     }
   } finally {
@@ -102,6 +102,7 @@ async function benchHttp(): Promise<void> {
   try {
     const bareResult = await measure(`${baseline.origin}/`, {});
     console.info(`\nGET over loopback, ${REQUESTS} requests from ${CONCURRENCY} keep-alive connections`);
+    console.info(`  tenants: ${apiPaths.tenants.list}${TENANTS_QUERY}`);
     console.info(formatLoad('node:http, small JSON (baseline)', bareResult));
 
     const pgliteDir = mkdtempSync(path.join(tmpdir(), 'trust-console-bench-data-'));

@@ -4,12 +4,10 @@ import type { SortOrder } from '../../contract/schemas/query.ts';
 import {
   type ExpiringTenants,
   FEDERATION_STATUSES,
-  type FederationStatus,
   TENANT_TYPES,
   type TenantListQuery,
   type TenantSortColumn,
   type TenantSummary,
-  type TenantType,
 } from '../../contract/schemas/tenants.ts';
 import type { Database } from '../db/schema.ts';
 import type { Principal } from '../identity/principal.ts';
@@ -26,15 +24,15 @@ export type TenantFilters = Omit<TenantListQuery, 'limit' | 'offset' | 'sort'>;
 export const DEFAULT_SORT: SortOrder<TenantSortColumn> = { column: 'name', direction: 'asc' };
 
 /** Accounts without a partner sit directly under the platform; the list calls that partner "system". */
-export const PLATFORM_PARTNER_NAME = 'system';
+const PLATFORM_PARTNER_NAME = 'system';
 
 /** `YYYY-MM-DD` plus `days` calendar days. */
-export function addDays(date: string, days: number): string {
+function addDays(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 }
 
 /** `%text%` for (I)LIKE, with `\`, `%` and `_` in `text` matched literally (`\` is LIKE's escape). */
-export function containsPattern(text: string): string {
+function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
 
@@ -86,12 +84,7 @@ export function accountsWithPartner(db: Kysely<Database>, principal: Principal, 
 }
 
 /** The caller's accounts joined to their partner, narrowed by the list's filters. */
-export function filteredAccounts(
-  db: Kysely<Database>,
-  principal: Principal,
-  filters: TenantFilters,
-  today: string,
-) {
+function filteredAccounts(db: Kysely<Database>, principal: Principal, filters: TenantFilters, today: string) {
   let query = accountsWithPartner(db, principal);
   if (filters.active !== undefined) query = query.where('a.active', '=', filters.active === 'true');
   if (filters.endDateFrom !== undefined) {
@@ -160,18 +153,10 @@ export interface SummaryRow {
   federated_account_details_url: string | null;
 }
 
-function tenantTypeOf(value: string): TenantType {
-  if (!(TENANT_TYPES as readonly string[]).includes(value))
-    throw new Error(`Unknown account type "${value}".`);
-  return value as TenantType;
-}
-
-function federationStatusOf(value: string | null): FederationStatus | null {
-  if (value === null) return null;
-  if (!(FEDERATION_STATUSES as readonly string[]).includes(value)) {
-    throw new Error(`Unknown federation status "${value}".`);
-  }
-  return value as FederationStatus;
+/** A stored value of a closed set; anything else is a broken row, not a request error. */
+function oneOf<T extends string>(values: readonly T[], value: string, what: string): T {
+  if (!(values as readonly string[]).includes(value)) throw new Error(`Unknown ${what} "${value}".`);
+  return value as T;
 }
 
 export function toTenantSummary(row: SummaryRow): TenantSummary {
@@ -183,12 +168,15 @@ export function toTenantSummary(row: SummaryRow): TenantSummary {
     friendly_identifier: row.friendly_identifier,
     service_period: { from: row.service_from, to: row.service_to },
     locale: row.locale,
-    type: tenantTypeOf(row.type),
+    type: oneOf(TENANT_TYPES, row.type, 'account type'),
     system_account: row.system_account,
     partner_account_id: row.partner_account_id,
     partner_account_name: row.partner_account_name,
     federated_account_id: row.federated_account_id,
-    federation_status: federationStatusOf(row.federation_status),
+    federation_status:
+      row.federation_status === null
+        ? null
+        : oneOf(FEDERATION_STATUSES, row.federation_status, 'federation status'),
     federated_account_details_url: row.federated_account_details_url,
   };
 }
