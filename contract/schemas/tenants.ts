@@ -6,6 +6,7 @@ import {
   dateOnlySchema,
   emailSchema,
   GENERAL_IDENTIFIER_PATTERN,
+  NO_CONTROL_CHARACTERS_PATTERN,
   passwordConfirmationSchema,
   passwordSchema,
   personNameSchema,
@@ -150,8 +151,15 @@ export const tenantExportQuerySchema = v.omit(tenantListQuerySchema, ['limit', '
 export const expiringTenantsSchema = v.object({ '30': v.number(), '60': v.number() });
 export type ExpiringTenants = v.InferOutput<typeof expiringTenantsSchema>;
 
+/** An account id as the API receives it; control characters are refused (PostgreSQL cannot take NUL). */
+const tenantIdSchema = v.pipe(
+  v.string('invalidType'),
+  v.maxLength(64, 'tooLong'),
+  v.regex(NO_CONTROL_CHARACTERS_PATTERN, 'invalidValue'),
+);
+
 export const tenantIdParamsSchema = v.object({
-  id: v.pipe(v.string(), v.maxLength(64, 'tooLong')),
+  id: tenantIdSchema,
 });
 
 const localeSchema = v.picklist(PLATFORM_LOCALES, 'invalidLocale');
@@ -193,7 +201,7 @@ export const tenantCreateSchema = v.object({
   name: accountNameSchema,
   locale: localeSchema,
   type: v.picklist(CREATABLE_TENANT_TYPES, 'invalidValue'),
-  partner_account_id: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(64, 'tooLong')))),
+  partner_account_id: v.optional(v.nullable(tenantIdSchema)),
   friendly_identifier: v.optional(friendlyIdentifierSchema),
   service_period: v.object({ from: v.optional(dateOnlySchema), to: dateOnlySchema }),
   administrator: firstAdministratorSchema,
@@ -214,6 +222,7 @@ export const tenantDeleteQuerySchema = v.object({
     v.minLength(1, 'required'),
     v.maxLength(100, 'tooLong'),
     v.check((ids) => ids.every((id) => id.length <= 64), 'tooLong'),
+    v.check((ids) => ids.every((id) => NO_CONTROL_CHARACTERS_PATTERN.test(id)), 'invalidValue'),
   ),
 });
 
@@ -228,20 +237,29 @@ export const tenantUnlinkSchema = v.object({
   ),
 });
 
-const urlSchema = v.pipe(v.string('invalidType'), v.maxLength(2048, 'tooLong'), v.url('invalidValue'));
+const urlSchema = v.pipe(
+  v.string('invalidType'),
+  v.maxLength(2048, 'tooLong'),
+  v.regex(NO_CONTROL_CHARACTERS_PATTERN, 'invalidValue'),
+  v.url('invalidValue'),
+);
+
+/** A required line of text from another product: trimmed, bounded, no control characters. */
+const externalTextSchema = v.pipe(
+  v.string('invalidType'),
+  v.trim(),
+  v.nonEmpty('required'),
+  v.maxLength(128, 'tooLong'),
+  v.regex(NO_CONTROL_CHARACTERS_PATTERN, 'invalidValue'),
+);
 
 /**
  * PUT /account/api/v1/tenants/{id}/federation: an external identity product links one of its
  * accounts to a platform account (system scope). Unlinking is the console's POST tenant/{id}/unlink.
  */
 export const tenantFederationSchema = v.object({
-  provider: v.pipe(v.string('invalidType'), v.trim(), v.nonEmpty('required'), v.maxLength(128, 'tooLong')),
-  federated_account_id: v.pipe(
-    v.string('invalidType'),
-    v.trim(),
-    v.nonEmpty('required'),
-    v.maxLength(128, 'tooLong'),
-  ),
+  provider: externalTextSchema,
+  federated_account_id: externalTextSchema,
   federated_account_name: accountNameSchema,
   details_url: v.pipe(urlSchema, v.startsWith('https://', 'invalidValue')),
 });
