@@ -280,15 +280,16 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
       await changeAccount(db, principal, id, 'MANAGE_ACCOUNT', async (trx, account) => {
         if (account.system_account) throw new ApiError(409, 'The System Account cannot be edited.');
         assertEditable(principal, account, update);
+        // Before the date rules: an edit made on an older version is refused whatever it holds.
+        if (version !== null && version !== account.version) {
+          throw new ApiError(412, 'The account was changed meanwhile. Reload it and try again.');
+        }
         assertServicePeriod(
           update.service_period.from,
           update.service_period.to,
           today(),
           account.service_to,
         );
-        if (version !== null && version !== account.version) {
-          throw new ApiError(412, 'The account was changed meanwhile. Reload it and try again.');
-        }
         const changes = changesOf(account, {
           name: update.name,
           locale: update.locale,
