@@ -1,6 +1,14 @@
 import { Pagination as ArkPagination } from '@ark-ui/react/pagination';
 import { useLingui } from '@lingui/react/macro';
 
+type PageItem = { type: 'ellipsis' } | { type: 'page'; value: number };
+
+/** The page number shown just before position `index`, or 0 at the start. */
+function pageBefore(items: readonly PageItem[], index: number): number {
+  const before = items[index - 1];
+  return before?.type === 'page' ? before.value : 0;
+}
+
 interface PaginationProps {
   /** Total number of items across every page. */
   count: number;
@@ -47,10 +55,9 @@ export function Pagination({ count, pageSize, page, onPageChange }: PaginationPr
                 {item.value}
               </ArkPagination.Item>
             ) : (
-              // Ellipses have no identity of their own; their position is what tells them apart.
-              // biome-ignore lint/suspicious/noArrayIndexKey: see above
+              // An ellipsis is named by the page it follows, which no other ellipsis follows.
               <ArkPagination.Ellipsis
-                key={`ellipsis-${index}`}
+                key={`ellipsis-after-${pageBefore(pagination.pages, index)}`}
                 index={index}
                 className="pagination__ellipsis"
               >
