@@ -23,6 +23,7 @@ import type { AppDeps } from '../app-deps.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { requireAuth, requirePermission } from '../http/authenticate.ts';
+import { entityTag, ifMatchAdmits, isWellFormedIfMatch } from '../http/entity-tags.ts';
 import { ApiError } from '../http/errors.ts';
 import { validateJson, validateParams, validateQuery } from '../http/validate.ts';
 import { hashPassword } from '../identity/passwords.ts';
@@ -74,14 +75,6 @@ function isUniqueViolation(error: unknown, constraint: string): boolean {
     (error as { code?: unknown }).code === '23505' &&
     (error as { constraint?: unknown }).constraint === constraint
   );
-}
-
-/** The version an `If-Match: "7"` header asks for, or null without the header or with `*`. */
-function expectedVersion(header: string | undefined): number | null {
-  if (header === undefined || header.trim() === '*') return null;
-  const match = /^(?:W\/)?"(\d{1,9})"$/.exec(header.trim());
-  if (!match) throw new ApiError(400, 'If-Match: must be the ETag of the account, such as "3".');
-  return Number(match[1]);
 }
 
 /**
@@ -262,7 +255,7 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
       );
       if (!tenant) throw notFound();
       assertPermission(c.var.principal, 'VIEW_ACCOUNT');
-      c.header('ETag', `"${tenant.version}"`);
+      c.header('ETag', entityTag(tenant.version));
       return c.json(tenant);
     });
   }
@@ -275,13 +268,16 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
     async (c) => {
       const principal = c.var.principal;
       const update = c.req.valid('json');
-      const version = expectedVersion(c.req.header('If-Match'));
+      const ifMatch = c.req.header('If-Match');
+      if (!isWellFormedIfMatch(ifMatch)) {
+        throw new ApiError(400, 'If-Match: must be the ETag of the account, such as "3".');
+      }
       const id = c.req.valid('param').id;
       await changeAccount(db, principal, id, 'MANAGE_ACCOUNT', async (trx, account) => {
         if (account.system_account) throw new ApiError(409, 'The System Account cannot be edited.');
         assertEditable(principal, account, update);
         // Before the date rules: an edit made on an older version is refused whatever it holds.
-        if (version !== null && version !== account.version) {
+        if (!ifMatchAdmits(ifMatch, account.version)) {
           throw new ApiError(412, 'The account was changed meanwhile. Reload it and try again.');
         }
         assertServicePeriod(

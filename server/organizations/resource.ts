@@ -6,6 +6,7 @@ import { recordAuditEvent } from '../audit/record.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { clientAddress } from '../http/client-address.ts';
+import { entityTag, ifMatchAdmits } from '../http/entity-tags.ts';
 import { ApiError } from '../http/errors.ts';
 import type { Principal } from '../identity/principal.ts';
 import { canReachAccount } from '../profile/repository.ts';
@@ -36,20 +37,6 @@ interface AuditFacts {
   resourceId: string;
   accountId: string;
   details: Record<string, unknown>;
-}
-
-function entityTag(version: number): string {
-  return `"${version}"`;
-}
-
-/**
- * Whether a change may proceed (RFC 9110 §13.1.1). Without If-Match it is unconditional, so callers
- * that never read an ETag keep working; with it, `*` or the current version's tag must be listed.
- */
-function ifMatchAdmits(header: string | undefined, version: number): boolean {
-  if (header === undefined) return true;
-  const current = entityTag(version);
-  return header.split(',').some((tag) => tag.trim() === '*' || tag.trim() === current);
 }
 
 /** The fields whose values a change replaces, by name: what an UPDATE event records. */
