@@ -1,14 +1,12 @@
 import type { Kysely } from 'kysely';
+import { ACCOUNT_NOT_FOUND, canSeeAccount } from '../accounts/access.ts';
 import type { Database } from '../db/schema.ts';
 import { forbidden } from '../http/authenticate.ts';
 import { ApiError } from '../http/errors.ts';
 import type { Principal } from '../identity/principal.ts';
-import { canReachAccount } from '../profile/repository.ts';
 
 /** Reading needs the view or the manage permission; changing needs manage. */
 export type OrganizationAccess = 'view' | 'manage';
-
-export const ACCOUNT_NOT_FOUND = 'Account not found.';
 
 /**
  * Answers 403 naming the permission the caller lacks. Call it only once the object is known to be
@@ -32,6 +30,6 @@ export async function authorizeAccount(
   accountId: string,
   access: OrganizationAccess,
 ): Promise<void> {
-  if (!(await canReachAccount(db, principal, accountId))) throw new ApiError(404, ACCOUNT_NOT_FOUND);
+  if (!(await canSeeAccount(db, principal, accountId))) throw new ApiError(404, ACCOUNT_NOT_FOUND);
   assertOrganizationPermission(principal, access);
 }

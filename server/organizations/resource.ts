@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { Kysely, Updateable } from 'kysely';
 import type { AuditAction, AuditResourceType } from '../../contract/audit.ts';
+import { canSeeAccount } from '../accounts/access.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { recordAuditEvent } from '../audit/record.ts';
 import type { Database } from '../db/schema.ts';
@@ -9,7 +10,6 @@ import { clientAddress } from '../http/client-address.ts';
 import { entityTag, ifMatchAdmits } from '../http/entity-tags.ts';
 import { ApiError } from '../http/errors.ts';
 import type { Principal } from '../identity/principal.ts';
-import { canReachAccount } from '../profile/repository.ts';
 import { assertOrganizationPermission, type OrganizationAccess } from './access.ts';
 import { deleteVersioned, type Located, updateVersioned, type VersionedTable } from './repository.ts';
 
@@ -66,7 +66,7 @@ export function resourceActions<TTable extends VersionedTable, TParams, TRow ext
     lock: boolean,
   ): Promise<Located<TRow>> {
     const found = await kind.find(database, params, lock);
-    if (!found || !(await canReachAccount(database, principal, found.accountId))) {
+    if (!found || !(await canSeeAccount(database, principal, found.accountId))) {
       throw new ApiError(404, `${kind.label} not found.`);
     }
     assertOrganizationPermission(principal, access);

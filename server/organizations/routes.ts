@@ -13,12 +13,13 @@ import {
   organizationUpdateSchema,
 } from '../../contract/schemas/organizations.ts';
 import type { SortOrder } from '../../contract/schemas/query.ts';
+import { ACCOUNT_NOT_FOUND } from '../accounts/access.ts';
 import type { AppDeps } from '../app-deps.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { requireAuth } from '../http/authenticate.ts';
 import { ApiError } from '../http/errors.ts';
 import { validateJson, validateParams, validateQuery } from '../http/validate.ts';
-import { ACCOUNT_NOT_FOUND, authorizeAccount } from './access.ts';
+import { authorizeAccount } from './access.ts';
 import {
   findContact,
   findOrganization,

@@ -44,38 +44,6 @@ export async function userAccounts(db: Kysely<Database>, principal: Principal): 
   }));
 }
 
-/**
- * Whether the caller may act in `accountId`: any account for system scope; for partner scope its
- * own account and the accounts it manages; otherwise its primary account and those it was added to.
- */
-export async function canReachAccount(
-  db: Kysely<Database>,
-  principal: Principal,
-  accountId: string,
-): Promise<boolean> {
-  const row = await db
-    .selectFrom('accounts')
-    .select('id')
-    .where('id', '=', accountId)
-    .where((eb) => {
-      if (principal.accessScope === 'system') return eb.lit(true);
-      const reachable = [
-        eb('id', '=', principal.primaryAccountId),
-        eb(
-          'id',
-          'in',
-          eb.selectFrom('user_accounts').select('account_id').where('user_id', '=', principal.userId),
-        ),
-      ];
-      if (principal.accessScope === 'partner') {
-        reachable.push(eb('partner_account_id', '=', principal.primaryAccountId));
-      }
-      return eb.or(reachable);
-    })
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 /** Applications with seats (other than 0) in the installed licence, if that licence is valid today. */
 export async function licensedApplications(db: Kysely<Database>, now: Date): Promise<Set<ApplicationCode>> {
   if ((await currentLicenceStatus(db, now)) !== 'VALID') return new Set();

@@ -8,6 +8,7 @@ import {
   permissionsQuerySchema,
   userApplicationsQuerySchema,
 } from '../../contract/schemas/profile.ts';
+import { ACCOUNT_NOT_FOUND, canSeeAccount } from '../accounts/access.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { recordAuditEvent } from '../audit/record.ts';
 import type { AppEnv } from '../http/app-env.ts';
@@ -16,15 +17,8 @@ import { clientAddress } from '../http/client-address.ts';
 import { ApiError } from '../http/errors.ts';
 import { validateParams, validateQuery } from '../http/validate.ts';
 import type { Principal } from '../identity/principal.ts';
-import {
-  applicationRoles,
-  canReachAccount,
-  findProfileUser,
-  licensedApplications,
-  userAccounts,
-} from './repository.ts';
+import { applicationRoles, findProfileUser, licensedApplications, userAccounts } from './repository.ts';
 
-const ACCOUNT_NOT_FOUND = 'Account not found.';
 const USER_NOT_FOUND = 'User not found.';
 
 const localeParamsSchema = v.object({
@@ -45,7 +39,7 @@ export function profileRoutes(deps: AppDeps): Hono<AppEnv> {
 
   /** 404 rather than 403 for an account out of reach, so the answer does not confirm it exists. */
   async function assertReachable(principal: Principal, accountId: string | undefined): Promise<void> {
-    if (accountId !== undefined && !(await canReachAccount(db, principal, accountId))) {
+    if (accountId !== undefined && !(await canSeeAccount(db, principal, accountId))) {
       throw new ApiError(404, ACCOUNT_NOT_FOUND);
     }
   }
@@ -118,7 +112,7 @@ export function profileRoutes(deps: AppDeps): Hono<AppEnv> {
     const isSelf = id === principal.userId;
     // Someone else's locale needs MANAGE_USER over a user within reach; one out of reach is answered
     // as missing, so the answer does not confirm it exists.
-    if (!target || (!isSelf && !(await canReachAccount(db, principal, target.primary_account_id)))) {
+    if (!target || (!isSelf && !(await canSeeAccount(db, principal, target.primary_account_id)))) {
       throw new ApiError(404, USER_NOT_FOUND);
     }
     if (!isSelf && !principal.permissions.has('MANAGE_USER')) throw forbidden('MANAGE_USER');
