@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { NO_CONTROL_CHARACTERS_PATTERN } from '../validation.ts';
 
 /** The one error body of the platform API: `{ error: { status, message } }` (overview §8). */
 export const apiErrorSchema = v.object({
@@ -23,3 +24,16 @@ export const PAGE_SIZE = 20;
 export const uuidSchema = v.pipe(v.string(), v.uuid('invalidValue'));
 /** `YYYY-MM-DD` (overview §9). */
 export const isoDateSchema = v.pipe(v.string(), v.isoDate('invalidValue'));
+
+/** Longest id the API accepts in a path, query or body. */
+export const RESOURCE_ID_MAX_LENGTH = 64;
+
+/**
+ * An object's id as the API receives it: bounded, and without control characters (PostgreSQL cannot
+ * store NUL). Not checked as a UUID, so a malformed id is simply not found.
+ */
+export const resourceIdSchema = v.pipe(
+  v.string('invalidType'),
+  v.maxLength(RESOURCE_ID_MAX_LENGTH, 'tooLong'),
+  v.regex(NO_CONTROL_CHARACTERS_PATTERN, 'invalidValue'),
+);

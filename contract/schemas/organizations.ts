@@ -10,14 +10,8 @@ import {
   requiredTextLineSchema,
   ZIP_CODE_MAX_LENGTH,
 } from '../validation.ts';
-import { listSchema } from './common.ts';
+import { listSchema, resourceIdSchema } from './common.ts';
 import { pagingQueryEntries, sortQuery, textFilterQuery } from './query.ts';
-
-const idSchema = v.pipe(
-  v.string(),
-  v.maxLength(64, 'tooLong'),
-  v.regex(NO_CONTROL_CHARACTERS_PATTERN, 'invalidValue'),
-);
 
 /** An organization of an account (account administration §3), with its row version as ETag. */
 export const organizationSchema = v.object({
@@ -75,7 +69,7 @@ export type OrganizationFieldsInput = v.InferInput<typeof organizationFieldsSche
 /** POST organizations: the fields and the account the organization belongs to. */
 export const organizationCreateSchema = v.object({
   ...organizationFieldsSchema.entries,
-  account_id: idSchema,
+  account_id: resourceIdSchema,
 });
 export type OrganizationCreate = v.InferOutput<typeof organizationCreateSchema>;
 
@@ -88,12 +82,12 @@ export const ORGANIZATION_SORT_COLUMNS = ['name', 'city', 'country'] as const;
 export const organizationListQuerySchema = v.object({
   ...pagingQueryEntries,
   sort: sortQuery(ORGANIZATION_SORT_COLUMNS),
-  accountId: v.optional(idSchema),
+  accountId: v.optional(resourceIdSchema),
   name: textFilterQuery,
 });
 export type OrganizationListQueryInput = v.InferInput<typeof organizationListQuerySchema>;
 
-export const organizationParamsSchema = v.object({ id: idSchema });
+export const organizationParamsSchema = v.object({ id: resourceIdSchema });
 
 /** Technical and administrative contacts of an organization (decision 012). */
 export const CONTACT_TYPES = ['technical', 'administrative'] as const;
@@ -135,4 +129,4 @@ export type ContactFieldsInput = v.InferInput<typeof contactFieldsSchema>;
 
 export const contactListQuerySchema = v.object({ ...pagingQueryEntries });
 
-export const contactParamsSchema = v.object({ id: idSchema, contactId: idSchema });
+export const contactParamsSchema = v.object({ id: resourceIdSchema, contactId: resourceIdSchema });

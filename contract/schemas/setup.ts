@@ -1,12 +1,5 @@
 import * as v from 'valibot';
-import {
-  emailSchema,
-  passwordConfirmationSchema,
-  passwordSchema,
-  personNameSchema,
-  userNameSchema,
-  withPasswordConfirmation,
-} from '../validation.ts';
+import { newAdministratorSchema } from './users.ts';
 
 /** The largest licence text accepted; a real one is about 1 KB. */
 export const LICENCE_TEXT_MAX_LENGTH = 64 * 1024;
@@ -22,17 +15,8 @@ export const licenceTextSchema = v.pipe(
 export const setupLicenceRequestSchema = v.object({ body: licenceTextSchema });
 export type SetupLicenceRequest = v.InferOutput<typeof setupLicenceRequestSchema>;
 
-/** POST setup/user (overview §3). */
-export const setupUserRequestSchema = withPasswordConfirmation(
-  v.object({
-    first_name: personNameSchema,
-    last_name: personNameSchema,
-    email: emailSchema,
-    user_name: userNameSchema,
-    password: passwordSchema,
-    repeatedPassword: passwordConfirmationSchema,
-  }),
-);
+/** POST setup/user (overview §3): the first administrator of the platform. */
+export const setupUserRequestSchema = newAdministratorSchema;
 export type SetupUserRequest = v.InferOutput<typeof setupUserRequestSchema>;
 
 /** GET setup/status: what first-time setup still needs. Public. */

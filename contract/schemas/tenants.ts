@@ -4,17 +4,12 @@ import { APPLICATION_CODES } from '../permissions.ts';
 import {
   accountNameSchema,
   dateOnlySchema,
-  emailSchema,
   GENERAL_IDENTIFIER_PATTERN,
   NO_CONTROL_CHARACTERS_PATTERN,
-  passwordConfirmationSchema,
-  passwordSchema,
-  personNameSchema,
-  userNameSchema,
-  withPasswordConfirmation,
 } from '../validation.ts';
-import { listSchema } from './common.ts';
+import { listSchema, RESOURCE_ID_MAX_LENGTH, resourceIdSchema } from './common.ts';
 import { pagingQueryEntries, queryInteger, sortQuery, textFilterQuery } from './query.ts';
+import { newAdministratorSchema } from './users.ts';
 
 /** The kinds of account row: the platform's own system account, partners and standard accounts. */
 export const TENANT_TYPES = ['system', 'standard', 'partner'] as const;
@@ -151,15 +146,8 @@ export const tenantExportQuerySchema = v.omit(tenantListQuerySchema, ['limit', '
 export const expiringTenantsSchema = v.object({ '30': v.number(), '60': v.number() });
 export type ExpiringTenants = v.InferOutput<typeof expiringTenantsSchema>;
 
-/** An account id as the API receives it; control characters are refused (PostgreSQL cannot take NUL). */
-const tenantIdSchema = v.pipe(
-  v.string('invalidType'),
-  v.maxLength(64, 'tooLong'),
-  v.regex(NO_CONTROL_CHARACTERS_PATTERN, 'invalidValue'),
-);
-
 export const tenantIdParamsSchema = v.object({
-  id: tenantIdSchema,
+  id: resourceIdSchema,
 });
 
 const localeSchema = v.picklist(PLATFORM_LOCALES, 'invalidLocale');
@@ -180,18 +168,6 @@ export const friendlyIdentifierSchema = v.pipe(
   v.regex(GENERAL_IDENTIFIER_PATTERN, 'invalidValue'),
 );
 
-/** The first administrator created with a new account, who signs in with this password. */
-export const firstAdministratorSchema = withPasswordConfirmation(
-  v.object({
-    first_name: personNameSchema,
-    last_name: personNameSchema,
-    email: emailSchema,
-    user_name: userNameSchema,
-    password: passwordSchema,
-    repeatedPassword: passwordConfirmationSchema,
-  }),
-);
-
 /**
  * POST tenants: a standard or partner account with its first administrator. System scope chooses the
  * type and, for a standard account, optionally its partner; a partner's accounts are always its own.
@@ -201,10 +177,10 @@ export const tenantCreateSchema = v.object({
   name: accountNameSchema,
   locale: localeSchema,
   type: v.picklist(CREATABLE_TENANT_TYPES, 'invalidValue'),
-  partner_account_id: v.optional(v.nullable(tenantIdSchema)),
+  partner_account_id: v.optional(v.nullable(resourceIdSchema)),
   friendly_identifier: v.optional(friendlyIdentifierSchema),
   service_period: v.object({ from: v.optional(dateOnlySchema), to: dateOnlySchema }),
-  administrator: firstAdministratorSchema,
+  administrator: newAdministratorSchema,
 });
 export type TenantCreate = v.InferOutput<typeof tenantCreateSchema>;
 export type TenantCreateInput = v.InferInput<typeof tenantCreateSchema>;
@@ -221,7 +197,7 @@ export const tenantDeleteQuerySchema = v.object({
     ),
     v.minLength(1, 'required'),
     v.maxLength(100, 'tooLong'),
-    v.check((ids) => ids.every((id) => id.length <= 64), 'tooLong'),
+    v.check((ids) => ids.every((id) => id.length <= RESOURCE_ID_MAX_LENGTH), 'tooLong'),
     v.check((ids) => ids.every((id) => NO_CONTROL_CHARACTERS_PATTERN.test(id)), 'invalidValue'),
   ),
 });
