@@ -1,4 +1,5 @@
 import type { Profile } from '../../contract/schemas/profile.ts';
+import type { Tenant } from '../../contract/schemas/tenants.ts';
 
 export const ACCOUNT_ID = '8a3f9a3e-6c1b-4d2e-9f51-0c8f3b1d2a10';
 export const OTHER_ACCOUNT_ID = '1d7c2b4e-3f5a-4b6c-8d9e-0f1a2b3c4d5e';
@@ -21,6 +22,43 @@ export function profileFixture(overrides: Partial<Profile> = {}): Profile {
     user_name: 'ada',
     date_format: null,
     applications: [],
+    ...overrides,
+  };
+}
+
+export const CUSTOMER_ID = '3c9e2f7a-1b4d-4e8f-a2c6-7d5b9e0f1a2b';
+
+/** A standard customer account as GET tenant/{id} answers it. */
+export function customerFixture(overrides: Partial<Tenant> = {}): Tenant {
+  return {
+    id: CUSTOMER_ID,
+    name: 'Example Corp',
+    display_name: 'Example Corp',
+    active: true,
+    friendly_identifier: 'example-corp',
+    service_period: { from: '2026-01-15', to: '2099-06-30' },
+    locale: 'de_DE',
+    type: 'standard',
+    system_account: false,
+    partner_account_id: null,
+    partner_account_name: null,
+    federated_account_id: null,
+    federation_status: null,
+    federated_account_details_url: null,
+    primary_account_id: CUSTOMER_ID,
+    federated_account_name: null,
+    federation_provider: null,
+    has_onelogin_id: false,
+    can_account_be_unlinked: false,
+    mfa_enabled: false,
+    can_edit_mfa: true,
+    allow_user_creation_via_sso: false,
+    has_dsm_license: false,
+    auth_config: [],
+    sign_in_methods: [],
+    oauth_clients: [],
+    applications: [],
+    version: 3,
     ...overrides,
   };
 }

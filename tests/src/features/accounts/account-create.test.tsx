@@ -3,16 +3,9 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { today } from '../../../../src/lib/dates.ts';
-import { profileFixture } from '../../fixtures.ts';
+import { CUSTOMER_ID, customerFixture, profileFixture } from '../../fixtures.ts';
 import { apiError, json, renderApp } from '../../support.tsx';
-import {
-  accountsApi,
-  BASE,
-  CUSTOMER_ID,
-  customerFixture,
-  PARTNER_ID,
-  partnerProfile,
-} from './account-details-support.ts';
+import { accountsApi, BASE, PARTNER_ID, partnerProfile } from './account-details-support.ts';
 
 function form() {
   return screen.getByRole('form');

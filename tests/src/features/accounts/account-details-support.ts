@@ -4,7 +4,7 @@ import type { PermissionName } from '../../../../contract/permissions.ts';
 import type { Profile } from '../../../../contract/schemas/profile.ts';
 import type { Tenant } from '../../../../contract/schemas/tenants.ts';
 import { toaster } from '../../../../src/components/ui/toast.tsx';
-import { ACCOUNT_ID, profileFixture } from '../../fixtures.ts';
+import { ACCOUNT_ID, customerFixture, profileFixture } from '../../fixtures.ts';
 import { json, mockApi } from '../../support.tsx';
 
 // Toasts live in one module-level queue; each test starts without the previous test's notices.
@@ -12,7 +12,6 @@ afterEach(() => toaster.remove());
 
 /** Shared by the account details, edit and create suites. */
 export const BASE = '/account/ui-api/v1';
-export const CUSTOMER_ID = '3c9e2f7a-1b4d-4e8f-a2c6-7d5b9e0f1a2b';
 export const PARTNER_ID = '6f4a8c2e-9d1b-4a7f-b3e5-2c8d0f6a9b1e';
 
 export const SYSTEM_ADMINISTRATOR: readonly PermissionName[] = [
@@ -22,40 +21,6 @@ export const SYSTEM_ADMINISTRATOR: readonly PermissionName[] = [
   'MANAGE_ORGANIZATION',
   'MANAGE_PERMISSION',
 ];
-
-export function customerFixture(overrides: Partial<Tenant> = {}): Tenant {
-  return {
-    id: CUSTOMER_ID,
-    name: 'Example Corp',
-    display_name: 'Example Corp',
-    active: true,
-    friendly_identifier: 'example-corp',
-    service_period: { from: '2026-01-15', to: '2099-06-30' },
-    locale: 'de_DE',
-    type: 'standard',
-    system_account: false,
-    partner_account_id: null,
-    partner_account_name: null,
-    federated_account_id: null,
-    federation_status: null,
-    federated_account_details_url: null,
-    primary_account_id: CUSTOMER_ID,
-    federated_account_name: null,
-    federation_provider: null,
-    has_onelogin_id: false,
-    can_account_be_unlinked: false,
-    mfa_enabled: false,
-    can_edit_mfa: true,
-    allow_user_creation_via_sso: false,
-    has_dsm_license: false,
-    auth_config: [],
-    sign_in_methods: [],
-    oauth_clients: [],
-    applications: [],
-    version: 3,
-    ...overrides,
-  };
-}
 
 /** The same customer, linked to an external identity product that manages it. */
 export function linkedCustomerFixture(overrides: Partial<Tenant> = {}): Tenant {

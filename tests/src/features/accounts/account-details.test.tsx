@@ -2,14 +2,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { profileFixture } from '../../fixtures.ts';
+import { CUSTOMER_ID, customerFixture, profileFixture } from '../../fixtures.ts';
 import { apiError, json, renderApp } from '../../support.tsx';
 import {
   ACCOUNT_ID,
   accountsApi,
   BASE,
-  CUSTOMER_ID,
-  customerFixture,
   linkedCustomerFixture,
   noContent,
   PARTNER_ID,

@@ -3,13 +3,11 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { today } from '../../../../src/lib/dates.ts';
-import { profileFixture } from '../../fixtures.ts';
+import { CUSTOMER_ID, customerFixture, profileFixture } from '../../fixtures.ts';
 import { apiError, renderApp } from '../../support.tsx';
 import {
   accountsApi,
   BASE,
-  CUSTOMER_ID,
-  customerFixture,
   linkedCustomerFixture,
   noContent,
   PARTNER_ID,

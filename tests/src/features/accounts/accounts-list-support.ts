@@ -5,9 +5,9 @@ import { UI_API_V1 } from '../../../../contract/paths.ts';
 import { BUILT_IN_ROLES, type PermissionName } from '../../../../contract/permissions.ts';
 import type { Profile } from '../../../../contract/schemas/profile.ts';
 import type { TenantSummary } from '../../../../contract/schemas/tenants.ts';
-import { ACCOUNT_ID, profileFixture } from '../../fixtures.ts';
+import { ACCOUNT_ID, customerFixture, profileFixture } from '../../fixtures.ts';
 import { json, type mockApi } from '../../support.tsx';
-import { accountsApi, customerFixture } from './account-details-support.ts';
+import { accountsApi } from './account-details-support.ts';
 
 // The first render of a file loads the route chunks through the Vite transform, which can take more
 // than Testing Library's default second on a busy two-core machine.

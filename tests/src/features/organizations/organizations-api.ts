@@ -5,7 +5,7 @@ import type { Contact, Organization } from '../../../../contract/schemas/organiz
 import type { Profile } from '../../../../contract/schemas/profile.ts';
 import type { Tenant } from '../../../../contract/schemas/tenants.ts';
 import { toaster } from '../../../../src/components/ui/toast.tsx';
-import { ACCOUNT_ID, profileFixture } from '../../fixtures.ts';
+import { ACCOUNT_ID, customerFixture, profileFixture } from '../../fixtures.ts';
 import { json, mockApi } from '../../support.tsx';
 
 // The first render of a file loads the route chunks through the Vite transform, which can take more
@@ -61,36 +61,7 @@ export function contactFixture(overrides: Partial<Contact> = {}): Contact {
 
 /** An account the user is not a member of, as GET tenant/{id} answers for a system administrator. */
 export function tenantFixture(id: string, displayName: string): Tenant {
-  return {
-    id,
-    name: displayName,
-    display_name: displayName,
-    active: true,
-    friendly_identifier: 'example',
-    service_period: { from: '2026-01-01', to: null },
-    locale: 'en_US',
-    type: 'standard',
-    system_account: false,
-    partner_account_id: null,
-    partner_account_name: null,
-    federated_account_id: null,
-    federation_status: null,
-    federated_account_details_url: null,
-    primary_account_id: id,
-    federated_account_name: null,
-    federation_provider: null,
-    has_onelogin_id: false,
-    can_account_be_unlinked: false,
-    mfa_enabled: false,
-    can_edit_mfa: true,
-    allow_user_creation_via_sso: false,
-    has_dsm_license: false,
-    auth_config: [],
-    sign_in_methods: [],
-    oauth_clients: [],
-    applications: [],
-    version: 1,
-  };
+  return customerFixture({ id, name: displayName, display_name: displayName, primary_account_id: id });
 }
 
 type Handlers = Parameters<typeof mockApi>[0];
