@@ -1,13 +1,11 @@
 import { Trans } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
+import { MessagePage } from './message-page.tsx';
 
 /** The alternative page of a failed check that required viewing the account (C-28). */
 export function AccountUnavailablePage() {
   return (
-    <section className="page page--message" aria-labelledby="account-unavailable-title">
-      <h1 id="account-unavailable-title" className="page__title">
-        <Trans>This account cannot be viewed</Trans>
-      </h1>
+    <MessagePage title={<Trans>This account cannot be viewed</Trans>}>
       <p>
         <Trans>
           Your roles do not allow you to view this account. Choose another account, or ask an administrator of
@@ -19,6 +17,6 @@ export function AccountUnavailablePage() {
           <Trans>Go to the accounts list</Trans>
         </Link>
       </p>
-    </section>
+    </MessagePage>
   );
 }

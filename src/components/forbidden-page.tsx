@@ -1,13 +1,11 @@
 import { Trans } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
+import { MessagePage } from './message-page.tsx';
 
 /** The page of a failed permission check (C-29). */
 export function ForbiddenPage() {
   return (
-    <section className="page page--message" aria-labelledby="forbidden-title">
-      <h1 id="forbidden-title" className="page__title">
-        403
-      </h1>
+    <MessagePage title={403}>
       <p>
         <Trans>You do not have permission to view this page.</Trans>
       </p>
@@ -16,6 +14,6 @@ export function ForbiddenPage() {
           <Trans>Go to accounts</Trans>
         </Link>
       </p>
-    </section>
+    </MessagePage>
   );
 }

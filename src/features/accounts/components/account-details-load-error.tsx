@@ -2,6 +2,7 @@ import { Trans } from '@lingui/react/macro';
 import { useQueryErrorResetBoundary } from '@tanstack/react-query';
 import { type ErrorComponentProps, Link, useRouter } from '@tanstack/react-router';
 import { useEffect } from 'react';
+import { MessagePage } from '../../../components/message-page.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 
@@ -19,10 +20,7 @@ export function AccountDetailsLoadError({ error }: ErrorComponentProps) {
 
   if (error instanceof ApiError && error.status === 404) {
     return (
-      <section className="page page--message" aria-labelledby="account-not-found-title">
-        <h1 id="account-not-found-title" className="page__title">
-          <Trans>Account not found</Trans>
-        </h1>
+      <MessagePage title={<Trans>Account not found</Trans>}>
         <p>
           <Trans>This account does not exist, or it is not one you can see. It may have been deleted.</Trans>
         </p>
@@ -31,14 +29,11 @@ export function AccountDetailsLoadError({ error }: ErrorComponentProps) {
             <Trans>Go to the accounts list</Trans>
           </Link>
         </p>
-      </section>
+      </MessagePage>
     );
   }
   return (
-    <section className="page page--message" aria-labelledby="account-load-error-title">
-      <h1 id="account-load-error-title" className="page__title">
-        <Trans>The account could not be loaded</Trans>
-      </h1>
+    <MessagePage title={<Trans>The account could not be loaded</Trans>}>
       <p>
         {error instanceof ApiError && error.message ? (
           error.message
@@ -54,6 +49,6 @@ export function AccountDetailsLoadError({ error }: ErrorComponentProps) {
           <Trans>Go to the accounts list</Trans>
         </Link>
       </p>
-    </section>
+    </MessagePage>
   );
 }

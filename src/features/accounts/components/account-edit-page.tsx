@@ -4,6 +4,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { type Tenant, tenantUpdateSchema } from '../../../../contract/schemas/tenants.ts';
+import { MessagePage } from '../../../components/message-page.tsx';
 import { RequirePermissions } from '../../../components/require-permissions.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { showToast } from '../../../components/ui/toast.tsx';
@@ -45,10 +46,7 @@ function AccountEditNoAccess({ reason, accountId }: { reason: NoAccessReason; ac
   const { i18n } = useLingui();
   const texts = NO_ACCESS_TEXTS[reason];
   return (
-    <section className="page page--message" aria-labelledby="account-edit-denied-title">
-      <h1 id="account-edit-denied-title" className="page__title">
-        {i18n._(texts.title)}
-      </h1>
+    <MessagePage title={i18n._(texts.title)}>
       <p>{i18n._(texts.reason)}</p>
       <p className="account-section__actions">
         {reason === 'scope' ? null : (
@@ -60,7 +58,7 @@ function AccountEditNoAccess({ reason, accountId }: { reason: NoAccessReason; ac
           <Trans>Go to the accounts list</Trans>
         </Link>
       </p>
-    </section>
+    </MessagePage>
   );
 }
 

@@ -1,6 +1,7 @@
 import { Trans } from '@lingui/react/macro';
 import { Link, useRouter } from '@tanstack/react-router';
 import { ForbiddenPage } from '../../../components/forbidden-page.tsx';
+import { MessagePage } from '../../../components/message-page.tsx';
 import { ServerErrorAlert } from '../../../components/server-error-alert.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -15,10 +16,7 @@ export function OrganizationsErrorPage({ error }: { error: unknown }) {
   if (error instanceof ApiError && error.status === 403) return <ForbiddenPage />;
   const notFound = error instanceof ApiError && error.status === 404;
   return (
-    <section className="page page--message" aria-labelledby="organizations-error-title">
-      <h1 id="organizations-error-title" className="page__title">
-        {notFound ? <Trans>Not found</Trans> : <Trans>This page could not be loaded</Trans>}
-      </h1>
+    <MessagePage title={notFound ? <Trans>Not found</Trans> : <Trans>This page could not be loaded</Trans>}>
       {notFound ? (
         <Alert tone="warning">
           <Trans>This organization or contact does not exist, or you cannot see it.</Trans>
@@ -36,6 +34,6 @@ export function OrganizationsErrorPage({ error }: { error: unknown }) {
           <Trans>Go to organizations</Trans>
         </Link>
       </div>
-    </section>
+    </MessagePage>
   );
 }

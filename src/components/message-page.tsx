@@ -1,0 +1,19 @@
+import { type ReactNode, useId } from 'react';
+
+interface MessagePageProps {
+  title: ReactNode;
+  children: ReactNode;
+}
+
+/** A page that only says something (403, not found, cannot load): a titled region and its text. */
+export function MessagePage({ title, children }: MessagePageProps) {
+  const titleId = useId();
+  return (
+    <section className="page page--message" aria-labelledby={titleId}>
+      <h1 id={titleId} className="page__title">
+        {title}
+      </h1>
+      {children}
+    </section>
+  );
+}
