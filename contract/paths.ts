@@ -23,6 +23,8 @@ export const apiPaths = {
     refresh: `${IDENTITY_API_V1}/refresh`,
     logout: `${IDENTITY_API_V1}/logout`,
     loginCustomization: `${IDENTITY_API_V1}/login/customization`,
+    /** The signed-in user's storage secret, which wraps the keys of the console's offline data. */
+    storageSecret: `${IDENTITY_API_V1}/storage-secret`,
   },
   setup: {
     status: `${UI_API_V1}/setup/status`,

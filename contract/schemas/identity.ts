@@ -57,6 +57,18 @@ export const tokenResponseSchema = v.object({
 });
 export type TokenResponse = v.InferOutput<typeof tokenResponseSchema>;
 
+/** Length in bytes of a user's storage secret: an AES-256 key-wrapping key. */
+export const STORAGE_SECRET_BYTES = 32;
+
+/**
+ * GET storage-secret: the user's storage secret, base64url without padding. The console wraps the
+ * keys of its offline data with it; the server never sees those keys or that data.
+ */
+export const storageSecretSchema = v.object({
+  secret: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{43}$/)),
+});
+export type StorageSecret = v.InferOutput<typeof storageSecretSchema>;
+
 export const refreshRequestSchema = v.object({
   refresh_token: v.optional(v.pipe(v.string(), v.maxLength(512, 'tooLong'))),
 });
