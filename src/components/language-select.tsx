@@ -1,8 +1,8 @@
 import { useLingui } from '@lingui/react/macro';
-import { useQuery } from '@tanstack/react-query';
 import { type ConsoleLocale, isPlatformLocale, type PlatformLocale } from '../../contract/locales.ts';
 import { platformLocaleFor } from '../lib/i18n.ts';
-import { languageChoices, localesQueryOptions } from '../lib/locales.ts';
+import { languageChoices, platformLocales } from '../lib/locales.ts';
+import { usePublicResource } from '../lib/public-data.ts';
 import { SelectField } from './ui/field.tsx';
 
 interface LanguageSelectProps {
@@ -12,7 +12,7 @@ interface LanguageSelectProps {
 /** The "Language" dropdown of the public pages; choosing reloads the page in that language. */
 export function LanguageSelect({ onChoose }: LanguageSelectProps) {
   const { t, i18n } = useLingui();
-  const { data } = useQuery(localesQueryOptions());
+  const { data } = usePublicResource(platformLocales);
   const options = languageChoices(data?.items).map((choice) => ({
     value: choice.code,
     label: choice.name,

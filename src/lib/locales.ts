@@ -11,6 +11,7 @@ import { apiPaths } from '../../contract/paths.ts';
 import { listSchema } from '../../contract/schemas/common.ts';
 import { localeEntrySchema } from '../../contract/schemas/profile.ts';
 import { apiRequest } from './api-client.ts';
+import { publicResource } from './public-data.ts';
 
 export interface LanguageChoice {
   code: PlatformLocale;
@@ -18,6 +19,12 @@ export interface LanguageChoice {
   name: string;
   lang: string;
 }
+
+/** GET locales (D-06): the languages the platform offers; they change only with a release. */
+export const platformLocales = publicResource(
+  () => apiRequest('GET', apiPaths.locales, { schema: listSchema(localeEntrySchema) }),
+  Number.POSITIVE_INFINITY,
+);
 
 export function localesQueryOptions() {
   return queryOptions({

@@ -3,6 +3,6 @@ import { SetupLicencePage } from '../features/setup/components/setup-licence-pag
 import { guardSetupPage } from '../features/setup/guard.ts';
 
 export const Route = createFileRoute('/setup-license')({
-  beforeLoad: ({ context }) => guardSetupPage(context.queryClient),
+  beforeLoad: () => guardSetupPage(),
   component: SetupLicencePage,
 });

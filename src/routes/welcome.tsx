@@ -1,8 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import * as v from 'valibot';
-import { loginCustomizationQueryOptions } from '../features/session/queries.ts';
+import { loginCustomization } from '../features/session/queries.ts';
 import { WELCOME_PRODUCTS, WelcomePage } from '../features/welcome/components/welcome-page.tsx';
+import { usePublicResource } from '../lib/public-data.ts';
 
 export const Route = createFileRoute('/welcome')({
   // An unknown app value falls back to the default product instead of an error page.
@@ -12,7 +12,7 @@ export const Route = createFileRoute('/welcome')({
   }),
   component: function WelcomeRoute() {
     const { app, message } = Route.useSearch();
-    const { data } = useQuery(loginCustomizationQueryOptions());
+    const { data } = usePublicResource(loginCustomization);
     return <WelcomePage product={app} message={message} contactUrl={data?.urls.contactUs ?? null} />;
   },
 });

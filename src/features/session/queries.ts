@@ -1,17 +1,10 @@
-import { queryOptions } from '@tanstack/react-query';
 import { apiPaths } from '../../../contract/paths.ts';
 import { loginCustomizationSchema } from '../../../contract/schemas/identity.ts';
 import { apiRequest } from '../../lib/api-client.ts';
+import { publicResource } from '../../lib/public-data.ts';
 
-export const sessionKeys = {
-  loginCustomization: () => ['session', 'login-customization'] as const,
-};
-
-export function loginCustomizationQueryOptions() {
-  return queryOptions({
-    queryKey: sessionKeys.loginCustomization(),
-    queryFn: ({ signal }) =>
-      apiRequest('GET', apiPaths.identity.loginCustomization, { schema: loginCustomizationSchema, signal }),
-    staleTime: 5 * 60_000,
-  });
-}
+/** Footer links and copyright of the public pages (B-04, B-05); they rarely change. */
+export const loginCustomization = publicResource(
+  () => apiRequest('GET', apiPaths.identity.loginCustomization, { schema: loginCustomizationSchema }),
+  5 * 60_000,
+);

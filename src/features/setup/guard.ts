@@ -1,23 +1,19 @@
-import type { QueryClient } from '@tanstack/react-query';
 import { redirect } from '@tanstack/react-router';
 import { ACCOUNTS_LIST_PATH, CONSOLE_BASE_PATH } from '../../../contract/paths.ts';
 import { encodeSignInState } from '../../../contract/schemas/identity.ts';
 import { getAccessToken } from '../../lib/access-token.ts';
 import { leaveTo } from '../../lib/external-navigation.ts';
-import { licenceCheckQueryOptions } from '../../lib/licence-check.ts';
+import { licenceCheck } from '../../lib/licence-check.ts';
 import { routerHref } from '../../lib/return-path.ts';
-import { setupStatusQueryOptions } from './queries.ts';
+import { setupStatus } from './queries.ts';
 
 /**
  * Where a setup page must not stay (overview §4): signed in → accounts; a redirect from the licence
  * check → there; an administrator already exists → sign-in. Answers the status for the page.
  */
-export async function guardSetupPage(queryClient: QueryClient) {
+export async function guardSetupPage() {
   if (getAccessToken() !== null) throw redirect({ to: '/accounts', replace: true });
-  const [status, licence] = await Promise.all([
-    queryClient.fetchQuery(setupStatusQueryOptions()),
-    queryClient.fetchQuery(licenceCheckQueryOptions()),
-  ]);
+  const [status, licence] = await Promise.all([setupStatus.read(), licenceCheck.read()]);
   if (licence.redirect_url) {
     if (licence.redirect_url.startsWith(`${CONSOLE_BASE_PATH}/`)) {
       throw redirect({ href: routerHref(licence.redirect_url), replace: true });
@@ -38,8 +34,8 @@ export async function guardSetupPage(queryClient: QueryClient) {
  * A platform without an administrator has nobody to sign in: send the visitor to the setup step
  * still open instead of a sign-in form that cannot succeed.
  */
-export async function redirectToSetupWhileUnconfigured(queryClient: QueryClient) {
-  const status = await queryClient.fetchQuery(setupStatusQueryOptions());
+export async function redirectToSetupWhileUnconfigured() {
+  const status = await setupStatus.read();
   if (status.administrator_exists) return;
   throw redirect({ to: status.licence_installed ? '/setup-user' : '/setup-license', replace: true });
 }

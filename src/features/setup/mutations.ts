@@ -1,33 +1,32 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import * as v from 'valibot';
 import { apiPaths } from '../../../contract/paths.ts';
 import type { SetupLicenceRequest, SetupUserRequest } from '../../../contract/schemas/setup.ts';
 import { apiRequest } from '../../lib/api-client.ts';
-import { setupKeys } from './queries.ts';
+import { useAction } from '../../lib/public-data.ts';
+import { setupStatus } from './queries.ts';
 
-export const setupMutationKeys = {
-  installLicence: ['setup', 'install-licence'] as const,
-  createAdministrator: ['setup', 'create-administrator'] as const,
-};
+async function installLicence(request: SetupLicenceRequest) {
+  const answer = await apiRequest('POST', apiPaths.setup.licence, {
+    body: request,
+    schema: v.object({ status: v.string() }),
+  });
+  setupStatus.invalidate();
+  return answer;
+}
 
 export function useInstallLicence() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationKey: setupMutationKeys.installLicence,
-    meta: { errorToast: false },
-    mutationFn: (request: SetupLicenceRequest) =>
-      apiRequest('POST', apiPaths.setup.licence, { body: request, schema: v.object({ status: v.string() }) }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: setupKeys.status() }),
+  return useAction(installLicence);
+}
+
+async function createAdministrator(request: SetupUserRequest) {
+  const answer = await apiRequest('POST', apiPaths.setup.user, {
+    body: request,
+    schema: v.object({ id: v.string() }),
   });
+  setupStatus.invalidate();
+  return answer;
 }
 
 export function useCreateAdministrator() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationKey: setupMutationKeys.createAdministrator,
-    meta: { errorToast: false },
-    mutationFn: (request: SetupUserRequest) =>
-      apiRequest('POST', apiPaths.setup.user, { body: request, schema: v.object({ id: v.string() }) }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: setupKeys.status() }),
-  });
+  return useAction(createAdministrator);
 }

@@ -1,9 +1,9 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
-import { useQuery } from '@tanstack/react-query';
 import type { LoginCustomization } from '../../../../contract/schemas/identity.ts';
-import { loginCustomizationQueryOptions } from '../queries.ts';
+import { usePublicResource } from '../../../lib/public-data.ts';
+import { loginCustomization } from '../queries.ts';
 
 const LINK_LABELS: Readonly<Record<keyof LoginCustomization['urls'], MessageDescriptor>> = {
   termsOfUse: msg`Terms of use`,
@@ -17,7 +17,7 @@ const LINK_LABELS: Readonly<Record<keyof LoginCustomization['urls'], MessageDesc
 /** Links and copyright from the login customization (B-04, B-05); links not configured are left out. */
 export function SignInFooter() {
   const { i18n, t } = useLingui();
-  const { data } = useQuery(loginCustomizationQueryOptions());
+  const { data } = usePublicResource(loginCustomization);
   if (!data) return null;
   const links = (Object.keys(LINK_LABELS) as (keyof LoginCustomization['urls'])[]).flatMap((key) => {
     const href = data.urls[key];

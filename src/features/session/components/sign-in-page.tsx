@@ -82,7 +82,7 @@ function UsernameStep({ state, loginHint, encodedState, onVerified }: UsernameSt
     }
     setFieldError(undefined);
     const username = parsed.output;
-    verify.mutate(
+    verify.run(
       { username, state: encodedState, language: platformLocaleFor(i18n.locale as ConsoleLocale) },
       { onSuccess: (answer) => onVerified(username, decodeSignInState(answer.state) ?? state) },
     );
@@ -138,7 +138,7 @@ function PasswordStep({ username, state, onUseAnotherAccount }: PasswordStepProp
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const password = String(new FormData(event.currentTarget).get('password') ?? '');
-    signIn.mutate(
+    signIn.run(
       { username, password },
       {
         onSuccess: (licence) => {

@@ -26,7 +26,7 @@ export function SetupLicencePage() {
       return;
     }
     setFieldError(undefined);
-    install.mutate({ body: parsed.output }, { onSuccess: () => void navigate({ to: '/setup-user' }) });
+    install.run({ body: parsed.output }, { onSuccess: () => void navigate({ to: '/setup-user' }) });
   };
 
   return (

@@ -53,7 +53,7 @@ export function SetupUserPage() {
       return;
     }
     setErrors({});
-    create.mutate(parsed.output, {
+    create.run(parsed.output, {
       onSuccess: () =>
         void navigate({
           to: '/login',
