@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { isSelectableCountry } from '../countries.ts';
+import { ORGANIZATION_SORT_COLUMNS } from '../sort-columns.ts';
 import {
   ADDRESS_LINE_MAX_LENGTH,
   emailSchema,
@@ -75,8 +76,6 @@ export type OrganizationCreate = v.InferOutput<typeof organizationCreateSchema>;
 
 /** PUT organizations/{id} */
 export const organizationUpdateSchema = organizationFieldsSchema;
-
-export const ORGANIZATION_SORT_COLUMNS = ['name', 'city', 'country'] as const;
 
 /** GET organizations?accountId=: an account's organizations (the caller's primary account by default). */
 export const organizationListQuerySchema = v.object({

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { PLATFORM_LOCALES } from '../locales.ts';
 import { APPLICATION_CODES } from '../permissions.ts';
+import { TENANT_SORT_COLUMNS } from '../sort-columns.ts';
 import {
   accountNameSchema,
   dateOnlySchema,
@@ -103,18 +104,6 @@ export const tenantSchema = v.object({
   version: v.number(),
 });
 export type Tenant = v.InferOutput<typeof tenantSchema>;
-
-/** Columns GET tenants sorts by (`sort=name:asc`). */
-export const TENANT_SORT_COLUMNS = [
-  'name',
-  'status',
-  'friendly_identifier',
-  'start_date',
-  'end_date',
-  'type',
-  'partner_account_name',
-] as const;
-export type TenantSortColumn = (typeof TENANT_SORT_COLUMNS)[number];
 
 /** Longest "ends within N days" filter: ten years. */
 export const MAX_ENDS_WITHIN_DAYS = 3650;

@@ -6,9 +6,9 @@ import {
   FEDERATION_STATUSES,
   TENANT_TYPES,
   type TenantListQuery,
-  type TenantSortColumn,
   type TenantSummary,
 } from '../../contract/schemas/tenants.ts';
+import type { TenantSortColumn } from '../../contract/sort-columns.ts';
 import type { Database } from '../db/schema.ts';
 import type { Principal } from '../identity/principal.ts';
 import { seesEveryAccount, visibleTo } from './access.ts';

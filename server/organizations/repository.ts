@@ -4,14 +4,12 @@ import type {
   Contact,
   ContactFields,
   ContactType,
-  ORGANIZATION_SORT_COLUMNS,
   Organization,
   OrganizationFields,
 } from '../../contract/schemas/organizations.ts';
 import type { SortOrder } from '../../contract/schemas/query.ts';
+import type { OrganizationSortColumn } from '../../contract/sort-columns.ts';
 import type { Database } from '../db/schema.ts';
-
-export type OrganizationSortColumn = (typeof ORGANIZATION_SORT_COLUMNS)[number];
 
 export interface Page {
   limit: number;

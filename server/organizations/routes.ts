@@ -13,6 +13,7 @@ import {
   organizationUpdateSchema,
 } from '../../contract/schemas/organizations.ts';
 import type { SortOrder } from '../../contract/schemas/query.ts';
+import type { OrganizationSortColumn } from '../../contract/sort-columns.ts';
 import { ACCOUNT_NOT_FOUND } from '../accounts/access.ts';
 import type { AppDeps } from '../app-deps.ts';
 import type { AppEnv } from '../http/app-env.ts';
@@ -28,7 +29,6 @@ import {
   insertOrganization,
   listContacts,
   listOrganizations,
-  type OrganizationSortColumn,
 } from './repository.ts';
 import { type ResourceKind, resourceActions } from './resource.ts';
 

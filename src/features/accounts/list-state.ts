@@ -6,12 +6,8 @@ import type { FeatureFlag } from '../../../contract/feature-flags.ts';
 import type { AccessScope } from '../../../contract/permissions.ts';
 import { permissionFlagsFrom } from '../../../contract/permissions.ts';
 import { formatSort, type SortOrder } from '../../../contract/schemas/query.ts';
-import {
-  MAX_ENDS_WITHIN_DAYS,
-  TENANT_SORT_COLUMNS,
-  type TenantListQueryInput,
-  type TenantSortColumn,
-} from '../../../contract/schemas/tenants.ts';
+import { MAX_ENDS_WITHIN_DAYS, type TenantListQueryInput } from '../../../contract/schemas/tenants.ts';
+import { TENANT_SORT_COLUMNS, type TenantSortColumn } from '../../../contract/sort-columns.ts';
 import { isCalendarDate } from '../../../contract/validation.ts';
 import { activeAccountIdOf, permissionsQueryOptions, profileQueryOptions } from '../../lib/current-user.ts';
 import { featureFlagsFrom, featureFlagsQueryOptions } from '../../lib/feature-flags.ts';

@@ -1,12 +1,8 @@
 import * as v from 'valibot';
 import { PAGE_SIZE } from '../../../contract/schemas/common.ts';
-import {
-  ORGANIZATION_SORT_COLUMNS,
-  type OrganizationListQueryInput,
-} from '../../../contract/schemas/organizations.ts';
+import type { OrganizationListQueryInput } from '../../../contract/schemas/organizations.ts';
 import type { SortDirection } from '../../../contract/schemas/query.ts';
-
-export type OrganizationSortColumn = (typeof ORGANIZATION_SORT_COLUMNS)[number];
+import { ORGANIZATION_SORT_COLUMNS, type OrganizationSortColumn } from '../../../contract/sort-columns.ts';
 
 const SORTS = ORGANIZATION_SORT_COLUMNS.flatMap((column) => [`${column}:asc`, `${column}:desc`] as const);
 export type OrganizationSort = (typeof SORTS)[number];

@@ -1,12 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_ACCOUNT_NAME } from '../../../contract/constants.ts';
 import { apiPaths } from '../../../contract/paths.ts';
-import {
-  TENANT_SORT_COLUMNS,
-  type TenantList,
-  type TenantSortColumn,
-  type TenantSummary,
-} from '../../../contract/schemas/tenants.ts';
+import type { TenantList, TenantSummary } from '../../../contract/schemas/tenants.ts';
+import { TENANT_SORT_COLUMNS, type TenantSortColumn } from '../../../contract/sort-columns.ts';
 import { type Caller, call } from '../organizations/requests.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 import {

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { ACCOUNTS_TABLE_DEFAULT_LIMIT } from '../../../../contract/constants.ts';
 import type { Profile } from '../../../../contract/schemas/profile.ts';
 import type { SortOrder } from '../../../../contract/schemas/query.ts';
-import type { TenantSortColumn } from '../../../../contract/schemas/tenants.ts';
+import type { TenantSortColumn } from '../../../../contract/sort-columns.ts';
 import { useProfile } from '../../../lib/current-user.ts';
 import { useFeatureFlags } from '../../../lib/feature-flags.ts';
 import {

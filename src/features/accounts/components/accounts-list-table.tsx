@@ -8,10 +8,10 @@ import type { SortOrder } from '../../../../contract/schemas/query.ts';
 import {
   type FederationStatus,
   partnerIdentifierOf,
-  type TenantSortColumn,
   type TenantSummary,
   type TenantType,
 } from '../../../../contract/schemas/tenants.ts';
+import type { TenantSortColumn } from '../../../../contract/sort-columns.ts';
 import { formatUserDate, parseCalendarDate } from '../../../lib/dates.ts';
 import { isFollowableUrl } from '../../../lib/external-navigation.ts';
 import { usePermissionFlags } from '../../../lib/permissions.tsx';

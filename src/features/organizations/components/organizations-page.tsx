@@ -4,6 +4,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { PAGE_SIZE } from '../../../../contract/schemas/common.ts';
 import type { Organization } from '../../../../contract/schemas/organizations.ts';
+import type { OrganizationSortColumn } from '../../../../contract/sort-columns.ts';
 import { useCountryName } from '../../../components/country-select.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -14,7 +15,6 @@ import {
   DEFAULT_ORGANIZATION_SORT,
   type OrganizationListSearch,
   type OrganizationSort,
-  type OrganizationSortColumn,
   organizationListQuery,
   sortParts,
 } from '../list-search.ts';
