@@ -1,7 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
 import * as v from 'valibot';
 import { loginCustomization } from '../features/session/queries.ts';
-import { WELCOME_PRODUCTS, WelcomePage } from '../features/welcome/components/welcome-page.tsx';
+import { WelcomePage } from '../features/welcome/components/welcome-page.tsx';
+import { WELCOME_PRODUCTS } from '../features/welcome/products.ts';
 import { usePublicResource } from '../lib/public-data.ts';
 
 export const Route = createFileRoute('/welcome')({

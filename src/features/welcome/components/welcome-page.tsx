@@ -3,9 +3,7 @@ import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { PublicLayout } from '../../../components/public-layout.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
-
-export const WELCOME_PRODUCTS = ['documentmanager', 'mpki', 'iot', 'signingmanager'] as const;
-export type WelcomeProduct = (typeof WELCOME_PRODUCTS)[number];
+import type { WelcomeProduct } from '../products.ts';
 
 /** Product names stay in English; what they do is translated. */
 const PRODUCTS: Readonly<Record<WelcomeProduct, { name: string; summary: MessageDescriptor }>> = {
