@@ -32,10 +32,36 @@ export default defineConfig({
       strategies: 'injectManifest',
       srcDir: 'sw',
       filename: 'sw.ts',
+      // The console registers the worker itself (src/lib/service-worker.ts) and asks before it
+      // activates a new build; see docs/decisions/013-offline-console.md.
       injectRegister: false,
-      manifest: false,
+      // The icons are already in globPatterns; listing them again would precache each twice.
+      includeManifestIcons: false,
+      manifest: {
+        name: 'Trust console',
+        short_name: 'Trust console',
+        description:
+          'Administration of accounts, organizations, sign-in methods and device certificates of the trust platform.',
+        lang: 'en',
+        start_url: `${CONSOLE_BASE_PATH}/`,
+        scope: `${CONSOLE_BASE_PATH}/`,
+        display: 'standalone',
+        // --color-primary and --color-bg of src/styles/tokens.css (light theme).
+        theme_color: '#1d4ed8',
+        background_color: '#f5f7fa',
+        icons: [
+          { src: 'icon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' },
+          { src: 'icon-maskable.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'maskable' },
+          { src: 'icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: 'icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: 'icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
       injectManifest: {
         globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
+        // Catalogs of the languages other than English are cached when first used (sw/shell.ts):
+        // a user needs one language, not eight.
+        globIgnores: ['**/assets/locale-!(en)-*.js'],
       },
     }),
   ],
@@ -45,6 +71,13 @@ export default defineConfig({
     sourcemap: true,
     rolldownOptions: {
       output: {
+        // Catalog chunks carry their language in the name, so the service worker can tell them apart.
+        chunkFileNames: (chunk) => {
+          const catalog = /[\\/]src[\\/]locales[\\/]([^\\/]+)[\\/](public|console)\.po$/.exec(
+            chunk.facadeModuleId ?? '',
+          );
+          return catalog ? `assets/locale-${catalog[1]}-${catalog[2]}-[hash].js` : 'assets/[name]-[hash].js';
+        },
         // Every screen needs the framework; one chunk for it compresses better than the dozen
         // fragments the default splitting makes, which keeps the sign-in page within its budget.
         codeSplitting: {

@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Three suites with different needs, run together by `vitest run` (see docs/decisions/006-testing.md).
+ * Four suites with different needs, run together by `vitest run` (see docs/decisions/006-testing.md).
  * `console` extends vite.config.ts so Lingui macros, the TanStack Router plugin and React behave in
  * tests exactly as in the build.
  */
@@ -29,6 +29,15 @@ export default defineConfig({
           name: 'contract',
           include: ['tests/contract/**/*.test.ts'],
           environment: 'node',
+        },
+      },
+      // The service worker's outbox and routing rules, on fake-indexeddb and Node's WebCrypto.
+      {
+        test: {
+          name: 'sw',
+          include: ['tests/sw/**/*.test.ts'],
+          environment: 'node',
+          setupFiles: ['fake-indexeddb/auto'],
         },
       },
       // The server suites run on the embedded database always, and again on PostgreSQL when

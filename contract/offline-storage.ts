@@ -10,6 +10,12 @@ export const OFFLINE_DATABASE_NAME = 'trust-console';
 /** Raise when a store or record shape changes: an older database is then discarded, not misread. */
 export const OFFLINE_DATABASE_VERSION = 1;
 
+/**
+ * WebCrypto's key type under every configuration that compiles this file: the DOM and worker
+ * libraries call it `CryptoKey`, Node's types only declare it under `crypto.webcrypto`.
+ */
+type CryptoKey = Parameters<typeof crypto.subtle.encrypt>[1];
+
 export interface SealedValue {
   iv: Uint8Array<ArrayBuffer>;
   data: ArrayBuffer;

@@ -5,6 +5,7 @@ import { ACCOUNTS_LIST_PATH, CONSOLE_BASE_PATH } from '../../contract/paths.ts';
 import type { ServerConfig } from '../config.ts';
 import type { AppEnv } from './app-env.ts';
 import { isApiPath } from './errors.ts';
+import { OFFLINE_PAGE_PATH, offlinePagePolicy } from './security-headers.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -70,9 +71,15 @@ export function consoleRoutes(config: Pick<ServerConfig, 'consoleDistDir'>): Hon
 
     if (await isFile(file)) {
       const immutable = c.req.path.startsWith(ASSETS_PREFIX);
-      return c.body(new Uint8Array(await readFile(file)), 200, {
+      const content = await readFile(file);
+      // sw.js, the manifest and the offline page are revalidated like every unhashed file, so a new
+      // build's worker is found on the next check.
+      return c.body(new Uint8Array(content), 200, {
         'Content-Type': CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
         'Cache-Control': immutable ? IMMUTABLE : REVALIDATE,
+        ...(c.req.path === OFFLINE_PAGE_PATH
+          ? { 'Content-Security-Policy': offlinePagePolicy(content.toString('utf8')) }
+          : {}),
       });
     }
     if (c.req.path.startsWith(ASSETS_PREFIX)) return c.text('Not found.', 404);

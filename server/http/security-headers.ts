@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { TRUST_AGENT_PORT } from '../../contract/constants.ts';
+import { CONSOLE_BASE_PATH } from '../../contract/paths.ts';
 import { isApiPath } from './errors.ts';
 
 /**
@@ -23,11 +25,36 @@ export const CONTENT_SECURITY_POLICY = [
   "form-action 'self'",
 ].join('; ');
 
-/** Security headers on every response; API answers are never cached by browsers or proxies. */
+/** The page the service worker shows when the console is offline and not saved yet (public/offline.html). */
+export const OFFLINE_PAGE_PATH = `${CONSOLE_BASE_PATH}/offline.html`;
+
+/**
+ * The offline page is static HTML that must render with nothing but itself (no script runs there),
+ * so its one inline style block is allowed by its hash, and nothing else is.
+ */
+export function offlinePagePolicy(html: string): string {
+  const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map(
+    ([, css = '']) => `'sha256-${createHash('sha256').update(css, 'utf8').digest('base64')}'`,
+  );
+  return [
+    "default-src 'none'",
+    `style-src ${styles.length > 0 ? styles.join(' ') : "'none'"}`,
+    "img-src 'self'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    "form-action 'none'",
+  ].join('; ');
+}
+
+/**
+ * Security headers on every response; API answers are never cached by browsers or proxies. Only the
+ * offline page brings a policy of its own (`offlinePagePolicy`), and it is stricter than this one.
+ */
 export const securityHeaders: MiddlewareHandler = async (c, next) => {
   await next();
   const headers = c.res.headers;
-  headers.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+  const ownPolicy = c.req.path === OFFLINE_PAGE_PATH ? headers.get('Content-Security-Policy') : null;
+  headers.set('Content-Security-Policy', ownPolicy ?? CONTENT_SECURITY_POLICY);
   headers.set('X-Content-Type-Options', 'nosniff');
   headers.set('Referrer-Policy', 'no-referrer');
   headers.set('Cross-Origin-Opener-Policy', 'same-origin');

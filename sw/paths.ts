@@ -1,0 +1,41 @@
+/**
+ * Which requests the service worker treats how. Pure functions of the URL, so the routing rules are
+ * tested without a worker.
+ */
+
+/**
+ * Path prefixes answered by the platform API, the same list the server keeps in
+ * `server/http/errors.ts` (a test holds the two together). The worker never caches these answers.
+ */
+export const API_PATH_PREFIXES = [
+  '/account/ui-api/',
+  '/account/api/',
+  '/imauth/',
+  '/certificate-authority/',
+] as const;
+
+export function isApiPath(pathname: string): boolean {
+  return API_PATH_PREFIXES.some((prefix) => pathname.startsWith(prefix) || `${pathname}/` === prefix);
+}
+
+/** Scope of the console: its navigations get the shell when the network fails. */
+export const CONSOLE_SCOPE = '/account/';
+
+/** A page load of the console (not of the API reference or any other API path under the scope). */
+export function isConsoleNavigation(url: URL, origin: string): boolean {
+  return url.origin === origin && url.pathname.startsWith(CONSOLE_SCOPE) && !isApiPath(url.pathname);
+}
+
+/**
+ * The chunk of one language's catalog, named by the build `assets/locale-<code>-<part>-<hash>.js`
+ * (vite.config.ts). English is precached; the other languages are cached the first time they load.
+ */
+const LOCALE_CHUNK = /^\/account\/assets\/locale-[A-Za-z_]+-(?:public|console)-[\w-]+\.js$/;
+
+export function isLocaleChunk(url: URL, origin: string): boolean {
+  return url.origin === origin && LOCALE_CHUNK.test(url.pathname);
+}
+
+/** Where the precached shell and the offline page live, relative to the worker's own URL. */
+export const SHELL_PAGE = 'index.html';
+export const OFFLINE_PAGE = 'offline.html';
