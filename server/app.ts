@@ -6,6 +6,7 @@ import { featureFlagRoutes } from './feature-flags/routes.ts';
 import type { AppEnv } from './http/app-env.ts';
 import { consoleRoutes } from './http/console-static.ts';
 import { isApiPath, notFound, onError } from './http/errors.ts';
+import { idempotencyKeys } from './http/idempotency.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { limitBodySize } from './http/validate.ts';
 import { identityRoutes } from './identity/routes.ts';
@@ -23,6 +24,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.notFound(notFound);
   app.use(securityHeaders);
   app.use(async (c, next) => (isApiPath(c.req.path) ? limitBodySize(c, next) : next()));
+  // After the body limit, which it relies on when it reads the body of a request with a key.
+  app.use(idempotencyKeys(deps));
 
   app.route(IDENTITY_API_V1, identityRoutes(deps));
   app.route(UI_API_V1, setupRoutes(deps));

@@ -10,6 +10,16 @@ export const apiErrorSchema = v.object({
 });
 export type ApiErrorBody = v.InferOutput<typeof apiErrorSchema>;
 
+/**
+ * The 412 answer of an edit whose If-Match names a version that is no longer current: the error and
+ * the object exactly as its GET answers it now (its ETag comes in the `ETag` header).
+ */
+export function preconditionFailedSchema<TItem extends v.GenericSchema>(item: TItem) {
+  return v.object({ ...apiErrorSchema.entries, current: item });
+}
+export const preconditionFailedBodySchema = preconditionFailedSchema(v.unknown());
+export type PreconditionFailedBody = v.InferOutput<typeof preconditionFailedBodySchema>;
+
 /** Lists carry their page of items and the total (overview §3). */
 export function listSchema<TItem extends v.GenericSchema>(item: TItem) {
   return v.object({ items: v.array(item), total: v.number() });

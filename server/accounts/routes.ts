@@ -23,7 +23,13 @@ import type { AppDeps } from '../app-deps.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { requireAuth, requirePermission } from '../http/authenticate.ts';
-import { entityTag, ifMatchAdmits, isWellFormedIfMatch } from '../http/entity-tags.ts';
+import {
+  assertIfMatchPresent,
+  assertWellFormedIfMatch,
+  entityTag,
+  ifMatchAdmits,
+  PreconditionFailed,
+} from '../http/entity-tags.ts';
 import { ApiError } from '../http/errors.ts';
 import { validateJson, validateParams, validateQuery } from '../http/validate.ts';
 import { hashPassword } from '../identity/passwords.ts';
@@ -269,16 +275,21 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
       const principal = c.var.principal;
       const update = c.req.valid('json');
       const ifMatch = c.req.header('If-Match');
-      if (!isWellFormedIfMatch(ifMatch)) {
-        throw new ApiError(400, 'If-Match: must be the ETag of the account, such as "3".');
-      }
+      assertWellFormedIfMatch(ifMatch, 'account');
       const id = c.req.valid('param').id;
       await changeAccount(db, principal, id, 'MANAGE_ACCOUNT', async (trx, account) => {
         if (account.system_account) throw new ApiError(409, 'The System Account cannot be edited.');
         assertEditable(principal, account, update);
         // Before the date rules: an edit made on an older version is refused whatever it holds.
+        assertIfMatchPresent(ifMatch, 'account');
         if (!ifMatchAdmits(ifMatch, account.version)) {
-          throw new ApiError(412, 'The account was changed meanwhile. Reload it and try again.');
+          const current = await findTenant(trx, principal, account.id, deps.now());
+          if (!current) throw notFound();
+          throw new PreconditionFailed(
+            'The account was changed meanwhile. Reload it and try again.',
+            current,
+            entityTag(current.version),
+          );
         }
         assertServicePeriod(
           update.service_period.from,

@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
 import * as foundation from './migrations/20251121T1100-foundation.ts';
 import * as accountsOrganizations from './migrations/20261121T0900-accounts-organizations.ts';
+import * as idempotencyStorageSecrets from './migrations/20261205T0900-idempotency-storage-secrets.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -11,6 +12,7 @@ import type { Database } from './schema.ts';
 const MIGRATIONS: Record<string, Migration> = {
   '20251121T1100-foundation': foundation,
   '20261121T0900-accounts-organizations': accountsOrganizations,
+  '20261205T0900-idempotency-storage-secrets': idempotencyStorageSecrets,
 };
 
 const staticProvider: MigrationProvider = {

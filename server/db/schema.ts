@@ -196,6 +196,30 @@ export interface AuditEventsTable {
   hash: string;
 }
 
+/**
+ * A request sent with an Idempotency-Key, per caller (`user:<id>` or `anonymous`) and key: in
+ * progress while `response_status` is null, then the response that answers every replay.
+ */
+export interface IdempotencyKeysTable {
+  scope: string;
+  key: string;
+  /** SHA-256 (hex) of the method, the path with its query and the body bytes. */
+  fingerprint: string;
+  created_at: Timestamp;
+  response_status: number | null;
+  /** Content-Type, ETag and Location of the stored response, by name. */
+  response_headers: Json<Record<string, string>> | null;
+  response_body: Uint8Array | null;
+  completed_at: Timestamp | null;
+}
+
+/** The key-wrapping secret of a user's offline data in the console; 32 random bytes. */
+export interface UserStorageSecretsTable {
+  user_id: string;
+  secret: Uint8Array;
+  created_at: Generated<Date>;
+}
+
 export interface Database {
   accounts: AccountsTable;
   organizations: OrganizationsTable;
@@ -211,6 +235,8 @@ export interface Database {
   signing_keys: SigningKeysTable;
   settings: SettingsTable;
   audit_events: AuditEventsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  user_storage_secrets: UserStorageSecretsTable;
 }
 
 export type Account = Selectable<AccountsTable>;

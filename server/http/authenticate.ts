@@ -11,7 +11,8 @@ import { ApiError, errorResponse } from './errors.ts';
 
 const AUTHENTICATION_REQUIRED = 'Authentication required.';
 
-function bearerToken(header: string | undefined): string | null {
+/** The token of an `Authorization: Bearer <token>` header, or null. */
+export function bearerToken(header: string | undefined): string | null {
   const match = header?.match(/^Bearer[ \t]+([A-Za-z0-9._~+/-]+=*)[ \t]*$/i);
   return match?.[1] ?? null;
 }

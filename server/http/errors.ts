@@ -15,19 +15,24 @@ export function isApiPath(path: string): boolean {
   return API_PATH_PREFIXES.some((prefix) => path.startsWith(prefix) || `${path}/` === prefix);
 }
 
+const INTERNAL_ERROR_MESSAGE = 'Internal server error.';
+
+export function errorResponse(c: Context, status: ContentfulStatusCode, message: string): Response {
+  const body: ApiErrorBody = { error: { status, message } };
+  return c.json(body, status);
+}
+
 /** An expected failure with a message meant for the caller; thrown anywhere below a route. */
 export class ApiError extends HTTPException {
   constructor(status: ContentfulStatusCode, message: string) {
     super(status, { message });
     this.name = 'ApiError';
   }
-}
 
-const INTERNAL_ERROR_MESSAGE = 'Internal server error.';
-
-export function errorResponse(c: Context, status: ContentfulStatusCode, message: string): Response {
-  const body: ApiErrorBody = { error: { status, message } };
-  return c.json(body, status);
+  /** The answer: `{ error: { status, message } }`; a subclass may add to it. */
+  toResponse(c: Context): Response {
+    return errorResponse(c, this.status, this.message || 'Request failed.');
+  }
 }
 
 /**
@@ -38,7 +43,8 @@ export function errorResponse(c: Context, status: ContentfulStatusCode, message:
 export const onError: ErrorHandler = (error, c) => {
   if (error instanceof HTTPException && error.status < 500) {
     // Hono's own exceptions carry a prepared response (for example 401 with WWW-Authenticate).
-    if (!(error instanceof ApiError) && error.res) return error.getResponse();
+    if (error instanceof ApiError) return error.toResponse(c);
+    if (error.res) return error.getResponse();
     return errorResponse(c, error.status, error.message || 'Request failed.');
   }
   console.error(`${c.req.method} ${c.req.path} failed:`, error);

@@ -19,32 +19,49 @@ const NOT_CONFIGURED: LoginCustomization = {
   copyright: null,
 };
 
-export async function readLoginCustomization(db: Kysely<Database>): Promise<LoginCustomization> {
+/** The settings with their version, the ETag; 0 while nothing was ever stored. */
+export interface VersionedLoginCustomization {
+  customization: LoginCustomization;
+  version: number;
+}
+
+export async function readLoginCustomization(db: Kysely<Database>): Promise<VersionedLoginCustomization> {
   const row = await db
     .selectFrom('settings')
-    .select('value')
+    .select(['value', 'version'])
     .where('key', '=', SETTINGS_KEY)
     .executeTakeFirst();
-  if (!row) return NOT_CONFIGURED;
+  if (!row) return { customization: NOT_CONFIGURED, version: 0 };
   // Stored values passed this schema when written; a row that no longer does is not served as is.
   const parsed = v.safeParse(loginCustomizationSchema, row.value);
   if (!parsed.success) throw new Error('The stored login customization does not match its schema.');
-  return parsed.output;
+  return { customization: parsed.output, version: row.version };
 }
 
+/** Serialises changes of the settings in one transaction each, the first one (no row yet) included. */
+const LOGIN_CUSTOMIZATION_LOCK = 0x6c6f6763;
+
+/** Holds the settings until the transaction ends, so If-Match is checked against the version it replaces. */
+export async function lockLoginCustomization(trx: Kysely<Database>): Promise<void> {
+  await sql`select pg_advisory_xact_lock(${LOGIN_CUSTOMIZATION_LOCK})`.execute(trx);
+}
+
+/** Stores the settings; answers their new version. */
 export async function saveLoginCustomization(
   db: Kysely<Database>,
   customization: LoginCustomization,
   now: Date,
-): Promise<void> {
+): Promise<number> {
   const value = JSON.stringify(customization);
-  await db
+  const row = await db
     .insertInto('settings')
     .values({ key: SETTINGS_KEY, value, updated_at: now })
     .onConflict((oc) =>
       oc.column('key').doUpdateSet({ value, updated_at: now, version: sql<number>`settings.version + 1` }),
     )
-    .execute();
+    .returning('version')
+    .executeTakeFirstOrThrow();
+  return row.version;
 }
 
 const WEB_PROTOCOLS = new Set(['https:', 'http:']);

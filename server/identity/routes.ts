@@ -9,6 +9,7 @@ import {
   loginCustomizationSchema,
   loginRequestSchema,
   refreshRequestSchema,
+  type StorageSecret,
   type TokenResponse,
   type VerifyUserResponse,
   verifyUserRequestSchema,
@@ -19,9 +20,20 @@ import { recordAuditEvent } from '../audit/record.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { forbidden, requireAuth, requirePermission } from '../http/authenticate.ts';
 import { clientAddress } from '../http/client-address.ts';
+import {
+  assertWellFormedIfMatch,
+  entityTag,
+  ifMatchAdmits,
+  PreconditionFailed,
+} from '../http/entity-tags.ts';
 import { ApiError, errorResponse } from '../http/errors.ts';
 import { validateJson } from '../http/validate.ts';
-import { firstNonWebLink, readLoginCustomization, saveLoginCustomization } from './login-customization.ts';
+import {
+  firstNonWebLink,
+  lockLoginCustomization,
+  readLoginCustomization,
+  saveLoginCustomization,
+} from './login-customization.ts';
 import { verifyPassword, warmUpPasswordHashing } from './passwords.ts';
 import { clearRefreshCookie, readRefreshCookie, setRefreshCookie } from './refresh-cookie.ts';
 import {
@@ -31,6 +43,7 @@ import {
   type SessionOwner,
   startSession,
 } from './sessions.ts';
+import { storageSecretOf } from './storage-secrets.ts';
 import { checkSignInThrottle, clearSignInFailures, recordSignInFailure } from './throttle.ts';
 import { type IssuedAccessToken, issueAccessToken } from './tokens.ts';
 
@@ -236,7 +249,18 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json(body);
   });
 
-  app.get('/login/customization', async (c) => c.json(await readLoginCustomization(db)));
+  app.get('/storage-secret', authenticated, async (c) => {
+    const body: StorageSecret = { secret: await storageSecretOf(db, c.var.principal.userId) };
+    // A key-wrapping secret: no cache between here and the console may keep it, and it is never logged.
+    noStore(c);
+    return c.json(body);
+  });
+
+  app.get('/login/customization', async (c) => {
+    const { customization, version } = await readLoginCustomization(db);
+    c.header('ETag', entityTag(version));
+    return c.json(customization);
+  });
 
   app.put(
     '/login/customization',
@@ -254,8 +278,19 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
         throw new ApiError(400, `urls.${unsafeLink}: ${VALIDATION_TEXT.invalidValue}`);
       }
       const principal = c.var.principal;
-      await db.transaction().execute(async (trx) => {
-        await saveLoginCustomization(trx, customization, deps.now());
+      const ifMatch = c.req.header('If-Match');
+      assertWellFormedIfMatch(ifMatch, 'sign-in page settings');
+      const version = await db.transaction().execute(async (trx) => {
+        await lockLoginCustomization(trx);
+        const stored = await readLoginCustomization(trx);
+        if (!ifMatchAdmits(ifMatch, stored.version)) {
+          throw new PreconditionFailed(
+            'The sign-in page settings were changed meanwhile. Reload them and try again.',
+            stored.customization,
+            entityTag(stored.version),
+          );
+        }
+        const saved = await saveLoginCustomization(trx, customization, deps.now());
         await recordAuditEvent(trx, {
           action: 'UPDATE',
           status: 'success',
@@ -268,7 +303,9 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
           details: { setting: 'login_customization' },
           occurredAt: deps.now(),
         });
+        return saved;
       });
+      c.header('ETag', entityTag(version));
       return c.json(customization);
     },
   );

@@ -7,7 +7,13 @@ import { recordAuditEvent } from '../audit/record.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { clientAddress } from '../http/client-address.ts';
-import { entityTag, ifMatchAdmits } from '../http/entity-tags.ts';
+import {
+  assertIfMatchPresent,
+  assertWellFormedIfMatch,
+  entityTag,
+  ifMatchAdmits,
+  PreconditionFailed,
+} from '../http/entity-tags.ts';
 import { ApiError } from '../http/errors.ts';
 import type { Principal } from '../identity/principal.ts';
 import { assertOrganizationPermission, type OrganizationAccess } from './access.ts';
@@ -73,13 +79,21 @@ export function resourceActions<TTable extends VersionedTable, TParams, TRow ext
     return found;
   }
 
-  /** The object a change addresses, locked, after the caller's If-Match (if any) admitted its version. */
+  /**
+   * The object a change addresses, locked, once the caller's If-Match admitted its version: 400 for
+   * a malformed If-Match, then 404 and 403, then 428 without one and 412 with an older version.
+   */
   async function locateForChange(trx: Kysely<Database>, c: Context<AppEnv>, params: TParams) {
+    const ifMatch = c.req.header('If-Match');
+    assertWellFormedIfMatch(ifMatch, kind.label.toLowerCase());
     const found = await locate(trx, c.var.principal, params, 'manage', true);
-    if (!ifMatchAdmits(c.req.header('If-Match'), found.row.version)) {
-      throw new ApiError(
-        412,
+    assertIfMatchPresent(ifMatch, kind.label.toLowerCase());
+    if (!ifMatchAdmits(ifMatch, found.row.version)) {
+      // The row as GET answers it: `find` reads the same columns with or without the lock.
+      throw new PreconditionFailed(
         `${kind.label} has changed since it was read; reload it and apply the change again.`,
+        found.row,
+        entityTag(found.row.version),
       );
     }
     return found;

@@ -158,6 +158,7 @@ const ENDPOINTS: Endpoint[] = [
       call(harness, 'PUT', apiPaths.tenants.byId(target), {
         token: caller.token,
         body: await editOf(target),
+        headers: { 'If-Match': '"1"' },
       }),
   },
   {

@@ -131,7 +131,11 @@ describe('contacts of an organization', () => {
       title: undefined,
       type: 'administrative',
     });
-    const response = await call(harness, 'PUT', path, { token: caller.token, body: replacement });
+    const response = await call(harness, 'PUT', path, {
+      token: caller.token,
+      body: replacement,
+      headers: { 'If-Match': '"1"' },
+    });
     expect(response.status).toBe(204);
 
     const read = await call(harness, 'GET', path, { token: caller.token });
@@ -151,7 +155,11 @@ describe('contacts of an organization', () => {
     const removed = await createContact(organization.id, contactFields({ last_name: 'Removed' }));
     const path = apiPaths.organizations.contact(organization.id, removed.id);
 
-    expect((await call(harness, 'DELETE', path, { token: caller.token })).status).toBe(204);
+    const removal = await call(harness, 'DELETE', path, {
+      token: caller.token,
+      headers: { 'If-Match': '"1"' },
+    });
+    expect(removal.status).toBe(204);
     expect((await call(harness, 'GET', path, { token: caller.token })).status).toBe(404);
     expect((await listContacts(organization.id)).items.map((item) => item.id)).toEqual([kept.id]);
     const read = await call(harness, 'GET', apiPaths.organizations.byId(organization.id), {
@@ -218,8 +226,9 @@ describe('contacts of an organization', () => {
         email: 'kg@example.com',
         phone: '+1 555 0199',
       }),
+      headers: { 'If-Match': '"1"' },
     });
-    await call(harness, 'DELETE', path, { token: caller.token });
+    await call(harness, 'DELETE', path, { token: caller.token, headers: { 'If-Match': '"2"' } });
 
     const events = await harness.deps.db
       .selectFrom('audit_events')

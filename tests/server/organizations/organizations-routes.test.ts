@@ -215,6 +215,7 @@ describe('organizations of an account', () => {
     const response = await call(harness, 'PUT', apiPaths.organizations.byId(created.id), {
       token: caller.token,
       body: { ...replacement, account_id: await freshAccount() },
+      headers: { 'If-Match': '"1"' },
     });
     expect(response.status).toBe(204);
 
@@ -250,11 +251,13 @@ describe('organizations of an account', () => {
     expect((await put('"1"', 'First change')).status).toBe(204);
     const stale = await put('"1"', 'Lost update');
     expect(stale.status).toBe(412);
+    expect(stale.headers.get('ETag')).toBe('"2"');
     expect(await stale.json()).toEqual({
       error: {
         status: 412,
         message: 'Organization has changed since it was read; reload it and apply the change again.',
       },
+      current: { ...created, ...organizationFields({ name: 'First change' }), version: 2 },
     });
     expect((await put('W/"2"', 'Weak tags never match')).status).toBe(412);
     expect((await put('"7", "2"', 'One listed tag is current')).status).toBe(204);
@@ -351,6 +354,7 @@ describe('organizations of an account', () => {
     }
     const response = await call(harness, 'DELETE', apiPaths.organizations.byId(created.id), {
       token: caller.token,
+      headers: { 'If-Match': '"1"' },
     });
     expect(response.status).toBe(204);
 
@@ -365,6 +369,7 @@ describe('organizations of an account', () => {
     expect(remaining).toEqual([]);
     const again = await call(harness, 'DELETE', apiPaths.organizations.byId(created.id), {
       token: caller.token,
+      headers: { 'If-Match': '"1"' },
     });
     expect(again.status).toBe(404);
   });
@@ -383,8 +388,9 @@ describe('organizations of an account', () => {
     await call(harness, 'PUT', path, {
       token: caller.token,
       body: organizationFields({ name: 'Audited Group', city: created.city, phone: '+44 20 7946 0001' }),
+      headers: { 'If-Match': '"1"' },
     });
-    await call(harness, 'DELETE', path, { token: caller.token });
+    await call(harness, 'DELETE', path, { token: caller.token, headers: { 'If-Match': '"2"' } });
 
     const events = await auditEvents(created.id);
     expect(
