@@ -68,7 +68,11 @@ export interface OutboxEntryView {
 
 /** Messages a page posts to the service worker (`navigator.serviceWorker.controller.postMessage`). */
 export type OutboxCommand =
-  /** After sign-in and every refresh: the token replays this user's entries, kept in memory only. */
+  /**
+   * After sign-in and every refresh: the token replays this user's entries, kept in memory only.
+   * The browser stops an idle worker and its memory with it, so pages post it again before every
+   * `sync-now`. `expiresAt` is in epoch milliseconds; the token's `sub` must be `userId`.
+   */
   | { type: 'session'; userId: string; accessToken: string; expiresAt: number }
   /** Sign-out or lost session: forget the token; `keep` false discards the user's entries. */
   | { type: 'session-ended'; userId: string; keep: boolean }
