@@ -22,6 +22,14 @@ export const OUTBOX_HEADERS = {
   resource: 'X-Outbox-Resource',
 } as const;
 
+/**
+ * A new Idempotency-Key value: a UUID as a Structured Field string (quoted), the form the server
+ * requires (draft-ietf-httpapi-idempotency-key-header). Made when the user acts, kept with the change.
+ */
+export function newIdempotencyKey(uuid: string = crypto.randomUUID()): string {
+  return `"${uuid}"`;
+}
+
 /** Name of the BroadcastChannel on which the service worker tells every open tab what changed. */
 export const OUTBOX_CHANNEL = 'trust-console.outbox';
 

@@ -10,6 +10,7 @@ import {
   sealJson,
 } from '../../contract/offline-storage.ts';
 import {
+  newIdempotencyKey,
   OUTBOX_HEADERS,
   OUTBOX_QUOTA_STATUS,
   type OutboxCommand,
@@ -597,7 +598,7 @@ export class OutboxEngine {
     const changed = change(opened.content);
     const content: OutboxContent = {
       ...changed,
-      headers: { ...changed.headers, [OUTBOX_HEADERS.idempotencyKey]: this.newId() },
+      headers: { ...changed.headers, [OUTBOX_HEADERS.idempotencyKey]: newIdempotencyKey(this.newId()) },
       error: null,
       current: null,
     };
