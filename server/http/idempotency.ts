@@ -52,7 +52,10 @@ const MUTATING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * key; both are safe to repeat anyway (a second sign-in is another session, a second refresh of the
  * same token is refused as reuse). The key is ignored there.
  */
-const EXEMPT_PATHS: ReadonlySet<string> = new Set([apiPaths.identity.login, apiPaths.identity.refresh]);
+export const IDEMPOTENCY_EXEMPT_PATHS: ReadonlySet<string> = new Set([
+  apiPaths.identity.login,
+  apiPaths.identity.refresh,
+]);
 
 /** Answers that depend on who the caller is at that moment, stored for no one. */
 const UNSTORED_STATUSES: ReadonlySet<number> = new Set([401, 403, 429]);
@@ -214,7 +217,8 @@ export function idempotencyKeys(deps: AppDeps): MiddlewareHandler<AppEnv> {
 
   return async (c, next) => {
     const path = c.req.path;
-    if (!MUTATING_METHODS.has(c.req.method) || !isApiPath(path) || EXEMPT_PATHS.has(path)) return next();
+    if (!MUTATING_METHODS.has(c.req.method) || !isApiPath(path) || IDEMPOTENCY_EXEMPT_PATHS.has(path))
+      return next();
     const header = c.req.header(IDEMPOTENCY_KEY_HEADER);
     if (header === undefined) return next();
     const key = parseIdempotencyKey(header);

@@ -5,12 +5,13 @@ import {
   featureFlagUpdateSchema,
 } from '../../contract/feature-flags.ts';
 import { ACCOUNT_API_V1, apiPaths, IDENTITY_API_V1, UI_API_V1 } from '../../contract/paths.ts';
-import { apiErrorSchema, listSchema } from '../../contract/schemas/common.ts';
+import { apiErrorSchema, listSchema, preconditionFailedSchema } from '../../contract/schemas/common.ts';
 import {
   authMeSchema,
   loginCustomizationSchema,
   loginRequestSchema,
   refreshRequestSchema,
+  storageSecretSchema,
   tokenResponseSchema,
   verifyUserRequestSchema,
   verifyUserResponseSchema,
@@ -53,6 +54,12 @@ import {
   tenantUnlinkSchema,
   tenantUpdateSchema,
 } from '../../contract/schemas/tenants.ts';
+import {
+  IDEMPOTENCY_EXEMPT_PATHS,
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENCY_KEY_MAX_LENGTH,
+  IDEMPOTENCY_REPLAYED_HEADER,
+} from '../http/idempotency.ts';
 import { type JsonSchema, toJsonSchema } from './json-schema.ts';
 
 type Method = 'get' | 'post' | 'put' | 'delete';
@@ -68,8 +75,13 @@ export interface Operation {
   query?: v.ObjectSchema<v.ObjectEntries, undefined>;
   pathParameters?: readonly string[];
   requestBody?: v.GenericSchema;
-  success: { status: number; description: string; schema?: v.GenericSchema };
+  success: { status: number; description: string; schema?: v.GenericSchema; etag?: boolean };
   failures: readonly number[];
+  /**
+   * If-Match: `required` answers 428 without it (the edits the console may queue offline),
+   * `optional` honours it when sent; both answer 412 with `current`, the object as its GET answers it.
+   */
+  ifMatch?: { required: boolean; current: v.GenericSchema };
 }
 
 /** Paths in the document are relative to the server root, as the console calls them. */
@@ -124,22 +136,39 @@ export const OPERATIONS: readonly Operation[] = [
   },
   {
     method: 'get',
+    path: apiPaths.identity.storageSecret,
+    tag: 'Sign-in',
+    summary:
+      "The signed-in user's storage secret (32 random bytes, base64url), made on first request; the console wraps the keys of its offline data with it. Cache-Control: no-store.",
+    authenticated: true,
+    success: { status: 200, description: 'Storage secret', schema: storageSecretSchema },
+    failures: [401],
+  },
+  {
+    method: 'get',
     path: apiPaths.identity.loginCustomization,
     tag: 'Sign-in',
-    summary: 'Logo, footer links and copyright of the sign-in page.',
+    summary: 'Logo, footer links and copyright of the sign-in page; ETag is their version ("0" until set).',
     authenticated: false,
-    success: { status: 200, description: 'Sign-in page settings', schema: loginCustomizationSchema },
+    success: {
+      status: 200,
+      description: 'Sign-in page settings',
+      schema: loginCustomizationSchema,
+      etag: true,
+    },
     failures: [],
   },
   {
     method: 'put',
     path: apiPaths.identity.loginCustomization,
     tag: 'Sign-in',
-    summary: 'Changes the sign-in page settings (system scope, manage system settings).',
+    summary:
+      'Changes the sign-in page settings (system scope, manage system settings); If-Match is honoured.',
     authenticated: true,
     requestBody: loginCustomizationSchema,
-    success: { status: 200, description: 'Stored settings', schema: loginCustomizationSchema },
-    failures: [400, 401, 403],
+    success: { status: 200, description: 'Stored settings', schema: loginCustomizationSchema, etag: true },
+    failures: [400, 401, 403, 413, 415],
+    ifMatch: { required: false, current: loginCustomizationSchema },
   },
   {
     method: 'get',
@@ -235,7 +264,7 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'Creates an organization in an account (manage organization); Location names it.',
     authenticated: true,
     requestBody: organizationCreateSchema,
-    success: { status: 201, description: 'Organization created', schema: organizationSchema },
+    success: { status: 201, description: 'Organization created', schema: organizationSchema, etag: true },
     failures: [400, 401, 403, 404, 413, 415],
   },
   {
@@ -245,29 +274,31 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'An organization with its contact count; ETag is its version.',
     authenticated: true,
     pathParameters: ['id'],
-    success: { status: 200, description: 'Organization', schema: organizationSchema },
+    success: { status: 200, description: 'Organization', schema: organizationSchema, etag: true },
     failures: [400, 401, 403, 404],
   },
   {
     method: 'put',
     path: `${UI_API_V1}/organizations/{id}`,
     tag: 'Organizations',
-    summary: "Replaces an organization's fields (manage organization); If-Match is honoured.",
+    summary: "Replaces an organization's fields (manage organization); If-Match is required.",
     authenticated: true,
     pathParameters: ['id'],
     requestBody: organizationUpdateSchema,
     success: { status: 204, description: 'Organization changed' },
-    failures: [400, 401, 403, 404, 412, 413, 415],
+    failures: [400, 401, 403, 404, 413, 415],
+    ifMatch: { required: true, current: organizationSchema },
   },
   {
     method: 'delete',
     path: `${UI_API_V1}/organizations/{id}`,
     tag: 'Organizations',
-    summary: 'Deletes an organization and its contacts (manage organization); If-Match is honoured.',
+    summary: 'Deletes an organization and its contacts (manage organization); If-Match is required.',
     authenticated: true,
     pathParameters: ['id'],
     success: { status: 204, description: 'Organization deleted' },
-    failures: [400, 401, 403, 404, 412],
+    failures: [400, 401, 403, 404],
+    ifMatch: { required: true, current: organizationSchema },
   },
   {
     method: 'get',
@@ -288,7 +319,7 @@ export const OPERATIONS: readonly Operation[] = [
     authenticated: true,
     pathParameters: ['id'],
     requestBody: contactFieldsSchema,
-    success: { status: 201, description: 'Contact created', schema: contactSchema },
+    success: { status: 201, description: 'Contact created', schema: contactSchema, etag: true },
     failures: [400, 401, 403, 404, 413, 415],
   },
   {
@@ -298,29 +329,31 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'A contact of the organization; ETag is its version.',
     authenticated: true,
     pathParameters: ['id', 'contactId'],
-    success: { status: 200, description: 'Contact', schema: contactSchema },
+    success: { status: 200, description: 'Contact', schema: contactSchema, etag: true },
     failures: [400, 401, 403, 404],
   },
   {
     method: 'put',
     path: `${UI_API_V1}/organizations/{id}/contacts/{contactId}`,
     tag: 'Organizations',
-    summary: "Replaces a contact's fields (manage organization); If-Match is honoured.",
+    summary: "Replaces a contact's fields (manage organization); If-Match is required.",
     authenticated: true,
     pathParameters: ['id', 'contactId'],
     requestBody: contactFieldsSchema,
     success: { status: 204, description: 'Contact changed' },
-    failures: [400, 401, 403, 404, 412, 413, 415],
+    failures: [400, 401, 403, 404, 413, 415],
+    ifMatch: { required: true, current: contactSchema },
   },
   {
     method: 'delete',
     path: `${UI_API_V1}/organizations/{id}/contacts/{contactId}`,
     tag: 'Organizations',
-    summary: 'Deletes a contact (manage organization); If-Match is honoured.',
+    summary: 'Deletes a contact (manage organization); If-Match is required.',
     authenticated: true,
     pathParameters: ['id', 'contactId'],
     success: { status: 204, description: 'Contact deleted' },
-    failures: [400, 401, 403, 404, 412],
+    failures: [400, 401, 403, 404],
+    ifMatch: { required: true, current: contactSchema },
   },
   {
     method: 'get',
@@ -382,7 +415,7 @@ export const OPERATIONS: readonly Operation[] = [
       summary: 'The whole record of an account the caller sees (view account); ETag is its version.',
       authenticated: true,
       pathParameters: ['id'],
-      success: { status: 200, description: 'Account', schema: tenantSchema },
+      success: { status: 200, description: 'Account', schema: tenantSchema, etag: true },
       failures: [400, 401, 403, 404],
     }),
   ),
@@ -390,12 +423,13 @@ export const OPERATIONS: readonly Operation[] = [
     method: 'put',
     path: `${UI_API_V1}/tenant/{id}`,
     tag: 'Accounts',
-    summary: "Changes an account's name, language and service period (manage account); If-Match is honoured.",
+    summary: "Changes an account's name, language and service period (manage account); If-Match is required.",
     authenticated: true,
     pathParameters: ['id'],
     requestBody: tenantUpdateSchema,
     success: { status: 204, description: 'Account changed' },
-    failures: [400, 401, 403, 404, 409, 412, 413, 415],
+    failures: [400, 401, 403, 404, 409, 413, 415],
+    ifMatch: { required: true, current: tenantSchema },
   },
   {
     method: 'post',
@@ -471,20 +505,79 @@ export const OPERATIONS: readonly Operation[] = [
 ];
 
 const STATUS_TEXT: Record<number, string> = {
-  400: 'The request is not valid; the message names the field.',
+  400: 'The request is not valid; the message names the field or header.',
   401: 'Not signed in, or the token is no longer valid.',
   403: 'Not allowed.',
   404: 'Not found.',
   409: 'Conflicts with the current state.',
-  412: 'If-Match names a version that is no longer the current one.',
+  412: 'If-Match names a version that is no longer the current one; `current` is the object now, ETag its version.',
   413: 'Request body larger than 1 MiB.',
   415: 'Request body is not JSON.',
+  422: `The ${IDEMPOTENCY_KEY_HEADER} was already used for a different request.`,
+  428: 'If-Match is required: send the ETag the object was read with.',
   429: 'Too many attempts; see Retry-After.',
 };
 
+/** 409 of a request sent with an Idempotency-Key, besides what the operation itself may answer. */
+const IDEMPOTENT_CONFLICT = `${STATUS_TEXT[409]} With ${IDEMPOTENCY_KEY_HEADER}: the first request with this key is still being processed (Retry-After: 1), or, without Retry-After, its outcome is unknown and the object must be checked before the change is sent again under a new key.`;
+
+const MUTATING_METHODS: ReadonlySet<Method> = new Set(['post', 'put', 'delete']);
+
+/** Whether the operation takes an Idempotency-Key (every mutating one whose answer carries no credentials). */
+export function takesIdempotencyKey(operation: Pick<Operation, 'method' | 'path'>): boolean {
+  return MUTATING_METHODS.has(operation.method) && !IDEMPOTENCY_EXEMPT_PATHS.has(operation.path);
+}
+
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: IDEMPOTENCY_KEY_HEADER,
+  in: 'header',
+  required: false,
+  description: `A Structured Field string (a UUID in quotes, at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters) naming this change; draft-ietf-httpapi-idempotency-key-header. The answer is stored for 24 hours per caller and key, and a request sent again with the same key gets it again, marked ${IDEMPOTENCY_REPLAYED_HEADER}: true, without the change being made twice. 401, 403, 429 and 5xx answers are not stored.`,
+  schema: { type: 'string', maxLength: IDEMPOTENCY_KEY_MAX_LENGTH + 2 },
+};
+
+const REPLAYED_HEADER = {
+  [IDEMPOTENCY_REPLAYED_HEADER]: {
+    description: `"true" when this answer was stored for an earlier request with the same ${IDEMPOTENCY_KEY_HEADER}.`,
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
+
+const ETAG_HEADER = {
+  ETag: {
+    description: 'The version of the object, quoted: send it as If-Match to change it.',
+    schema: { type: 'string' },
+  },
+};
+
+function ifMatchParameter(required: boolean) {
+  return {
+    name: 'If-Match',
+    in: 'header',
+    required,
+    description: required
+      ? 'The ETag the object was read with (or `*`); without it the change answers 428, with an older one 412.'
+      : 'The ETag the object was read with (or `*`); with an older one the change answers 412.',
+    schema: { type: 'string' },
+  };
+}
+
 function describeOperation(operation: Operation): JsonSchema {
   const errorRef = { $ref: '#/components/schemas/Error' };
+  const keyed = takesIdempotencyKey(operation);
+  const { ifMatch } = operation;
+  const failures = new Set([
+    ...operation.failures,
+    ...(keyed ? [400, 409, 422] : []),
+    ...(ifMatch ? [400, ...(ifMatch.required ? [428] : [])] : []),
+  ]);
+  const successHeaders = {
+    ...(operation.success.etag ? ETAG_HEADER : {}),
+    ...(keyed ? REPLAYED_HEADER : {}),
+  };
   const parameters = [
+    ...(keyed ? [IDEMPOTENCY_KEY_PARAMETER] : []),
+    ...(ifMatch ? [ifMatchParameter(ifMatch.required)] : []),
     ...(operation.pathParameters ?? []).map((name) => ({
       name,
       in: 'path',
@@ -514,19 +607,34 @@ function describeOperation(operation: Operation): JsonSchema {
     responses: {
       [operation.success.status]: {
         description: operation.success.description,
+        ...(Object.keys(successHeaders).length > 0 ? { headers: successHeaders } : {}),
         ...(operation.success.schema
           ? { content: { 'application/json': { schema: toJsonSchema(operation.success.schema) } } }
           : {}),
       },
       ...Object.fromEntries(
-        [...operation.failures, 500].map((status) => [
+        [...[...failures].sort((a, b) => a - b), 500].map((status) => [
           status,
           {
-            description: STATUS_TEXT[status] ?? 'Internal server error.',
+            description:
+              status === 409 && keyed
+                ? IDEMPOTENT_CONFLICT
+                : (STATUS_TEXT[status] ?? 'Internal server error.'),
             content: { 'application/json': { schema: errorRef } },
           },
         ]),
       ),
+      ...(ifMatch
+        ? {
+            412: {
+              description: STATUS_TEXT[412],
+              headers: ETAG_HEADER,
+              content: {
+                'application/json': { schema: toJsonSchema(preconditionFailedSchema(ifMatch.current)) },
+              },
+            },
+          }
+        : {}),
     },
   };
 }
