@@ -31,7 +31,7 @@ async function boot(): Promise<void> {
       to: '/login',
       search: { state: encodeSignInState({ return_path: `${pathname}${search}${hash}` }) },
     });
-    endSession();
+    await endSession();
   };
   configureSession({ ended: () => queryClient.clear(), lost: () => void leaveForSignIn() });
   onUnauthorized(() => void leaveForSignIn());

@@ -1,4 +1,6 @@
+import { t } from '@lingui/core/macro';
 import * as v from 'valibot';
+import { OUTBOX_HEADERS, OUTBOX_QUOTA_STATUS, queuedResponseSchema } from '../../contract/outbox.ts';
 import { apiErrorSchema } from '../../contract/schemas/common.ts';
 import { getAccessToken } from './access-token.ts';
 
@@ -24,6 +26,28 @@ export class UnexpectedResponseError extends ApiError {
   }
 }
 
+/** Asked for data while offline that was never loaded before: nothing to show, and no waiting either. */
+export class OfflineError extends Error {
+  constructor() {
+    super(t`This is not available offline. Open it again once you are connected.`);
+    this.name = 'OfflineError';
+  }
+}
+
+/**
+ * The browser refused to keep a change made offline (its storage is full): the change was not saved
+ * anywhere, and the user must know so.
+ */
+export class StorageFullError extends ApiError {
+  constructor() {
+    super(
+      OUTBOX_QUOTA_STATUS,
+      t`The browser's storage is full, so this change was not saved. Free some space or reconnect, then try again.`,
+    );
+    this.name = 'StorageFullError';
+  }
+}
+
 type UnauthorizedHandler = () => void;
 let unauthorizedHandler: UnauthorizedHandler | null = null;
 
@@ -36,6 +60,41 @@ export function onUnauthorized(handler: UnauthorizedHandler | null): void {
 }
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/**
+ * A change the service worker may keep in its outbox when there is no network, and send later under
+ * the same user (docs/decisions/013-offline-console.md).
+ */
+export interface QueueOptions {
+  /**
+   * A UUID made when the user acted (see `newIdempotencyKey`) and sent again with every retry of that
+   * action, so the server applies the change once however often it arrives.
+   */
+  idempotencyKey: string;
+  /** The user the change is made for: it is only ever sent under that user's session. */
+  owner: string;
+  /** The account the change belongs to, for the outbox view. */
+  accountId: string | null;
+  /** What the change does, in the user's words ("Edit organization Acme"). */
+  summary: string;
+  /** The API path whose GET answers the object's current version, for conflicts. */
+  resource: string;
+}
+
+/** The answer of the service worker when it kept the change for later instead of sending it. */
+export interface QueuedResult {
+  queued: true;
+  outboxId: string;
+}
+
+export function isQueued(result: unknown): result is QueuedResult {
+  return typeof result === 'object' && result !== null && (result as { queued?: unknown }).queued === true;
+}
+
+/** The key of one user action: made once when the user acts, reused by every retry of it. */
+export function newIdempotencyKey(): string {
+  return crypto.randomUUID();
+}
 export type QueryValue = string | number | boolean | null | undefined;
 
 interface FetchOptions {
@@ -51,6 +110,8 @@ interface FetchOptions {
    * 412 when someone changed the record meanwhile, instead of silently overwriting their change.
    */
   ifMatch?: number;
+  /** Marks the change queueable: the worker keeps it offline and answers `{ queued: true }` instead. */
+  queue?: QueueOptions;
 }
 
 interface RequestOptions<TSchema extends v.GenericSchema | undefined> extends Omit<FetchOptions, 'accept'> {
@@ -95,7 +156,15 @@ export async function apiFetch(method: Method, path: string, options: FetchOptio
   const token = getAccessToken();
   const headers = new Headers({ Accept: options.accept ?? 'application/json' });
   if (token) headers.set('Authorization', `Bearer ${token}`);
-  if (options.ifMatch !== undefined) headers.set('If-Match', `"${options.ifMatch}"`);
+  if (options.ifMatch !== undefined) headers.set(OUTBOX_HEADERS.ifMatch, `"${options.ifMatch}"`);
+  const queue = options.queue;
+  if (queue) {
+    headers.set(OUTBOX_HEADERS.idempotencyKey, queue.idempotencyKey);
+    headers.set(OUTBOX_HEADERS.owner, queue.owner);
+    if (queue.accountId) headers.set(OUTBOX_HEADERS.account, queue.accountId);
+    headers.set(OUTBOX_HEADERS.summary, encodeURIComponent(queue.summary));
+    headers.set(OUTBOX_HEADERS.resource, queue.resource);
+  }
   const hasBody = method === 'POST' || method === 'PUT';
   if (hasBody) headers.set('Content-Type', 'application/json');
 
@@ -107,12 +176,45 @@ export async function apiFetch(method: Method, path: string, options: FetchOptio
     signal: options.signal,
   });
 
+  if (queue && response.status === OUTBOX_QUOTA_STATUS) throw new StorageFullError();
   if (!response.ok) {
     const error = await errorFrom(response);
     if (response.status === 401 && token && options.sessionCheck !== false) unauthorizedHandler?.();
     throw error;
   }
   return response;
+}
+
+/** The worker's `202 { queued, outboxId }`, or `null` for any other answer (the server's own). */
+async function queuedAnswer(response: Response): Promise<QueuedResult | null> {
+  if (response.status !== 202) return null;
+  const parsed = v.safeParse(
+    queuedResponseSchema,
+    await response
+      .clone()
+      .json()
+      .catch(() => null),
+  );
+  return parsed.success ? parsed.output : null;
+}
+
+/**
+ * A change declared queueable (`options.queue`): the server's answer, checked like `apiRequest`'s, or
+ * `{ queued: true, outboxId }` when the service worker kept it for later. A full storage is a
+ * `StorageFullError`: the change was kept nowhere.
+ */
+export async function apiQueueableRequest<TSchema extends v.GenericSchema | undefined = undefined>(
+  method: Exclude<Method, 'GET'>,
+  path: string,
+  options: RequestOptions<TSchema> & { queue: QueueOptions },
+): Promise<ResultOf<TSchema> | QueuedResult> {
+  const response = await apiFetch(method, path, options);
+  const queued = await queuedAnswer(response);
+  if (queued) return queued;
+  if (!options.schema) return undefined as ResultOf<TSchema>;
+  const parsed = v.safeParse(options.schema, await response.json().catch(() => null));
+  if (!parsed.success) throw new UnexpectedResponseError(path);
+  return parsed.output as ResultOf<TSchema>;
 }
 
 /** One call to the platform API with JSON both ways, its answer checked against the contract. */

@@ -1,17 +1,19 @@
+import type { OutboxCommand } from '../../contract/outbox.ts';
 import { apiPaths } from '../../contract/paths.ts';
 import { type TokenResponse, tokenResponseSchema } from '../../contract/schemas/identity.ts';
 import { clearAccessToken, getAccessToken, setAccessToken } from './access-token.ts';
-import { apiRequest } from './api-client.ts';
+import { ApiError, apiRequest } from './api-client.ts';
 
 /** setTimeout cannot wait longer than 2^31-1 ms; a later expiry is re-checked when that fires. */
 const LONGEST_TIMER_MS = 2_147_483_647;
 
 let refreshTimer: ReturnType<typeof setTimeout> | null = null;
-let refreshInFlight: Promise<boolean> | null = null;
+let refreshInFlight: Promise<RefreshOutcome> | null = null;
 
 type SessionListener = () => void;
 let onEnded: SessionListener | null = null;
 let onLost: SessionListener | null = null;
+let onUnreachable: SessionListener | null = null;
 
 /**
  * `ended` runs when the session is over and should drop every cached server answer; `lost` runs when
@@ -20,6 +22,68 @@ let onLost: SessionListener | null = null;
 export function configureSession(listeners: { ended: SessionListener; lost: SessionListener }): void {
   onEnded = listeners.ended;
   onLost = listeners.lost;
+}
+
+/** The session is gone without the user asking (the server refused a refresh): lead to sign-in. */
+export function reportSessionLost(): void {
+  onLost?.();
+}
+
+/**
+ * Set by the secure layout's offline support: a scheduled refresh that could not reach the server is
+ * not a lost session, the console carries on from its cache until the network returns. Without it,
+ * such a refresh counts as lost, as before.
+ */
+export function whenRefreshUnreachable(listener: SessionListener | null): void {
+  onUnreachable = listener;
+}
+
+// The service worker replays the outbox of the signed-in user with that user's token, which it keeps
+// in memory only. These few lines hand it over; they import nothing of the offline support itself.
+let tokenOwner: string | null = null;
+let tokenExpiresAt = 0;
+let watchingController = false;
+
+function postSessionToWorker(): void {
+  const token = getAccessToken();
+  const controller = typeof navigator !== 'undefined' ? navigator.serviceWorker?.controller : null;
+  if (!tokenOwner || !token || !controller) return;
+  const command: OutboxCommand = {
+    type: 'session',
+    userId: tokenOwner,
+    accessToken: token,
+    expiresAt: tokenExpiresAt,
+  };
+  controller.postMessage(command);
+}
+
+/**
+ * Names the user the current token belongs to (known once the profile is), hands the token to the
+ * service worker now and after every refresh or change of worker; `null` stops the hand-over.
+ */
+export function handOffTokenTo(userId: string | null): void {
+  tokenOwner = userId;
+  if (!watchingController && typeof navigator !== 'undefined' && navigator.serviceWorker) {
+    watchingController = true;
+    navigator.serviceWorker.addEventListener('controllerchange', postSessionToWorker);
+  }
+  postSessionToWorker();
+}
+
+type SessionTeardown = (keepOutbox: boolean) => Promise<void>;
+let teardown: SessionTeardown | null = null;
+
+/**
+ * Registered by the offline support: destroys what this browser keeps of the session (its storage key
+ * first, then the data) and tells the service worker whether to keep the user's queued changes.
+ */
+export function setSessionTeardown(handler: SessionTeardown | null): void {
+  teardown = handler;
+}
+
+/** Runs the teardown, if any; it never fails the sign-out it belongs to. */
+export async function closeOfflineSession(keepOutbox: boolean): Promise<void> {
+  await teardown?.(keepOutbox).catch(() => undefined);
 }
 
 function cancelRefresh(): void {
@@ -32,17 +96,29 @@ function scheduleRefresh(expiresAt: number): void {
   cancelRefresh();
   const delay = Math.min(LONGEST_TIMER_MS, Math.max(0, expiresAt - Date.now()));
   refreshTimer = setTimeout(() => {
-    void refreshSession().then((renewed) => {
-      if (!renewed) onLost?.();
+    void refreshSessionOutcome().then((outcome) => {
+      if (outcome === 'renewed') return;
+      if (outcome === 'unreachable' && onUnreachable) onUnreachable();
+      else onLost?.();
     });
   }, delay);
 }
 
-/** Keeps the token of a successful sign-in or refresh (B-19) and plans its renewal. */
-export function startSession(tokens: TokenResponse): void {
+function applyTokens(tokens: TokenResponse): void {
   const expiresAt = Date.parse(tokens.expires_at);
   setAccessToken(tokens.access_token, expiresAt);
+  tokenExpiresAt = expiresAt;
   scheduleRefresh(expiresAt);
+  postSessionToWorker();
+}
+
+/**
+ * Keeps the token of a successful sign-in (B-19) and plans its renewal. A sign-in may be another
+ * user's: the token is handed to the service worker once the secure layout knows whose it is.
+ */
+export function startSession(tokens: TokenResponse): void {
+  tokenOwner = null;
+  applyTokens(tokens);
 }
 
 /** Stops using the token at once; the cached data goes with `endSession` once the screen has left. */
@@ -51,9 +127,14 @@ export function forgetToken(): void {
   clearAccessToken();
 }
 
-/** Drops the token, the timer and (through `ended`) all client state (B-25). */
-export function endSession(): void {
+/**
+ * Drops the token, the timer, what the browser keeps of the session (queued changes stay, held for
+ * the user's next sign-in) and, through `ended`, all client state (B-25).
+ */
+export async function endSession(): Promise<void> {
   forgetToken();
+  await closeOfflineSession(true);
+  tokenOwner = null;
   onEnded?.();
 }
 
@@ -74,24 +155,38 @@ function exchangeInTurn() {
 }
 
 /**
+ * `refused`: the server answered that there is no session (sign in again); `unreachable`: no answer,
+ * or the server failing (5xx), which says nothing about the session.
+ */
+export type RefreshOutcome = 'renewed' | 'refused' | 'unreachable';
+
+function outcomeOf(error: unknown): RefreshOutcome {
+  return error instanceof ApiError && error.status >= 400 && error.status < 500 ? 'refused' : 'unreachable';
+}
+
+/**
  * Exchanges the HttpOnly refresh cookie for a new access token. The server treats a reused refresh
  * token as theft, so two exchanges must never race: callers in this tab share one request, and tabs
  * take turns through a Web Lock, the later one sending the cookie the earlier one received.
  */
-export function refreshSession(): Promise<boolean> {
+export function refreshSessionOutcome(): Promise<RefreshOutcome> {
   refreshInFlight ??= exchangeInTurn()
-    .then((tokens) => {
-      startSession(tokens);
-      return true;
+    .then((tokens): RefreshOutcome => {
+      applyTokens(tokens);
+      return 'renewed';
     })
-    .catch(() => {
+    .catch((error: unknown) => {
       forgetToken();
-      return false;
+      return outcomeOf(error);
     })
     .finally(() => {
       refreshInFlight = null;
     });
   return refreshInFlight;
+}
+
+export async function refreshSession(): Promise<boolean> {
+  return (await refreshSessionOutcome()) === 'renewed';
 }
 
 /** On a secure page: the token in memory, or one from the refresh cookie (B-26, B-29). */

@@ -12,11 +12,15 @@ import {
 } from '../lib/current-user.ts';
 import { activateLocale, loadConsoleCatalog, storedLanguage } from '../lib/i18n.ts';
 import { forgetRecentAccount } from '../lib/recent-accounts.ts';
-import { ensureSession } from '../lib/session.ts';
 
 export const Route = createFileRoute('/_secure')({
-  beforeLoad: async ({ location }) => {
-    if (!(await ensureSession())) {
+  // The session, or without a network the last user's cached screens (docs/decisions/013). The offline
+  // support is imported here, not with the route tree, so the pages before sign-in never load it.
+  beforeLoad: async ({ location, context: { queryClient } }) => {
+    const { startSecureSession, showOfflinePage } = await import('../lib/offline/secure-session.ts');
+    const start = await startSecureSession(queryClient);
+    if (start === 'unavailable') await showOfflinePage();
+    if (start === 'signed-out') {
       throw redirect({
         to: '/login',
         search: { state: encodeSignInState({ return_path: location.publicHref }) },

@@ -1,0 +1,13 @@
+import { onlineManager } from '@tanstack/react-query';
+import { useSyncExternalStore } from 'react';
+
+const subscribe = (listener: () => void) => onlineManager.subscribe(listener);
+const isOnline = () => onlineManager.isOnline();
+
+/**
+ * Whether the console can reach the server now, as the query library sees it: the browser's
+ * connection events, and an offline start or a refresh that found no server.
+ */
+export function useOnline(): boolean {
+  return useSyncExternalStore(subscribe, isOnline, () => true);
+}
