@@ -9,8 +9,9 @@ import { signedInToken, startBaseline, startPlatform } from './servers.ts';
 import { BENCH_ACCOUNTS, BENCH_PARTNERS, benchPostgres, seedAccounts } from './tenants.ts';
 
 /**
- * `npm run bench [size|http]`: what the console costs to load and what authenticated API calls cost
- * to serve, the accounts list among 100,000 accounts on PGlite and on PostgreSQL. Speed is printed against a baseline measured in the same run, never as a verdict
+ * `npm run bench [size|http|outbox]`: what the console costs to load, what authenticated API calls cost
+ * to serve (the accounts list among 100,000 accounts on PGlite and on PostgreSQL), and whether offline
+ * changes reach the server exactly once through connection faults (bench/outbox.ts). Speed is printed against a baseline measured in the same run, never as a verdict
  * on wall-clock time; only the sign-in page's size has a budget.
  */
 const SIGN_IN_BUDGET_BYTES = 120 * 1024;
@@ -130,10 +131,13 @@ async function benchHttp(): Promise<void> {
 }
 
 const only = process.argv[2];
-if (only !== undefined && only !== 'size' && only !== 'http') {
-  console.error('usage: npm run bench [size|http]');
+if (only !== undefined && only !== 'size' && only !== 'http' && only !== 'outbox') {
+  console.error('usage: npm run bench [size|http|outbox]');
   process.exit(2);
 }
-const withinBudget = only === 'http' ? true : benchSize();
-if (only !== 'size') await benchHttp();
-if (!withinBudget) process.exitCode = 1;
+const runs = (name: string) => only === undefined || only === name;
+const withinBudget = runs('size') ? benchSize() : true;
+if (runs('http')) await benchHttp();
+// Loaded only when asked for: it brings fake-indexeddb and the server into this process.
+const exactlyOnce = runs('outbox') ? await (await import('./outbox.ts')).benchOutbox() : true;
+if (!withinBudget || !exactlyOnce) process.exitCode = 1;
