@@ -11,8 +11,7 @@ import { ApiError, errorResponse } from './errors.ts';
 
 const AUTHENTICATION_REQUIRED = 'Authentication required.';
 
-/** The token of an `Authorization: Bearer <token>` header, or null. */
-export function bearerToken(header: string | undefined): string | null {
+function bearerToken(header: string | undefined): string | null {
   const match = header?.match(/^Bearer[ \t]+([A-Za-z0-9._~+/-]+=*)[ \t]*$/i);
   return match?.[1] ?? null;
 }
@@ -72,14 +71,22 @@ async function loadPrincipal(
   };
 }
 
+/** The caller of an Authorization header: a valid access token of a live session, or null. */
+export async function authenticatedPrincipal(
+  deps: AppDeps,
+  authorization: string | undefined,
+): Promise<Principal | null> {
+  const token = bearerToken(authorization);
+  if (!token) return null;
+  const claims = await verifyAccessToken(deps, token);
+  if (!claims) return null;
+  return loadPrincipal(deps.db, deps.now(), claims.userId, claims.sessionId);
+}
+
 /** Answers 401 unless the request carries a valid access token of a live session. */
 export function requireAuth(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const token = bearerToken(c.req.header('Authorization'));
-    if (!token) return unauthenticated(c);
-    const claims = await verifyAccessToken(deps, token);
-    if (!claims) return unauthenticated(c);
-    const principal = await loadPrincipal(deps.db, deps.now(), claims.userId, claims.sessionId);
+    const principal = await authenticatedPrincipal(deps, c.req.header('Authorization'));
     if (!principal) return unauthenticated(c);
     c.set('principal', principal);
     await next();

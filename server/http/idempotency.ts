@@ -4,9 +4,8 @@ import type { Kysely } from 'kysely';
 import { apiPaths } from '../../contract/paths.ts';
 import type { AppDeps } from '../app-deps.ts';
 import type { Database } from '../db/schema.ts';
-import { verifyAccessToken } from '../identity/tokens.ts';
 import type { AppEnv } from './app-env.ts';
-import { bearerToken } from './authenticate.ts';
+import { authenticatedPrincipal } from './authenticate.ts';
 import { errorResponse, isApiPath } from './errors.ts';
 
 /**
@@ -15,8 +14,8 @@ import { errorResponse, isApiPath } from './errors.ts';
  * made once (docs/decisions/014-idempotency-and-preconditions.md):
  *
  * - The key is a Structured Field string of 1 to 255 characters; without the header a request runs
- *   as it always did. Keys belong to the caller: the user of a valid bearer token, else an anonymous
- *   scope (setup), so two users' equal keys never meet.
+ *   as it always did. Keys belong to the caller: the user of a valid bearer token of a live session,
+ *   else an anonymous scope (setup), so two users' equal keys never meet.
  * - The first request with a key claims it with an in-progress record (one insert on the unique
  *   scope and key, so every server process on one PostgreSQL database agrees on who was first);
  *   once the route has answered, its status, Content-Type, ETag, Location and body are stored and
@@ -101,11 +100,13 @@ export function requestFingerprint(
     .digest('hex');
 }
 
-/** `user:<id>` for a valid bearer token, checked as the authentication middleware checks it. */
+/**
+ * `user:<id>` for a valid bearer token of a live session, checked by the code the authentication
+ * middleware runs: a token whose session ended never gets a stored answer replayed.
+ */
 async function callerScope(deps: AppDeps, c: Context): Promise<string> {
-  const token = bearerToken(c.req.header('Authorization'));
-  const claims = token === null ? null : await verifyAccessToken(deps, token);
-  return claims === null ? ANONYMOUS_SCOPE : `user:${claims.userId}`;
+  const principal = await authenticatedPrincipal(deps, c.req.header('Authorization'));
+  return principal === null ? ANONYMOUS_SCOPE : `user:${principal.userId}`;
 }
 
 interface StoredResponse {

@@ -289,6 +289,30 @@ describe('answers that are not kept', () => {
     expect(await organizationsNamed(fields.name)).toBe(1);
   });
 
+  it('never replays a stored answer to a token whose session has ended', async () => {
+    const user = await callerWith(harness, { accessScope: 'account', permissions: ['MANAGE_ORGANIZATION'] });
+    const key = randomUUID();
+    const fields = organizationFields();
+    const first = await createOrganization(key, fields, user);
+    expect(first.status).toBe(201);
+    await harness.deps.db
+      .updateTable('sessions')
+      .set({ revoked_at: clock, revoked_reason: 'logout' })
+      .where('user_id', '=', user.id)
+      .execute();
+
+    const ended = await createOrganization(key, fields, user);
+    expect(ended.status).toBe(401);
+    expect(ended.headers.get('Idempotency-Replayed')).toBeNull();
+    expect(await records(key)).toMatchObject([{ scope: `user:${user.id}`, response_status: 201 }]);
+
+    const again = { ...user, token: (await signIn(harness, user)).accessToken };
+    const replayed = await createOrganization(key, fields, again);
+    expect(replayed.headers.get('Idempotency-Replayed')).toBe('true');
+    expect(await replayed.json()).toEqual(await first.json());
+    expect(await organizationsNamed(fields.name)).toBe(1);
+  });
+
   it('403: once the user holds the permission the key runs', async () => {
     const user = await callerWith(harness, { accessScope: 'account', permissions: ['VIEW_ORGANIZATION'] });
     const key = randomUUID();
