@@ -125,12 +125,17 @@ async function freePort(): Promise<number> {
 
 export async function benchOutbox(): Promise<boolean> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'trust-console-bench-outbox-'));
+  // The server's start-up notes (address, how to make a licence) are not part of this report.
+  const info = console.info;
+  console.info = () => undefined;
   const running = await startServer({
     PORT: String(await freePort()),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     DATABASE_URL: '',
     ACCESS_TOKEN_TTL_SECONDS: '7200',
+  }).finally(() => {
+    console.info = info;
   });
   const serverOrigin = running.url;
   try {
