@@ -3,7 +3,7 @@ import type { PlatformLocale } from '../../../contract/locales.ts';
 import { apiPaths } from '../../../contract/paths.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 import { storeLanguageAndReload } from '../../lib/i18n.ts';
-import { revokeServerSession } from '../../lib/session.ts';
+import { closeOfflineSession, revokeServerSession } from '../../lib/session.ts';
 
 export const shellMutationKeys = {
   changeLanguage: ['shell', 'change-language'] as const,
@@ -19,7 +19,17 @@ export function useChangeLanguage(userId: string) {
   });
 }
 
-/** Sign-out revokes the server session; the caller leaves the secure screens, then ends the session. */
+/**
+ * Sign-out: the service worker learns whether to keep the user's queued changes, the storage key of
+ * the session is destroyed and then the data it sealed, and the server session is revoked; the caller
+ * leaves the secure screens, then ends the session.
+ */
 export function useSignOut() {
-  return useMutation({ mutationKey: shellMutationKeys.signOut, mutationFn: revokeServerSession });
+  return useMutation({
+    mutationKey: shellMutationKeys.signOut,
+    mutationFn: async ({ keepOutbox }: { keepOutbox: boolean }) => {
+      await closeOfflineSession(keepOutbox);
+      await revokeServerSession();
+    },
+  });
 }

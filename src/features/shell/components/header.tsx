@@ -11,10 +11,13 @@ import { Menu } from '../../../components/ui/menu.tsx';
 import { fullNameOf, switchableAccountsOf } from '../../../lib/current-user.ts';
 import { platformLocaleFor } from '../../../lib/i18n.ts';
 import { languageChoices, localesQueryOptions } from '../../../lib/locales.ts';
+import { useOutboxEntries } from '../../../lib/offline/outbox-client.ts';
 import { endSession } from '../../../lib/session.ts';
 import { chooseTheme, storedTheme, THEME_PREFERENCES, type ThemePreference } from '../../../lib/theme.ts';
 import { useAccountSwitcherMode, useSwitchAccount } from '../account-switcher.ts';
 import { useChangeLanguage, useSignOut } from '../mutations.ts';
+import { OutboxIndicator } from './outbox-indicator.tsx';
+import { SignOutDialog } from './sign-out-dialog.tsx';
 
 const THEME_LABELS = {
   system: msg`System`,
@@ -110,21 +113,33 @@ function UserMenu({ profile }: { profile: Profile }) {
   const navigate = useNavigate();
   const changeLanguage = useChangeLanguage(profile.id);
   const signOut = useSignOut();
+  const waiting = useOutboxEntries().length;
+  const [askingToKeep, setAskingToKeep] = useState(false);
   const { data: locales } = useQuery(localesQueryOptions());
   const currentCode = platformLocaleFor(i18n.locale as ConsoleLocale);
 
-  const select = (value: string) => {
-    if (value === 'profile') void navigate({ to: '/profile' });
-    else if (value === 'sign-out') {
-      signOut.mutate(undefined, {
+  const signOutWith = (keepOutbox: boolean) => {
+    if (signOut.isPending) return;
+    signOut.mutate(
+      { keepOutbox },
+      {
         onSettled: async () => {
           await navigate({
             to: '/login',
             search: { state: encodeSignInState({ return_path: ACCOUNTS_LIST_PATH }) },
           });
-          endSession();
+          await endSession();
         },
-      });
+      },
+    );
+  };
+
+  const select = (value: string) => {
+    if (value === 'profile') void navigate({ to: '/profile' });
+    else if (value === 'sign-out') {
+      // Changes still waiting: the user decides whether they stay for the next sign-in.
+      if (waiting > 0) setAskingToKeep(true);
+      else signOutWith(true);
     } else if (value.startsWith(LANGUAGE_VALUE_PREFIX)) {
       const code = value.slice(LANGUAGE_VALUE_PREFIX.length);
       if (isPlatformLocale(code) && code !== currentCode) changeLanguage.mutate(code);
@@ -132,24 +147,33 @@ function UserMenu({ profile }: { profile: Profile }) {
   };
 
   return (
-    <Menu
-      trigger={fullNameOf(profile)}
-      sections={[
-        { id: 'profile', entries: [{ value: 'profile', label: t`Profile` }] },
-        {
-          id: 'language',
-          label: t`Language`,
-          entries: languageChoices(locales?.items).map((choice) => ({
-            value: `${LANGUAGE_VALUE_PREFIX}${choice.code}`,
-            label: choice.name,
-            lang: choice.lang,
-            checked: choice.code === currentCode,
-          })),
-        },
-        { id: 'session', entries: [{ value: 'sign-out', label: t`Sign out` }] },
-      ]}
-      onSelect={select}
-    />
+    <>
+      <Menu
+        trigger={fullNameOf(profile)}
+        sections={[
+          { id: 'profile', entries: [{ value: 'profile', label: t`Profile` }] },
+          {
+            id: 'language',
+            label: t`Language`,
+            entries: languageChoices(locales?.items).map((choice) => ({
+              value: `${LANGUAGE_VALUE_PREFIX}${choice.code}`,
+              label: choice.name,
+              lang: choice.lang,
+              checked: choice.code === currentCode,
+            })),
+          },
+          { id: 'session', entries: [{ value: 'sign-out', label: t`Sign out` }] },
+        ]}
+        onSelect={select}
+      />
+      <SignOutDialog
+        open={askingToKeep}
+        onOpenChange={setAskingToKeep}
+        waiting={waiting}
+        pending={signOut.isPending}
+        onSignOut={signOutWith}
+      />
+    </>
   );
 }
 
@@ -167,6 +191,7 @@ export function Header({ profile, activeAccountId }: HeaderProps) {
       </span>
       <div className="header__tools">
         <AccountSwitcher profile={profile} activeAccountId={activeAccountId} />
+        <OutboxIndicator />
         <ThemeMenu />
         <UserMenu profile={profile} />
       </div>
