@@ -1,13 +1,18 @@
+import { useLingui } from '@lingui/react/macro';
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPaths } from '../../../contract/paths.ts';
 import {
+  type Tenant,
   type TenantCreate,
+  type TenantList,
+  type TenantSummary,
   type TenantUpdate,
   tenantSchema,
   type UNLINK_CONFIRMATION_WORD,
 } from '../../../contract/schemas/tenants.ts';
-import { apiRequest } from '../../lib/api-client.ts';
-import { currentUserKeys } from '../../lib/current-user.ts';
+import { apiQueueableRequest, apiRequest, isQueued } from '../../lib/api-client.ts';
+import { currentUserKeys, useProfile } from '../../lib/current-user.ts';
+import { applyToCached } from '../../lib/offline/optimistic.ts';
 import { accountKeys, accountQueryOptions } from './queries.ts';
 
 export const accountMutationKeys = {
@@ -29,23 +34,68 @@ function invalidateAccountOverviews(queryClient: QueryClient) {
   ]);
 }
 
+export interface AccountEdit {
+  update: TenantUpdate;
+  /** The version (ETag) of the account the form was filled from. */
+  version: number;
+  /** Made when the user saved (`newIdempotencyKey`), the same for every retry of that save. */
+  idempotencyKey: string;
+}
+
+/** An edit kept in the outbox, shown at once on the cached account and lists (marked pending there). */
+function showQueuedEdit(queryClient: QueryClient, id: string, update: TenantUpdate) {
+  const edited = <T extends TenantSummary>(account: T): T => ({
+    ...account,
+    name: update.name,
+    display_name: account.display_name === account.name ? update.name : account.display_name,
+    locale: update.locale,
+    service_period: { ...account.service_period, ...update.service_period },
+  });
+  applyToCached<Tenant>(queryClient, { queryKey: accountKeys.detail(id), exact: true }, edited);
+  applyToCached<TenantList>(queryClient, { queryKey: accountKeys.lists() }, (list) => ({
+    ...list,
+    items: list.items.map((item) => (item.id === id ? edited(item) : item)),
+  }));
+}
+
 /**
  * PUT tenant/{id} (H-15), on the version of the account the form was filled from: a change made by
- * someone else in the meantime is refused (412) rather than overwritten. The edit form shows its own
- * error alert, so no toast.
+ * someone else in the meantime is refused (412) rather than overwritten. Offline, the service worker
+ * keeps it and the cached account shows it as pending. The edit form shows its own error alert, so
+ * no toast.
  */
-export function useUpdateAccount(id: string) {
+export function useUpdateAccount(account: Pick<Tenant, 'id' | 'name'>) {
   const queryClient = useQueryClient();
+  const { t } = useLingui();
+  const userId = useProfile().id;
+  const { id, name } = account;
   return useMutation({
     mutationKey: accountMutationKeys.update(id),
     meta: { errorToast: false },
-    mutationFn: ({ update, version }: { update: TenantUpdate; version: number }) =>
-      apiRequest('PUT', apiPaths.tenants.byId(id), { body: update, ifMatch: version }),
-    onSuccess: () =>
-      Promise.all([
+    mutationFn: ({ update, version, idempotencyKey }: AccountEdit) => {
+      const path = apiPaths.tenants.byId(id);
+      return apiQueueableRequest('PUT', path, {
+        body: update,
+        ifMatch: version,
+        queue: {
+          idempotencyKey,
+          owner: userId,
+          accountId: id,
+          summary: t`Edit account ${name}`,
+          resource: path,
+        },
+      });
+    },
+    onSuccess: (result, { update }) => {
+      if (isQueued(result)) {
+        showQueuedEdit(queryClient, id, update);
+        return;
+      }
+      return Promise.all([
         queryClient.invalidateQueries({ queryKey: accountKeys.detail(id) }),
         invalidateAccountOverviews(queryClient),
-      ]),
+      ]).then(() => undefined);
+    },
   });
 }
 

@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { apiPaths } from '../../../contract/paths.ts';
+import { apiPaths, UI_API_V1 } from '../../../contract/paths.ts';
 import {
   contactListSchema,
   contactSchema,
@@ -8,6 +8,7 @@ import {
   organizationSchema,
 } from '../../../contract/schemas/organizations.ts';
 import { apiRequest } from '../../lib/api-client.ts';
+import { registerSyncTargets } from '../../lib/offline/sync-targets.ts';
 
 export const organizationKeys = {
   all: () => ['organizations'] as const,
@@ -17,6 +18,9 @@ export const organizationKeys = {
   contacts: (id: string) => [...organizationKeys.detail(id), 'contacts'] as const,
   contact: (id: string, contactId: string) => [...organizationKeys.contacts(id), contactId] as const,
 };
+
+// A queued change of an organization or a contact reaching the server makes them stale.
+registerSyncTargets(`${UI_API_V1}/organizations`, [organizationKeys.all()]);
 
 export function organizationListQueryOptions(query: OrganizationListQueryInput) {
   return queryOptions({

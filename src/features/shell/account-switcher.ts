@@ -46,6 +46,8 @@ export function accountSearchQueryOptions(name: string) {
     queryFn: ({ signal }) =>
       listTenants({ name, active: 'true', limit: String(ACCOUNT_SEARCH_LIMIT) }, signal),
     placeholderData: keepPreviousData,
+    // What the user typed to find an account is a passing lookup, not data to keep on the device.
+    meta: { persist: false },
   });
 }
 

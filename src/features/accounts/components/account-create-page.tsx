@@ -1,7 +1,7 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useQuery } from '@tanstack/react-query';
+import { onlineManager, useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import type { HTMLInputAutoCompleteAttribute } from 'react';
 import { DEFAULT_PLATFORM_LOCALE } from '../../../../contract/locales.ts';
@@ -145,7 +145,8 @@ function AccountCreateForm({ type }: { type: CreatableType }) {
   const { errorOf, onBlur, submitWith } = useAccountForm(validate, CREATE_FIELDS);
 
   const submit = submitWith((request, onFailure) => {
-    if (create.isPending) return;
+    // A new account cannot wait in the outbox: offline, the button says it needs a connection.
+    if (create.isPending || !onlineManager.isOnline()) return;
     create.mutate(request, {
       onSuccess: (created) => {
         showToast('success', t`Account created.`);
@@ -173,7 +174,7 @@ function AccountCreateForm({ type }: { type: CreatableType }) {
       }
       onSubmit={submit}
       onBlur={onBlur}
-      submit={{ label: title, pending: create.isPending }}
+      submit={{ label: title, pending: create.isPending, needsConnection: true }}
     >
       <AccountFields
         mode="create"

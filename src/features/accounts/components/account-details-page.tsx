@@ -2,12 +2,17 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useRef, useState } from 'react';
+import { apiPaths } from '../../../../contract/paths.ts';
 import type { Tenant } from '../../../../contract/schemas/tenants.ts';
+import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
+import { NeedsConnection } from '../../../components/offline-notice.tsx';
+import { PendingSyncBadge } from '../../../components/pending-sync-badge.tsx';
 import { Accordion, type AccordionSection, accordionTriggerId } from '../../../components/ui/accordion.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { useProfile } from '../../../lib/current-user.ts';
 import { isFollowableUrl } from '../../../lib/external-navigation.ts';
+import { entriesFor, useOutboxEntries } from '../../../lib/offline/outbox-client.ts';
 import { usePermissionFlags } from '../../../lib/permissions.tsx';
 import { accountQueryOptions } from '../queries.ts';
 import { ExternalLink } from './account-details-external-link.tsx';
@@ -52,9 +57,10 @@ function EditAccountAction({ account }: { account: Tenant }) {
 /** Account details (G-01 … G-20): status, sections with a side navigation, and the licence history rail. */
 export function AccountDetailsPage({ accountId }: { accountId: string }) {
   const { t } = useLingui();
-  const { data: account } = useSuspenseQuery(accountQueryOptions(accountId));
+  const { data: account, dataUpdatedAt } = useSuspenseQuery(accountQueryOptions(accountId));
   const profile = useProfile();
   const flags = usePermissionFlags();
+  const pending = entriesFor(useOutboxEntries(), apiPaths.tenants.byId(accountId));
   const [dialog, setDialog] = useState<'unlink' | 'delete' | null>(null);
   const [unlinked, setUnlinked] = useState(false);
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -117,7 +123,9 @@ export function AccountDetailsPage({ accountId }: { accountId: string }) {
     <section className="page account-details" aria-labelledby="page-title">
       <h1 id="page-title" className="page__title" tabIndex={-1} ref={headingRef}>
         <Trans>Account: {displayName}</Trans>
+        <PendingSyncBadge entries={pending} />
       </h1>
+      <CachedDataNotice updatedAt={dataUpdatedAt} />
       {unlinked ? (
         <div ref={bannerRef} tabIndex={-1} className="account-details__banner">
           <Alert tone="success" onDismiss={dismissBanner} dismissLabel={t`Dismiss message`}>
@@ -147,13 +155,18 @@ export function AccountDetailsPage({ accountId }: { accountId: string }) {
             <div className="account-details__actions">
               {mayEdit ? <EditAccountAction account={account} /> : null}
               {mayDelete ? (
-                <Button
-                  variant="secondary"
-                  className="button--danger-outline"
-                  onClick={() => setDialog('delete')}
-                >
-                  <Trans>Delete account</Trans>
-                </Button>
+                <NeedsConnection>
+                  {(gate) => (
+                    <Button
+                      variant="secondary"
+                      className="button--danger-outline"
+                      onClick={() => setDialog('delete')}
+                      {...gate.controlProps}
+                    >
+                      <Trans>Delete account</Trans>
+                    </Button>
+                  )}
+                </NeedsConnection>
               ) : null}
             </div>
           ) : null}

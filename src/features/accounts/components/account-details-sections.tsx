@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import type * as v from 'valibot';
 import { UNLIMITED } from '../../../../contract/constants.ts';
 import type { signInMethodEntrySchema, Tenant } from '../../../../contract/schemas/tenants.ts';
+import { NeedsConnection } from '../../../components/offline-notice.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { ExternalLink } from './account-details-external-link.tsx';
 import { intlLocaleOf, isLinkedAccount } from './account-details-model.ts';
@@ -85,9 +86,18 @@ export function LinkedAccountSection({ account, onUnlink }: LinkedAccountSection
         <dd>{account.federated_account_id ?? notRecorded}</dd>
       </dl>
       {onUnlink ? (
-        <Button variant="secondary" className="button--danger-outline" onClick={onUnlink}>
-          <Trans>Unlink account</Trans>
-        </Button>
+        <NeedsConnection>
+          {(gate) => (
+            <Button
+              variant="secondary"
+              className="button--danger-outline"
+              onClick={onUnlink}
+              {...gate.controlProps}
+            >
+              <Trans>Unlink account</Trans>
+            </Button>
+          )}
+        </NeedsConnection>
       ) : null}
     </>
   );

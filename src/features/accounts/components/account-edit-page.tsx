@@ -1,18 +1,20 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useSuspenseQuery } from '@tanstack/react-query';
+import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { type Tenant, tenantUpdateSchema } from '../../../../contract/schemas/tenants.ts';
+import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { MessagePage } from '../../../components/message-page.tsx';
 import { RequirePermissions } from '../../../components/require-permissions.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { showToast } from '../../../components/ui/toast.tsx';
+import { isQueued, newIdempotencyKey } from '../../../lib/api-client.ts';
 import { useProfile } from '../../../lib/current-user.ts';
 import { parseCalendarDate, today } from '../../../lib/dates.ts';
 import { usePermissionFlags } from '../../../lib/permissions.tsx';
 import { useUpdateAccount } from '../mutations.ts';
-import { accountQueryOptions } from '../queries.ts';
+import { accountKeys, accountQueryOptions } from '../queries.ts';
 import { ExternalLink } from './account-details-external-link.tsx';
 import { canOpenAccountEdit, isLinkedAccount, isOwnPartnerAccount } from './account-details-model.ts';
 import { AccountErrorAlert } from './account-form-error-alert.tsx';
@@ -87,7 +89,8 @@ function LinkedAccountNotice({ account }: { account: Tenant }) {
 function AccountEditForm({ account, endDateLocked }: { account: Tenant; endDateLocked: boolean }) {
   const { t } = useLingui();
   const navigate = useNavigate();
-  const update = useUpdateAccount(account.id);
+  const queryClient = useQueryClient();
+  const update = useUpdateAccount(account);
   const linked = isLinkedAccount(account);
   const displayName = account.display_name;
   const todayDate = today();
@@ -115,10 +118,14 @@ function AccountEditForm({ account, endDateLocked }: { account: Tenant; endDateL
   const submit = submitWith((request, onFailure) => {
     if (linked || update.isPending) return;
     update.mutate(
-      { update: request, version: account.version },
+      { update: request, version: account.version, idempotencyKey: newIdempotencyKey() },
       {
-        onSuccess: () => {
-          showToast('success', t`Account edited.`);
+        onSuccess: (result) => {
+          if (isQueued(result)) {
+            showToast('info', t`Saved on this device. The change is sent when the connection returns.`);
+          } else {
+            showToast('success', t`Account edited.`);
+          }
           void navigate({ to: '/accounts/$id', params: { id: account.id } });
         },
         onError: onFailure,
@@ -132,7 +139,16 @@ function AccountEditForm({ account, endDateLocked }: { account: Tenant; endDateL
       notices={
         <>
           {linked ? <LinkedAccountNotice account={account} /> : null}
-          {update.error ? <AccountErrorAlert error={update.error} /> : null}
+          {update.error ? (
+            <AccountErrorAlert
+              error={update.error}
+              // Someone else changed the account: load their version, and the form starts from it.
+              onReload={() => {
+                update.reset();
+                void queryClient.invalidateQueries({ queryKey: accountKeys.detail(account.id), exact: true });
+              }}
+            />
+          ) : null}
         </>
       }
       onSubmit={submit}
@@ -157,7 +173,7 @@ function AccountEditForm({ account, endDateLocked }: { account: Tenant; endDateL
 }
 
 function EditableAccount({ accountId }: { accountId: string }) {
-  const { data: account } = useSuspenseQuery(accountQueryOptions(accountId));
+  const { data: account, dataUpdatedAt } = useSuspenseQuery(accountQueryOptions(accountId));
   const profile = useProfile();
   const flags = usePermissionFlags();
   if (!canOpenAccountEdit(profile, flags, account)) {
@@ -165,7 +181,17 @@ function EditableAccount({ accountId }: { accountId: string }) {
       <AccountEditNoAccess reason={account.system_account ? 'system' : 'partner'} accountId={accountId} />
     );
   }
-  return <AccountEditForm account={account} endDateLocked={isOwnPartnerAccount(profile, account)} />;
+  return (
+    <>
+      <CachedDataNotice updatedAt={dataUpdatedAt} />
+      {/* A new version of the account (reloaded after a conflict) starts the form again from it. */}
+      <AccountEditForm
+        key={account.version}
+        account={account}
+        endDateLocked={isOwnPartnerAccount(profile, account)}
+      />
+    </>
+  );
 }
 
 /**

@@ -1,5 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Alert } from '../../../components/ui/alert.tsx';
+import { Button } from '../../../components/ui/button.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { errorNotificationTexts } from '../../../lib/error-messages.ts';
 
@@ -7,7 +8,7 @@ import { errorNotificationTexts } from '../../../lib/error-messages.ts';
  * A failed account request: a title from the status ("Error 403") over the server's own explanation
  * (account administration §8, H-17), or our sentence for the status when the server sent none.
  */
-export function AccountErrorAlert({ error }: { error: Error }) {
+export function AccountErrorAlert({ error, onReload }: { error: Error; onReload?: () => void }) {
   const { i18n } = useLingui();
   if (!(error instanceof ApiError)) {
     return (
@@ -29,6 +30,13 @@ export function AccountErrorAlert({ error }: { error: Error }) {
         <Trans>Error {status}</Trans>
       </p>
       {message ? <p>{message}</p> : null}
+      {status === 412 && onReload ? (
+        <p>
+          <Button variant="secondary" onClick={onReload}>
+            <Trans>Reload the current version</Trans>
+          </Button>
+        </p>
+      ) : null}
     </Alert>
   );
 }

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import type { FocusEvent, FormEvent, ReactNode } from 'react';
 import { FRIENDLY_IDENTIFIER_MAX_LENGTH } from '../../../../contract/schemas/tenants.ts';
+import { NeedsConnection } from '../../../components/offline-notice.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { SelectField, TextField } from '../../../components/ui/field.tsx';
 import { today } from '../../../lib/dates.ts';
@@ -129,8 +130,11 @@ interface AccountFormFrameProps {
   notices: ReactNode;
   onSubmit: (event: FormEvent<HTMLFormElement>) => void;
   onBlur: (event: FocusEvent<HTMLFormElement>) => void;
-  /** `null` when the form cannot be sent (a linked account is edited elsewhere). */
-  submit: { label: ReactNode; pending: boolean } | null;
+  /**
+   * `null` when the form cannot be sent (a linked account is edited elsewhere). `needsConnection`:
+   * the change cannot wait in the outbox (a new account), so it is disabled while offline.
+   */
+  submit: { label: ReactNode; pending: boolean; needsConnection?: boolean } | null;
   children: ReactNode;
 }
 
@@ -158,7 +162,15 @@ export function AccountFormFrame({
       >
         {children}
         <div className="account-form__actions">
-          {submit ? (
+          {submit?.needsConnection ? (
+            <NeedsConnection>
+              {(gate) => (
+                <Button type="submit" busy={submit.pending} {...gate.controlProps}>
+                  {submit.label}
+                </Button>
+              )}
+            </NeedsConnection>
+          ) : submit ? (
             <Button type="submit" busy={submit.pending}>
               {submit.label}
             </Button>

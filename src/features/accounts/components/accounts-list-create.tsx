@@ -1,8 +1,11 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link, useNavigate } from '@tanstack/react-router';
 import type { Profile } from '../../../../contract/schemas/profile.ts';
+import { NeedsConnection } from '../../../components/offline-notice.tsx';
+import { Button } from '../../../components/ui/button.tsx';
 import { Menu } from '../../../components/ui/menu.tsx';
 import { useFeatureFlags } from '../../../lib/feature-flags.ts';
+import { useOnline } from '../../../lib/offline/online.ts';
 import { usePermissionFlags } from '../../../lib/permissions.tsx';
 import { createAccountControl } from '../rules.ts';
 
@@ -14,7 +17,20 @@ export function AccountsListCreateControl({ profile }: { profile: Profile }) {
   const { t } = useLingui();
   const navigate = useNavigate();
   const control = createAccountControl(profile, usePermissionFlags(), useFeatureFlags().partner_accounts);
+  const online = useOnline();
   if (control === 'none') return null;
+  if (!online) {
+    // A new account cannot wait in the outbox; offline, the control says why it does nothing.
+    return (
+      <NeedsConnection>
+        {(gate) => (
+          <Button {...gate.controlProps}>
+            <Trans>Create account</Trans>
+          </Button>
+        )}
+      </NeedsConnection>
+    );
+  }
   if (control === 'button') {
     return (
       <Link to="/accounts/create-account" className="button button--primary">

@@ -5,6 +5,7 @@ import { ACCOUNTS_TABLE_DEFAULT_LIMIT } from '../../../../contract/constants.ts'
 import type { Profile } from '../../../../contract/schemas/profile.ts';
 import type { SortOrder } from '../../../../contract/schemas/query.ts';
 import type { TenantSortColumn } from '../../../../contract/sort-columns.ts';
+import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { useProfile } from '../../../lib/current-user.ts';
 import { useFeatureFlags } from '../../../lib/feature-flags.ts';
 import {
@@ -89,6 +90,7 @@ function AccountsList({
       {profile.access_scope === 'system' ? (
         <ExpiryBanners userId={profile.id} onShowExpiring={showExpiring} />
       ) : null}
+      <CachedDataNotice updatedAt={list.dataUpdatedAt} />
       <AccountFilters filters={preferences.filters} columns={columns} onChange={changeFilters} />
       <AccountsListResults
         list={list}

@@ -8,6 +8,7 @@ import type { TenantSortColumn } from '../../../../contract/sort-columns.ts';
 import { ServerErrorAlert } from '../../../components/server-error-alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
+import { useOnline } from '../../../lib/offline/online.ts';
 import type { AccountListColumns } from '../list-state.ts';
 import { AccountsListTable } from './accounts-list-table.tsx';
 
@@ -34,7 +35,18 @@ export function AccountsListResults({
   onResetFilters,
 }: AccountsListResultsProps) {
   const { t } = useLingui();
+  const online = useOnline();
 
+  if (!list.data && !online) {
+    return (
+      <p className="accounts-list__status" role="status">
+        <Trans>
+          This page of the list was not loaded before the connection was lost. It shows once you are back
+          online.
+        </Trans>
+      </p>
+    );
+  }
   if (list.isPending) {
     return (
       <p className="accounts-list__status" role="status">

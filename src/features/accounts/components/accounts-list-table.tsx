@@ -3,6 +3,8 @@ import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
+import type { OutboxEntryView } from '../../../../contract/outbox.ts';
+import { apiPaths } from '../../../../contract/paths.ts';
 import type { Profile } from '../../../../contract/schemas/profile.ts';
 import type { SortOrder } from '../../../../contract/schemas/query.ts';
 import {
@@ -12,8 +14,10 @@ import {
   type TenantType,
 } from '../../../../contract/schemas/tenants.ts';
 import type { TenantSortColumn } from '../../../../contract/sort-columns.ts';
+import { PendingSyncBadge } from '../../../components/pending-sync-badge.tsx';
 import { formatUserDate, parseCalendarDate } from '../../../lib/dates.ts';
 import { isFollowableUrl } from '../../../lib/external-navigation.ts';
+import { entriesFor, useOutboxEntries } from '../../../lib/offline/outbox-client.ts';
 import { usePermissionFlags } from '../../../lib/permissions.tsx';
 import type { AccountListColumns } from '../list-state.ts';
 import { canEditAccount, linksToDetails } from '../rules.ts';
@@ -49,6 +53,7 @@ export function AccountsListTable({
 }: AccountsListTableProps) {
   const { t } = useLingui();
   const permissions = usePermissionFlags();
+  const queued = useOutboxEntries();
   const sortable = (column: TenantSortColumn, label: ReactNode) => (
     <SortableHeader column={column} sort={sort} onSortChange={onSortChange}>
       {label}
@@ -92,7 +97,13 @@ export function AccountsListTable({
         </thead>
         <tbody>
           {rows.map((row) => (
-            <AccountRow key={row.id} row={row} profile={profile} columns={columns} />
+            <AccountRow
+              key={row.id}
+              row={row}
+              profile={profile}
+              columns={columns}
+              pending={entriesFor(queued, apiPaths.tenants.byId(row.id))}
+            />
           ))}
         </tbody>
       </table>
@@ -142,10 +153,13 @@ function AccountRow({
   row,
   profile,
   columns,
+  pending,
 }: {
   row: TenantSummary;
   profile: Profile;
   columns: AccountListColumns;
+  /** Queued changes of this account not on the server yet. */
+  pending: readonly OutboxEntryView[];
 }) {
   const { t, i18n } = useLingui();
   const permissions = usePermissionFlags();
@@ -163,6 +177,7 @@ function AccountRow({
         ) : (
           row.name
         )}
+        <PendingSyncBadge entries={pending} />
       </th>
       <td>
         <span

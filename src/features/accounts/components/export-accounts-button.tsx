@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { apiPaths } from '../../../../contract/paths.ts';
 import type { TenantListQueryInput } from '../../../../contract/schemas/tenants.ts';
 import { notifyError } from '../../../components/notify.ts';
+import { NeedsConnection } from '../../../components/offline-notice.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { formatDate, today } from '../../../lib/dates.ts';
 import { downloadFromApi } from '../../../lib/download.ts';
@@ -30,9 +31,19 @@ export function ExportAccountsButton({ query }: ExportAccountsButtonProps) {
       setExporting(false);
     }
   };
+  // The file is made by the server from every page of the list: nothing to export offline.
   return (
-    <Button variant="secondary" busy={exporting} onClick={() => void exportAccounts()}>
-      {exporting ? <Trans>Exporting…</Trans> : <Trans>Export CSV</Trans>}
-    </Button>
+    <NeedsConnection>
+      {(gate) => (
+        <Button
+          variant="secondary"
+          busy={exporting}
+          onClick={() => void exportAccounts()}
+          {...gate.controlProps}
+        >
+          {exporting ? <Trans>Exporting…</Trans> : <Trans>Export CSV</Trans>}
+        </Button>
+      )}
+    </NeedsConnection>
   );
 }
