@@ -1,13 +1,19 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useLingui } from '@lingui/react/macro';
+import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPaths } from '../../../contract/paths.ts';
 import {
+  type Contact,
   type ContactFields,
   contactSchema,
+  type Organization,
   type OrganizationCreate,
   type OrganizationFields,
+  type OrganizationList,
   organizationSchema,
 } from '../../../contract/schemas/organizations.ts';
-import { apiRequest } from '../../lib/api-client.ts';
+import { apiQueueableRequest, isQueued, type QueuedResult } from '../../lib/api-client.ts';
+import { useProfile } from '../../lib/current-user.ts';
+import { applyToCached } from '../../lib/offline/optimistic.ts';
 import { organizationKeys } from './queries.ts';
 
 export const organizationMutationKeys = {
@@ -22,16 +28,66 @@ export const organizationMutationKeys = {
 /*
  * Every mutation here is started from a form or a confirmation dialog that shows its own error, so
  * none of them also raises an error toast.
+ *
+ * Each is queueable (docs/decisions/013): it carries an Idempotency-Key made when the user acted
+ * (`newIdempotencyKey`, kept in the variables so a retry sends the same one), changes and deletions
+ * carry the version the screen loaded as If-Match, and offline the service worker keeps the change
+ * and answers `{ queued: true }`. Queued changes show on the cached data at once and are marked
+ * pending there by their outbox entries.
  */
+
+/** What every change of an existing object sends besides its fields. */
+export interface Versioned {
+  /** The version (ETag) of the object as the screen loaded it. */
+  version: number;
+  idempotencyKey: string;
+}
+
+export interface FieldsChange<TFields> extends Versioned {
+  fields: TFields;
+}
+
+export interface Creation<TRequest> {
+  request: TRequest;
+  idempotencyKey: string;
+}
+
+/** The signed-in user, whose session alone may send a queued change. */
+function useOwner(): string {
+  return useProfile().id;
+}
+
+function updateListed(queryClient: QueryClient, id: string, fields: OrganizationFields) {
+  applyToCached<OrganizationList>(queryClient, { queryKey: organizationKeys.lists() }, (list) => ({
+    ...list,
+    items: list.items.map((item) => (item.id === id ? { ...item, ...fields } : item)),
+  }));
+}
 
 export function useCreateOrganization() {
   const queryClient = useQueryClient();
+  const { t } = useLingui();
+  const owner = useOwner();
   return useMutation({
     mutationKey: organizationMutationKeys.create,
     meta: { errorToast: false },
-    mutationFn: (request: OrganizationCreate) =>
-      apiRequest('POST', apiPaths.organizations.list, { body: request, schema: organizationSchema }),
+    mutationFn: ({ request, idempotencyKey }: Creation<OrganizationCreate>) => {
+      const name = request.name;
+      return apiQueueableRequest('POST', apiPaths.organizations.list, {
+        body: request,
+        schema: organizationSchema,
+        queue: {
+          idempotencyKey,
+          owner,
+          accountId: request.account_id,
+          summary: t`Create organization ${name}`,
+          resource: apiPaths.organizations.list,
+        },
+      });
+    },
     onSuccess: (created) => {
+      // Queued: the list shows it as pending from its outbox entry until the server has it.
+      if (isQueued(created)) return;
       // The detail page opens next: it can show the answer at once instead of asking again.
       queryClient.setQueryData(organizationKeys.detail(created.id), created);
       return queryClient.invalidateQueries({ queryKey: organizationKeys.lists() });
@@ -39,19 +95,47 @@ export function useCreateOrganization() {
   });
 }
 
-export function useUpdateOrganization(id: string) {
+export function useUpdateOrganization(organization: Pick<Organization, 'id' | 'name' | 'account_id'>) {
   const queryClient = useQueryClient();
+  const { t } = useLingui();
+  const owner = useOwner();
+  const { id, name } = organization;
   return useMutation({
     mutationKey: organizationMutationKeys.update,
     meta: { errorToast: false },
-    mutationFn: (fields: OrganizationFields) =>
-      apiRequest('PUT', apiPaths.organizations.byId(id), { body: fields }),
-    onSuccess: () =>
-      Promise.all([
+    mutationFn: ({ fields, version, idempotencyKey }: FieldsChange<OrganizationFields>) => {
+      const path = apiPaths.organizations.byId(id);
+      return apiQueueableRequest('PUT', path, {
+        body: fields,
+        ifMatch: version,
+        queue: {
+          idempotencyKey,
+          owner,
+          accountId: organization.account_id,
+          summary: t`Edit organization ${name}`,
+          resource: path,
+        },
+      });
+    },
+    onSuccess: (result, { fields }) => {
+      if (isQueued(result)) {
+        applyToCached<Organization>(
+          queryClient,
+          { queryKey: organizationKeys.detail(id), exact: true },
+          (old) => ({
+            ...old,
+            ...fields,
+          }),
+        );
+        updateListed(queryClient, id, fields);
+        return;
+      }
+      return Promise.all([
         // Exact: the organization's contacts did not change.
         queryClient.invalidateQueries({ queryKey: organizationKeys.detail(id), exact: true }),
         queryClient.invalidateQueries({ queryKey: organizationKeys.lists() }),
-      ]),
+      ]).then(() => undefined);
+    },
   });
 }
 
@@ -59,14 +143,31 @@ export function useUpdateOrganization(id: string) {
  * Deleting also deletes the organization's contacts on the server, so its detail, contacts and
  * contact queries are dropped together. The caller leaves the page in `mutate`'s own `onSuccess`;
  * queries still observed there are not refetched by removal, so nothing asks for what is gone.
+ * Queued, the organization stays listed, marked as pending deletion, until the server has it.
  */
-export function useDeleteOrganization(id: string) {
+export function useDeleteOrganization(organization: Pick<Organization, 'id' | 'name' | 'account_id'>) {
   const queryClient = useQueryClient();
-  return useMutation({
+  const { t } = useLingui();
+  const owner = useOwner();
+  const { id, name } = organization;
+  return useMutation<undefined | QueuedResult, Error, Versioned>({
     mutationKey: organizationMutationKeys.delete,
     meta: { errorToast: false },
-    mutationFn: () => apiRequest('DELETE', apiPaths.organizations.byId(id)),
-    onSuccess: () => {
+    mutationFn: ({ version, idempotencyKey }) => {
+      const path = apiPaths.organizations.byId(id);
+      return apiQueueableRequest('DELETE', path, {
+        ifMatch: version,
+        queue: {
+          idempotencyKey,
+          owner,
+          accountId: organization.account_id,
+          summary: t`Delete organization ${name}`,
+          resource: path,
+        },
+      });
+    },
+    onSuccess: (result) => {
+      if (isQueued(result)) return;
       queryClient.removeQueries({ queryKey: organizationKeys.detail(id) });
       return queryClient.invalidateQueries({ queryKey: organizationKeys.lists() });
     },
@@ -74,50 +175,127 @@ export function useDeleteOrganization(id: string) {
 }
 
 /** A contact changes the organization's contact count, which its detail and the lists show. */
-function invalidateContactsOf(queryClient: ReturnType<typeof useQueryClient>, organizationId: string) {
+function invalidateContactsOf(queryClient: QueryClient, organizationId: string) {
   return Promise.all([
     queryClient.invalidateQueries({ queryKey: organizationKeys.contacts(organizationId), exact: true }),
     queryClient.invalidateQueries({ queryKey: organizationKeys.detail(organizationId), exact: true }),
     queryClient.invalidateQueries({ queryKey: organizationKeys.lists() }),
-  ]);
+  ]).then(() => undefined);
 }
 
-export function useCreateContact(organizationId: string) {
+type ContactParent = Pick<Organization, 'id' | 'name' | 'account_id'>;
+
+export function useCreateContact(organization: ContactParent) {
   const queryClient = useQueryClient();
+  const { t } = useLingui();
+  const owner = useOwner();
+  const organizationId = organization.id;
+  const organizationName = organization.name;
   return useMutation({
     mutationKey: organizationMutationKeys.createContact,
     meta: { errorToast: false },
-    mutationFn: (fields: ContactFields) =>
-      apiRequest('POST', apiPaths.organizations.contacts(organizationId), {
-        body: fields,
+    mutationFn: ({ request, idempotencyKey }: Creation<ContactFields>) => {
+      const path = apiPaths.organizations.contacts(organizationId);
+      const contactName = `${request.first_name} ${request.last_name}`;
+      return apiQueueableRequest('POST', path, {
+        body: request,
         schema: contactSchema,
-      }),
+        queue: {
+          idempotencyKey,
+          owner,
+          accountId: organization.account_id,
+          summary: t`Add contact ${contactName} to ${organizationName}`,
+          resource: path,
+        },
+      });
+    },
     onSuccess: (created) => {
+      if (isQueued(created)) return;
       queryClient.setQueryData(organizationKeys.contact(organizationId, created.id), created);
       return invalidateContactsOf(queryClient, organizationId);
     },
   });
 }
 
-export function useUpdateContact(organizationId: string, contactId: string) {
+export function useUpdateContact(
+  organization: ContactParent,
+  contact: Pick<Contact, 'id' | 'first_name' | 'last_name'>,
+) {
   const queryClient = useQueryClient();
+  const { t } = useLingui();
+  const owner = useOwner();
+  const organizationId = organization.id;
+  const contactId = contact.id;
+  const contactName = `${contact.first_name} ${contact.last_name}`;
   return useMutation({
     mutationKey: organizationMutationKeys.updateContact,
     meta: { errorToast: false },
-    mutationFn: (fields: ContactFields) =>
-      apiRequest('PUT', apiPaths.organizations.contact(organizationId, contactId), { body: fields }),
-    // The contact and the organization's contacts table show what changed; the count did not.
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: organizationKeys.contacts(organizationId) }),
+    mutationFn: ({ fields, version, idempotencyKey }: FieldsChange<ContactFields>) => {
+      const path = apiPaths.organizations.contact(organizationId, contactId);
+      return apiQueueableRequest('PUT', path, {
+        body: fields,
+        ifMatch: version,
+        queue: {
+          idempotencyKey,
+          owner,
+          accountId: organization.account_id,
+          summary: t`Edit contact ${contactName}`,
+          resource: path,
+        },
+      });
+    },
+    onSuccess: (result, { fields }) => {
+      if (isQueued(result)) {
+        const edited = (old: Contact): Contact => ({ ...old, ...fields });
+        applyToCached(
+          queryClient,
+          { queryKey: organizationKeys.contact(organizationId, contactId), exact: true },
+          edited,
+        );
+        applyToCached<{ items: Contact[]; total: number }>(
+          queryClient,
+          { queryKey: organizationKeys.contacts(organizationId), exact: true },
+          (list) => ({
+            ...list,
+            items: list.items.map((item) => (item.id === contactId ? edited(item) : item)),
+          }),
+        );
+        return;
+      }
+      // The contact and the organization's contacts table show what changed; the count did not.
+      return queryClient.invalidateQueries({ queryKey: organizationKeys.contacts(organizationId) });
+    },
   });
 }
 
-export function useDeleteContact(organizationId: string, contactId: string) {
+export function useDeleteContact(
+  organization: ContactParent,
+  contact: Pick<Contact, 'id' | 'first_name' | 'last_name'>,
+) {
   const queryClient = useQueryClient();
-  return useMutation({
+  const { t } = useLingui();
+  const owner = useOwner();
+  const organizationId = organization.id;
+  const contactId = contact.id;
+  const contactName = `${contact.first_name} ${contact.last_name}`;
+  return useMutation<undefined | QueuedResult, Error, Versioned>({
     mutationKey: organizationMutationKeys.deleteContact,
     meta: { errorToast: false },
-    mutationFn: () => apiRequest('DELETE', apiPaths.organizations.contact(organizationId, contactId)),
-    onSuccess: () => {
+    mutationFn: ({ version, idempotencyKey }) => {
+      const path = apiPaths.organizations.contact(organizationId, contactId);
+      return apiQueueableRequest('DELETE', path, {
+        ifMatch: version,
+        queue: {
+          idempotencyKey,
+          owner,
+          accountId: organization.account_id,
+          summary: t`Delete contact ${contactName}`,
+          resource: path,
+        },
+      });
+    },
+    onSuccess: (result) => {
+      if (isQueued(result)) return;
       queryClient.removeQueries({ queryKey: organizationKeys.contact(organizationId, contactId) });
       return invalidateContactsOf(queryClient, organizationId);
     },

@@ -1,24 +1,40 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useSuspenseQuery } from '@tanstack/react-query';
+import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
-import { type Contact, contactFieldsSchema } from '../../../../contract/schemas/organizations.ts';
+import { apiPaths } from '../../../../contract/paths.ts';
+import {
+  type Contact,
+  contactFieldsSchema,
+  type Organization,
+} from '../../../../contract/schemas/organizations.ts';
 import { BackButton } from '../../../components/back-button.tsx';
+import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
+import { PendingSyncBadge } from '../../../components/pending-sync-badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { showToast } from '../../../components/ui/toast.tsx';
+import { isQueued, newIdempotencyKey } from '../../../lib/api-client.ts';
+import { entriesFor, useOutboxEntries } from '../../../lib/offline/outbox-client.ts';
 import { usePermissionFlags } from '../../../lib/permissions.tsx';
 import { useDeleteContact, useUpdateContact } from '../mutations.ts';
-import { contactQueryOptions, organizationQueryOptions } from '../queries.ts';
+import { contactQueryOptions, organizationKeys, organizationQueryOptions } from '../queries.ts';
 import { CONTACT_TYPE_LABELS, ContactFields } from './contact-fields.tsx';
 import { DeleteAction } from './delete-action.tsx';
 import { DetailList } from './detail-list.tsx';
 import { PageHeading } from './page-heading.tsx';
 import { ValidatedForm } from './validated-form.tsx';
 
-function DeleteContact({ contact, name }: { contact: Contact; name: string }) {
+interface ContactActionProps {
+  organization: Organization;
+  contact: Contact;
+  /** Loads the contact's current version after a conflict. */
+  onReload: () => void;
+}
+
+function DeleteContact({ organization, contact, name, onReload }: ContactActionProps & { name: string }) {
   const { t } = useLingui();
   const navigate = useNavigate();
-  const remove = useDeleteContact(contact.organization_id, contact.id);
+  const remove = useDeleteContact(organization, contact);
   return (
     <DeleteAction
       label={<Trans>Delete contact</Trans>}
@@ -26,8 +42,15 @@ function DeleteContact({ contact, name }: { contact: Contact; name: string }) {
       warning={<Trans>The contact {name} will be deleted. This cannot be undone.</Trans>}
       confirmLabel={<Trans>Delete contact</Trans>}
       mutation={remove}
-      onDeleted={() => {
-        showToast('success', t`Contact deleted.`);
+      version={contact.version}
+      onReload={onReload}
+      onDeleted={(queued) => {
+        showToast(
+          queued ? 'info' : 'success',
+          queued
+            ? t`Saved on this device. The contact is deleted when the connection returns.`
+            : t`Contact deleted.`,
+        );
         void navigate({
           to: '/ca/organizations/$id',
           params: { id: contact.organization_id },
@@ -38,9 +61,14 @@ function DeleteContact({ contact, name }: { contact: Contact; name: string }) {
   );
 }
 
-function EditContactForm({ contact, onDone }: { contact: Contact; onDone: () => void }) {
+function EditContactForm({
+  organization,
+  contact,
+  onReload,
+  onDone,
+}: ContactActionProps & { onDone: () => void }) {
   const { t } = useLingui();
-  const update = useUpdateContact(contact.organization_id, contact.id);
+  const update = useUpdateContact(organization, contact);
   const headingRef = useRef<HTMLHeadingElement>(null);
   // The form replaces the details under the user's focus: start them at its heading.
   useEffect(() => headingRef.current?.focus(), []);
@@ -53,9 +81,19 @@ function EditContactForm({ contact, onDone }: { contact: Contact; onDone: () => 
         schema={contactFieldsSchema}
         submitLabel={<Trans>Save changes</Trans>}
         onCancel={onDone}
+        onReload={onReload}
         onSubmit={async (fields) => {
-          await update.mutateAsync(fields);
-          showToast('success', t`Contact updated.`);
+          const result = await update.mutateAsync({
+            fields,
+            version: contact.version,
+            idempotencyKey: newIdempotencyKey(),
+          });
+          showToast(
+            isQueued(result) ? 'info' : 'success',
+            isQueued(result)
+              ? t`Saved on this device. The change is sent when the connection returns.`
+              : t`Contact updated.`,
+          );
           onDone();
         }}
       >
@@ -74,9 +112,18 @@ export function ContactDetailPage({
   contactId: string;
 }) {
   const { i18n } = useLingui();
+  const queryClient = useQueryClient();
   const canManage = usePermissionFlags().canManageOrganization;
-  const { data: organization } = useSuspenseQuery(organizationQueryOptions(organizationId));
-  const { data: contact } = useSuspenseQuery(contactQueryOptions(organizationId, contactId));
+  const { data: organization, dataUpdatedAt: organizationUpdatedAt } = useSuspenseQuery(
+    organizationQueryOptions(organizationId),
+  );
+  const { data: contact, dataUpdatedAt } = useSuspenseQuery(contactQueryOptions(organizationId, contactId));
+  const pending = entriesFor(useOutboxEntries(), apiPaths.organizations.contact(organizationId, contactId));
+  const reload = () =>
+    void queryClient.invalidateQueries({
+      queryKey: organizationKeys.contact(organizationId, contactId),
+      exact: true,
+    });
   const [editing, setEditing] = useState(false);
   const editButtonRef = useRef<HTMLButtonElement>(null);
   const returnFocus = useRef(false);
@@ -93,8 +140,14 @@ export function ContactDetailPage({
   return (
     <section className="page" aria-labelledby="page-title">
       <BackButton />
+      <CachedDataNotice updatedAt={[dataUpdatedAt, organizationUpdatedAt]} />
       <PageHeading
-        title={fullName}
+        title={
+          <>
+            {fullName}
+            <PendingSyncBadge entries={pending} />
+          </>
+        }
         subtitle={
           <Trans>
             Contact of{' '}
@@ -109,14 +162,22 @@ export function ContactDetailPage({
               <Button ref={editButtonRef} onClick={() => setEditing(true)}>
                 <Trans>Edit contact</Trans>
               </Button>
-              <DeleteContact contact={contact} name={fullName} />
+              <DeleteContact
+                organization={organization}
+                contact={contact}
+                name={fullName}
+                onReload={reload}
+              />
             </>
           ) : null
         }
       />
       {editing ? (
         <EditContactForm
+          key={contact.version}
+          organization={organization}
           contact={contact}
+          onReload={reload}
           onDone={() => {
             returnFocus.current = true;
             setEditing(false);

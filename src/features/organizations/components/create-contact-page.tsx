@@ -3,6 +3,7 @@ import { useSuspenseQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { contactFieldsSchema } from '../../../../contract/schemas/organizations.ts';
 import { showToast } from '../../../components/ui/toast.tsx';
+import { isQueued, newIdempotencyKey } from '../../../lib/api-client.ts';
 import { useGoBack } from '../../../lib/page-mode.ts';
 import { useCreateContact } from '../mutations.ts';
 import { organizationQueryOptions } from '../queries.ts';
@@ -14,7 +15,7 @@ export function CreateContactPage({ organizationId }: { organizationId: string }
   const { t } = useLingui();
   const navigate = useNavigate();
   const { data: organization } = useSuspenseQuery(organizationQueryOptions(organizationId));
-  const create = useCreateContact(organizationId);
+  const create = useCreateContact(organization);
   const goBack = useGoBack('create');
   const name = organization.name;
 
@@ -26,8 +27,13 @@ export function CreateContactPage({ organizationId }: { organizationId: string }
       schema={contactFieldsSchema}
       submitLabel={<Trans>Add contact</Trans>}
       onSubmit={async (fields) => {
-        await create.mutateAsync(fields);
-        showToast('success', t`Contact created.`);
+        const created = await create.mutateAsync({ request: fields, idempotencyKey: newIdempotencyKey() });
+        showToast(
+          isQueued(created) ? 'info' : 'success',
+          isQueued(created)
+            ? t`Saved on this device. The contact is added when the connection returns.`
+            : t`Contact created.`,
+        );
         await navigate({ to: '/ca/organizations/$id', params: { id: organizationId }, replace: true });
       }}
     >

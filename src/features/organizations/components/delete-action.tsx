@@ -4,6 +4,9 @@ import { type ReactNode, useState } from 'react';
 import { ServerErrorAlert } from '../../../components/server-error-alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
+import { isQueued, newIdempotencyKey, type QueuedResult } from '../../../lib/api-client.ts';
+import type { Versioned } from '../mutations.ts';
+import { ReloadOnConflict } from './reload-on-conflict.tsx';
 
 interface DeleteActionProps {
   /** The button on the page, e.g. "Delete organization". */
@@ -12,9 +15,16 @@ interface DeleteActionProps {
   /** What will be deleted and that it cannot be undone; read out when the dialog opens. */
   warning: ReactNode;
   confirmLabel: ReactNode;
-  mutation: UseMutationResult<undefined, Error, void>;
-  /** Runs after the server deleted the item: the notice and leaving the page of what is gone. */
-  onDeleted: () => void;
+  mutation: UseMutationResult<undefined | QueuedResult, Error, Versioned>;
+  /** The version of the item as the page loaded it: a newer one on the server refuses the deletion. */
+  version: number;
+  /**
+   * Runs after the server deleted the item, or the outbox kept the deletion (`queued`): the notice and
+   * leaving the page of what is gone.
+   */
+  onDeleted: (queued: boolean) => void;
+  /** After a conflict: load the item's current version. */
+  onReload: () => void;
 }
 
 /**
@@ -28,7 +38,9 @@ export function DeleteAction({
   warning,
   confirmLabel,
   mutation,
+  version,
   onDeleted,
+  onReload,
 }: DeleteActionProps) {
   const [open, setOpen] = useState(false);
   const changeOpen = (next: boolean) => {
@@ -42,6 +54,15 @@ export function DeleteAction({
       </Button>
       <Dialog open={open} onOpenChange={changeOpen} title={title} description={warning} role="alertdialog">
         {mutation.error ? <ServerErrorAlert error={mutation.error} /> : null}
+        {mutation.error ? (
+          <ReloadOnConflict
+            error={mutation.error}
+            onReload={() => {
+              changeOpen(false);
+              onReload();
+            }}
+          />
+        ) : null}
         <div className="dialog__actions">
           <Button variant="secondary" onClick={() => changeOpen(false)}>
             <Trans>Cancel</Trans>
@@ -50,7 +71,11 @@ export function DeleteAction({
             className="button--danger"
             busy={mutation.isPending}
             onClick={() => {
-              if (!mutation.isPending) mutation.mutate(undefined, { onSuccess: onDeleted });
+              if (mutation.isPending) return;
+              mutation.mutate(
+                { version, idempotencyKey: newIdempotencyKey() },
+                { onSuccess: (result) => onDeleted(isQueued(result)) },
+              );
             }}
           >
             {confirmLabel}

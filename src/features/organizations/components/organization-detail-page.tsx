@@ -1,14 +1,19 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useSuspenseQuery } from '@tanstack/react-query';
+import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import type { Organization } from '../../../../contract/schemas/organizations.ts';
+import type { OutboxEntryView } from '../../../../contract/outbox.ts';
+import { apiPaths } from '../../../../contract/paths.ts';
+import type { ContactFields, Organization } from '../../../../contract/schemas/organizations.ts';
 import { BackButton } from '../../../components/back-button.tsx';
+import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { useCountryName } from '../../../components/country-select.tsx';
+import { PendingSyncBadge } from '../../../components/pending-sync-badge.tsx';
 import { showToast } from '../../../components/ui/toast.tsx';
 import { useActiveAccountId } from '../../../lib/current-user.ts';
+import { entriesFor, useOutboxEntries } from '../../../lib/offline/outbox-client.ts';
 import { usePermissionFlags } from '../../../lib/permissions.tsx';
 import { useDeleteOrganization } from '../mutations.ts';
-import { contactListQueryOptions, organizationQueryOptions } from '../queries.ts';
+import { contactListQueryOptions, organizationKeys, organizationQueryOptions } from '../queries.ts';
 import { CONTACT_TYPE_LABELS } from './contact-fields.tsx';
 import { DeleteAction } from './delete-action.tsx';
 import { DetailList } from './detail-list.tsx';
@@ -18,7 +23,8 @@ function DeleteOrganization({ organization }: { organization: Organization }) {
   const { t } = useLingui();
   const navigate = useNavigate();
   const activeAccountId = useActiveAccountId();
-  const remove = useDeleteOrganization(organization.id);
+  const queryClient = useQueryClient();
+  const remove = useDeleteOrganization(organization);
   const name = organization.name;
   // Back to the list of the account the organization was in, which need not be the selected one.
   const listAccountId = organization.account_id === activeAccountId ? undefined : organization.account_id;
@@ -31,17 +37,45 @@ function DeleteOrganization({ organization }: { organization: Organization }) {
       }
       confirmLabel={<Trans>Delete organization</Trans>}
       mutation={remove}
-      onDeleted={() => {
-        showToast('success', t`Organization deleted.`);
+      version={organization.version}
+      onReload={() =>
+        void queryClient.invalidateQueries({
+          queryKey: organizationKeys.detail(organization.id),
+          exact: true,
+        })
+      }
+      onDeleted={(queued) => {
+        showToast(
+          queued ? 'info' : 'success',
+          queued
+            ? t`Saved on this device. The organization is deleted when the connection returns.`
+            : t`Organization deleted.`,
+        );
         void navigate({ to: '/ca/organizations', search: { accountId: listAccountId }, replace: true });
       }}
     />
   );
 }
 
-function ContactsSection({ organizationId, canManage }: { organizationId: string; canManage: boolean }) {
+/** The fields of a contact a queued creation sends, when its body has them. */
+function queuedContact(entry: OutboxEntryView): Partial<ContactFields> {
+  return typeof entry.body === 'object' && entry.body !== null ? (entry.body as Partial<ContactFields>) : {};
+}
+
+function ContactsSection({
+  organizationId,
+  canManage,
+  queued,
+}: {
+  organizationId: string;
+  canManage: boolean;
+  /** The signed-in user's outbox, for contacts with changes not on the server yet. */
+  queued: readonly OutboxEntryView[];
+}) {
   const { i18n } = useLingui();
   const { data: contacts } = useSuspenseQuery(contactListQueryOptions(organizationId));
+  // Contacts added offline: not on the server yet, shown from their outbox entries until they are.
+  const added = entriesFor(queued, apiPaths.organizations.contacts(organizationId), 'POST');
   return (
     <section className="organizations-section" aria-labelledby="contacts-title">
       <div className="organizations-heading">
@@ -58,7 +92,7 @@ function ContactsSection({ organizationId, canManage }: { organizationId: string
           </Link>
         ) : null}
       </div>
-      {contacts.items.length === 0 ? (
+      {contacts.items.length === 0 && added.length === 0 ? (
         <div className="empty-state">
           <p>
             <Trans>This organization has no contacts yet.</Trans>
@@ -87,6 +121,25 @@ function ContactsSection({ organizationId, canManage }: { organizationId: string
               </tr>
             </thead>
             <tbody>
+              {added.map((entry) => {
+                const contact = queuedContact(entry);
+                return (
+                  <tr key={entry.id}>
+                    <th scope="row">
+                      {`${contact.first_name ?? ''} ${contact.last_name ?? ''}`.trim() || entry.summary}
+                      <PendingSyncBadge entries={[entry]} />
+                    </th>
+                    <td>
+                      {contact.type && contact.type in CONTACT_TYPE_LABELS
+                        ? i18n._(CONTACT_TYPE_LABELS[contact.type])
+                        : null}
+                    </td>
+                    <td>{contact.title}</td>
+                    <td>{contact.email}</td>
+                    <td>{contact.phone}</td>
+                  </tr>
+                );
+              })}
               {contacts.items.map((contact) => (
                 <tr key={contact.id}>
                   <th scope="row">
@@ -96,6 +149,9 @@ function ContactsSection({ organizationId, canManage }: { organizationId: string
                     >
                       {`${contact.first_name} ${contact.last_name}`}
                     </Link>
+                    <PendingSyncBadge
+                      entries={entriesFor(queued, apiPaths.organizations.contact(organizationId, contact.id))}
+                    />
                   </th>
                   <td>{i18n._(CONTACT_TYPE_LABELS[contact.type])}</td>
                   <td>{contact.title}</td>
@@ -117,12 +173,20 @@ function ContactsSection({ organizationId, canManage }: { organizationId: string
 export function OrganizationDetailPage({ organizationId }: { organizationId: string }) {
   const countryName = useCountryName();
   const canManage = usePermissionFlags().canManageOrganization;
-  const { data: organization } = useSuspenseQuery(organizationQueryOptions(organizationId));
+  const { data: organization, dataUpdatedAt } = useSuspenseQuery(organizationQueryOptions(organizationId));
+  const contactsUpdatedAt = useSuspenseQuery(contactListQueryOptions(organizationId)).dataUpdatedAt;
+  const queued = useOutboxEntries();
   return (
     <section className="page" aria-labelledby="page-title">
       <BackButton />
+      <CachedDataNotice updatedAt={[dataUpdatedAt, contactsUpdatedAt]} />
       <PageHeading
-        title={organization.name}
+        title={
+          <>
+            {organization.name}
+            <PendingSyncBadge entries={entriesFor(queued, apiPaths.organizations.byId(organizationId))} />
+          </>
+        }
         subtitle={<Trans>Organization</Trans>}
         actions={
           canManage ? (
@@ -150,7 +214,7 @@ export function OrganizationDetailPage({ organizationId }: { organizationId: str
           { label: <Trans>Phone</Trans>, value: organization.phone },
         ]}
       />
-      <ContactsSection organizationId={organizationId} canManage={canManage} />
+      <ContactsSection organizationId={organizationId} canManage={canManage} queued={queued} />
     </section>
   );
 }

@@ -1,11 +1,13 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useSuspenseQuery } from '@tanstack/react-query';
+import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { organizationFieldsSchema } from '../../../../contract/schemas/organizations.ts';
+import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { showToast } from '../../../components/ui/toast.tsx';
+import { isQueued, newIdempotencyKey } from '../../../lib/api-client.ts';
 import { useGoBack } from '../../../lib/page-mode.ts';
 import { useCreateOrganization, useUpdateOrganization } from '../mutations.ts';
-import { organizationQueryOptions } from '../queries.ts';
+import { organizationKeys, organizationQueryOptions } from '../queries.ts';
 import { FormPage } from './form-page.tsx';
 import { OrganizationFields } from './organization-fields.tsx';
 
@@ -37,7 +39,19 @@ export function CreateOrganizationPage({
       schema={organizationFieldsSchema}
       submitLabel={<Trans>Create organization</Trans>}
       onSubmit={async (fields) => {
-        const created = await create.mutateAsync({ ...fields, account_id: accountId });
+        const created = await create.mutateAsync({
+          request: { ...fields, account_id: accountId },
+          idempotencyKey: newIdempotencyKey(),
+        });
+        if (isQueued(created)) {
+          // Not on the server yet, so it has no page: the list shows it as pending meanwhile.
+          showToast(
+            'info',
+            t`Saved on this device. The organization is created when the connection returns.`,
+          );
+          await navigate({ to: '/ca/organizations', search: { accountId: listAccountId }, replace: true });
+          return;
+        }
         showToast('success', t`Organization created.`);
         // Replaces the form in the history: Back from the new organization does not reopen an empty form.
         await navigate({ to: '/ca/organizations/$id', params: { id: created.id }, replace: true });
@@ -52,25 +66,46 @@ export function CreateOrganizationPage({
 export function EditOrganizationPage({ organizationId }: { organizationId: string }) {
   const { t } = useLingui();
   const navigate = useNavigate();
-  const { data: organization } = useSuspenseQuery(organizationQueryOptions(organizationId));
-  const update = useUpdateOrganization(organizationId);
+  const queryClient = useQueryClient();
+  const { data: organization, dataUpdatedAt } = useSuspenseQuery(organizationQueryOptions(organizationId));
+  const update = useUpdateOrganization(organization);
   const goBack = useGoBack('edit');
   const name = organization.name;
 
   return (
-    <FormPage
-      title={<Trans>Edit organization</Trans>}
-      subtitle={<Trans>Organization: {name}</Trans>}
-      onLeave={goBack}
-      schema={organizationFieldsSchema}
-      submitLabel={<Trans>Save changes</Trans>}
-      onSubmit={async (fields) => {
-        await update.mutateAsync(fields);
-        showToast('success', t`Organization edited.`);
-        await navigate({ to: '/ca/organizations/$id', params: { id: organizationId }, replace: true });
-      }}
-    >
-      {(bindings) => <OrganizationFields bindings={bindings} initial={organization} />}
-    </FormPage>
+    <>
+      <CachedDataNotice updatedAt={dataUpdatedAt} />
+      {/* A new version of the organization (reloaded after a conflict) starts the form again from it. */}
+      <FormPage
+        key={organization.version}
+        title={<Trans>Edit organization</Trans>}
+        subtitle={<Trans>Organization: {name}</Trans>}
+        onLeave={goBack}
+        schema={organizationFieldsSchema}
+        submitLabel={<Trans>Save changes</Trans>}
+        onReload={() =>
+          void queryClient.invalidateQueries({
+            queryKey: organizationKeys.detail(organizationId),
+            exact: true,
+          })
+        }
+        onSubmit={async (fields) => {
+          const result = await update.mutateAsync({
+            fields,
+            version: organization.version,
+            idempotencyKey: newIdempotencyKey(),
+          });
+          showToast(
+            isQueued(result) ? 'info' : 'success',
+            isQueued(result)
+              ? t`Saved on this device. The change is sent when the connection returns.`
+              : t`Organization edited.`,
+          );
+          await navigate({ to: '/ca/organizations/$id', params: { id: organizationId }, replace: true });
+        }}
+      >
+        {(bindings) => <OrganizationFields bindings={bindings} initial={organization} />}
+      </FormPage>
+    </>
   );
 }

@@ -2,14 +2,20 @@ import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
+import type { OutboxEntryView } from '../../../../contract/outbox.ts';
+import { apiPaths } from '../../../../contract/paths.ts';
 import { PAGE_SIZE } from '../../../../contract/schemas/common.ts';
-import type { Organization } from '../../../../contract/schemas/organizations.ts';
+import type { Organization, OrganizationCreate } from '../../../../contract/schemas/organizations.ts';
 import type { OrganizationSortColumn } from '../../../../contract/sort-columns.ts';
+import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { useCountryName } from '../../../components/country-select.tsx';
+import { PendingSyncBadge } from '../../../components/pending-sync-badge.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { TextField } from '../../../components/ui/field.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
+import { useOnline } from '../../../lib/offline/online.ts';
+import { entriesFor, useOutboxEntries } from '../../../lib/offline/outbox-client.ts';
 import { usePermissionFlags } from '../../../lib/permissions.tsx';
 import {
   DEFAULT_ORGANIZATION_SORT,
@@ -60,9 +66,12 @@ function SortableHeader({
 function OrganizationRow({
   organization,
   countryName,
+  pending,
 }: {
   organization: Organization;
   countryName: (code: string) => string;
+  /** Queued changes of this organization not on the server yet. */
+  pending: readonly OutboxEntryView[];
 }) {
   return (
     <tr>
@@ -70,6 +79,7 @@ function OrganizationRow({
         <Link to="/ca/organizations/$id" params={{ id: organization.id }}>
           {organization.name}
         </Link>
+        <PendingSyncBadge entries={pending} />
       </th>
       <td>{[organization.address, organization.address2].filter(Boolean).join(', ')}</td>
       <td>{organization.city}</td>
@@ -82,12 +92,50 @@ function OrganizationRow({
   );
 }
 
+/** The fields a queued creation sends, when its body has them. */
+function queuedOrganization(entry: OutboxEntryView): Partial<OrganizationCreate> {
+  return typeof entry.body === 'object' && entry.body !== null
+    ? (entry.body as Partial<OrganizationCreate>)
+    : {};
+}
+
+/** An organization created offline: not on the server yet, so no page to link to, shown from its outbox entry. */
+function QueuedOrganizationRow({
+  entry,
+  countryName,
+}: {
+  entry: OutboxEntryView;
+  countryName: (code: string) => string;
+}) {
+  const organization = queuedOrganization(entry);
+  return (
+    <tr>
+      <th scope="row">
+        {organization.name ?? entry.summary}
+        <PendingSyncBadge entries={[entry]} />
+      </th>
+      <td>{[organization.address, organization.address2].filter(Boolean).join(', ')}</td>
+      <td>{organization.city}</td>
+      <td>{organization.state}</td>
+      <td>{organization.zip_code}</td>
+      <td>{organization.country ? countryName(organization.country) : null}</td>
+      <td>{organization.phone}</td>
+      <td className="organizations-table__number">0</td>
+    </tr>
+  );
+}
+
 /** The organizations of one account, searchable by name, sortable and paged by 20 (I-01, I-08). */
 export function OrganizationsPage({ search, accountId, accountName }: OrganizationsPageProps) {
   const { t } = useLingui();
   const navigate = useNavigate();
   const canManage = usePermissionFlags().canManageOrganization;
   const countryName = useCountryName();
+  const online = useOnline();
+  const queued = useOutboxEntries();
+  const added = entriesFor(queued, apiPaths.organizations.list, 'POST').filter(
+    (entry) => queuedOrganization(entry).account_id === accountId,
+  );
   const sort = search.sort ?? DEFAULT_ORGANIZATION_SORT;
   const page = search.page ?? 1;
   const filter = search.name?.trim() ?? '';
@@ -136,6 +184,15 @@ export function OrganizationsPage({ search, accountId, accountName }: Organizati
   ) : null;
 
   const results = (() => {
+    if (!list.data && !online) {
+      return (
+        <p role="status">
+          <Trans>
+            This list was not loaded before the connection was lost. It shows once you are back online.
+          </Trans>
+        </p>
+      );
+    }
     if (list.isPending) {
       return (
         <p role="status">
@@ -156,7 +213,7 @@ export function OrganizationsPage({ search, accountId, accountName }: Organizati
       );
     }
     const { items, total } = list.data;
-    if (total === 0 && !filter) {
+    if (total === 0 && !filter && added.length === 0) {
       return (
         <div className="empty-state">
           <p>
@@ -166,7 +223,7 @@ export function OrganizationsPage({ search, accountId, accountName }: Organizati
         </div>
       );
     }
-    if (total === 0) {
+    if (total === 0 && added.length === 0) {
       return (
         <div className="empty-state">
           <p>
@@ -185,7 +242,7 @@ export function OrganizationsPage({ search, accountId, accountName }: Organizati
         </div>
       );
     }
-    if (items.length === 0) {
+    if (items.length === 0 && added.length === 0) {
       return (
         <div className="empty-state">
           <p>
@@ -234,11 +291,17 @@ export function OrganizationsPage({ search, accountId, accountName }: Organizati
               </tr>
             </thead>
             <tbody>
+              {page === 1
+                ? added.map((entry) => (
+                    <QueuedOrganizationRow key={entry.id} entry={entry} countryName={countryName} />
+                  ))
+                : null}
               {items.map((organization) => (
                 <OrganizationRow
                   key={organization.id}
                   organization={organization}
                   countryName={countryName}
+                  pending={entriesFor(queued, apiPaths.organizations.byId(organization.id))}
                 />
               ))}
             </tbody>
@@ -261,6 +324,7 @@ export function OrganizationsPage({ search, accountId, accountName }: Organizati
         subtitle={<Trans>Account: {accountName}</Trans>}
         actions={createLink}
       />
+      <CachedDataNotice updatedAt={list.dataUpdatedAt} />
       <search className="organizations-search">
         <TextField
           ref={searchInput}

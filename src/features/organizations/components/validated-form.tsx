@@ -4,6 +4,7 @@ import type * as v from 'valibot';
 import { ServerErrorAlert } from '../../../components/server-error-alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { useValidatedForm } from '../form-state.ts';
+import { ReloadOnConflict } from './reload-on-conflict.tsx';
 
 export type FormSchema = Parameters<typeof useValidatedForm>[0];
 
@@ -19,6 +20,8 @@ export interface ValidatedFormProps<TSchema extends FormSchema> {
   /** Sends the parsed fields; a rejection is shown under its field or in the form's alert. */
   onSubmit: (fields: v.InferOutput<TSchema>) => Promise<unknown>;
   onCancel: () => void;
+  /** After a conflict (412): load the current version; the form starts again from it. */
+  onReload?: () => void;
   children: (bindings: FieldBindings<TSchema>) => ReactNode;
 }
 
@@ -28,6 +31,7 @@ export function ValidatedForm<TSchema extends FormSchema>({
   submitLabel,
   onSubmit,
   onCancel,
+  onReload,
   children,
 }: ValidatedFormProps<TSchema>) {
   const { parse, showFailure, formError, ...bindings } = useValidatedForm(schema);
@@ -52,6 +56,7 @@ export function ValidatedForm<TSchema extends FormSchema>({
   return (
     <form className="form organizations-form" onSubmit={submit} noValidate>
       {formError ? <ServerErrorAlert error={formError} /> : null}
+      {formError && onReload ? <ReloadOnConflict error={formError} onReload={onReload} /> : null}
       {children(bindings)}
       <div className="organizations-actions">
         <Button type="submit" busy={pending}>

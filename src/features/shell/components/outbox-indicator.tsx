@@ -57,7 +57,7 @@ export function OutboxIndicator() {
   return (
     <>
       {/* Outside the panel, so it is heard while the panel is closed; the panel has its own. */}
-      <div role="status" className="visually-hidden">
+      <div aria-live="polite" aria-atomic="true" className="visually-hidden">
         {open ? '' : announcement}
       </div>
       {count > 0 ? (

@@ -318,7 +318,7 @@ export function OutboxPanel({ open, onOpenChange, entries, announcement }: Outbo
       }
     >
       <div className="outbox" ref={listRef}>
-        <div role="status" className="visually-hidden">
+        <div aria-live="polite" aria-atomic="true" className="visually-hidden">
           {announcement}
         </div>
         <div className="outbox__toolbar">
