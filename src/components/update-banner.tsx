@@ -1,6 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useRef, useState } from 'react';
-import { applyUpdate, hasUnsavedChanges } from '../lib/service-worker.ts';
+import { hasUnsavedChanges } from '../lib/offline/unsaved-changes.ts';
+import { applyUpdate } from '../lib/service-worker.ts';
 import { Button } from './ui/button.tsx';
 import './offline.css';
 
