@@ -92,9 +92,7 @@ export function isQueued(result: unknown): result is QueuedResult {
 }
 
 /** The key of one user action: made once when the user acts, reused by every retry of it. */
-export function newIdempotencyKey(): string {
-  return crypto.randomUUID();
-}
+export { newIdempotencyKey } from '../../contract/outbox.ts';
 export type QueryValue = string | number | boolean | null | undefined;
 
 interface FetchOptions {

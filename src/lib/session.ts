@@ -44,7 +44,11 @@ let tokenOwner: string | null = null;
 let tokenExpiresAt = 0;
 let watchingController = false;
 
-function postSessionToWorker(): void {
+/**
+ * Posts the current token to the worker. The browser stops an idle worker and its memory with it,
+ * so pages post again before every request to sync, not only when the token changes.
+ */
+export function postSessionToWorker(): void {
   const token = getAccessToken();
   const controller = typeof navigator !== 'undefined' ? navigator.serviceWorker?.controller : null;
   if (!tokenOwner || !token || !controller) return;

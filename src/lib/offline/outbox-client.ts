@@ -7,6 +7,7 @@ import {
   type OutboxEvent,
   type OutboxState,
 } from '../../../contract/outbox.ts';
+import { postSessionToWorker } from '../session.ts';
 
 /**
  * The page's side of the outbox (docs/decisions/013-offline-console.md): commands go to the service
@@ -26,6 +27,7 @@ export function postOutboxCommand(command: OutboxCommand): void {
 }
 
 export function syncNow(): void {
+  postSessionToWorker();
   postOutboxCommand({ type: 'sync-now' });
 }
 
