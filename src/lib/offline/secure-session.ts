@@ -204,7 +204,27 @@ function persist(session: ActiveSession): void {
     owner: session.owner,
     sealingKey: () => (active === session ? session.key : null),
   });
-  session.persistence = subscribePersistedQueries({ queryClient: session.queryClient, persister });
+  const persistence = subscribePersistedQueries({ queryClient: session.queryClient, persister });
+  // A tab closing or going to the background writes what is planned now rather than never.
+  const flush = () => void persistence.flush();
+  const onHidden = () => {
+    if (document.visibilityState === 'hidden') flush();
+  };
+  window.addEventListener('pagehide', flush);
+  document.addEventListener('visibilitychange', onHidden);
+  session.persistence = {
+    flush: persistence.flush,
+    stop: () => {
+      persistence.stop();
+      window.removeEventListener('pagehide', flush);
+      document.removeEventListener('visibilitychange', onHidden);
+    },
+  };
+}
+
+/** Writes the cache of the current session now instead of after the throttle. */
+export async function flushOfflineCache(): Promise<void> {
+  await active?.persistence?.flush();
 }
 
 function newSession(

@@ -120,6 +120,7 @@ function UserMenu({ profile }: { profile: Profile }) {
 
   const signOutWith = (keepOutbox: boolean) => {
     if (signOut.isPending) return;
+    setAskingToKeep(false);
     signOut.mutate(
       { keepOutbox },
       {

@@ -29,7 +29,10 @@ export function plainQueryClient(): QueryClient {
 }
 
 /** The raw bytes of every value in a store, as text, to search for what must not be there. */
-export async function storedText(database: OfflineDatabase, store: 'query-cache' | 'outbox'): Promise<string> {
+export async function storedText(
+  database: OfflineDatabase,
+  store: 'query-cache' | 'outbox',
+): Promise<string> {
   const records = await database.getAll(store);
   const decoder = new TextDecoder('latin1');
   return records
@@ -38,4 +41,21 @@ export async function storedText(database: OfflineDatabase, store: 'query-cache'
       return `${JSON.stringify(readable)}${decoder.decode(new Uint8Array(sealed.data))}`;
     })
     .join('\n');
+}
+
+/**
+ * A service worker controlling the page, whose inbox is `posted`; jsdom has none. Returns the
+ * restore.
+ */
+export function stubServiceWorker(posted: unknown[]): () => void {
+  const serviceWorker = {
+    controller: { postMessage: (message: unknown) => posted.push(message) },
+    ready: new Promise(() => undefined),
+    addEventListener: () => undefined,
+    removeEventListener: () => undefined,
+  };
+  Object.defineProperty(navigator, 'serviceWorker', { value: serviceWorker, configurable: true });
+  return () => {
+    Reflect.deleteProperty(navigator, 'serviceWorker');
+  };
 }

@@ -8,7 +8,13 @@ import {
   subscribePersistedQueries,
 } from '../../../../src/lib/offline/persister.ts';
 import { createStorageKey, importStorageSecret } from '../../../../src/lib/offline/vault.ts';
-import { freshIndexedDb, openDatabase, plainQueryClient, randomSecret, storedText } from './offline-support.ts';
+import {
+  freshIndexedDb,
+  openDatabase,
+  plainQueryClient,
+  randomSecret,
+  storedText,
+} from './offline-support.ts';
 
 const OWNER = 'owner-a';
 const HOUR = 60 * 60 * 1000;
@@ -48,10 +54,18 @@ describe('sealed query-cache persister', () => {
     expect(await storedText(database, 'query-cache')).not.toContain('Acme');
 
     const restored = plainQueryClient();
-    expect(await restorePersistedQueries({ queryClient: restored, persister, maxAgeMs: MAX_AGE, buster: 'build-1' })).toBe(
-      true,
-    );
-    expect(restored.getQueryData(['organizations', 'detail', 'o1'])).toEqual({ id: 'o1', name: 'Acme Trust GmbH' });
+    expect(
+      await restorePersistedQueries({
+        queryClient: restored,
+        persister,
+        maxAgeMs: MAX_AGE,
+        buster: 'build-1',
+      }),
+    ).toBe(true);
+    expect(restored.getQueryData(['organizations', 'detail', 'o1'])).toEqual({
+      id: 'o1',
+      name: 'Acme Trust GmbH',
+    });
   });
 
   it('never stores a query marked persist: false, even sealed', async () => {
@@ -80,7 +94,9 @@ describe('sealed query-cache persister', () => {
     await savePersistedQueries({ queryClient, persister, buster: 'b' });
     const record = await database.get('query-cache', OWNER);
     if (!record || !key.key) throw new Error('nothing stored');
-    const state = (await openSealedJson(key.key, record.sealed)) as { clientState: { queries: { queryKey: unknown }[] } };
+    const state = (await openSealedJson(key.key, record.sealed)) as {
+      clientState: { queries: { queryKey: unknown }[] };
+    };
     expect(state.clientState.queries.map((query) => query.queryKey)).toEqual([['loaded']]);
   });
 
@@ -88,9 +104,14 @@ describe('sealed query-cache persister', () => {
     const { database, persister } = await setUp();
     await savePersistedQueries({ queryClient: clientWithData(), persister, buster: 'build-1' });
     const restored = plainQueryClient();
-    expect(await restorePersistedQueries({ queryClient: restored, persister, maxAgeMs: MAX_AGE, buster: 'build-2' })).toBe(
-      false,
-    );
+    expect(
+      await restorePersistedQueries({
+        queryClient: restored,
+        persister,
+        maxAgeMs: MAX_AGE,
+        buster: 'build-2',
+      }),
+    ).toBe(false);
     expect(restored.getQueryCache().getAll()).toHaveLength(0);
     expect(await database.get('query-cache', OWNER)).toBeUndefined();
   });
@@ -101,7 +122,9 @@ describe('sealed query-cache persister', () => {
     const later = Date.now() + 5 * HOUR;
     vi.spyOn(Date, 'now').mockReturnValue(later);
     const restored = plainQueryClient();
-    expect(await restorePersistedQueries({ queryClient: restored, persister, maxAgeMs: 4 * HOUR, buster: 'b' })).toBe(false);
+    expect(
+      await restorePersistedQueries({ queryClient: restored, persister, maxAgeMs: 4 * HOUR, buster: 'b' }),
+    ).toBe(false);
     expect(restored.getQueryCache().getAll()).toHaveLength(0);
     expect(await database.get('query-cache', OWNER)).toBeUndefined();
   });
@@ -116,7 +139,9 @@ describe('sealed query-cache persister', () => {
     await database.put('query-cache', { ...record, keyId: other.keyId });
 
     const restored = plainQueryClient();
-    expect(await restorePersistedQueries({ queryClient: restored, persister, maxAgeMs: MAX_AGE, buster: 'b' })).toBe(false);
+    expect(
+      await restorePersistedQueries({ queryClient: restored, persister, maxAgeMs: MAX_AGE, buster: 'b' }),
+    ).toBe(false);
     expect(restored.getQueryCache().getAll()).toHaveLength(0);
     expect(await database.get('query-cache', OWNER)).toBeUndefined();
   });
@@ -131,7 +156,9 @@ describe('sealed query-cache persister', () => {
       sealed: { iv: new Uint8Array(12), data: crypto.getRandomValues(new Uint8Array(64)).buffer },
     });
     const restored = plainQueryClient();
-    expect(await restorePersistedQueries({ queryClient: restored, persister, maxAgeMs: MAX_AGE, buster: 'b' })).toBe(false);
+    expect(
+      await restorePersistedQueries({ queryClient: restored, persister, maxAgeMs: MAX_AGE, buster: 'b' }),
+    ).toBe(false);
     expect(await database.get('query-cache', OWNER)).toBeUndefined();
 
     await database.put('query-cache', {
@@ -140,7 +167,9 @@ describe('sealed query-cache persister', () => {
       savedAt: Date.now(),
       sealed: await sealJson(key.key, { not: 'a cache' }),
     });
-    expect(await restorePersistedQueries({ queryClient: restored, persister, maxAgeMs: MAX_AGE, buster: 'b' })).toBe(false);
+    expect(
+      await restorePersistedQueries({ queryClient: restored, persister, maxAgeMs: MAX_AGE, buster: 'b' }),
+    ).toBe(false);
     expect(await database.get('query-cache', OWNER)).toBeUndefined();
   });
 

@@ -8,8 +8,8 @@ import {
   type OfflineDatabase,
   type OutboxRecord,
   openSealedJson,
-  sealJson,
   type StorageKeyRecord,
+  sealJson,
 } from '../../../../contract/offline-storage.ts';
 import { offlineDatabase, onOfflineDataDiscarded } from '../../../../src/lib/offline/database.ts';
 import {
@@ -90,7 +90,9 @@ describe('storage key vault', () => {
     if (!left) throw new Error('nothing left');
     expect(await anyLiveKeyOpens(database, left.sealed)).toBe(false);
     const restored = plainQueryClient();
-    expect(await restorePersistedQueries({ queryClient: restored, persister, maxAgeMs: MAX_AGE, buster: 'b' })).toBe(false);
+    expect(
+      await restorePersistedQueries({ queryClient: restored, persister, maxAgeMs: MAX_AGE, buster: 'b' }),
+    ).toBe(false);
     expect(restored.getQueryData(['profile'])).toBeUndefined();
 
     // The next start sweeps what no key can open.
@@ -120,7 +122,9 @@ describe('storage key vault', () => {
     expect(await anyLiveKeyOpens(database, held.sealed)).toBe(false);
 
     // Another user's secret does not unwrap it.
-    expect(await reopenKeptKeys(database, ALICE, await importStorageSecret(randomSecret()), Date.now(), MAX_AGE)).toBe(0);
+    expect(
+      await reopenKeptKeys(database, ALICE, await importStorageSecret(randomSecret()), Date.now(), MAX_AGE),
+    ).toBe(0);
     expect(await anyLiveKeyOpens(database, held.sealed)).toBe(false);
 
     // Alice's own next sign-in does, and the worker can open her change again.
@@ -141,7 +145,8 @@ describe('storage key vault', () => {
     const bob = await signIn(database, BOB);
 
     expect(await database.get('query-cache', ALICE)).toBeUndefined();
-    for (const record of await database.getAllFromIndex('keys', 'owner', ALICE)) expect(record.key).toBeNull();
+    for (const record of await database.getAllFromIndex('keys', 'owner', ALICE))
+      expect(record.key).toBeNull();
     const held = await database.get('outbox', alice.queued.id);
     if (!held) throw new Error("Alice's change was not held for her");
     expect(await anyLiveKeyOpens(database, held.sealed)).toBe(false);
@@ -174,7 +179,12 @@ describe('storage key vault', () => {
     onOfflineDataDiscarded((reason) => reasons.push(reason));
     const database = await offlineDatabase();
     expect(reasons).toEqual(['newer-version']);
-    expect(database && [...database.objectStoreNames].sort()).toEqual(['keys', 'meta', 'outbox', 'query-cache']);
+    expect(database && [...database.objectStoreNames].sort()).toEqual([
+      'keys',
+      'meta',
+      'outbox',
+      'query-cache',
+    ]);
     onOfflineDataDiscarded(null);
   });
 });

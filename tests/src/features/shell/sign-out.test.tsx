@@ -1,0 +1,163 @@
+// @vitest-environment jsdom
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { liveStorageKey, ownerTag } from '../../../../contract/offline-storage.ts';
+import { OUTBOX_CHANNEL, type OutboxEntryView } from '../../../../contract/outbox.ts';
+import { offlineDatabase } from '../../../../src/lib/offline/database.ts';
+import { resetSecureSession } from '../../../../src/lib/offline/secure-session.ts';
+import { profileFixture } from '../../fixtures.ts';
+import { freshIndexedDb, randomSecret, stubServiceWorker } from '../../lib/offline/offline-support.ts';
+import { json, mockApi, renderApp } from '../../support.tsx';
+
+const PROFILE = profileFixture();
+
+/** What happened, in order: messages to the worker and calls to the server. */
+let events: string[] = [];
+let posted: unknown[] = [];
+let restoreWorker: () => void = () => undefined;
+
+function signedInApi() {
+  return mockApi({
+    'POST /imauth/api/v1/refresh': () =>
+      json({ access_token: 'token-1', expires_at: '2999-01-01T00:00:00Z' }),
+    'GET /imauth/api/v1/storage-secret': () => json({ secret: randomSecret() }),
+    'GET /account/ui-api/v1/profile': () => json(PROFILE),
+    'GET /account/ui-api/v1/permission': () => json({ items: [{ name: 'VIEW_ACCOUNT' }], total: 1 }),
+    'GET /account/ui-api/v1/user/applications': () => json({ items: [], total: 0 }),
+    'GET /account/api/v1/locales': () => json({ items: [], total: 0 }),
+    'GET /account/ui-api/v1/tenants': () => json({ items: [], total: 0 }),
+    'POST /imauth/api/v1/logout': () => {
+      events.push('logout');
+      return new Response(null, { status: 204 });
+    },
+  });
+}
+
+const WAITING: OutboxEntryView = {
+  id: 'entry-1',
+  sequence: 1,
+  accountId: null,
+  method: 'PUT',
+  url: '/account/ui-api/v1/organizations/o1',
+  body: { name: 'Acme' },
+  summary: 'Edit organization Acme',
+  createdAt: '2026-11-20T09:30:00Z',
+  attempts: 0,
+  state: 'pending',
+  error: null,
+  current: null,
+};
+
+async function broadcastWaiting() {
+  const channel = new BroadcastChannel(OUTBOX_CHANNEL);
+  channel.postMessage({ type: 'outbox', owner: await ownerTag(PROFILE.id), entries: [WAITING] });
+  channel.close();
+  await screen.findByRole('button', { name: /Outbox: 1 change waiting/ });
+}
+
+/**
+ * Sign out from the user menu by keyboard (Ark's menus keep pointer state between tests in jsdom;
+ * see accounts-list-support.ts): it is the menu's last entry.
+ */
+async function chooseSignOut() {
+  await screen.findByRole('button', { name: 'Ada Lovelace' });
+  const user = userEvent.setup();
+  act(() => screen.getByRole('button', { name: 'Ada Lovelace' }).focus());
+  await user.keyboard('{ArrowDown}');
+  await screen.findByRole('menuitem', { name: 'Sign out' });
+  const highlighted = () =>
+    document.querySelector('[role="menuitem"][data-highlighted]')?.textContent?.trim();
+  await waitFor(async () => {
+    if (highlighted() !== 'Sign out') await user.keyboard('{End}');
+    expect(highlighted()).toBe('Sign out');
+  });
+  await user.keyboard('{Enter}');
+  return user;
+}
+
+beforeEach(() => {
+  freshIndexedDb();
+  events = [];
+  posted = [];
+  restoreWorker = stubServiceWorker(
+    new Proxy(posted, {
+      get: (target, property) =>
+        property === 'push'
+          ? (message: { type: string }) => {
+              events.push(message.type);
+              return target.push(message);
+            }
+          : Reflect.get(target, property),
+    }),
+  );
+});
+afterEach(async () => {
+  // The end of a sign-out (leaving for sign-in, then ending the session) runs on after the test's
+  // last check; it must not reach into the next test's session.
+  await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+  restoreWorker();
+  resetSecureSession();
+});
+
+describe('sign-out with changes waiting', () => {
+  it('asks, keeps them when the user says so, and destroys the key before the server session ends', async () => {
+    signedInApi();
+    const { router } = renderApp('/account/accounts');
+    await screen.findByRole('heading', { name: 'Accounts', level: 1 });
+    await broadcastWaiting();
+
+    const user = await chooseSignOut();
+    const dialog = await screen.findByRole('alertdialog', { name: 'Sign out with changes waiting?' });
+    expect(dialog.textContent).toContain('1 change you made is not on the server yet.');
+    await user.click(within(dialog).getByRole('button', { name: 'Keep and sign out' }));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(posted).toContainEqual({ type: 'session-ended', userId: PROFILE.id, keep: true });
+    expect(events.filter((event) => event === 'session-ended' || event === 'logout')).toEqual([
+      'session-ended',
+      'logout',
+    ]);
+    const database = await offlineDatabase();
+    if (!database) throw new Error('no database');
+    const owner = await ownerTag(PROFILE.id);
+    expect(await liveStorageKey(database, owner, Date.now())).toBeUndefined();
+    expect(await database.get('query-cache', owner)).toBeUndefined();
+  });
+
+  it('discards them when the user says so', async () => {
+    signedInApi();
+    const { router } = renderApp('/account/accounts');
+    await screen.findByRole('heading', { name: 'Accounts', level: 1 });
+    await broadcastWaiting();
+    const user = await chooseSignOut();
+    const dialog = await screen.findByRole('alertdialog');
+    await user.click(within(dialog).getByRole('button', { name: 'Discard and sign out' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(posted).toContainEqual({ type: 'session-ended', userId: PROFILE.id, keep: false });
+  });
+
+  it('stays signed in on Cancel', async () => {
+    signedInApi();
+    const { router } = renderApp('/account/accounts');
+    await screen.findByRole('heading', { name: 'Accounts', level: 1 });
+    await broadcastWaiting();
+    const user = await chooseSignOut();
+    const dialog = await screen.findByRole('alertdialog');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(router.state.location.pathname).toBe('/accounts');
+    expect(events).not.toContain('logout');
+    expect(posted).not.toContainEqual(expect.objectContaining({ type: 'session-ended' }));
+  });
+
+  it('signs out without asking when nothing waits', async () => {
+    signedInApi();
+    const { router } = renderApp('/account/accounts');
+    await screen.findByRole('heading', { name: 'Accounts', level: 1 });
+    await chooseSignOut();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(posted).toContainEqual({ type: 'session-ended', userId: PROFILE.id, keep: true });
+  });
+});

@@ -1,0 +1,169 @@
+// @vitest-environment jsdom
+import { onlineManager, type QueryClient } from '@tanstack/react-query';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { liveStorageKey, ownerTag } from '../../../../contract/offline-storage.ts';
+import type { Profile } from '../../../../contract/schemas/profile.ts';
+import { OfflineError } from '../../../../src/lib/api-client.ts';
+import {
+  applicationsQueryOptions,
+  permissionsQueryOptions,
+  profileQueryOptions,
+} from '../../../../src/lib/current-user.ts';
+import { offlineDatabase } from '../../../../src/lib/offline/database.ts';
+import {
+  flushOfflineCache,
+  resetSecureSession,
+  startSecureSession,
+} from '../../../../src/lib/offline/secure-session.ts';
+import { createQueryClient } from '../../../../src/lib/query-client.ts';
+import { closeOfflineSession, configureSession, forgetToken } from '../../../../src/lib/session.ts';
+import { ACCOUNT_ID, profileFixture } from '../../fixtures.ts';
+import { activateEnglish, apiError, json, mockApi } from '../../support.tsx';
+import { freshIndexedDb, randomSecret, stubServiceWorker } from './offline-support.ts';
+
+const ALICE = profileFixture();
+const BOB = profileFixture({ id: 'c0a80101-0000-4000-8000-0000000000b0', first_name: 'Bob' });
+const TOKENS = { access_token: 'token-1', expires_at: '2999-01-01T00:00:00Z' };
+
+function onlineApi(profile: Profile, secret: string) {
+  return mockApi({
+    'POST /imauth/api/v1/refresh': () => json(TOKENS),
+    'GET /imauth/api/v1/storage-secret': () => json({ secret }),
+    'GET /account/ui-api/v1/profile': () => json(profile),
+    'GET /account/ui-api/v1/permission': () => json({ items: [{ name: 'VIEW_ACCOUNT' }], total: 1 }),
+    'GET /account/ui-api/v1/user/applications': () => json({ items: [], total: 0 }),
+  });
+}
+
+/** The network is gone: every request fails as fetch does without a connection. */
+function noNetwork() {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))),
+  );
+}
+
+/** A page's start with a session, as the secure layout and its loader make it, then closed. */
+async function signedInPage(profile: Profile, secret: string): Promise<QueryClient> {
+  onlineApi(profile, secret);
+  const queryClient = createQueryClient(() => undefined);
+  expect(await startSecureSession(queryClient)).toBe('online');
+  await queryClient.ensureQueryData(permissionsQueryOptions(profile.access_scope, ACCOUNT_ID));
+  await queryClient.ensureQueryData(applicationsQueryOptions(ACCOUNT_ID));
+  await flushOfflineCache();
+  return queryClient;
+}
+
+/** The tab closes: nothing of the page's memory survives, what is stored stays. */
+function closePage() {
+  resetSecureSession();
+  forgetToken();
+  vi.unstubAllGlobals();
+}
+
+beforeEach(() => {
+  activateEnglish();
+  freshIndexedDb();
+});
+afterEach(() => {
+  resetSecureSession();
+  onlineManager.setOnline(true);
+  configureSession({ ended: () => undefined, lost: () => undefined });
+});
+
+describe('secure session start', () => {
+  it('makes a key for the sign-in and records whose session it is', async () => {
+    await signedInPage(ALICE, randomSecret());
+    const database = await offlineDatabase();
+    if (!database) throw new Error('no database');
+    const owner = await ownerTag(ALICE.id);
+    expect(await database.get('meta', 'last-session')).toMatchObject({ owner });
+    expect((await liveStorageKey(database, owner, Date.now()))?.key?.extractable).toBe(false);
+    expect(await database.get('query-cache', owner)).toBeDefined();
+  });
+
+  it('opens offline on the last user’s cached screens, with no token and no waiting', async () => {
+    await signedInPage(ALICE, randomSecret());
+    closePage();
+
+    noNetwork();
+    const queryClient = createQueryClient(() => undefined);
+    expect(await startSecureSession(queryClient)).toBe('offline');
+    expect(onlineManager.isOnline()).toBe(false);
+    expect(queryClient.getQueryData(profileQueryOptions().queryKey)?.id).toBe(ALICE.id);
+    // What the layout's loader asks for comes from the cache...
+    await expect(queryClient.ensureQueryData(profileQueryOptions())).resolves.toMatchObject({ id: ALICE.id });
+    // ...and what was never loaded fails at once instead of waiting for a network.
+    await expect(
+      queryClient.ensureQueryData({ queryKey: ['never-loaded'], queryFn: () => Promise.resolve(1) }),
+    ).rejects.toBeInstanceOf(OfflineError);
+  });
+
+  it('leads to the offline page when nothing was kept', async () => {
+    noNetwork();
+    expect(await startSecureSession(createQueryClient(() => undefined))).toBe('unavailable');
+  });
+
+  it('goes to sign-in when the server answers that the session is over', async () => {
+    mockApi({ 'POST /imauth/api/v1/refresh': () => apiError(401, 'No session.') });
+    expect(await startSecureSession(createQueryClient(() => undefined))).toBe('signed-out');
+  });
+
+  it('continues online with a new key once the network returns', async () => {
+    await signedInPage(ALICE, randomSecret());
+    closePage();
+    noNetwork();
+    const queryClient = createQueryClient(() => undefined);
+    expect(await startSecureSession(queryClient)).toBe('offline');
+    const database = await offlineDatabase();
+    if (!database) throw new Error('no database');
+    const owner = await ownerTag(ALICE.id);
+    const before = await liveStorageKey(database, owner, Date.now());
+
+    const { calls } = onlineApi(ALICE, randomSecret());
+    window.dispatchEvent(new Event('online'));
+    await vi.waitFor(() => expect(onlineManager.isOnline()).toBe(true));
+    await vi.waitFor(async () =>
+      expect((await liveStorageKey(database, owner, Date.now()))?.keyId).not.toBe(before?.keyId),
+    );
+    expect(calls.some((call) => call.path === '/imauth/api/v1/refresh')).toBe(true);
+  });
+
+  it('leads to sign-in when the network returns without the session', async () => {
+    await signedInPage(ALICE, randomSecret());
+    closePage();
+    noNetwork();
+    const lost = vi.fn();
+    configureSession({ ended: () => undefined, lost });
+    expect(await startSecureSession(createQueryClient(() => undefined))).toBe('offline');
+
+    mockApi({ 'POST /imauth/api/v1/refresh': () => apiError(401, 'No session.') });
+    window.dispatchEvent(new Event('online'));
+    await vi.waitFor(() => expect(lost).toHaveBeenCalled());
+  });
+
+  it('keeps nothing of the previous user readable when another user signs in', async () => {
+    await signedInPage(ALICE, randomSecret());
+    closePage();
+    await signedInPage(BOB, randomSecret());
+    const database = await offlineDatabase();
+    if (!database) throw new Error('no database');
+    const alice = await ownerTag(ALICE.id);
+    expect(await database.get('query-cache', alice)).toBeUndefined();
+    expect(await liveStorageKey(database, alice, Date.now())).toBeUndefined();
+    expect(await database.get('meta', 'last-session')).toMatchObject({ owner: await ownerTag(BOB.id) });
+  });
+
+  it('on sign-out, destroys the key and then the cache, and tells the worker the choice', async () => {
+    const posted: unknown[] = [];
+    await signedInPage(ALICE, randomSecret());
+    const restore = stubServiceWorker(posted);
+    await closeOfflineSession(false);
+    restore();
+    expect(posted).toContainEqual({ type: 'session-ended', userId: ALICE.id, keep: false });
+    const database = await offlineDatabase();
+    if (!database) throw new Error('no database');
+    expect(await database.getAll('keys')).toEqual([]);
+    expect(await database.getAll('query-cache')).toEqual([]);
+  });
+});
