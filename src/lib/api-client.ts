@@ -93,6 +93,17 @@ export function isQueued(result: unknown): result is QueuedResult {
 
 /** The key of one user action: made once when the user acts, reused by every retry of it. */
 export { newIdempotencyKey } from '../../contract/outbox.ts';
+
+let outboxOwner: string | null = null;
+
+/**
+ * The user whose changes the service worker can keep in this page: set once a live storage key of
+ * theirs exists, cleared when it goes. Without it a queueable change is sent as a plain one (with its
+ * Idempotency-Key and If-Match): the worker refuses to take changes it could not seal.
+ */
+export function setOutboxOwner(userId: string | null): void {
+  outboxOwner = userId;
+}
 export type QueryValue = string | number | boolean | null | undefined;
 
 interface FetchOptions {
@@ -155,9 +166,9 @@ export async function apiFetch(method: Method, path: string, options: FetchOptio
   const headers = new Headers({ Accept: options.accept ?? 'application/json' });
   if (token) headers.set('Authorization', `Bearer ${token}`);
   if (options.ifMatch !== undefined) headers.set(OUTBOX_HEADERS.ifMatch, `"${options.ifMatch}"`);
-  const queue = options.queue;
+  if (options.queue) headers.set(OUTBOX_HEADERS.idempotencyKey, options.queue.idempotencyKey);
+  const queue = options.queue?.owner === outboxOwner ? options.queue : undefined;
   if (queue) {
-    headers.set(OUTBOX_HEADERS.idempotencyKey, queue.idempotencyKey);
     headers.set(OUTBOX_HEADERS.owner, queue.owner);
     if (queue.accountId) headers.set(OUTBOX_HEADERS.account, queue.accountId);
     headers.set(OUTBOX_HEADERS.summary, encodeURIComponent(queue.summary));

@@ -10,7 +10,7 @@ import { apiPaths, CONSOLE_BASE_PATH } from '../../../contract/paths.ts';
 import { storageSecretSchema } from '../../../contract/schemas/identity.ts';
 import type { Profile } from '../../../contract/schemas/profile.ts';
 import { getAccessToken } from '../access-token.ts';
-import { apiRequest } from '../api-client.ts';
+import { apiRequest, setOutboxOwner } from '../api-client.ts';
 import {
   activeAccountIdOf,
   applicationsQueryOptions,
@@ -131,8 +131,18 @@ async function fetchStorageSecret(): Promise<string | null> {
   }
 }
 
+/**
+ * The key new writes of the session are sealed with. The worker only takes changes of a user with a
+ * live key, so queueable requests carry their outbox headers only while this page has one.
+ */
+function setSealingKey(session: ActiveSession, key: StorageKeyRecord | null): void {
+  session.key = key;
+  if (active === session) setOutboxOwner(key ? session.userId : null);
+}
+
 /** Stops what runs for the session in this page, without touching what is stored. */
 function detach(session: ActiveSession): void {
+  setOutboxOwner(null);
   session.persistence?.stop();
   session.disconnectOutbox();
   session.stopReconnect?.();
@@ -162,9 +172,10 @@ function planExpiry(session: ActiveSession): void {
     await sweepExpired(session.database, now).catch(() => undefined);
     if (session.key && session.key.expiresAt <= now) {
       // The key of this sign-in outlived its time: new writes need a new one, if the session still has a token.
-      session.key = getAccessToken()
-        ? await sealingKeyFor(session.database, session.owner).catch(() => null)
-        : null;
+      setSealingKey(
+        session,
+        getAccessToken() ? await sealingKeyFor(session.database, session.owner).catch(() => null) : null,
+      );
     }
   };
   session.timers.push(setInterval(() => void check(), EXPIRY_CHECK_MS));
@@ -277,6 +288,7 @@ async function beginOnline(queryClient: QueryClient): Promise<SecureStart> {
 
 function adopt(session: ActiveSession): void {
   active = session;
+  setSealingKey(session, session.key);
   persist(session);
   connect(session);
   planExpiry(session);
@@ -383,7 +395,7 @@ async function backOnline(session: ActiveSession): Promise<void> {
   session.mode = 'online';
   handOffTokenTo(profile.id);
   if (session.database) {
-    session.key = await sealingKeyFor(session.database, session.owner).catch(() => session.key);
+    setSealingKey(session, await sealingKeyFor(session.database, session.owner).catch(() => session.key));
     await recordLastSession(session.database, session.owner, Date.now()).catch(() => undefined);
   }
 }

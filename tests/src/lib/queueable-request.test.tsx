@@ -14,6 +14,7 @@ import {
   isQueued,
   newIdempotencyKey,
   StorageFullError,
+  setOutboxOwner,
 } from '../../../src/lib/api-client.ts';
 import { profileQueryOptions } from '../../../src/lib/current-user.ts';
 import { createQueryClient } from '../../../src/lib/query-client.ts';
@@ -53,8 +54,15 @@ const QUEUE = {
   resource: PATH,
 };
 
-beforeEach(activateEnglish);
-afterEach(() => onlineManager.setOnline(true));
+beforeEach(() => {
+  activateEnglish();
+  // This page holds a live storage key of the user, so the worker may keep their changes.
+  setOutboxOwner('user-1');
+});
+afterEach(() => {
+  onlineManager.setOnline(true);
+  setOutboxOwner(null);
+});
 
 describe('queueable requests', () => {
   it('send the action key, the loaded version and who and what the change is for', async () => {
@@ -67,6 +75,16 @@ describe('queueable requests', () => {
     expect(headers?.get('X-Outbox-Account')).toBe('a1');
     expect(decodeURIComponent(headers?.get('X-Outbox-Summary') ?? '')).toBe('Edit organization Acme & Co');
     expect(headers?.get('X-Outbox-Resource')).toBe(PATH);
+  });
+
+  it('go as plain changes, with their key and version, while the page holds no storage key', async () => {
+    setOutboxOwner(null);
+    const { calls } = mockApi({ [`PUT ${PATH}`]: () => new Response(null, { status: 204 }) });
+    await apiQueueableRequest('PUT', PATH, { body: FIELDS, ifMatch: 3, queue: QUEUE });
+    const headers = calls[0]?.headers;
+    expect(headers?.get('Idempotency-Key')).toBe(QUEUE.idempotencyKey);
+    expect(headers?.get('If-Match')).toBe('"3"');
+    expect([...(headers?.keys() ?? [])].filter((name) => name.startsWith('x-outbox'))).toEqual([]);
   });
 
   it('answer { queued } when the service worker kept the change', async () => {
@@ -111,6 +129,7 @@ describe('queueable organization edit', () => {
         return attempts === 1 ? apiError(503, 'Busy.') : new Response(null, { status: 204 });
       },
     });
+    setOutboxOwner(profileFixture().id);
     const queryClient = new QueryClient({ defaultOptions: { mutations: { retry: 1, retryDelay: 0 } } });
     queryClient.setQueryData(profileQueryOptions().queryKey, profileFixture());
     const { result } = renderHook(() => useUpdateOrganization(ORGANIZATION), {

@@ -3,7 +3,7 @@ import { onlineManager, type QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { liveStorageKey, ownerTag } from '../../../../contract/offline-storage.ts';
 import type { Profile } from '../../../../contract/schemas/profile.ts';
-import { OfflineError } from '../../../../src/lib/api-client.ts';
+import { apiQueueableRequest, newIdempotencyKey, OfflineError } from '../../../../src/lib/api-client.ts';
 import {
   applicationsQueryOptions,
   permissionsQueryOptions,
@@ -97,6 +97,29 @@ describe('secure session start', () => {
     await expect(
       queryClient.ensureQueryData({ queryKey: ['never-loaded'], queryFn: () => Promise.resolve(1) }),
     ).rejects.toBeInstanceOf(OfflineError);
+  });
+
+  it('lets the worker keep changes only while the user has a live key in this page', async () => {
+    await signedInPage(ALICE, randomSecret());
+    const change = () =>
+      apiQueueableRequest('PUT', '/account/ui-api/v1/organizations/o1', {
+        body: {},
+        ifMatch: 1,
+        queue: {
+          idempotencyKey: newIdempotencyKey(),
+          owner: ALICE.id,
+          accountId: null,
+          summary: 'Edit organization Acme',
+          resource: '/account/ui-api/v1/organizations/o1',
+        },
+      }).catch(() => undefined);
+    const { calls } = mockApi({});
+    await change();
+    expect(calls[0]?.headers.get('X-Outbox-Owner')).toBe(ALICE.id);
+    await closeOfflineSession(true);
+    await change();
+    expect(calls[1]?.headers.get('X-Outbox-Owner')).toBeNull();
+    expect(calls[1]?.headers.get('Idempotency-Key')).toMatch(/^"[0-9a-f-]{36}"$/);
   });
 
   it('leads to the offline page when nothing was kept', async () => {
