@@ -82,8 +82,11 @@ export function createSealedPersister({
       const record = sealingKey();
       if (!record?.key) return;
       const sealed = await sealJson(record.key, client);
-      // Destroyed while sealing: write nothing the key can no longer vouch for.
+      // Destroyed meanwhile, here or by another tab (sign-out, another user's sign-in, expiry):
+      // write nothing the stored key can no longer vouch for.
       if (sealingKey()?.keyId !== record.keyId) return;
+      const stored = await database.get('keys', record.keyId);
+      if (!stored?.key || stored.expiresAt <= now()) return;
       await database.put('query-cache', { owner, keyId: record.keyId, savedAt: now(), sealed });
     },
     restoreClient: async () => {

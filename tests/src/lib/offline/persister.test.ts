@@ -180,6 +180,13 @@ describe('sealed query-cache persister', () => {
     expect(await database.get('query-cache', OWNER)).toBeUndefined();
   });
 
+  it('writes nothing once another tab destroyed the key it holds', async () => {
+    const { database, key, persister } = await setUp();
+    await database.put('keys', { ...key, key: null });
+    await savePersistedQueries({ queryClient: clientWithData(), persister, buster: 'b' });
+    expect(await database.get('query-cache', OWNER)).toBeUndefined();
+  });
+
   it('writes a burst of changes once', async () => {
     const { persister } = await setUp();
     const write = vi.spyOn(persister, 'persistClient');
