@@ -349,7 +349,11 @@ function watchForServer(session: ActiveSession): void {
     try {
       const outcome = await refreshSessionOutcome();
       if (active !== session) return;
-      if (outcome === 'unreachable') return;
+      // The browser may say it is online while the server is still out of reach: queries keep waiting.
+      if (outcome === 'unreachable') {
+        onlineManager.setOnline(false);
+        return;
+      }
       stop();
       if (outcome === 'refused') {
         reportSessionLost();

@@ -27,12 +27,11 @@ interface OutboxPanelProps {
 
 function FieldValue({ value }: { value: unknown }) {
   const text = displayValue(value);
-  return text === '' ? (
+  if (text !== '') return text;
+  return (
     <span className="outbox__empty">
       <Trans>(empty)</Trans>
     </span>
-  ) : (
-    <>{text}</>
   );
 }
 
