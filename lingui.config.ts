@@ -5,9 +5,26 @@ import { CONSOLE_LOCALES, DEFAULT_CONSOLE_LOCALE } from './contract/locales.ts';
 /**
  * Two catalogs per language. `public` holds what the pages before sign-in say (and the shared
  * components and libraries they use): it is all the sign-in page loads, so it stays small however
- * many console screens are added. `console` holds the secure screens; the secure layout loads it
- * before any of them renders (src/routes/_secure.tsx).
+ * many console screens are added. `console` holds the secure screens, and the shared components
+ * and libraries only they use; the secure layout loads it before any of them renders
+ * (src/routes/_secure.tsx).
  */
+/** Shared components and libraries only the secure screens use: their words load with `console`. */
+const secureOnlySources = [
+  '<rootDir>/src/lib/offline',
+  '<rootDir>/src/components/account-unavailable-page.tsx',
+  '<rootDir>/src/components/back-button.tsx',
+  '<rootDir>/src/components/cached-data-notice.tsx',
+  '<rootDir>/src/components/country-select.tsx',
+  '<rootDir>/src/components/forbidden-page.tsx',
+  '<rootDir>/src/components/message-page.tsx',
+  '<rootDir>/src/components/offline-notice.tsx',
+  '<rootDir>/src/components/pending-sync-badge.tsx',
+  '<rootDir>/src/components/require-permissions.tsx',
+  '<rootDir>/src/components/section-placeholder.tsx',
+  '<rootDir>/src/components/ui/pagination.tsx',
+];
+
 const publicSources = [
   '<rootDir>/src/components',
   '<rootDir>/src/lib',
@@ -28,11 +45,16 @@ export default defineConfig({
     {
       path: '<rootDir>/src/locales/{locale}/public',
       include: publicSources,
-      exclude: ['<rootDir>/src/routes/_secure.tsx'],
+      exclude: ['<rootDir>/src/routes/_secure.tsx', ...secureOnlySources],
     },
     {
       path: '<rootDir>/src/locales/{locale}/console',
-      include: ['<rootDir>/src/routes/_secure.tsx', '<rootDir>/src/routes/_secure', '<rootDir>/src/features'],
+      include: [
+        '<rootDir>/src/routes/_secure.tsx',
+        '<rootDir>/src/routes/_secure',
+        '<rootDir>/src/features',
+        ...secureOnlySources,
+      ],
       exclude: [
         '<rootDir>/src/features/session',
         '<rootDir>/src/features/setup',

@@ -1,15 +1,13 @@
 import './styles/tokens.css';
 import './styles/app.css';
 import { I18nProvider } from '@lingui/react';
-import { QueryClientProvider } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { encodeSignInState } from '../contract/schemas/identity.ts';
-import { notifyError } from './components/notify.ts';
 import { onUnauthorized } from './lib/api-client.ts';
 import { activateLocale, i18n, resolveConsoleLocale, storedLanguage } from './lib/i18n.ts';
-import { createQueryClient } from './lib/query-client.ts';
 import { registerServiceWorker } from './lib/service-worker.ts';
 import { configureSession, endSession, forgetToken } from './lib/session.ts';
 import { applyTheme, storedTheme } from './lib/theme.ts';
@@ -17,8 +15,18 @@ import { createAppRouter } from './router.ts';
 
 async function boot(): Promise<void> {
   applyTheme(storedTheme());
-  const queryClient = createQueryClient(notifyError);
-  const router = createAppRouter(queryClient);
+  let queryClient: QueryClient | null = null;
+  const loadQueryClient = async () => {
+    if (!queryClient) {
+      const [{ createQueryClient }, { notifyError }] = await Promise.all([
+        import('./lib/query-client.ts'),
+        import('./components/notify.ts'),
+      ]);
+      queryClient ??= createQueryClient(notifyError);
+    }
+    return queryClient;
+  };
+  const router = createAppRouter(loadQueryClient);
 
   /**
    * The session is gone (401 or a failed refresh): stop sending the token now, go to sign-in with the
@@ -33,7 +41,7 @@ async function boot(): Promise<void> {
     });
     await endSession();
   };
-  configureSession({ ended: () => queryClient.clear(), lost: () => void leaveForSignIn() });
+  configureSession({ ended: () => queryClient?.clear(), lost: () => void leaveForSignIn() });
   onUnauthorized(() => void leaveForSignIn());
 
   // The profile's locale is applied by the secure layout once it is known; until then, the stored one.
@@ -44,9 +52,7 @@ async function boot(): Promise<void> {
   createRoot(container).render(
     <StrictMode>
       <I18nProvider i18n={i18n}>
-        <QueryClientProvider client={queryClient}>
-          <RouterProvider router={router} />
-        </QueryClientProvider>
+        <RouterProvider router={router} />
       </I18nProvider>
     </StrictMode>,
   );

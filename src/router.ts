@@ -3,13 +3,17 @@ import { createRouter, type RouterHistory } from '@tanstack/react-router';
 import { CONSOLE_BASE_PATH } from '../contract/paths.ts';
 import { routeTree } from './routeTree.gen.ts';
 
-/** `history` is the browser's unless given (tests pass a memory history). */
-export function createAppRouter(queryClient: QueryClient, history?: RouterHistory) {
+/**
+ * `loadQueryClient` makes the query client on first use: only the secure layout asks for it, so the
+ * pages before sign-in never load the query library (docs/decisions/015-sign-in-page-weight.md).
+ * `history` is the browser's unless given (tests pass a memory history).
+ */
+export function createAppRouter(loadQueryClient: () => Promise<QueryClient>, history?: RouterHistory) {
   return createRouter({
     routeTree,
     history,
     basepath: CONSOLE_BASE_PATH,
-    context: { queryClient },
+    context: { loadQueryClient },
     defaultPreload: 'intent',
     // Loaders read through the query cache, which has its own freshness rules.
     defaultPreloadStaleTime: 0,

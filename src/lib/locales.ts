@@ -1,4 +1,3 @@
-import { queryOptions } from '@tanstack/react-query';
 import {
   bcp47For,
   consoleLocaleFor,
@@ -25,15 +24,6 @@ export const platformLocales = publicResource(
   () => apiRequest('GET', apiPaths.locales, { schema: listSchema(localeEntrySchema) }),
   Number.POSITIVE_INFINITY,
 );
-
-export function localesQueryOptions() {
-  return queryOptions({
-    queryKey: ['locales'] as const,
-    queryFn: ({ signal }) =>
-      apiRequest('GET', apiPaths.locales, { schema: listSchema(localeEntrySchema), signal }),
-    staleTime: Number.POSITIVE_INFINITY,
-  });
-}
 
 function choiceFor(code: PlatformLocale): LanguageChoice {
   return { code, name: LANGUAGE_NAMES[code], lang: bcp47For(consoleLocaleFor(code)) };

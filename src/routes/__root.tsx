@@ -4,7 +4,8 @@ import { NotFoundPage } from '../features/shell/components/not-found-page.tsx';
 import { RootLayout } from '../features/shell/components/root-layout.tsx';
 
 export interface RouterContext {
-  queryClient: QueryClient;
+  /** The secure layout awaits it and hands `queryClient` to every secure route in its context. */
+  loadQueryClient: () => Promise<QueryClient>;
 }
 
 export const Route = createRootRouteWithContext<RouterContext>()({

@@ -1,3 +1,4 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { createFileRoute, redirect } from '@tanstack/react-router';
 import { consoleLocaleFor } from '../../contract/locales.ts';
 import { encodeSignInState } from '../../contract/schemas/identity.ts';
@@ -16,7 +17,8 @@ import { forgetRecentAccount } from '../lib/recent-accounts.ts';
 export const Route = createFileRoute('/_secure')({
   // The session, or without a network the last user's cached screens (docs/decisions/013). The offline
   // support is imported here, not with the route tree, so the pages before sign-in never load it.
-  beforeLoad: async ({ location, context: { queryClient } }) => {
+  beforeLoad: async ({ location, context: { loadQueryClient } }) => {
+    const queryClient = await loadQueryClient();
     const { startSecureSession, showOfflinePage } = await import('../lib/offline/secure-session.ts');
     const start = await startSecureSession(queryClient);
     if (start === 'unavailable') await showOfflinePage();
@@ -26,6 +28,7 @@ export const Route = createFileRoute('/_secure')({
         search: { state: encodeSignInState({ return_path: location.publicHref }) },
       });
     }
+    return { queryClient };
   },
   loader: async ({ context: { queryClient } }) => {
     const profile = await queryClient.ensureQueryData(profileQueryOptions());
@@ -51,5 +54,12 @@ export const Route = createFileRoute('/_secure')({
     };
     await Promise.all([loadConsoleCatalog(), loadActiveAccount()]);
   },
-  component: AppShell,
+  component: function SecureLayout() {
+    const { queryClient } = Route.useRouteContext();
+    return (
+      <QueryClientProvider client={queryClient}>
+        <AppShell />
+      </QueryClientProvider>
+    );
+  },
 });

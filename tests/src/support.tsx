@@ -74,7 +74,10 @@ export function renderApp(path: string) {
     },
   );
   const queryClient = testQueryClient();
-  const router = createAppRouter(queryClient, createMemoryHistory({ initialEntries: [path] }));
+  const router = createAppRouter(
+    () => Promise.resolve(queryClient),
+    createMemoryHistory({ initialEntries: [path] }),
+  );
   const view = render(
     <I18nProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>

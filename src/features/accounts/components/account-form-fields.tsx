@@ -1,5 +1,4 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import type { FocusEvent, FormEvent, ReactNode } from 'react';
 import { FRIENDLY_IDENTIFIER_MAX_LENGTH } from '../../../../contract/schemas/tenants.ts';
@@ -7,7 +6,8 @@ import { NeedsConnection } from '../../../components/offline-notice.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { SelectField, TextField } from '../../../components/ui/field.tsx';
 import { today } from '../../../lib/dates.ts';
-import { languageChoices, localesQueryOptions } from '../../../lib/locales.ts';
+import { languageChoices, platformLocales } from '../../../lib/locales.ts';
+import { usePublicResource } from '../../../lib/public-data.ts';
 
 export interface AccountFieldDefaults {
   name: string;
@@ -41,7 +41,7 @@ export function AccountFields({
   endDateLocked = false,
 }: AccountFieldsProps) {
   const { t } = useLingui();
-  const { data: locales } = useQuery(localesQueryOptions());
+  const { data: locales } = usePublicResource(platformLocales);
   // The date picker offers nothing before the earliest allowed end date, tomorrow.
   const earliestEndDate = today().add({ days: 1 }).toString();
   const languageOptions = [

@@ -1,6 +1,5 @@
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { lazy, Suspense, useState } from 'react';
 import { type ConsoleLocale, isPlatformLocale } from '../../../../contract/locales.ts';
@@ -10,8 +9,9 @@ import type { Profile } from '../../../../contract/schemas/profile.ts';
 import { Menu } from '../../../components/ui/menu.tsx';
 import { fullNameOf, switchableAccountsOf } from '../../../lib/current-user.ts';
 import { platformLocaleFor } from '../../../lib/i18n.ts';
-import { languageChoices, localesQueryOptions } from '../../../lib/locales.ts';
+import { languageChoices, platformLocales } from '../../../lib/locales.ts';
 import { useOutboxEntries } from '../../../lib/offline/outbox-client.ts';
+import { usePublicResource } from '../../../lib/public-data.ts';
 import { endSession } from '../../../lib/session.ts';
 import { chooseTheme, storedTheme, THEME_PREFERENCES, type ThemePreference } from '../../../lib/theme.ts';
 import { useAccountSwitcherMode, useSwitchAccount } from '../account-switcher.ts';
@@ -115,7 +115,7 @@ function UserMenu({ profile }: { profile: Profile }) {
   const signOut = useSignOut();
   const waiting = useOutboxEntries().length;
   const [askingToKeep, setAskingToKeep] = useState(false);
-  const { data: locales } = useQuery(localesQueryOptions());
+  const { data: locales } = usePublicResource(platformLocales);
   const currentCode = platformLocaleFor(i18n.locale as ConsoleLocale);
 
   const signOutWith = (keepOutbox: boolean) => {
