@@ -83,7 +83,7 @@ export interface OfflineSchema extends DBSchema {
 export type OfflineDatabase = IDBPDatabase<OfflineSchema>;
 
 /** Why the stored data was thrown away, for the notice the console shows once. */
-export type DiscardReason = 'older-version' | 'newer-version' | 'unreadable';
+export type DiscardReason = 'older-version' | 'unreadable';
 
 function createStores(database: IDBPDatabase<OfflineSchema>): void {
   for (const name of database.objectStoreNames) database.deleteObjectStore(name);
@@ -102,9 +102,19 @@ function open(): Promise<OfflineDatabase> {
 }
 
 /**
+ * The database belongs to a newer build of the console, opened in another tab or installed as the
+ * new service worker. This build must neither read nor delete it: it may hold that build's queued
+ * changes. The page carries on without offline data until it reloads into the newer build.
+ */
+export class NewerOfflineDatabaseError extends Error {
+  override name = 'NewerOfflineDatabaseError';
+}
+
+/**
  * Opens the shared database. A database of an older layout is rebuilt empty by the upgrade (its
- * records would be misread); one from a newer build, or one the browser cannot open, is deleted and
- * made again. `onDiscard` learns of both so the console can say so once.
+ * records would be misread); one the browser cannot open is deleted and made again. `onDiscard`
+ * learns of both so the console can say so once. A database of a newer layout is left alone:
+ * `NewerOfflineDatabaseError`.
  */
 export async function openOfflineDatabase(
   onDiscard?: (reason: DiscardReason) => void,
@@ -120,9 +130,10 @@ export async function openOfflineDatabase(
     if (olderLayout) onDiscard?.('older-version');
     return database;
   } catch (error) {
-    onDiscard?.(
-      error instanceof DOMException && error.name === 'VersionError' ? 'newer-version' : 'unreadable',
-    );
+    if (error instanceof DOMException && error.name === 'VersionError') {
+      throw new NewerOfflineDatabaseError('The offline data belongs to a newer build of the console.');
+    }
+    onDiscard?.('unreadable');
     await deleteDB(OFFLINE_DATABASE_NAME);
     return open();
   }

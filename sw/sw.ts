@@ -1,10 +1,5 @@
 import type { PrecacheEntry } from 'workbox-precaching';
-import {
-  OFFLINE_DATABASE_NAME,
-  OFFLINE_DATABASE_VERSION,
-  type OfflineDatabase,
-  openOfflineDatabase,
-} from '../contract/offline-storage.ts';
+import { type OfflineDatabase, openOfflineDatabase } from '../contract/offline-storage.ts';
 import { OUTBOX_CHANNEL, type OutboxEvent } from '../contract/outbox.ts';
 import { parseOutboxCommand } from './outbox/commands.ts';
 import { isQueueable, OutboxEngine } from './outbox/engine.ts';
@@ -26,16 +21,8 @@ const origin = self.location.origin;
 
 let database: Promise<OfflineDatabase> | null = null;
 
-/** Thrown when a newer build already upgraded the database: this worker must not touch (or delete) it. */
-class OutdatedWorkerError extends Error {
-  override name = 'OutdatedWorkerError';
-}
-
+/** A database of a newer build makes `openOfflineDatabase` refuse; this worker then leaves it alone. */
 async function openDatabase(): Promise<OfflineDatabase> {
-  const existing = (await indexedDB.databases?.())?.find((info) => info.name === OFFLINE_DATABASE_NAME);
-  if (existing?.version !== undefined && existing.version > OFFLINE_DATABASE_VERSION) {
-    throw new OutdatedWorkerError('The offline database belongs to a newer build of the console.');
-  }
   const opened = await openOfflineDatabase((reason) => {
     console.info(`Offline data was discarded (${reason}).`);
   });

@@ -2,6 +2,7 @@ import { deleteDB, openDB } from 'idb';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   type DiscardReason,
+  NewerOfflineDatabaseError,
   OFFLINE_DATABASE_NAME,
   OFFLINE_DATABASE_VERSION,
   openOfflineDatabase,
@@ -26,13 +27,6 @@ beforeEach(() => {
   freshIndexedDb();
   shift.versionShift = 0;
 });
-
-async function storeNames(): Promise<string[]> {
-  const database = await openDB(OFFLINE_DATABASE_NAME);
-  const names = [...database.objectStoreNames].sort();
-  database.close();
-  return names;
-}
 
 describe('the shared offline database', () => {
   it('is made with its four stores, and nothing is reported discarded', async () => {
@@ -62,7 +56,7 @@ describe('the shared offline database', () => {
     database.close();
   });
 
-  it('discards a database of a newer layout and makes today’s again', async () => {
+  it('leaves a database of a newer layout alone, its records included, and refuses to open it', async () => {
     shift.versionShift = 1;
     const newer = await openOfflineDatabase();
     await newer.put('meta', { name: 'last-session', owner: 'someone', signedInAt: 1 });
@@ -70,12 +64,17 @@ describe('the shared offline database', () => {
 
     shift.versionShift = 0;
     const reasons: DiscardReason[] = [];
-    const database = await openOfflineDatabase((reason) => reasons.push(reason));
-    expect(reasons).toEqual(['newer-version']);
-    expect(database.version).toBe(OFFLINE_DATABASE_VERSION);
-    expect(await database.getAll('meta')).toEqual([]);
-    database.close();
-    expect(await storeNames()).toEqual(['keys', 'meta', 'outbox', 'query-cache']);
+    await expect(openOfflineDatabase((reason) => reasons.push(reason))).rejects.toBeInstanceOf(
+      NewerOfflineDatabaseError,
+    );
+    expect(reasons).toEqual([]);
+    shift.versionShift = 1;
+    const stillNewer = await openOfflineDatabase();
+    expect(await stillNewer.getAll('meta')).toEqual([
+      { name: 'last-session', owner: 'someone', signedInAt: 1 },
+    ]);
+    stillNewer.close();
+    shift.versionShift = 0;
     await deleteDB(OFFLINE_DATABASE_NAME);
   });
 });
