@@ -1,15 +1,10 @@
-// Types only: the library's restore and save functions are built on its own copy of the query core
-// (5.104.5), whose classes are not those of the query library the console uses (5.108.0); calling
-// them would bundle a second core. Its persister contract is followed exactly, with the console's
-// own `hydrate` and `dehydrate`, until both packages are on one version.
-import type { PersistedClient, Persister } from '@tanstack/query-persist-client-core';
 import {
-  type DehydrateOptions,
-  dehydrate,
-  hydrate,
-  type Query,
-  type QueryClient,
-} from '@tanstack/react-query';
+  type PersistedClient,
+  type Persister,
+  persistQueryClientRestore,
+  persistQueryClientSave,
+} from '@tanstack/query-persist-client-core';
+import type { DehydrateOptions, Query, QueryClient } from '@tanstack/react-query';
 import {
   type OfflineDatabase,
   openSealedJson,
@@ -115,8 +110,9 @@ export interface PersistOptions {
 }
 
 /**
- * Restores the cache (before the secure screens render), as `persistQueryClientRestore` does: a
- * client older than `maxAgeMs`, of another build, or that fails to restore is removed instead.
+ * Restores the cache (before the secure screens render) with the library's
+ * `persistQueryClientRestore`: a client older than `maxAgeMs`, of another build, or that fails to
+ * restore is removed instead. Answers whether a client reached the cache.
  */
 export async function restorePersistedQueries({
   queryClient,
@@ -124,34 +120,40 @@ export async function restorePersistedQueries({
   maxAgeMs,
   buster = buildId(),
 }: PersistOptions): Promise<boolean> {
-  try {
-    const persisted = await persister.restoreClient();
-    if (!persisted) return false;
-    const expired = !persisted.timestamp || Date.now() - persisted.timestamp > maxAgeMs;
-    if (expired || persisted.buster !== buster) {
+  let restored = false;
+  const observed: Persister = {
+    persistClient: (client) => persister.persistClient(client),
+    restoreClient: async () => {
+      const client = await persister.restoreClient();
+      restored = client !== undefined;
+      return client;
+    },
+    removeClient: async () => {
+      restored = false;
       await persister.removeClient();
-      return false;
-    }
-    hydrate(queryClient, persisted.clientState);
-    return true;
+    },
+  };
+  try {
+    await persistQueryClientRestore({ queryClient, persister: observed, maxAge: maxAgeMs, buster });
+    return restored;
   } catch {
-    await Promise.resolve(persister.removeClient()).catch(() => undefined);
+    // The library has removed the unreadable client already; the console starts without it.
     return false;
   }
 }
 
-/** Saves the cache now, as `persistQueryClientSave` does. */
-export async function savePersistedQueries({
+/** Saves the cache now with the library's `persistQueryClientSave`, secrets and failures left out. */
+export function savePersistedQueries({
   queryClient,
   persister,
   buster = buildId(),
 }: Omit<PersistOptions, 'maxAgeMs'>): Promise<void> {
-  const client: PersistedClient = {
+  return persistQueryClientSave({
+    queryClient,
+    persister,
     buster,
-    timestamp: Date.now(),
-    clientState: dehydrate(queryClient, persistDehydrateOptions),
-  };
-  await persister.persistClient(client);
+    dehydrateOptions: persistDehydrateOptions,
+  });
 }
 
 /** Fewest milliseconds between two writes: a burst of cache events makes one write. */
@@ -165,8 +167,9 @@ export interface PersistSubscription {
 }
 
 /**
- * Saves the cache after changes, at most once per `throttleMs`: dehydrating and sealing the whole
- * cache for each event would cost more than the events themselves.
+ * Saves the cache after changes, at most once per `throttleMs`. The library's own subscription saves
+ * on every cache event; dehydrating and sealing the whole cache for each would cost more than the
+ * events themselves.
  */
 export function subscribePersistedQueries(
   { queryClient, persister, buster = buildId() }: Omit<PersistOptions, 'maxAgeMs'>,
