@@ -86,6 +86,11 @@ export interface OutboxConnection {
   userId: string;
   /** A queued change reached the server: refetch what it changed. */
   onSynced?: (url: string) => void;
+  /**
+   * A queued change left the outbox without reaching the server (discarded in this tab or another):
+   * the cached data still shows its values, so what it would have changed is read again.
+   */
+  onDiscarded?: (url: string) => void;
   /** The browser refused to store a change. */
   onQuotaExceeded?: (summary: string) => void;
 }
@@ -94,16 +99,32 @@ export interface OutboxConnection {
  * Listens to the worker's broadcasts for one user, asks for their entries, and asks for a sync
  * whenever the connection or the user comes back (online, focus, tab shown). Returns the disconnect.
  */
-export function connectOutbox({ owner, userId, onSynced, onQuotaExceeded }: OutboxConnection): () => void {
+export function connectOutbox({
+  owner,
+  userId,
+  onSynced,
+  onDiscarded,
+  onQuotaExceeded,
+}: OutboxConnection): () => void {
   publish({ owner, entries: EMPTY });
+  // Entries the worker reported as sent: their leaving the list is not a discard.
+  const synced = new Set<string>();
   const channel = typeof BroadcastChannel !== 'undefined' ? new BroadcastChannel(OUTBOX_CHANNEL) : null;
   if (channel) {
     channel.onmessage = (message: MessageEvent) => {
       const event = asOutboxEvent(message.data);
       if (!event || event.owner !== owner || snapshot.owner !== owner) return;
-      if (event.type === 'outbox') publish({ owner, entries: [...event.entries].sort(bySequence) });
-      else if (event.type === 'synced') onSynced?.(event.url);
-      else onQuotaExceeded?.(event.summary);
+      if (event.type === 'outbox') {
+        const remaining = new Set(event.entries.map((entry) => entry.id));
+        const discarded = snapshot.entries.filter(
+          (entry) => !remaining.has(entry.id) && !synced.delete(entry.id),
+        );
+        publish({ owner, entries: [...event.entries].sort(bySequence) });
+        for (const entry of discarded) onDiscarded?.(entry.url);
+      } else if (event.type === 'synced') {
+        synced.add(event.id);
+        onSynced?.(event.url);
+      } else onQuotaExceeded?.(event.summary);
     };
   }
   const onVisible = () => {

@@ -182,13 +182,15 @@ function planExpiry(session: ActiveSession): void {
 }
 
 function connect(session: ActiveSession): void {
+  // What a change reaching the server changed, or what a discarded one showed on the cached data.
+  const readAgain = (url: string) => {
+    for (const queryKey of queryKeysAffectedBy(url)) void session.queryClient.invalidateQueries({ queryKey });
+  };
   session.disconnectOutbox = connectOutbox({
     owner: session.owner,
     userId: session.userId,
-    onSynced: (url) => {
-      for (const queryKey of queryKeysAffectedBy(url))
-        void session.queryClient.invalidateQueries({ queryKey });
-    },
+    onSynced: readAgain,
+    onDiscarded: readAgain,
     onQuotaExceeded: (summary) =>
       showNotice(
         'error',

@@ -106,6 +106,23 @@ describe('outbox client', () => {
     expect(synced).toHaveBeenCalledWith(CONFLICT.url);
   });
 
+  it('reads again what a change discarded here or in another tab showed, and not what a sent one did twice', async () => {
+    const synced = vi.fn();
+    const discarded = vi.fn();
+    disconnect = connectOutbox({ owner: OWNER, userId: 'ada', onSynced: synced, onDiscarded: discarded });
+    const sent = entry({ id: 'sent-1', sequence: 3, url: '/account/ui-api/v1/organizations/o2' });
+    await broadcast({ type: 'outbox', owner: OWNER, entries: [CONFLICT, FAILED, sent] });
+
+    await broadcast({ type: 'synced', owner: OWNER, id: sent.id, url: sent.url, status: 204 });
+    await broadcast({ type: 'outbox', owner: OWNER, entries: [CONFLICT, FAILED] });
+    expect(synced).toHaveBeenCalledWith(sent.url);
+    expect(discarded).not.toHaveBeenCalled();
+
+    await broadcast({ type: 'outbox', owner: OWNER, entries: [FAILED] });
+    expect(discarded).toHaveBeenCalledTimes(1);
+    expect(discarded).toHaveBeenCalledWith(CONFLICT.url);
+  });
+
   it('asks for a sync when the connection or the user comes back', () => {
     disconnect = connectOutbox({ owner: OWNER, userId: 'ada' });
     posted.length = 0;
