@@ -2,6 +2,7 @@ import { redirect } from '@tanstack/react-router';
 import { ACCOUNTS_LIST_PATH, CONSOLE_BASE_PATH } from '../../../contract/paths.ts';
 import { encodeSignInState } from '../../../contract/schemas/identity.ts';
 import { getAccessToken } from '../../lib/access-token.ts';
+import { ApiError } from '../../lib/api-client.ts';
 import { leaveTo } from '../../lib/external-navigation.ts';
 import { licenceCheck } from '../../lib/licence-check.ts';
 import { routerHref } from '../../lib/return-path.ts';
@@ -32,10 +33,15 @@ export async function guardSetupPage() {
 
 /**
  * A platform without an administrator has nobody to sign in: send the visitor to the setup step
- * still open instead of a sign-in form that cannot succeed.
+ * still open instead of a sign-in form that cannot succeed. Without a connection the status cannot
+ * be asked, and the sign-in page shows all the same (signing out offline leads there); signing in
+ * then says the server cannot be reached. A server that answers with an error still fails the page.
  */
 export async function redirectToSetupWhileUnconfigured() {
-  const status = await setupStatus.read();
-  if (status.administrator_exists) return;
+  const status = await setupStatus.read().catch((error: unknown) => {
+    if (error instanceof ApiError) throw error;
+    return null;
+  });
+  if (status === null || status.administrator_exists) return;
   throw redirect({ to: status.licence_installed ? '/setup-user' : '/setup-license', replace: true });
 }

@@ -42,6 +42,23 @@ describe('sign-in page', () => {
     expect(await screen.findByRole('heading', { name: 'Set up the license' })).toBeTruthy();
   });
 
+  it('shows without a connection, where a sign-out made offline leads, and fails on a server error', async () => {
+    publicApi({
+      'GET /account/ui-api/v1/setup/status': () => {
+        throw new TypeError('Failed to fetch');
+      },
+    });
+    const { unmount } = renderApp(loginPath({ return_path: '/account/accounts' }));
+    expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeTruthy();
+    expect(screen.getByLabelText('Username')).toBeTruthy();
+    unmount();
+
+    publicApi({ 'GET /account/ui-api/v1/setup/status': () => apiError(500, 'The database is down.') });
+    renderApp(loginPath({ return_path: '/account/accounts' }));
+    await waitFor(() => expect(screen.queryByRole('heading', { name: 'Sign in' })).toBeNull());
+    expect(await screen.findByText('The database is down.')).toBeTruthy();
+  });
+
   it('shows the username step with the language dropdown and the configured footer links only', async () => {
     publicApi();
     renderApp(loginPath({ return_path: '/account/accounts' }));
