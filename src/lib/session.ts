@@ -122,6 +122,8 @@ function applyTokens(tokens: TokenResponse): void {
  */
 export function startSession(tokens: TokenResponse): void {
   tokenOwner = null;
+  // A new sign-in replaced the refresh cookie a sign-out left behind: nothing is left to revoke.
+  setSignOutPending(false);
   applyTokens(tokens);
 }
 
@@ -143,6 +145,30 @@ export async function endSession(): Promise<void> {
 }
 
 const REFRESH_LOCK = 'trust-console.refresh';
+
+/**
+ * Set while a sign-out has not reached the server (made offline, or the server failed): the session
+ * and its HttpOnly refresh cookie are still valid, and the next start must end them instead of
+ * signing the user back in. In local storage, which every tab and the next visit share.
+ */
+const SIGN_OUT_PENDING_KEY = 'trust-console.sign-out-pending';
+
+function signOutPending(): boolean {
+  try {
+    return localStorage.getItem(SIGN_OUT_PENDING_KEY) !== null;
+  } catch {
+    return false;
+  }
+}
+
+function setSignOutPending(pending: boolean): void {
+  try {
+    if (pending) localStorage.setItem(SIGN_OUT_PENDING_KEY, '1');
+    else localStorage.removeItem(SIGN_OUT_PENDING_KEY);
+  } catch {
+    // Storage refused (private mode, quota): nothing better can be kept.
+  }
+}
 
 function exchangeRefreshCookie() {
   return apiRequest('POST', apiPaths.identity.refresh, {
@@ -174,7 +200,14 @@ function outcomeOf(error: unknown): RefreshOutcome {
  * take turns through a Web Lock, the later one sending the cookie the earlier one received.
  */
 export function refreshSessionOutcome(): Promise<RefreshOutcome> {
-  refreshInFlight ??= exchangeInTurn()
+  refreshInFlight ??= (signOutPending() ? endLeftSession() : renew()).finally(() => {
+    refreshInFlight = null;
+  });
+  return refreshInFlight;
+}
+
+function renew(): Promise<RefreshOutcome> {
+  return exchangeInTurn()
     .then((tokens): RefreshOutcome => {
       applyTokens(tokens);
       return 'renewed';
@@ -182,11 +215,35 @@ export function refreshSessionOutcome(): Promise<RefreshOutcome> {
     .catch((error: unknown) => {
       forgetToken();
       return outcomeOf(error);
-    })
-    .finally(() => {
-      refreshInFlight = null;
     });
-  return refreshInFlight;
+}
+
+/** Signs out the session with the token in memory; true once the server has ended it. */
+async function logOut(): Promise<boolean> {
+  if (getAccessToken() === null) return false;
+  return apiRequest('POST', apiPaths.identity.logout, { sessionCheck: false }).then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * Ends the session a sign-out left on the server: its refresh cookie is exchanged once and that
+ * session signed out, so the cookie can no longer sign anyone in. `refused` once it is over (or the
+ * server had already ended it), `unreachable` while the server cannot be asked.
+ */
+async function endLeftSession(): Promise<RefreshOutcome> {
+  let outcome: RefreshOutcome = 'refused';
+  try {
+    const tokens = await exchangeInTurn();
+    setAccessToken(tokens.access_token, Date.parse(tokens.expires_at));
+    if (!(await logOut())) outcome = 'unreachable';
+  } catch (error) {
+    outcome = outcomeOf(error) === 'unreachable' ? 'unreachable' : 'refused';
+  }
+  forgetToken();
+  if (outcome === 'refused') setSignOutPending(false);
+  return outcome;
 }
 
 export async function refreshSession(): Promise<boolean> {
@@ -200,9 +257,12 @@ export async function ensureSession(): Promise<boolean> {
 
 /**
  * Revokes the session on the server. A failure is not the user's problem: they asked to leave, and
- * the caller ends the session here whatever the answer.
+ * the caller ends the session here whatever the answer. Until the server has ended it, the sign-out
+ * stays pending: the next start ends the session first instead of signing the user back in.
  */
 export async function revokeServerSession(): Promise<void> {
-  if (getAccessToken() === null) return;
-  await apiRequest('POST', apiPaths.identity.logout, { sessionCheck: false }).catch(() => undefined);
+  setSignOutPending(true);
+  if (await logOut()) setSignOutPending(false);
+  // No token (an offline start, or it expired offline) or a refused one: end it with the cookie.
+  else await endLeftSession();
 }

@@ -17,7 +17,7 @@ let events: string[] = [];
 let posted: unknown[] = [];
 let restoreWorker: () => void = () => undefined;
 
-function signedInApi() {
+function signedInApi(overrides: Parameters<typeof mockApi>[0] = {}) {
   return mockApi({
     'POST /imauth/api/v1/refresh': () =>
       json({ access_token: 'token-1', expires_at: '2999-01-01T00:00:00Z' }),
@@ -31,6 +31,7 @@ function signedInApi() {
       events.push('logout');
       return new Response(null, { status: 204 });
     },
+    ...overrides,
   });
 }
 
@@ -98,6 +99,7 @@ afterEach(async () => {
   await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
   restoreWorker();
   resetSecureSession();
+  localStorage.clear();
 });
 
 describe('sign-out with changes waiting', () => {
@@ -149,6 +151,44 @@ describe('sign-out with changes waiting', () => {
     expect(router.state.location.pathname).toBe('/accounts');
     expect(events).not.toContain('logout');
     expect(posted).not.toContainEqual(expect.objectContaining({ type: 'session-ended' }));
+  });
+
+  it('ends a session whose sign-out could not reach the server on the next start, instead of signing back in', async () => {
+    let online = true;
+    let refreshes = 0;
+    const network = (answer: () => Response) => () => {
+      if (!online) throw new TypeError('Failed to fetch');
+      return answer();
+    };
+    const { calls } = signedInApi({
+      'POST /imauth/api/v1/refresh': network(() => {
+        refreshes += 1;
+        return json({ access_token: `token-${refreshes}`, expires_at: '2999-01-01T00:00:00Z' });
+      }),
+      'POST /imauth/api/v1/logout': network(() => new Response(null, { status: 204 })),
+      'GET /account/ui-api/v1/setup/status': network(() =>
+        json({ licence_installed: true, administrator_exists: true }),
+      ),
+    });
+    const first = renderApp('/account/accounts');
+    await screen.findByRole('heading', { name: 'Accounts', level: 1 });
+
+    online = false;
+    await chooseSignOut();
+    await waitFor(() => expect(first.router.state.location.pathname).toBe('/login'));
+    first.unmount();
+    resetSecureSession();
+
+    online = true;
+    const second = renderApp('/account/accounts');
+    await screen.findByRole('heading', { name: 'Sign in' });
+    expect(second.router.state.location.pathname).toBe('/login');
+    const logouts = calls.filter((call) => call.path === '/imauth/api/v1/logout');
+    expect(logouts.map((call) => call.headers.get('Authorization'))).toEqual([
+      'Bearer token-1',
+      'Bearer token-2',
+    ]);
+    expect(calls.filter((call) => call.path === '/account/ui-api/v1/profile')).toHaveLength(1);
   });
 
   it('signs out without asking when nothing waits', async () => {
