@@ -2,6 +2,7 @@
 import { onlineManager, type QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { liveStorageKey, ownerTag } from '../../../../contract/offline-storage.ts';
+import { OUTBOX_CHANNEL } from '../../../../contract/outbox.ts';
 import type { Profile } from '../../../../contract/schemas/profile.ts';
 import { apiQueueableRequest, newIdempotencyKey, OfflineError } from '../../../../src/lib/api-client.ts';
 import {
@@ -10,11 +11,13 @@ import {
   profileQueryOptions,
 } from '../../../../src/lib/current-user.ts';
 import { offlineDatabase } from '../../../../src/lib/offline/database.ts';
+import { createSealedPersister, PERSIST_THROTTLE_MS } from '../../../../src/lib/offline/persister.ts';
 import {
   flushOfflineCache,
   resetSecureSession,
   startSecureSession,
 } from '../../../../src/lib/offline/secure-session.ts';
+import { registerSyncTargets } from '../../../../src/lib/offline/sync-targets.ts';
 import { createQueryClient } from '../../../../src/lib/query-client.ts';
 import { closeOfflineSession, configureSession, forgetToken } from '../../../../src/lib/session.ts';
 import { ACCOUNT_ID, profileFixture } from '../../fixtures.ts';
@@ -175,6 +178,47 @@ describe('secure session start', () => {
     expect(await database.get('query-cache', alice)).toBeUndefined();
     expect(await liveStorageKey(database, alice, Date.now())).toBeUndefined();
     expect(await database.get('meta', 'last-session')).toMatchObject({ owner: await ownerTag(BOB.id) });
+  });
+
+  it('stores at once that what a change leaving the outbox showed must be read again', async () => {
+    registerSyncTargets('/account/ui-api/v1/organizations', [['organizations']]);
+    const queryClient = await signedInPage(ALICE, randomSecret());
+    // A queued edit shown on the cached organization, as the organization screens do, then stored.
+    queryClient.setQueryData(['organizations', 'detail', 'o1'], { name: 'Queued name' });
+    await flushOfflineCache();
+    const owner = await ownerTag(ALICE.id);
+    const entry = {
+      id: 'entry-1',
+      sequence: 1,
+      accountId: null,
+      method: 'PUT',
+      url: '/account/ui-api/v1/organizations/o1',
+      body: { name: 'Queued name' },
+      summary: 'Edit organization Acme',
+      createdAt: '2026-11-20T09:30:00Z',
+      attempts: 0,
+      state: 'conflict',
+      error: null,
+      current: null,
+    };
+    const channel = new BroadcastChannel(OUTBOX_CHANNEL);
+    channel.postMessage({ type: 'outbox', owner, entries: [entry] });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Discarded: well before the write throttle, the stored organization is marked stale.
+    channel.postMessage({ type: 'outbox', owner, entries: [] });
+    channel.close();
+    const database = await offlineDatabase();
+    if (!database) throw new Error('no database');
+    const stored = createSealedPersister({ database, owner, sealingKey: () => null });
+    await vi.waitFor(
+      async () => {
+        const organization = (await stored.restoreClient())?.clientState.queries.find(
+          (query) => query.queryHash === '["organizations","detail","o1"]',
+        );
+        expect(organization?.state.isInvalidated).toBe(true);
+      },
+      { timeout: PERSIST_THROTTLE_MS / 2 },
+    );
   });
 
   it('on sign-out, destroys the key and then the cache, and tells the worker the choice', async () => {
