@@ -1,0 +1,62 @@
+import type { Page } from '@playwright/test';
+import { CONSOLE_BASE_PATH } from '../../contract/paths.ts';
+import { assertAccessible, expect } from '../fixtures.ts';
+
+const ORGANIZATIONS_PATH = `${CONSOLE_BASE_PATH}/ca/organizations`;
+
+export function organizationPath(id: string): string {
+  return `${ORGANIZATIONS_PATH}/${encodeURIComponent(id)}`;
+}
+
+export async function goToOrganization(page: Page, id: string): Promise<void> {
+  await page.goto(organizationPath(id));
+}
+
+/** The organization's page, titled with its name (and a pending-sync badge when a change waits). */
+export async function assertOnOrganization(page: Page, name: string): Promise<void> {
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(new RegExp(`^${escapeRegExp(name)}`));
+  await expect(page.getByRole('heading', { name: 'Contacts', level: 2 })).toBeVisible();
+  await assertAccessible(page);
+}
+
+export async function clickEditOrganization(page: Page): Promise<void> {
+  await page.getByRole('link', { name: 'Edit organization', exact: true }).click();
+}
+
+export async function assertOnEditOrganization(page: Page, name: string): Promise<void> {
+  await expect(page.getByRole('heading', { name: 'Edit organization', level: 1 })).toBeVisible();
+  await expect(page.getByText(`Organization: ${name}`, { exact: true })).toBeVisible();
+  await expect(page).toHaveURL((url) => url.pathname.endsWith('/edit'));
+  await assertAccessible(page);
+}
+
+/** Fills the text fields named by their labels ("Name", "City"). */
+export async function fillOrganization(page: Page, fields: Record<string, string>): Promise<void> {
+  for (const [label, value] of Object.entries(fields)) {
+    await page.getByRole('textbox', { name: label, exact: true }).fill(value);
+  }
+}
+
+export async function clickSaveChanges(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Save changes', exact: true }).click();
+}
+
+/** The notice of a change kept on this device, and the organization's page it returns to. */
+export async function assertEditKeptOnDevice(page: Page, name: string): Promise<void> {
+  await expect(
+    page.getByText('Saved on this device. The change is sent when the connection returns.', { exact: true }),
+  ).toBeVisible();
+  await expect(page).toHaveURL((url) => !url.pathname.endsWith('/edit'));
+  await assertOnOrganization(page, name);
+}
+
+/** The organization's title carries the badge of a change not on the server yet. */
+export async function assertPendingSync(page: Page): Promise<void> {
+  await expect(
+    page.getByRole('heading', { level: 1 }).getByText('Pending sync', { exact: true }),
+  ).toBeVisible();
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
