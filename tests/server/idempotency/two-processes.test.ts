@@ -83,22 +83,10 @@ async function stopProcess(server: ServerProcess): Promise<void> {
   await exited;
 }
 
-/** Drops the database once the last connection to it has closed (a closed pool may still be hanging up). */
-async function dropDatabase(admin: pg.Client | undefined, name: string): Promise<void> {
-  for (let attempt = 0; admin; attempt += 1) {
-    try {
-      await admin.query(`drop database if exists ${name}`);
-      return;
-    } catch (error) {
-      const inUse = (error as { code?: unknown }).code === '55006';
-      if (!inUse || attempt === 100) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-}
-
 describe.runIf(Boolean(baseUrl))('two server processes on one database', () => {
-  const databaseName = `trust_idempotency_${randomUUID().replaceAll('-', '')}`;
+  // A schema of its own in the run's database, as every server suite uses: CI's role owns that
+  // database but may not create others.
+  const schema = `processes_${randomUUID().replaceAll('-', '')}`;
   let admin: pg.Client;
   let dataDir: string;
   let database: OpenDatabase | undefined;
@@ -109,9 +97,9 @@ describe.runIf(Boolean(baseUrl))('two server processes on one database', () => {
   beforeAll(async () => {
     admin = new pg.Client({ connectionString: baseUrl });
     await admin.connect();
-    await admin.query(`create database ${databaseName}`);
+    await admin.query(`create schema ${schema}`);
     const url = new URL(baseUrl ?? '');
-    url.pathname = `/${databaseName}`;
+    url.searchParams.set('options', `-c search_path=${schema}`);
     dataDir = await mkdtemp(path.join(tmpdir(), 'trust-console-processes-'));
     servers = await Promise.all([
       startProcess(url.href, path.join(dataDir, 'a')),
@@ -120,7 +108,7 @@ describe.runIf(Boolean(baseUrl))('two server processes on one database', () => {
     await Promise.all(servers.map(waitUntilServing));
 
     // Both processes have migrated the database by now; the user is stored as setup would store it.
-    database = await openDatabase({ databaseUrl: url.href });
+    database = await openDatabase({ databaseUrl: baseUrl ?? '', schema });
     const { db } = database;
     const now = new Date();
     accountId = await ensureSystemAccount(db, now);
@@ -149,7 +137,7 @@ describe.runIf(Boolean(baseUrl))('two server processes on one database', () => {
   afterAll(async () => {
     await Promise.all(servers.map(stopProcess));
     await database?.close();
-    await dropDatabase(admin, databaseName);
+    await admin?.query(`drop schema if exists ${schema} cascade`);
     await admin?.end();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
