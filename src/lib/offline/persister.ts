@@ -169,7 +169,8 @@ export interface PersistSubscription {
 /**
  * Saves the cache after changes, at most once per `throttleMs`. The library's own subscription saves
  * on every cache event; dehydrating and sealing the whole cache for each would cost more than the
- * events themselves.
+ * events themselves. An invalidation is saved at once (a burst of them in one write): until the
+ * stored copy says so, a reload would restore what a change made stale as fresh data.
  */
 export function subscribePersistedQueries(
   { queryClient, persister, buster = buildId() }: Omit<PersistOptions, 'maxAgeMs'>,
@@ -187,12 +188,16 @@ export function subscribePersistedQueries(
       .catch(() => undefined);
     return writing;
   };
-  const plan = () => {
-    if (stopped || timer !== null) return;
-    timer = setTimeout(() => void save(), throttleMs);
+  let timerDelay = 0;
+  const plan = (delay: number) => {
+    if (stopped || (timer !== null && timerDelay <= delay)) return;
+    if (timer !== null) clearTimeout(timer);
+    timerDelay = delay;
+    timer = setTimeout(() => void save(), delay);
   };
   const unsubscribe = queryClient.getQueryCache().subscribe((event) => {
-    if (event.type === 'added' || event.type === 'removed' || event.type === 'updated') plan();
+    if (event.type === 'updated' && event.action.type === 'invalidate') plan(0);
+    else if (event.type === 'added' || event.type === 'removed' || event.type === 'updated') plan(throttleMs);
   });
   return {
     stop: () => {

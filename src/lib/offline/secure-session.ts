@@ -183,11 +183,8 @@ function planExpiry(session: ActiveSession): void {
 
 function connect(session: ActiveSession): void {
   // What a change reaching the server changed, or what a discarded one showed on the cached data.
-  // The stored copy says so at once rather than after the write throttle: a reload or a closed tab
-  // in between would otherwise restore the queued values as fresh data, with their old version.
   const readAgain = (url: string) => {
     for (const queryKey of queryKeysAffectedBy(url)) void session.queryClient.invalidateQueries({ queryKey });
-    void session.persistence?.flush();
   };
   session.disconnectOutbox = connectOutbox({
     owner: session.owner,

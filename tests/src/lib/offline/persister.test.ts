@@ -200,4 +200,19 @@ describe('sealed query-cache persister', () => {
     await new Promise((resolve) => setTimeout(resolve, 120));
     expect(write).toHaveBeenCalledTimes(1);
   });
+
+  it('stores an invalidation at once, so a reload does not restore stale data as fresh', async () => {
+    const { persister } = await setUp();
+    const queryClient = clientWithData();
+    const subscription = subscribePersistedQueries({ queryClient, persister, buster: 'b' }, 60_000);
+    const write = vi.spyOn(persister, 'persistClient');
+    await queryClient.invalidateQueries({ queryKey: ['organizations'] });
+    await queryClient.invalidateQueries({ queryKey: ['oauth'] });
+    await vi.waitFor(() => expect(write).toHaveBeenCalledTimes(1), { timeout: 500 });
+    const stored = (await persister.restoreClient())?.clientState.queries.find(
+      (query) => query.queryHash === '["organizations","detail","o1"]',
+    );
+    expect(stored?.state.isInvalidated).toBe(true);
+    subscription.stop();
+  });
 });
