@@ -255,17 +255,18 @@ function EntryCard({
           </div>
         </fieldset>
       ) : null}
-      {mode === 'view' && group !== 'waiting' ? (
+      {mode === 'view' && entry.state !== 'sending' ? (
         <div className="outbox__actions">
           {group === 'conflict' ? (
             <Button onClick={() => post({ type: 'reapply', id: entry.id })}>
               <Trans>Apply on current version</Trans>
             </Button>
-          ) : (
+          ) : null}
+          {group === 'failed' ? (
             <Button onClick={() => setMode('edit')}>
               <Trans>Edit and retry</Trans>
             </Button>
-          )}
+          ) : null}
           <Button variant="secondary" onClick={() => setMode('confirm-discard')}>
             <Trans>Discard</Trans>
           </Button>

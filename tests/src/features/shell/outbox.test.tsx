@@ -208,6 +208,19 @@ describe('outbox panel', () => {
     expect(posted).toEqual([{ type: 'discard', id: 'conflict-1' }]);
   });
 
+  it('lets a waiting change be called back, but not one already on its way to the server', async () => {
+    const user = userEvent.setup();
+    renderPanel([entry({ id: 'waiting-1' }), entry({ id: 'sending-1', sequence: 2, state: 'sending' })]);
+    const [waiting, sending] = await screen.findAllByRole('listitem');
+    if (!waiting || !sending) throw new Error('Both changes should be listed.');
+    expect(within(sending).queryByRole('button')).toBeNull();
+    expect(within(waiting).queryByRole('button', { name: 'Edit and retry' })).toBeNull();
+    await user.click(within(waiting).getByRole('button', { name: 'Discard' }));
+    const confirm = within(waiting).getByRole('group', { name: /Discard this change/ });
+    await user.click(within(confirm).getByRole('button', { name: 'Discard' }));
+    expect(posted).toEqual([{ type: 'discard', id: 'waiting-1' }]);
+  });
+
   it('edits a failed change and retries it with each field’s own type', async () => {
     const user = userEvent.setup();
     renderPanel([FAILED]);
