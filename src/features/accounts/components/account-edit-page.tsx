@@ -117,20 +117,18 @@ function AccountEditForm({ account, endDateLocked }: { account: Tenant; endDateL
   // The alert says what failed; a field the server named is marked as well.
   const submit = submitWith((request, onFailure) => {
     if (linked || update.isPending) return;
-    update.mutate(
-      { update: request, version: account.version, idempotencyKey: newIdempotencyKey() },
-      {
-        onSuccess: (result) => {
-          if (isQueued(result)) {
-            showToast('info', t`Saved on this device. The change is sent when the connection returns.`);
-          } else {
-            showToast('success', t`Account edited.`);
-          }
-          void navigate({ to: '/accounts/$id', params: { id: account.id } });
-        },
-        onError: onFailure,
-      },
-    );
+    // The promise, not `mutate`'s callbacks: the saved version comes back before the mutation settles
+    // and starts this form again (see EditableAccount), and an unmounted form's callbacks never run.
+    update
+      .mutateAsync({ update: request, version: account.version, idempotencyKey: newIdempotencyKey() })
+      .then((result) => {
+        if (isQueued(result)) {
+          showToast('info', t`Saved on this device. The change is sent when the connection returns.`);
+        } else {
+          showToast('success', t`Account edited.`);
+        }
+        void navigate({ to: '/accounts/$id', params: { id: account.id } });
+      }, onFailure);
   });
 
   return (

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { today } from '../../../../src/lib/dates.ts';
 import { CUSTOMER_ID, customerFixture, profileFixture } from '../../fixtures.ts';
-import { apiError, renderApp } from '../../support.tsx';
+import { apiError, json, renderApp } from '../../support.tsx';
 import {
   accountsApi,
   BASE,
@@ -113,8 +113,18 @@ describe('edit account', () => {
   });
 
   it('sends PUT tenant with name, language and service period, then says so and opens the details', async () => {
+    // As the server does: the saved account comes back as the next version, which starts the form
+    // again from it while the save is still finishing.
+    let saved = false;
     const { calls } = accountsApi({
-      extra: { [`PUT ${BASE}/tenant/${CUSTOMER_ID}`]: () => noContent() },
+      extra: {
+        [`PUT ${BASE}/tenant/${CUSTOMER_ID}`]: () => {
+          saved = true;
+          return noContent();
+        },
+        [`GET ${BASE}/tenant/${CUSTOMER_ID}`]: () =>
+          json(saved ? { ...customerFixture(), name: 'Example Corporation', version: 4 } : customerFixture()),
+      },
     });
     const { router } = renderApp(EDIT_PATH);
     const user = await openForm();
