@@ -57,6 +57,23 @@ function useOwner(): string {
   return useProfile().id;
 }
 
+/**
+ * Sends a change of an existing object: the version the screen loaded as If-Match, queueable for the
+ * user in the object's account, the object's own path as where its current version is read.
+ */
+function sendChange(
+  method: 'PUT' | 'DELETE',
+  path: string,
+  { version, idempotencyKey, body }: Versioned & { body?: unknown },
+  target: { owner: string; accountId: string; summary: string },
+) {
+  return apiQueueableRequest(method, path, {
+    body,
+    ifMatch: version,
+    queue: { idempotencyKey, ...target, resource: path },
+  });
+}
+
 function updateListed(queryClient: QueryClient, id: string, fields: OrganizationFields) {
   applyToCached<OrganizationList>(queryClient, { queryKey: organizationKeys.lists() }, (list) => ({
     ...list,
@@ -103,20 +120,13 @@ export function useUpdateOrganization(organization: Pick<Organization, 'id' | 'n
   return useMutation({
     mutationKey: organizationMutationKeys.update,
     meta: { errorToast: false },
-    mutationFn: ({ fields, version, idempotencyKey }: FieldsChange<OrganizationFields>) => {
-      const path = apiPaths.organizations.byId(id);
-      return apiQueueableRequest('PUT', path, {
-        body: fields,
-        ifMatch: version,
-        queue: {
-          idempotencyKey,
-          owner,
-          accountId: organization.account_id,
-          summary: t`Edit organization ${name}`,
-          resource: path,
-        },
-      });
-    },
+    mutationFn: ({ fields, version, idempotencyKey }: FieldsChange<OrganizationFields>) =>
+      sendChange(
+        'PUT',
+        apiPaths.organizations.byId(id),
+        { version, idempotencyKey, body: fields },
+        { owner, accountId: organization.account_id, summary: t`Edit organization ${name}` },
+      ),
     onSuccess: (result, { fields }) => {
       if (isQueued(result)) {
         applyToCached<Organization>(
@@ -153,19 +163,12 @@ export function useDeleteOrganization(organization: Pick<Organization, 'id' | 'n
   return useMutation<undefined | QueuedResult, Error, Versioned>({
     mutationKey: organizationMutationKeys.delete,
     meta: { errorToast: false },
-    mutationFn: ({ version, idempotencyKey }) => {
-      const path = apiPaths.organizations.byId(id);
-      return apiQueueableRequest('DELETE', path, {
-        ifMatch: version,
-        queue: {
-          idempotencyKey,
-          owner,
-          accountId: organization.account_id,
-          summary: t`Delete organization ${name}`,
-          resource: path,
-        },
-      });
-    },
+    mutationFn: (change) =>
+      sendChange('DELETE', apiPaths.organizations.byId(id), change, {
+        owner,
+        accountId: organization.account_id,
+        summary: t`Delete organization ${name}`,
+      }),
     onSuccess: (result) => {
       if (isQueued(result)) return;
       queryClient.removeQueries({ queryKey: organizationKeys.detail(id) });
@@ -230,20 +233,13 @@ export function useUpdateContact(
   return useMutation({
     mutationKey: organizationMutationKeys.updateContact,
     meta: { errorToast: false },
-    mutationFn: ({ fields, version, idempotencyKey }: FieldsChange<ContactFields>) => {
-      const path = apiPaths.organizations.contact(organizationId, contactId);
-      return apiQueueableRequest('PUT', path, {
-        body: fields,
-        ifMatch: version,
-        queue: {
-          idempotencyKey,
-          owner,
-          accountId: organization.account_id,
-          summary: t`Edit contact ${contactName}`,
-          resource: path,
-        },
-      });
-    },
+    mutationFn: ({ fields, version, idempotencyKey }: FieldsChange<ContactFields>) =>
+      sendChange(
+        'PUT',
+        apiPaths.organizations.contact(organizationId, contactId),
+        { version, idempotencyKey, body: fields },
+        { owner, accountId: organization.account_id, summary: t`Edit contact ${contactName}` },
+      ),
     onSuccess: (result, { fields }) => {
       if (isQueued(result)) {
         const edited = (old: Contact): Contact => ({ ...old, ...fields });
@@ -281,19 +277,12 @@ export function useDeleteContact(
   return useMutation<undefined | QueuedResult, Error, Versioned>({
     mutationKey: organizationMutationKeys.deleteContact,
     meta: { errorToast: false },
-    mutationFn: ({ version, idempotencyKey }) => {
-      const path = apiPaths.organizations.contact(organizationId, contactId);
-      return apiQueueableRequest('DELETE', path, {
-        ifMatch: version,
-        queue: {
-          idempotencyKey,
-          owner,
-          accountId: organization.account_id,
-          summary: t`Delete contact ${contactName}`,
-          resource: path,
-        },
-      });
-    },
+    mutationFn: (change) =>
+      sendChange('DELETE', apiPaths.organizations.contact(organizationId, contactId), change, {
+        owner,
+        accountId: organization.account_id,
+        summary: t`Delete contact ${contactName}`,
+      }),
     onSuccess: (result) => {
       if (isQueued(result)) return;
       queryClient.removeQueries({ queryKey: organizationKeys.contact(organizationId, contactId) });
