@@ -2,13 +2,18 @@ import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryHistory, createRootRoute, createRouter, RouterProvider } from '@tanstack/react-router';
-import { cleanup, render } from '@testing-library/react';
+import { cleanup, configure, render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, vi } from 'vitest';
 import { type PermissionFlag, permissionFlagsFrom } from '../../contract/permissions.ts';
 import { PermissionFlagsProvider } from '../../src/lib/permissions.tsx';
 import { forgetToken } from '../../src/lib/session.ts';
 import { createAppRouter } from '../../src/router.ts';
+
+// The first render of a file loads the route chunks through the Vite transform, and the secure
+// layout the query library after them: that can take more than Testing Library's default second on a
+// busy two-core machine.
+configure({ asyncUtilTimeout: 5000 });
 
 // Tests run without vitest globals, so Testing Library cannot clean up by itself.
 afterEach(() => {

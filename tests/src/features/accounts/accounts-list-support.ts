@@ -1,4 +1,4 @@
-import { configure, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
 import type { FeatureFlag } from '../../../../contract/feature-flags.ts';
 import { UI_API_V1 } from '../../../../contract/paths.ts';
@@ -8,10 +8,6 @@ import type { TenantSummary } from '../../../../contract/schemas/tenants.ts';
 import { ACCOUNT_ID, customerFixture, profileFixture } from '../../fixtures.ts';
 import { json, type mockApi } from '../../support.tsx';
 import { accountsApi } from './account-details-support.ts';
-
-// The first render of a file loads the route chunks through the Vite transform, which can take more
-// than Testing Library's default second on a busy two-core machine.
-configure({ asyncUtilTimeout: 5000 });
 
 export const API = UI_API_V1;
 export const PARTNER_ACCOUNT_ID = '3c2b1a09-8f7e-4d6c-9b5a-4e3d2c1b0a99';

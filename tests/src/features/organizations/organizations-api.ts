@@ -1,4 +1,3 @@
-import { configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import type { PermissionName } from '../../../../contract/permissions.ts';
 import type { Contact, Organization } from '../../../../contract/schemas/organizations.ts';
@@ -7,10 +6,6 @@ import type { Tenant } from '../../../../contract/schemas/tenants.ts';
 import { toaster } from '../../../../src/components/ui/toast.tsx';
 import { ACCOUNT_ID, customerFixture, profileFixture } from '../../fixtures.ts';
 import { json, mockApi } from '../../support.tsx';
-
-// The first render of a file loads the route chunks through the Vite transform, which can take more
-// than Testing Library's default second on a busy two-core machine.
-configure({ asyncUtilTimeout: 5000 });
 
 // Toasts live in one module-level queue; each test starts without the previous test's notices.
 afterEach(() => toaster.remove());
