@@ -7,6 +7,21 @@ export const SETUP_USER_PATH = `${CONSOLE_BASE_PATH}/setup-user`;
 export const UPDATE_LICENCE_ERROR_PATH = `${CONSOLE_BASE_PATH}/updateLicenseError`;
 export const ACCOUNT_EXPIRED_ERROR_PATH = `${CONSOLE_BASE_PATH}/accountExpiredError`;
 
+/**
+ * Path prefixes answered by the platform API: JSON errors from the server, never the console's HTML,
+ * and never cached by the service worker.
+ */
+export const API_PATH_PREFIXES = [
+  '/account/ui-api/',
+  '/account/api/',
+  '/imauth/',
+  '/certificate-authority/',
+] as const;
+
+export function isApiPath(path: string): boolean {
+  return API_PATH_PREFIXES.some((prefix) => path.startsWith(prefix) || `${path}/` === prefix);
+}
+
 export const UI_API_V1 = '/account/ui-api/v1';
 export const UI_API_V2 = '/account/ui-api/v2';
 export const ACCOUNT_API_V1 = '/account/api/v1';

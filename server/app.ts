@@ -1,11 +1,11 @@
 import { Hono } from 'hono';
-import { ACCOUNT_API_V1, IDENTITY_API_V1, UI_API_V1 } from '../contract/paths.ts';
+import { ACCOUNT_API_V1, IDENTITY_API_V1, isApiPath, UI_API_V1 } from '../contract/paths.ts';
 import { accountFederationRoutes, accountRoutes } from './accounts/routes.ts';
 import type { AppDeps } from './app-deps.ts';
 import { featureFlagRoutes } from './feature-flags/routes.ts';
 import type { AppEnv } from './http/app-env.ts';
 import { consoleRoutes } from './http/console-static.ts';
-import { isApiPath, notFound, onError } from './http/errors.ts';
+import { notFound, onError } from './http/errors.ts';
 import { idempotencyKeys } from './http/idempotency.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { limitBodySize } from './http/validate.ts';

@@ -3,20 +3,7 @@
  * tested without a worker.
  */
 
-/**
- * Path prefixes answered by the platform API, the same list the server keeps in
- * `server/http/errors.ts` (a test holds the two together). The worker never caches these answers.
- */
-export const API_PATH_PREFIXES = [
-  '/account/ui-api/',
-  '/account/api/',
-  '/imauth/',
-  '/certificate-authority/',
-] as const;
-
-export function isApiPath(pathname: string): boolean {
-  return API_PATH_PREFIXES.some((prefix) => pathname.startsWith(prefix) || `${pathname}/` === prefix);
-}
+import { isApiPath } from '../contract/paths.ts';
 
 /** Scope of the console: its navigations get the shell when the network fails. */
 export const CONSOLE_SCOPE = '/account/';

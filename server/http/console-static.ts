@@ -1,10 +1,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Hono } from 'hono';
-import { ACCOUNTS_LIST_PATH, CONSOLE_BASE_PATH } from '../../contract/paths.ts';
+import { ACCOUNTS_LIST_PATH, CONSOLE_BASE_PATH, isApiPath } from '../../contract/paths.ts';
 import type { ServerConfig } from '../config.ts';
 import type { AppEnv } from './app-env.ts';
-import { isApiPath } from './errors.ts';
 import { OFFLINE_PAGE_PATH, offlinePagePolicy } from './security-headers.ts';
 
 const CONTENT_TYPES: Record<string, string> = {

@@ -1,19 +1,8 @@
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { isApiPath } from '../../contract/paths.ts';
 import type { ApiErrorBody } from '../../contract/schemas/common.ts';
-
-/** Path prefixes answered by the API (JSON errors, never the console's HTML). */
-export const API_PATH_PREFIXES = [
-  '/account/ui-api/',
-  '/account/api/',
-  '/imauth/',
-  '/certificate-authority/',
-] as const;
-
-export function isApiPath(path: string): boolean {
-  return API_PATH_PREFIXES.some((prefix) => path.startsWith(prefix) || `${path}/` === prefix);
-}
 
 const INTERNAL_ERROR_MESSAGE = 'Internal server error.';
 

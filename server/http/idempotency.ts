@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Kysely } from 'kysely';
-import { apiPaths } from '../../contract/paths.ts';
+import { apiPaths, isApiPath } from '../../contract/paths.ts';
 import type { AppDeps } from '../app-deps.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppEnv } from './app-env.ts';
 import { authenticatedPrincipal } from './authenticate.ts';
-import { errorResponse, isApiPath } from './errors.ts';
+import { errorResponse } from './errors.ts';
 
 /**
  * The Idempotency-Key request header (draft-ietf-httpapi-idempotency-key-header-07) on every

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { TRUST_AGENT_PORT } from '../../contract/constants.ts';
-import { CONSOLE_BASE_PATH } from '../../contract/paths.ts';
-import { isApiPath } from './errors.ts';
+import { CONSOLE_BASE_PATH, isApiPath } from '../../contract/paths.ts';
 
 /**
  * No inline scripts or styles anywhere (the API reference page included); `style-src-attr` allows

@@ -19,7 +19,7 @@ import {
   type OutboxMethod,
   type QueuedResponse,
 } from '../../contract/outbox.ts';
-import { isApiPath } from '../paths.ts';
+import { isApiPath } from '../../contract/paths.ts';
 import { BACKOFF_CAP_MS, backoffDelay, retryAfterDelay } from './backoff.ts';
 import {
   decodeSummary,
