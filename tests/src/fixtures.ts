@@ -1,3 +1,4 @@
+import type { Organization } from '../../contract/schemas/organizations.ts';
 import type { Profile } from '../../contract/schemas/profile.ts';
 import type { Tenant } from '../../contract/schemas/tenants.ts';
 
@@ -59,6 +60,27 @@ export function customerFixture(overrides: Partial<Tenant> = {}): Tenant {
     oauth_clients: [],
     applications: [],
     version: 3,
+    ...overrides,
+  };
+}
+
+export const ORGANIZATION_ID = '5b1f0c2a-7d3e-4f6a-9b8c-1d2e3f4a5b6c';
+
+/** An organization of the signed-in user's account as GET organizations/{id} answers it. */
+export function organizationFixture(overrides: Partial<Organization> = {}): Organization {
+  return {
+    id: ORGANIZATION_ID,
+    account_id: ACCOUNT_ID,
+    name: 'Acme Trust GmbH',
+    address: 'Hauptstraße 1',
+    address2: '',
+    city: 'Berlin',
+    state: '',
+    zip_code: '10115',
+    country: 'DE',
+    phone: '+49 30 1234567',
+    contacts_count: 1,
+    version: 1,
     ...overrides,
   };
 }

@@ -18,23 +18,16 @@ import {
 } from '../../../src/lib/api-client.ts';
 import { profileQueryOptions } from '../../../src/lib/current-user.ts';
 import { createQueryClient } from '../../../src/lib/query-client.ts';
-import { profileFixture } from '../fixtures.ts';
+import { organizationFixture, profileFixture } from '../fixtures.ts';
 import { activateEnglish, apiError, json, mockApi } from '../support.tsx';
 
-const ORGANIZATION = {
+const ORGANIZATION = organizationFixture({
   id: 'o1',
   account_id: 'a1',
-  name: 'Acme Trust GmbH',
-  address: 'Hauptstraße 1',
-  address2: '',
-  city: 'Berlin',
-  state: '',
-  zip_code: '10115',
-  country: 'DE',
   phone: '',
   contacts_count: 0,
   version: 3,
-};
+});
 const FIELDS = {
   name: 'Acme Trust AG',
   address: 'Hauptstraße 1',

@@ -2,7 +2,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { CUSTOMER_ID, customerFixture, profileFixture } from '../../fixtures.ts';
+import { CUSTOMER_ID, customerFixture, organizationFixture, profileFixture } from '../../fixtures.ts';
 import { apiError, json, renderApp } from '../../support.tsx';
 import {
   ACCOUNT_ID,
@@ -240,20 +240,12 @@ describe('account details', () => {
         [`GET ${BASE}/organizations`]: () =>
           json({
             items: [
-              {
+              organizationFixture({
                 id: 'org-1',
                 account_id: CUSTOMER_ID,
                 name: 'Example Labs',
-                address: 'Hauptstraße 1',
-                address2: '',
-                city: 'Berlin',
-                state: '',
-                zip_code: '10115',
-                country: 'DE',
-                phone: '+49 30 1234567',
                 contacts_count: 0,
-                version: 1,
-              },
+              }),
             ],
             total: 1,
           }),

@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { Contact } from '../../../../contract/schemas/organizations.ts';
+import { ORGANIZATION_ID } from '../../fixtures.ts';
 import { apiError, json, renderApp } from '../../support.tsx';
 import {
   BASE,
@@ -10,7 +11,6 @@ import {
   contactFixture,
   MANAGER,
   noContent,
-  ORGANIZATION_ID,
   organizationsApi,
   READER,
 } from './organizations-api.ts';

@@ -8,16 +8,10 @@ import { OUTBOX_CHANNEL } from '../../../../contract/outbox.ts';
 import { setOutboxOwner } from '../../../../src/lib/api-client.ts';
 import { flushOfflineCache, resetSecureSession } from '../../../../src/lib/offline/secure-session.ts';
 import { forgetToken } from '../../../../src/lib/session.ts';
-import { profileFixture } from '../../fixtures.ts';
+import { ORGANIZATION_ID, organizationFixture, profileFixture } from '../../fixtures.ts';
 import { freshIndexedDb, randomSecret } from '../../lib/offline/offline-support.ts';
 import { json, renderApp } from '../../support.tsx';
-import {
-  BASE,
-  MANAGER,
-  ORGANIZATION_ID,
-  organizationFixture,
-  organizationsApi,
-} from './organizations-api.ts';
+import { BASE, MANAGER, organizationsApi } from './organizations-api.ts';
 
 const SECRET = randomSecret();
 const storageSecret = { 'GET /imauth/api/v1/storage-secret': () => json({ secret: SECRET }) };

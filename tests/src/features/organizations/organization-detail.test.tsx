@@ -2,18 +2,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { OTHER_ACCOUNT_ID } from '../../fixtures.ts';
+import { ORGANIZATION_ID, OTHER_ACCOUNT_ID, organizationFixture } from '../../fixtures.ts';
 import { apiError, json, renderApp } from '../../support.tsx';
-import {
-  BASE,
-  CONTACT_ID,
-  MANAGER,
-  noContent,
-  ORGANIZATION_ID,
-  organizationFixture,
-  organizationsApi,
-  READER,
-} from './organizations-api.ts';
+import { BASE, CONTACT_ID, MANAGER, noContent, organizationsApi, READER } from './organizations-api.ts';
 
 const ORGANIZATION_PATH = `${BASE}/organizations/${ORGANIZATION_ID}`;
 

@@ -2,18 +2,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { ACCOUNT_ID, OTHER_ACCOUNT_ID } from '../../fixtures.ts';
+import { ACCOUNT_ID, ORGANIZATION_ID, OTHER_ACCOUNT_ID, organizationFixture } from '../../fixtures.ts';
 import { apiError, json, renderApp } from '../../support.tsx';
-import {
-  BASE,
-  MANAGER,
-  noContent,
-  ORGANIZATION_ID,
-  organizationFixture,
-  organizationsApi,
-  READER,
-  tenantFixture,
-} from './organizations-api.ts';
+import { BASE, MANAGER, noContent, organizationsApi, READER, tenantFixture } from './organizations-api.ts';
 
 const CREATED_ID = '0d4c1b2a-3e5f-4a6b-8c7d-9e0f1a2b3c4d';
 

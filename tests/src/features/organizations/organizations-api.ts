@@ -1,16 +1,15 @@
 import { afterEach } from 'vitest';
 import type { PermissionName } from '../../../../contract/permissions.ts';
-import type { Contact, Organization } from '../../../../contract/schemas/organizations.ts';
+import type { Contact } from '../../../../contract/schemas/organizations.ts';
 import type { Profile } from '../../../../contract/schemas/profile.ts';
 import type { Tenant } from '../../../../contract/schemas/tenants.ts';
 import { toaster } from '../../../../src/components/ui/toast.tsx';
-import { ACCOUNT_ID, customerFixture, profileFixture } from '../../fixtures.ts';
+import { customerFixture, ORGANIZATION_ID, organizationFixture, profileFixture } from '../../fixtures.ts';
 import { json, mockApi } from '../../support.tsx';
 
 // Toasts live in one module-level queue; each test starts without the previous test's notices.
 afterEach(() => toaster.remove());
 
-export const ORGANIZATION_ID = '5b1f0c2a-7d3e-4f6a-9b8c-1d2e3f4a5b6c';
 export const CONTACT_ID = '9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b';
 export const BASE = '/account/ui-api/v1';
 
@@ -20,24 +19,6 @@ export const MANAGER: readonly PermissionName[] = [
   'VIEW_ORGANIZATION',
   'MANAGE_ORGANIZATION',
 ];
-
-export function organizationFixture(overrides: Partial<Organization> = {}): Organization {
-  return {
-    id: ORGANIZATION_ID,
-    account_id: ACCOUNT_ID,
-    name: 'Acme Trust GmbH',
-    address: 'Hauptstraße 1',
-    address2: '',
-    city: 'Berlin',
-    state: '',
-    zip_code: '10115',
-    country: 'DE',
-    phone: '+49 30 1234567',
-    contacts_count: 1,
-    version: 1,
-    ...overrides,
-  };
-}
 
 export function contactFixture(overrides: Partial<Contact> = {}): Contact {
   return {

@@ -2,16 +2,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { ACCOUNT_ID, OTHER_ACCOUNT_ID, profileFixture } from '../../fixtures.ts';
+import { ACCOUNT_ID, OTHER_ACCOUNT_ID, organizationFixture, profileFixture } from '../../fixtures.ts';
 import { json, renderApp } from '../../support.tsx';
-import {
-  BASE,
-  MANAGER,
-  organizationFixture,
-  organizationsApi,
-  READER,
-  tenantFixture,
-} from './organizations-api.ts';
+import { BASE, MANAGER, organizationsApi, READER, tenantFixture } from './organizations-api.ts';
 
 function lastQuery(urls: URL[]): Record<string, string> {
   const last = urls.at(-1);
