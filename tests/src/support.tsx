@@ -6,6 +6,7 @@ import { cleanup, configure, render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, vi } from 'vitest';
 import { type PermissionFlag, permissionFlagsFrom } from '../../contract/permissions.ts';
+import type { Profile } from '../../contract/schemas/profile.ts';
 import { PermissionFlagsProvider } from '../../src/lib/permissions.tsx';
 import { forgetToken } from '../../src/lib/session.ts';
 import { createAppRouter } from '../../src/router.ts';
@@ -44,6 +45,22 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 
 export function apiError(status: number, message: string, headers: Record<string, string> = {}): Response {
   return json({ error: { status, message } }, status, headers);
+}
+
+/**
+ * What every secure screen asks for before it renders: the session (from the refresh cookie), the
+ * user, their permissions and applications, and the languages.
+ */
+export function signedInHandlers(profile: Profile, permissions: readonly string[]): Record<string, Handler> {
+  return {
+    'POST /imauth/api/v1/refresh': () =>
+      json({ access_token: 'token-1', expires_at: '2999-01-01T00:00:00Z' }),
+    'GET /account/ui-api/v1/profile': () => json(profile),
+    'GET /account/ui-api/v1/permission': () =>
+      json({ items: permissions.map((name) => ({ name })), total: permissions.length }),
+    'GET /account/ui-api/v1/user/applications': () => json({ items: [], total: 0 }),
+    'GET /account/api/v1/locales': () => json({ items: [], total: 0 }),
+  };
 }
 
 /**

@@ -5,7 +5,7 @@ import type { Profile } from '../../../../contract/schemas/profile.ts';
 import type { Tenant } from '../../../../contract/schemas/tenants.ts';
 import { toaster } from '../../../../src/components/ui/toast.tsx';
 import { ACCOUNT_ID, customerFixture, profileFixture } from '../../fixtures.ts';
-import { json, mockApi } from '../../support.tsx';
+import { json, mockApi, signedInHandlers } from '../../support.tsx';
 
 // Toasts live in one module-level queue; each test starts without the previous test's notices.
 afterEach(() => toaster.remove());
@@ -56,13 +56,7 @@ export function accountsApi({
 }: AccountsApiOptions = {}) {
   const flags = { partner_accounts: true, partner_scope: true, federated_info: true, ...featureFlags };
   return mockApi({
-    'POST /imauth/api/v1/refresh': () =>
-      json({ access_token: 'token-1', expires_at: '2999-01-01T00:00:00Z' }),
-    [`GET ${BASE}/profile`]: () => json(profile),
-    [`GET ${BASE}/permission`]: () =>
-      json({ items: permissions.map((name) => ({ name })), total: permissions.length }),
-    [`GET ${BASE}/user/applications`]: () => json({ items: [], total: 0 }),
-    'GET /account/api/v1/locales': () => json({ items: [], total: 0 }),
+    ...signedInHandlers(profile, permissions),
     [`GET ${BASE}/feature-flag/features`]: () =>
       json({ items: Object.entries(flags).map(([name, enabled]) => ({ name, enabled })), total: 3 }),
     [`GET ${BASE}/tenant/${account.id}`]: () => json(account),

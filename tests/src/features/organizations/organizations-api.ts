@@ -5,7 +5,7 @@ import type { Profile } from '../../../../contract/schemas/profile.ts';
 import type { Tenant } from '../../../../contract/schemas/tenants.ts';
 import { toaster } from '../../../../src/components/ui/toast.tsx';
 import { customerFixture, ORGANIZATION_ID, organizationFixture, profileFixture } from '../../fixtures.ts';
-import { json, mockApi } from '../../support.tsx';
+import { json, mockApi, signedInHandlers } from '../../support.tsx';
 
 // Toasts live in one module-level queue; each test starts without the previous test's notices.
 afterEach(() => toaster.remove());
@@ -55,13 +55,7 @@ export function organizationsApi(
   const organization = organizationFixture();
   const contact = contactFixture();
   const api = mockApi({
-    'POST /imauth/api/v1/refresh': () =>
-      json({ access_token: 'token-1', expires_at: '2999-01-01T00:00:00Z' }),
-    [`GET ${BASE}/profile`]: () => json(profile),
-    [`GET ${BASE}/permission`]: () =>
-      json({ items: permissions.map((name) => ({ name })), total: permissions.length }),
-    [`GET ${BASE}/user/applications`]: () => json({ items: [], total: 0 }),
-    'GET /account/api/v1/locales': () => json({ items: [], total: 0 }),
+    ...signedInHandlers(profile, permissions),
     [`GET ${BASE}/organizations`]: ({ url }) => {
       urls.push(url);
       return json({ items: [organization], total: 1 });

@@ -6,18 +6,11 @@ import { BUILT_IN_ROLES, type PermissionName } from '../../../../contract/permis
 import { decodeSignInState } from '../../../../contract/schemas/identity.ts';
 import type { Profile } from '../../../../contract/schemas/profile.ts';
 import { ACCOUNT_ID, profileFixture } from '../../fixtures.ts';
-import { apiError, json, mockApi, renderApp } from '../../support.tsx';
-
-const tokens = { access_token: 'token-1', expires_at: '2999-01-01T00:00:00Z' };
+import { apiError, mockApi, renderApp, signedInHandlers } from '../../support.tsx';
 
 function signedInApi(profile: Profile, permissions: readonly PermissionName[], extra = {}) {
   return mockApi({
-    'POST /imauth/api/v1/refresh': () => json(tokens),
-    'GET /account/ui-api/v1/profile': () => json(profile),
-    'GET /account/ui-api/v1/permission': () =>
-      json({ items: permissions.map((name) => ({ name })), total: permissions.length }),
-    'GET /account/ui-api/v1/user/applications': () => json({ items: [], total: 0 }),
-    'GET /account/api/v1/locales': () => json({ items: [], total: 0 }),
+    ...signedInHandlers(profile, permissions),
     'POST /imauth/api/v1/logout': () => new Response(null, { status: 204 }),
     ...extra,
   });

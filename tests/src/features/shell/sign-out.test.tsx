@@ -8,7 +8,7 @@ import { offlineDatabase } from '../../../../src/lib/offline/database.ts';
 import { resetSecureSession } from '../../../../src/lib/offline/secure-session.ts';
 import { profileFixture } from '../../fixtures.ts';
 import { freshIndexedDb, randomSecret, stubServiceWorker } from '../../lib/offline/offline-support.ts';
-import { json, mockApi, renderApp } from '../../support.tsx';
+import { json, mockApi, renderApp, signedInHandlers } from '../../support.tsx';
 
 const PROFILE = profileFixture();
 
@@ -19,13 +19,8 @@ let restoreWorker: () => void = () => undefined;
 
 function signedInApi(overrides: Parameters<typeof mockApi>[0] = {}) {
   return mockApi({
-    'POST /imauth/api/v1/refresh': () =>
-      json({ access_token: 'token-1', expires_at: '2999-01-01T00:00:00Z' }),
+    ...signedInHandlers(PROFILE, ['VIEW_ACCOUNT']),
     'GET /imauth/api/v1/storage-secret': () => json({ secret: randomSecret() }),
-    'GET /account/ui-api/v1/profile': () => json(PROFILE),
-    'GET /account/ui-api/v1/permission': () => json({ items: [{ name: 'VIEW_ACCOUNT' }], total: 1 }),
-    'GET /account/ui-api/v1/user/applications': () => json({ items: [], total: 0 }),
-    'GET /account/api/v1/locales': () => json({ items: [], total: 0 }),
     'GET /account/ui-api/v1/tenants': () => json({ items: [], total: 0 }),
     'POST /imauth/api/v1/logout': () => {
       events.push('logout');
