@@ -10,9 +10,10 @@ import {
   tenantSchema,
   type UNLINK_CONFIRMATION_WORD,
 } from '../../../contract/schemas/tenants.ts';
-import { apiQueueableRequest, apiRequest, isQueued } from '../../lib/api-client.ts';
+import { apiRequest, isQueued } from '../../lib/api-client.ts';
 import { currentUserKeys, useProfile } from '../../lib/current-user.ts';
 import { applyToCached } from '../../lib/offline/optimistic.ts';
+import { sendVersionedChange, type Versioned } from '../../lib/offline/versioned-change.ts';
 import { accountKeys, accountQueryOptions } from './queries.ts';
 
 export const accountMutationKeys = {
@@ -34,12 +35,8 @@ function invalidateAccountOverviews(queryClient: QueryClient) {
   ]);
 }
 
-export interface AccountEdit {
+export interface AccountEdit extends Versioned {
   update: TenantUpdate;
-  /** The version (ETag) of the account the form was filled from. */
-  version: number;
-  /** Made when the user saved (`newIdempotencyKey`), the same for every retry of that save. */
-  idempotencyKey: string;
 }
 
 /** An edit kept in the outbox, shown at once on the cached account and lists (marked pending there). */
@@ -72,20 +69,13 @@ export function useUpdateAccount(account: Pick<Tenant, 'id' | 'name'>) {
   return useMutation({
     mutationKey: accountMutationKeys.update(id),
     meta: { errorToast: false },
-    mutationFn: ({ update, version, idempotencyKey }: AccountEdit) => {
-      const path = apiPaths.tenants.byId(id);
-      return apiQueueableRequest('PUT', path, {
-        body: update,
-        ifMatch: version,
-        queue: {
-          idempotencyKey,
-          owner: userId,
-          accountId: id,
-          summary: t`Edit account ${name}`,
-          resource: path,
-        },
-      });
-    },
+    mutationFn: ({ update, version, idempotencyKey }: AccountEdit) =>
+      sendVersionedChange(
+        'PUT',
+        apiPaths.tenants.byId(id),
+        { version, idempotencyKey, body: update },
+        { owner: userId, accountId: id, summary: t`Edit account ${name}` },
+      ),
     onSuccess: (result, { update }) => {
       if (isQueued(result)) {
         showQueuedEdit(queryClient, id, update);

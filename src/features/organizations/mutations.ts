@@ -14,6 +14,7 @@ import {
 import { apiQueueableRequest, isQueued, type QueuedResult } from '../../lib/api-client.ts';
 import { useProfile } from '../../lib/current-user.ts';
 import { applyToCached } from '../../lib/offline/optimistic.ts';
+import { sendVersionedChange, type Versioned } from '../../lib/offline/versioned-change.ts';
 import { organizationKeys } from './queries.ts';
 
 export const organizationMutationKeys = {
@@ -36,13 +37,6 @@ export const organizationMutationKeys = {
  * pending there by their outbox entries.
  */
 
-/** What every change of an existing object sends besides its fields. */
-export interface Versioned {
-  /** The version (ETag) of the object as the screen loaded it. */
-  version: number;
-  idempotencyKey: string;
-}
-
 export interface FieldsChange<TFields> extends Versioned {
   fields: TFields;
 }
@@ -55,23 +49,6 @@ export interface Creation<TRequest> {
 /** The signed-in user, whose session alone may send a queued change. */
 function useOwner(): string {
   return useProfile().id;
-}
-
-/**
- * Sends a change of an existing object: the version the screen loaded as If-Match, queueable for the
- * user in the object's account, the object's own path as where its current version is read.
- */
-function sendChange(
-  method: 'PUT' | 'DELETE',
-  path: string,
-  { version, idempotencyKey, body }: Versioned & { body?: unknown },
-  target: { owner: string; accountId: string; summary: string },
-) {
-  return apiQueueableRequest(method, path, {
-    body,
-    ifMatch: version,
-    queue: { idempotencyKey, ...target, resource: path },
-  });
 }
 
 function updateListed(queryClient: QueryClient, id: string, fields: OrganizationFields) {
@@ -121,7 +98,7 @@ export function useUpdateOrganization(organization: Pick<Organization, 'id' | 'n
     mutationKey: organizationMutationKeys.update,
     meta: { errorToast: false },
     mutationFn: ({ fields, version, idempotencyKey }: FieldsChange<OrganizationFields>) =>
-      sendChange(
+      sendVersionedChange(
         'PUT',
         apiPaths.organizations.byId(id),
         { version, idempotencyKey, body: fields },
@@ -164,7 +141,7 @@ export function useDeleteOrganization(organization: Pick<Organization, 'id' | 'n
     mutationKey: organizationMutationKeys.delete,
     meta: { errorToast: false },
     mutationFn: (change) =>
-      sendChange('DELETE', apiPaths.organizations.byId(id), change, {
+      sendVersionedChange('DELETE', apiPaths.organizations.byId(id), change, {
         owner,
         accountId: organization.account_id,
         summary: t`Delete organization ${name}`,
@@ -234,7 +211,7 @@ export function useUpdateContact(
     mutationKey: organizationMutationKeys.updateContact,
     meta: { errorToast: false },
     mutationFn: ({ fields, version, idempotencyKey }: FieldsChange<ContactFields>) =>
-      sendChange(
+      sendVersionedChange(
         'PUT',
         apiPaths.organizations.contact(organizationId, contactId),
         { version, idempotencyKey, body: fields },
@@ -278,7 +255,7 @@ export function useDeleteContact(
     mutationKey: organizationMutationKeys.deleteContact,
     meta: { errorToast: false },
     mutationFn: (change) =>
-      sendChange('DELETE', apiPaths.organizations.contact(organizationId, contactId), change, {
+      sendVersionedChange('DELETE', apiPaths.organizations.contact(organizationId, contactId), change, {
         owner,
         accountId: organization.account_id,
         summary: t`Delete contact ${contactName}`,
