@@ -4,5 +4,7 @@ import type { Principal } from '../identity/principal.ts';
 export interface AppEnv {
   Variables: {
     principal: Principal;
+    /** The caller behind the Authorization header once worked out (`null`: none), see `callerOf`. */
+    caller: Principal | null | undefined;
   };
 }

@@ -72,7 +72,7 @@ async function loadPrincipal(
 }
 
 /** The caller of an Authorization header: a valid access token of a live session, or null. */
-export async function authenticatedPrincipal(
+async function authenticatedPrincipal(
   deps: AppDeps,
   authorization: string | undefined,
 ): Promise<Principal | null> {
@@ -83,10 +83,22 @@ export async function authenticatedPrincipal(
   return loadPrincipal(deps.db, deps.now(), claims.userId, claims.sessionId);
 }
 
+/**
+ * The caller of this request, worked out once: the idempotency middleware needs it before the route's
+ * authentication does, and a second token check and session query would only repeat the first.
+ */
+export async function callerOf(deps: AppDeps, c: Context<AppEnv>): Promise<Principal | null> {
+  const known = c.get('caller');
+  if (known !== undefined) return known;
+  const caller = await authenticatedPrincipal(deps, c.req.header('Authorization'));
+  c.set('caller', caller);
+  return caller;
+}
+
 /** Answers 401 unless the request carries a valid access token of a live session. */
 export function requireAuth(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const principal = await authenticatedPrincipal(deps, c.req.header('Authorization'));
+    const principal = await callerOf(deps, c);
     if (!principal) return unauthenticated(c);
     c.set('principal', principal);
     await next();

@@ -5,7 +5,7 @@ import { apiPaths, isApiPath } from '../../contract/paths.ts';
 import type { AppDeps } from '../app-deps.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppEnv } from './app-env.ts';
-import { authenticatedPrincipal } from './authenticate.ts';
+import { callerOf } from './authenticate.ts';
 import { errorResponse } from './errors.ts';
 
 /**
@@ -104,8 +104,8 @@ export function requestFingerprint(
  * `user:<id>` for a valid bearer token of a live session, checked by the code the authentication
  * middleware runs: a token whose session ended never gets a stored answer replayed.
  */
-async function callerScope(deps: AppDeps, c: Context): Promise<string> {
-  const principal = await authenticatedPrincipal(deps, c.req.header('Authorization'));
+async function callerScope(deps: AppDeps, c: Context<AppEnv>): Promise<string> {
+  const principal = await callerOf(deps, c);
   return principal === null ? ANONYMOUS_SCOPE : `user:${principal.userId}`;
 }
 
