@@ -1,11 +1,37 @@
 import * as v from 'valibot';
-import { NO_CONTROL_CHARACTERS_PATTERN } from '../validation.ts';
+import { NO_CONTROL_CHARACTERS_PATTERN, type ValidationCode } from '../validation.ts';
 
-/** The one error body of the platform API: `{ error: { status, message } }` (overview §8). */
+/**
+ * Stable codes an error answer may carry beside its message, for clients that act on the failure
+ * rather than show it: the contract's validation codes for a field that failed its rule, and these for
+ * the rest. Clients never parse `message`; it is English text for people reading the raw answer.
+ */
+export const API_ERROR_CODES = [
+  'inUse',
+  'conflict',
+  'notFound',
+  'forbidden',
+  'preconditionFailed',
+  'preconditionRequired',
+  'unsupportedMediaType',
+  'tooLarge',
+  'malformed',
+  'throttled',
+] as const;
+export type ApiErrorCode = ValidationCode | (typeof API_ERROR_CODES)[number];
+
+/**
+ * The one error body of the platform API (overview §8): `{ error: { status, message, field?, code? } }`.
+ * `field` is the dot path of the request value at fault (`service_period.to`, `administrator.user_name`,
+ * `If-Match` for a header); `code` is one of `ApiErrorCode`. Both are optional so that any server
+ * speaking the older shape still parses.
+ */
 export const apiErrorSchema = v.object({
   error: v.object({
     status: v.number(),
     message: v.string(),
+    field: v.optional(v.string()),
+    code: v.optional(v.string()),
   }),
 });
 export type ApiErrorBody = v.InferOutput<typeof apiErrorSchema>;
