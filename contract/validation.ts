@@ -137,6 +137,22 @@ export function isServiceEndDateAllowed(endDate: string, today: string): boolean
   return endDate > today;
 }
 
+/**
+ * The service period rule of a new or edited account, the one cross-field rule both the form and the
+ * server apply: the end date after today, unless it is the end date the account already has (editing
+ * other fields of an account whose period has run out stays possible), and not before the start date.
+ * Answers the code for `service_period.to`, or null when the period is allowed.
+ */
+export function servicePeriodIssue(
+  period: { from: string; to: string },
+  today: string,
+  currentTo: string | null = null,
+): 'endDateNotInFuture' | 'endDateBeforeStartDate' | null {
+  if (period.to !== currentTo && !isServiceEndDateAllowed(period.to, today)) return 'endDateNotInFuture';
+  if (period.to < period.from) return 'endDateBeforeStartDate';
+  return null;
+}
+
 /** An optional free-text line (address, city, title): trimmed, bounded, general-name characters. */
 export const optionalTextLineSchema = v.optional(
   v.pipe(

@@ -4,17 +4,30 @@ import { OUTBOX_HEADERS, OUTBOX_QUOTA_STATUS, queuedResponseSchema } from '../..
 import { apiErrorSchema } from '../../contract/schemas/common.ts';
 import { getAccessToken } from './access-token.ts';
 
-/** A non-success answer of the platform API, carrying the `error.status` and `error.message` it sent. */
+/** What an error answer says beyond its status and message (see `ApiErrorBody`). */
+export interface ApiErrorDetails {
+  /** Seconds from a `Retry-After` header, when the server throttled the call. */
+  retryAfterSeconds?: number | null;
+  /** Dot path of the request value at fault, such as `service_period.to`. */
+  field?: string;
+  /** The stable code of the failure, for the console to act on instead of the English message. */
+  code?: string;
+}
+
+/** A non-success answer of the platform API: `error.status`, `error.message`, and `field`/`code` when sent. */
 export class ApiError extends Error {
   readonly status: number;
-  /** Seconds from a `Retry-After` header, when the server throttled the call. */
   readonly retryAfterSeconds: number | null;
+  readonly field: string | null;
+  readonly code: string | null;
 
-  constructor(status: number, message: string, retryAfterSeconds: number | null = null) {
+  constructor(status: number, message: string, details: ApiErrorDetails = {}) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
-    this.retryAfterSeconds = retryAfterSeconds;
+    this.retryAfterSeconds = details.retryAfterSeconds ?? null;
+    this.field = details.field ?? null;
+    this.code = details.code ?? null;
   }
 }
 
@@ -152,8 +165,12 @@ function retryAfterSeconds(response: Response): number | null {
 async function errorFrom(response: Response): Promise<ApiError> {
   const body: unknown = await response.json().catch(() => null);
   const parsed = v.safeParse(apiErrorSchema, body);
-  const message = parsed.success ? parsed.output.error.message : response.statusText;
-  return new ApiError(response.status, message, retryAfterSeconds(response));
+  const error = parsed.success ? parsed.output.error : null;
+  return new ApiError(response.status, error?.message ?? response.statusText, {
+    retryAfterSeconds: retryAfterSeconds(response),
+    field: error?.field,
+    code: error?.code,
+  });
 }
 
 /**
