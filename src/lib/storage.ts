@@ -5,7 +5,6 @@ export const STORAGE_KEYS = {
   language: 'trust-console.language',
   theme: 'trust-console.theme',
   activeAccount: 'trust-console.active-account',
-  expiryNotification: 'trust-console.expiry-notification',
 } as const;
 
 /**
@@ -19,6 +18,8 @@ export const USER_STORAGE_KEYS = {
   accountsExpiryBanners: 'trust-console.accounts-expiry-banners',
   /** Accounts last chosen in the header's switcher, most recent first. */
   recentAccounts: 'trust-console.recent-accounts',
+  /** The state of the account expiry banner the user last dismissed (`accountExpiryNoticeState`). */
+  expiryNotification: 'trust-console.expiry-notification',
 } as const;
 type UserStorageKeyPrefix = (typeof USER_STORAGE_KEYS)[keyof typeof USER_STORAGE_KEYS];
 type UserStorageKey = `${UserStorageKeyPrefix}.${string}`;
