@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Four suites with different needs, run together by `vitest run` (see docs/decisions/006-testing.md).
+ * Suites with different needs, run together by `vitest run` (see docs/decisions/006-testing.md).
  * `console` extends vite.config.ts so Lingui macros, the TanStack Router plugin and React behave in
  * tests exactly as in the build.
  */
@@ -28,6 +28,14 @@ export default defineConfig({
         test: {
           name: 'contract',
           include: ['tests/contract/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      // The repository's import graph against its layering rules: reads the sources, runs nothing of them.
+      {
+        test: {
+          name: 'architecture',
+          include: ['tests/architecture/**/*.test.ts'],
           environment: 'node',
         },
       },
