@@ -2,7 +2,8 @@ import type { PrecacheEntry } from 'workbox-precaching';
 import { type OfflineDatabase, openOfflineDatabase } from '../contract/offline-storage.ts';
 import { OUTBOX_CHANNEL, type OutboxEvent } from '../contract/outbox.ts';
 import { parseOutboxCommand } from './outbox/commands.ts';
-import { isQueueable, OutboxEngine } from './outbox/engine.ts';
+import { isQueueable } from './outbox/content.ts';
+import { OutboxEngine } from './outbox/engine.ts';
 import { registerShellRoutes } from './shell.ts';
 
 /** Background Sync is not in every browser (nor in TypeScript's worker types): used when present. */

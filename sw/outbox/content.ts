@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { OUTBOX_HEADERS, type OutboxMethod } from '../../contract/outbox.ts';
+import { isApiPath } from '../../contract/paths.ts';
 
 /**
  * The sealed part of an outbox record: the request as it will be sent again, and what the server
@@ -29,7 +30,19 @@ export const STORED_HEADERS = [
   OUTBOX_HEADERS.ifMatch,
 ];
 
-export const QUEUEABLE_METHODS: ReadonlySet<string> = new Set<OutboxMethod>(['POST', 'PUT', 'DELETE']);
+const QUEUEABLE_METHODS: ReadonlySet<string> = new Set<OutboxMethod>(['POST', 'PUT', 'DELETE']);
+
+/** The request's method, path and body can be queued: same origin, API path, marked by the page. */
+export function isQueueable(request: Request, origin: string): boolean {
+  const url = new URL(request.url);
+  return (
+    url.origin === origin &&
+    isApiPath(url.pathname) &&
+    QUEUEABLE_METHODS.has(request.method) &&
+    request.headers.has(OUTBOX_HEADERS.idempotencyKey) &&
+    request.headers.has(OUTBOX_HEADERS.summary)
+  );
+}
 
 const nullableString = v.nullable(v.string());
 

@@ -1,39 +1,32 @@
-import * as v from 'valibot';
-import {
-  liveStorageKey,
-  type OfflineDatabase,
-  type OutboxRecord,
-  openSealedJson,
-  ownerTag,
-  type SealedValue,
-  type StorageKeyRecord,
-  sealJson,
-} from '../../contract/offline-storage.ts';
+import { type OfflineDatabase, type OutboxRecord, ownerTag } from '../../contract/offline-storage.ts';
 import {
   newIdempotencyKey,
   OUTBOX_HEADERS,
-  OUTBOX_QUOTA_STATUS,
   type OutboxCommand,
   type OutboxEntryView,
   type OutboxEvent,
   type OutboxMethod,
   type QueuedResponse,
 } from '../../contract/outbox.ts';
-import { isApiPath } from '../../contract/paths.ts';
-import { BACKOFF_CAP_MS, backoffDelay, retryAfterDelay } from './backoff.ts';
-import {
-  decodeSummary,
-  forwardedHeaders,
-  type OutboxContent,
-  outboxContentSchema,
-  parsedBody,
-  QUEUEABLE_METHODS,
-  storedHeaders,
-} from './content.ts';
+import { BACKOFF_CAP_MS, backoffDelay } from './backoff.ts';
+import { decodeSummary, forwardedHeaders, type OutboxContent, parsedBody, storedHeaders } from './content.ts';
 import { bearerToken, jwtSubject } from './jwt.ts';
+import {
+  currentFromAnswer,
+  type ReplayOutcome,
+  refusalMessage,
+  replayOutcome,
+  WORKER_REFUSALS,
+  type WorkerRefusal,
+} from './outcomes.ts';
+import { type Opened, OutboxStore } from './store.ts';
 
 /**
  * The outbox: the one queue of changes made without a connection (docs/decisions/013-offline-console.md).
+ * This file decides when entries are taken, sent and told to pages: interception, the replay loop
+ * with its order and timer, the pages' commands and the broadcasts. How entries are kept is
+ * `store.ts`; what an answer makes of an entry is the table of `outcomes.ts`.
+ *
  * Everything it needs from its surroundings comes in through `OutboxEnvironment`, so the service
  * worker, the unit tests and the fault-injection benchmark run this same code.
  */
@@ -56,9 +49,6 @@ export interface OutboxEnvironment {
   setTimer?: (callback: () => void, delayMs: number) => () => void;
 }
 
-/** WebCrypto's key type, named so that the benchmark's Node configuration compiles this file too. */
-type CryptoKey = Parameters<typeof crypto.subtle.encrypt>[1];
-
 interface Session {
   userId: string;
   token: string;
@@ -66,24 +56,7 @@ interface Session {
   expiresAt: number;
 }
 
-type Opened =
-  | { readable: true; key: CryptoKey; content: OutboxContent }
-  /** The key exists but is locked until its user signs in again: the entry waits, in its place. */
-  | { readable: false; locked: true }
-  /** No key will ever open it again (destroyed, expired) or the record is damaged. */
-  | { readable: false; locked: false };
-
-type Step = 'next' | 'stop';
-
-export const QUOTA_MESSAGE =
-  'The browser has no room left to keep this change offline, so it was not saved. Free some storage or reconnect, then make the change again.';
-export const SIGN_IN_AGAIN_MESSAGE = 'Sign in again to keep changes offline.';
-export const OTHER_USER_MESSAGE = 'This change was made for another user than the one signed in.';
-export const NO_OWNER_MESSAGE = 'The change does not name the user it is made for.';
-export const GONE_MESSAGE = 'The object this change was made to no longer exists.';
-const WORKER_FAILURE_MESSAGE = 'The change could not be sent or kept offline.';
-
-const WAITING: ReadonlySet<OutboxRecord['state']> = new Set(['pending', 'sending', 'held']);
+type ReadableEntry = Extract<Opened, { readable: true }>;
 
 function jsonResponse(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), {
@@ -92,49 +65,13 @@ function jsonResponse(status: number, body: unknown): Response {
   });
 }
 
-function errorResponse(status: number, message: string): Response {
+function refusal(reason: WorkerRefusal): Response {
+  const { status, message } = WORKER_REFUSALS[reason];
   return jsonResponse(status, { error: { status, message } });
 }
 
-function isQuotaError(error: unknown): boolean {
-  return (
-    typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'QuotaExceededError'
-  );
-}
-
-function bySequence(a: OutboxRecord, b: OutboxRecord): number {
-  return a.sequence - b.sequence;
-}
-
-/** The request's method, path and body can be queued: same origin, API path, marked by the page. */
-export function isQueueable(request: Request, origin: string): boolean {
-  const url = new URL(request.url);
-  return (
-    url.origin === origin &&
-    isApiPath(url.pathname) &&
-    QUEUEABLE_METHODS.has(request.method) &&
-    request.headers.has(OUTBOX_HEADERS.idempotencyKey) &&
-    request.headers.has(OUTBOX_HEADERS.summary)
-  );
-}
-
-/** The server's `error.message`, or a sentence naming the status when the body has none. */
-async function serverMessage(response: Response): Promise<{ message: string; body: unknown }> {
-  let body: unknown = null;
-  try {
-    body = JSON.parse(await response.text());
-  } catch {
-    body = null;
-  }
-  const error = (body as { error?: { message?: unknown } } | null)?.error;
-  const message =
-    typeof error?.message === 'string' && error.message !== ''
-      ? error.message
-      : `The server refused this change (HTTP ${response.status}).`;
-  return { message, body };
-}
-
 export class OutboxEngine {
+  private readonly store: OutboxStore;
   private readonly sessions = new Map<string, Session>();
   private readonly owners = new Map<string, string>();
   private started: Promise<void> | null = null;
@@ -145,7 +82,9 @@ export class OutboxEngine {
   private cancelTimer: (() => void) | null = null;
   private timerAt = Number.POSITIVE_INFINITY;
 
-  constructor(private readonly env: OutboxEnvironment) {}
+  constructor(private readonly env: OutboxEnvironment) {
+    this.store = new OutboxStore(env.database, env.now);
+  }
 
   /**
    * Worker start: entries left `sending` by a worker that stopped mid-request go back to `pending`
@@ -180,21 +119,21 @@ export class OutboxEngine {
       return await this.interceptChecked(request);
     } catch (error) {
       console.error('Outbox: a change could not be handled', error);
-      return errorResponse(503, WORKER_FAILURE_MESSAGE);
+      return refusal('workerFailure');
     }
   }
 
   private async interceptChecked(request: Request): Promise<Response> {
     await this.ready();
     const userId = request.headers.get(OUTBOX_HEADERS.owner);
-    if (!userId) return errorResponse(400, NO_OWNER_MESSAGE);
+    if (!userId) return refusal('noOwner');
     const bearer = bearerToken(request.headers.get('Authorization'));
-    if (bearer !== null && jwtSubject(bearer) !== userId) return errorResponse(403, OTHER_USER_MESSAGE);
+    if (bearer !== null && jwtSubject(bearer) !== userId) return refusal('otherUser');
 
     const owner = await this.ownerOf(userId);
-    const database = await this.env.database();
-    const key = await liveStorageKey(database, owner, this.env.now());
-    if (key?.key == null) return errorResponse(401, SIGN_IN_AGAIN_MESSAGE);
+    const key = await this.store.liveKey(owner);
+    if (key?.key == null) return refusal('signInAgain');
+    const sealWith = { ...key, key: key.key };
 
     const url = new URL(request.url);
     const text = await request.text();
@@ -211,7 +150,7 @@ export class OutboxEngine {
     };
 
     // Behind entries already waiting, a change is only sent in its turn: order is kept per user.
-    if (await this.hasWaiting(database, owner)) return this.enqueue(owner, key, content);
+    if (await this.store.hasWaiting(owner)) return this.enqueue(owner, sealWith, content);
 
     try {
       return await this.env.fetch(
@@ -223,42 +162,19 @@ export class OutboxEngine {
         }),
       );
     } catch {
-      return this.enqueue(owner, key, content);
+      return this.enqueue(owner, sealWith, content);
     }
   }
 
-  private async hasWaiting(database: OfflineDatabase, owner: string): Promise<boolean> {
-    const records = await database.getAllFromIndex('outbox', 'owner', owner);
-    return records.some((record) => WAITING.has(record.state));
-  }
-
-  /** Seals the change, then numbers and stores it in one transaction (no crypto inside it). */
-  private async enqueue(owner: string, key: StorageKeyRecord, content: OutboxContent): Promise<Response> {
-    if (key.key === null) return errorResponse(401, SIGN_IN_AGAIN_MESSAGE);
+  private async enqueue(
+    owner: string,
+    key: Parameters<OutboxStore['add']>[0]['key'],
+    content: OutboxContent,
+  ): Promise<Response> {
     const id = this.newId();
-    const sealed = await sealJson(key.key, content);
-    try {
-      const database = await this.env.database();
-      const transaction = database.transaction('outbox', 'readwrite');
-      const write = (async () => {
-        const last = await transaction.store.index('sequence').openCursor(null, 'prev');
-        await transaction.store.add({
-          id,
-          sequence: (last?.value.sequence ?? 0) + 1,
-          owner,
-          keyId: key.keyId,
-          state: 'pending',
-          attempts: 0,
-          nextAttemptAt: null,
-          createdAt: this.env.now(),
-          sealed,
-        });
-      })();
-      await Promise.all([write, transaction.done]);
-    } catch (error) {
-      if (!isQuotaError(error)) throw error;
+    if ((await this.store.add({ id, owner, key, content })) === 'no-room') {
       this.env.broadcast({ type: 'quota-exceeded', owner, summary: content.summary });
-      return errorResponse(OUTBOX_QUOTA_STATUS, QUOTA_MESSAGE);
+      return refusal('noRoom');
     }
     void this.notify(owner);
     void this.env.requestSync?.().catch(() => undefined);
@@ -296,10 +212,10 @@ export class OutboxEngine {
   }
 
   private async pass(): Promise<void> {
-    const database = await this.env.database();
-    const records = (await database.getAll('outbox')).sort(bySequence);
     const byOwner = new Map<string, OutboxRecord[]>();
-    for (const record of records) byOwner.set(record.owner, [...(byOwner.get(record.owner) ?? []), record]);
+    for (const record of await this.store.all()) {
+      byOwner.set(record.owner, [...(byOwner.get(record.owner) ?? []), record]);
+    }
 
     let wakeAt = Number.POSITIVE_INFINITY;
     for (const [owner, entries] of byOwner) {
@@ -311,8 +227,8 @@ export class OutboxEngine {
           wakeAt = Math.min(wakeAt, record.nextAttemptAt);
           break;
         }
-        if ((await this.send(database, record)) === 'stop') {
-          const next = await database.get('outbox', record.id);
+        if ((await this.send(record)) === 'stop') {
+          const next = await this.store.get(record.id);
           if (next?.state === 'pending' && next.nextAttemptAt !== null) {
             wakeAt = Math.min(wakeAt, next.nextAttemptAt);
           }
@@ -328,101 +244,135 @@ export class OutboxEngine {
     return session !== undefined && session.expiresAt > this.env.now() ? session : null;
   }
 
-  private async send(database: OfflineDatabase, record: OutboxRecord): Promise<Step> {
-    const opened = await this.open(database, record);
+  private async send(record: OutboxRecord): Promise<ReplayOutcome['replay']> {
+    const opened = await this.store.open(record);
     // A damaged entry or one whose key is gone can never be sent; it is passed over, not deleted
     // (the console removes data with its key). One whose key is locked keeps its place.
     if (!opened.readable) return opened.locked ? 'stop' : 'next';
     const session = this.sessionOf(record.owner);
     if (session === null) return 'stop';
 
-    const marked = await this.update(record.id, (current) =>
+    const marked = await this.store.update(record.id, (current) =>
       current.state === 'pending' ? { ...current, state: 'sending' } : null,
     );
     if (marked === null) return 'stop';
     void this.notify(record.owner);
 
-    const { content, key } = opened;
-    const headers = new Headers(content.headers);
+    const headers = new Headers(opened.content.headers);
     headers.set('Authorization', `Bearer ${session.token}`);
     let response: Response;
     try {
       response = await this.env.fetch(
-        new Request(new URL(content.url, this.env.origin), {
-          method: content.method,
+        new Request(new URL(opened.content.url, this.env.origin), {
+          method: opened.content.method,
           headers,
-          body: content.body,
+          body: opened.content.body,
           credentials: 'same-origin',
         }),
       );
     } catch {
-      await this.retryLater(marked, null);
-      return 'stop';
+      const unanswered = replayOutcome(null, this.env.now());
+      await this.retryLater(marked, unanswered.atLeastMs);
+      return unanswered.replay;
     }
-    return this.settle(marked, content, key, session, response);
+    const outcome = replayOutcome(
+      { status: response.status, retryAfter: response.headers.get('Retry-After') },
+      this.env.now(),
+    );
+    await this.settle(marked, opened, session, response, outcome);
+    return outcome.replay;
   }
 
-  /** What the server's answer makes of the entry. */
+  /** Carries out what the server's answer makes of the entry. */
   private async settle(
     record: OutboxRecord,
-    content: OutboxContent,
-    key: CryptoKey,
+    entry: ReadableEntry,
     session: Session,
     response: Response,
-  ): Promise<Step> {
-    const { status } = response;
-    if (status >= 200 && status < 300) {
-      await response.body?.cancel();
-      await this.remove(record.id);
-      this.env.broadcast({ type: 'synced', owner: record.owner, id: record.id, url: content.url, status });
-      void this.notify(record.owner);
-      return 'next';
-    }
-    if (status === 401) {
-      await response.body?.cancel();
-      if (this.sessions.get(record.owner)?.token !== session.token && this.sessionOf(record.owner) !== null) {
-        // A newer session arrived while this was on the wire: the entry goes out again with it.
-        await this.update(record.id, (current) => ({ ...current, state: 'pending', nextAttemptAt: null }));
-        return 'stop';
+    outcome: ReplayOutcome,
+  ): Promise<void> {
+    switch (outcome.entry) {
+      case 'remove': {
+        await response.body?.cancel();
+        await this.store.remove(record.id);
+        const { url } = entry.content;
+        this.env.broadcast({
+          type: 'synced',
+          owner: record.owner,
+          id: record.id,
+          url,
+          status: response.status,
+        });
+        void this.notify(record.owner);
+        return;
       }
-      // The token is spent: the user's entries wait for the same user's next session.
-      this.sessions.delete(record.owner);
-      await this.rewrite(
-        (stored) =>
-          stored.owner === record.owner &&
-          (stored.id === record.id || stored.state === 'pending' || stored.state === 'sending'),
-        (stored) => ({ ...stored, state: 'held', nextAttemptAt: null }),
-      );
-      void this.notify(record.owner);
-      return 'stop';
+      case 'hold':
+        await response.body?.cancel();
+        return this.holdAfterRefusedToken(record, session);
+      case 'retry':
+        await response.body?.cancel();
+        return this.retryLater(record, outcome.atLeastMs);
+      case 'conflict':
+      case 'failed':
+        return this.setAside(record, entry, session, response, outcome);
     }
-    if (status >= 500 || (status === 409 && response.headers.has('Retry-After'))) {
-      // 409 with Retry-After: the server is still working on the first request with this key.
-      const retryAfter = retryAfterDelay(response.headers.get('Retry-After'), this.env.now());
-      await response.body?.cancel();
-      await this.retryLater(record, retryAfter);
-      return 'stop';
-    }
+  }
 
-    const { message, body } = await serverMessage(response);
-    let state: 'conflict' | 'failed' = 'failed';
-    let current: OutboxContent['current'] = null;
-    let error = { status, message };
-    if (status === 412) {
-      state = 'conflict';
-      const value = (body as { current?: unknown } | null)?.current;
-      const etag = response.headers.get('ETag');
-      if (value !== undefined || etag !== null) current = { value: value ?? null, etag };
-    } else if (status === 409) {
-      state = 'conflict';
-      current = await this.currentOf(content, session);
-    } else if (status === 404) {
-      error = { status, message: GONE_MESSAGE };
+  /** Conflict or failure: the server's answer is sealed into the entry, which waits for the user. */
+  private async setAside(
+    record: OutboxRecord,
+    { content, key }: ReadableEntry,
+    session: Session,
+    response: Response,
+    outcome: Extract<ReplayOutcome, { entry: 'conflict' | 'failed' }>,
+  ): Promise<void> {
+    const { status } = response;
+    let body: unknown = null;
+    try {
+      body = JSON.parse(await response.text());
+    } catch {
+      body = null;
     }
-    const sealed = await sealJson(key, { ...content, error, current } satisfies OutboxContent);
-    await this.update(record.id, (stored) => ({ ...stored, state, nextAttemptAt: null, sealed }));
+    const error = {
+      status,
+      message: (outcome.entry === 'failed' ? outcome.message : null) ?? refusalMessage(status, body),
+    };
+    let current: OutboxContent['current'] = null;
+    if (outcome.entry === 'conflict') {
+      current =
+        outcome.current === 'from-answer'
+          ? currentFromAnswer(body, response.headers.get('ETag'))
+          : await this.currentOf(content, session);
+    }
+    const sealed = await this.store.seal(key, { ...content, error, current });
+    await this.store.update(record.id, (stored) => ({
+      ...stored,
+      state: outcome.entry,
+      nextAttemptAt: null,
+      sealed,
+    }));
     void this.notify(record.owner);
-    return 'next';
+  }
+
+  /** 401: the token is spent, so the user's entries wait for the same user's next session. */
+  private async holdAfterRefusedToken(record: OutboxRecord, session: Session): Promise<void> {
+    if (this.sessions.get(record.owner)?.token !== session.token && this.sessionOf(record.owner) !== null) {
+      // A newer session arrived while this was on the wire: the entry goes out again with it.
+      await this.store.update(record.id, (current) => ({
+        ...current,
+        state: 'pending',
+        nextAttemptAt: null,
+      }));
+      return;
+    }
+    this.sessions.delete(record.owner);
+    await this.store.rewrite(
+      (stored) =>
+        stored.owner === record.owner &&
+        (stored.id === record.id || stored.state === 'pending' || stored.state === 'sending'),
+      (stored) => ({ ...stored, state: 'held', nextAttemptAt: null }),
+    );
+    void this.notify(record.owner);
   }
 
   /** After a 409 without a current version in the answer: the object as its resource path reads now. */
@@ -450,7 +400,7 @@ export class OutboxEngine {
     const attempts = record.attempts + 1;
     const delay = Math.min(BACKOFF_CAP_MS, Math.max(backoffDelay(attempts, this.env.random), atLeastMs ?? 0));
     const held = this.sessionOf(record.owner) === null;
-    await this.update(record.id, (current) => ({
+    await this.store.update(record.id, (current) => ({
       ...current,
       state: held ? 'held' : 'pending',
       attempts,
@@ -516,7 +466,7 @@ export class OutboxEngine {
     const owner = await this.ownerOf(userId);
     for (const other of [...this.sessions.keys()]) if (other !== owner) this.sessions.delete(other);
     this.sessions.set(owner, { userId, token, expiresAt });
-    const changed = await this.rewrite(
+    const changed = await this.store.rewrite(
       (record) => (record.owner === owner ? record.state === 'held' : record.state === 'pending'),
       (record) =>
         record.owner === owner
@@ -531,25 +481,18 @@ export class OutboxEngine {
     const owner = await this.ownerOf(userId);
     this.sessions.delete(owner);
     if (keep) {
-      await this.rewrite(
+      await this.store.rewrite(
         (record) => record.owner === owner && (record.state === 'pending' || record.state === 'sending'),
         (record) => ({ ...record, state: 'held', nextAttemptAt: null }),
       );
     } else {
-      const database = await this.env.database();
-      const transaction = database.transaction('outbox', 'readwrite');
-      const work = (async () => {
-        for (const id of await transaction.store.index('owner').getAllKeys(owner)) {
-          await transaction.store.delete(id);
-        }
-      })();
-      await Promise.all([work, transaction.done]);
+      await this.store.removeAllOf(owner);
     }
     await this.notify(owner);
   }
 
   private async discard(id: string): Promise<void> {
-    const removed = await this.remove(id);
+    const removed = await this.store.remove(id);
     if (removed !== undefined) await this.notify(removed.owner);
   }
 
@@ -593,10 +536,9 @@ export class OutboxEngine {
     from: 'conflict' | 'failed',
     change: (content: OutboxContent) => OutboxContent,
   ): Promise<void> {
-    const database = await this.env.database();
-    const record = await database.get('outbox', id);
+    const record = await this.store.get(id);
     if (record?.state !== from) return;
-    const opened = await this.open(database, record);
+    const opened = await this.store.open(record);
     if (!opened.readable) return;
     const changed = change(opened.content);
     const content: OutboxContent = {
@@ -605,8 +547,8 @@ export class OutboxEngine {
       error: null,
       current: null,
     };
-    const sealed = await sealJson(opened.key, content);
-    const updated = await this.update(id, (current) =>
+    const sealed = await this.store.seal(opened.key, content);
+    const updated = await this.store.update(id, (current) =>
       current.state === from
         ? { ...current, state: 'pending', attempts: 0, nextAttemptAt: null, sealed }
         : null,
@@ -616,19 +558,21 @@ export class OutboxEngine {
     void this.replay();
   }
 
-  // ─── Storage ───────────────────────────────────────────────────────────────────────────────────
+  // ─── Identity ──────────────────────────────────────────────────────────────────────────────────
 
   private ready(): Promise<void> {
-    this.started ??= this.rewrite(
-      (record) => record.state === 'sending',
-      (record) => ({ ...record, state: 'pending' }),
-    ).then(
-      () => undefined,
-      (error: unknown) => {
-        this.started = null;
-        throw error;
-      },
-    );
+    this.started ??= this.store
+      .rewrite(
+        (record) => record.state === 'sending',
+        (record) => ({ ...record, state: 'pending' }),
+      )
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          this.started = null;
+          throw error;
+        },
+      );
     return this.started;
   }
 
@@ -643,73 +587,6 @@ export class OutboxEngine {
 
   private newId(): string {
     return this.env.newId?.() ?? crypto.randomUUID();
-  }
-
-  /** Opens a record's sealed request with its own key, if that key still exists and is unlocked. */
-  private async open(database: OfflineDatabase, record: OutboxRecord): Promise<Opened> {
-    const keyRecord = await database.get('keys', record.keyId);
-    return this.openWith(keyRecord, record.sealed);
-  }
-
-  private async openWith(keyRecord: StorageKeyRecord | undefined, sealed: SealedValue): Promise<Opened> {
-    if (keyRecord === undefined || keyRecord.expiresAt <= this.env.now())
-      return { readable: false, locked: false };
-    if (keyRecord.key === null) return { readable: false, locked: true };
-    const plain = await openSealedJson(keyRecord.key, sealed);
-    const parsed = v.safeParse(outboxContentSchema, plain);
-    if (!parsed.success) return { readable: false, locked: false };
-    return { readable: true, key: keyRecord.key, content: parsed.output };
-  }
-
-  /**
-   * Changes one record in a transaction of its own; `change` answers the new record, or null to
-   * leave it (for example when a command changed its state meanwhile). Answers what was written.
-   */
-  private async update(
-    id: string,
-    change: (record: OutboxRecord) => OutboxRecord | null,
-  ): Promise<OutboxRecord | null> {
-    const database = await this.env.database();
-    const transaction = database.transaction('outbox', 'readwrite');
-    const work = (async () => {
-      const record = await transaction.store.get(id);
-      const next = record === undefined ? null : change(record);
-      if (next !== null) await transaction.store.put(next);
-      return next;
-    })();
-    const [written] = await Promise.all([work, transaction.done]);
-    return written;
-  }
-
-  /** Changes every record `select` picks, in one transaction; answers the owners touched. */
-  private async rewrite(
-    select: (record: OutboxRecord) => boolean,
-    change: (record: OutboxRecord) => OutboxRecord,
-  ): Promise<Set<string>> {
-    const database = await this.env.database();
-    const transaction = database.transaction('outbox', 'readwrite');
-    const owners = new Set<string>();
-    const work = (async () => {
-      for (const record of await transaction.store.getAll()) {
-        if (!select(record)) continue;
-        owners.add(record.owner);
-        await transaction.store.put(change(record));
-      }
-    })();
-    await Promise.all([work, transaction.done]);
-    return owners;
-  }
-
-  private async remove(id: string): Promise<OutboxRecord | undefined> {
-    const database = await this.env.database();
-    const transaction = database.transaction('outbox', 'readwrite');
-    const work = (async () => {
-      const record = await transaction.store.get(id);
-      if (record !== undefined) await transaction.store.delete(id);
-      return record;
-    })();
-    const [removed] = await Promise.all([work, transaction.done]);
-    return removed;
   }
 
   // ─── Broadcasts ────────────────────────────────────────────────────────────────────────────────
@@ -741,30 +618,19 @@ export class OutboxEngine {
 
   /** The entries of `owner` its pages may see; those that cannot be decrypted are left out. */
   private async views(owner: string): Promise<OutboxEntryView[]> {
-    const database = await this.env.database();
-    const records = (await database.getAllFromIndex('outbox', 'owner', owner)).sort(bySequence);
-    const keys = new Map<string, StorageKeyRecord | undefined>();
-    const views: OutboxEntryView[] = [];
-    for (const record of records) {
-      if (!keys.has(record.keyId)) keys.set(record.keyId, await database.get('keys', record.keyId));
-      const opened = await this.openWith(keys.get(record.keyId), record.sealed);
-      if (!opened.readable) continue;
-      const { content } = opened;
-      views.push({
-        id: record.id,
-        sequence: record.sequence,
-        accountId: content.accountId,
-        method: content.method,
-        url: content.url,
-        body: parsedBody(content.body),
-        summary: content.summary,
-        createdAt: new Date(record.createdAt).toISOString(),
-        attempts: record.attempts,
-        state: record.state,
-        error: content.error,
-        current: content.current,
-      });
-    }
-    return views;
+    return (await this.store.readableOf(owner)).map(({ record, content }) => ({
+      id: record.id,
+      sequence: record.sequence,
+      accountId: content.accountId,
+      method: content.method,
+      url: content.url,
+      body: parsedBody(content.body),
+      summary: content.summary,
+      createdAt: new Date(record.createdAt).toISOString(),
+      attempts: record.attempts,
+      state: record.state,
+      error: content.error,
+      current: content.current,
+    }));
   }
 }

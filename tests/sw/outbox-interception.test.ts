@@ -1,13 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ownerTag } from '../../contract/offline-storage.ts';
 import { OUTBOX_QUOTA_STATUS } from '../../contract/outbox.ts';
-import {
-  isQueueable,
-  NO_OWNER_MESSAGE,
-  OTHER_USER_MESSAGE,
-  QUOTA_MESSAGE,
-  SIGN_IN_AGAIN_MESSAGE,
-} from '../../sw/outbox/engine.ts';
+import { isQueueable } from '../../sw/outbox/content.ts';
+import { WORKER_REFUSALS } from '../../sw/outbox/outcomes.ts';
 import { apiError, change, Harness, json, ORIGIN, tokenFor } from './support.ts';
 
 let harness: Harness;
@@ -178,7 +173,9 @@ describe('a change the outbox refuses, storing nothing', () => {
   it('answers 403 when the token belongs to another user than X-Outbox-Owner', async () => {
     const response = await harness.engine.intercept(change({ userId: 'user-1', token: tokenFor('user-2') }));
     expect(response.status).toBe(403);
-    expect(await response.json()).toEqual({ error: { status: 403, message: OTHER_USER_MESSAGE } });
+    expect(await response.json()).toEqual({
+      error: { status: 403, message: WORKER_REFUSALS.otherUser.message },
+    });
     expect(harness.server.requests).toEqual([]);
     expect(await harness.records()).toEqual([]);
   });
@@ -199,7 +196,9 @@ describe('a change the outbox refuses, storing nothing', () => {
       await setup();
       const response = await harness.engine.intercept(change({ userId: 'user-3' }));
       expect(response.status).toBe(401);
-      expect(await response.json()).toEqual({ error: { status: 401, message: SIGN_IN_AGAIN_MESSAGE } });
+      expect(await response.json()).toEqual({
+        error: { status: 401, message: WORKER_REFUSALS.signInAgain.message },
+      });
       expect(harness.server.requests).toEqual([]);
       expect(await harness.records()).toEqual([]);
     }
@@ -210,7 +209,9 @@ describe('a change the outbox refuses, storing nothing', () => {
     request.headers.delete('X-Outbox-Owner');
     const response = await harness.engine.intercept(request);
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ error: { status: 400, message: NO_OWNER_MESSAGE } });
+    expect(await response.json()).toEqual({
+      error: { status: 400, message: WORKER_REFUSALS.noOwner.message },
+    });
     expect(harness.server.requests).toEqual([]);
   });
 
@@ -223,7 +224,9 @@ describe('a change the outbox refuses, storing nothing', () => {
     const response = await harness.engine.intercept(change({ summary: 'Create organization Acme' }));
 
     expect(response.status).toBe(OUTBOX_QUOTA_STATUS);
-    expect(await response.json()).toEqual({ error: { status: 507, message: QUOTA_MESSAGE } });
+    expect(await response.json()).toEqual({
+      error: { status: 507, message: WORKER_REFUSALS.noRoom.message },
+    });
     expect(harness.events).toContainEqual({
       type: 'quota-exceeded',
       owner: await ownerTag('user-1'),

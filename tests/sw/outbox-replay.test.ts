@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ownerTag } from '../../contract/offline-storage.ts';
 import { BACKOFF_BASE_MS, BACKOFF_CAP_MS, backoffDelay, retryAfterDelay } from '../../sw/outbox/backoff.ts';
-import { GONE_MESSAGE } from '../../sw/outbox/engine.ts';
+import { GONE_MESSAGE } from '../../sw/outbox/outcomes.ts';
 import { apiError, Harness, json, ORIGIN, tokenFor } from './support.ts';
 
 let harness: Harness;
