@@ -19,7 +19,7 @@ import {
   WORKER_REFUSALS,
   type WorkerRefusal,
 } from './outcomes.ts';
-import { type Opened, OutboxStore } from './store.ts';
+import { type Opened, OutboxStore, type UnlockedKey } from './store.ts';
 
 /**
  * The outbox: the one queue of changes made without a connection (docs/decisions/013-offline-console.md).
@@ -133,7 +133,7 @@ export class OutboxEngine {
     const owner = await this.ownerOf(userId);
     const key = await this.store.liveKey(owner);
     if (key?.key == null) return refusal('signInAgain');
-    const sealWith = { ...key, key: key.key };
+    const sealWith: UnlockedKey = { ...key, key: key.key };
 
     const url = new URL(request.url);
     const text = await request.text();
@@ -166,11 +166,7 @@ export class OutboxEngine {
     }
   }
 
-  private async enqueue(
-    owner: string,
-    key: Parameters<OutboxStore['add']>[0]['key'],
-    content: OutboxContent,
-  ): Promise<Response> {
+  private async enqueue(owner: string, key: UnlockedKey, content: OutboxContent): Promise<Response> {
     const id = this.newId();
     if ((await this.store.add({ id, owner, key, content })) === 'no-room') {
       this.env.broadcast({ type: 'quota-exceeded', owner, summary: content.summary });

@@ -13,6 +13,9 @@ import { type OutboxContent, outboxContentSchema } from './content.ts';
 /** WebCrypto's key type, named so that the benchmark's Node configuration compiles this file too. */
 type CryptoKey = Parameters<typeof crypto.subtle.encrypt>[1];
 
+/** A storage key that is not locked: the only kind a new entry can be sealed with. */
+export type UnlockedKey = StorageKeyRecord & { key: CryptoKey };
+
 /** A record as the store can read it. */
 export type Opened =
   | { readable: true; key: CryptoKey; content: OutboxContent }
@@ -86,7 +89,7 @@ export class OutboxStore {
   async add(entry: {
     id: string;
     owner: string;
-    key: StorageKeyRecord & { key: CryptoKey };
+    key: UnlockedKey;
     content: OutboxContent;
   }): Promise<'added' | 'no-room'> {
     const sealed = await this.seal(entry.key.key, entry.content);
