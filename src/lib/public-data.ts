@@ -1,10 +1,11 @@
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useSyncExternalStore } from 'react';
 
 /*
- * The pages before sign-in (sign-in, first-time setup, welcome) read four public answers and make
- * three calls. They do it with this small module instead of the query library, which only the
- * console behind sign-in loads: the sign-in page stays within its JavaScript budget that way
- * (docs/decisions/015-sign-in-page-weight.md).
+ * The pages before sign-in (sign-in, first-time setup, welcome) read four public answers with this
+ * small module instead of the query library, which only the console behind sign-in loads: the
+ * sign-in page stays within its JavaScript budget that way (docs/decisions/015-sign-in-page-weight.md).
+ * Their calls (verify the username, sign in, the setup steps) are form submissions: the form kit
+ * (lib/form) gives them their pending state and error.
  */
 
 interface ResourceState<T> {
@@ -81,60 +82,4 @@ export function usePublicResource<T>(resource: PublicResource<T>): ResourceState
     if (needsAnswer) resource.read().catch(() => undefined);
   }, [resource, needsAnswer]);
   return state;
-}
-
-interface ActionCallbacks<TResult> {
-  onSuccess?: (result: TResult) => void;
-}
-
-export interface Action<TInput, TResult> {
-  run(input: TInput, callbacks?: ActionCallbacks<TResult>): void;
-  isPending: boolean;
-  /** The last run's failure, cleared when the next run starts. */
-  error: Error | null;
-}
-
-/**
- * A call a form makes (verify the username, sign in, install the licence): its pending state and
- * error for the form to show. When the user submits again before the first answer, only the latest
- * run reports back; an answer arriving after the form left is dropped. `perform` is a function
- * defined outside the component, so `run` keeps its identity across renders.
- */
-export function useAction<TInput, TResult>(
-  perform: (input: TInput) => Promise<TResult>,
-): Action<TInput, TResult> {
-  const [status, setStatus] = useState<{ isPending: boolean; error: Error | null }>({
-    isPending: false,
-    error: null,
-  });
-  const latestRun = useRef(0);
-  const mounted = useRef(true);
-  useEffect(() => {
-    mounted.current = true;
-    return () => {
-      mounted.current = false;
-    };
-  }, []);
-
-  const run = useCallback(
-    (input: TInput, callbacks?: ActionCallbacks<TResult>) => {
-      const runId = ++latestRun.current;
-      const current = () => mounted.current && runId === latestRun.current;
-      setStatus({ isPending: true, error: null });
-      perform(input).then(
-        (result) => {
-          if (!current()) return;
-          setStatus({ isPending: false, error: null });
-          callbacks?.onSuccess?.(result);
-        },
-        (error: unknown) => {
-          if (current())
-            setStatus({ isPending: false, error: error instanceof Error ? error : new Error(String(error)) });
-        },
-      );
-    },
-    [perform],
-  );
-
-  return { run, isPending: status.isPending, error: status.error };
 }

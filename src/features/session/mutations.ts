@@ -7,7 +7,6 @@ import {
 } from '../../../contract/schemas/identity.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 import { licenceCheck } from '../../lib/licence-check.ts';
-import { useAction } from '../../lib/public-data.ts';
 import { startSession } from '../../lib/session.ts';
 
 interface VerifyUsernameInput {
@@ -16,25 +15,17 @@ interface VerifyUsernameInput {
   language: PlatformLocale;
 }
 
-function verifyUsername(input: VerifyUsernameInput) {
+/** The username step (B-15): the identity service answers the next step and a new state. */
+export function verifyUsername(input: VerifyUsernameInput) {
   return apiRequest('POST', apiPaths.identity.verifyUser, { body: input, schema: verifyUserResponseSchema });
 }
 
-/** The username step (B-15): the identity service answers the next step and a new state. */
-export function useVerifyUsername() {
-  return useAction(verifyUsername);
-}
-
-async function signIn(credentials: LoginRequest) {
+/** The password step: keeps the token in memory, then checks the licence before going on. */
+export async function signIn(credentials: LoginRequest) {
   const tokens = await apiRequest('POST', apiPaths.identity.login, {
     body: credentials,
     schema: tokenResponseSchema,
   });
   startSession(tokens);
   return licenceCheck.read({ fresh: true });
-}
-
-/** The password step: keeps the token in memory, then checks the licence before going on. */
-export function useSignIn() {
-  return useAction(signIn);
 }

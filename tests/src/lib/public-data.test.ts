@@ -1,16 +1,6 @@
-import { act, renderHook, waitFor } from '@testing-library/react';
+import { renderHook, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { publicResource, useAction, usePublicResource } from '../../../src/lib/public-data.ts';
-
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
+import { publicResource, usePublicResource } from '../../../src/lib/public-data.ts';
 
 describe('publicResource', () => {
   it('shares one request between concurrent reads and answers from memory while fresh', async () => {
@@ -60,55 +50,5 @@ describe('usePublicResource', () => {
     const { result } = renderHook(() => usePublicResource(resource));
     await waitFor(() => expect(result.current.error).toEqual(new Error('offline')));
     expect(result.current.data).toBeUndefined();
-  });
-});
-
-describe('useAction', () => {
-  it('reports pending, then calls back with the result', async () => {
-    const answer = deferred<string>();
-    const perform = () => answer.promise;
-    const onSuccess = vi.fn();
-    const { result } = renderHook(() => useAction(perform));
-    act(() => result.current.run(undefined, { onSuccess }));
-    expect(result.current.isPending).toBe(true);
-    await act(async () => answer.resolve('done'));
-    expect(result.current.isPending).toBe(false);
-    expect(onSuccess).toHaveBeenCalledWith('done');
-  });
-
-  it('keeps the failure for the form and clears it when the user submits again', async () => {
-    const perform = vi.fn<(input: number) => Promise<number>>().mockRejectedValueOnce(new Error('refused'));
-    const { result } = renderHook(() => useAction(perform));
-    await act(async () => result.current.run(1));
-    expect(result.current.error).toEqual(new Error('refused'));
-    perform.mockReturnValueOnce(new Promise(() => undefined));
-    act(() => result.current.run(2));
-    expect(result.current.error).toBeNull();
-  });
-
-  it('reports only the latest run when the user submits twice', async () => {
-    const first = deferred<string>();
-    const second = deferred<string>();
-    const perform = vi.fn<(input: string) => Promise<string>>((input) =>
-      input === 'first' ? first.promise : second.promise,
-    );
-    const onSuccess = vi.fn();
-    const { result } = renderHook(() => useAction(perform));
-    act(() => result.current.run('first', { onSuccess }));
-    act(() => result.current.run('second', { onSuccess }));
-    await act(async () => second.resolve('second answer'));
-    await act(async () => first.resolve('first answer'));
-    expect(onSuccess).toHaveBeenCalledTimes(1);
-    expect(onSuccess).toHaveBeenCalledWith('second answer');
-  });
-
-  it('drops an answer that arrives after the form left', async () => {
-    const answer = deferred<string>();
-    const onSuccess = vi.fn();
-    const { result, unmount } = renderHook(() => useAction(() => answer.promise));
-    act(() => result.current.run(undefined, { onSuccess }));
-    unmount();
-    await act(async () => answer.resolve('late'));
-    expect(onSuccess).not.toHaveBeenCalled();
   });
 });

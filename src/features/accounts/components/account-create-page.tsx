@@ -14,16 +14,10 @@ import { showToast } from '../../../components/ui/toast.tsx';
 import { useProfile } from '../../../lib/current-user.ts';
 import { today } from '../../../lib/dates.ts';
 import { useFeatureFlags } from '../../../lib/feature-flags.ts';
+import { type Form, type FormValues, nestValues, useForm } from '../../../lib/form/use-form.ts';
 import { useCreateAccount } from '../mutations.ts';
 import { accountListQueryOptions } from '../queries.ts';
-import { AccountErrorAlert } from './account-form-error-alert.tsx';
-import { AccountFields, AccountFormFrame } from './account-form-fields.tsx';
-import {
-  checkAccountForm,
-  type FormValues,
-  serverFieldError,
-  useAccountForm,
-} from './account-form-validation.ts';
+import { AccountFields, AccountFormFrame, servicePeriodRule } from './account-form-fields.tsx';
 
 type CreatableType = (typeof CREATABLE_TENANT_TYPES)[number];
 
@@ -58,37 +52,37 @@ const ADMINISTRATOR_FIELDS: readonly {
   },
 ];
 
-/** Every input a server answer may name (`administrator.user_name: …`). */
-const CREATE_FIELDS = [
-  'name',
-  'friendly_identifier',
-  'locale',
-  'partner_account_id',
-  'service_period.from',
-  'service_period.to',
-  ...ADMINISTRATOR_FIELDS.map((field) => `administrator.${field.name}`),
-];
+/** What the server says on a field whose value another record already has. */
+const IN_USE_MESSAGES = {
+  friendly_identifier: msg`This friendly identifier is already used by another account.`,
+  'administrator.user_name': msg`This user name is already taken.`,
+  'administrator.email': msg`This email is already used by another user.`,
+};
 
-/** The request as typed; the contract schema trims and checks it. An empty optional value is left out. */
+/** The request as typed; the contract schema trims and checks it. An empty optional choice is left out. */
 function createRequest(values: FormValues, type: CreatableType) {
-  const text = (name: string) => values[name] ?? '';
-  const friendlyIdentifier = text('friendly_identifier').trim();
-  const partnerAccountId = text('partner_account_id');
+  const { partner_account_id, friendly_identifier, ...request } = nestValues(values);
+  const identifier = String(friendly_identifier ?? '').trim();
   return {
-    name: text('name'),
-    locale: text('locale'),
+    ...request,
     type,
-    ...(partnerAccountId ? { partner_account_id: partnerAccountId } : {}),
-    ...(friendlyIdentifier ? { friendly_identifier: friendlyIdentifier } : {}),
-    service_period: { from: text('service_period.from'), to: text('service_period.to') },
-    administrator: Object.fromEntries(
-      ADMINISTRATOR_FIELDS.map((field) => [field.name, text(`administrator.${field.name}`)]),
-    ),
+    ...(partner_account_id ? { partner_account_id } : {}),
+    ...(identifier ? { friendly_identifier: identifier } : {}),
   };
 }
 
+/**
+ * The contract compares the passwords only once everything else is valid (`withPasswordConfirmation`);
+ * the form says it as soon as the repeated one is typed.
+ */
+function passwordsMatch(values: FormValues) {
+  const repeated = values['administrator.repeatedPassword'] ?? '';
+  if (repeated === '' || repeated === values['administrator.password']) return {};
+  return { 'administrator.repeatedPassword': 'passwordConfirmationMismatch' as const };
+}
+
 /** System scope places a standard account under a partner, or directly under the platform. */
-function PartnerSelect({ errorOf }: { errorOf: (field: string) => string | undefined }) {
+function PartnerSelect({ form }: { form: Form }) {
   const { t } = useLingui();
   const partners = useQuery(
     accountListQueryOptions({
@@ -110,11 +104,10 @@ function PartnerSelect({ errorOf }: { errorOf: (field: string) => string | undef
   return (
     <SelectField
       label={t`Partner`}
-      name="partner_account_id"
+      {...form.field('partner_account_id')}
       defaultValue=""
       options={options}
       description={status}
-      error={errorOf('partner_account_id')}
     />
   );
 }
@@ -129,52 +122,34 @@ function AccountCreateForm({ type }: { type: CreatableType }) {
   const choosesPartner =
     profile.access_scope === 'system' && type === 'standard' && featureFlags.partner_accounts;
 
-  const validate = (values: FormValues) => {
-    const result = checkAccountForm(tenantCreateSchema, createRequest(values, type), values, {
-      today: todayDate.toString(),
-      required: ['locale', 'service_period.from', 'service_period.to'],
-      currentEndDate: null,
-    });
-    // The contract compares the passwords only once everything else is valid; say it at once.
-    const repeated = values['administrator.repeatedPassword'] ?? '';
-    if (repeated === '' || repeated === values['administrator.password']) return result;
-    const issues = result.success ? {} : { ...result.issues };
-    issues['administrator.repeatedPassword'] ??= 'passwordConfirmationMismatch';
-    return { success: false as const, issues };
-  };
-  const { errorOf, onBlur, submitWith } = useAccountForm(validate, CREATE_FIELDS);
-
-  const submit = submitWith((request, onFailure) => {
-    // A new account cannot wait in the outbox: offline, the button says it needs a connection.
-    if (create.isPending || !onlineManager.isOnline()) return;
-    create.mutate(request, {
-      onSuccess: (created) => {
-        showToast('success', t`Account created.`);
-        void navigate({ to: '/accounts/$id', params: { id: created.id } });
-      },
-      onError: onFailure,
-    });
+  const periodRule = servicePeriodRule(null);
+  const form = useForm(tenantCreateSchema, {
+    request: (values) => createRequest(values, type),
+    refine: (values) => ({ ...periodRule(values), ...passwordsMatch(values) }),
+    inUseMessages: IN_USE_MESSAGES,
+    onSubmit: async (request) => {
+      // A new account cannot wait in the outbox: offline, the button says it needs a connection.
+      if (!onlineManager.isOnline()) return;
+      const created = await create.mutateAsync(request);
+      showToast('success', t`Account created.`);
+      void navigate({ to: '/accounts/$id', params: { id: created.id } });
+    },
   });
 
-  const generalError = create.error && !serverFieldError(create.error, CREATE_FIELDS) ? create.error : null;
   const title = type === 'partner' ? <Trans>Create partner account</Trans> : <Trans>Create account</Trans>;
 
   return (
     <AccountFormFrame
       title={title}
       notices={
-        <>
-          {profile.access_scope === 'partner' ? (
-            <p>
-              <Trans>The new account is created under your partner account.</Trans>
-            </p>
-          ) : null}
-          {generalError ? <AccountErrorAlert error={generalError} /> : null}
-        </>
+        profile.access_scope === 'partner' ? (
+          <p>
+            <Trans>The new account is created under your partner account.</Trans>
+          </p>
+        ) : null
       }
-      onSubmit={submit}
-      onBlur={onBlur}
-      submit={{ label: title, pending: create.isPending, needsConnection: true }}
+      form={form}
+      submit={{ label: title, needsConnection: true }}
     >
       <AccountFields
         mode="create"
@@ -185,9 +160,9 @@ function AccountCreateForm({ type }: { type: CreatableType }) {
           from: todayDate.toString(),
           to: '',
         }}
-        errorOf={errorOf}
+        form={form}
       />
-      {choosesPartner ? <PartnerSelect errorOf={errorOf} /> : null}
+      {choosesPartner ? <PartnerSelect form={form} /> : null}
       <fieldset className="account-form__fieldset">
         <legend className="account-form__legend">
           <Trans>First administrator</Trans>
@@ -202,13 +177,12 @@ function AccountCreateForm({ type }: { type: CreatableType }) {
             <TextField
               key={field.name}
               label={i18n._(field.label)}
-              name={`administrator.${field.name}`}
+              {...form.field(`administrator.${field.name}`)}
               type={field.type}
               autoComplete={field.autoComplete}
               autoCapitalize={field.verbatim ? 'none' : undefined}
               spellCheck={field.verbatim ? false : undefined}
               description={field.hint ? i18n._(field.hint) : undefined}
-              error={errorOf(`administrator.${field.name}`)}
               required
             />
           ))}

@@ -11,18 +11,14 @@ import { Alert } from '../../../components/ui/alert.tsx';
 import { showToast } from '../../../components/ui/toast.tsx';
 import { isQueued, newIdempotencyKey } from '../../../lib/api-client.ts';
 import { useProfile } from '../../../lib/current-user.ts';
-import { parseCalendarDate, today } from '../../../lib/dates.ts';
+import { parseCalendarDate } from '../../../lib/dates.ts';
+import { useForm } from '../../../lib/form/use-form.ts';
 import { usePermissionFlags } from '../../../lib/permissions.tsx';
 import { useUpdateAccount } from '../mutations.ts';
 import { accountKeys, accountQueryOptions } from '../queries.ts';
 import { ExternalLink } from './account-details-external-link.tsx';
 import { canOpenAccountEdit, isLinkedAccount, isOwnPartnerAccount } from './account-details-model.ts';
-import { AccountErrorAlert } from './account-form-error-alert.tsx';
-import { AccountFields, AccountFormFrame } from './account-form-fields.tsx';
-import { checkAccountForm, type FormValues, useAccountForm } from './account-form-validation.ts';
-
-/** The inputs a server answer may name (`name: invalid account name`). */
-const EDIT_FIELDS = ['name', 'locale', 'service_period.to'] as const;
+import { AccountFields, AccountFormFrame, servicePeriodRule } from './account-form-fields.tsx';
 
 type NoAccessReason = 'scope' | 'partner' | 'system';
 
@@ -93,65 +89,46 @@ function AccountEditForm({ account, endDateLocked }: { account: Tenant; endDateL
   const update = useUpdateAccount(account);
   const linked = isLinkedAccount(account);
   const displayName = account.display_name;
-  const todayDate = today();
   const from = parseCalendarDate(account.service_period.from)?.toString() ?? account.service_period.from;
   const to = parseCalendarDate(account.service_period.to)?.toString() ?? '';
 
-  const validate = (values: FormValues) =>
-    checkAccountForm(
-      tenantUpdateSchema,
-      {
-        name: values.name ?? '',
-        locale: values.locale ?? '',
-        service_period: { from, to: values['service_period.to'] ?? '' },
-      },
-      values,
-      {
-        today: todayDate.toString(),
-        required: ['locale', 'service_period.to'],
-        currentEndDate: to,
-      },
-    );
-  const { errorOf, onBlur, submitWith } = useAccountForm(validate, EDIT_FIELDS);
-
-  // The alert says what failed; a field the server named is marked as well.
-  const submit = submitWith((request, onFailure) => {
-    if (linked || update.isPending) return;
-    // The promise, not `mutate`'s callbacks: the saved version comes back before the mutation settles
-    // and starts this form again (see EditableAccount), and an unmounted form's callbacks never run.
-    update
-      .mutateAsync({ update: request, version: account.version, idempotencyKey: newIdempotencyKey() })
-      .then((result) => {
-        if (isQueued(result)) {
-          showToast('info', t`Saved on this device. The change is sent when the connection returns.`);
-        } else {
-          showToast('success', t`Account edited.`);
-        }
-        void navigate({ to: '/accounts/$id', params: { id: account.id } });
-      }, onFailure);
+  const form = useForm(tenantUpdateSchema, {
+    // The start date is set when the account is created; the edit sends it back as it is.
+    request: (values) => ({
+      name: values.name ?? '',
+      locale: values.locale ?? '',
+      service_period: { from, to: values['service_period.to'] ?? '' },
+    }),
+    refine: servicePeriodRule(to, from),
+    onSubmit: async (request) => {
+      if (linked) return;
+      // Awaited here, not in `mutate`'s callbacks: the saved version comes back before the mutation
+      // settles and starts this form again (see EditableAccount), and an unmounted form's callbacks
+      // never run.
+      const result = await update.mutateAsync({
+        update: request,
+        version: account.version,
+        idempotencyKey: newIdempotencyKey(),
+      });
+      if (isQueued(result)) {
+        showToast('info', t`Saved on this device. The change is sent when the connection returns.`);
+      } else {
+        showToast('success', t`Account edited.`);
+      }
+      void navigate({ to: '/accounts/$id', params: { id: account.id } });
+    },
   });
 
   return (
     <AccountFormFrame
       title={<Trans>Edit account: {displayName}</Trans>}
-      notices={
-        <>
-          {linked ? <LinkedAccountNotice account={account} /> : null}
-          {update.error ? (
-            <AccountErrorAlert
-              error={update.error}
-              // Someone else changed the account: load their version, and the form starts from it.
-              onReload={() => {
-                update.reset();
-                void queryClient.invalidateQueries({ queryKey: accountKeys.detail(account.id), exact: true });
-              }}
-            />
-          ) : null}
-        </>
+      notices={linked ? <LinkedAccountNotice account={account} /> : null}
+      form={form}
+      // Someone else changed the account: load their version, and the form starts from it.
+      onReload={() =>
+        void queryClient.invalidateQueries({ queryKey: accountKeys.detail(account.id), exact: true })
       }
-      onSubmit={submit}
-      onBlur={onBlur}
-      submit={linked ? null : { label: <Trans>Save</Trans>, pending: update.isPending }}
+      submit={linked ? null : { label: <Trans>Save</Trans> }}
     >
       <AccountFields
         mode="edit"
@@ -162,7 +139,7 @@ function AccountEditForm({ account, endDateLocked }: { account: Tenant; endDateL
           from,
           to,
         }}
-        errorOf={errorOf}
+        form={form}
         disabled={linked}
         endDateLocked={endDateLocked}
       />

@@ -1,11 +1,14 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
-import type { FocusEvent, FormEvent, ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { FRIENDLY_IDENTIFIER_MAX_LENGTH } from '../../../../contract/schemas/tenants.ts';
+import { isCalendarDate, servicePeriodIssue } from '../../../../contract/validation.ts';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { SelectField, TextField } from '../../../components/ui/field.tsx';
+import { Form } from '../../../components/ui/form.tsx';
 import { today } from '../../../lib/dates.ts';
+import type { Form as FormState, FormValues } from '../../../lib/form/use-form.ts';
 import { languageChoices, platformLocales } from '../../../lib/locales.ts';
 import { usePublicResource } from '../../../lib/public-data.ts';
 
@@ -18,10 +21,26 @@ export interface AccountFieldDefaults {
   to: string;
 }
 
+/**
+ * The service period rule of the contract (the server applies the same function), as the form's
+ * cross-field rule: checked once the end date is a date at all, else the schema's code stands.
+ * `currentTo` is the end date the account has now (`null` for a new one); `from` is the start date
+ * when the form has no input for it.
+ */
+export function servicePeriodRule(currentTo: string | null, from?: string) {
+  return (values: FormValues) => {
+    const to = values['service_period.to'] ?? '';
+    if (!isCalendarDate(to)) return {};
+    const period = { from: from ?? values['service_period.from'] ?? '', to };
+    const code = servicePeriodIssue(period, today().toString(), currentTo);
+    return code ? { 'service_period.to': code } : {};
+  };
+}
+
 interface AccountFieldsProps {
   mode: 'create' | 'edit';
   defaults: AccountFieldDefaults;
-  errorOf: (field: string) => string | undefined;
+  form: FormState;
   /** A linked account is edited in its identity product: every field is shown but cannot be changed. */
   disabled?: boolean;
   /** A partner's own primary account: its end date is shown but the partner cannot change it (H-23). */
@@ -36,7 +55,7 @@ interface AccountFieldsProps {
 export function AccountFields({
   mode,
   defaults,
-  errorOf,
+  form,
   disabled = false,
   endDateLocked = false,
 }: AccountFieldsProps) {
@@ -56,10 +75,9 @@ export function AccountFields({
     <>
       <TextField
         label={t`Account name`}
-        name="name"
+        {...form.field('name')}
         defaultValue={defaults.name}
         autoComplete="organization"
-        error={errorOf('name')}
         disabled={disabled}
         required
       />
@@ -74,29 +92,27 @@ export function AccountFields({
       ) : (
         <TextField
           label={t`Friendly identifier (optional)`}
-          name="friendly_identifier"
+          {...form.field('friendly_identifier')}
           defaultValue={defaults.friendlyIdentifier}
           maxLength={FRIENDLY_IDENTIFIER_MAX_LENGTH}
           autoCapitalize="none"
           spellCheck={false}
           description={t`Letters, digits and # ! $ _ . - only. Left empty, it is derived from the account name.`}
-          error={errorOf('friendly_identifier')}
         />
       )}
       <div className="form__grid">
         {mode === 'create' ? (
           <TextField
             label={t`Service start date`}
-            name="service_period.from"
+            {...form.field('service_period.from')}
             type="date"
             defaultValue={defaults.from}
-            error={errorOf('service_period.from')}
             required
           />
         ) : null}
         <TextField
           label={t`Service end date`}
-          name="service_period.to"
+          {...form.field('service_period.to')}
           type="date"
           defaultValue={defaults.to}
           min={endDateLocked ? undefined : earliestEndDate}
@@ -105,7 +121,6 @@ export function AccountFields({
               ? t`Partner administrators cannot change the end date of their own account.`
               : t`Must be after today.`
           }
-          error={errorOf('service_period.to')}
           disabled={disabled}
           readOnly={endDateLocked}
           required
@@ -113,10 +128,9 @@ export function AccountFields({
       </div>
       <SelectField
         label={t`Language`}
-        name="locale"
+        {...form.field('locale')}
         defaultValue={defaults.locale}
         options={languageOptions}
-        error={errorOf('locale')}
         disabled={disabled}
         required
       />
@@ -126,15 +140,16 @@ export function AccountFields({
 
 interface AccountFormFrameProps {
   title: ReactNode;
-  /** Banners above the form: why it cannot be changed, what went wrong. */
+  /** Banners above the form: why it cannot be changed, who the account is created under. */
   notices: ReactNode;
-  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
-  onBlur: (event: FocusEvent<HTMLFormElement>) => void;
+  form: FormState;
+  /** After a conflict (412): load the account's current version. */
+  onReload?: () => void;
   /**
    * `null` when the form cannot be sent (a linked account is edited elsewhere). `needsConnection`:
    * the change cannot wait in the outbox (a new account), so it is disabled while offline.
    */
-  submit: { label: ReactNode; pending: boolean; needsConnection?: boolean } | null;
+  submit: { label: ReactNode; needsConnection?: boolean } | null;
   children: ReactNode;
 }
 
@@ -142,8 +157,8 @@ interface AccountFormFrameProps {
 export function AccountFormFrame({
   title,
   notices,
-  onSubmit,
-  onBlur,
+  form,
+  onReload,
   submit,
   children,
 }: AccountFormFrameProps) {
@@ -153,33 +168,25 @@ export function AccountFormFrame({
         {title}
       </h1>
       {notices}
-      <form
-        className="form account-form"
-        aria-labelledby="page-title"
-        onSubmit={onSubmit}
-        onBlur={onBlur}
-        noValidate
-      >
+      <Form form={form} className="form account-form" aria-labelledby="page-title" onReload={onReload}>
         {children}
-        <div className="account-form__actions">
+        <div className="form__actions">
           {submit?.needsConnection ? (
             <NeedsConnection>
               {(gate) => (
-                <Button type="submit" busy={submit.pending} {...gate.controlProps}>
+                <Button {...form.submitProps} {...gate.controlProps}>
                   {submit.label}
                 </Button>
               )}
             </NeedsConnection>
           ) : submit ? (
-            <Button type="submit" busy={submit.pending}>
-              {submit.label}
-            </Button>
+            <Button {...form.submitProps}>{submit.label}</Button>
           ) : null}
           <Link to="/accounts" className="button button--secondary">
             <Trans>Cancel</Trans>
           </Link>
         </div>
-      </form>
+      </Form>
     </section>
   );
 }

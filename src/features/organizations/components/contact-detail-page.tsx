@@ -3,11 +3,7 @@ import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
 import { apiPaths } from '../../../../contract/paths.ts';
-import {
-  type Contact,
-  contactFieldsSchema,
-  type Organization,
-} from '../../../../contract/schemas/organizations.ts';
+import type { Contact, Organization } from '../../../../contract/schemas/organizations.ts';
 import { BackButton } from '../../../components/back-button.tsx';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { PendingSyncBadge } from '../../../components/pending-sync-badge.tsx';
@@ -18,11 +14,10 @@ import { entriesFor, useOutboxEntries } from '../../../lib/offline/outbox-client
 import { usePermissionFlags } from '../../../lib/permissions.tsx';
 import { useDeleteContact, useUpdateContact } from '../mutations.ts';
 import { contactQueryOptions, organizationKeys, organizationQueryOptions } from '../queries.ts';
-import { CONTACT_TYPE_LABELS, ContactFields } from './contact-fields.tsx';
+import { CONTACT_TYPE_LABELS, ContactForm } from './contact-fields.tsx';
 import { DeleteAction } from './delete-action.tsx';
 import { DetailList } from './detail-list.tsx';
 import { PageHeading } from './page-heading.tsx';
-import { ValidatedForm } from './validated-form.tsx';
 
 interface ContactActionProps {
   organization: Organization;
@@ -77,8 +72,8 @@ function EditContactForm({
       <h2 id="edit-contact-title" tabIndex={-1} ref={headingRef}>
         <Trans>Edit contact</Trans>
       </h2>
-      <ValidatedForm
-        schema={contactFieldsSchema}
+      <ContactForm
+        initial={contact}
         submitLabel={<Trans>Save changes</Trans>}
         onCancel={onDone}
         onReload={onReload}
@@ -96,9 +91,7 @@ function EditContactForm({
           );
           onDone();
         }}
-      >
-        {(bindings) => <ContactFields bindings={bindings} initial={contact} />}
-      </ValidatedForm>
+      />
     </section>
   );
 }

@@ -5,28 +5,24 @@ import { useId } from 'react';
 import {
   CONTACT_TYPES,
   type Contact,
+  type ContactFields,
   type ContactType,
-  type contactFieldsSchema,
+  contactFieldsSchema,
 } from '../../../../contract/schemas/organizations.ts';
 import { TextField } from '../../../components/ui/field.tsx';
-import type { FieldBindings } from './validated-form.tsx';
+import { type Form, useForm } from '../../../lib/form/use-form.ts';
+import { EntityForm, type EntityFormProps } from './form-page.tsx';
 
 export const CONTACT_TYPE_LABELS: Readonly<Record<ContactType, MessageDescriptor>> = {
   technical: msg`Technical`,
   administrative: msg`Administrative`,
 };
 
-interface ContactFieldsProps {
-  bindings: FieldBindings<typeof contactFieldsSchema>;
-  /** The contact being edited; the create form starts empty. */
-  initial?: Contact;
-}
-
 /** The type as native radios in a fieldset: the group is announced with its legend and its error. */
-function ContactTypeField({ bindings, initial }: ContactFieldsProps) {
+function ContactTypeField({ form, initial }: { form: Form; initial: Contact | undefined }) {
   const { i18n } = useLingui();
   const errorId = useId();
-  const error = bindings.errorOf('type');
+  const error = form.errorOf('type');
   return (
     <fieldset className="organizations-choice" aria-describedby={error ? errorId : undefined}>
       <legend className="field__label">
@@ -41,7 +37,6 @@ function ContactTypeField({ bindings, initial }: ContactFieldsProps) {
             defaultChecked={initial?.type === type}
             required
             aria-invalid={Boolean(error)}
-            onChange={(event) => bindings.validateField('type', event.currentTarget.value)}
           />
           {i18n._(CONTACT_TYPE_LABELS[type])}
         </label>
@@ -55,22 +50,43 @@ function ContactTypeField({ bindings, initial }: ContactFieldsProps) {
   );
 }
 
-/** The fields of an organization's contact: who, how to reach them, and what they are the contact for. */
-export function ContactFields({ bindings, initial }: ContactFieldsProps) {
+/** The form of an organization's contact: who, how to reach them, and what they are the contact for. */
+export function ContactForm({ initial, onSubmit, ...frame }: EntityFormProps<ContactFields, Contact>) {
   const { t } = useLingui();
-  const { bind } = bindings;
+  const form = useForm(contactFieldsSchema, { onSubmit });
   return (
-    <>
+    <EntityForm form={form} {...frame}>
       <div className="form__grid">
-        <TextField label={t`First name`} required {...bind('first_name', initial?.first_name)} />
-        <TextField label={t`Last name`} required {...bind('last_name', initial?.last_name)} />
+        <TextField
+          label={t`First name`}
+          required
+          {...form.field('first_name')}
+          defaultValue={initial?.first_name}
+        />
+        <TextField
+          label={t`Last name`}
+          required
+          {...form.field('last_name')}
+          defaultValue={initial?.last_name}
+        />
       </div>
-      <TextField label={t`Email`} type="email" required {...bind('email', initial?.email)} />
+      <TextField
+        label={t`Email`}
+        type="email"
+        required
+        {...form.field('email')}
+        defaultValue={initial?.email}
+      />
       <div className="form__grid">
-        <TextField label={t`Phone (optional)`} type="tel" {...bind('phone', initial?.phone)} />
-        <TextField label={t`Title (optional)`} {...bind('title', initial?.title)} />
+        <TextField
+          label={t`Phone (optional)`}
+          type="tel"
+          {...form.field('phone')}
+          defaultValue={initial?.phone}
+        />
+        <TextField label={t`Title (optional)`} {...form.field('title')} defaultValue={initial?.title} />
       </div>
-      <ContactTypeField bindings={bindings} initial={initial} />
-    </>
+      <ContactTypeField form={form} initial={initial} />
+    </EntityForm>
   );
 }

@@ -1,13 +1,12 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { contactFieldsSchema } from '../../../../contract/schemas/organizations.ts';
 import { showToast } from '../../../components/ui/toast.tsx';
 import { isQueued, newIdempotencyKey } from '../../../lib/api-client.ts';
 import { useGoBack } from '../../../lib/page-mode.ts';
 import { useCreateContact } from '../mutations.ts';
 import { organizationQueryOptions } from '../queries.ts';
-import { ContactFields } from './contact-fields.tsx';
+import { ContactForm } from './contact-fields.tsx';
 import { FormPage } from './form-page.tsx';
 
 /** Adds a contact to an organization, then returns to the organization (I-05, I-11). */
@@ -24,20 +23,21 @@ export function CreateContactPage({ organizationId }: { organizationId: string }
       title={<Trans>Add contact</Trans>}
       subtitle={<Trans>Organization: {name}</Trans>}
       onLeave={goBack}
-      schema={contactFieldsSchema}
-      submitLabel={<Trans>Add contact</Trans>}
-      onSubmit={async (fields) => {
-        const created = await create.mutateAsync({ request: fields, idempotencyKey: newIdempotencyKey() });
-        showToast(
-          isQueued(created) ? 'info' : 'success',
-          isQueued(created)
-            ? t`Saved on this device. The contact is added when the connection returns.`
-            : t`Contact created.`,
-        );
-        await navigate({ to: '/ca/organizations/$id', params: { id: organizationId }, replace: true });
-      }}
     >
-      {(bindings) => <ContactFields bindings={bindings} />}
+      <ContactForm
+        submitLabel={<Trans>Add contact</Trans>}
+        onCancel={goBack}
+        onSubmit={async (fields) => {
+          const created = await create.mutateAsync({ request: fields, idempotencyKey: newIdempotencyKey() });
+          showToast(
+            isQueued(created) ? 'info' : 'success',
+            isQueued(created)
+              ? t`Saved on this device. The contact is added when the connection returns.`
+              : t`Contact created.`,
+          );
+          await navigate({ to: '/ca/organizations/$id', params: { id: organizationId }, replace: true });
+        }}
+      />
     </FormPage>
   );
 }

@@ -4,9 +4,9 @@ import { type ReactNode, useState } from 'react';
 import { ServerErrorAlert } from '../../../components/server-error-alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
+import { ReloadOnConflict } from '../../../components/ui/form.tsx';
 import { isQueued, newIdempotencyKey, type QueuedResult } from '../../../lib/api-client.ts';
 import type { Versioned } from '../../../lib/offline/versioned-change.ts';
-import { ReloadOnConflict } from './reload-on-conflict.tsx';
 
 interface DeleteActionProps {
   /** The button on the page, e.g. "Delete organization". */

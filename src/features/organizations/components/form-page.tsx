@@ -1,23 +1,20 @@
 import { Trans } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
+import { Form } from '../../../components/ui/form.tsx';
+import type { Form as FormState } from '../../../lib/form/use-form.ts';
 import { PageHeading } from './page-heading.tsx';
-import { type FormSchema, ValidatedForm, type ValidatedFormProps } from './validated-form.tsx';
 
-interface FormPageProps<TSchema extends FormSchema> extends Omit<ValidatedFormProps<TSchema>, 'onCancel'> {
+interface FormPageProps {
   title: ReactNode;
   subtitle: ReactNode;
-  /** Back and Cancel: create and edit pages are at step 1, so both go to the parent page (overview §2). */
+  /** Back: create and edit pages are at step 1, so it goes to the parent page (overview §2), as Cancel does. */
   onLeave: () => void;
+  children: ReactNode;
 }
 
 /** A create or edit page: Back, the title, and the form. */
-export function FormPage<TSchema extends FormSchema>({
-  title,
-  subtitle,
-  onLeave,
-  ...form
-}: FormPageProps<TSchema>) {
+export function FormPage({ title, subtitle, onLeave, children }: FormPageProps) {
   return (
     <section className="page" aria-labelledby="page-title">
       <Button variant="link" className="back-button" onClick={onLeave}>
@@ -25,7 +22,39 @@ export function FormPage<TSchema extends FormSchema>({
         <Trans>Back</Trans>
       </Button>
       <PageHeading title={title} subtitle={subtitle} />
-      <ValidatedForm {...form} onCancel={onLeave} />
+      {children}
     </section>
+  );
+}
+
+/** How a page uses an organization or contact form: what it sends, and where Cancel and a conflict lead. */
+export interface EntityFormProps<TFields, TInitial> {
+  /** The item being edited; a create form starts empty. */
+  initial?: TInitial;
+  submitLabel: ReactNode;
+  onSubmit: (fields: TFields) => Promise<unknown>;
+  onCancel: () => void;
+  /** After a conflict (412): load the current version; the form starts again from it. */
+  onReload?: () => void;
+}
+
+/** The frame of the organization and contact forms: the fields, then Save and Cancel. */
+export function EntityForm({
+  form,
+  submitLabel,
+  onCancel,
+  onReload,
+  children,
+}: Omit<EntityFormProps<never, never>, 'onSubmit' | 'initial'> & { form: FormState; children: ReactNode }) {
+  return (
+    <Form form={form} className="form" onReload={onReload}>
+      {children}
+      <div className="form__actions">
+        <Button {...form.submitProps}>{submitLabel}</Button>
+        <Button variant="secondary" onClick={onCancel}>
+          <Trans>Cancel</Trans>
+        </Button>
+      </div>
+    </Form>
   );
 }

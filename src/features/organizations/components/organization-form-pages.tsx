@@ -1,7 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { organizationFieldsSchema } from '../../../../contract/schemas/organizations.ts';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { showToast } from '../../../components/ui/toast.tsx';
 import { isQueued, newIdempotencyKey } from '../../../lib/api-client.ts';
@@ -9,7 +8,7 @@ import { useGoBack } from '../../../lib/page-mode.ts';
 import { useCreateOrganization, useUpdateOrganization } from '../mutations.ts';
 import { organizationKeys, organizationQueryOptions } from '../queries.ts';
 import { FormPage } from './form-page.tsx';
-import { OrganizationFields } from './organization-fields.tsx';
+import { OrganizationForm } from './organization-fields.tsx';
 
 interface CreateOrganizationPageProps {
   /** The account the organization is created in: the list's account. */
@@ -36,28 +35,29 @@ export function CreateOrganizationPage({
       title={<Trans>Create organization</Trans>}
       subtitle={<Trans>Account: {accountName}</Trans>}
       onLeave={toList}
-      schema={organizationFieldsSchema}
-      submitLabel={<Trans>Create organization</Trans>}
-      onSubmit={async (fields) => {
-        const created = await create.mutateAsync({
-          request: { ...fields, account_id: accountId },
-          idempotencyKey: newIdempotencyKey(),
-        });
-        if (isQueued(created)) {
-          // Not on the server yet, so it has no page: the list shows it as pending meanwhile.
-          showToast(
-            'info',
-            t`Saved on this device. The organization is created when the connection returns.`,
-          );
-          await navigate({ to: '/ca/organizations', search: { accountId: listAccountId }, replace: true });
-          return;
-        }
-        showToast('success', t`Organization created.`);
-        // Replaces the form in the history: Back from the new organization does not reopen an empty form.
-        await navigate({ to: '/ca/organizations/$id', params: { id: created.id }, replace: true });
-      }}
     >
-      {(bindings) => <OrganizationFields bindings={bindings} />}
+      <OrganizationForm
+        submitLabel={<Trans>Create organization</Trans>}
+        onCancel={toList}
+        onSubmit={async (fields) => {
+          const created = await create.mutateAsync({
+            request: { ...fields, account_id: accountId },
+            idempotencyKey: newIdempotencyKey(),
+          });
+          if (isQueued(created)) {
+            // Not on the server yet, so it has no page: the list shows it as pending meanwhile.
+            showToast(
+              'info',
+              t`Saved on this device. The organization is created when the connection returns.`,
+            );
+            await navigate({ to: '/ca/organizations', search: { accountId: listAccountId }, replace: true });
+            return;
+          }
+          showToast('success', t`Organization created.`);
+          // Replaces the form in the history: Back from the new organization does not reopen an empty form.
+          await navigate({ to: '/ca/organizations/$id', params: { id: created.id }, replace: true });
+        }}
+      />
     </FormPage>
   );
 }
@@ -81,30 +81,32 @@ export function EditOrganizationPage({ organizationId }: { organizationId: strin
         title={<Trans>Edit organization</Trans>}
         subtitle={<Trans>Organization: {name}</Trans>}
         onLeave={goBack}
-        schema={organizationFieldsSchema}
-        submitLabel={<Trans>Save changes</Trans>}
-        onReload={() =>
-          void queryClient.invalidateQueries({
-            queryKey: organizationKeys.detail(organizationId),
-            exact: true,
-          })
-        }
-        onSubmit={async (fields) => {
-          const result = await update.mutateAsync({
-            fields,
-            version: organization.version,
-            idempotencyKey: newIdempotencyKey(),
-          });
-          showToast(
-            isQueued(result) ? 'info' : 'success',
-            isQueued(result)
-              ? t`Saved on this device. The change is sent when the connection returns.`
-              : t`Organization edited.`,
-          );
-          await navigate({ to: '/ca/organizations/$id', params: { id: organizationId }, replace: true });
-        }}
       >
-        {(bindings) => <OrganizationFields bindings={bindings} initial={organization} />}
+        <OrganizationForm
+          initial={organization}
+          submitLabel={<Trans>Save changes</Trans>}
+          onCancel={goBack}
+          onReload={() =>
+            void queryClient.invalidateQueries({
+              queryKey: organizationKeys.detail(organizationId),
+              exact: true,
+            })
+          }
+          onSubmit={async (fields) => {
+            const result = await update.mutateAsync({
+              fields,
+              version: organization.version,
+              idempotencyKey: newIdempotencyKey(),
+            });
+            showToast(
+              isQueued(result) ? 'info' : 'success',
+              isQueued(result)
+                ? t`Saved on this device. The change is sent when the connection returns.`
+                : t`Organization edited.`,
+            );
+            await navigate({ to: '/ca/organizations/$id', params: { id: organizationId }, replace: true });
+          }}
+        />
       </FormPage>
     </>
   );

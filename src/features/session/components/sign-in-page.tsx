@@ -1,24 +1,28 @@
-import { plural } from '@lingui/core/macro';
+import { plural, t } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { type FormEvent, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import * as v from 'valibot';
 import type { ConsoleLocale } from '../../../../contract/locales.ts';
 import { UPDATE_LICENCE_ERROR_PATH } from '../../../../contract/paths.ts';
-import { decodeSignInState, type SignInState } from '../../../../contract/schemas/identity.ts';
-import { toValidationCode, userNameSchema } from '../../../../contract/validation.ts';
+import {
+  decodeSignInState,
+  loginRequestSchema,
+  type SignInState,
+  verifyUserRequestSchema,
+} from '../../../../contract/schemas/identity.ts';
 import { LanguageSelect } from '../../../components/language-select.tsx';
 import { PublicLayout } from '../../../components/public-layout.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { TextField } from '../../../components/ui/field.tsx';
+import { Form } from '../../../components/ui/form.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
-import { errorNotificationTexts } from '../../../lib/error-messages.ts';
 import { leaveTo } from '../../../lib/external-navigation.ts';
+import { useForm } from '../../../lib/form/use-form.ts';
 import { platformLocaleFor, storeLanguageAndReload } from '../../../lib/i18n.ts';
 import { routerHref, safeReturnPath } from '../../../lib/return-path.ts';
-import { validationMessage } from '../../../lib/validation-messages.ts';
-import { useSignIn, useVerifyUsername } from '../mutations.ts';
+import { signIn, verifyUsername } from '../mutations.ts';
 import { SignInFooter } from './sign-in-footer.tsx';
 
 interface SignInPageProps {
@@ -68,25 +72,18 @@ interface UsernameStepProps {
   onVerified: (username: string, next: SignInState) => void;
 }
 
+/** The username step reads only the username; the state and language are the page's, not the user's. */
+const usernameSchema = v.pick(verifyUserRequestSchema, ['username']);
+
 function UsernameStep({ state, loginHint, encodedState, onVerified }: UsernameStepProps) {
   const { t, i18n } = useLingui();
-  const verify = useVerifyUsername();
-  const [fieldError, setFieldError] = useState<string>();
-
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const parsed = v.safeParse(userNameSchema, new FormData(event.currentTarget).get('username') ?? '');
-    if (!parsed.success) {
-      setFieldError(validationMessage(toValidationCode(parsed.issues[0].message), i18n));
-      return;
-    }
-    setFieldError(undefined);
-    const username = parsed.output;
-    verify.run(
-      { username, state: encodedState, language: platformLocaleFor(i18n.locale as ConsoleLocale) },
-      { onSuccess: (answer) => onVerified(username, decodeSignInState(answer.state) ?? state) },
-    );
-  };
+  const form = useForm(usernameSchema, {
+    onSubmit: async ({ username }) => {
+      const language = platformLocaleFor(i18n.locale as ConsoleLocale);
+      const answer = await verifyUsername({ username, state: encodedState, language });
+      onVerified(username, decodeSignInState(answer.state) ?? state);
+    },
+  });
 
   return (
     <>
@@ -95,22 +92,20 @@ function UsernameStep({ state, loginHint, encodedState, onVerified }: UsernameSt
           <Trans>Login username not found.</Trans>
         </Alert>
       ) : null}
-      {verify.error ? <RequestErrorAlert error={verify.error} /> : null}
-      <form className="form" onSubmit={submit} noValidate>
+      <Form form={form} className="form" errorText={signInErrorText}>
         <TextField
           label={t`Username`}
-          name="username"
+          {...form.field('username')}
           autoComplete="username"
           autoCapitalize="none"
           spellCheck={false}
           defaultValue={loginHint}
-          error={fieldError}
           required
         />
-        <Button type="submit" busy={verify.isPending}>
+        <Button {...form.submitProps}>
           <Trans>Next</Trans>
         </Button>
-      </form>
+      </Form>
       {state.allow_account_creation ? (
         <p className="form__aside">
           <Trans>
@@ -131,52 +126,43 @@ interface PasswordStepProps {
 
 function PasswordStep({ username, state, onUseAnotherAccount }: PasswordStepProps) {
   const { t } = useLingui();
-  const signIn = useSignIn();
   const navigate = useNavigate();
   const headingId = useId();
-
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const password = String(new FormData(event.currentTarget).get('password') ?? '');
-    signIn.run(
-      { username, password },
-      {
-        onSuccess: (licence) => {
-          if (licence.status === 'EXPIRED') {
-            leaveTo(licence.redirect_url ?? UPDATE_LICENCE_ERROR_PATH, UPDATE_LICENCE_ERROR_PATH);
-          } else if (licence.status === 'NOT_FOUND') {
-            void navigate({ to: '/setup-license' });
-          } else {
-            void navigate({ href: routerHref(safeReturnPath(state.return_path)) });
-          }
-        },
-      },
-    );
-  };
+  const form = useForm(loginRequestSchema, {
+    onSubmit: async (credentials) => {
+      const licence = await signIn(credentials);
+      if (licence.status === 'EXPIRED') {
+        leaveTo(licence.redirect_url ?? UPDATE_LICENCE_ERROR_PATH, UPDATE_LICENCE_ERROR_PATH);
+      } else if (licence.status === 'NOT_FOUND') {
+        void navigate({ to: '/setup-license' });
+      } else {
+        void navigate({ href: routerHref(safeReturnPath(state.return_path)) });
+      }
+    },
+  });
 
   return (
     <>
-      {signIn.error ? <RequestErrorAlert error={signIn.error} /> : null}
       <p className="sign-in__identity" id={headingId}>
         <Trans>
           Signing in as <strong>{username}</strong>
         </Trans>
       </p>
-      <form className="form" onSubmit={submit} aria-describedby={headingId}>
+      <Form form={form} className="form" aria-describedby={headingId} errorText={signInErrorText}>
         <input type="hidden" name="username" value={username} autoComplete="username" />
         <TextField
           label={t`Password`}
-          name="password"
+          {...form.field('password')}
           type="password"
           autoComplete="current-password"
           // The username form this replaced held the focus; the password is the one thing left to enter.
           autoFocus
           required
         />
-        <Button type="submit" busy={signIn.isPending}>
+        <Button {...form.submitProps}>
           <Trans>Sign in</Trans>
         </Button>
-      </form>
+      </Form>
       <p className="form__aside">
         <Button variant="link" onClick={onUseAnotherAccount}>
           <Trans>Use another account</Trans>
@@ -187,19 +173,14 @@ function PasswordStep({ username, state, onUseAnotherAccount }: PasswordStepProp
 }
 
 /** The sign-in texts the spec gives for 401 and 429; anything else by the shared error rules. */
-function RequestErrorAlert({ error }: { error: Error }) {
-  const { t, i18n } = useLingui();
-  let text: string;
-  if (error instanceof ApiError && error.status === 401) {
-    text = t`The username or password is incorrect.`;
-  } else if (error instanceof ApiError && error.status === 429) {
+function signInErrorText(error: Error): string | null {
+  if (error instanceof ApiError && error.status === 401) return t`The username or password is incorrect.`;
+  if (error instanceof ApiError && error.status === 429) {
     const seconds = error.retryAfterSeconds ?? 60;
-    text = plural(seconds, {
+    return plural(seconds, {
       one: 'Too many failed attempts. Try again in # second.',
       other: 'Too many failed attempts. Try again in # seconds.',
     });
-  } else {
-    text = errorNotificationTexts(error, i18n)[0] ?? t`Something went wrong. Try again.`;
   }
-  return <Alert tone="error">{text}</Alert>;
+  return null;
 }

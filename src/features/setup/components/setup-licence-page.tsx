@@ -1,33 +1,23 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useNavigate } from '@tanstack/react-router';
-import { type FormEvent, useState } from 'react';
-import * as v from 'valibot';
-import { licenceTextSchema } from '../../../../contract/schemas/setup.ts';
-import { toValidationCode } from '../../../../contract/validation.ts';
+import { setupLicenceRequestSchema } from '../../../../contract/schemas/setup.ts';
 import { PublicLayout } from '../../../components/public-layout.tsx';
-import { ServerErrorAlert } from '../../../components/server-error-alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { TextAreaField } from '../../../components/ui/field.tsx';
-import { validationMessage } from '../../../lib/validation-messages.ts';
-import { useInstallLicence } from '../mutations.ts';
+import { Form } from '../../../components/ui/form.tsx';
+import { useForm } from '../../../lib/form/use-form.ts';
+import { installLicence } from '../mutations.ts';
 
 /** First-time setup, step 1: the signed licence text (A-01..A-05). */
 export function SetupLicencePage() {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   const navigate = useNavigate();
-  const install = useInstallLicence();
-  const [fieldError, setFieldError] = useState<string>();
-
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const parsed = v.safeParse(licenceTextSchema, new FormData(event.currentTarget).get('licence') ?? '');
-    if (!parsed.success) {
-      setFieldError(validationMessage(toValidationCode(parsed.issues[0].message), i18n));
-      return;
-    }
-    setFieldError(undefined);
-    install.run({ body: parsed.output }, { onSuccess: () => void navigate({ to: '/setup-user' }) });
-  };
+  const form = useForm(setupLicenceRequestSchema, {
+    onSubmit: async (request) => {
+      await installLicence(request);
+      await navigate({ to: '/setup-user' });
+    },
+  });
 
   return (
     <PublicLayout title={<Trans>Set up the license</Trans>} wide>
@@ -37,20 +27,19 @@ export function SetupLicencePage() {
           seats are available.
         </Trans>
       </p>
-      {install.error ? <ServerErrorAlert error={install.error} /> : null}
-      <form className="form" onSubmit={submit} noValidate>
+      <Form form={form} className="form">
+        {/* Named as the request names it (`{ body }`), so the server's field errors land here. */}
         <TextAreaField
           label={t`License text`}
-          name="licence"
-          error={fieldError}
+          {...form.field('body')}
           spellCheck={false}
           autoCapitalize="none"
           required
         />
-        <Button type="submit" busy={install.isPending}>
+        <Button {...form.submitProps}>
           <Trans>Continue</Trans>
         </Button>
-      </form>
+      </Form>
     </PublicLayout>
   );
 }

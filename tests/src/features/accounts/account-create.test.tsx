@@ -4,6 +4,7 @@ import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { today } from '../../../../src/lib/dates.ts';
 import { CUSTOMER_ID, customerFixture, profileFixture } from '../../fixtures.ts';
+import { fieldErrorAnswer } from '../../lib/form/field-error.ts';
 import { apiError, json, renderApp } from '../../support.tsx';
 import { accountsApi, BASE, PARTNER_ID, partnerProfile } from './account-details-support.ts';
 
@@ -185,7 +186,7 @@ describe('create account', () => {
     accountsApi({
       extra: {
         [`GET ${BASE}/tenants`]: () => partnerList(),
-        [`POST ${BASE}/tenants`]: () => apiError(409, 'administrator.user_name: is already in use'),
+        [`POST ${BASE}/tenants`]: () => fieldErrorAnswer(409, 'administrator.user_name', 'inUse'),
       },
     });
     renderApp('/account/accounts/create-account');
@@ -196,11 +197,11 @@ describe('create account', () => {
 
     await waitFor(() => expect(errorOf('Username')).toBe('This user name is already taken.'));
     expect(document.activeElement).toBe(field('Username'));
-    expect(screen.queryByText('Error 409')).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
     expect(field('Password').value).toBe(PASSWORD);
   });
 
-  it('shows a conflict that names no field in an error alert', async () => {
+  it('shows a conflict that names no field in an error alert, in our words', async () => {
     accountsApi({
       extra: {
         [`GET ${BASE}/tenants`]: () => partnerList(),
@@ -214,6 +215,11 @@ describe('create account', () => {
     await user.click(within(form()).getByRole('button', { name: 'Create account' }));
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByText('Error 409')).toBeTruthy();
-    expect(within(alert).getByText('The licence allows no more accounts.')).toBeTruthy();
+    expect(
+      within(alert).getByText(
+        'This conflicts with the current state of the item. Reload the page and try again.',
+      ),
+    ).toBeTruthy();
+    expect(within(alert).queryByText(/licence allows/)).toBeNull();
   });
 });

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { today } from '../../../../src/lib/dates.ts';
 import { CUSTOMER_ID, customerFixture, profileFixture } from '../../fixtures.ts';
+import { fieldErrorAnswer } from '../../lib/form/field-error.ts';
 import { apiError, json, renderApp } from '../../support.tsx';
 import {
   accountsApi,
@@ -170,7 +171,7 @@ describe('edit account', () => {
     expect(screen.queryByRole('form')).toBeNull();
   });
 
-  it('shows a refused save as “Error 403” with the server’s message and keeps what was typed', async () => {
+  it('shows a refused save as “Error 403” in our words and keeps what was typed', async () => {
     accountsApi({
       extra: {
         [`PUT ${BASE}/tenant/${CUSTOMER_ID}`]: () => apiError(403, 'You may not change this account.'),
@@ -184,20 +185,24 @@ describe('edit account', () => {
 
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByText('Error 403')).toBeTruthy();
-    expect(within(alert).getByText('You may not change this account.')).toBeTruthy();
+    expect(within(alert).getByText('You do not have permission to do this.')).toBeTruthy();
+    expect(within(alert).queryByText('You may not change this account.')).toBeNull();
     expect(field('Account name').value).toBe('Renamed Corp');
     expect(router.state.location.pathname).toBe(`/accounts/${CUSTOMER_ID}/edit`);
   });
 
-  it('marks the field a 400 answer names', async () => {
+  it('marks the field a 400 answer names, by its code, and moves there', async () => {
     accountsApi({
-      extra: { [`PUT ${BASE}/tenant/${CUSTOMER_ID}`]: () => apiError(400, 'name: invalid account name') },
+      extra: {
+        [`PUT ${BASE}/tenant/${CUSTOMER_ID}`]: () => fieldErrorAnswer(400, 'name', 'invalidAccountName'),
+      },
     });
     renderApp(EDIT_PATH);
     const user = await openForm();
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('Error 400')).toBeTruthy();
-    expect(errorOf('Account name')).toBe('Invalid account name.');
+    await waitFor(() => expect(errorOf('Account name')).toBe('Invalid account name.'));
+    expect(document.activeElement).toBe(field('Account name'));
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('tells that a linked account is edited at its identity product, with every field disabled and no Save', async () => {

@@ -4,7 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { Contact } from '../../../../contract/schemas/organizations.ts';
 import { ORGANIZATION_ID } from '../../fixtures.ts';
-import { apiError, json, renderApp } from '../../support.tsx';
+import { fieldErrorAnswer } from '../../lib/form/field-error.ts';
+import { json, renderApp } from '../../support.tsx';
 import {
   BASE,
   CONTACT_ID,
@@ -125,7 +126,9 @@ describe('contacts of an organization', () => {
   });
 
   it('shows a refused edit under the field the server names', async () => {
-    organizationsApi(MANAGER, { [`PUT ${CONTACT_PATH}`]: () => apiError(400, 'email: invalid email') });
+    organizationsApi(MANAGER, {
+      [`PUT ${CONTACT_PATH}`]: () => fieldErrorAnswer(400, 'email', 'invalidEmail'),
+    });
     renderApp(`/account/ca/organizations/${ORGANIZATION_ID}/${CONTACT_ID}`);
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Edit contact' }));

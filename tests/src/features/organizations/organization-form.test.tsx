@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { ACCOUNT_ID, ORGANIZATION_ID, OTHER_ACCOUNT_ID, organizationFixture } from '../../fixtures.ts';
+import { fieldErrorAnswer } from '../../lib/form/field-error.ts';
 import { apiError, json, renderApp } from '../../support.tsx';
 import { BASE, MANAGER, noContent, organizationsApi, READER, tenantFixture } from './organizations-api.ts';
 
@@ -79,7 +80,9 @@ describe('organization form', () => {
     const user = userEvent.setup();
     await fillRequiredFields(user);
     await user.click(screen.getByRole('button', { name: 'Create organization' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('Database unavailable.');
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('Something went wrong on the server. Try again later.')).toBeTruthy();
+    expect(within(alert).queryByText('Database unavailable.')).toBeNull();
     const post = calls.find((call) => call.method === 'POST' && call.path === `${BASE}/organizations`);
     expect(post?.body).toMatchObject({ account_id: OTHER_ACCOUNT_ID });
   });
@@ -139,7 +142,7 @@ describe('organization form', () => {
 
   it('shows a refusal that names a field under that field, in the UI language when known', async () => {
     organizationsApi(MANAGER, {
-      [`POST ${BASE}/organizations`]: () => apiError(400, 'country: is not a country that can be chosen'),
+      [`POST ${BASE}/organizations`]: () => fieldErrorAnswer(400, 'country', 'invalidCountry'),
     });
     renderApp('/account/ca/organizations/create');
     const user = userEvent.setup();
@@ -153,9 +156,9 @@ describe('organization form', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
-  it('shows a field refusal it has no translation for as the server wrote it', async () => {
+  it('shows a value the server says is in use under its field, never in the server’s words', async () => {
     organizationsApi(MANAGER, {
-      [`POST ${BASE}/organizations`]: () => apiError(400, 'name: is already used in this account'),
+      [`POST ${BASE}/organizations`]: () => fieldErrorAnswer(409, 'name', 'inUse'),
     });
     renderApp('/account/ca/organizations/create');
     const user = userEvent.setup();
@@ -164,8 +167,9 @@ describe('organization form', () => {
     await user.click(screen.getByRole('button', { name: 'Create organization' }));
     const name = screen.getByRole('textbox', { name: 'Name' });
     await waitFor(() =>
-      expect(name.closest('.field')?.textContent).toContain('is already used in this account'),
+      expect(name.closest('.field')?.textContent).toContain('This value is already in use.'),
     );
+    expect(screen.queryByText(/server wording/)).toBeNull();
   });
 
   it('goes back to the list on Cancel, at step 1 of a create page', async () => {
