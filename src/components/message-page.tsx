@@ -1,4 +1,5 @@
 import { type ReactNode, useId } from 'react';
+import './message-page.css';
 
 interface MessagePageProps {
   title: ReactNode;

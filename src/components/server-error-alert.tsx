@@ -1,19 +1,13 @@
-import { Trans } from '@lingui/react/macro';
-import { ApiError } from '../lib/api-client.ts';
+import { useLingui } from '@lingui/react/macro';
+import { errorPageText } from '../lib/error-messages.ts';
 import { Alert } from './ui/alert.tsx';
 
 /**
- * A form's failed submission: the server's own explanation (it says which field or which licence
- * problem), or a general sentence when the server could not be reached.
+ * A failure shown in the page (a form's submission, a list that could not load) in our words, by the
+ * rules toasts follow (lib/error-messages.ts): the server's text shows only where we have no
+ * sentence of our own and it is not a programming slip.
  */
-export function ServerErrorAlert({ error }: { error: Error }) {
-  return (
-    <Alert tone="error">
-      {error instanceof ApiError && error.message ? (
-        error.message
-      ) : (
-        <Trans>The server could not be reached. Check your connection and try again.</Trans>
-      )}
-    </Alert>
-  );
+export function ServerErrorAlert({ error }: { error: unknown }) {
+  const { i18n } = useLingui();
+  return <Alert tone="error">{errorPageText(error, i18n)}</Alert>;
 }

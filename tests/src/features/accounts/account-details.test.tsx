@@ -87,6 +87,40 @@ describe('account details', () => {
     );
   });
 
+  it('says in our words that the account could not be loaded, never the server’s slip', async () => {
+    accountsApi({
+      extra: {
+        [`GET ${BASE}/tenant/${CUSTOMER_ID}`]: () => apiError(500, "Cannot read property 'x' of null"),
+      },
+    });
+    renderApp(DETAILS_PATH);
+    expect(
+      await screen.findByRole('heading', { name: 'The account could not be loaded', level: 1 }),
+    ).toBeTruthy();
+    expect(screen.getByText('Something went wrong on the server. Try again later.')).toBeTruthy();
+    expect(screen.queryByText(/Cannot read property/)).toBeNull();
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+  });
+
+  it('translates a conflict by its code instead of showing the server’s English', async () => {
+    accountsApi({
+      extra: {
+        [`GET ${BASE}/tenant/${CUSTOMER_ID}`]: () =>
+          json(
+            { error: { status: 409, message: 'Tenant row locked by migration 42.', code: 'conflict' } },
+            409,
+          ),
+      },
+    });
+    renderApp(DETAILS_PATH);
+    expect(
+      await screen.findByText(
+        'This conflicts with the current state of the item. Reload the page and try again.',
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByText(/migration 42/)).toBeNull();
+  });
+
   it('offers Edit to system scope for any account', async () => {
     accountsApi();
     renderApp(DETAILS_PATH);

@@ -295,7 +295,9 @@ describe('accounts list', () => {
       },
     });
     renderApp('/account/accounts');
-    expect((await screen.findByRole('alert')).textContent).toContain('Maintenance window.');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'The service is unavailable at the moment. Try again later.',
+    );
     fail = false;
     await userEvent.setup().click(screen.getByRole('button', { name: 'Try again' }));
     const table = await findAccountsTable();

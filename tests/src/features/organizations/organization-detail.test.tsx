@@ -103,8 +103,9 @@ describe('organization details', () => {
     await user.click(await screen.findByRole('button', { name: 'Delete organization' }));
     const dialog = await screen.findByRole('alertdialog');
     await user.click(within(dialog).getByRole('button', { name: 'Delete organization' }));
+    // Our sentence for the status, not the server's English (overview §8).
     expect((await within(dialog).findByRole('alert')).textContent).toBe(
-      'You do not have permission to manage organizations.',
+      'You do not have permission to do this.',
     );
   });
 
@@ -132,6 +133,20 @@ describe('organization details', () => {
     expect(screen.getByRole('link', { name: 'Go to organizations' }).getAttribute('href')).toBe(
       '/account/ca/organizations',
     );
+  });
+
+  it('says in our words that an organization could not be loaded, never the server’s slip', async () => {
+    organizationsApi(READER, {
+      [`GET ${ORGANIZATION_PATH}`]: () => apiError(409, "Cannot read property 'x' of null"),
+    });
+    renderApp(`/account/ca/organizations/${ORGANIZATION_ID}`);
+    expect(
+      await screen.findByText(
+        'This conflicts with the current state of the item. Reload the page and try again.',
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByText(/Cannot read property/)).toBeNull();
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
   });
 
   it('shows the 403 page to a user who may not view organizations', async () => {
