@@ -16,3 +16,29 @@ export type TenantSortColumn = (typeof TENANT_SORT_COLUMNS)[number];
 
 export const ORGANIZATION_SORT_COLUMNS = ['name', 'city', 'country'] as const;
 export type OrganizationSortColumn = (typeof ORGANIZATION_SORT_COLUMNS)[number];
+
+export type SortDirection = 'asc' | 'desc';
+export interface SortOrder<TColumn extends string> {
+  column: TColumn;
+  direction: SortDirection;
+}
+
+/**
+ * The one written form of a sort order, in the API's query string and the console's addresses:
+ * `column:asc` or `column:desc` (account administration §7).
+ */
+export function formatSort<TColumn extends string>(order: SortOrder<TColumn>): `${TColumn}:${SortDirection}` {
+  return `${order.column}:${order.direction}`;
+}
+
+/** The sort order `text` writes, when it names one of `columns` and a direction; else undefined. */
+export function parseSort<TColumn extends string>(
+  columns: readonly TColumn[],
+  text: string,
+): SortOrder<TColumn> | undefined {
+  const [column, direction, ...rest] = text.split(':');
+  const known = columns.find((candidate) => candidate === column);
+  if (known === undefined || rest.length > 0 || (direction !== 'asc' && direction !== 'desc'))
+    return undefined;
+  return { column: known, direction };
+}

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { parseSort } from '../sort-columns.ts';
 import { NO_CONTROL_CHARACTERS_PATTERN } from '../validation.ts';
 import { MAX_PAGE_LIMIT } from './common.ts';
 
@@ -19,30 +20,21 @@ export const pagingQueryEntries = {
   offset: v.optional(queryInteger(0, 999_999_999)),
 };
 
-export type SortDirection = 'asc' | 'desc';
-export interface SortOrder<TColumn extends string> {
-  column: TColumn;
-  direction: SortDirection;
-}
+export type { SortDirection, SortOrder } from '../sort-columns.ts';
 
 /** `sort=columnKey:asc|desc` (account administration §7) with the columns a list can sort by. */
 export function sortQuery<const TColumn extends string>(columns: readonly TColumn[]) {
-  const pattern = new RegExp(`^(${columns.join('|')}):(asc|desc)$`);
   return v.optional(
     v.pipe(
       v.string('invalidSort'),
-      v.regex(pattern, 'invalidSort'),
-      v.transform((value): SortOrder<TColumn> => {
-        const [column, direction] = value.split(':') as [TColumn, SortDirection];
-        return { column, direction };
+      v.rawTransform(({ dataset, addIssue, NEVER }) => {
+        const order = parseSort(columns, dataset.value);
+        if (order) return order;
+        addIssue({ message: 'invalidSort' });
+        return NEVER;
       }),
     ),
   );
-}
-
-/** The `columnKey:direction` text of a sort order, for building a query string. */
-export function formatSort<TColumn extends string>(order: SortOrder<TColumn>): string {
-  return `${order.column}:${order.direction}`;
 }
 
 /** A free-text filter: trimmed, at most 256 characters, no control characters. */

@@ -5,10 +5,15 @@ import { ACCOUNTS_TABLE_DEFAULT_LIMIT } from '../../../contract/constants.ts';
 import type { FeatureFlag } from '../../../contract/feature-flags.ts';
 import type { AccessScope } from '../../../contract/permissions.ts';
 import { permissionFlagsFrom } from '../../../contract/permissions.ts';
-import { formatSort, type SortOrder } from '../../../contract/schemas/query.ts';
 import { MAX_ENDS_WITHIN_DAYS, type TenantListQueryInput } from '../../../contract/schemas/tenants.ts';
-import { TENANT_SORT_COLUMNS, type TenantSortColumn } from '../../../contract/sort-columns.ts';
+import {
+  formatSort,
+  type SortOrder,
+  TENANT_SORT_COLUMNS,
+  type TenantSortColumn,
+} from '../../../contract/sort-columns.ts';
 import { isCalendarDate } from '../../../contract/validation.ts';
+import { pageQuery, TEXT_FILTER_MAX_LENGTH } from '../../components/list/list-search.ts';
 import { activeAccountIdOf, permissionsQueryOptions, profileQueryOptions } from '../../lib/current-user.ts';
 import { featureFlagsFrom, featureFlagsQueryOptions } from '../../lib/feature-flags.ts';
 import { readStoredJson, USER_STORAGE_KEYS, userStorageKey, writeStoredJson } from '../../lib/storage.ts';
@@ -69,7 +74,6 @@ export function isDefaultFilters(filters: AccountListFilters): boolean {
   );
 }
 
-export const TEXT_FILTER_MAX_LENGTH = 256;
 export const DEFAULT_ENDS_WITHIN_DAYS = 30;
 
 /** Which optional columns the viewer sees (F-11, F-13, F-17). */
@@ -137,11 +141,7 @@ export function accountListQuery(
   columns: AccountListColumns,
   page: number,
 ): TenantListQueryInput {
-  return {
-    limit: String(ACCOUNTS_TABLE_DEFAULT_LIMIT),
-    offset: String((page - 1) * ACCOUNTS_TABLE_DEFAULT_LIMIT),
-    ...accountFilterQuery(preferences, columns),
-  };
+  return { ...pageQuery(page, ACCOUNTS_TABLE_DEFAULT_LIMIT), ...accountFilterQuery(preferences, columns) };
 }
 
 const storedText = v.fallback(v.pipe(v.string(), v.maxLength(TEXT_FILTER_MAX_LENGTH)), '');

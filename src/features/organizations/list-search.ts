@@ -1,23 +1,28 @@
 import * as v from 'valibot';
 import { PAGE_SIZE } from '../../../contract/schemas/common.ts';
 import type { OrganizationListQueryInput } from '../../../contract/schemas/organizations.ts';
-import type { SortDirection } from '../../../contract/schemas/query.ts';
-import { ORGANIZATION_SORT_COLUMNS, type OrganizationSortColumn } from '../../../contract/sort-columns.ts';
+import {
+  formatSort,
+  ORGANIZATION_SORT_COLUMNS,
+  type OrganizationSortColumn,
+  type SortOrder,
+} from '../../../contract/sort-columns.ts';
+import { pageQuery, pageSearch, sortOf, sortSearch, textSearch } from '../../components/list/list-search.ts';
 
-const SORTS = ORGANIZATION_SORT_COLUMNS.flatMap((column) => [`${column}:asc`, `${column}:desc`] as const);
-export type OrganizationSort = (typeof SORTS)[number];
-export const DEFAULT_ORGANIZATION_SORT: OrganizationSort = 'name:asc';
+export const DEFAULT_ORGANIZATION_SORT: SortOrder<OrganizationSortColumn> = {
+  column: 'name',
+  direction: 'asc',
+};
 
 /**
  * The list's address bar: which account (the account details page links here with one), the name
- * filter, the sort and the page. A value that does not fit is dropped rather than failing the page,
- * since addresses are shared and edited by hand.
+ * filter, the sort and the page.
  */
 export const organizationListSearchSchema = v.object({
   accountId: v.fallback(v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(64))), undefined),
-  name: v.fallback(v.optional(v.pipe(v.string(), v.maxLength(256))), undefined),
-  sort: v.fallback(v.optional(v.picklist(SORTS)), undefined),
-  page: v.fallback(v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))), undefined),
+  name: textSearch,
+  sort: sortSearch(ORGANIZATION_SORT_COLUMNS),
+  page: pageSearch,
 });
 export type OrganizationListSearch = v.InferOutput<typeof organizationListSearchSchema>;
 
@@ -25,6 +30,10 @@ export type OrganizationListSearch = v.InferOutput<typeof organizationListSearch
 export const organizationCreateSearchSchema = v.object({
   accountId: organizationListSearchSchema.entries.accountId,
 });
+
+export function organizationSortOf(search: OrganizationListSearch): SortOrder<OrganizationSortColumn> {
+  return sortOf(ORGANIZATION_SORT_COLUMNS, search.sort, DEFAULT_ORGANIZATION_SORT);
+}
 
 /** The GET organizations query of a list view; the loader and the page build the same key with it. */
 export function organizationListQuery(
@@ -34,13 +43,8 @@ export function organizationListQuery(
   const name = search.name?.trim();
   return {
     accountId,
-    limit: String(PAGE_SIZE),
-    offset: String(((search.page ?? 1) - 1) * PAGE_SIZE),
-    sort: search.sort ?? DEFAULT_ORGANIZATION_SORT,
+    ...pageQuery(search.page ?? 1, PAGE_SIZE),
+    sort: formatSort(organizationSortOf(search)),
     ...(name ? { name } : {}),
   };
-}
-
-export function sortParts(sort: OrganizationSort): [OrganizationSortColumn, SortDirection] {
-  return sort.split(':') as [OrganizationSortColumn, SortDirection];
 }

@@ -1,10 +1,9 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { type ComponentProps, useEffect, useEffectEvent, useState } from 'react';
 import { MAX_ENDS_WITHIN_DAYS } from '../../../../contract/schemas/tenants.ts';
 import { isCalendarDate } from '../../../../contract/validation.ts';
+import { DebouncedTextField } from '../../../components/list/debounced-text-field.tsx';
 import { Button } from '../../../components/ui/button.tsx';
-import { SelectField, TextField } from '../../../components/ui/field.tsx';
-import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
+import { SelectField } from '../../../components/ui/field.tsx';
 import {
   type AccountListColumns,
   type AccountListFilters,
@@ -14,7 +13,6 @@ import {
   type EndDateFilterKind,
   isDefaultFilters,
   STATUS_FILTERS,
-  TEXT_FILTER_MAX_LENGTH,
   TYPE_FILTERS,
 } from '../list-state.ts';
 
@@ -42,13 +40,13 @@ export function AccountFilters({ filters, columns, onChange }: AccountFiltersPro
       aria-label={t`Filter accounts`}
       onSubmit={(event) => event.preventDefault()}
     >
-      <DebouncedField
+      <DebouncedTextField
         label={t`Name`}
         type="search"
         value={filters.name}
         onCommit={(name) => update({ name })}
       />
-      <DebouncedField
+      <DebouncedTextField
         label={t`Friendly identifier`}
         type="search"
         value={filters.friendlyIdentifier}
@@ -76,7 +74,7 @@ export function AccountFilters({ filters, columns, onChange }: AccountFiltersPro
             ]}
             onChange={(event) => update({ type: pick(TYPE_FILTERS, event.target.value) ?? filters.type })}
           />
-          <DebouncedField
+          <DebouncedTextField
             label={t`Partner account`}
             type="search"
             value={filters.partnerAccountName}
@@ -134,7 +132,7 @@ function EndDateFilterFields({
         onChange={(event) => changeKind(pick(END_DATE_KINDS, event.target.value) ?? value.kind)}
       />
       {value.kind === 'within' ? (
-        <DebouncedField
+        <DebouncedTextField
           label={t`Days from today`}
           type="number"
           inputMode="numeric"
@@ -148,7 +146,7 @@ function EndDateFilterFields({
       ) : null}
       {value.kind === 'range' ? (
         <>
-          <DebouncedField
+          <DebouncedTextField
             label={t`Ends on or after`}
             type="date"
             value={value.from}
@@ -157,7 +155,7 @@ function EndDateFilterFields({
             }
             onCommit={(from) => onChange({ ...value, from })}
           />
-          <DebouncedField
+          <DebouncedTextField
             label={t`Ends on or before`}
             type="date"
             value={value.to}
@@ -169,45 +167,5 @@ function EndDateFilterFields({
         </>
       ) : null}
     </>
-  );
-}
-
-type DebouncedFieldProps = Omit<ComponentProps<typeof TextField>, 'value' | 'onChange' | 'error'> & {
-  /** The value in effect; the field follows it when it changes elsewhere (reset, a banner). */
-  value: string;
-  onCommit: (value: string) => void;
-  /** An error text for a value that must not be applied. */
-  validate?: (value: string) => string | undefined;
-};
-
-/**
- * A text filter applied once typing pauses, so the list is not asked again for every key. Values the
- * field's rule refuses are shown with their error and not applied.
- */
-function DebouncedField({ value, onCommit, validate, ...field }: DebouncedFieldProps) {
-  const [draft, setDraft] = useState(value);
-  const [applied, setApplied] = useState(value);
-  if (value !== applied) {
-    setApplied(value);
-    setDraft(value);
-  }
-  const settled = useDebouncedValue(draft);
-  const error = validate?.(draft);
-  const commit = useEffectEvent((next: string) => {
-    if (!validate?.(next)) onCommit(next);
-  });
-  useEffect(() => {
-    // `settled === draft`: a value set from elsewhere is not overwritten by the draft it replaced.
-    if (settled === draft && settled !== value) commit(settled);
-  }, [settled, draft, value]);
-  return (
-    <TextField
-      {...field}
-      autoComplete="off"
-      maxLength={TEXT_FILTER_MAX_LENGTH}
-      value={draft}
-      error={error}
-      onChange={(event) => setDraft(event.target.value)}
-    />
   );
 }

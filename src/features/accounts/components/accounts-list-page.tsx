@@ -1,11 +1,11 @@
 import { Trans } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { ACCOUNTS_TABLE_DEFAULT_LIMIT } from '../../../../contract/constants.ts';
 import type { Profile } from '../../../../contract/schemas/profile.ts';
-import type { SortOrder } from '../../../../contract/schemas/query.ts';
-import type { TenantSortColumn } from '../../../../contract/sort-columns.ts';
+import type { SortOrder, TenantSortColumn } from '../../../../contract/sort-columns.ts';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
+import { usePageInRange } from '../../../components/list/use-page-in-range.ts';
 import { useProfile } from '../../../lib/current-user.ts';
 import { useFeatureFlags } from '../../../lib/feature-flags.ts';
 import {
@@ -68,13 +68,13 @@ function AccountsList({
   const showExpiring = (days: number) =>
     changeFilters({ ...DEFAULT_ACCOUNT_FILTERS, status: 'active', endDate: { kind: 'within', days } });
 
-  // A page past the end (accounts removed meanwhile, or an old address) moves to the last page.
-  const total = list.data?.total ?? 0;
-  const lastPage = Math.max(1, Math.ceil(total / ACCOUNTS_TABLE_DEFAULT_LIMIT));
-  const pastTheEnd = list.isSuccess && !list.isPlaceholderData && page > lastPage;
-  useEffect(() => {
-    if (pastTheEnd) onPageChange(lastPage, { replace: true });
-  }, [pastTheEnd, lastPage, onPageChange]);
+  const replacePage = useCallback((next: number) => onPageChange(next, { replace: true }), [onPageChange]);
+  usePageInRange({
+    page,
+    pageSize: ACCOUNTS_TABLE_DEFAULT_LIMIT,
+    total: list.isSuccess && !list.isPlaceholderData ? list.data.total : undefined,
+    replacePage,
+  });
 
   return (
     <section className="page accounts-list" aria-labelledby="page-title">

@@ -6,14 +6,14 @@ import type { ReactNode } from 'react';
 import type { OutboxEntryView } from '../../../../contract/outbox.ts';
 import { apiPaths } from '../../../../contract/paths.ts';
 import type { Profile } from '../../../../contract/schemas/profile.ts';
-import type { SortOrder } from '../../../../contract/schemas/query.ts';
 import {
   type FederationStatus,
   partnerIdentifierOf,
   type TenantSummary,
   type TenantType,
 } from '../../../../contract/schemas/tenants.ts';
-import type { TenantSortColumn } from '../../../../contract/sort-columns.ts';
+import type { SortOrder, TenantSortColumn } from '../../../../contract/sort-columns.ts';
+import { SortableHeader } from '../../../components/list/sortable-header.tsx';
 import { PendingSyncBadge } from '../../../components/pending-sync-badge.tsx';
 import { formatUserDate, parseCalendarDate } from '../../../lib/dates.ts';
 import { isFollowableUrl } from '../../../lib/external-navigation.ts';
@@ -108,34 +108,6 @@ export function AccountsListTable({
         </tbody>
       </table>
     </section>
-  );
-}
-
-function SortableHeader({
-  column,
-  sort,
-  onSortChange,
-  children,
-}: {
-  column: TenantSortColumn;
-  sort: SortOrder<TenantSortColumn>;
-  onSortChange: (sort: SortOrder<TenantSortColumn>) => void;
-  children: ReactNode;
-}) {
-  const sorted = sort.column === column ? sort.direction : null;
-  return (
-    <th scope="col" aria-sort={sorted === null ? undefined : sorted === 'asc' ? 'ascending' : 'descending'}>
-      <button
-        type="button"
-        className="accounts-table__sort"
-        onClick={() => onSortChange({ column, direction: sorted === 'asc' ? 'desc' : 'asc' })}
-      >
-        {children}
-        <span className="accounts-table__sort-icon" aria-hidden="true">
-          {sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : '↕'}
-        </span>
-      </button>
-    </th>
   );
 }
 

@@ -1,14 +1,13 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { useCallback } from 'react';
 import * as v from 'valibot';
+import { pageSearch } from '../../../components/list/list-search.ts';
 import { RequirePermissions } from '../../../components/require-permissions.tsx';
 import { AccountsListPage } from '../../../features/accounts/components/accounts-list-page.tsx';
 
 export const Route = createFileRoute('/_secure/accounts/')({
   // The page is in the address so Back returns to it; filters and sort are the user's stored preferences.
-  validateSearch: v.object({
-    page: v.fallback(v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))), undefined),
-  }),
+  validateSearch: v.object({ page: pageSearch }),
   loaderDeps: ({ search }) => ({ page: search.page ?? 1 }),
   // Imported on demand: the route definitions load with the first screen, the list's code with the list.
   loader: async ({ context: { queryClient }, deps }) => {

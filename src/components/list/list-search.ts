@@ -1,0 +1,47 @@
+import * as v from 'valibot';
+import { parseSort, type SortOrder } from '../../../contract/sort-columns.ts';
+
+/*
+ * The parts of a list's address (its search params), for the routes' `validateSearch`. Route
+ * definitions load with the first screen, so this module holds schemas and arithmetic only. A value
+ * that does not fit is dropped rather than failing the page: addresses are shared and edited by hand.
+ */
+
+/** The longest text a list filter takes, as the API's text filters (contract/schemas/query.ts). */
+export const TEXT_FILTER_MAX_LENGTH = 256;
+
+/** `page`: 1-based; absent means the first. */
+export const pageSearch = v.fallback(v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))), undefined);
+
+/** `sort`: `column:asc|desc` over the columns the list's API sorts by. */
+export function sortSearch<TColumn extends string>(columns: readonly TColumn[]) {
+  return v.fallback(
+    v.optional(
+      v.pipe(
+        v.string(),
+        v.check((text) => parseSort(columns, text) !== undefined),
+      ),
+    ),
+    undefined,
+  );
+}
+
+/** A free-text filter: absent when blank. */
+export const textSearch = v.fallback(
+  v.optional(v.pipe(v.string(), v.maxLength(TEXT_FILTER_MAX_LENGTH))),
+  undefined,
+);
+
+/** The order an address's `sort` names, or the list's default. */
+export function sortOf<TColumn extends string>(
+  columns: readonly TColumn[],
+  sort: string | undefined,
+  fallback: SortOrder<TColumn>,
+): SortOrder<TColumn> {
+  return (sort === undefined ? undefined : parseSort(columns, sort)) ?? fallback;
+}
+
+/** `limit` and `offset` of a 1-based page, as the API's list queries take them. */
+export function pageQuery(page: number, pageSize: number): { limit: string; offset: string } {
+  return { limit: String(pageSize), offset: String((page - 1) * pageSize) };
+}
