@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useRef, useState } from 'react';
+import { type ReactNode, useRef, useState } from 'react';
 import { apiPaths } from '../../../../contract/paths.ts';
 import type { Tenant } from '../../../../contract/schemas/tenants.ts';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
@@ -23,7 +23,6 @@ import {
   canUnlinkAccount,
   isLinkedAccount,
 } from './account-details-model.ts';
-import { OrganizationsSection } from './account-details-organizations.tsx';
 import {
   FeaturesSection,
   LicencesSection,
@@ -54,8 +53,14 @@ function EditAccountAction({ account }: { account: Tenant }) {
   );
 }
 
+interface AccountDetailsPageProps {
+  accountId: string;
+  /** The organizations section, from the organizations feature: the route composes the two. */
+  organizations: ReactNode;
+}
+
 /** Account details (G-01 … G-20): status, sections with a side navigation, and the licence history rail. */
-export function AccountDetailsPage({ accountId }: { accountId: string }) {
+export function AccountDetailsPage({ accountId, organizations }: AccountDetailsPageProps) {
   const { t } = useLingui();
   const { data: account, dataUpdatedAt } = useSuspenseQuery(accountQueryOptions(accountId));
   const profile = useProfile();
@@ -85,7 +90,7 @@ export function AccountDetailsPage({ accountId }: { accountId: string }) {
     {
       value: 'organizations',
       title: t`Organizations`,
-      content: <OrganizationsSection accountId={account.id} />,
+      content: organizations,
     },
     { value: 'licences', title: t`Licences`, content: <LicencesSection account={account} /> },
     { value: 'features', title: t`Features`, content: <FeaturesSection account={account} /> },

@@ -1,11 +1,11 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-import type { ReactNode } from 'react';
 import type * as v from 'valibot';
 import { UNLIMITED } from '../../../../contract/constants.ts';
 import type { signInMethodEntrySchema, Tenant } from '../../../../contract/schemas/tenants.ts';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
+import { SectionCard, SectionEmpty } from '../../../components/section-card.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { ExternalLink } from './account-details-external-link.tsx';
 import { intlLocaleOf, isLinkedAccount } from './account-details-model.ts';
@@ -17,29 +17,6 @@ const SIGN_IN_METHOD_LABELS: Readonly<Record<SignInMethod, MessageDescriptor>> =
   singleSignOnSaml: msg`SAML single sign-on`,
   singleSignOnOidc: msg`OpenID Connect`,
 };
-
-interface SectionCardProps {
-  titleId: string;
-  title: ReactNode;
-  children: ReactNode;
-}
-
-/** One item of a section (an application, a sign-in method, an organization) as a titled card. */
-export function SectionCard({ titleId, title, children }: SectionCardProps) {
-  return (
-    <article className="account-card" aria-labelledby={titleId}>
-      <h3 id={titleId} className="account-card__title">
-        {title}
-      </h3>
-      {children}
-    </article>
-  );
-}
-
-/** A section's content when it has nothing to list: said plainly, not left blank. */
-export function SectionEmpty({ children }: { children: ReactNode }) {
-  return <p className="account-section__empty">{children}</p>;
-}
 
 function EnabledText({ enabled }: { enabled: boolean }) {
   return enabled ? <Trans>Enabled</Trans> : <Trans>Disabled</Trans>;

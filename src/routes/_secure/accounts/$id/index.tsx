@@ -3,6 +3,7 @@ import { RequirePermissions } from '../../../../components/require-permissions.t
 import { AccountDetailsLoadError } from '../../../../features/accounts/components/account-details-load-error.tsx';
 import { AccountDetailsPage } from '../../../../features/accounts/components/account-details-page.tsx';
 import { accountQueryOptions } from '../../../../features/accounts/queries.ts';
+import { AccountOrganizations } from '../../../../features/organizations/components/account-organizations.tsx';
 
 export const Route = createFileRoute('/_secure/accounts/$id/')({
   // Prefetch, not ensure: a failure must not replace the permission check, which decides first
@@ -16,7 +17,7 @@ function AccountDetailsRoute() {
   const { id } = Route.useParams();
   return (
     <RequirePermissions flags={['canViewAccount']}>
-      <AccountDetailsPage accountId={id} />
+      <AccountDetailsPage accountId={id} organizations={<AccountOrganizations accountId={id} />} />
     </RequirePermissions>
   );
 }

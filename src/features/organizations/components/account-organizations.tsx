@@ -1,29 +1,13 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useMemo } from 'react';
-import { PAGE_SIZE } from '../../../../contract/schemas/common.ts';
 import type { Organization } from '../../../../contract/schemas/organizations.ts';
-import { Button } from '../../../components/ui/button.tsx';
+import { useCountryName } from '../../../components/country-select.tsx';
+import { QueryStatus } from '../../../components/list/query-status.tsx';
+import { SectionCard, SectionEmpty } from '../../../components/section-card.tsx';
 import { usePermissionFlags } from '../../../lib/permissions.tsx';
-import { organizationListQueryOptions } from '../../organizations/queries.ts';
-import { intlLocaleOf } from './account-details-model.ts';
-import { SectionCard, SectionEmpty } from './account-details-sections.tsx';
-
-function useCountryName(): (code: string) => string {
-  const { i18n } = useLingui();
-  return useMemo(() => {
-    const names = new Intl.DisplayNames([intlLocaleOf(i18n.locale)], { type: 'region', fallback: 'code' });
-    return (code: string) => {
-      try {
-        return names.of(code) ?? code;
-      } catch {
-        // A code Intl does not accept (not two letters) is still worth showing as stored.
-        return code;
-      }
-    };
-  }, [i18n.locale]);
-}
+import { organizationListQuery } from '../list-search.ts';
+import { organizationListQueryOptions } from '../queries.ts';
 
 function OrganizationCard({ organization, canEdit }: { organization: Organization; canEdit: boolean }) {
   const { t } = useLingui();
@@ -39,7 +23,7 @@ function OrganizationCard({ organization, canEdit }: { organization: Organizatio
     {
       key: 'country',
       label: <Trans>Country</Trans>,
-      value: organization.country ? countryName(organization.country) : '',
+      value: countryName(organization.country),
     },
     { key: 'phone', label: <Trans>Phone</Trans>, value: organization.phone },
   ];
@@ -64,58 +48,51 @@ function OrganizationCard({ organization, canEdit }: { organization: Organizatio
   );
 }
 
+/** The first page of the account's organizations, by name: the same query as the list's first page. */
 function OrganizationCards({ accountId, canEdit }: { accountId: string; canEdit: boolean }) {
-  const query = useQuery(
-    organizationListQueryOptions({ accountId, limit: String(PAGE_SIZE), sort: 'name:asc' }),
-  );
-  if (query.isPending) {
-    return (
-      <p role="status">
-        <Trans>Loading organizations…</Trans>
-      </p>
-    );
-  }
-  if (query.isError) {
-    return (
-      <div className="account-section__error" role="alert">
-        <p>
-          <Trans>The organizations of this account could not be loaded.</Trans>
-        </p>
-        <Button variant="secondary" onClick={() => void query.refetch()}>
-          <Trans>Try again</Trans>
-        </Button>
-      </div>
-    );
-  }
-  const { items, total } = query.data;
-  const shown = items.length;
-  if (items.length === 0) {
-    return (
-      <SectionEmpty>
-        <Trans>This account has no organizations.</Trans>
-      </SectionEmpty>
-    );
-  }
+  const query = useQuery(organizationListQueryOptions(organizationListQuery({}, accountId)));
   return (
-    <>
-      <div className="account-cards">
-        {items.map((organization) => (
-          <OrganizationCard key={organization.id} organization={organization} canEdit={canEdit} />
-        ))}
-      </div>
-      {total > shown ? (
-        <p>
-          <Trans>
-            Showing {shown} of {total} organizations.
-          </Trans>
-        </p>
-      ) : null}
-    </>
+    <QueryStatus
+      query={query}
+      pendingText={<Trans>Loading organizations…</Trans>}
+      empty={{
+        when: ({ items }) => items.length === 0,
+        content: (
+          <SectionEmpty>
+            <Trans>This account has no organizations.</Trans>
+          </SectionEmpty>
+        ),
+      }}
+    >
+      {({ items, total }) => {
+        const shown = items.length;
+        return (
+          <>
+            <div className="account-cards">
+              {items.map((organization) => (
+                <OrganizationCard key={organization.id} organization={organization} canEdit={canEdit} />
+              ))}
+            </div>
+            {total > shown ? (
+              <p>
+                <Trans>
+                  Showing {shown} of {total} organizations.
+                </Trans>
+              </p>
+            ) : null}
+          </>
+        );
+      }}
+    </QueryStatus>
   );
 }
 
-/** The account's organizations as cards, with the ways into the organization screens (G-18 … G-20). */
-export function OrganizationsSection({ accountId }: { accountId: string }) {
+/**
+ * The account's organizations as cards, with the ways into the organization screens (G-18 … G-20).
+ * The account details route hands it to the details page, so the accounts feature needs nothing of
+ * this one (decision 002).
+ */
+export function AccountOrganizations({ accountId }: { accountId: string }) {
   const flags = usePermissionFlags();
   const canView = flags.canViewOrganization || flags.canManageOrganization;
   return (
