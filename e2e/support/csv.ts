@@ -1,3 +1,5 @@
+import { TENANT_CSV_COLUMNS, type TenantCsvRecord } from '../../contract/tenant-csv.ts';
+
 /**
  * Parses CSV as RFC 4180 writes it: records end in CRLF (a lone LF is accepted too), a field in
  * double quotes may hold commas, quotes (doubled) and line breaks. A final line end adds no record.
@@ -57,4 +59,23 @@ export function parseCsv(text: string): string[][] {
   if (quoted) throw new Error('CSV: a quoted field is not closed.');
   if (field !== '' || record.length > 0) endRecord();
   return records;
+}
+
+/**
+ * The accounts export read by its header: each record by the contract's column names. Throws when
+ * the header is not the contract's columns in order, or a record has another number of cells.
+ */
+export function parseTenantCsv(text: string): TenantCsvRecord[] {
+  const [header, ...records] = parseCsv(text);
+  if (header?.join(',') !== TENANT_CSV_COLUMNS.join(',')) {
+    throw new Error(`CSV: the header is ${JSON.stringify(header)}, not the contract's columns.`);
+  }
+  return records.map((cells, index) => {
+    if (cells.length !== TENANT_CSV_COLUMNS.length) {
+      throw new Error(
+        `CSV: record ${index + 1} has ${cells.length} cells, not ${TENANT_CSV_COLUMNS.length}.`,
+      );
+    }
+    return Object.fromEntries(TENANT_CSV_COLUMNS.map((column, at) => [column, cells[at]])) as TenantCsvRecord;
+  });
 }

@@ -1,4 +1,5 @@
 import type { TenantSummary } from '../../contract/schemas/tenants.ts';
+import { TENANT_CSV_COLUMNS, type TenantCsvRecord } from '../../contract/tenant-csv.ts';
 
 /**
  * The accounts list as CSV (RFC 4180): CRLF line ends, a field quoted when it holds a quote, comma or
@@ -6,18 +7,6 @@ import type { TenantSummary } from '../../contract/schemas/tenants.ts';
  * tab or a carriage return) gets a leading apostrophe, so an account name such as `=HYPERLINK(…)`
  * arrives as text (OWASP, CSV injection).
  */
-
-export const TENANT_CSV_COLUMNS = [
-  'name',
-  'status',
-  'friendly_identifier',
-  'start_date',
-  'end_date',
-  'type',
-  'partner_account_name',
-  'federation_status',
-  'federated_account_id',
-] as const;
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 const NEEDS_QUOTES = /[",\r\n]/;
@@ -33,17 +22,23 @@ function csvLine(cells: readonly string[]): string {
 
 export const TENANT_CSV_HEADER = csvLine(TENANT_CSV_COLUMNS);
 
-/** One account as a CSV line; absent values are empty cells. */
+/** One account's cells; the type holds it to the contract's columns, none missing and none extra. */
+function tenantCsvRecord(tenant: TenantSummary): TenantCsvRecord {
+  return {
+    name: tenant.name,
+    status: tenant.active ? 'active' : 'inactive',
+    friendly_identifier: tenant.friendly_identifier,
+    start_date: tenant.service_period.from,
+    end_date: tenant.service_period.to ?? '',
+    type: tenant.type,
+    partner_account_name: tenant.partner_account_name ?? '',
+    federation_status: tenant.federation_status ?? '',
+    federated_account_id: tenant.federated_account_id ?? '',
+  };
+}
+
+/** One account as a CSV line, its cells in the header's order; absent values are empty cells. */
 export function tenantCsvLine(tenant: TenantSummary): string {
-  return csvLine([
-    tenant.name,
-    tenant.active ? 'active' : 'inactive',
-    tenant.friendly_identifier,
-    tenant.service_period.from,
-    tenant.service_period.to ?? '',
-    tenant.type,
-    tenant.partner_account_name ?? '',
-    tenant.federation_status ?? '',
-    tenant.federated_account_id ?? '',
-  ]);
+  const record = tenantCsvRecord(tenant);
+  return csvLine(TENANT_CSV_COLUMNS.map((column) => record[column]));
 }

@@ -2,7 +2,9 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '../../../contract/paths.ts';
 import type { TenantList } from '../../../contract/schemas/tenants.ts';
-import { csvCell, TENANT_CSV_COLUMNS } from '../../../server/accounts/csv.ts';
+import { TENANT_CSV_COLUMNS } from '../../../contract/tenant-csv.ts';
+import { parseCsv, parseTenantCsv } from '../../../e2e/support/csv.ts';
+import { csvCell } from '../../../server/accounts/csv.ts';
 import { type Caller, call } from '../organizations/requests.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 import { daysFromToday, fixedClock, insertAccount, signedInUser, TODAY } from './helpers.ts';
@@ -24,37 +26,6 @@ afterAll(() => harness.close());
 
 const exportCsv = (query: string, caller = system) =>
   call(harness, 'GET', `${apiPaths.tenants.export}${query}`, { token: caller.token });
-
-/** The CSV split into rows of cells, honouring quotes, as a spreadsheet reads it. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let index = 0; index < text.length; index += 1) {
-    const character = text[index];
-    if (quoted) {
-      if (character === '"' && text[index + 1] === '"') {
-        cell += '"';
-        index += 1;
-      } else if (character === '"') quoted = false;
-      else cell += character;
-    } else if (character === '"') quoted = true;
-    else if (character === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (character === '\r' && text[index + 1] === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-      index += 1;
-    } else cell += character;
-  }
-  expect(cell).toBe('');
-  expect(row).toEqual([]);
-  return rows;
-}
 
 describe('cells', () => {
   it.each([
@@ -83,11 +54,7 @@ describe('GET tenants/export', () => {
     expect(response.headers.get('Content-Type')).toBe('text/csv; charset=utf-8');
     expect(response.headers.get('Content-Disposition')).toBe(`attachment; filename="accounts-${TODAY}.csv"`);
     const text = await response.text();
-    expect(
-      text.startsWith(
-        'name,status,friendly_identifier,start_date,end_date,type,partner_account_name,federation_status,federated_account_id\r\n',
-      ),
-    ).toBe(true);
+    expect(text.startsWith(`${TENANT_CSV_COLUMNS.join(',')}\r\n`)).toBe(true);
     expect(parseCsv(text)).toEqual([
       [...TENANT_CSV_COLUMNS],
       ['System Account', 'active', 'system', TODAY, '', 'system', '', '', ''],
@@ -106,16 +73,18 @@ describe('GET tenants/export', () => {
     });
     const text = await (await exportCsv('?name=hostile')).text();
     expect(text).toContain(`"'-Quoted, ""Hostile"" Ltd",inactive,'@hostile,`);
-    expect(parseCsv(text)[1]).toEqual([
-      `'-Quoted, "Hostile" Ltd`,
-      'inactive',
-      "'@hostile",
-      daysFromToday(-1),
-      daysFromToday(1),
-      'standard',
-      'Export Partner',
-      'linked',
-      `'=HYPERLINK("https://evil.example")`,
+    expect(parseTenantCsv(text)).toEqual([
+      {
+        name: `'-Quoted, "Hostile" Ltd`,
+        status: 'inactive',
+        friendly_identifier: "'@hostile",
+        start_date: daysFromToday(-1),
+        end_date: daysFromToday(1),
+        type: 'standard',
+        partner_account_name: 'Export Partner',
+        federation_status: 'linked',
+        federated_account_id: `'=HYPERLINK("https://evil.example")`,
+      },
     ]);
   });
 
@@ -131,20 +100,22 @@ describe('GET tenants/export', () => {
       from generate_series(1, 2345) as g`.execute(harness.deps.db);
     for (const sort of ['end_date:desc', 'status:asc', 'partner_account_name:asc', 'name:desc']) {
       const query = `?name=bulk&sort=${sort}`;
-      const rows = parseCsv(await (await exportCsv(query)).text()).slice(1);
+      const rows = parseTenantCsv(await (await exportCsv(query)).text());
       const list = (await (
         await call(harness, 'GET', `${apiPaths.tenants.list}${query}&limit=99999`, { token: system.token })
       ).json()) as TenantList;
       expect(list.total).toBe(2345);
-      expect(rows.map((row) => row[2])).toEqual(list.items.map((item) => item.friendly_identifier));
+      expect(rows.map((row) => row.friendly_identifier)).toEqual(
+        list.items.map((item) => item.friendly_identifier),
+      );
     }
   });
 
   it('exports what the caller sees and the filters leave', async () => {
-    const rows = parseCsv(await (await exportCsv('?name=bulk&active=true', partner)).text()).slice(1);
+    const rows = parseTenantCsv(await (await exportCsv('?name=bulk&active=true', partner)).text());
     // Of g in 1..2345: under the partner when g % 3 = 0, active when g % 5 <> 0.
     expect(rows).toHaveLength(625);
-    expect(new Set(rows.map((row) => row[6]))).toEqual(new Set(['Export Partner']));
+    expect(new Set(rows.map((row) => row.partner_account_name))).toEqual(new Set(['Export Partner']));
   });
 });
 
