@@ -2,9 +2,9 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useNavigate } from '@tanstack/react-router';
 import { ACCOUNT_NAME_MAX_LENGTH } from '../../../../contract/validation.ts';
 import { TypeToConfirmDialog } from '../../../components/ui/dialog.tsx';
+import { FormErrorAlert } from '../../../components/ui/form.tsx';
 import { showToast } from '../../../components/ui/toast.tsx';
 import { useDeleteAccount } from '../mutations.ts';
-import { AccountErrorAlert } from './account-form-error-alert.tsx';
 
 interface DeleteAccountDialogProps {
   account: { id: string; name: string };
@@ -37,7 +37,7 @@ export function DeleteAccountDialog({ account, open, onOpenChange }: DeleteAccou
       confirmLabel={<Trans>Delete account</Trans>}
       cancelLabel={<Trans>Cancel</Trans>}
       pending={remove.isPending}
-      error={remove.error ? <AccountErrorAlert error={remove.error} /> : null}
+      error={remove.error ? <FormErrorAlert error={remove.error} /> : null}
       onConfirm={() =>
         remove.mutate(undefined, {
           onSuccess: () => {

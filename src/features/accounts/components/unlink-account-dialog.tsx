@@ -1,8 +1,8 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { UNLINK_CONFIRMATION_WORD } from '../../../../contract/schemas/tenants.ts';
 import { TypeToConfirmDialog } from '../../../components/ui/dialog.tsx';
+import { FormErrorAlert } from '../../../components/ui/form.tsx';
 import { useUnlinkAccount } from '../mutations.ts';
-import { AccountErrorAlert } from './account-form-error-alert.tsx';
 
 /** The confirmation may be 1 to 256 characters (account administration §5, §9). */
 const CONFIRMATION_MAX_LENGTH = 256;
@@ -58,7 +58,7 @@ export function UnlinkAccountDialog({
       confirmLabel={<Trans>Unlink account</Trans>}
       cancelLabel={<Trans>Cancel</Trans>}
       pending={unlink.isPending}
-      error={unlink.error ? <AccountErrorAlert error={unlink.error} /> : null}
+      error={unlink.error ? <FormErrorAlert error={unlink.error} /> : null}
       onConfirm={() =>
         unlink.mutate(word, {
           onSuccess: () => {

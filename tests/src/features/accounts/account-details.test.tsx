@@ -425,10 +425,14 @@ describe('deleting an account', () => {
     expect(request?.path).toBe(`${BASE}/tenants`);
   });
 
-  it('keeps the dialog open with the server’s reason when deleting fails', async () => {
+  it('keeps the dialog open with the reason in our words when deleting fails', async () => {
     accountsApi({
       extra: {
-        [`DELETE ${BASE}/tenants`]: () => apiError(409, 'The account still has active certificates.'),
+        [`DELETE ${BASE}/tenants`]: () =>
+          json(
+            { error: { status: 409, message: 'The account still has active certificates.', code: 'inUse' } },
+            409,
+          ),
       },
     });
     const { router } = renderApp(DETAILS_PATH);
@@ -438,7 +442,8 @@ describe('deleting an account', () => {
     await user.type(within(dialog).getByRole('textbox'), 'Example Corp');
     await user.click(within(dialog).getByRole('button', { name: 'Delete account' }));
     expect(await within(dialog).findByText('Error 409')).toBeTruthy();
-    expect(within(dialog).getByText('The account still has active certificates.')).toBeTruthy();
+    expect(within(dialog).getByText('This item is still in use, so it cannot be removed.')).toBeTruthy();
+    expect(within(dialog).queryByText('The account still has active certificates.')).toBeNull();
     expect(router.state.location.pathname).toBe(`/accounts/${CUSTOMER_ID}`);
   });
 
