@@ -112,6 +112,35 @@ describe('organizations list', () => {
     await waitFor(() => expect(cityHeader.getAttribute('aria-sort')).toBe('descending'));
   });
 
+  it('reads the sort from the address and ignores one it does not know', async () => {
+    const { urls } = organizationsApi(READER);
+    renderApp('/account/ca/organizations?sort=country:desc');
+    await screen.findByRole('table');
+    expect(lastQuery(urls).sort).toBe('country:desc');
+    expect(screen.getByRole('columnheader', { name: /Country/ }).getAttribute('aria-sort')).toBe(
+      'descending',
+    );
+
+    renderApp('/account/ca/organizations?sort=phone:desc');
+    await waitFor(() => expect(lastQuery(urls).sort).toBe('name:asc'));
+  });
+
+  it('moves a page past the end of the list to its last page', async () => {
+    const { urls } = organizationsApi(READER, {
+      [`GET ${BASE}/organizations`]: ({ url }) => {
+        urls.push(url);
+        return json({
+          items: url.searchParams.get('offset') === '20' ? [organizationFixture()] : [],
+          total: 25,
+        });
+      },
+    });
+    const { router } = renderApp('/account/ca/organizations?page=5');
+    await waitFor(() => expect(router.state.location.search).toEqual({ page: 2 }));
+    expect(lastQuery(urls).offset).toBe('20');
+    expect(await screen.findByRole('row', { name: /Acme Trust GmbH/ })).toBeTruthy();
+  });
+
   it('invites a manager to create the first organization of an empty account', async () => {
     organizationsApi(MANAGER, { [`GET ${BASE}/organizations`]: () => json({ items: [], total: 0 }) });
     renderApp('/account/ca/organizations');
