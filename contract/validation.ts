@@ -224,11 +224,27 @@ export function toValidationCode(message: string): ValidationCode {
   return message in VALIDATION_TEXT ? (message as ValidationCode) : 'invalidValue';
 }
 
-/** `"password: enter valid password"`: the server's 400 message for the first failing field. */
-export function describeFirstIssue(issues: readonly v.BaseIssue<unknown>[]): string {
+/** A failed request value as the server answers it: where, which rule, and the rule in English. */
+export interface FirstIssue {
+  /** Dot path of the value (`service_period.to`); absent when the whole body or query is at fault. */
+  field?: string;
+  code: ValidationCode;
+  /** `"password: enter valid password"`: readable by clients that show the text as it is. */
+  message: string;
+}
+
+/** The first failing value of a request: the field and code of the server's 400, and its message. */
+export function firstIssue(issues: readonly v.BaseIssue<unknown>[]): FirstIssue {
   const [first] = issues;
-  if (!first) return 'The request is not valid.';
-  const field = v.getDotPath(first);
-  const text = VALIDATION_TEXT[toValidationCode(first.message)];
-  return field ? `${field}: ${text}` : `request body ${text}`;
+  if (!first) return { code: 'invalidValue', message: 'The request is not valid.' };
+  const field = v.getDotPath(first) ?? undefined;
+  const code = toValidationCode(first.message);
+  return field
+    ? { field, code, message: describeFieldIssue(field, code) }
+    : { code, message: `request body ${VALIDATION_TEXT[code]}` };
+}
+
+/** The English message of a field's rule, as `firstIssue` words it. */
+export function describeFieldIssue(field: string, code: ValidationCode): string {
+  return `${field}: ${VALIDATION_TEXT[code]}`;
 }

@@ -9,9 +9,9 @@ import {
   type TenantSummary,
 } from '../../contract/schemas/tenants.ts';
 import type { TenantSortColumn } from '../../contract/sort-columns.ts';
+import { seesEveryAccount, visibleTo } from '../authorization/account-reach.ts';
 import type { Database } from '../db/schema.ts';
 import type { Principal } from '../identity/principal.ts';
-import { seesEveryAccount, visibleTo } from './access.ts';
 
 /**
  * The accounts list (GET tenants, GET tenants/export): the caller's accounts, filtered and sorted.

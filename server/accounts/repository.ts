@@ -3,10 +3,11 @@ import type { Kysely } from 'kysely';
 import { APPLICATIONS } from '../../contract/applications.ts';
 import type { ApplicationCode } from '../../contract/permissions.ts';
 import type { Tenant, TenantFederation, TenantType, TenantUpdate } from '../../contract/schemas/tenants.ts';
+import { visibleTo } from '../authorization/account-reach.ts';
 import type { Database } from '../db/schema.ts';
 import type { Principal } from '../identity/principal.ts';
 import { licensedApplications } from '../profile/repository.ts';
-import { mayManage, visibleTo } from './access.ts';
+import { mayManage } from './access.ts';
 import { deriveFriendlyIdentifier } from './friendly-identifier.ts';
 import { accountsWithPartner, selectSummary, toTenantSummary } from './list.ts';
 
@@ -74,10 +75,16 @@ export async function findTenant(
 }
 
 /**
- * Accounts among `ids` that the caller sees, locked for the rest of the transaction so the checks
- * made on them still hold when the change is written. Ids the caller does not see are left out.
+ * Accounts among `ids` that the caller sees; with `lock`, locked for the rest of the transaction so
+ * the checks made on them still hold when the change is written. Ids the caller does not see are
+ * left out.
  */
-export function lockVisibleAccounts(trx: Kysely<Database>, principal: Principal, ids: readonly string[]) {
+export function visibleAccounts(
+  trx: Kysely<Database>,
+  principal: Principal,
+  ids: readonly string[],
+  lock: boolean,
+) {
   return trx
     .selectFrom('accounts')
     .select([
@@ -93,24 +100,27 @@ export function lockVisibleAccounts(trx: Kysely<Database>, principal: Principal,
       'federation_status',
       'federation_provider',
       'federated_account_id',
+      'federated_account_name',
+      'federated_account_details_url',
       'version',
     ])
     .where('id', 'in', ids)
     .where(visibleTo(principal))
     .orderBy('id')
-    .forUpdate()
+    .$if(lock, (query) => query.forUpdate())
     .execute();
 }
 
-export type LockedAccount = Awaited<ReturnType<typeof lockVisibleAccounts>>[number];
+export type AccountRow = Awaited<ReturnType<typeof visibleAccounts>>[number];
 
-/** The account with `id` if the caller sees it, locked as `lockVisibleAccounts` locks. */
-export async function lockVisibleAccount(
+/** The account with `id` if the caller sees it, locked with `lock` as `visibleAccounts` locks. */
+export async function visibleAccount(
   trx: Kysely<Database>,
   principal: Principal,
   id: string,
-): Promise<LockedAccount | undefined> {
-  const [account] = await lockVisibleAccounts(trx, principal, [id]);
+  lock: boolean,
+): Promise<AccountRow | undefined> {
+  const [account] = await visibleAccounts(trx, principal, [id], lock);
   return account;
 }
 
@@ -220,15 +230,6 @@ export function findActivePartner(trx: Kysely<Database>, id: string) {
     .executeTakeFirst();
 }
 
-export async function userNameTaken(trx: Kysely<Database>, userName: string): Promise<boolean> {
-  const row = await trx
-    .selectFrom('users')
-    .select('id')
-    .where('user_name_key', '=', userName.toLowerCase())
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 /** A partner among `ids` that still has accounts outside `ids` under it, if any. */
 export function partnerWithRemainingAccounts(trx: Kysely<Database>, ids: readonly string[]) {
   return trx
@@ -248,7 +249,7 @@ export function partnerWithRemainingAccounts(trx: Kysely<Database>, ids: readonl
  */
 export async function deleteAccounts(
   trx: Kysely<Database>,
-  accounts: readonly Pick<LockedAccount, 'id' | 'type'>[],
+  accounts: readonly Pick<AccountRow, 'id' | 'type'>[],
 ): Promise<Map<string, number>> {
   const ids = accounts.map((account) => account.id);
   const deletedUsers = await trx
@@ -266,4 +267,14 @@ export async function deleteAccounts(
     if (batch.length > 0) await trx.deleteFrom('accounts').where('id', 'in', batch).execute();
   }
   return usersPerAccount;
+}
+
+/** Whether `error` is PostgreSQL's unique_violation of `constraint`, as both drivers report it. */
+export function isUniqueViolation(error: unknown, constraint: string): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { code?: unknown }).code === '23505' &&
+    (error as { constraint?: unknown }).constraint === constraint
+  );
 }

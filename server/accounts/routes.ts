@@ -1,14 +1,10 @@
-import { type Context, Hono } from 'hono';
-import type { Kysely } from 'kysely';
+import { Hono } from 'hono';
 import { apiPaths } from '../../contract/paths.ts';
-import type { PermissionName } from '../../contract/permissions.ts';
 import { DEFAULT_LIST_LIMIT } from '../../contract/schemas/common.ts';
 import {
   type Tenant,
-  type TenantCreate,
   type TenantFederation,
   type TenantList,
-  type TenantUpdate,
   tenantCreateSchema,
   tenantDeleteQuerySchema,
   tenantExportQuerySchema,
@@ -18,173 +14,111 @@ import {
   tenantUnlinkSchema,
   tenantUpdateSchema,
 } from '../../contract/schemas/tenants.ts';
-import { isServiceEndDateAllowed, VALIDATION_TEXT } from '../../contract/validation.ts';
 import type { AppDeps } from '../app-deps.ts';
-import type { Database } from '../db/schema.ts';
+import { auditChange, changesNothing, updateDetails } from '../audit/change.ts';
+import { ACCOUNT_NOT_FOUND } from '../authorization/account-reach.ts';
+import { assertPermission, requirePermission, requireSystemScope } from '../authorization/permissions.ts';
+import { utcDate } from '../dates.ts';
 import type { AppEnv } from '../http/app-env.ts';
-import { requireAuth, requirePermission } from '../http/authenticate.ts';
-import {
-  assertIfMatchPresent,
-  assertWellFormedIfMatch,
-  entityTag,
-  ifMatchAdmits,
-  PreconditionFailed,
-} from '../http/entity-tags.ts';
+import { requireAuth } from '../http/authenticate.ts';
+import { entityTag } from '../http/entity-tags.ts';
 import { ApiError } from '../http/errors.ts';
 import { validateJson, validateParams, validateQuery } from '../http/validate.ts';
 import { hashPassword } from '../identity/passwords.ts';
-import type { Principal } from '../identity/principal.ts';
-import { utcDate } from '../licence/verify.ts';
-import { ensureBuiltInRoles } from '../setup/seed.ts';
-import { insertUser } from '../setup/users.ts';
-import {
-  ACCOUNT_NOT_FOUND,
-  assertManageable,
-  assertPermission,
-  mayManage,
-  requireSystemScope,
-  scopeForbids,
-} from './access.ts';
-import { auditAccountChange } from './audit.ts';
+import { type ChangeSpec, type ResourceKind, versionedResource } from '../resources/versioned-resource.ts';
+import { insertUser, userNameTaken } from '../users/repository.ts';
+import { ensureBuiltInRoles } from '../users/roles.ts';
 import { TENANT_CSV_HEADER, tenantCsvLine } from './csv.ts';
 import { DEFAULT_SORT, expiringCounts, listTenants, tenantBatches } from './list.ts';
 import {
+  type AccountRow,
   deleteAccounts,
   findActivePartner,
   findTenant,
   insertAccount,
-  type LockedAccount,
-  lockVisibleAccount,
-  lockVisibleAccounts,
+  isUniqueViolation,
   partnerWithRemainingAccounts,
   setFederation,
   updateAccount,
-  userNameTaken,
+  visibleAccount,
+  visibleAccounts,
 } from './repository.ts';
+import {
+  assertDeletable,
+  assertEditable,
+  assertLinkable,
+  assertServicePeriod,
+  assertUnlinkable,
+  inUse,
+  partnerHasAccounts,
+  partnerNotActive,
+  partnerOfNewAccount,
+} from './rules.ts';
 
 /** Rows per query of the CSV export: one batch is all it holds in memory. */
 const EXPORT_BATCH_SIZE = 1000;
 
-const USER_NAME_IN_USE = 'administrator.user_name: already in use';
-const FRIENDLY_IDENTIFIER_IN_USE = 'friendly_identifier: already in use';
-const NOT_LINKED = 'The account is not linked to an external identity product.';
+/** Fields of an account whose old and new values its UPDATE events keep: none of them is personal. */
+const ACCOUNT_FIELDS = ['name', 'locale', 'service_from', 'service_to'] as const;
+const FEDERATION_FIELDS = [
+  'federation_status',
+  'federation_provider',
+  'federated_account_id',
+  'federated_account_name',
+  'federated_account_details_url',
+] as const;
 
-function notFound(): ApiError {
-  return new ApiError(404, ACCOUNT_NOT_FOUND);
-}
-
-/** PostgreSQL's unique_violation, as both drivers report it. */
-function isUniqueViolation(error: unknown, constraint: string): boolean {
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    (error as { code?: unknown }).code === '23505' &&
-    (error as { constraint?: unknown }).constraint === constraint
-  );
-}
-
-/**
- * The service period of a new or edited account: the end date after today (unless it is the one the
- * account already has) and not before the start date.
- */
-function assertServicePeriod(from: string, to: string, today: string, currentTo: string | null): void {
-  if (to !== currentTo && !isServiceEndDateAllowed(to, today)) {
-    throw new ApiError(400, `service_period.to: ${VALIDATION_TEXT.endDateNotInFuture}`);
-  }
-  if (to < from) throw new ApiError(400, `service_period.to: ${VALIDATION_TEXT.endDateBeforeStartDate}`);
-}
-
-/**
- * Who may edit an account: whoever may manage it; besides, a partner may rename its own primary
- * account and change its language, but not its service period (account administration §6).
- */
-function assertEditable(principal: Principal, account: LockedAccount, update: TenantUpdate): void {
-  if (mayManage(principal, account)) return;
-  const ownPartnerAccount = principal.accessScope === 'partner' && account.id === principal.primaryAccountId;
-  if (!ownPartnerAccount) throw scopeForbids(principal, 'edit');
-  if (update.service_period.to !== account.service_to) {
-    throw new ApiError(403, 'A partner cannot change the end date of its own primary account.');
-  }
-  if (update.service_period.from !== account.service_from) {
-    throw new ApiError(403, 'A partner cannot change the start date of its own primary account.');
-  }
-}
-
-/** The partner a new account goes under, as far as the caller's scope decides it. */
-function partnerOfNewAccount(principal: Principal, form: TenantCreate): string | null {
-  const requested = form.partner_account_id ?? null;
-  switch (principal.accessScope) {
-    case 'account':
-      throw scopeForbids(principal, 'create');
-    case 'partner':
-      if (form.type !== 'standard') throw new ApiError(403, 'A partner can create only standard accounts.');
-      if (requested !== null && requested !== principal.primaryAccountId) {
-        throw new ApiError(403, 'A partner can create accounts only under its own partner account.');
-      }
-      return principal.primaryAccountId;
-    case 'system':
-      if (form.type === 'partner' && requested !== null) {
-        throw new ApiError(400, 'partner_account_id: a partner account cannot be under another partner');
-      }
-      return requested;
-  }
-}
-
-/**
- * Runs `change` on a visible account locked for the transaction: 404 for one the caller does not see,
- * then 403 without `permission`. In that order, so an account out of reach stays indistinguishable
- * from one that does not exist, whatever the caller's permissions.
- */
-function changeAccount<T>(
-  db: Kysely<Database>,
-  principal: Principal,
-  id: string,
-  permission: PermissionName,
-  change: (trx: Kysely<Database>, account: LockedAccount) => Promise<T>,
-): Promise<T> {
-  return db.transaction().execute(async (trx) => {
-    const account = await lockVisibleAccount(trx, principal, id);
-    if (!account) throw notFound();
-    assertPermission(principal, permission);
-    return change(trx, account);
-  });
-}
-
-/** Links (`link`) or unlinks (`null`) the account and records which external account it was. */
-async function changeFederation(
-  trx: Kysely<Database>,
-  c: Context<AppEnv>,
-  deps: AppDeps,
-  account: LockedAccount,
+/** The account's link to an external identity product as its columns hold it; `null` unlinks. */
+function federationColumns(
   link: TenantFederation | null,
-): Promise<void> {
-  await setFederation(trx, account.id, link, deps.now());
-  await auditAccountChange(trx, c, deps, {
-    action: 'UPDATE',
-    accountId: account.id,
-    details:
-      link === null
-        ? {
-            federation: 'unlinked',
-            provider: account.federation_provider,
-            federated_account_id: account.federated_account_id,
-          }
-        : {
-            federation: 'linked',
-            provider: link.provider,
-            federated_account_id: link.federated_account_id,
-            federated_account_name: link.federated_account_name,
-          },
-  });
+): Pick<AccountRow, (typeof FEDERATION_FIELDS)[number]> {
+  return {
+    federation_status: link === null ? 'unlinked' : 'linked',
+    federation_provider: link?.provider ?? null,
+    federated_account_id: link?.federated_account_id ?? null,
+    federated_account_name: link?.federated_account_name ?? null,
+    federated_account_details_url: link?.details_url ?? null,
+  };
 }
 
-/** Changed fields as `{ field: { from, to } }`, for the audit trail. */
-function changesOf(before: Record<string, unknown>, after: Record<string, unknown>) {
-  return Object.fromEntries(
-    Object.entries(after)
-      .filter(([field, value]) => before[field] !== value)
-      .map(([field, value]) => [field, { from: before[field], to: value }]),
-  );
+/**
+ * An account as the versioned-resource helper addresses it. Its reach is part of the query: an
+ * account the caller does not see is not found. Reading needs VIEW_ACCOUNT, changing MANAGE_ACCOUNT;
+ * the 412 body is the account as GET tenant/{id} answers it.
+ */
+function accountKind(deps: AppDeps): ResourceKind<{ id: string }, AccountRow> {
+  return {
+    label: 'Account',
+    resourceType: 'ACCOUNT',
+    find: async (db, principal, { id }, lock) => {
+      const row = await visibleAccount(db, principal, id, lock);
+      return row && { row, accountId: row.id };
+    },
+    authorize: (principal, _found, access) =>
+      assertPermission(principal, access === 'view' ? 'VIEW_ACCOUNT' : 'MANAGE_ACCOUNT'),
+    represent: async (db, principal, { row }) => {
+      const tenant = await findTenant(db, principal, row.id, deps.now());
+      if (!tenant) throw new Error('A locked account is no longer visible to the caller.');
+      return tenant;
+    },
+  };
+}
+
+/** Links (`link`) or unlinks (`null`) the account; the trail keeps the link before and after. */
+function changeFederation(
+  link: TenantFederation | null,
+  permit: ChangeSpec<AccountRow>['permit'],
+): ChangeSpec<AccountRow> {
+  return {
+    // The identity product and the unlink dialog read no ETag first; one sent is honoured.
+    precondition: 'honoured',
+    permit,
+    apply: async (trx, { row }, now) => {
+      const after = federationColumns(link);
+      await setFederation(trx, row.id, link, now);
+      return { action: 'UPDATE', details: updateDetails(row, after, FEDERATION_FIELDS) };
+    },
+  };
 }
 
 /** Accounts and tenants (/account/ui-api/v1), described in docs/api.md. */
@@ -193,10 +127,11 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   // Per route, not `app.use()`: this app shares its base path with other modules.
   const authenticated = requireAuth(deps);
-  // For calls on no particular account; calls on one check the account first (see changeAccount).
+  // For calls on no particular account; calls on one check the account first (versionedResource).
   const mayView = requirePermission('VIEW_ACCOUNT');
   const mayChange = requirePermission('MANAGE_ACCOUNT');
   const today = () => utcDate(deps.now());
+  const accounts = versionedResource(deps, accountKind(deps));
 
   app.get('/tenants', authenticated, mayView, validateQuery(tenantListQuerySchema), async (c) => {
     const { limit = DEFAULT_LIST_LIMIT, offset = 0, sort = DEFAULT_SORT, ...filters } = c.req.valid('query');
@@ -259,7 +194,7 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
         c.req.valid('param').id,
         deps.now(),
       );
-      if (!tenant) throw notFound();
+      if (!tenant) throw new ApiError(404, ACCOUNT_NOT_FOUND);
       assertPermission(c.var.principal, 'VIEW_ACCOUNT');
       c.header('ETag', entityTag(tenant.version));
       return c.json(tenant);
@@ -271,47 +206,29 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
     authenticated,
     validateParams(tenantIdParamsSchema),
     validateJson(tenantUpdateSchema),
-    async (c) => {
-      const principal = c.var.principal;
+    (c) => {
       const update = c.req.valid('json');
-      const ifMatch = c.req.header('If-Match');
-      assertWellFormedIfMatch(ifMatch, 'account');
-      const id = c.req.valid('param').id;
-      await changeAccount(db, principal, id, 'MANAGE_ACCOUNT', async (trx, account) => {
-        if (account.system_account) throw new ApiError(409, 'The System Account cannot be edited.');
-        assertEditable(principal, account, update);
-        // Before the date rules: an edit made on an older version is refused whatever it holds.
-        assertIfMatchPresent(ifMatch, 'account');
-        if (!ifMatchAdmits(ifMatch, account.version)) {
-          const current = await findTenant(trx, principal, account.id, deps.now());
-          if (!current) throw notFound();
-          throw new PreconditionFailed(
-            'The account was changed meanwhile. Reload it and try again.',
-            current,
-            entityTag(current.version),
+      return accounts.change(c, c.req.valid('param'), {
+        precondition: 'required',
+        permit: ({ row }) => assertEditable(c.var.principal, row, update),
+        // After the precondition: an edit made on an older version is refused whatever it holds.
+        apply: async (trx, { row }, now) => {
+          assertServicePeriod(update.service_period, utcDate(now), row.service_to);
+          const details = updateDetails(
+            row,
+            {
+              name: update.name,
+              locale: update.locale,
+              service_from: update.service_period.from,
+              service_to: update.service_period.to,
+            },
+            ACCOUNT_FIELDS,
           );
-        }
-        assertServicePeriod(
-          update.service_period.from,
-          update.service_period.to,
-          today(),
-          account.service_to,
-        );
-        const changes = changesOf(account, {
-          name: update.name,
-          locale: update.locale,
-          service_from: update.service_period.from,
-          service_to: update.service_period.to,
-        });
-        if (Object.keys(changes).length === 0) return;
-        await updateAccount(trx, account.id, update, deps.now());
-        await auditAccountChange(trx, c, deps, {
-          action: 'UPDATE',
-          accountId: account.id,
-          details: { changes },
-        });
+          if (changesNothing(details)) return null;
+          await updateAccount(trx, row.id, update, now);
+          return { action: 'UPDATE', details };
+        },
       });
-      return c.body(null, 204);
     },
   );
 
@@ -321,18 +238,20 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
     const partnerAccountId = partnerOfNewAccount(principal, form);
     const day = today();
     const serviceFrom = form.service_period.from ?? day;
-    assertServicePeriod(serviceFrom, form.service_period.to, day, null);
+    assertServicePeriod({ from: serviceFrom, to: form.service_period.to }, day, null);
     // Hashed before the transaction: argon2 takes tens of milliseconds and must not hold locks.
     const passwordHash = await hashPassword(form.administrator.password);
     const administrator = form.administrator;
 
+    // Not through versionedResource: a new account has no version to check, and its creation makes
+    // two objects, the account and its first administrator, each with its own event.
     const created = await db
       .transaction()
       .execute(async (trx) => {
         if (partnerAccountId !== null && !(await findActivePartner(trx, partnerAccountId))) {
-          throw new ApiError(400, 'partner_account_id: must name an active partner account');
+          throw partnerNotActive();
         }
-        if (await userNameTaken(trx, administrator.user_name)) throw new ApiError(409, USER_NAME_IN_USE);
+        if (await userNameTaken(trx, administrator.user_name)) throw inUse('administrator.user_name');
         const now = deps.now();
         const account = await insertAccount(trx, {
           name: form.name,
@@ -344,7 +263,7 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
           serviceTo: form.service_period.to,
           now,
         });
-        if (!account) throw new ApiError(409, FRIENDLY_IDENTIFIER_IN_USE);
+        if (!account) throw inUse('friendly_identifier');
         const roles = await ensureBuiltInRoles(trx, now);
         const role = form.type === 'partner' ? 'partner_administrator' : 'account_administrator';
         const accessScope = form.type === 'partner' ? 'partner' : 'account';
@@ -360,8 +279,10 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
           locale: form.locale,
           now,
         });
-        await auditAccountChange(trx, c, deps, {
+        await auditChange(trx, c, deps, {
           action: 'CREATE',
+          resourceType: 'ACCOUNT',
+          resourceId: account.id,
           accountId: account.id,
           details: {
             name: form.name,
@@ -372,17 +293,18 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
             administrator: { id: userId, user_name: administrator.user_name },
           },
         });
-        await auditAccountChange(trx, c, deps, {
+        await auditChange(trx, c, deps, {
           action: 'CREATE',
+          resourceType: 'USER',
+          resourceId: userId,
           accountId: account.id,
-          resource: { type: 'USER', id: userId },
           details: { user_name: administrator.user_name, access_scope: accessScope, roles: [role] },
         });
         return account;
       })
       .catch((error: unknown) => {
         // Lost a race with another request creating the same user name after the check above.
-        if (isUniqueViolation(error, 'users_user_name_key_key')) throw new ApiError(409, USER_NAME_IN_USE);
+        if (isUniqueViolation(error, 'users_user_name_key_key')) throw inUse('administrator.user_name');
         throw error;
       });
 
@@ -392,30 +314,25 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json(tenant, 201);
   });
 
+  // Not through versionedResource: one request deletes several accounts, all or none, without
+  // versions (the list it is made from shows none).
   app.delete('/tenants', authenticated, validateQuery(tenantDeleteQuerySchema), async (c) => {
     const principal = c.var.principal;
     const ids = [...new Set(c.req.valid('query').ids)];
     await db.transaction().execute(async (trx) => {
-      const found = await lockVisibleAccounts(trx, principal, ids);
+      const found = await visibleAccounts(trx, principal, ids, true);
       // All or nothing, and which of the ids is out of reach is not said.
-      if (found.length !== ids.length) throw notFound();
+      if (found.length !== ids.length) throw new ApiError(404, ACCOUNT_NOT_FOUND);
       assertPermission(principal, 'MANAGE_ACCOUNT');
-      for (const account of found) {
-        if (principal.accessScope === 'account') throw scopeForbids(principal, 'delete');
-        if (account.system_account) throw new ApiError(409, 'The System Account cannot be deleted.');
-        if (account.id === principal.primaryAccountId) {
-          throw new ApiError(409, 'Your own primary account cannot be deleted.');
-        }
-        assertManageable(principal, account, 'delete');
-      }
+      for (const account of found) assertDeletable(principal, account);
       const partner = await partnerWithRemainingAccounts(trx, ids);
-      if (partner) {
-        throw new ApiError(409, `Partner account "${partner.name}" has accounts; delete or move them first.`);
-      }
+      if (partner) throw partnerHasAccounts(partner.name);
       const usersPerAccount = await deleteAccounts(trx, found);
       for (const account of found) {
-        await auditAccountChange(trx, c, deps, {
+        await auditChange(trx, c, deps, {
           action: 'DELETE',
+          resourceType: 'ACCOUNT',
+          resourceId: account.id,
           accountId: account.id,
           details: {
             name: account.name,
@@ -434,16 +351,12 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
     authenticated,
     validateParams(tenantIdParamsSchema),
     validateJson(tenantUnlinkSchema),
-    async (c) => {
-      const principal = c.var.principal;
-      const id = c.req.valid('param').id;
-      await changeAccount(db, principal, id, 'MANAGE_ACCOUNT', async (trx, account) => {
-        assertManageable(principal, account, 'unlink');
-        if (account.federation_status !== 'linked') throw new ApiError(409, NOT_LINKED);
-        await changeFederation(trx, c, deps, account, null);
-      });
-      return c.body(null, 204);
-    },
+    (c) =>
+      accounts.change(
+        c,
+        c.req.valid('param'),
+        changeFederation(null, ({ row }) => assertUnlinkable(c.var.principal, row)),
+      ),
   );
 
   return app;
@@ -454,28 +367,24 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
  * platform account. System scope only; described in docs/api.md.
  */
 export function accountFederationRoutes(deps: AppDeps): Hono<AppEnv> {
-  const { db } = deps;
-  const app = new Hono<AppEnv>();
+  // The identity product's calls need MANAGE_TENANT (checked with the scope before the account is
+  // looked up), not MANAGE_ACCOUNT.
+  const accounts = versionedResource(deps, {
+    ...accountKind(deps),
+    authorize: (principal) => assertPermission(principal, 'MANAGE_TENANT'),
+  });
 
-  app.put(
+  return new Hono<AppEnv>().put(
     '/tenants/:id/federation',
     requireAuth(deps),
     requireSystemScope('MANAGE_TENANT'),
     validateParams(tenantIdParamsSchema),
     validateJson(tenantFederationSchema),
-    async (c) => {
-      const principal = c.var.principal;
-      const link = c.req.valid('json');
-      const id = c.req.valid('param').id;
-      await changeAccount(db, principal, id, 'MANAGE_TENANT', async (trx, account) => {
-        if (account.system_account) {
-          throw new ApiError(409, 'The System Account cannot be linked to an external identity product.');
-        }
-        await changeFederation(trx, c, deps, account, link);
-      });
-      return c.body(null, 204);
-    },
+    (c) =>
+      accounts.change(
+        c,
+        c.req.valid('param'),
+        changeFederation(c.req.valid('json'), ({ row }) => assertLinkable(row)),
+      ),
   );
-
-  return app;
 }

@@ -5,9 +5,9 @@ import {
   featureFlagParamsSchema,
   featureFlagUpdateSchema,
 } from '../../contract/feature-flags.ts';
-import { requireSystemScope } from '../accounts/access.ts';
-import { auditAccountChange } from '../accounts/audit.ts';
 import type { AppDeps } from '../app-deps.ts';
+import { auditChange, updateDetails } from '../audit/change.ts';
+import { requireSystemScope } from '../authorization/permissions.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { requireAuth } from '../http/authenticate.ts';
 import { validateJson, validateParams } from '../http/validate.ts';
@@ -47,10 +47,13 @@ export function featureFlagRoutes(deps: AppDeps): Hono<AppEnv> {
         if (before[name] === enabled) return;
         await saveFeatureFlag(trx, name, enabled, deps.now());
         // A platform setting: recorded against the System Account, the caller's primary account.
-        await auditAccountChange(trx, c, deps, {
+        const field = `feature_flags.${name}`;
+        await auditChange(trx, c, deps, {
           action: 'UPDATE',
+          resourceType: 'ACCOUNT',
+          resourceId: c.var.principal.primaryAccountId,
           accountId: c.var.principal.primaryAccountId,
-          details: { feature_flag: name, from: before[name], to: enabled },
+          details: updateDetails({ [field]: before[name] }, { [field]: enabled }, [field]),
         });
       });
       return c.body(null, 204);

@@ -1,13 +1,13 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { type Expression, type Kysely, sql } from 'kysely';
-import { isPermissionName, type PermissionName } from '../../contract/permissions.ts';
+import { isPermissionName } from '../../contract/permissions.ts';
 import type { AppDeps } from '../app-deps.ts';
 import type { Database } from '../db/schema.ts';
 import type { Principal } from '../identity/principal.ts';
 import { accessScopeOf } from '../identity/sessions.ts';
 import { verifyAccessToken } from '../identity/tokens.ts';
 import type { AppEnv } from './app-env.ts';
-import { ApiError, errorResponse } from './errors.ts';
+import { errorResponse } from './errors.ts';
 
 const AUTHENTICATION_REQUIRED = 'Authentication required.';
 
@@ -101,24 +101,6 @@ export function requireAuth(deps: AppDeps): MiddlewareHandler<AppEnv> {
     const principal = await callerOf(deps, c);
     if (!principal) return unauthenticated(c);
     c.set('principal', principal);
-    await next();
-  };
-}
-
-/** `MANAGE_SYSTEM_SETTINGS` → `manage system settings`. */
-function describePermission(name: PermissionName): string {
-  return name.toLowerCase().replaceAll('_', ' ');
-}
-
-export function forbidden(name: PermissionName): ApiError {
-  return new ApiError(403, `You do not have permission to ${describePermission(name)}.`);
-}
-
-/** Answers 403 naming the first permission the caller lacks; use after `requireAuth`. */
-export function requirePermission(...names: PermissionName[]): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const missing = names.find((name) => !c.var.principal.permissions.has(name));
-    if (missing) throw forbidden(missing);
     await next();
   };
 }

@@ -1,6 +1,8 @@
 import type { Context } from 'hono';
 import type { PreconditionFailedBody } from '../../contract/schemas/common.ts';
-import { ApiError } from './errors.ts';
+import { ApiError, errorBody } from './errors.ts';
+
+const IF_MATCH = 'If-Match';
 
 /**
  * Row versions as HTTP entity tags (RFC 9110 §8.8.3) and the If-Match precondition (§13.1.1), for
@@ -35,7 +37,10 @@ export function ifMatchAdmits(header: string | undefined, version: number | stri
 /** 400 for an If-Match that is neither `*` nor a list of entity tags; `example` names one. */
 export function assertWellFormedIfMatch(header: string | undefined, example: string): void {
   if (!isWellFormedIfMatch(header)) {
-    throw new ApiError(400, `If-Match: must be the ETag of the ${example}, such as "3".`);
+    throw new ApiError(400, `If-Match: must be the ETag of the ${example}, such as "3".`, {
+      field: IF_MATCH,
+      code: 'invalidValue',
+    });
   }
 }
 
@@ -45,6 +50,7 @@ export function assertIfMatchPresent(header: string | undefined, subject: string
     throw new ApiError(
       428,
       `If-Match is required: send the ETag of the ${subject} as it was read, such as "3", so a change made on an older version is refused instead of overwriting a newer one.`,
+      { field: IF_MATCH },
     );
   }
 }
@@ -66,7 +72,7 @@ export class PreconditionFailed extends ApiError {
 
   override toResponse(c: Context): Response {
     const body: PreconditionFailedBody = {
-      error: { status: 412, message: this.message },
+      error: errorBody(412, this.message, { field: IF_MATCH }),
       current: this.current,
     };
     c.header('ETag', this.etag);

@@ -2,32 +2,74 @@ import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { isApiPath } from '../../contract/paths.ts';
-import type { ApiErrorBody } from '../../contract/schemas/common.ts';
+import type { ApiErrorBody, ApiErrorCode } from '../../contract/schemas/common.ts';
 
 const INTERNAL_ERROR_MESSAGE = 'Internal server error.';
 
-export function errorResponse(c: Context, status: ContentfulStatusCode, message: string): Response {
-  const body: ApiErrorBody = { error: { status, message } };
+/** What an error answer says beside its message: the request value at fault and a stable code. */
+export interface ErrorDetail {
+  /** Dot path of a body, query or path value (`service_period.to`), or a header's name (`If-Match`). */
+  field?: string;
+  code?: ApiErrorCode;
+}
+
+/**
+ * The code of a status that means one thing whatever the route, so no thrower has to repeat it. A
+ * 400 has no default: each one names the field and the rule it broke; 409 is `inUse` where a value
+ * is taken, which the thrower says.
+ */
+const CODE_OF_STATUS: Partial<Record<number, ApiErrorCode>> = {
+  403: 'forbidden',
+  404: 'notFound',
+  409: 'conflict',
+  412: 'preconditionFailed',
+  413: 'tooLarge',
+  415: 'unsupportedMediaType',
+  428: 'preconditionRequired',
+  429: 'throttled',
+};
+
+/** The `error` member of every error answer: `{ status, message, field?, code? }`. */
+export function errorBody(status: number, message: string, detail: ErrorDetail = {}): ApiErrorBody['error'] {
+  const code = detail.code ?? CODE_OF_STATUS[status];
+  return {
+    status,
+    message,
+    ...(detail.field === undefined ? {} : { field: detail.field }),
+    ...(code === undefined ? {} : { code }),
+  };
+}
+
+export function errorResponse(
+  c: Context,
+  status: ContentfulStatusCode,
+  message: string,
+  detail: ErrorDetail = {},
+): Response {
+  const body: ApiErrorBody = { error: errorBody(status, message, detail) };
   return c.json(body, status);
 }
 
 /** An expected failure with a message meant for the caller; thrown anywhere below a route. */
 export class ApiError extends HTTPException {
-  constructor(status: ContentfulStatusCode, message: string) {
+  readonly detail: ErrorDetail;
+
+  constructor(status: ContentfulStatusCode, message: string, detail: ErrorDetail = {}) {
     super(status, { message });
     this.name = 'ApiError';
+    this.detail = detail;
   }
 
-  /** The answer: `{ error: { status, message } }`; a subclass may add to it. */
+  /** The answer: `{ error: { status, message, field?, code? } }`; a subclass may add to it. */
   toResponse(c: Context): Response {
-    return errorResponse(c, this.status, this.message || 'Request failed.');
+    return errorResponse(c, this.status, this.message || 'Request failed.', this.detail);
   }
 }
 
 /**
- * Turns every thrown error into `{ error: { status, message } }`. Unexpected ones are logged with
- * the method and path only: request bodies, headers and query strings can carry passwords, tokens
- * and licence texts, so none of them is written to the log.
+ * Turns every thrown error into `{ error: { status, message, field?, code? } }`. Unexpected ones are
+ * logged with the method and path only: request bodies, headers and query strings can carry
+ * passwords, tokens and licence texts, so none of them is written to the log.
  */
 export const onError: ErrorHandler = (error, c) => {
   if (error instanceof HTTPException && error.status < 500) {

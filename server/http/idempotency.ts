@@ -223,14 +223,16 @@ export function idempotencyKeys(deps: AppDeps): MiddlewareHandler<AppEnv> {
     const header = c.req.header(IDEMPOTENCY_KEY_HEADER);
     if (header === undefined) return next();
     const key = parseIdempotencyKey(header);
-    if (key === null) return errorResponse(c, 400, MALFORMED_KEY);
+    if (key === null) {
+      return errorResponse(c, 400, MALFORMED_KEY, { field: IDEMPOTENCY_KEY_HEADER, code: 'invalidValue' });
+    }
 
     let body: Uint8Array;
     try {
       // Cached by the request: the route's own `c.req.json()` reads the same bytes again.
       body = new Uint8Array(await c.req.arrayBuffer());
     } catch {
-      return errorResponse(c, 400, UNREADABLE_BODY);
+      return errorResponse(c, 400, UNREADABLE_BODY, { code: 'malformed' });
     }
     const url = new URL(c.req.url);
     const fingerprint = requestFingerprint(
@@ -246,11 +248,12 @@ export function idempotencyKeys(deps: AppDeps): MiddlewareHandler<AppEnv> {
     const claim = await claimKey(db, { scope, key, fingerprint }, now);
     switch (claim.kind) {
       case 'different-request':
-        return errorResponse(c, 422, DIFFERENT_REQUEST);
+        // The key is taken by another request: `inUse`, as a taken user name is.
+        return errorResponse(c, 422, DIFFERENT_REQUEST, { field: IDEMPOTENCY_KEY_HEADER, code: 'inUse' });
       case 'in-progress':
-        if (claim.stale) return errorResponse(c, 409, OUTCOME_UNKNOWN);
+        if (claim.stale) return errorResponse(c, 409, OUTCOME_UNKNOWN, { field: IDEMPOTENCY_KEY_HEADER });
         c.header('Retry-After', '1');
-        return errorResponse(c, 409, STILL_PROCESSING);
+        return errorResponse(c, 409, STILL_PROCESSING, { field: IDEMPOTENCY_KEY_HEADER });
       case 'completed':
         return replay(claim.response);
       case 'claimed':

@@ -1,7 +1,7 @@
 import { bodyLimit } from 'hono/body-limit';
 import { validator } from 'hono/validator';
 import * as v from 'valibot';
-import { describeFirstIssue } from '../../contract/validation.ts';
+import { describeFieldIssue, firstIssue, type ValidationCode } from '../../contract/validation.ts';
 import { ApiError } from './errors.ts';
 
 /** Largest request body the API reads; a licence text, the largest legitimate one, is far smaller. */
@@ -9,9 +9,17 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
+/** The 400 of a value that passed its schema but not a rule the schema cannot hold, such as a date against today. */
+export function invalidField(field: string, code: ValidationCode): ApiError {
+  return new ApiError(400, describeFieldIssue(field, code), { field, code });
+}
+
 function parseWith<TSchema extends v.GenericSchema>(schema: TSchema, value: unknown): v.InferOutput<TSchema> {
   const result = v.safeParse(schema, value);
-  if (!result.success) throw new ApiError(400, describeFirstIssue(result.issues));
+  if (!result.success) {
+    const { field, code, message } = firstIssue(result.issues);
+    throw new ApiError(400, message, { field, code });
+  }
   return result.output;
 }
 
@@ -31,7 +39,7 @@ export function validateJson<TSchema extends v.GenericSchema>(schema: TSchema) {
       // Parsed once here; Hono's validator reads the same cached result.
       await c.req.json();
     } catch {
-      throw new ApiError(400, 'Request body is not valid JSON.');
+      throw new ApiError(400, 'Request body is not valid JSON.', { code: 'malformed' });
     }
     return validate(c, next);
   };

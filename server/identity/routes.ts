@@ -14,11 +14,12 @@ import {
   type VerifyUserResponse,
   verifyUserRequestSchema,
 } from '../../contract/schemas/identity.ts';
-import { VALIDATION_TEXT } from '../../contract/validation.ts';
 import type { AppDeps } from '../app-deps.ts';
+import { auditChange, updateDetails } from '../audit/change.ts';
 import { recordAuditEvent } from '../audit/record.ts';
+import { requireSystemScope } from '../authorization/permissions.ts';
 import type { AppEnv } from '../http/app-env.ts';
-import { forbidden, requireAuth, requirePermission } from '../http/authenticate.ts';
+import { requireAuth } from '../http/authenticate.ts';
 import { clientAddress } from '../http/client-address.ts';
 import {
   assertWellFormedIfMatch,
@@ -26,8 +27,8 @@ import {
   ifMatchAdmits,
   PreconditionFailed,
 } from '../http/entity-tags.ts';
-import { ApiError, errorResponse } from '../http/errors.ts';
-import { validateJson } from '../http/validate.ts';
+import { errorResponse } from '../http/errors.ts';
+import { invalidField, validateJson } from '../http/validate.ts';
 import {
   firstNonWebLink,
   lockLoginCustomization,
@@ -66,6 +67,20 @@ function signInFailure(
 }
 
 /** Token answers must not be kept by the browser or any cache between it and the server. */
+/**
+ * The sign-in page settings as the fields an UPDATE event names: the links under `urls.`. The logo
+ * is an image of up to 200 kB; the trail says that it changed, not what it became.
+ */
+function trailFieldsOf(customization: LoginCustomization): Record<string, unknown> {
+  const { urls, ...rest } = customization;
+  return { ...rest, ...Object.fromEntries(Object.entries(urls).map(([name, url]) => [`urls.${name}`, url])) };
+}
+
+const DISCLOSED_CUSTOMIZATION_FIELDS = [
+  'copyright',
+  ...Object.keys(loginCustomizationSchema.entries.urls.entries).map((name) => `urls.${name}`),
+];
+
 function noStore(c: Context): void {
   c.header('Cache-Control', 'no-store');
   c.header('Pragma', 'no-cache');
@@ -265,17 +280,13 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
   app.put(
     '/login/customization',
     authenticated,
-    async (c, next) => {
-      if (c.var.principal.accessScope !== 'system') throw forbidden('MANAGE_SYSTEM_SETTINGS');
-      await next();
-    },
-    requirePermission('MANAGE_SYSTEM_SETTINGS'),
+    requireSystemScope('MANAGE_SYSTEM_SETTINGS'),
     validateJson(loginCustomizationSchema),
     async (c) => {
       const customization: LoginCustomization = c.req.valid('json');
       const unsafeLink = firstNonWebLink(customization);
       if (unsafeLink !== null) {
-        throw new ApiError(400, `urls.${unsafeLink}: ${VALIDATION_TEXT.invalidValue}`);
+        throw invalidField(`urls.${unsafeLink}`, 'invalidValue');
       }
       const principal = c.var.principal;
       const ifMatch = c.req.header('If-Match');
@@ -291,17 +302,16 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
           );
         }
         const saved = await saveLoginCustomization(trx, customization, deps.now());
-        await recordAuditEvent(trx, {
+        await auditChange(trx, c, deps, {
           action: 'UPDATE',
-          status: 'success',
           resourceType: 'ACCOUNT',
           resourceId: principal.primaryAccountId,
           accountId: principal.primaryAccountId,
-          actorId: principal.userId,
-          actorName: principal.userName,
-          ipAddress: clientAddress(c, config),
-          details: { setting: 'login_customization' },
-          occurredAt: deps.now(),
+          details: updateDetails(
+            trailFieldsOf(stored.customization),
+            trailFieldsOf(customization),
+            DISCLOSED_CUSTOMIZATION_FIELDS,
+          ),
         });
         return saved;
       });

@@ -4,10 +4,10 @@ import { parseArgs } from 'node:util';
 import * as v from 'valibot';
 import { APPLICATION_CODES, type ApplicationCode } from '../../contract/permissions.ts';
 import { type LicencePayload, licencePayloadSchema } from '../../contract/schemas/licence.ts';
+import { utcDate } from '../dates.ts';
 import { keyFingerprint } from './format.ts';
 import { issueLicence } from './issue.ts';
 import { loadOrCreateVendorKeys, VENDOR_PRIVATE_KEY_FILE } from './vendor-keys.ts';
-import { utcDate } from './verify.ts';
 
 const USAGE = `Issues a signed licence for this installation and prints it on stdout.
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { LicencePayload, LicenceStatus } from '../../contract/schemas/licence.ts';
+import { utcDate } from '../dates.ts';
 import type { Database, Licence } from '../db/schema.ts';
-import { utcDate } from './verify.ts';
 
 /** The licence in force: the one installed last. Earlier ones stay as history. */
 export function findCurrentLicence(db: Kysely<Database>): Promise<Licence | undefined> {

@@ -2,6 +2,7 @@ import type { KeyObject } from 'node:crypto';
 import { compactVerify, decodeProtectedHeader } from 'jose';
 import * as v from 'valibot';
 import { type LicencePayload, licencePayloadSchema } from '../../contract/schemas/licence.ts';
+import { utcDate } from '../dates.ts';
 import { unarmourLicence } from './format.ts';
 
 /** Vendor public keys the platform accepts, by fingerprint. */
@@ -17,11 +18,6 @@ export type LicenceFailure =
 export type LicenceVerification =
   | { ok: true; payload: LicencePayload; fingerprint: string }
   | { ok: false; failure: LicenceFailure };
-
-/** Today's date in UTC, `YYYY-MM-DD`: licence validity is by calendar day, inclusive at both ends. */
-export function utcDate(now: Date): string {
-  return now.toISOString().slice(0, 10);
-}
 
 /** What the person installing the licence is told, one sentence per failure. */
 export function describeLicenceFailure(failure: LicenceFailure): string {

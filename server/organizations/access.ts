@@ -1,23 +1,31 @@
 import type { Kysely } from 'kysely';
-import { ACCOUNT_NOT_FOUND, canSeeAccount } from '../accounts/access.ts';
+import { ACCOUNT_NOT_FOUND, canSeeAccount } from '../authorization/account-reach.ts';
+import { forbidden } from '../authorization/permissions.ts';
 import type { Database } from '../db/schema.ts';
-import { forbidden } from '../http/authenticate.ts';
 import { ApiError } from '../http/errors.ts';
 import type { Principal } from '../identity/principal.ts';
-
-/** Reading needs the view or the manage permission; changing needs manage. */
-export type OrganizationAccess = 'view' | 'manage';
+import type { Access, Located } from '../resources/versioned-resource.ts';
 
 /**
- * Answers 403 naming the permission the caller lacks. Call it only once the object is known to be
- * within the caller's reach: before that, an object out of reach must stay indistinguishable from
- * one that does not exist (404).
+ * Answers 403 naming the permission the caller lacks: reading needs the view or the manage
+ * permission, changing needs manage. Call it only once the object is known to be within the
+ * caller's reach: before that, an object out of reach must stay indistinguishable from one that
+ * does not exist (404).
  */
-export function assertOrganizationPermission(principal: Principal, access: OrganizationAccess): void {
+export function assertOrganizationPermission(principal: Principal, access: Access): void {
   const { permissions } = principal;
   if (permissions.has('MANAGE_ORGANIZATION')) return;
   if (access === 'view' && permissions.has('VIEW_ORGANIZATION')) return;
   throw forbidden(access === 'view' ? 'VIEW_ORGANIZATION' : 'MANAGE_ORGANIZATION');
+}
+
+/** `found` when its account is within the caller's reach; undefined (answered 404) otherwise. */
+export async function withinReach<TRow>(
+  db: Kysely<Database>,
+  principal: Principal,
+  found: Located<TRow> | undefined,
+): Promise<Located<TRow> | undefined> {
+  return found && (await canSeeAccount(db, principal, found.accountId)) ? found : undefined;
 }
 
 /**
@@ -28,7 +36,7 @@ export async function authorizeAccount(
   db: Kysely<Database>,
   principal: Principal,
   accountId: string,
-  access: OrganizationAccess,
+  access: Access,
 ): Promise<void> {
   if (!(await canSeeAccount(db, principal, accountId))) throw new ApiError(404, ACCOUNT_NOT_FOUND);
   assertOrganizationPermission(principal, access);

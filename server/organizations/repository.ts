@@ -10,6 +10,7 @@ import type {
 import type { SortOrder } from '../../contract/schemas/query.ts';
 import type { OrganizationSortColumn } from '../../contract/sort-columns.ts';
 import type { Database } from '../db/schema.ts';
+import type { Located } from '../resources/versioned-resource.ts';
 
 export interface Page {
   limit: number;
@@ -19,12 +20,6 @@ export interface Page {
 export interface ListPage<TItem> {
   items: TItem[];
   total: number;
-}
-
-/** A row the routes address, with the account whose visibility decides who may see it. */
-export interface Located<TRow> {
-  row: TRow;
-  accountId: string;
 }
 
 /** `%`, `_` and the escape character itself match literally inside an `ilike` pattern. */

@@ -14,14 +14,23 @@ import {
 } from '../../contract/schemas/organizations.ts';
 import type { SortOrder } from '../../contract/schemas/query.ts';
 import type { OrganizationSortColumn } from '../../contract/sort-columns.ts';
-import { ACCOUNT_NOT_FOUND } from '../accounts/access.ts';
 import type { AppDeps } from '../app-deps.ts';
+import { updateDetails } from '../audit/change.ts';
+import { ACCOUNT_NOT_FOUND } from '../authorization/account-reach.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { requireAuth } from '../http/authenticate.ts';
 import { ApiError } from '../http/errors.ts';
 import { validateJson, validateParams, validateQuery } from '../http/validate.ts';
-import { authorizeAccount } from './access.ts';
 import {
+  type ChangeSpec,
+  type Located,
+  type ResourceKind,
+  type Versioned,
+  versionedResource,
+} from '../resources/versioned-resource.ts';
+import { assertOrganizationPermission, authorizeAccount, withinReach } from './access.ts';
+import {
+  deleteVersioned,
   findContact,
   findOrganization,
   holdAccount,
@@ -29,8 +38,9 @@ import {
   insertOrganization,
   listContacts,
   listOrganizations,
+  updateVersioned,
+  type VersionedTable,
 } from './repository.ts';
-import { type ResourceKind, resourceActions } from './resource.ts';
 
 const ORGANIZATIONS = '/organizations';
 const ORGANIZATION = '/organizations/:id';
@@ -39,36 +49,80 @@ const CONTACT = '/organizations/:id/contacts/:contactId';
 
 const DEFAULT_ORGANIZATION_SORT: SortOrder<OrganizationSortColumn> = { column: 'name', direction: 'asc' };
 
-const organizationKind: ResourceKind<'organizations', { id: string }, Organization> = {
-  table: 'organizations',
+const organizationKind: ResourceKind<{ id: string }, Organization> = {
   label: 'Organization',
   resourceType: 'ORGANIZATION',
-  find: (db, { id }, lock) => findOrganization(db, id, lock),
-  describe: (row) => ({ name: row.name }),
-  describeRemoval: (row) => ({ contacts_deleted: row.contacts_count }),
-  location: (row) => apiPaths.organizations.byId(row.id),
+  find: async (db, principal, { id }, lock) =>
+    withinReach(db, principal, await findOrganization(db, id, lock)),
+  authorize: (principal, _found, access) => assertOrganizationPermission(principal, access),
 };
 
-const contactKind: ResourceKind<'organization_contacts', { id: string; contactId: string }, Contact> = {
-  table: 'organization_contacts',
+const contactKind: ResourceKind<{ id: string; contactId: string }, Contact> = {
   label: 'Contact',
   resourceType: 'ORGANIZATION_CONTACT',
-  find: findContact,
+  find: async (db, principal, params, lock) =>
+    withinReach(db, principal, await findContact(db, params, lock)),
+  authorize: (principal, _found, access) => assertOrganizationPermission(principal, access),
+};
+
+/** How the trail names an organization or a contact, and which of its fields it keeps values of. */
+interface TrailEntry<TRow> {
+  table: VersionedTable;
+  /** Ids and names, never other personal data. */
+  describe(row: TRow): Record<string, unknown>;
+  /** Audit details of a deletion beyond `describe`, such as what the deletion took with it. */
+  describeRemoval?(row: TRow): Record<string, unknown>;
+  /** Fields whose old and new values an UPDATE event keeps; only that the others changed is kept. */
+  disclosed: readonly string[];
+}
+
+const organizationTrail: TrailEntry<Organization> = {
+  table: 'organizations',
+  describe: (row) => ({ name: row.name }),
+  describeRemoval: (row) => ({ contacts_deleted: row.contacts_count }),
+  disclosed: ['name'],
+};
+
+// A contact is a person: the trail keeps the name and the role, not how to reach them.
+const contactTrail: TrailEntry<Contact> = {
+  table: 'organization_contacts',
   describe: (row) => ({
     organization_id: row.organization_id,
     first_name: row.first_name,
     last_name: row.last_name,
   }),
-  location: (row) => apiPaths.organizations.contact(row.organization_id, row.id),
+  disclosed: ['first_name', 'last_name', 'type'],
 };
+
+/** Replacing the fields of a row and deleting it, both under If-Match, as the console queues them. */
+function rowChanges<TRow extends Versioned & Record<string, unknown>>(trail: TrailEntry<TRow>) {
+  return {
+    update: (fields: Record<string, unknown>): ChangeSpec<TRow> => ({
+      precondition: 'required',
+      apply: async (trx, { row }: Located<TRow>, now) => {
+        await updateVersioned(trx, trail.table, row.id, fields, now);
+        return { action: 'UPDATE', details: updateDetails(row, fields, trail.disclosed) };
+      },
+    }),
+    remove: (): ChangeSpec<TRow> => ({
+      precondition: 'required',
+      apply: async (trx, { row }: Located<TRow>) => {
+        await deleteVersioned(trx, trail.table, row.id);
+        return { action: 'DELETE', details: { ...trail.describe(row), ...trail.describeRemoval?.(row) } };
+      },
+    }),
+  };
+}
 
 /** Organizations of an account and their contacts (/account/ui-api/v1), described in docs/api.md. */
 export function organizationRoutes(deps: AppDeps): Hono<AppEnv> {
   const { db } = deps;
   // Per route, not `app.use('/organizations/*')`: this app shares its base path with other modules.
   const authenticated = requireAuth(deps);
-  const organizations = resourceActions(deps, organizationKind);
-  const contacts = resourceActions(deps, contactKind);
+  const organizations = versionedResource(deps, organizationKind);
+  const contacts = versionedResource(deps, contactKind);
+  const organizationChanges = rowChanges(organizationTrail);
+  const contactChanges = rowChanges(contactTrail);
   const organizationParams = validateParams(organizationParamsSchema);
   const contactParams = validateParams(contactParamsSchema);
 
@@ -89,22 +143,23 @@ export function organizationRoutes(deps: AppDeps): Hono<AppEnv> {
     })
     .post(ORGANIZATIONS, authenticated, validateJson(organizationCreateSchema), (c) => {
       const { account_id: accountId, ...fields } = c.req.valid('json');
-      return organizations.create(
-        c,
-        async (trx) => {
+      return organizations.create(c, {
+        authorizeParent: async (trx) => {
           await authorizeAccount(trx, c.var.principal, accountId, 'manage');
           if (!(await holdAccount(trx, accountId))) throw new ApiError(404, ACCOUNT_NOT_FOUND);
           return accountId;
         },
-        (trx, now) => insertOrganization(trx, accountId, fields, now),
-      );
+        insert: (trx, now) => insertOrganization(trx, accountId, fields, now),
+        describe: organizationTrail.describe,
+        location: (row) => apiPaths.organizations.byId(row.id),
+      });
     })
     .get(ORGANIZATION, authenticated, organizationParams, (c) => organizations.read(c, c.req.valid('param')))
     .put(ORGANIZATION, authenticated, organizationParams, validateJson(organizationUpdateSchema), (c) =>
-      organizations.update(c, c.req.valid('param'), c.req.valid('json')),
+      organizations.change(c, c.req.valid('param'), organizationChanges.update(c.req.valid('json'))),
     )
     .delete(ORGANIZATION, authenticated, organizationParams, (c) =>
-      organizations.remove(c, c.req.valid('param')),
+      organizations.change(c, c.req.valid('param'), organizationChanges.remove()),
     )
     .get(CONTACTS, authenticated, organizationParams, validateQuery(contactListQuerySchema), async (c) => {
       const { row } = await organizations.locate(db, c.var.principal, c.req.valid('param'), 'view', false);
@@ -113,16 +168,20 @@ export function organizationRoutes(deps: AppDeps): Hono<AppEnv> {
     })
     .post(CONTACTS, authenticated, organizationParams, validateJson(contactFieldsSchema), (c) => {
       const params = c.req.valid('param');
-      return contacts.create(
-        c,
+      return contacts.create(c, {
         // The organization stays locked until the contact is stored, so it cannot be deleted meanwhile.
-        async (trx) => (await organizations.locate(trx, c.var.principal, params, 'manage', true)).accountId,
-        (trx, now) => insertContact(trx, params.id, c.req.valid('json'), now),
-      );
+        authorizeParent: async (trx) =>
+          (await organizations.locate(trx, c.var.principal, params, 'manage', true)).accountId,
+        insert: (trx, now) => insertContact(trx, params.id, c.req.valid('json'), now),
+        describe: contactTrail.describe,
+        location: (row) => apiPaths.organizations.contact(row.organization_id, row.id),
+      });
     })
     .get(CONTACT, authenticated, contactParams, (c) => contacts.read(c, c.req.valid('param')))
     .put(CONTACT, authenticated, contactParams, validateJson(contactFieldsSchema), (c) =>
-      contacts.update(c, c.req.valid('param'), c.req.valid('json')),
+      contacts.change(c, c.req.valid('param'), contactChanges.update(c.req.valid('json'))),
     )
-    .delete(CONTACT, authenticated, contactParams, (c) => contacts.remove(c, c.req.valid('param')));
+    .delete(CONTACT, authenticated, contactParams, (c) =>
+      contacts.change(c, c.req.valid('param'), contactChanges.remove()),
+    );
 }

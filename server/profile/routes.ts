@@ -8,12 +8,12 @@ import {
   permissionsQuerySchema,
   userApplicationsQuerySchema,
 } from '../../contract/schemas/profile.ts';
-import { ACCOUNT_NOT_FOUND, canSeeAccount } from '../accounts/access.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { recordAuditEvent } from '../audit/record.ts';
+import { auditChange, updateDetails } from '../audit/change.ts';
+import { ACCOUNT_NOT_FOUND, canSeeAccount } from '../authorization/account-reach.ts';
+import { forbidden } from '../authorization/permissions.ts';
 import type { AppEnv } from '../http/app-env.ts';
-import { forbidden, requireAuth } from '../http/authenticate.ts';
-import { clientAddress } from '../http/client-address.ts';
+import { requireAuth } from '../http/authenticate.ts';
 import { ApiError } from '../http/errors.ts';
 import { validateParams, validateQuery } from '../http/validate.ts';
 import type { Principal } from '../identity/principal.ts';
@@ -32,7 +32,7 @@ function permissionEntries(principal: Principal): { name: string }[] {
 
 /** The signed-in user's own data (/account/ui-api/v1), described in docs/api.md. */
 export function profileRoutes(deps: AppDeps): Hono<AppEnv> {
-  const { db, config } = deps;
+  const { db } = deps;
   const app = new Hono<AppEnv>();
   // Per route, not `app.use('/user/*')`: this app shares its base path with other modules.
   const authenticated = requireAuth(deps);
@@ -123,17 +123,12 @@ export function profileRoutes(deps: AppDeps): Hono<AppEnv> {
         .set((eb) => ({ locale, updated_at: deps.now(), version: eb('version', '+', 1) }))
         .where('id', '=', target.id)
         .execute();
-      await recordAuditEvent(trx, {
+      await auditChange(trx, c, deps, {
         action: 'UPDATE',
-        status: 'success',
         resourceType: 'USER',
         resourceId: target.id,
         accountId: target.primary_account_id,
-        actorId: principal.userId,
-        actorName: principal.userName,
-        ipAddress: clientAddress(c, config),
-        details: { field: 'locale', from: target.locale, to: locale },
-        occurredAt: deps.now(),
+        details: updateDetails({ locale: target.locale }, { locale }, ['locale']),
       });
     });
     return c.body(null, 204);

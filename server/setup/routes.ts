@@ -7,14 +7,15 @@ import { recordAuditEvent } from '../audit/record.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { clientAddress } from '../http/client-address.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError, errorResponse } from '../http/errors.ts';
 import { validateJson } from '../http/validate.ts';
 import { hashPassword } from '../identity/passwords.ts';
 import { currentLicenceStatus, insertLicence } from '../licence/store.ts';
 import { loadTrustedLicenceKeys } from '../licence/vendor-keys.ts';
 import { describeLicenceFailure, verifyLicence } from '../licence/verify.ts';
-import { ensureBuiltInRoles, ensureSystemAccount } from './seed.ts';
-import { insertUser } from './users.ts';
+import { insertUser } from '../users/repository.ts';
+import { ensureBuiltInRoles } from '../users/roles.ts';
+import { ensureSystemAccount } from './seed.ts';
 
 /**
  * Serialises the setup steps of every server process: the check "no administrator yet" and the
@@ -76,10 +77,10 @@ export function setupRoutes(deps: AppDeps): Hono<AppEnv> {
             occurredAt: now,
           });
           // The failed attempt stays on record: the 400 is answered, not thrown, so the transaction commits.
-          return c.json(
-            { error: { status: 400, message: describeLicenceFailure(verification.failure) } },
-            400,
-          );
+          return errorResponse(c, 400, describeLicenceFailure(verification.failure), {
+            field: 'body',
+            code: 'invalidValue',
+          });
         }
         const { payload, fingerprint } = verification;
         const id = await insertLicence(trx, {

@@ -10,6 +10,7 @@ import type { LicencePayload } from '../../contract/schemas/licence.ts';
 import { createApp } from '../../server/app.ts';
 import type { AppDeps } from '../../server/app-deps.ts';
 import { loadConfig, type ServerConfig } from '../../server/config.ts';
+import { utcDate } from '../../server/dates.ts';
 import { type OpenDatabase, openDatabase } from '../../server/db/connection.ts';
 import { migrateToLatest } from '../../server/db/migrator.ts';
 import type { AppEnv } from '../../server/http/app-env.ts';
@@ -18,9 +19,10 @@ import { keyFingerprint } from '../../server/licence/format.ts';
 import { issueLicence } from '../../server/licence/issue.ts';
 import { insertLicence } from '../../server/licence/store.ts';
 import { VENDOR_PUBLIC_KEY_FILE } from '../../server/licence/vendor-keys.ts';
-import { utcDate, verifyLicence } from '../../server/licence/verify.ts';
-import { ensureBuiltInRoles, ensureSystemAccount } from '../../server/setup/seed.ts';
-import { insertUser } from '../../server/setup/users.ts';
+import { verifyLicence } from '../../server/licence/verify.ts';
+import { ensureSystemAccount } from '../../server/setup/seed.ts';
+import { insertUser } from '../../server/users/repository.ts';
+import { ensureBuiltInRoles } from '../../server/users/roles.ts';
 
 export interface TestUserOptions {
   userName?: string;

@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '../../../contract/paths.ts';
 import { PERMISSION_NAMES } from '../../../contract/permissions.ts';
 import type { TenantList } from '../../../contract/schemas/tenants.ts';
+import { errorOf } from '../errors.ts';
 import { type Caller, call, callerWith } from '../organizations/requests.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
-import { daysFromToday, errorOf, fixedClock, insertAccount, newTenantForm, signedInUser } from './helpers.ts';
+import { daysFromToday, fixedClock, insertAccount, newTenantForm, signedInUser } from './helpers.ts';
 
 /**
  * Every accounts endpoint, called by each kind of caller on each kind of account, with the exact

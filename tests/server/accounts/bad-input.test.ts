@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '../../../contract/paths.ts';
+import { errorOf, fieldError } from '../errors.ts';
 import { type Caller, call } from '../organizations/requests.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
-import { errorOf, fixedClock, insertAccount, newTenantForm, signedInUser } from './helpers.ts';
+import { fixedClock, insertAccount, newTenantForm, signedInUser } from './helpers.ts';
 
 /** Malformed requests to the accounts endpoints: a 4xx naming what is wrong, never a 500. */
 
@@ -63,7 +64,7 @@ describe('control characters, which the database cannot store', () => {
   ] as const)('%s %s', async (method, path, body, message) => {
     const response = await call(harness, method, path, { token: system.token, body });
     expect(response.status).toBe(400);
-    expect(await errorOf(response)).toEqual({ status: 400, message });
+    expect(await errorOf(response)).toEqual(fieldError(message));
   });
 });
 
@@ -110,7 +111,11 @@ describe('bodies of the wrong shape', () => {
         headers: { Authorization: `Bearer ${system.token}`, 'Content-Type': 'application/json' },
         body: '{"name": ',
       });
-      expect(await errorOf(response)).toEqual({ status: 400, message: 'Request body is not valid JSON.' });
+      expect(await errorOf(response)).toEqual({
+        status: 400,
+        message: 'Request body is not valid JSON.',
+        code: 'malformed',
+      });
     }
   });
 });

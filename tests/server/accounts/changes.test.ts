@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '../../../contract/paths.ts';
+import type { ApiErrorCode } from '../../../contract/schemas/common.ts';
 import type { Profile } from '../../../contract/schemas/profile.ts';
 import type { Tenant } from '../../../contract/schemas/tenants.ts';
+import { errorOf, fieldError } from '../errors.ts';
 import { signIn } from '../identity/requests.ts';
 import { type Caller, call } from '../organizations/requests.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 import {
   daysFromToday,
-  errorOf,
   fixedClock,
   GOOD_PASSWORD,
   insertAccount,
@@ -49,9 +50,20 @@ const edit = (id: string, body: unknown, caller = system, headers: Record<string
 const remove = (ids: string[], caller = system) =>
   call(harness, 'DELETE', `${apiPaths.tenants.list}?ids=${ids.join(',')}`, { token: caller.token });
 
-async function expectError(response: Response, status: number, message: string): Promise<void> {
+/**
+ * The answer is `status` with `message` and, beside it, the field and code of `detail`; a 400 without
+ * `detail` is a field that broke a rule of the contract, which its message names.
+ */
+async function expectError(
+  response: Response,
+  status: number,
+  message: string,
+  detail?: { field?: string; code: ApiErrorCode },
+): Promise<void> {
   expect(response.status).toBe(status);
-  expect(await errorOf(response)).toEqual({ status, message });
+  const expected =
+    detail === undefined && status === 400 ? fieldError(message) : { status, message, ...detail };
+  expect(await errorOf(response)).toEqual(expected);
 }
 
 function auditEvents(resourceId: string) {
@@ -173,12 +185,14 @@ describe('creating an account', () => {
         await create(system, newTenantForm({ partner_account_id: partnerId })),
         400,
         'partner_account_id: must name an active partner account',
+        { field: 'partner_account_id', code: 'invalidValue' },
       );
     }
     await expectError(
       await create(system, newTenantForm({ type: 'partner', partner_account_id: partnerAccount })),
       400,
       'partner_account_id: a partner account cannot be under another partner',
+      { field: 'partner_account_id', code: 'invalidValue' },
     );
   });
 
@@ -187,6 +201,7 @@ describe('creating an account', () => {
       await create(partner, newTenantForm({ type: 'partner' })),
       403,
       'A partner can create only standard accounts.',
+      { code: 'forbidden' },
     );
   });
 
@@ -194,7 +209,10 @@ describe('creating an account', () => {
     const first = await create(system, newTenantForm({ friendly_identifier: 'northwind' }));
     expect(((await first.json()) as Tenant).friendly_identifier).toBe('northwind');
     const form = newTenantForm({ friendly_identifier: 'northwind' });
-    await expectError(await create(system, form), 409, 'friendly_identifier: already in use');
+    await expectError(await create(system, form), 409, 'friendly_identifier: already in use', {
+      field: 'friendly_identifier',
+      code: 'inUse',
+    });
     const user = await harness.deps.db
       .selectFrom('users')
       .select('id')
@@ -206,7 +224,10 @@ describe('creating an account', () => {
   it('refuses an administrator user name in use, whatever its case, creating nothing', async () => {
     const form = newTenantForm({ name: 'Duplicate Admin Ltd' });
     form.administrator.user_name = system.userName.toUpperCase();
-    await expectError(await create(system, form), 409, 'administrator.user_name: already in use');
+    await expectError(await create(system, form), 409, 'administrator.user_name: already in use', {
+      field: 'administrator.user_name',
+      code: 'inUse',
+    });
     const account = await harness.deps.db
       .selectFrom('accounts')
       .select('id')
@@ -338,6 +359,7 @@ describe('editing an account', () => {
       ),
       403,
       'A partner cannot change the end date of its own primary account.',
+      { code: 'forbidden' },
     );
     await expectError(
       await edit(
@@ -347,6 +369,7 @@ describe('editing an account', () => {
       ),
       403,
       'A partner cannot change the start date of its own primary account.',
+      { code: 'forbidden' },
     );
     expect(
       (await edit(partnerAccount, editFor({ name: 'Partner Prime', service_period: current }), partner))
@@ -355,7 +378,9 @@ describe('editing an account', () => {
   });
 
   it('refuses to edit the System Account', async () => {
-    await expectError(await edit(system.accountId, editFor()), 409, 'The System Account cannot be edited.');
+    await expectError(await edit(system.accountId, editFor()), 409, 'The System Account cannot be edited.', {
+      code: 'conflict',
+    });
   });
 
   it('answers the version as ETag and refuses an edit made against an older one', async () => {
@@ -368,7 +393,12 @@ describe('editing an account', () => {
     expect(stale.status).toBe(412);
     expect(stale.headers.get('ETag')).toBe('"3"');
     expect(await stale.json()).toEqual({
-      error: { status: 412, message: 'The account was changed meanwhile. Reload it and try again.' },
+      error: {
+        status: 412,
+        message: 'Account has changed since it was read; reload it and apply the change again.',
+        field: 'If-Match',
+        code: 'preconditionFailed',
+      },
       current: await read(id),
     });
     expect(await read(id)).toMatchObject({ version: 3, locale: 'en_US' });
@@ -376,6 +406,7 @@ describe('editing an account', () => {
       await edit(id, editFor(), system, { 'If-Match': 'yesterday' }),
       400,
       'If-Match: must be the ETag of the account, such as "3".',
+      { field: 'If-Match', code: 'invalidValue' },
     );
   });
 
@@ -432,7 +463,9 @@ describe('deleting accounts', () => {
   it('deletes all or nothing, without saying which account was out of reach', async () => {
     const mine = await insertAccount(harness, { partnerAccountId: partnerAccount });
     const foreign = await insertAccount(harness);
-    await expectError(await remove([mine, foreign], partner), 404, 'Account not found.');
+    await expectError(await remove([mine, foreign], partner), 404, 'Account not found.', {
+      code: 'notFound',
+    });
     expect(await exists(mine)).toBe(true);
   });
 
@@ -443,17 +476,21 @@ describe('deleting accounts', () => {
       await remove([reseller]),
       409,
       'Partner account "Busy Reseller" has accounts; delete or move them first.',
+      { code: 'conflict' },
     );
     expect((await remove([reseller, child])).status).toBe(204);
     expect(await exists(reseller)).toBe(false);
   });
 
   it('refuses to delete the System Account or the caller’s own account', async () => {
-    await expectError(await remove([system.accountId]), 409, 'The System Account cannot be deleted.');
+    await expectError(await remove([system.accountId]), 409, 'The System Account cannot be deleted.', {
+      code: 'conflict',
+    });
     await expectError(
       await remove([partnerAccount], partner),
       409,
       'Your own primary account cannot be deleted.',
+      { code: 'conflict' },
     );
   });
 
@@ -510,18 +547,32 @@ describe('linking and unlinking an external identity', () => {
     const events = await auditEvents(id);
     expect(events.map((event) => event.details)).toEqual([
       {
-        federation: 'linked',
-        provider: 'OneLogin',
-        federated_account_id: 'ol-4711',
-        federated_account_name: 'Linked Labs',
+        changes: {
+          // Never linked before: no status at all.
+          federation_status: { from: null, to: 'linked' },
+          federation_provider: { from: null, to: 'OneLogin' },
+          federated_account_id: { from: null, to: 'ol-4711' },
+          federated_account_name: { from: null, to: 'Linked Labs' },
+          federated_account_details_url: { from: null, to: link.details_url },
+        },
       },
-      { federation: 'unlinked', provider: 'OneLogin', federated_account_id: 'ol-4711' },
+      {
+        changes: {
+          federation_status: { from: 'linked', to: 'unlinked' },
+          federation_provider: { from: 'OneLogin', to: null },
+          federated_account_id: { from: 'ol-4711', to: null },
+          federated_account_name: { from: 'Linked Labs', to: null },
+          federated_account_details_url: { from: link.details_url, to: null },
+        },
+      },
     ]);
   });
 
   it('refuses to unlink an account that is not linked, or without the exact word', async () => {
     const id = await insertAccount(harness);
-    await expectError(await unlink(id), 409, 'The account is not linked to an external identity product.');
+    await expectError(await unlink(id), 409, 'The account is not linked to an external identity product.', {
+      code: 'conflict',
+    });
     await expectError(await unlink(id, 'unlink'), 400, 'confirmation: has a value that is not allowed');
   });
 
@@ -536,6 +587,7 @@ describe('linking and unlinking an external identity', () => {
       await federate(system.accountId),
       409,
       'The System Account cannot be linked to an external identity product.',
+      { code: 'conflict' },
     );
   });
 });

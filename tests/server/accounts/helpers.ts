@@ -70,12 +70,6 @@ export async function signedInUser(harness: TestApp, options: TestUserOptions = 
   return { ...user, token: (await signIn(harness, user)).accessToken };
 }
 
-/** The body of an error answer, for asserting the exact status and message. */
-export async function errorOf(response: Response): Promise<{ status: number; message: string }> {
-  const body = (await response.json()) as { error: { status: number; message: string } };
-  return body.error;
-}
-
 export const GOOD_PASSWORD = 'Correct-Horse-42!';
 
 /** A valid POST tenants body; override what a test is about. */

@@ -3,16 +3,10 @@ import { SYSTEM_ACCOUNT_NAME } from '../../../contract/constants.ts';
 import { apiPaths } from '../../../contract/paths.ts';
 import type { TenantList, TenantSummary } from '../../../contract/schemas/tenants.ts';
 import { TENANT_SORT_COLUMNS, type TenantSortColumn } from '../../../contract/sort-columns.ts';
+import { errorOf, fieldError } from '../errors.ts';
 import { type Caller, call } from '../organizations/requests.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
-import {
-  type AccountFixture,
-  daysFromToday,
-  errorOf,
-  fixedClock,
-  insertAccount,
-  signedInUser,
-} from './helpers.ts';
+import { type AccountFixture, daysFromToday, fixedClock, insertAccount, signedInUser } from './helpers.ts';
 
 /**
  * The accounts list: who sees what, every filter, every sort order both ways, paging and totals, and
@@ -102,6 +96,7 @@ describe('who sees which accounts', () => {
     expect(await errorOf(response)).toEqual({
       status: 403,
       message: 'You do not have permission to view account.',
+      code: 'forbidden',
     });
   });
 });
@@ -292,7 +287,7 @@ describe('bad queries', () => {
   ])('%s → 400', async (query, message) => {
     const response = await call(harness, 'GET', `${apiPaths.tenants.list}?${query}`, { token: system.token });
     expect(response.status).toBe(400);
-    expect(await errorOf(response)).toEqual({ status: 400, message });
+    expect(await errorOf(response)).toEqual(fieldError(message));
   });
 
   it('refuses the same bad queries on the export', async () => {
@@ -306,7 +301,7 @@ describe('bad queries', () => {
     const response = await call(harness, 'GET', apiPaths.tenants.byId('x'.repeat(65)), {
       token: system.token,
     });
-    expect(await errorOf(response)).toEqual({ status: 400, message: 'id: is too long' });
+    expect(await errorOf(response)).toEqual(fieldError('id: is too long'));
   });
 });
 

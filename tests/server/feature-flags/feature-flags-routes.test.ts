@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_FEATURE_FLAGS, FEATURE_FLAGS } from '../../../contract/feature-flags.ts';
 import { apiPaths } from '../../../contract/paths.ts';
 import { signedInUser } from '../accounts/helpers.ts';
+import { fieldError } from '../errors.ts';
 import { type Caller, call } from '../organizations/requests.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 
@@ -63,13 +64,13 @@ describe('feature flags', () => {
         action: 'UPDATE',
         resource_type: 'ACCOUNT',
         actor_id: system.id,
-        details: { feature_flag: 'partner_accounts', from: true, to: false },
+        details: { changes: { 'feature_flags.partner_accounts': { from: true, to: false } } },
       },
       {
         action: 'UPDATE',
         resource_type: 'ACCOUNT',
         actor_id: system.id,
-        details: { feature_flag: 'federated_info', from: true, to: false },
+        details: { changes: { 'feature_flags.federated_info': { from: true, to: false } } },
       },
     ]);
   });
@@ -89,7 +90,11 @@ describe('feature flags', () => {
       const response = await setFlag('partner_scope', { enabled: false }, caller);
       expect(response.status).toBe(403);
       expect(await response.json()).toEqual({
-        error: { status: 403, message: 'You do not have permission to manage system settings.' },
+        error: {
+          status: 403,
+          message: 'You do not have permission to manage system settings.',
+          code: 'forbidden',
+        },
       });
     }
   });
@@ -105,6 +110,6 @@ describe('feature flags', () => {
       body,
     });
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ error: { status: 400, message } });
+    expect(await response.json()).toEqual({ error: fieldError(message) });
   });
 });

@@ -71,7 +71,9 @@ describe('the console', () => {
   it('answers unknown API paths with a JSON 404, never the page', async () => {
     const response = await request('/account/ui-api/v1/no-such-thing');
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ error: { status: 404, message: 'Not found.' } });
+    expect(await response.json()).toEqual({
+      error: { status: 404, message: 'Not found.', code: 'notFound' },
+    });
     expect(response.headers.get('Cache-Control')).toBe('no-store');
   });
 });
@@ -85,7 +87,7 @@ describe('bad request bodies', () => {
     });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({
-      error: { status: 400, message: 'Request body is not valid JSON.' },
+      error: { status: 400, message: 'Request body is not valid JSON.', code: 'malformed' },
     });
   });
 

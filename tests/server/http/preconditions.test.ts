@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '../../../contract/paths.ts';
+import type { ApiErrorBody } from '../../../contract/schemas/common.ts';
 import type { LoginCustomization } from '../../../contract/schemas/identity.ts';
 import type { Contact, Organization } from '../../../contract/schemas/organizations.ts';
 import { daysFromToday, fixedClock, insertAccount, signedInUser } from '../accounts/helpers.ts';
@@ -168,6 +169,8 @@ describe.each(EDITS)('$name', ({ subject, prepare }) => {
     expect(await errorOf(response)).toEqual({
       status: 428,
       message: `If-Match is required: send the ETag of the ${subject} as it was read, such as "3", so a change made on an older version is refused instead of overwriting a newer one.`,
+      field: 'If-Match',
+      code: 'preconditionRequired',
     });
     expect(await snapshot(edit.read, edit.token)).toEqual(before);
   });
@@ -179,8 +182,8 @@ describe.each(EDITS)('$name', ({ subject, prepare }) => {
     const response = await edit.send({ 'If-Match': '"7"' });
     expect(response.status).toBe(412);
     expect(response.headers.get('ETag')).toBe(before.etag);
-    const body = (await response.json()) as { error: { status: number }; current: unknown };
-    expect(body.error.status).toBe(412);
+    const body = (await response.json()) as { error: ApiErrorBody['error']; current: unknown };
+    expect(body.error).toMatchObject({ status: 412, field: 'If-Match', code: 'preconditionFailed' });
     expect(body.current).toEqual(before.body);
     expect(Object.keys(body)).toEqual(['error', 'current']);
     expect(await snapshot(edit.read, edit.token)).toEqual(before);
@@ -199,9 +202,12 @@ describe.each(EDITS)('$name', ({ subject, prepare }) => {
     const edit = await prepare();
     const response = await edit.send({ 'If-Match': '1' });
     expect(response.status).toBe(400);
-    expect((await errorOf(response)).message).toBe(
-      `If-Match: must be the ETag of the ${subject}, such as "3".`,
-    );
+    expect(await errorOf(response)).toEqual({
+      status: 400,
+      message: `If-Match: must be the ETag of the ${subject}, such as "3".`,
+      field: 'If-Match',
+      code: 'invalidValue',
+    });
   });
 });
 
@@ -284,6 +290,8 @@ describe('sign-in page settings', () => {
       error: {
         status: 412,
         message: 'The sign-in page settings were changed meanwhile. Reload them and try again.',
+        field: 'If-Match',
+        code: 'preconditionFailed',
       },
       current: await read.json(),
     });

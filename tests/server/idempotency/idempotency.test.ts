@@ -171,6 +171,8 @@ describe('a key sent with a different request', () => {
         status: 422,
         message:
           'This Idempotency-Key was already used for a different request; send a new key for a new request.',
+        field: 'Idempotency-Key',
+        code: 'inUse',
       });
     }
     expect(await organizationsNamed(fields.name)).toBe(1);
@@ -200,6 +202,8 @@ describe('a key whose first request has not finished', () => {
     expect(await errorOf(response)).toEqual({
       status: 409,
       message: 'A request with this Idempotency-Key is still being processed; try again shortly.',
+      field: 'Idempotency-Key',
+      code: 'conflict',
     });
     expect(await organizationsNamed(fields.name)).toBe(0);
   });
@@ -212,9 +216,13 @@ describe('a key whose first request has not finished', () => {
     const response = await createOrganization(key, fields);
     expect(response.status).toBe(409);
     expect(response.headers.get('Retry-After')).toBeNull();
-    expect((await errorOf(response)).message).toBe(
-      'The outcome of the earlier request with this Idempotency-Key is unknown: it did not finish. Check the object before applying the change again, with a new key.',
-    );
+    expect(await errorOf(response)).toEqual({
+      status: 409,
+      message:
+        'The outcome of the earlier request with this Idempotency-Key is unknown: it did not finish. Check the object before applying the change again, with a new key.',
+      field: 'Idempotency-Key',
+      code: 'conflict',
+    });
     expect(await organizationsNamed(fields.name)).toBe(0);
   });
 
@@ -446,6 +454,8 @@ describe('the header itself', () => {
       status: 400,
       message:
         'Idempotency-Key: must be a quoted string of 1 to 255 characters, such as "8e03978e-40d5-43e8-bc93-6894a57f9324".',
+      field: 'Idempotency-Key',
+      code: 'invalidValue',
     });
     expect(await organizationsNamed(fields.name)).toBe(0);
   });
@@ -492,7 +502,11 @@ describe('the body of a keyed request', () => {
       body: '{"name": ',
     });
     expect(malformed.status).toBe(400);
-    expect(await errorOf(malformed)).toEqual({ status: 400, message: 'Request body is not valid JSON.' });
+    expect(await errorOf(malformed)).toEqual({
+      status: 400,
+      message: 'Request body is not valid JSON.',
+      code: 'malformed',
+    });
 
     const form = await harness.app.request(apiPaths.organizations.list, {
       method: 'POST',

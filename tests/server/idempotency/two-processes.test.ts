@@ -11,8 +11,9 @@ import type { TokenResponse } from '../../../contract/schemas/identity.ts';
 import type { Organization } from '../../../contract/schemas/organizations.ts';
 import { type OpenDatabase, openDatabase } from '../../../server/db/connection.ts';
 import { hashPassword } from '../../../server/identity/passwords.ts';
-import { ensureBuiltInRoles, ensureSystemAccount } from '../../../server/setup/seed.ts';
-import { insertUser } from '../../../server/setup/users.ts';
+import { ensureSystemAccount } from '../../../server/setup/seed.ts';
+import { insertUser } from '../../../server/users/repository.ts';
+import { ensureBuiltInRoles } from '../../../server/users/roles.ts';
 import { organizationFields } from '../organizations/requests.ts';
 
 /**

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '../../../contract/paths.ts';
 import type { LoginCustomization } from '../../../contract/schemas/identity.ts';
+import { fieldError } from '../errors.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 import { send, sendJson, signIn } from './requests.ts';
 
@@ -58,7 +59,11 @@ describe('sign-in page customization', () => {
       const response = await put(customization, (await signIn(harness, user)).accessToken);
       expect(response.status).toBe(403);
       expect(await response.json()).toEqual({
-        error: { status: 403, message: 'You do not have permission to manage system settings.' },
+        error: {
+          status: 403,
+          message: 'You do not have permission to manage system settings.',
+          code: 'forbidden',
+        },
       });
     }
   });
@@ -77,7 +82,20 @@ describe('sign-in page customization', () => {
       .where('action', '=', 'UPDATE')
       .orderBy('seq', 'desc')
       .executeTakeFirstOrThrow();
-    expect(event).toMatchObject({ status: 'success', details: { setting: 'login_customization' } });
+    // The links and the copyright with their values; the logo, an image, only as changed.
+    expect(event).toMatchObject({
+      status: 'success',
+      details: {
+        changes: {
+          logo: { withheld: true },
+          'urls.termsOfUse': { from: null, to: 'https://example.com/terms' },
+          'urls.privacyPolicy': { from: null, to: 'https://example.com/privacy' },
+          'urls.support': { from: null, to: 'https://example.com/support' },
+          copyright: { from: null, to: '© Example Ltd' },
+        },
+      },
+    });
+    expect(Object.keys((event.details as { changes: object }).changes)).toHaveLength(5);
   });
 
   it('names the field of an invalid link, and refuses links that are not web addresses', async () => {
@@ -86,7 +104,7 @@ describe('sign-in page customization', () => {
       systemAdministrator,
     );
     expect(await notUrl.json()).toEqual({
-      error: { status: 400, message: 'urls.support: has a value that is not allowed' },
+      error: fieldError('urls.support: has a value that is not allowed'),
     });
     const script = await put(
       { ...customization, urls: { ...customization.urls, contactUs: 'javascript:alert(1)' } },
@@ -94,7 +112,7 @@ describe('sign-in page customization', () => {
     );
     expect(script.status).toBe(400);
     expect(await script.json()).toEqual({
-      error: { status: 400, message: 'urls.contactUs: has a value that is not allowed' },
+      error: fieldError('urls.contactUs: has a value that is not allowed'),
     });
   });
 });

@@ -5,6 +5,7 @@ import { decodeSignInState, encodeSignInState } from '../../../contract/schemas/
 import { verifyAuditChain } from '../../../server/audit/verify.ts';
 import { isSecureRequest } from '../../../server/identity/refresh-cookie.ts';
 import { PAIR_POLICY } from '../../../server/identity/throttle.ts';
+import { fieldError } from '../errors.ts';
 import { createTestApp, type TestApp, type TestUser } from '../test-app.ts';
 import { refreshCookieOf, send, sendJson, signIn } from './requests.ts';
 
@@ -47,7 +48,7 @@ describe('signing in, refreshing and signing out', () => {
   it('names the field of an invalid username', async () => {
     const response = await sendJson(harness, 'POST', apiPaths.identity.verifyUser, { username: 'has space' });
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ error: { status: 400, message: 'username: invalid user name' } });
+    expect(await response.json()).toEqual({ error: fieldError('username: invalid user name') });
   });
 
   it('refuses a wrong password and an unknown user with the same message, auditing the attempt without the password', async () => {

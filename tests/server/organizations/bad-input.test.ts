@@ -192,7 +192,9 @@ describe('organizations and contacts refuse bad input with 400 naming the field'
     it('answers 404 for an account that does not exist', async () => {
       const response = await list('accountId=00000000-0000-4000-8000-000000000000');
       expect(response.status).toBe(404);
-      expect(await response.json()).toEqual({ error: { status: 404, message: 'Account not found.' } });
+      expect(await response.json()).toEqual({
+        error: { status: 404, message: 'Account not found.', code: 'notFound' },
+      });
     });
   });
 

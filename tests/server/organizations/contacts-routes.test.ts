@@ -173,7 +173,7 @@ describe('contacts of an organization', () => {
     const other = await createOrganization();
     const created = await createContact(owner.id);
     const wrongPath = apiPaths.organizations.contact(other.id, created.id);
-    const notFound = { error: { status: 404, message: 'Contact not found.' } };
+    const notFound = { error: { status: 404, message: 'Contact not found.', code: 'notFound' } };
 
     for (const response of [
       await call(harness, 'GET', wrongPath, { token: caller.token }),
@@ -198,7 +198,9 @@ describe('contacts of an organization', () => {
       token: caller.token,
     });
     expect(listed.status).toBe(404);
-    expect(await listed.json()).toEqual({ error: { status: 404, message: 'Organization not found.' } });
+    expect(await listed.json()).toEqual({
+      error: { status: 404, message: 'Organization not found.', code: 'notFound' },
+    });
     const added = await call(harness, 'POST', apiPaths.organizations.contacts(missing), {
       token: caller.token,
       body: contactFields(),
@@ -242,11 +244,9 @@ describe('contacts of an organization', () => {
         { action: 'CREATE', details: { ...named, last_name: 'Johnson' } },
         {
           action: 'UPDATE',
+          // The name's values are kept; the e-mail address only as changed.
           details: {
-            ...named,
-            last_name: 'Goble',
-            changed: ['last_name', 'email'],
-            previously: { ...named, last_name: 'Johnson' },
+            changes: { last_name: { from: 'Johnson', to: 'Goble' }, email: { withheld: true } },
           },
         },
         { action: 'DELETE', details: { ...named, last_name: 'Goble' } },

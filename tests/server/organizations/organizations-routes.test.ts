@@ -256,6 +256,8 @@ describe('organizations of an account', () => {
       error: {
         status: 412,
         message: 'Organization has changed since it was read; reload it and apply the change again.',
+        field: 'If-Match',
+        code: 'preconditionFailed',
       },
       current: { ...created, ...organizationFields({ name: 'First change' }), version: 2 },
     });
@@ -326,7 +328,9 @@ describe('organizations of an account', () => {
       }),
     );
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ error: { status: 404, message: 'Account not found.' } });
+    expect(await response.json()).toEqual({
+      error: { status: 404, message: 'Account not found.', code: 'notFound' },
+    });
   });
 
   it.runIf(onPostgres)(
@@ -340,7 +344,9 @@ describe('organizations of an account', () => {
         }),
       );
       expect(response.status).toBe(404);
-      expect(await response.json()).toEqual({ error: { status: 404, message: 'Organization not found.' } });
+      expect(await response.json()).toEqual({
+        error: { status: 404, message: 'Organization not found.', code: 'notFound' },
+      });
     },
   );
 
@@ -360,7 +366,9 @@ describe('organizations of an account', () => {
 
     const read = await call(harness, 'GET', apiPaths.organizations.byId(created.id), { token: caller.token });
     expect(read.status).toBe(404);
-    expect(await read.json()).toEqual({ error: { status: 404, message: 'Organization not found.' } });
+    expect(await read.json()).toEqual({
+      error: { status: 404, message: 'Organization not found.', code: 'notFound' },
+    });
     const remaining = await harness.deps.db
       .selectFrom('organization_contacts')
       .select('id')
@@ -409,9 +417,7 @@ describe('organizations of an account', () => {
         {
           action: 'UPDATE',
           details: {
-            name: 'Audited Group',
-            changed: ['name', 'phone'],
-            previously: { name: 'Audited Ltd' },
+            changes: { name: { from: 'Audited Ltd', to: 'Audited Group' }, phone: { withheld: true } },
           },
         },
         { action: 'DELETE', details: { name: 'Audited Group', contacts_deleted: 1 } },

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_ACCOUNT_NAME } from '../../../contract/constants.ts';
 import { apiPaths } from '../../../contract/paths.ts';
 import { BUILT_IN_ROLES, PERMISSION_NAMES } from '../../../contract/permissions.ts';
+import { fieldError } from '../errors.ts';
 import { send, sendJson, signIn } from '../identity/requests.ts';
 import { createTestApp, type TestApp, type TestUser } from '../test-app.ts';
 
@@ -105,7 +106,9 @@ describe('the signed-in user’s profile', () => {
       accountAdministratorToken,
     );
     expect(outOfReach.status).toBe(404);
-    expect(await outOfReach.json()).toEqual({ error: { status: 404, message: 'Account not found.' } });
+    expect(await outOfReach.json()).toEqual({
+      error: { status: 404, message: 'Account not found.', code: 'notFound' },
+    });
 
     const anyForSystem = await get(
       `${apiPaths.permissions}?accessScope=system&accountId=${stranger}`,
@@ -117,11 +120,11 @@ describe('the signed-in user’s profile', () => {
   it('names the bad query field', async () => {
     const response = await get(`${apiPaths.permissions}?accessScope=galaxy`, administratorToken);
     expect(await response.json()).toEqual({
-      error: { status: 400, message: 'accessScope: has a value that is not allowed' },
+      error: fieldError('accessScope: has a value that is not allowed'),
     });
     const badAccount = await get(`${apiPaths.userApplications}?accountId=123`, administratorToken);
     expect(await badAccount.json()).toEqual({
-      error: { status: 400, message: 'accountId: has a value that is not allowed' },
+      error: fieldError('accountId: has a value that is not allowed'),
     });
   });
 
@@ -178,16 +181,14 @@ describe('changing a user’s language', () => {
       .executeTakeFirstOrThrow();
     expect(event).toMatchObject({
       resource_type: 'USER',
-      details: { field: 'locale', from: 'en_US', to: 'de_DE' },
+      details: { changes: { locale: { from: 'en_US', to: 'de_DE' } } },
     });
   });
 
   it('refuses a language the platform does not have, naming the locale', async () => {
     const response = await putLocale(accountAdministrator.id, 'xx_XX');
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({
-      error: { status: 400, message: 'locale: is not a supported language' },
-    });
+    expect(await response.json()).toEqual({ error: fieldError('locale: is not a supported language') });
   });
 
   it('lets a user manager change the language of a user in their account', async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '../../../contract/paths.ts';
 import type { SetupUserRequest } from '../../../contract/schemas/setup.ts';
 import { verifyAuditChain } from '../../../server/audit/verify.ts';
+import { fieldError } from '../errors.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 
 const administrator: SetupUserRequest = {
@@ -39,7 +40,9 @@ describe('first-time setup', () => {
   it('refuses to create the administrator before a licence is installed', async () => {
     const response = await postJson(harness, apiPaths.setup.user, administrator);
     expect(response.status).toBe(409);
-    expect(await response.json()).toEqual({ error: { status: 409, message: 'Install a license first.' } });
+    expect(await response.json()).toEqual({
+      error: { status: 409, message: 'Install a license first.', code: 'conflict' },
+    });
   });
 
   it.each([
@@ -88,7 +91,7 @@ describe('first-time setup', () => {
   it('requires the licence text', async () => {
     const response = await postJson(harness, apiPaths.setup.licence, { body: '  ' });
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ error: { status: 400, message: 'body: is required' } });
+    expect(await response.json()).toEqual({ error: fieldError('body: is required') });
   });
 
   it.each([
@@ -114,7 +117,7 @@ describe('first-time setup', () => {
   ])('refuses the administrator form %j with "%s"', async (change, message) => {
     const response = await postJson(harness, apiPaths.setup.user, { ...administrator, ...change });
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ error: { status: 400, message } });
+    expect(await response.json()).toEqual({ error: fieldError(message) });
   });
 
   it('installs a licence signed by the trusted vendor', async () => {
@@ -142,7 +145,9 @@ describe('first-time setup', () => {
   it('refuses a second setup once the administrator exists', async () => {
     const licence = await postJson(harness, apiPaths.setup.licence, { body: await harness.signLicence() });
     expect(licence.status).toBe(403);
-    expect(await licence.json()).toEqual({ error: { status: 403, message: 'Setup is already complete.' } });
+    expect(await licence.json()).toEqual({
+      error: { status: 403, message: 'Setup is already complete.', code: 'forbidden' },
+    });
     const user = await postJson(harness, apiPaths.setup.user, { ...administrator, user_name: 'mallory' });
     expect(user.status).toBe(403);
   });

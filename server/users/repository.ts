@@ -51,3 +51,13 @@ export async function insertUser(db: Kysely<Database>, user: UserToCreate): Prom
   }
   return id;
 }
+
+/** Whether a user of that name exists; names compare without case, as sign-in does. */
+export async function userNameTaken(trx: Kysely<Database>, userName: string): Promise<boolean> {
+  const row = await trx
+    .selectFrom('users')
+    .select('id')
+    .where('user_name_key', '=', userName.toLowerCase())
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,0 +1,106 @@
+import type { TenantCreate, TenantUpdate } from '../../contract/schemas/tenants.ts';
+import { servicePeriodIssue } from '../../contract/validation.ts';
+import { ApiError } from '../http/errors.ts';
+import { invalidField } from '../http/validate.ts';
+import type { Principal } from '../identity/principal.ts';
+import { assertManageable, mayManage, scopeForbids } from './access.ts';
+import type { AccountRow } from './repository.ts';
+
+/**
+ * The rules of accounts beyond who sees them (account administration §5, §6): the service period,
+ * what a partner may do to its own account and to new ones, and what nobody may do to the System
+ * Account or to their own primary account. The routes call these; none of them reads the database.
+ */
+
+/** The 409 of a value that another account or user already holds. */
+export function inUse(field: 'administrator.user_name' | 'friendly_identifier'): ApiError {
+  return new ApiError(409, `${field}: already in use`, { field, code: 'inUse' });
+}
+
+/** The service period rule of `contract/validation.ts`, the one the console's form applies too. */
+export function assertServicePeriod(
+  period: { from: string; to: string },
+  today: string,
+  currentTo: string | null,
+): void {
+  const issue = servicePeriodIssue(period, today, currentTo);
+  if (issue !== null) throw invalidField('service_period.to', issue);
+}
+
+/**
+ * Who may edit an account: nobody the System Account (409); whoever may manage it; besides, a
+ * partner may rename its own primary account and change its language, but not its service period.
+ */
+export function assertEditable(principal: Principal, account: AccountRow, update: TenantUpdate): void {
+  if (account.system_account) throw new ApiError(409, 'The System Account cannot be edited.');
+  if (mayManage(principal, account)) return;
+  const ownPartnerAccount = principal.accessScope === 'partner' && account.id === principal.primaryAccountId;
+  if (!ownPartnerAccount) throw scopeForbids(principal, 'edit');
+  if (update.service_period.to !== account.service_to) {
+    throw new ApiError(403, 'A partner cannot change the end date of its own primary account.');
+  }
+  if (update.service_period.from !== account.service_from) {
+    throw new ApiError(403, 'A partner cannot change the start date of its own primary account.');
+  }
+}
+
+/** The partner a new account goes under, as far as the caller's scope decides it. */
+export function partnerOfNewAccount(principal: Principal, form: TenantCreate): string | null {
+  const requested = form.partner_account_id ?? null;
+  switch (principal.accessScope) {
+    case 'account':
+      throw scopeForbids(principal, 'create');
+    case 'partner':
+      if (form.type !== 'standard') throw new ApiError(403, 'A partner can create only standard accounts.');
+      if (requested !== null && requested !== principal.primaryAccountId) {
+        throw new ApiError(403, 'A partner can create accounts only under its own partner account.');
+      }
+      return principal.primaryAccountId;
+    case 'system':
+      if (form.type === 'partner' && requested !== null) {
+        throw new ApiError(400, 'partner_account_id: a partner account cannot be under another partner', {
+          field: 'partner_account_id',
+          code: 'invalidValue',
+        });
+      }
+      return requested;
+  }
+}
+
+/** The 400 of a new account whose partner is missing, inactive or not a partner. */
+export function partnerNotActive(): ApiError {
+  return new ApiError(400, 'partner_account_id: must name an active partner account', {
+    field: 'partner_account_id',
+    code: 'invalidValue',
+  });
+}
+
+/** Who may delete an account: not an account-scope user, nobody the System Account or their own primary account. */
+export function assertDeletable(principal: Principal, account: AccountRow): void {
+  if (principal.accessScope === 'account') throw scopeForbids(principal, 'delete');
+  if (account.system_account) throw new ApiError(409, 'The System Account cannot be deleted.');
+  if (account.id === principal.primaryAccountId) {
+    throw new ApiError(409, 'Your own primary account cannot be deleted.');
+  }
+  assertManageable(principal, account, 'delete');
+}
+
+/** The 409 of deleting a partner account whose accounts are not deleted with it. */
+export function partnerHasAccounts(partnerName: string): ApiError {
+  return new ApiError(409, `Partner account "${partnerName}" has accounts; delete or move them first.`);
+}
+
+/** Who may unlink an account from its external identity product: whoever manages a linked account. */
+export function assertUnlinkable(principal: Principal, account: AccountRow): void {
+  assertManageable(principal, account, 'unlink');
+  if (account.federation_status !== 'linked') {
+    throw new ApiError(409, 'The account is not linked to an external identity product.');
+  }
+}
+
+/** The identity product may link any account but the System Account. */
+export function assertLinkable(account: AccountRow): void {
+  if (account.system_account) {
+    throw new ApiError(409, 'The System Account cannot be linked to an external identity product.');
+  }
+}

@@ -1,0 +1,79 @@
+import type { Context } from 'hono';
+import type { Kysely } from 'kysely';
+import type { AuditAction, AuditResourceType } from '../../contract/audit.ts';
+import type { AppDeps } from '../app-deps.ts';
+import type { Database } from '../db/schema.ts';
+import type { AppEnv } from '../http/app-env.ts';
+import { clientAddress } from '../http/client-address.ts';
+import { recordAuditEvent } from './record.ts';
+
+export type ChangeAction = Extract<AuditAction, 'CREATE' | 'UPDATE' | 'DELETE'>;
+
+/** One successful change of one object, as the audit trail keeps it. */
+export interface AuditedChange {
+  action: ChangeAction;
+  resourceType: AuditResourceType;
+  resourceId: string;
+  /** The account the object belongs to: whose trail the event appears in. */
+  accountId: string;
+  /**
+   * CREATE and DELETE: how the object is named (ids and names). UPDATE: `updateDetails(…)`. Never
+   * passwords, tokens, keys or personal data beyond a name.
+   */
+  details: Record<string, unknown>;
+}
+
+/**
+ * A field of an UPDATE: its value before and after, or only that it changed when its values may not
+ * be kept in the trail (personal data such as an e-mail address, or a secret).
+ */
+export type FieldChange = { from: unknown; to: unknown } | { withheld: true };
+
+/** The details of every UPDATE event: `{ changes: { <field>: { from, to } } }`. */
+export type UpdateDetails = { changes: Record<string, FieldChange> };
+
+/**
+ * The fields of `after` whose values differ from `before`, with both values for the fields listed in
+ * `disclosed` and `{ withheld: true }` for the others: a field is kept out of the trail unless its
+ * value is known to be fit for it, so a new column never leaks by default.
+ */
+export function updateDetails(
+  before: Readonly<Record<string, unknown>>,
+  after: Readonly<Record<string, unknown>>,
+  disclosed: readonly string[],
+): UpdateDetails {
+  const changes: Record<string, FieldChange> = {};
+  for (const [field, to] of Object.entries(after)) {
+    const from = before[field];
+    if (from === to) continue;
+    changes[field] = disclosed.includes(field) ? { from, to } : { withheld: true };
+  }
+  return { changes };
+}
+
+/** Whether an update changes nothing, so the caller may skip the write and its event. */
+export function changesNothing(details: UpdateDetails): boolean {
+  return Object.keys(details.changes).length === 0;
+}
+
+/**
+ * Records a successful change made by the signed-in caller of `c`, in the transaction that made it,
+ * so the change and its event commit together or not at all. Every route that changes an object
+ * records it here; sign-in events and the anonymous setup steps call `recordAuditEvent` directly.
+ */
+export function auditChange(
+  trx: Kysely<Database>,
+  c: Context<AppEnv>,
+  deps: Pick<AppDeps, 'config' | 'now'>,
+  change: AuditedChange,
+) {
+  const principal = c.var.principal;
+  return recordAuditEvent(trx, {
+    ...change,
+    status: 'success',
+    actorId: principal.userId,
+    actorName: principal.userName,
+    ipAddress: clientAddress(c, deps.config),
+    occurredAt: deps.now(),
+  });
+}
