@@ -1,11 +1,10 @@
 import type { I18n, MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
-import { type ChangeEvent, type FocusEvent, type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { type ChangeEvent, type FocusEvent, type FormEvent, useEffect, useRef, useState } from 'react';
 import * as v from 'valibot';
 import { fieldIssues, VALIDATION_TEXT, type ValidationCode } from '../../../contract/validation.ts';
 import { ApiError } from '../api-client.ts';
-import { markUnsavedChanges } from '../offline/unsaved-changes.ts';
 import { validationMessage } from '../validation-messages.ts';
 
 /*
@@ -138,7 +137,6 @@ export function useForm<TSchema extends v.GenericSchema>(
   options: FormOptions<TSchema>,
 ): Form {
   const { i18n } = useLingui();
-  const formId = useId();
   const [errors, setErrors] = useState<FieldCodes>({});
   const [error, setError] = useState<Error | null>(null);
   const [pending, setPending] = useState(false);
@@ -148,9 +146,8 @@ export function useForm<TSchema extends v.GenericSchema>(
     mounted.current = true;
     return () => {
       mounted.current = false;
-      markUnsavedChanges(formId, false);
     };
-  }, [formId]);
+  }, []);
 
   const check = (values: FormValues): { issues: FieldCodes; output?: v.InferOutput<TSchema> } => {
     const parsed = v.safeParse(schema, (options.request ?? nestValues)(values));
@@ -186,9 +183,8 @@ export function useForm<TSchema extends v.GenericSchema>(
     }
     setErrors({});
     setError(null);
+    // Also what holds off a reload offered meanwhile (lib/offline/unsaved-changes.ts): `aria-busy`.
     setPending(true);
-    // A reload offered meanwhile (a new console version) must wait: leaving now would lose the answer.
-    markUnsavedChanges(formId, true);
     try {
       await options.onSubmit(output);
     } catch (failure) {
@@ -197,7 +193,6 @@ export function useForm<TSchema extends v.GenericSchema>(
       if (named) showErrors(form, { [named.field]: named.code });
       else setError(failure instanceof Error ? failure : new Error(String(failure)));
     } finally {
-      markUnsavedChanges(formId, false);
       if (mounted.current) setPending(false);
     }
   };

@@ -1,15 +1,9 @@
 /**
  * Whether leaving the page now would lose what the user typed, for the new-version offer (which
- * reloads the page) and anything else that must ask before leaving.
+ * reloads the page) and anything else that must ask before leaving. Read from the DOM alone: the
+ * console's forms keep their inputs uncontrolled (lib/form), so the document holds every change, and
+ * no form has to register with this module, which keeps it off the sign-in page's budget.
  */
-
-/** Forms that hold changes the DOM cannot show (controlled inputs, multi-step state) mark them here. */
-const unsavedForms = new Set<string>();
-
-export function markUnsavedChanges(formId: string, unsaved: boolean): void {
-  if (unsaved) unsavedForms.add(formId);
-  else unsavedForms.delete(formId);
-}
 
 function changed(element: Element): boolean {
   if (element instanceof HTMLInputElement) {
@@ -26,13 +20,15 @@ function changed(element: Element): boolean {
 }
 
 /**
- * A form field that differs from the value it started with, or a form that marked its changes. Forms
- * with `data-unsaved-ignore` (searches, filters) do not count.
+ * A form field that differs from the value it started with, or a form still sending its submission
+ * (`aria-busy`, set by the form kit): leaving then would lose the server's answer, a field error or the
+ * conflict it reports. Forms with `data-unsaved-ignore` (searches, filters) do not count.
  */
 export function hasUnsavedChanges(): boolean {
-  if (unsavedForms.size > 0) return true;
   if (typeof document === 'undefined') return false;
   return Array.from(document.forms).some(
-    (form) => form.dataset.unsavedIgnore === undefined && Array.from(form.elements).some(changed),
+    (form) =>
+      form.dataset.unsavedIgnore === undefined &&
+      (form.getAttribute('aria-busy') === 'true' || Array.from(form.elements).some(changed)),
   );
 }
