@@ -86,6 +86,13 @@ export default defineConfig({
               name: 'framework',
               test: /node_modules[\\/](react|react-dom|scheduler|@tanstack[\\/](react-router|router-core|history|store|react-store)|@lingui[\\/](core|react)|valibot)[\\/]/,
             },
+            {
+              // The console's own modules every page loads, the sign-in page's included: the form kit
+              // and its parts, the error texts, the language and permission constants. A dozen small
+              // chunks compress worse than one (decision 015's budget).
+              name: 'shared',
+              test: /src[\\/](components[\\/]ui[\\/](alert|button|field|form)\.tsx|lib[\\/](form[\\/]use-form|error-messages|validation-messages|locales)\.ts)$|contract[\\/](locales|permissions|schemas[\\/]profile)\.ts$/,
+            },
           ],
         },
       },
