@@ -64,7 +64,7 @@ function isValidationCode(code: string): code is ValidationCode {
 
 /**
  * One failure as the rules see it. `server` is an answer of the API (its message is the server's
- * English); `ours` is a failure the console itself worded and translated (offline, storage full);
+ * English); `ours` is a failure the console worded and translated itself (nothing loaded offline);
  * `unreachable` is a request that got no answer at all (the browser's "Failed to fetch").
  */
 type ErrorEntry =
@@ -127,11 +127,10 @@ export function errorNotificationTexts(error: unknown, i18n: I18n): string[] {
 
 /**
  * The sentence a page shows where its content failed (a form's alert, a list that could not load, a
- * route's error page). Never blank and never the server's slip: a suppressed message gives way to
- * the general sentence of its kind.
+ * route's error page), by the same rule. Never blank and never the server's slip: where a toast
+ * would stay away, the page says that something went wrong on the server.
  */
 export function errorPageText(error: unknown, i18n: I18n): string {
   const [entry] = entriesOf(error);
-  if (!entry) return i18n._(SERVER_FAILED);
-  return textOf(entry, i18n) ?? i18n._(SERVER_FAILED);
+  return (entry && textOf(entry, i18n)) ?? i18n._(SERVER_FAILED);
 }
