@@ -1,11 +1,11 @@
-import type * as v from 'valibot';
+import * as v from 'valibot';
 import {
   featureFlagListSchema,
   featureFlagSchema,
   featureFlagUpdateSchema,
 } from '../../contract/feature-flags.ts';
 import { ACCOUNT_API_V1, apiPaths, IDENTITY_API_V1, UI_API_V1 } from '../../contract/paths.ts';
-import { apiErrorSchema, listSchema, preconditionFailedSchema } from '../../contract/schemas/common.ts';
+import { API_ERROR_CODES, apiErrorSchema, listSchema } from '../../contract/schemas/common.ts';
 import {
   authMeSchema,
   loginCustomizationSchema,
@@ -54,6 +54,7 @@ import {
   tenantUnlinkSchema,
   tenantUpdateSchema,
 } from '../../contract/schemas/tenants.ts';
+import { VALIDATION_TEXT, type ValidationCode } from '../../contract/validation.ts';
 import {
   IDEMPOTENCY_EXEMPT_PATHS,
   IDEMPOTENCY_KEY_HEADER,
@@ -442,6 +443,7 @@ export const OPERATIONS: readonly Operation[] = [
     requestBody: tenantUnlinkSchema,
     success: { status: 204, description: 'Account unlinked' },
     failures: [400, 401, 403, 404, 409, 415],
+    ifMatch: { required: false, current: tenantSchema },
   },
   {
     method: 'put',
@@ -453,6 +455,7 @@ export const OPERATIONS: readonly Operation[] = [
     requestBody: tenantFederationSchema,
     success: { status: 204, description: 'Account linked' },
     failures: [400, 401, 403, 404, 409, 413, 415],
+    ifMatch: { required: false, current: tenantSchema },
   },
   {
     method: 'get',
@@ -517,6 +520,17 @@ const STATUS_TEXT: Record<number, string> = {
   428: 'If-Match is required: send the ETag the object was read with.',
   429: 'Too many attempts; see Retry-After.',
 };
+
+/** Every code an error answer may carry: the contract's validation codes, then those of other failures. */
+const ERROR_CODES = [...(Object.keys(VALIDATION_TEXT) as ValidationCode[]), ...API_ERROR_CODES];
+
+/** The contract's error body with its codes listed, so a client generated from the document knows them. */
+const documentedErrorSchema = v.object({
+  error: v.object({ ...apiErrorSchema.entries.error.entries, code: v.optional(v.picklist(ERROR_CODES)) }),
+});
+
+const ERROR_DESCRIPTION =
+  'Every error answer. `field` is the dot path of the request value at fault (`service_period.to`) or the name of the header (`If-Match`, `Idempotency-Key`); `code` is stable for clients to act on: a validation rule of the field (`required`, `invalidEmail`, `endDateNotInFuture` …) or the kind of failure (`inUse`, `conflict`, `notFound`, `forbidden`, `preconditionFailed`, `preconditionRequired`, `unsupportedMediaType`, `tooLarge`, `malformed`, `throttled`). `message` is English text for people reading the raw answer; clients never parse it.';
 
 /** 409 of a request sent with an Idempotency-Key, besides what the operation itself may answer. */
 const IDEMPOTENT_CONFLICT = `${STATUS_TEXT[409]} With ${IDEMPOTENCY_KEY_HEADER}: the first request with this key is still being processed (Retry-After: 1), or, without Retry-After, its outcome is unknown and the object must be checked before the change is sent again under a new key.`;
@@ -630,7 +644,11 @@ function describeOperation(operation: Operation): JsonSchema {
               description: STATUS_TEXT[412],
               headers: ETAG_HEADER,
               content: {
-                'application/json': { schema: toJsonSchema(preconditionFailedSchema(ifMatch.current)) },
+                'application/json': {
+                  schema: toJsonSchema(
+                    v.object({ ...documentedErrorSchema.entries, current: ifMatch.current }),
+                  ),
+                },
               },
             },
           }
@@ -652,11 +670,11 @@ export function buildOpenApiDocument(): JsonSchema {
     info: {
       title: 'Trust platform API',
       version: '1',
-      description: `Identity (${IDENTITY_API_V1}), console (${UI_API_V1}) and account (${ACCOUNT_API_V1}) endpoints. Errors are always { error: { status, message } }.`,
+      description: `Identity (${IDENTITY_API_V1}), console (${UI_API_V1}) and account (${ACCOUNT_API_V1}) endpoints. Errors are always { error: { status, message, field?, code? } }.`,
     },
     paths,
     components: {
-      schemas: { Error: toJsonSchema(apiErrorSchema) },
+      schemas: { Error: { ...toJsonSchema(documentedErrorSchema), description: ERROR_DESCRIPTION } },
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
     },
   };

@@ -568,6 +568,19 @@ describe('linking and unlinking an external identity', () => {
     ]);
   });
 
+  it('honours an If-Match sent with an unlink, refusing one made on an older version', async () => {
+    const id = await insertAccount(harness, { partnerAccountId: partnerAccount });
+    expect((await federate(id)).status).toBe(204);
+    const stale = await call(harness, 'POST', apiPaths.tenants.unlink(id), {
+      token: system.token,
+      body: { confirmation: 'UNLINK' },
+      headers: { 'If-Match': '"1"' },
+    });
+    expect(stale.status).toBe(412);
+    expect(stale.headers.get('ETag')).toBe('"2"');
+    expect(await read(id)).toMatchObject({ federation_status: 'linked', version: 2 });
+  });
+
   it('refuses to unlink an account that is not linked, or without the exact word', async () => {
     const id = await insertAccount(harness);
     await expectError(await unlink(id), 409, 'The account is not linked to an external identity product.', {
