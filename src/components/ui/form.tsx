@@ -2,7 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import type { ComponentProps, ReactNode } from 'react';
 import { ApiError } from '../../lib/api-client.ts';
 import { errorPageText } from '../../lib/error-messages.ts';
-import type { Form as FormState } from '../../lib/form/use-form.ts';
+import type { FormState } from '../../lib/form/use-form.ts';
 import { Alert } from './alert.tsx';
 import { Button } from './button.tsx';
 import './form.css';

@@ -106,7 +106,8 @@ function serverFieldError(error: unknown, form: HTMLFormElement): { field: strin
   return { field: error.field, code };
 }
 
-export interface Form {
+/** What `useForm` gives the page: props for the form, its fields and its submit button, and its state. */
+export interface FormState {
   /** Spread on the `<form>` (the `Form` component does): validation on blur and submit, busy state. */
   props: {
     noValidate: true;
@@ -135,7 +136,7 @@ export interface Form {
 export function useForm<TSchema extends v.GenericSchema>(
   schema: TSchema,
   options: FormOptions<TSchema>,
-): Form {
+): FormState {
   const { i18n } = useLingui();
   const [errors, setErrors] = useState<FieldCodes>({});
   const [error, setError] = useState<Error | null>(null);

@@ -14,7 +14,7 @@ import { showToast } from '../../../components/ui/toast.tsx';
 import { useProfile } from '../../../lib/current-user.ts';
 import { today } from '../../../lib/dates.ts';
 import { useFeatureFlags } from '../../../lib/feature-flags.ts';
-import { type Form, type FormValues, nestValues, useForm } from '../../../lib/form/use-form.ts';
+import { type FormState, type FormValues, nestValues, useForm } from '../../../lib/form/use-form.ts';
 import { useCreateAccount } from '../mutations.ts';
 import { accountListQueryOptions } from '../queries.ts';
 import { AccountFields, AccountFormFrame, servicePeriodRule } from './account-form-fields.tsx';
@@ -82,7 +82,7 @@ function passwordsMatch(values: FormValues) {
 }
 
 /** System scope places a standard account under a partner, or directly under the platform. */
-function PartnerSelect({ form }: { form: Form }) {
+function PartnerSelect({ form }: { form: FormState }) {
   const { t } = useLingui();
   const partners = useQuery(
     accountListQueryOptions({

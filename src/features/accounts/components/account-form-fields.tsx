@@ -8,7 +8,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { SelectField, TextField } from '../../../components/ui/field.tsx';
 import { Form } from '../../../components/ui/form.tsx';
 import { today } from '../../../lib/dates.ts';
-import type { Form as FormState, FormValues } from '../../../lib/form/use-form.ts';
+import type { FormState, FormValues } from '../../../lib/form/use-form.ts';
 import { languageChoices, platformLocales } from '../../../lib/locales.ts';
 import { usePublicResource } from '../../../lib/public-data.ts';
 

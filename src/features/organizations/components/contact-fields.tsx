@@ -10,7 +10,7 @@ import {
   contactFieldsSchema,
 } from '../../../../contract/schemas/organizations.ts';
 import { TextField } from '../../../components/ui/field.tsx';
-import { type Form, useForm } from '../../../lib/form/use-form.ts';
+import { type FormState, useForm } from '../../../lib/form/use-form.ts';
 import { EntityForm, type EntityFormProps } from './form-page.tsx';
 
 export const CONTACT_TYPE_LABELS: Readonly<Record<ContactType, MessageDescriptor>> = {
@@ -19,7 +19,7 @@ export const CONTACT_TYPE_LABELS: Readonly<Record<ContactType, MessageDescriptor
 };
 
 /** The type as native radios in a fieldset: the group is announced with its legend and its error. */
-function ContactTypeField({ form, initial }: { form: Form; initial: Contact | undefined }) {
+function ContactTypeField({ form, initial }: { form: FormState; initial: Contact | undefined }) {
   const { i18n } = useLingui();
   const errorId = useId();
   const error = form.errorOf('type');

@@ -2,7 +2,7 @@ import { Trans } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { Form } from '../../../components/ui/form.tsx';
-import type { Form as FormState } from '../../../lib/form/use-form.ts';
+import type { FormState } from '../../../lib/form/use-form.ts';
 import { PageHeading } from './page-heading.tsx';
 
 interface FormPageProps {
@@ -27,15 +27,18 @@ export function FormPage({ title, subtitle, onLeave, children }: FormPageProps) 
   );
 }
 
-/** How a page uses an organization or contact form: what it sends, and where Cancel and a conflict lead. */
-export interface EntityFormProps<TFields, TInitial> {
-  /** The item being edited; a create form starts empty. */
-  initial?: TInitial;
+interface EntityFormFrameProps {
   submitLabel: ReactNode;
-  onSubmit: (fields: TFields) => Promise<unknown>;
   onCancel: () => void;
   /** After a conflict (412): load the current version; the form starts again from it. */
-  onReload?: () => void;
+  onReload?: (() => void) | undefined;
+}
+
+/** How a page uses an organization or contact form: what it starts from and sends, where Cancel leads. */
+export interface EntityFormProps<TFields, TInitial> extends EntityFormFrameProps {
+  /** The item being edited; a create form starts empty. */
+  initial?: TInitial;
+  onSubmit: (fields: TFields) => Promise<unknown>;
 }
 
 /** The frame of the organization and contact forms: the fields, then Save and Cancel. */
@@ -45,7 +48,7 @@ export function EntityForm({
   onCancel,
   onReload,
   children,
-}: Omit<EntityFormProps<never, never>, 'onSubmit' | 'initial'> & { form: FormState; children: ReactNode }) {
+}: EntityFormFrameProps & { form: FormState; children: ReactNode }) {
   return (
     <Form form={form} className="form" onReload={onReload}>
       {children}
