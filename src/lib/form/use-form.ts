@@ -3,9 +3,9 @@ import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import { type ChangeEvent, type FocusEvent, type FormEvent, useEffect, useRef, useState } from 'react';
 import * as v from 'valibot';
-import { fieldIssues, VALIDATION_TEXT, type ValidationCode } from '../../../contract/validation.ts';
+import { fieldIssues, type ValidationCode } from '../../../contract/validation.ts';
 import { ApiError } from '../api-client.ts';
-import { validationMessage } from '../validation-messages.ts';
+import { isValidationCode, validationMessage } from '../validation-messages.ts';
 
 /*
  * The one form kit of the console (docs/decisions/016-domain-shape.md). Inputs stay uncontrolled and
@@ -40,10 +40,6 @@ export interface FormOptions<TSchema extends v.GenericSchema> {
 }
 
 const IN_USE = msg`This value is already in use.`;
-
-function isValidationCode(code: string): code is ValidationCode {
-  return Object.hasOwn(VALIDATION_TEXT, code);
-}
 
 /** `{ 'service_period.to': x }` → `{ service_period: { to: x } }`: the request shape the contract describes. */
 export function nestValues(values: FormValues): Record<string, unknown> {
