@@ -39,3 +39,15 @@ export const AUDIT_RESOURCE_TYPES = [
   'ORGANIZATION_CONTACT',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
+
+/**
+ * One field of an UPDATE event: its value before and after, or only that it changed where the trail
+ * may not keep its values (personal data such as an e-mail address, secrets, images).
+ */
+export type AuditFieldChange = { from: unknown; to: unknown } | { withheld: true };
+
+/**
+ * The details of every UPDATE event, whatever the resource: the changed fields by name, a nested
+ * value by its dot path (`urls.support`, `feature_flags.partner_accounts`).
+ */
+export type AuditUpdateDetails = { changes: Record<string, AuditFieldChange> };

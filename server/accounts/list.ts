@@ -218,7 +218,7 @@ async function* keysetBatches(
   keys: readonly RawBuilder<unknown>[],
   direction: 'asc' | 'desc',
   batchSize: number,
-): AsyncGenerator<TenantSummary[]> {
+): AsyncGenerator<TenantSummary[], void, undefined> {
   const after = direction === 'asc' ? sql.raw('>') : sql.raw('<');
   let last: unknown[] | null = null;
   while (true) {
@@ -327,7 +327,7 @@ export async function* tenantBatches(
   sort: SortOrder<TenantSortColumn>,
   today: string,
   batchSize: number,
-): AsyncGenerator<TenantSummary[]> {
+): AsyncGenerator<TenantSummary[], void, undefined> {
   const accounts = () => filteredAccounts(db, principal, filters, today);
   if (sort.column !== 'partner_account_name') {
     yield* keysetBatches(accounts, sortKeys(sort.column), sort.direction, batchSize);

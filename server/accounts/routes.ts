@@ -21,6 +21,7 @@ import { assertPermission, requirePermission, requireSystemScope } from '../auth
 import { utcDate } from '../dates.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { requireAuth } from '../http/authenticate.ts';
+import { csvResponse } from '../http/csv-stream.ts';
 import { entityTag } from '../http/entity-tags.ts';
 import { ApiError } from '../http/errors.ts';
 import { validateJson, validateParams, validateQuery } from '../http/validate.ts';
@@ -145,37 +146,14 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json(list);
   });
 
-  app.get('/tenants/export', authenticated, mayView, validateQuery(tenantExportQuerySchema), async (c) => {
+  app.get('/tenants/export', authenticated, mayView, validateQuery(tenantExportQuerySchema), (c) => {
     const { sort = DEFAULT_SORT, ...filters } = c.req.valid('query');
     const day = today();
-    const batches = tenantBatches(db, c.var.principal, filters, sort, day, EXPORT_BATCH_SIZE);
-    // The first batch is read before answering, so a failure to start is a clean 500, not a cut file.
-    const first = await batches.next();
-    const encoder = new TextEncoder();
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        const lines = first.done ? [] : first.value.map(tenantCsvLine);
-        controller.enqueue(encoder.encode(TENANT_CSV_HEADER + lines.join('')));
-        if (first.done) controller.close();
-      },
-      async pull(controller) {
-        try {
-          const next = await batches.next();
-          if (next.done) controller.close();
-          else controller.enqueue(encoder.encode(next.value.map(tenantCsvLine).join('')));
-        } catch (error) {
-          // The status line is gone by now: the client sees a cut transfer; the log says why.
-          console.error(`${c.req.method} ${c.req.path} failed while streaming:`, error);
-          controller.error(error);
-        }
-      },
-      async cancel() {
-        await batches.return(undefined);
-      },
-    });
-    return c.body(body, 200, {
-      'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': `attachment; filename="accounts-${day}.csv"`,
+    return csvResponse(c, {
+      header: TENANT_CSV_HEADER,
+      batches: tenantBatches(db, c.var.principal, filters, sort, day, EXPORT_BATCH_SIZE),
+      line: tenantCsvLine,
+      filename: `accounts-${day}.csv`,
     });
   });
 

@@ -1,6 +1,11 @@
 import type { Context } from 'hono';
 import type { Kysely } from 'kysely';
-import type { AuditAction, AuditResourceType } from '../../contract/audit.ts';
+import type {
+  AuditAction,
+  AuditFieldChange,
+  AuditResourceType,
+  AuditUpdateDetails,
+} from '../../contract/audit.ts';
 import type { AppDeps } from '../app-deps.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppEnv } from '../http/app-env.ts';
@@ -17,20 +22,11 @@ export interface AuditedChange {
   /** The account the object belongs to: whose trail the event appears in. */
   accountId: string;
   /**
-   * CREATE and DELETE: how the object is named (ids and names). UPDATE: `updateDetails(…)`. Never
-   * passwords, tokens, keys or personal data beyond a name.
+   * CREATE and DELETE: how the object is named (ids and names). UPDATE: `updateDetails(…)`, the one
+   * format of `AuditUpdateDetails`. Never passwords, tokens, keys or personal data beyond a name.
    */
   details: Record<string, unknown>;
 }
-
-/**
- * A field of an UPDATE: its value before and after, or only that it changed when its values may not
- * be kept in the trail (personal data such as an e-mail address, or a secret).
- */
-export type FieldChange = { from: unknown; to: unknown } | { withheld: true };
-
-/** The details of every UPDATE event: `{ changes: { <field>: { from, to } } }`. */
-export type UpdateDetails = { changes: Record<string, FieldChange> };
 
 /**
  * The fields of `after` whose values differ from `before`, with both values for the fields listed in
@@ -41,8 +37,8 @@ export function updateDetails(
   before: Readonly<Record<string, unknown>>,
   after: Readonly<Record<string, unknown>>,
   disclosed: readonly string[],
-): UpdateDetails {
-  const changes: Record<string, FieldChange> = {};
+): AuditUpdateDetails {
+  const changes: Record<string, AuditFieldChange> = {};
   for (const [field, to] of Object.entries(after)) {
     const from = before[field];
     if (from === to) continue;
@@ -52,7 +48,7 @@ export function updateDetails(
 }
 
 /** Whether an update changes nothing, so the caller may skip the write and its event. */
-export function changesNothing(details: UpdateDetails): boolean {
+export function changesNothing(details: AuditUpdateDetails): boolean {
   return Object.keys(details.changes).length === 0;
 }
 

@@ -29,8 +29,20 @@ export const GENESIS_HASH = '0'.repeat(64);
 /** Advisory lock that serialises audit writers of every server process on one database. */
 const AUDIT_CHAIN_LOCK = 0x61756469;
 
-/** Keys whose values must never reach the trail; a hit is a programming error, so it throws. */
+/**
+ * Keys whose values must never reach the trail; a hit is a programming error, so it throws. Such a
+ * key may only say that its field changed, as an UPDATE's `{ withheld: true }`.
+ */
 const SECRET_KEY = /pass(word)?|secret|token|private|^body$|^key$/i;
+
+function isWithheld(value: unknown): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Object.keys(value).length === 1 &&
+    (value as { withheld?: unknown }).withheld === true
+  );
+}
 
 function assertNoSecrets(value: unknown, path: string): void {
   if (Array.isArray(value)) {
@@ -41,7 +53,9 @@ function assertNoSecrets(value: unknown, path: string): void {
   }
   if (value === null || typeof value !== 'object') return;
   for (const [key, item] of Object.entries(value)) {
-    if (SECRET_KEY.test(key)) throw new Error(`Audit details must not carry secrets (${path}.${key}).`);
+    if (SECRET_KEY.test(key) && !isWithheld(item)) {
+      throw new Error(`Audit details must not carry secrets (${path}.${key}).`);
+    }
     assertNoSecrets(item, `${path}.${key}`);
   }
 }

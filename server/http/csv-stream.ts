@@ -1,0 +1,44 @@
+import type { Context } from 'hono';
+
+/** A CSV export: its header line, the rows batch by batch, and how one row is written. */
+export interface CsvExport<TRow> {
+  header: string;
+  batches: AsyncGenerator<readonly TRow[], void, undefined>;
+  line(row: TRow): string;
+  filename: string;
+}
+
+/**
+ * Answers a CSV file streamed batch by batch, so an export holds one batch in memory whatever its
+ * size. The first batch is read before answering, so a failure to start is a clean 500, not a cut
+ * file; a later failure can only cut the transfer, and the log says why.
+ */
+export async function csvResponse<TRow>(c: Context, file: CsvExport<TRow>): Promise<Response> {
+  const { batches, line } = file;
+  const first = await batches.next();
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const lines = first.done ? [] : first.value.map(line);
+      controller.enqueue(encoder.encode(file.header + lines.join('')));
+      if (first.done) controller.close();
+    },
+    async pull(controller) {
+      try {
+        const next = await batches.next();
+        if (next.done) controller.close();
+        else controller.enqueue(encoder.encode(next.value.map(line).join('')));
+      } catch (error) {
+        console.error(`${c.req.method} ${c.req.path} failed while streaming:`, error);
+        controller.error(error);
+      }
+    },
+    async cancel() {
+      await batches.return(undefined);
+    },
+  });
+  return c.body(body, 200, {
+    'Content-Type': 'text/csv; charset=utf-8',
+    'Content-Disposition': `attachment; filename="${file.filename}"`,
+  });
+}
