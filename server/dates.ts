@@ -5,3 +5,8 @@
 export function utcDate(now: Date): string {
   return now.toISOString().slice(0, 10);
 }
+
+/** The `YYYY-MM-DD` date `days` calendar days after `date` (before it for a negative number). */
+export function addDays(date: string, days: number): string {
+  return utcDate(new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000));
+}

@@ -10,6 +10,8 @@ import {
 } from '../../contract/schemas/tenants.ts';
 import type { TenantSortColumn } from '../../contract/sort-columns.ts';
 import { seesEveryAccount, visibleTo } from '../authorization/account-reach.ts';
+import { addDays } from '../dates.ts';
+import { containsPattern } from '../db/like.ts';
 import type { Database } from '../db/schema.ts';
 import type { Principal } from '../identity/principal.ts';
 
@@ -27,14 +29,6 @@ export const DEFAULT_SORT: SortOrder<TenantSortColumn> = { column: 'name', direc
 const PLATFORM_PARTNER_NAME = 'system';
 
 /** `YYYY-MM-DD` plus `days` calendar days. */
-function addDays(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-}
-
-/** `%text%` for (I)LIKE, with `\`, `%` and `_` in `text` matched literally (`\` is LIKE's escape). */
-function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
-}
 
 /**
  * The end date as it sorts and filters: an account without an end date never ends, so it sorts after

@@ -6,7 +6,7 @@ import type { Tenant, TenantFederation, TenantType, TenantUpdate } from '../../c
 import { visibleTo } from '../authorization/account-reach.ts';
 import type { Database } from '../db/schema.ts';
 import type { Principal } from '../identity/principal.ts';
-import { licensedApplications } from '../profile/repository.ts';
+import { licensedApplications } from '../licence/store.ts';
 import { mayManage } from './access.ts';
 import { deriveFriendlyIdentifier } from './friendly-identifier.ts';
 import { accountsWithPartner, selectSummary, toTenantSummary } from './list.ts';

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import * as v from 'valibot';
 import { APPLICATION_CODES, type ApplicationCode } from '../../contract/permissions.ts';
 import { type LicencePayload, licencePayloadSchema } from '../../contract/schemas/licence.ts';
-import { utcDate } from '../dates.ts';
+import { addDays, utcDate } from '../dates.ts';
 import { keyFingerprint } from './format.ts';
 import { issueLicence } from './issue.ts';
 import { loadOrCreateVendorKeys, VENDOR_PRIVATE_KEY_FILE } from './vendor-keys.ts';
@@ -70,7 +70,7 @@ async function main(): Promise<void> {
     licence_id: randomUUID(),
     licensee: values.licensee,
     valid_from: validFrom,
-    valid_to: utcDate(new Date(Date.parse(`${validFrom}T00:00:00Z`) + days * 86_400_000)),
+    valid_to: addDays(validFrom, days),
     seats: parseSeats(values.seats),
     issued_at: now.toISOString(),
   });

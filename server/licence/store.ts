@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { APPLICATION_CODES, type ApplicationCode } from '../../contract/permissions.ts';
 import type { LicencePayload, LicenceStatus } from '../../contract/schemas/licence.ts';
 import { utcDate } from '../dates.ts';
 import type { Database, Licence } from '../db/schema.ts';
@@ -55,4 +56,12 @@ export async function insertLicence(db: Kysely<Database>, licence: LicenceToInst
     })
     .execute();
   return id;
+}
+
+/** Applications with seats (other than 0) in the installed licence, if that licence is valid today. */
+export async function licensedApplications(db: Kysely<Database>, now: Date): Promise<Set<ApplicationCode>> {
+  if ((await currentLicenceStatus(db, now)) !== 'VALID') return new Set();
+  const licence = await findCurrentLicence(db);
+  const seats = licence?.seats ?? {};
+  return new Set(APPLICATION_CODES.filter((code) => (seats[code] ?? 0) !== 0));
 }

@@ -9,6 +9,7 @@ import type {
 } from '../../contract/schemas/organizations.ts';
 import type { SortOrder } from '../../contract/schemas/query.ts';
 import type { OrganizationSortColumn } from '../../contract/sort-columns.ts';
+import { containsPattern } from '../db/like.ts';
 import type { Database } from '../db/schema.ts';
 import type { Located } from '../resources/versioned-resource.ts';
 
@@ -20,11 +21,6 @@ export interface Page {
 export interface ListPage<TItem> {
   items: TItem[];
   total: number;
-}
-
-/** `%`, `_` and the escape character itself match literally inside an `ilike` pattern. */
-export function escapeLikePattern(text: string): string {
-  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 
 export type VersionedTable = 'organizations' | 'organization_contacts';
@@ -131,7 +127,7 @@ export async function listOrganizations(
   const matches = (eb: ExpressionBuilder<Database, 'organizations'>) =>
     eb.and([
       eb('account_id', '=', query.accountId),
-      ...(query.name === '' ? [] : [eb('name', 'ilike', `%${escapeLikePattern(query.name)}%`)]),
+      ...(query.name === '' ? [] : [eb('name', 'ilike', containsPattern(query.name))]),
     ]);
   const [items, counted] = await Promise.all([
     selectOrganizations(db)

@@ -3,7 +3,6 @@ import { APPLICATION_CODES, type ApplicationCode } from '../../contract/permissi
 import type { Profile } from '../../contract/schemas/profile.ts';
 import type { Database } from '../db/schema.ts';
 import type { Principal } from '../identity/principal.ts';
-import { currentLicenceStatus, findCurrentLicence } from '../licence/store.ts';
 
 export function findProfileUser(db: Kysely<Database>, userId: string) {
   return db
@@ -42,14 +41,6 @@ export async function userAccounts(db: Kysely<Database>, principal: Principal): 
     active: row.active,
     service_period: { to: row.service_to },
   }));
-}
-
-/** Applications with seats (other than 0) in the installed licence, if that licence is valid today. */
-export async function licensedApplications(db: Kysely<Database>, now: Date): Promise<Set<ApplicationCode>> {
-  if ((await currentLicenceStatus(db, now)) !== 'VALID') return new Set();
-  const licence = await findCurrentLicence(db);
-  const seats = licence?.seats ?? {};
-  return new Set(APPLICATION_CODES.filter((code) => (seats[code] ?? 0) !== 0));
 }
 
 export interface ApplicationRoles {

@@ -17,7 +17,8 @@ import { requireAuth } from '../http/authenticate.ts';
 import { ApiError } from '../http/errors.ts';
 import { validateParams, validateQuery } from '../http/validate.ts';
 import type { Principal } from '../identity/principal.ts';
-import { applicationRoles, findProfileUser, licensedApplications, userAccounts } from './repository.ts';
+import { licensedApplications } from '../licence/store.ts';
+import { applicationRoles, findProfileUser, userAccounts } from './repository.ts';
 
 const USER_NOT_FOUND = 'User not found.';
 
