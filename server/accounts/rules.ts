@@ -75,7 +75,10 @@ export function partnerNotActive(): ApiError {
   });
 }
 
-/** Who may delete an account: not an account-scope user, nobody the System Account or their own primary account. */
+/**
+ * Who may delete an account: no account-scope user, nobody the System Account or their own primary
+ * account, a partner only the accounts under it.
+ */
 export function assertDeletable(principal: Principal, account: AccountRow): void {
   if (principal.accessScope === 'account') throw scopeForbids(principal, 'delete');
   if (account.system_account) throw new ApiError(409, 'The System Account cannot be deleted.');

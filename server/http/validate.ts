@@ -9,7 +9,10 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
-/** The 400 of a value that passed its schema but not a rule the schema cannot hold, such as a date against today. */
+/**
+ * The 400 of a value that passed its schema but broke a rule the schema cannot hold, such as an end
+ * date against today: named like a schema's own 400.
+ */
 export function invalidField(field: string, code: ValidationCode): ApiError {
   return new ApiError(400, describeFieldIssue(field, code), { field, code });
 }

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import type { Updateable } from 'kysely';
 import { apiPaths } from '../../contract/paths.ts';
 import { DEFAULT_LIST_LIMIT } from '../../contract/schemas/common.ts';
 import {
@@ -17,6 +18,7 @@ import type { OrganizationSortColumn } from '../../contract/sort-columns.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { updateDetails } from '../audit/change.ts';
 import { ACCOUNT_NOT_FOUND } from '../authorization/account-reach.ts';
+import type { Database } from '../db/schema.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { requireAuth } from '../http/authenticate.ts';
 import { ApiError } from '../http/errors.ts';
@@ -66,8 +68,8 @@ const contactKind: ResourceKind<{ id: string; contactId: string }, Contact> = {
 };
 
 /** How the trail names an organization or a contact, and which of its fields it keeps values of. */
-interface TrailEntry<TRow> {
-  table: VersionedTable;
+interface TrailEntry<TTable extends VersionedTable, TRow> {
+  table: TTable;
   /** Ids and names, never other personal data. */
   describe(row: TRow): Record<string, unknown>;
   /** Audit details of a deletion beyond `describe`, such as what the deletion took with it. */
@@ -76,7 +78,7 @@ interface TrailEntry<TRow> {
   disclosed: readonly string[];
 }
 
-const organizationTrail: TrailEntry<Organization> = {
+const organizationTrail: TrailEntry<'organizations', Organization> = {
   table: 'organizations',
   describe: (row) => ({ name: row.name }),
   describeRemoval: (row) => ({ contacts_deleted: row.contacts_count }),
@@ -84,7 +86,7 @@ const organizationTrail: TrailEntry<Organization> = {
 };
 
 // A contact is a person: the trail keeps the name and the role, not how to reach them.
-const contactTrail: TrailEntry<Contact> = {
+const contactTrail: TrailEntry<'organization_contacts', Contact> = {
   table: 'organization_contacts',
   describe: (row) => ({
     organization_id: row.organization_id,
@@ -95,9 +97,11 @@ const contactTrail: TrailEntry<Contact> = {
 };
 
 /** Replacing the fields of a row and deleting it, both under If-Match, as the console queues them. */
-function rowChanges<TRow extends Versioned & Record<string, unknown>>(trail: TrailEntry<TRow>) {
+function rowChanges<TTable extends VersionedTable, TRow extends Versioned & Record<string, unknown>>(
+  trail: TrailEntry<TTable, TRow>,
+) {
   return {
-    update: (fields: Record<string, unknown>): ChangeSpec<TRow> => ({
+    update: (fields: Updateable<Database[TTable]>): ChangeSpec<TRow> => ({
       precondition: 'required',
       apply: async (trx, { row }: Located<TRow>, now) => {
         await updateVersioned(trx, trail.table, row.id, fields, now);

@@ -30,7 +30,7 @@ export interface Located<TRow> {
 /** Reading needs the view permission of the kind (or its manage permission); changing needs manage. */
 export type Access = 'view' | 'manage';
 
-/** How the routes find, authorize and show one kind of object: an account, an organization, a contact. */
+/** How the routes find, authorize and show one kind of object: an account, an organization, a contact… */
 export interface ResourceKind<TParams, TRow extends Versioned> {
   /** Subject of the answers' messages: `Account`, `Organization`, `Contact`. */
   label: string;
@@ -46,7 +46,10 @@ export interface ResourceKind<TParams, TRow extends Versioned> {
     params: TParams,
     lock: boolean,
   ): Promise<Located<TRow> | undefined>;
-  /** Throws 403 when the caller lacks the permission `access` needs; runs only once the object is within reach. */
+  /**
+   * Throws 403 when the caller lacks the permission `access` needs; runs only once the object is
+   * known to be within reach.
+   */
   authorize(principal: Principal, found: Located<TRow>, access: Access): void;
   /** The object as its GET answers it, for the read and the 412 body; the row itself when absent. */
   represent?(db: Kysely<Database>, principal: Principal, found: Located<TRow>): Promise<unknown>;
@@ -86,8 +89,8 @@ export interface CreateSpec<TRow> {
 }
 
 /**
- * Reading, creating and changing objects of one kind, with the same checks in the same order for every kind
- * (decision 014):
+ * Reading, creating and changing objects of one kind, with the same checks in the same order for
+ * every kind (decision 014):
  *
  * 1. 400 for a malformed If-Match (before anything is looked up);
  * 2. 404 for an object that does not exist or is out of the caller's reach;
