@@ -2,9 +2,8 @@ import type { I18n, MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import * as v from 'valibot';
 import { API_ERROR_CODES, apiErrorSchema } from '../../contract/schemas/common.ts';
-import { VALIDATION_TEXT, type ValidationCode } from '../../contract/validation.ts';
 import { ApiError, OfflineError } from './api-client.ts';
-import { validationMessage } from './validation-messages.ts';
+import { isValidationCode, validationMessage } from './validation-messages.ts';
 
 const FORBIDDEN = msg`You do not have permission to do this.`;
 const NOT_FOUND = msg`The item was not found. It may have been removed.`;
@@ -56,10 +55,6 @@ const CODE_MESSAGES: Readonly<Record<ApiCode, MessageDescriptor>> = {
 
 function isApiCode(code: string): code is ApiCode {
   return (API_ERROR_CODES as readonly string[]).includes(code);
-}
-
-function isValidationCode(code: string): code is ValidationCode {
-  return Object.hasOwn(VALIDATION_TEXT, code);
 }
 
 /**
