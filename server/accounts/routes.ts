@@ -111,7 +111,7 @@ function changeFederation(
   permit: ChangeSpec<AccountRow>['permit'],
 ): ChangeSpec<AccountRow> {
   return {
-    // The identity product and the unlink dialog read no ETag first; one sent is honoured.
+    // Neither is queued offline, and the identity product keeps no ETag: one sent is honoured.
     precondition: 'honoured',
     permit,
     apply: async (trx, { row }, now) => {
