@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '../../../contract/paths.ts';
+import type { ApiErrorBody } from '../../../contract/schemas/common.ts';
 import type { SetupUserRequest } from '../../../contract/schemas/setup.ts';
 import { verifyAuditChain } from '../../../server/audit/verify.ts';
 import { fieldError } from '../errors.ts';
@@ -70,8 +71,8 @@ describe('first-time setup', () => {
   ])('refuses %s with a 400 saying why', async (_name, licence, message) => {
     const response = await postJson(harness, apiPaths.setup.licence, { body: await licence() });
     expect(response.status).toBe(400);
-    const body = (await response.json()) as { error: { status: number; message: string } };
-    expect(body.error.status).toBe(400);
+    const body = (await response.json()) as ApiErrorBody;
+    expect(body.error).toMatchObject({ status: 400, field: 'body', code: 'invalidValue' });
     expect(body.error.message).toContain(message);
   });
 
