@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LANGUAGE_NAMES, PLATFORM_LOCALES } from '../../../contract/locales.ts';
 import { apiPaths } from '../../../contract/paths.ts';
+import type { ApiErrorBody } from '../../../contract/schemas/common.ts';
 import { MAX_BODY_BYTES } from '../../../server/http/validate.ts';
 import { OPERATIONS } from '../../../server/openapi/document.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
@@ -98,7 +99,10 @@ describe('bad request bodies', () => {
       body: 'body=licence',
     });
     expect(response.status).toBe(415);
-    expect(((await response.json()) as { error: { status: number } }).error.status).toBe(415);
+    expect(((await response.json()) as ApiErrorBody).error).toMatchObject({
+      status: 415,
+      code: 'unsupportedMediaType',
+    });
   });
 
   it('answers a body over 1 MiB with 413', async () => {
@@ -108,7 +112,7 @@ describe('bad request bodies', () => {
       body: JSON.stringify({ body: 'x'.repeat(MAX_BODY_BYTES) }),
     });
     expect(response.status).toBe(413);
-    expect(((await response.json()) as { error: { status: number } }).error.status).toBe(413);
+    expect(((await response.json()) as ApiErrorBody).error).toMatchObject({ status: 413, code: 'tooLarge' });
   });
 
   it.each([null, [], 'text', 42])(

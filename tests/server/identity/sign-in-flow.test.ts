@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '../../../contract/paths.ts';
+import type { ApiErrorBody } from '../../../contract/schemas/common.ts';
 import { decodeSignInState, encodeSignInState } from '../../../contract/schemas/identity.ts';
 import { verifyAuditChain } from '../../../server/audit/verify.ts';
 import { isSecureRequest } from '../../../server/identity/refresh-cookie.ts';
@@ -222,6 +223,7 @@ describe('signing in, refreshing and signing out', () => {
     const throttled = await guess();
     expect(throttled.status).toBe(429);
     expect(throttled.headers.get('Retry-After')).toBe('30');
+    expect(((await throttled.json()) as ApiErrorBody).error).toMatchObject({ code: 'throttled' });
 
     const home = { headers: { 'X-Forwarded-For': '192.0.2.44' } };
     await expect(signIn(harness, victim, home)).resolves.toMatchObject({ accessToken: expect.any(String) });
