@@ -27,6 +27,11 @@ export const VALIDATION_TEXT = {
   invalidPhone: 'invalid phone number',
   invalidNumber: 'must be a whole number in the allowed range',
   invalidSort: 'must be columnKey:asc or columnKey:desc with a sortable column',
+  licenceUnreadable: 'is not a readable licence text',
+  licenceUntrustedKey: 'is signed by a key this platform does not trust',
+  licenceTampered: 'has a signature that does not match its content',
+  licenceExpired: 'is a licence that has expired',
+  licenceNotYetValid: 'is a licence that is not valid yet',
 } as const;
 export type ValidationCode = keyof typeof VALIDATION_TEXT;
 

@@ -2,6 +2,7 @@ import type { KeyObject } from 'node:crypto';
 import { compactVerify, decodeProtectedHeader } from 'jose';
 import * as v from 'valibot';
 import { type LicencePayload, licencePayloadSchema } from '../../contract/schemas/licence.ts';
+import type { ValidationCode } from '../../contract/validation.ts';
 import { utcDate } from '../dates.ts';
 import { unarmourLicence } from './format.ts';
 
@@ -32,6 +33,22 @@ export function describeLicenceFailure(failure: LicenceFailure): string {
       return `The license expired on ${failure.validTo}.`;
     case 'not_yet_valid':
       return `The license is not valid before ${failure.validFrom}.`;
+  }
+}
+
+/** The contract's code of a failure, for the client to say in its own words (the message stays English). */
+export function licenceFailureCode(failure: LicenceFailure): ValidationCode {
+  switch (failure.reason) {
+    case 'unreadable':
+      return 'licenceUnreadable';
+    case 'untrusted_key':
+      return 'licenceUntrustedKey';
+    case 'tampered':
+      return 'licenceTampered';
+    case 'expired':
+      return 'licenceExpired';
+    case 'not_yet_valid':
+      return 'licenceNotYetValid';
   }
 }
 

@@ -12,7 +12,7 @@ import { validateJson } from '../http/validate.ts';
 import { hashPassword } from '../identity/passwords.ts';
 import { currentLicenceStatus, insertLicence } from '../licence/store.ts';
 import { loadTrustedLicenceKeys } from '../licence/vendor-keys.ts';
-import { describeLicenceFailure, verifyLicence } from '../licence/verify.ts';
+import { describeLicenceFailure, licenceFailureCode, verifyLicence } from '../licence/verify.ts';
 import { insertUser } from '../users/repository.ts';
 import { ensureBuiltInRoles } from '../users/roles.ts';
 import { ensureSystemAccount } from './seed.ts';
@@ -79,7 +79,7 @@ export function setupRoutes(deps: AppDeps): Hono<AppEnv> {
           // The failed attempt stays on record: the 400 is answered, not thrown, so the transaction commits.
           return errorResponse(c, 400, describeLicenceFailure(verification.failure), {
             field: 'body',
-            code: 'invalidValue',
+            code: licenceFailureCode(verification.failure),
           });
         }
         const { payload, fingerprint } = verification;

@@ -25,6 +25,11 @@ const VALIDATION_MESSAGES: Readonly<Record<ValidationCode, MessageDescriptor>> =
   invalidPhone: msg`Invalid phone number.`,
   invalidNumber: msg`Enter a whole number in the allowed range.`,
   invalidSort: msg`This sort order is not supported.`,
+  licenceUnreadable: msg`The licence text is not readable: paste the whole text, including the BEGIN and END lines.`,
+  licenceUntrustedKey: msg`The licence is signed by a key this platform does not trust.`,
+  licenceTampered: msg`The licence signature does not match its content: the text has been altered.`,
+  licenceExpired: msg`The licence has expired.`,
+  licenceNotYetValid: msg`The licence is not valid yet.`,
 };
 
 export function validationMessage(code: ValidationCode, i18n: I18n): string {

@@ -47,16 +47,18 @@ describe('first-time setup', () => {
   });
 
   it.each([
-    ['an unreadable text', async () => 'not a licence', 'The license text is not readable'],
+    ['an unreadable text', async () => 'not a licence', 'The license text is not readable', 'licenceUnreadable'],
     [
       'an expired licence',
       async () => harness.signLicence({ valid_from: '2020-01-01', valid_to: '2020-12-31' }),
       'The license expired on 2020-12-31.',
+      'licenceExpired',
     ],
     [
       'a licence that has not started',
       async () => harness.signLicence({ valid_from: '2099-01-01', valid_to: '2099-12-31' }),
       'The license is not valid before 2099-01-01.',
+      'licenceNotYetValid',
     ],
     [
       'a licence with an altered payload',
@@ -67,12 +69,14 @@ describe('first-time setup', () => {
         return lines.join('\n');
       },
       'The license',
+      // A reversed line of the armoured text no longer decodes, so it is refused before the signature check.
+      'licenceUnreadable',
     ],
-  ])('refuses %s with a 400 saying why', async (_name, licence, message) => {
+  ])('refuses %s with a 400 saying why', async (_name, licence, message, code) => {
     const response = await postJson(harness, apiPaths.setup.licence, { body: await licence() });
     expect(response.status).toBe(400);
     const body = (await response.json()) as ApiErrorBody;
-    expect(body.error).toMatchObject({ status: 400, field: 'body', code: 'invalidValue' });
+    expect(body.error).toMatchObject({ status: 400, field: 'body', code });
     expect(body.error.message).toContain(message);
   });
 
@@ -81,9 +85,9 @@ describe('first-time setup', () => {
     try {
       const response = await postJson(harness, apiPaths.setup.licence, { body: await foreign.signLicence() });
       expect(response.status).toBe(400);
-      expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(
-        /does not trust \(fingerprint [0-9a-f]{64}\)/,
-      );
+      const { error } = (await response.json()) as ApiErrorBody;
+      expect(error.code).toBe('licenceUntrustedKey');
+      expect(error.message).toMatch(/does not trust \(fingerprint [0-9a-f]{64}\)/);
     } finally {
       await foreign.close();
     }
