@@ -51,8 +51,14 @@ export type LoginRequest = v.InferOutput<typeof loginRequestSchema>;
  */
 export const tokenResponseSchema = v.object({
   access_token: v.string(),
-  /** ISO-8601 instant at which the access token expires. */
+  /** ISO-8601 instant at which the access token expires, by the server's clock. */
   expires_at: v.pipe(v.string(), v.isoTimestamp()),
+  /**
+   * Seconds the token is valid from now (RFC 6749 §5.1). The console plans renewal by this, not by
+   * `expires_at` against its own clock, which may be minutes off the server's. Optional: a server
+   * that sends only `expires_at` is still understood.
+   */
+  expires_in: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
   refresh_token: v.optional(v.string()),
 });
 export type TokenResponse = v.InferOutput<typeof tokenResponseSchema>;

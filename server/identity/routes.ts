@@ -90,6 +90,7 @@ function tokenBody(accessToken: IssuedAccessToken, refreshToken?: string): Token
   return {
     access_token: accessToken.token,
     expires_at: accessToken.expiresAt.toISOString(),
+    expires_in: accessToken.lifetimeSeconds,
     ...(refreshToken === undefined ? {} : { refresh_token: refreshToken }),
   };
 }

@@ -29,6 +29,8 @@ export interface AccessTokenClaims {
 export interface IssuedAccessToken {
   token: string;
   expiresAt: Date;
+  /** Seconds the token is valid from its issue: what a client with a skewed clock plans its renewal by. */
+  lifetimeSeconds: number;
 }
 
 type TokenDeps = Pick<AppDeps, 'db' | 'config' | 'now'>;
@@ -166,7 +168,11 @@ export async function issueAccessToken(
     .setIssuedAt(issuedAt)
     .setExpirationTime(expiresAtSeconds)
     .sign(privateKey);
-  return { token, expiresAt: new Date(expiresAtSeconds * 1000) };
+  return {
+    token,
+    expiresAt: new Date(expiresAtSeconds * 1000),
+    lifetimeSeconds: deps.config.accessTokenTtlSeconds,
+  };
 }
 
 const payloadSchema = v.object({

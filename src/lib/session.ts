@@ -7,6 +7,11 @@ import { ApiError, apiRequest } from './api-client.ts';
 /** setTimeout cannot wait longer than 2^31-1 ms; a later expiry is re-checked when that fires. */
 const LONGEST_TIMER_MS = 2_147_483_647;
 
+/**
+ * The soonest a renewal is planned after a token arrives. A token the server says is already expired
+ * (or a server lying about lifetimes) must not turn the timer into a loop of refresh requests.
+ */
+export const REFRESH_FLOOR_MS = 10_000;
 let refreshTimer: ReturnType<typeof setTimeout> | null = null;
 let refreshInFlight: Promise<RefreshOutcome> | null = null;
 
@@ -95,10 +100,14 @@ function cancelRefresh(): void {
   refreshTimer = null;
 }
 
-/** One timer, set for the moment the token expires (B-22); every new token replaces it. */
-function scheduleRefresh(expiresAt: number): void {
+/**
+ * One timer, set for the moment the token expires (B-22), never sooner than the floor; every new
+ * token replaces it. A renewal that got no answer hands over to the offline support, which tries
+ * again with growing waits (`lib/offline/secure-session.ts`).
+ */
+function scheduleRefresh(delayMs: number): void {
   cancelRefresh();
-  const delay = Math.min(LONGEST_TIMER_MS, Math.max(0, expiresAt - Date.now()));
+  const delay = Math.min(LONGEST_TIMER_MS, Math.max(REFRESH_FLOOR_MS, delayMs));
   refreshTimer = setTimeout(() => {
     void refreshSessionOutcome().then((outcome) => {
       if (outcome === 'renewed') return;
@@ -108,11 +117,23 @@ function scheduleRefresh(expiresAt: number): void {
   }, delay);
 }
 
+/**
+ * How long a token is valid from now. The server states it (`expires_in`); only a server that does
+ * not is read by its `expires_at` against this computer's clock, which can be minutes off the
+ * server's: that is why the floor exists.
+ */
+function lifetimeMs(tokens: TokenResponse): number {
+  if (tokens.expires_in !== undefined) return tokens.expires_in * 1000;
+  return Date.parse(tokens.expires_at) - Date.now();
+}
+
 function applyTokens(tokens: TokenResponse): void {
-  const expiresAt = Date.parse(tokens.expires_at);
+  const lifetime = lifetimeMs(tokens);
+  // Kept on this computer's clock, like every comparison made with it (the worker's included).
+  const expiresAt = Date.now() + lifetime;
   setAccessToken(tokens.access_token, expiresAt);
   tokenExpiresAt = expiresAt;
-  scheduleRefresh(expiresAt);
+  scheduleRefresh(lifetime);
   postSessionToWorker();
 }
 
@@ -236,7 +257,7 @@ async function endLeftSession(): Promise<RefreshOutcome> {
   let outcome: RefreshOutcome = 'refused';
   try {
     const tokens = await exchangeInTurn();
-    setAccessToken(tokens.access_token, Date.parse(tokens.expires_at));
+    setAccessToken(tokens.access_token, Date.now() + lifetimeMs(tokens));
     if (!(await logOut())) outcome = 'unreachable';
   } catch (error) {
     outcome = outcomeOf(error) === 'unreachable' ? 'unreachable' : 'refused';

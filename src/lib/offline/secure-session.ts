@@ -59,8 +59,13 @@ export const OFFLINE_PAGE_PATH = `${CONSOLE_BASE_PATH}/offline.html`;
 const DATABASE_TIMEOUT_MS = 3000;
 /** How often expired keys are looked for, besides the moment the nearest one expires. */
 const EXPIRY_CHECK_MS = 60_000;
-/** How often an offline console tries the refresh cookie again, besides the browser's `online` event. */
+/**
+ * How soon an offline console tries the refresh cookie again, besides the browser's `online` event:
+ * the wait doubles after every attempt the server did not answer, up to the ceiling, so a console left
+ * open through a long outage does not keep knocking.
+ */
 const RECONNECT_MS = 30_000;
+const RECONNECT_CEILING_MS = 10 * 60_000;
 
 export type SecureStart =
   /** A session with the server. */
@@ -345,6 +350,13 @@ function goOffline(session: ActiveSession): void {
  */
 function watchForServer(session: ActiveSession): void {
   let trying = false;
+  let wait = RECONNECT_MS;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const planNext = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void attempt(), wait);
+    wait = Math.min(RECONNECT_CEILING_MS, wait * 2);
+  };
   const attempt = async () => {
     if (trying || active !== session) return;
     trying = true;
@@ -354,6 +366,7 @@ function watchForServer(session: ActiveSession): void {
       // The browser may say it is online while the server is still out of reach: queries keep waiting.
       if (outcome === 'unreachable') {
         onlineManager.setOnline(false);
+        planNext();
         return;
       }
       stop();
@@ -369,13 +382,13 @@ function watchForServer(session: ActiveSession): void {
   const onVisible = () => {
     if (document.visibilityState === 'visible') void attempt();
   };
-  const timer = setInterval(() => void attempt(), RECONNECT_MS);
+  planNext();
   const onOnline = () => void attempt();
   window.addEventListener('online', onOnline);
   window.addEventListener('focus', onOnline);
   document.addEventListener('visibilitychange', onVisible);
   const stop = () => {
-    clearInterval(timer);
+    clearTimeout(timer);
     window.removeEventListener('online', onOnline);
     window.removeEventListener('focus', onOnline);
     document.removeEventListener('visibilitychange', onVisible);

@@ -82,8 +82,10 @@ describe('signing in, refreshing and signing out', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('Cache-Control')).toBe('no-store');
     const body = await response.json();
-    expect(Object.keys(body).sort()).toEqual(['access_token', 'expires_at']);
+    expect(Object.keys(body).sort()).toEqual(['access_token', 'expires_at', 'expires_in']);
     expect(Date.parse(body.expires_at) - Date.now()).toBeGreaterThan(590_000);
+    // The lifetime as the server states it, for clients whose clock is off the server's.
+    expect(body.expires_in).toBe(600);
 
     const cookie = response.headers.getSetCookie().join('\n');
     expect(cookie).toMatch(/^refresh_token=[A-Za-z0-9_-]{43};/);
@@ -136,7 +138,7 @@ describe('signing in, refreshing and signing out', () => {
     const refreshed = await sendJson(harness, 'POST', apiPaths.identity.refresh, {}, { cookie: first });
     expect(refreshed.status).toBe(200);
     const body = await refreshed.json();
-    expect(Object.keys(body).sort()).toEqual(['access_token', 'expires_at']);
+    expect(Object.keys(body).sort()).toEqual(['access_token', 'expires_at', 'expires_in']);
     const second = refreshCookieOf(refreshed);
     expect(second).not.toBe(first);
     expect((await send(harness, 'GET', apiPaths.identity.me, { token: body.access_token })).status).toBe(200);
