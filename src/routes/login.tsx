@@ -1,6 +1,7 @@
 import { createFileRoute, redirect } from '@tanstack/react-router';
 import * as v from 'valibot';
 import { SignInPage } from '../features/session/components/sign-in-page.tsx';
+import { leaveSignInWhenSignedIn } from '../features/session/guard.ts';
 import { redirectToSetupWhileUnconfigured } from '../features/setup/guard.ts';
 
 export const Route = createFileRoute('/login')({
@@ -9,6 +10,7 @@ export const Route = createFileRoute('/login')({
   // comes back here with a state that carries the return path, so this cannot loop.
   beforeLoad: async ({ search }) => {
     if (!search.state) throw redirect({ to: '/' });
+    await leaveSignInWhenSignedIn(search.state);
     await redirectToSetupWhileUnconfigured();
   },
   component: function LoginRoute() {

@@ -1,19 +1,20 @@
 import { redirect } from '@tanstack/react-router';
 import { ACCOUNTS_LIST_PATH, CONSOLE_BASE_PATH } from '../../../contract/paths.ts';
 import { encodeSignInState } from '../../../contract/schemas/identity.ts';
-import { getAccessToken } from '../../lib/access-token.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { leaveTo } from '../../lib/external-navigation.ts';
 import { licenceCheck } from '../../lib/licence-check.ts';
 import { routerHref } from '../../lib/return-path.ts';
+import { ensureSession } from '../../lib/session.ts';
 import { setupStatus } from './queries.ts';
 
 /**
  * Where a setup page must not stay (overview §4): signed in → accounts; a redirect from the licence
- * check → there; an administrator already exists → sign-in. Answers the status for the page.
+ * check → there; an administrator already exists → sign-in. Answers the status for the page. A page
+ * load drops the token in memory, so "signed in" is asked of the refresh cookie too.
  */
 export async function guardSetupPage() {
-  if (getAccessToken() !== null) throw redirect({ to: '/accounts', replace: true });
+  if (await ensureSession()) throw redirect({ to: '/accounts', replace: true });
   const [status, licence] = await Promise.all([setupStatus.read(), licenceCheck.read()]);
   if (licence.redirect_url) {
     if (licence.redirect_url.startsWith(`${CONSOLE_BASE_PATH}/`)) {

@@ -8,7 +8,7 @@ import { offlineDatabase } from '../../../../src/lib/offline/database.ts';
 import { resetSecureSession } from '../../../../src/lib/offline/secure-session.ts';
 import { profileFixture } from '../../fixtures.ts';
 import { freshIndexedDb, randomSecret, stubServiceWorker } from '../../lib/offline/offline-support.ts';
-import { json, mockApi, renderApp, signedInHandlers } from '../../support.tsx';
+import { apiError, json, mockApi, renderApp, signedInHandlers } from '../../support.tsx';
 
 const PROFILE = profileFixture();
 
@@ -17,13 +17,23 @@ let events: string[] = [];
 let posted: unknown[] = [];
 let restoreWorker: () => void = () => undefined;
 
+/**
+ * The server's side of one session: a sign-out ends it, so its refresh cookie renews nothing after
+ * that, and the sign-in page (which tries the cookie first) stays.
+ */
 function signedInApi(overrides: Parameters<typeof mockApi>[0] = {}) {
+  let ended = false;
+  const handlers = signedInHandlers(PROFILE, ['VIEW_ACCOUNT']);
+  const refresh = handlers['POST /imauth/api/v1/refresh'];
   return mockApi({
-    ...signedInHandlers(PROFILE, ['VIEW_ACCOUNT']),
+    ...handlers,
+    'POST /imauth/api/v1/refresh': (request) =>
+      ended || !refresh ? apiError(401, 'No session.') : refresh(request),
     'GET /imauth/api/v1/storage-secret': () => json({ secret: randomSecret() }),
     'GET /account/ui-api/v1/tenants': () => json({ items: [], total: 0 }),
     'POST /imauth/api/v1/logout': () => {
       events.push('logout');
+      ended = true;
       return new Response(null, { status: 204 });
     },
     ...overrides,
@@ -151,16 +161,21 @@ describe('sign-out with changes waiting', () => {
   it('ends a session whose sign-out could not reach the server on the next start, instead of signing back in', async () => {
     let online = true;
     let refreshes = 0;
+    let ended = false;
     const network = (answer: () => Response) => () => {
       if (!online) throw new TypeError('Failed to fetch');
       return answer();
     };
     const { calls } = signedInApi({
       'POST /imauth/api/v1/refresh': network(() => {
+        if (ended) return apiError(401, 'No session.');
         refreshes += 1;
         return json({ access_token: `token-${refreshes}`, expires_at: '2999-01-01T00:00:00Z' });
       }),
-      'POST /imauth/api/v1/logout': network(() => new Response(null, { status: 204 })),
+      'POST /imauth/api/v1/logout': network(() => {
+        ended = true;
+        return new Response(null, { status: 204 });
+      }),
       'GET /account/ui-api/v1/setup/status': network(() =>
         json({ licence_installed: true, administrator_exists: true }),
       ),
