@@ -21,6 +21,16 @@ export const currentUserKeys = {
   applications: (accountId: string) => [...ACCOUNT_SCOPED_KEY, accountId, 'applications'] as const,
 };
 
+/**
+ * What the user may do (permissions, applications): read from the server at every start with a
+ * connection, because an administrator may have changed it since; the stored cache serves it only
+ * offline.
+ */
+export function isAccessQuery(queryKey: readonly unknown[]): boolean {
+  const [scope, , kind] = queryKey;
+  return scope === ACCOUNT_SCOPED_KEY[0] && (kind === 'permissions' || kind === 'applications');
+}
+
 export function profileQueryOptions() {
   return queryOptions({
     queryKey: currentUserKeys.profile(),

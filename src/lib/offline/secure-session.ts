@@ -14,6 +14,7 @@ import { apiRequest, setOutboxOwner } from '../api-client.ts';
 import {
   activeAccountIdOf,
   applicationsQueryOptions,
+  isAccessQuery,
   permissionsQueryOptions,
   profileQueryOptions,
 } from '../current-user.ts';
@@ -283,6 +284,7 @@ async function beginOnline(queryClient: QueryClient): Promise<SecureStart> {
       await destroyOtherOwners(database, owner);
       const persister = createSealedPersister({ database, owner, sealingKey: () => null });
       await restorePersistedQueries({ queryClient, persister, maxAgeMs: offlineMaxAgeMs() });
+      queryClient.removeQueries({ predicate: (query) => isAccessQuery(query.queryKey) });
       session.key = await sealingKeyFor(database, owner);
       await recordLastSession(database, owner, Date.now());
     } catch {
@@ -413,6 +415,7 @@ async function backOnline(session: ActiveSession): Promise<void> {
   }
   session.mode = 'online';
   handOffTokenTo(profile.id);
+  void queryClient.invalidateQueries({ predicate: (query) => isAccessQuery(query.queryKey) });
   if (session.database) {
     setSealingKey(session, await sealingKeyFor(session.database, session.owner).catch(() => session.key));
     await recordLastSession(session.database, session.owner, Date.now()).catch(() => undefined);

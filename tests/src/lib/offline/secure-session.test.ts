@@ -85,6 +85,27 @@ describe('secure session start', () => {
     expect(await database.get('query-cache', owner)).toBeDefined();
   });
 
+  it('reads what the user may do from the server at every online start, not from the cache', async () => {
+    await signedInPage(ALICE, randomSecret());
+    closePage();
+
+    // Meanwhile an administrator granted a permission; the cache still holds the old list.
+    mockApi({
+      'POST /imauth/api/v1/refresh': () => json(TOKENS),
+      'GET /imauth/api/v1/storage-secret': () => json({ secret: randomSecret() }),
+      'GET /account/ui-api/v1/profile': () => json(ALICE),
+      'GET /account/ui-api/v1/permission': () =>
+        json({ items: [{ name: 'VIEW_ACCOUNT' }, { name: 'MANAGE_ACCOUNT' }], total: 2 }),
+      'GET /account/ui-api/v1/user/applications': () => json({ items: [], total: 0 }),
+    });
+    const queryClient = createQueryClient(() => undefined);
+    expect(await startSecureSession(queryClient)).toBe('online');
+    const permissions = await queryClient.ensureQueryData(
+      permissionsQueryOptions(ALICE.access_scope, ACCOUNT_ID),
+    );
+    expect(JSON.stringify(permissions)).toContain('MANAGE_ACCOUNT');
+  });
+
   it('opens offline on the last user’s cached screens, with no token and no waiting', async () => {
     await signedInPage(ALICE, randomSecret());
     closePage();
