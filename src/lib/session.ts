@@ -286,4 +286,6 @@ export async function revokeServerSession(): Promise<void> {
   if (await logOut()) setSignOutPending(false);
   // No token (an offline start, or it expired offline) or a refused one: end it with the cookie.
   else await endLeftSession();
+  // The token is dead now: the sign-in page must not take it for a session still open.
+  forgetToken();
 }

@@ -49,12 +49,20 @@ export function apiError(status: number, message: string, headers: Record<string
 
 /**
  * What every secure screen asks for before it renders: the session (from the refresh cookie), the
- * user, their permissions and applications, and the languages.
+ * user, their permissions and applications, and the languages. Signing out ends the session as the
+ * server does: its refresh cookie renews nothing after that.
  */
 export function signedInHandlers(profile: Profile, permissions: readonly string[]): Record<string, Handler> {
+  let signedOut = false;
   return {
     'POST /imauth/api/v1/refresh': () =>
-      json({ access_token: 'token-1', expires_at: '2999-01-01T00:00:00Z' }),
+      signedOut
+        ? apiError(401, 'No session.')
+        : json({ access_token: 'token-1', expires_at: '2999-01-01T00:00:00Z' }),
+    'POST /imauth/api/v1/logout': () => {
+      signedOut = true;
+      return new Response(null, { status: 204 });
+    },
     'GET /account/ui-api/v1/profile': () => json(profile),
     'GET /account/ui-api/v1/permission': () =>
       json({ items: permissions.map((name) => ({ name })), total: permissions.length }),

@@ -11,7 +11,6 @@ import { apiError, mockApi, renderApp, signedInHandlers } from '../../support.ts
 function signedInApi(profile: Profile, permissions: readonly PermissionName[], extra = {}) {
   return mockApi({
     ...signedInHandlers(profile, permissions),
-    'POST /imauth/api/v1/logout': () => new Response(null, { status: 204 }),
     ...extra,
   });
 }
