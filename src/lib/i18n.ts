@@ -14,7 +14,11 @@ export function storedLanguage(): string | null {
   return readStored(STORAGE_KEYS.language);
 }
 
-/** Overview §9: the stored choice, else the profile's locale, else English (D-01). */
+/**
+ * Overview §9: the stored choice, else the profile's locale, else English (D-01). Before sign-in only:
+ * once signed in, the user's profile locale decides (`routes/_secure.tsx`), so one person's choice on
+ * a shared browser does not become the next person's language.
+ */
 export function resolveConsoleLocale(stored: string | null, profileLocale: string | null): ConsoleLocale {
   return consoleLocaleFor(stored ?? profileLocale);
 }

@@ -11,7 +11,7 @@ import {
   permissionsQueryOptions,
   profileQueryOptions,
 } from '../lib/current-user.ts';
-import { activateLocale, loadConsoleCatalog, storedLanguage } from '../lib/i18n.ts';
+import { activateLocale, loadConsoleCatalog } from '../lib/i18n.ts';
 import { forgetRecentAccount } from '../lib/recent-accounts.ts';
 
 export const Route = createFileRoute('/_secure')({
@@ -33,7 +33,9 @@ export const Route = createFileRoute('/_secure')({
   loader: async ({ context: { queryClient } }) => {
     const profile = await queryClient.ensureQueryData(profileQueryOptions());
     const accountId = activeAccountIdOf(profile);
-    if (!storedLanguage()) await activateLocale(consoleLocaleFor(profile.locale));
+    // The signed-in user's own language, whoever chose one last on this browser (D-09): the stored
+    // choice serves only the pages before sign-in.
+    await activateLocale(consoleLocaleFor(profile.locale));
     const loadAccount = (id: string) =>
       Promise.all([
         queryClient.ensureQueryData(permissionsQueryOptions(profile.access_scope, id)),

@@ -1,4 +1,5 @@
 // @vitest-environment jsdom
+import { i18n } from '@lingui/core';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -66,6 +67,17 @@ describe('secure layout', () => {
     await user.click(await screen.findByRole('menuitem', { name: 'Sign out' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     expect(calls.some((call) => call.method === 'POST' && call.path === '/imauth/api/v1/logout')).toBe(true);
+  });
+
+  it("speaks the signed-in user's language, not the one the last person chose on this browser", async () => {
+    window.localStorage.setItem('trust-console.language', 'fr_FR');
+    signedInApi(profileFixture({ locale: 'en_US' }), ['VIEW_ACCOUNT']);
+    renderApp('/account/accounts');
+    // The page started in the stored language, as the console's start does before anyone signs in.
+    i18n.loadAndActivate({ locale: 'fr', messages: {} });
+    await screen.findByRole('button', { name: 'Ada Lovelace' });
+    expect(i18n.locale).toBe('en');
+    expect(document.documentElement.lang).toBe('en');
   });
 
   it('marks the current breadcrumb and disables the profile crumb', async () => {
