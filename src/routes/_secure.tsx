@@ -19,7 +19,12 @@ export const Route = createFileRoute('/_secure')({
   // support is imported here, not with the route tree, so the pages before sign-in never load it.
   beforeLoad: async ({ location, context: { loadQueryClient } }) => {
     const queryClient = await loadQueryClient();
-    const { startSecureSession, showOfflinePage } = await import('../lib/offline/secure-session.ts');
+    const { startSecureSession, showOfflinePage, showOfflineNoticesWith } = await import(
+      '../lib/offline/secure-session.ts'
+    );
+    showOfflineNoticesWith(({ type, text }) => {
+      void import('../components/ui/toast.tsx').then(({ showToast }) => showToast(type, text));
+    });
     const start = await startSecureSession(queryClient);
     if (start === 'unavailable') await showOfflinePage();
     if (start === 'signed-out') {

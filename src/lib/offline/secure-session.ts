@@ -95,8 +95,30 @@ interface ActiveSession {
 let active: ActiveSession | null = null;
 let starting: Promise<SecureStart> | null = null;
 
-function showNotice(type: 'info' | 'error', text: string): void {
-  void import('../../components/ui/toast.tsx').then(({ showToast }) => showToast(type, text));
+/** Something the offline support tells the user, shown by whatever the screens use for notices. */
+export interface OfflineNotice {
+  type: 'info' | 'error';
+  text: string;
+}
+type NoticeListener = (notice: OfflineNotice) => void;
+
+let noticeListener: NoticeListener | null = null;
+/** Notices raised before the screens listen (the database is opened before the first screen draws). */
+const heldNotices: OfflineNotice[] = [];
+
+/**
+ * Names what shows the offline support's notices; those raised before are shown now. The library
+ * below the screens cannot import the screens' toast region (decision 002), so the secure layout
+ * hands it one.
+ */
+export function showOfflineNoticesWith(listener: NoticeListener): void {
+  noticeListener = listener;
+  for (const notice of heldNotices.splice(0)) listener(notice);
+}
+
+function showNotice(type: OfflineNotice['type'], text: string): void {
+  if (noticeListener) noticeListener({ type, text });
+  else heldNotices.push({ type, text });
 }
 
 onOfflineDataDiscarded(() =>
