@@ -42,24 +42,48 @@ function isSessionEnd(error: unknown): boolean {
 }
 
 /**
- * While offline, a fetch would wait for the network (and a loader with it) for as long as the
- * connection is gone. Instead, what is cached is answered as it is, and what is not fails at once with
- * an `OfflineError` recorded on the query, so the screen shows its error page rather than a spinner.
+ * What a route loader reads for its screen: the cached answer, else the server's. Offline, a fetch
+ * would wait for the network (and the loader with it) for as long as the connection is gone; instead
+ * what is cached is answered as it is, and what is not fails at once with an `OfflineError` recorded
+ * on the query, so the screen shows its error page rather than a spinner.
  */
-function answerFromCacheWhileOffline(client: QueryClient): void {
-  const fetchQuery = client.fetchQuery.bind(client);
-  const offlineAware = <T, TKey extends QueryKey>(options: FetchQueryOptions<T, Error, T, TKey>) => {
-    if (onlineManager.isOnline()) return fetchQuery(options);
-    const cached = client.getQueryData<T>(options.queryKey);
-    if (cached !== undefined) return Promise.resolve(cached);
-    const queryFn = options.queryFn;
-    const guarded: QueryFunction<T, TKey> = (context) =>
-      onlineManager.isOnline() && typeof queryFn === 'function'
-        ? queryFn(context)
-        : Promise.reject(new OfflineError());
-    return fetchQuery({ ...options, queryFn: guarded, networkMode: 'always', retry: false });
+function loadForScreen<T, TKey extends QueryKey>(
+  client: QueryClient,
+  options: FetchQueryOptions<T, Error, T, TKey>,
+): Promise<T> {
+  if (onlineManager.isOnline()) return client.ensureQueryData(options);
+  const cached = client.getQueryData<T>(options.queryKey);
+  if (cached !== undefined) return Promise.resolve(cached);
+  const queryFn = options.queryFn;
+  const guarded: QueryFunction<T, TKey> = (context) =>
+    onlineManager.isOnline() && typeof queryFn === 'function'
+      ? queryFn(context)
+      : Promise.reject(new OfflineError());
+  return client.fetchQuery({ ...options, queryFn: guarded, networkMode: 'always', retry: false });
+}
+
+/**
+ * How route loaders read their screen's data, handed to them in the router context by the secure
+ * layout (so route definitions, which load with the sign-in page, do not import the query library).
+ */
+export interface ScreenData {
+  /** The cached answer, else the server's; offline, never-loaded data fails at once (`loadForScreen`). */
+  load<T, TKey extends QueryKey>(options: FetchQueryOptions<T, Error, T, TKey>): Promise<T>;
+  /**
+   * The same for a loader that leaves a failure to its screen (which reads it from the query): online
+   * it fetches what is stale, as `prefetchQuery` does; it never rejects.
+   */
+  preload<T, TKey extends QueryKey>(options: FetchQueryOptions<T, Error, T, TKey>): Promise<void>;
+}
+
+export function screenDataOf(client: QueryClient): ScreenData {
+  return {
+    load: (options) => loadForScreen(client, options),
+    preload: async (options) => {
+      const load = onlineManager.isOnline() ? client.fetchQuery(options) : loadForScreen(client, options);
+      await load.catch(() => undefined);
+    },
   };
-  client.fetchQuery = offlineAware as unknown as QueryClient['fetchQuery'];
 }
 
 /**
@@ -97,6 +121,5 @@ export function createQueryClient(notify: (error: unknown) => void): QueryClient
       },
     },
   });
-  answerFromCacheWhileOffline(client);
   return client;
 }

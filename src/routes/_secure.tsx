@@ -19,6 +19,7 @@ export const Route = createFileRoute('/_secure')({
   // support is imported here, not with the route tree, so the pages before sign-in never load it.
   beforeLoad: async ({ location, context: { loadQueryClient } }) => {
     const queryClient = await loadQueryClient();
+    const { screenDataOf } = await import('../lib/query-client.ts');
     const { startSecureSession, showOfflinePage, showOfflineNoticesWith } = await import(
       '../lib/offline/secure-session.ts'
     );
@@ -33,18 +34,18 @@ export const Route = createFileRoute('/_secure')({
         search: { state: encodeSignInState({ return_path: location.publicHref }) },
       });
     }
-    return { queryClient };
+    return { queryClient, screenData: screenDataOf(queryClient) };
   },
-  loader: async ({ context: { queryClient } }) => {
-    const profile = await queryClient.ensureQueryData(profileQueryOptions());
+  loader: async ({ context: { screenData } }) => {
+    const profile = await screenData.load(profileQueryOptions());
     const accountId = activeAccountIdOf(profile);
     // The signed-in user's own language, whoever chose one last on this browser (D-09): the stored
     // choice serves only the pages before sign-in.
     await activateLocale(consoleLocaleFor(profile.locale));
     const loadAccount = (id: string) =>
       Promise.all([
-        queryClient.ensureQueryData(permissionsQueryOptions(profile.access_scope, id)),
-        queryClient.ensureQueryData(applicationsQueryOptions(id)),
+        screenData.load(permissionsQueryOptions(profile.access_scope, id)),
+        screenData.load(applicationsQueryOptions(id)),
       ]);
     const loadActiveAccount = async () => {
       try {

@@ -1,4 +1,3 @@
-import type { QueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import * as v from 'valibot';
 import { ACCOUNTS_TABLE_DEFAULT_LIMIT } from '../../../contract/constants.ts';
@@ -16,6 +15,7 @@ import { isCalendarDate } from '../../../contract/validation.ts';
 import { pageQuery, TEXT_FILTER_MAX_LENGTH } from '../../components/list/list-search.ts';
 import { activeAccountIdOf, permissionsQueryOptions, profileQueryOptions } from '../../lib/current-user.ts';
 import { featureFlagsFrom, featureFlagsQueryOptions } from '../../lib/feature-flags.ts';
+import type { ScreenData } from '../../lib/query-client.ts';
 import { readStoredJson, USER_STORAGE_KEYS, userStorageKey, writeStoredJson } from '../../lib/storage.ts';
 import { accountListQueryOptions } from './queries.ts';
 
@@ -199,17 +199,17 @@ export function useAccountListPreferences(userId: string) {
  * user's stored filters. Best effort: a viewer without canViewAccount gets the alternative page and
  * no request, and the screen asks again for anything that failed here, showing the failure itself.
  */
-export async function prefetchAccountList(queryClient: QueryClient, page: number): Promise<void> {
+export async function prefetchAccountList(screenData: ScreenData, page: number): Promise<void> {
   try {
-    const profile = await queryClient.ensureQueryData(profileQueryOptions());
+    const profile = await screenData.load(profileQueryOptions());
     const [permissions, featureFlags] = await Promise.all([
-      queryClient.ensureQueryData(permissionsQueryOptions(profile.access_scope, activeAccountIdOf(profile))),
-      queryClient.ensureQueryData(featureFlagsQueryOptions()),
+      screenData.load(permissionsQueryOptions(profile.access_scope, activeAccountIdOf(profile))),
+      screenData.load(featureFlagsQueryOptions()),
     ]);
     if (!permissionFlagsFrom(permissions.items.map((entry) => entry.name)).canViewAccount) return;
     const columns = accountListColumns(profile.access_scope, featureFlagsFrom(featureFlags));
     const preferences = storedAccountListPreferences(profile.id);
-    await queryClient.prefetchQuery(accountListQueryOptions(accountListQuery(preferences, columns, page)));
+    await screenData.preload(accountListQueryOptions(accountListQuery(preferences, columns, page)));
   } catch {
     // Nothing to do: the secure layout reports a missing profile, the screen any other failure.
   }

@@ -17,7 +17,7 @@ import {
   setOutboxOwner,
 } from '../../../src/lib/api-client.ts';
 import { profileQueryOptions } from '../../../src/lib/current-user.ts';
-import { createQueryClient } from '../../../src/lib/query-client.ts';
+import { createQueryClient, screenDataOf } from '../../../src/lib/query-client.ts';
 import { organizationFixture, profileFixture } from '../fixtures.ts';
 import { activateEnglish, apiError, json, mockApi } from '../support.tsx';
 
@@ -166,12 +166,12 @@ describe('the console query client', () => {
     await waitFor(() => expect(result.current.data).toBe('sent'));
   });
 
-  it('answers cached data offline without waiting for the network', async () => {
+  it('answers a screen cached data offline without waiting for the network', async () => {
     const queryClient = createQueryClient(() => undefined);
     queryClient.setQueryData(['cached'], 'kept', { updatedAt: 1 });
     onlineManager.setOnline(false);
     let fetched = false;
-    const data = await queryClient.fetchQuery({
+    const data = await screenDataOf(queryClient).load({
       queryKey: ['cached'],
       queryFn: () => {
         fetched = true;

@@ -10,9 +10,9 @@ export const Route = createFileRoute('/_secure/accounts/')({
   validateSearch: v.object({ page: pageSearch }),
   loaderDeps: ({ search }) => ({ page: search.page ?? 1 }),
   // Imported on demand: the route definitions load with the first screen, the list's code with the list.
-  loader: async ({ context: { queryClient }, deps }) => {
+  loader: async ({ context: { screenData }, deps }) => {
     const { prefetchAccountList } = await import('../../../features/accounts/list-state.ts');
-    await prefetchAccountList(queryClient, deps.page);
+    await prefetchAccountList(screenData, deps.page);
   },
   component: AccountsRoute,
 });

@@ -18,7 +18,7 @@ import {
   startSecureSession,
 } from '../../../../src/lib/offline/secure-session.ts';
 import { registerSyncTargets } from '../../../../src/lib/offline/sync-targets.ts';
-import { createQueryClient } from '../../../../src/lib/query-client.ts';
+import { createQueryClient, screenDataOf } from '../../../../src/lib/query-client.ts';
 import { closeOfflineSession, configureSession, forgetToken } from '../../../../src/lib/session.ts';
 import { ACCOUNT_ID, profileFixture } from '../../fixtures.ts';
 import { activateEnglish, apiError, json, mockApi } from '../../support.tsx';
@@ -116,11 +116,15 @@ describe('secure session start', () => {
     expect(onlineManager.isOnline()).toBe(false);
     expect(queryClient.getQueryData(profileQueryOptions().queryKey)?.id).toBe(ALICE.id);
     // What the layout's loader asks for comes from the cache...
-    await expect(queryClient.ensureQueryData(profileQueryOptions())).resolves.toMatchObject({ id: ALICE.id });
-    // ...and what was never loaded fails at once instead of waiting for a network.
+    const screenData = screenDataOf(queryClient);
+    await expect(screenData.load(profileQueryOptions())).resolves.toMatchObject({ id: ALICE.id });
+    // ...and what was never loaded fails at once instead of waiting for a network, recorded on its
+    // query for the screen to show.
     await expect(
-      queryClient.ensureQueryData({ queryKey: ['never-loaded'], queryFn: () => Promise.resolve(1) }),
+      screenData.load({ queryKey: ['never-loaded'], queryFn: () => Promise.resolve(1) }),
     ).rejects.toBeInstanceOf(OfflineError);
+    await screenData.preload({ queryKey: ['never-preloaded'], queryFn: () => Promise.resolve(1) });
+    expect(queryClient.getQueryState(['never-preloaded'])?.error).toBeInstanceOf(OfflineError);
   });
 
   it('lets the worker keep changes only while the user has a live key in this page', async () => {

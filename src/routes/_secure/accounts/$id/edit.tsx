@@ -7,9 +7,9 @@ import { profileQueryOptions } from '../../../../lib/current-user.ts';
 export const Route = createFileRoute('/_secure/accounts/$id/edit')({
   // Account scope is shown the no-access view without asking for the account. Prefetch, not ensure:
   // the page checks permissions before it reads the account or its error.
-  loader: async ({ context: { queryClient }, params }) => {
-    const profile = await queryClient.ensureQueryData(profileQueryOptions());
-    if (profile.access_scope !== 'account') await queryClient.prefetchQuery(accountQueryOptions(params.id));
+  loader: async ({ context: { screenData }, params }) => {
+    const profile = await screenData.load(profileQueryOptions());
+    if (profile.access_scope !== 'account') await screenData.preload(accountQueryOptions(params.id));
   },
   errorComponent: AccountDetailsLoadError,
   component: AccountEditRoute,

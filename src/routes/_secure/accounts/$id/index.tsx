@@ -8,7 +8,7 @@ import { AccountOrganizations } from '../../../../features/organizations/compone
 export const Route = createFileRoute('/_secure/accounts/$id/')({
   // Prefetch, not ensure: a failure must not replace the permission check, which decides first
   // between the page and the alternative page (G-02). The page reads the result or its error.
-  loader: ({ context, params }) => context.queryClient.prefetchQuery(accountQueryOptions(params.id)),
+  loader: ({ context, params }) => context.screenData.preload(accountQueryOptions(params.id)),
   errorComponent: AccountDetailsLoadError,
   component: AccountDetailsRoute,
 });

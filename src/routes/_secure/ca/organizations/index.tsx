@@ -14,10 +14,9 @@ import { useAccountName } from './-account-name.ts';
 export const Route = createFileRoute('/_secure/ca/organizations/')({
   validateSearch: organizationListSearchSchema,
   loaderDeps: ({ search }) => search,
-  loader: async ({ context: { queryClient }, deps }) => {
-    const accountId =
-      deps.accountId ?? activeAccountIdOf(await queryClient.ensureQueryData(profileQueryOptions()));
-    await queryClient.ensureQueryData(organizationListQueryOptions(organizationListQuery(deps, accountId)));
+  loader: async ({ context: { screenData }, deps }) => {
+    const accountId = deps.accountId ?? activeAccountIdOf(await screenData.load(profileQueryOptions()));
+    await screenData.load(organizationListQueryOptions(organizationListQuery(deps, accountId)));
   },
   errorComponent: OrganizationsErrorPage,
   component: function OrganizationsRoute() {

@@ -9,10 +9,10 @@ import {
 } from '../../../../../features/organizations/queries.ts';
 
 export const Route = createFileRoute('/_secure/ca/organizations/$id/$contactId')({
-  loader: ({ context: { queryClient }, params }) =>
+  loader: ({ context: { screenData }, params }) =>
     Promise.all([
-      queryClient.ensureQueryData(organizationQueryOptions(params.id)),
-      queryClient.ensureQueryData(contactQueryOptions(params.id, params.contactId)),
+      screenData.load(organizationQueryOptions(params.id)),
+      screenData.load(contactQueryOptions(params.id, params.contactId)),
     ]),
   errorComponent: OrganizationsErrorPage,
   component: function ContactRoute() {

@@ -6,8 +6,7 @@ import { OrganizationsErrorPage } from '../../../../../features/organizations/co
 import { organizationQueryOptions } from '../../../../../features/organizations/queries.ts';
 
 export const Route = createFileRoute('/_secure/ca/organizations/$id/create-contact')({
-  loader: ({ context: { queryClient }, params }) =>
-    queryClient.ensureQueryData(organizationQueryOptions(params.id)),
+  loader: ({ context: { screenData }, params }) => screenData.load(organizationQueryOptions(params.id)),
   errorComponent: OrganizationsErrorPage,
   component: function CreateContactRoute() {
     const { id } = Route.useParams();

@@ -9,10 +9,10 @@ import {
 } from '../../../../../features/organizations/queries.ts';
 
 export const Route = createFileRoute('/_secure/ca/organizations/$id/')({
-  loader: ({ context: { queryClient }, params }) =>
+  loader: ({ context: { screenData }, params }) =>
     Promise.all([
-      queryClient.ensureQueryData(organizationQueryOptions(params.id)),
-      queryClient.ensureQueryData(contactListQueryOptions(params.id)),
+      screenData.load(organizationQueryOptions(params.id)),
+      screenData.load(contactListQueryOptions(params.id)),
     ]),
   errorComponent: OrganizationsErrorPage,
   component: function OrganizationRoute() {
