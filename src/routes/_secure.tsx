@@ -26,7 +26,8 @@ export const Route = createFileRoute('/_secure')({
     showOfflineNoticesWith(({ type, text }) => {
       void import('../components/ui/toast.tsx').then(({ showToast }) => showToast(type, text));
     });
-    const start = await startSecureSession(queryClient);
+    const { SYNC_TARGETS } = await import('./-sync-targets.ts');
+    const start = await startSecureSession({ queryClient, syncTargets: SYNC_TARGETS });
     if (start === 'unavailable') await showOfflinePage();
     if (start === 'signed-out') {
       throw redirect({

@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { apiPaths, UI_API_V1 } from '../../../contract/paths.ts';
+import { apiPaths } from '../../../contract/paths.ts';
 import {
   expiringTenantsSchema,
   type TenantListQueryInput,
@@ -7,8 +7,6 @@ import {
   tenantSchema,
 } from '../../../contract/schemas/tenants.ts';
 import { apiRequest } from '../../lib/api-client.ts';
-import { currentUserKeys } from '../../lib/current-user.ts';
-import { registerSyncTargets } from '../../lib/offline/sync-targets.ts';
 
 /** Account queries. Not account-scoped: the accounts list is the same whichever account is selected. */
 export const accountKeys = {
@@ -21,7 +19,6 @@ export const accountKeys = {
 
 // A queued change of an account reaching the server (tenant/{id}, tenants) makes the accounts and the
 // profile's account names stale, as the same change made online does.
-registerSyncTargets(`${UI_API_V1}/tenant`, [accountKeys.all(), currentUserKeys.profile()]);
 
 export function accountListQueryOptions(query: TenantListQueryInput) {
   return queryOptions({

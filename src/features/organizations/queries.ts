@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { apiPaths, UI_API_V1 } from '../../../contract/paths.ts';
+import { apiPaths } from '../../../contract/paths.ts';
 import {
   contactListSchema,
   contactSchema,
@@ -8,7 +8,6 @@ import {
   organizationSchema,
 } from '../../../contract/schemas/organizations.ts';
 import { apiRequest } from '../../lib/api-client.ts';
-import { registerSyncTargets } from '../../lib/offline/sync-targets.ts';
 
 export const organizationKeys = {
   all: () => ['organizations'] as const,
@@ -20,7 +19,6 @@ export const organizationKeys = {
 };
 
 // A queued change of an organization or a contact reaching the server makes them stale.
-registerSyncTargets(`${UI_API_V1}/organizations`, [organizationKeys.all()]);
 
 export function organizationListQueryOptions(query: OrganizationListQueryInput) {
   return queryOptions({

@@ -34,7 +34,7 @@ import {
   restorePersistedQueries,
   subscribePersistedQueries,
 } from './persister.ts';
-import { queryKeysAffectedBy } from './sync-targets.ts';
+import { queryKeysAffectedBy, type SyncTarget } from './sync-targets.ts';
 import {
   createStorageKey,
   destroyOtherOwners,
@@ -78,8 +78,14 @@ export type SecureStart =
   /** No server, and nothing cached to show: the offline page. */
   | 'unavailable';
 
-interface ActiveSession {
+/** What the secure layout starts the offline support with. */
+export interface SecureSessionSetup {
   queryClient: QueryClient;
+  /** Which cached queries a change leaving the outbox makes stale: the app's one table. */
+  syncTargets: readonly SyncTarget[];
+}
+
+interface ActiveSession extends SecureSessionSetup {
   userId: string;
   owner: string;
   mode: 'online' | 'offline';
@@ -212,7 +218,9 @@ function planExpiry(session: ActiveSession): void {
 function connect(session: ActiveSession): void {
   // What a change reaching the server changed, or what a discarded one showed on the cached data.
   const readAgain = (url: string) => {
-    for (const queryKey of queryKeysAffectedBy(url)) void session.queryClient.invalidateQueries({ queryKey });
+    for (const queryKey of queryKeysAffectedBy(session.syncTargets, url)) {
+      void session.queryClient.invalidateQueries({ queryKey });
+    }
   };
   session.disconnectOutbox = connectOutbox({
     owner: session.owner,
@@ -269,14 +277,14 @@ export async function flushOfflineCache(): Promise<void> {
 }
 
 function newSession(
-  queryClient: QueryClient,
+  setup: SecureSessionSetup,
   profile: Pick<Profile, 'id'>,
   owner: string,
   database: OfflineDatabase | null,
   mode: ActiveSession['mode'],
 ): ActiveSession {
   return {
-    queryClient,
+    ...setup,
     userId: profile.id,
     owner,
     mode,
@@ -290,7 +298,8 @@ function newSession(
 }
 
 /** With a token: whose session it is, their key, their cache and their outbox. */
-async function beginOnline(queryClient: QueryClient): Promise<SecureStart> {
+async function beginOnline(setup: SecureSessionSetup): Promise<SecureStart> {
+  const { queryClient } = setup;
   const [profile, database] = await Promise.all([
     queryClient.ensureQueryData(profileQueryOptions()).catch(() => null),
     openDatabase(),
@@ -299,7 +308,7 @@ async function beginOnline(queryClient: QueryClient): Promise<SecureStart> {
   if (!profile) return 'online';
   handOffTokenTo(profile.id);
   const owner = await ownerTag(profile.id);
-  const session = newSession(queryClient, profile, owner, database, 'online');
+  const session = newSession(setup, profile, owner, database, 'online');
   if (database) {
     try {
       await sweepExpired(database, Date.now());
@@ -338,7 +347,8 @@ function canDrawLayout(queryClient: QueryClient, profile: Profile): boolean {
 }
 
 /** No server: the last user's cache, if this browser still holds a readable one. */
-async function beginOffline(queryClient: QueryClient): Promise<SecureStart> {
+async function beginOffline(setup: SecureSessionSetup): Promise<SecureStart> {
+  const { queryClient } = setup;
   const database = await openDatabase();
   if (!database) return 'unavailable';
   const now = Date.now();
@@ -354,7 +364,7 @@ async function beginOffline(queryClient: QueryClient): Promise<SecureStart> {
   }
   // The server is out of reach even if the browser thinks it is online: queries wait, nothing spins.
   onlineManager.setOnline(false);
-  const session = newSession(queryClient, profile, owner, database, 'offline');
+  const session = newSession(setup, profile, owner, database, 'offline');
   session.key = (await liveStorageKey(database, owner, now)) ?? null;
   adopt(session);
   return 'offline';
@@ -448,19 +458,19 @@ async function backOnline(session: ActiveSession): Promise<void> {
  * Called by the secure layout before any of its screens loads; quick once the session has started.
  * Concurrent calls (navigation and preloading) share one start.
  */
-export function startSecureSession(queryClient: QueryClient): Promise<SecureStart> {
-  starting ??= start(queryClient).finally(() => {
+export function startSecureSession(setup: SecureSessionSetup): Promise<SecureStart> {
+  starting ??= start(setup).finally(() => {
     starting = null;
   });
   return starting;
 }
 
-async function start(queryClient: QueryClient): Promise<SecureStart> {
+async function start(setup: SecureSessionSetup): Promise<SecureStart> {
   // A session of another client (a test, a rebuilt router) is let go; the stored data stays.
-  if (active && active.queryClient !== queryClient) detach(active);
+  if (active && active.queryClient !== setup.queryClient) detach(active);
   if (getAccessToken() !== null) {
     if (active?.mode === 'online') return 'online';
-    if (!active) return beginOnline(queryClient);
+    if (!active) return beginOnline(setup);
     // Offline until now, and a token has come (a sign-in, or a refresh elsewhere in this page).
     await backOnline(active);
     return 'online';
@@ -472,14 +482,14 @@ async function start(queryClient: QueryClient): Promise<SecureStart> {
       await backOnline(active);
       return 'online';
     }
-    return beginOnline(queryClient);
+    return beginOnline(setup);
   }
   if (outcome === 'refused') return 'signed-out';
   if (active) {
     goOffline(active);
     return 'offline';
   }
-  return beginOffline(queryClient);
+  return beginOffline(setup);
 }
 
 /** Leaves the offline start for the static offline page; the promise never settles, the page goes. */

@@ -17,7 +17,6 @@ import {
   resetSecureSession,
   startSecureSession,
 } from '../../../../src/lib/offline/secure-session.ts';
-import { registerSyncTargets } from '../../../../src/lib/offline/sync-targets.ts';
 import { createQueryClient, screenDataOf } from '../../../../src/lib/query-client.ts';
 import { closeOfflineSession, configureSession, forgetToken } from '../../../../src/lib/session.ts';
 import { ACCOUNT_ID, profileFixture } from '../../fixtures.ts';
@@ -26,6 +25,8 @@ import { freshIndexedDb, randomSecret, stubServiceWorker } from './offline-suppo
 
 const ALICE = profileFixture();
 const BOB = profileFixture({ id: 'c0a80101-0000-4000-8000-0000000000b0', first_name: 'Bob' });
+/** The one table the secure layout starts the offline support with. */
+const SYNC_TARGETS = [{ prefix: '/account/ui-api/v1/organizations', queryKeys: [['organizations']] }];
 const TOKENS = { access_token: 'token-1', expires_at: '2999-01-01T00:00:00Z' };
 
 function onlineApi(profile: Profile, secret: string) {
@@ -50,7 +51,7 @@ function noNetwork() {
 async function signedInPage(profile: Profile, secret: string): Promise<QueryClient> {
   onlineApi(profile, secret);
   const queryClient = createQueryClient(() => undefined);
-  expect(await startSecureSession(queryClient)).toBe('online');
+  expect(await startSecureSession({ queryClient, syncTargets: SYNC_TARGETS })).toBe('online');
   await queryClient.ensureQueryData(permissionsQueryOptions(profile.access_scope, ACCOUNT_ID));
   await queryClient.ensureQueryData(applicationsQueryOptions(ACCOUNT_ID));
   await flushOfflineCache();
@@ -99,7 +100,7 @@ describe('secure session start', () => {
       'GET /account/ui-api/v1/user/applications': () => json({ items: [], total: 0 }),
     });
     const queryClient = createQueryClient(() => undefined);
-    expect(await startSecureSession(queryClient)).toBe('online');
+    expect(await startSecureSession({ queryClient, syncTargets: SYNC_TARGETS })).toBe('online');
     const permissions = await queryClient.ensureQueryData(
       permissionsQueryOptions(ALICE.access_scope, ACCOUNT_ID),
     );
@@ -112,7 +113,7 @@ describe('secure session start', () => {
 
     noNetwork();
     const queryClient = createQueryClient(() => undefined);
-    expect(await startSecureSession(queryClient)).toBe('offline');
+    expect(await startSecureSession({ queryClient, syncTargets: SYNC_TARGETS })).toBe('offline');
     expect(onlineManager.isOnline()).toBe(false);
     expect(queryClient.getQueryData(profileQueryOptions().queryKey)?.id).toBe(ALICE.id);
     // What the layout's loader asks for comes from the cache...
@@ -152,12 +153,22 @@ describe('secure session start', () => {
 
   it('leads to the offline page when nothing was kept', async () => {
     noNetwork();
-    expect(await startSecureSession(createQueryClient(() => undefined))).toBe('unavailable');
+    expect(
+      await startSecureSession({
+        queryClient: createQueryClient(() => undefined),
+        syncTargets: SYNC_TARGETS,
+      }),
+    ).toBe('unavailable');
   });
 
   it('goes to sign-in when the server answers that the session is over', async () => {
     mockApi({ 'POST /imauth/api/v1/refresh': () => apiError(401, 'No session.') });
-    expect(await startSecureSession(createQueryClient(() => undefined))).toBe('signed-out');
+    expect(
+      await startSecureSession({
+        queryClient: createQueryClient(() => undefined),
+        syncTargets: SYNC_TARGETS,
+      }),
+    ).toBe('signed-out');
   });
 
   it('continues online with a new key once the network returns', async () => {
@@ -165,7 +176,7 @@ describe('secure session start', () => {
     closePage();
     noNetwork();
     const queryClient = createQueryClient(() => undefined);
-    expect(await startSecureSession(queryClient)).toBe('offline');
+    expect(await startSecureSession({ queryClient, syncTargets: SYNC_TARGETS })).toBe('offline');
     const database = await offlineDatabase();
     if (!database) throw new Error('no database');
     const owner = await ownerTag(ALICE.id);
@@ -186,7 +197,12 @@ describe('secure session start', () => {
     noNetwork();
     const lost = vi.fn();
     configureSession({ ended: () => undefined, lost });
-    expect(await startSecureSession(createQueryClient(() => undefined))).toBe('offline');
+    expect(
+      await startSecureSession({
+        queryClient: createQueryClient(() => undefined),
+        syncTargets: SYNC_TARGETS,
+      }),
+    ).toBe('offline');
 
     mockApi({ 'POST /imauth/api/v1/refresh': () => apiError(401, 'No session.') });
     window.dispatchEvent(new Event('online'));
@@ -206,7 +222,6 @@ describe('secure session start', () => {
   });
 
   it('stores at once that what a change leaving the outbox showed must be read again', async () => {
-    registerSyncTargets('/account/ui-api/v1/organizations', [['organizations']]);
     const queryClient = await signedInPage(ALICE, randomSecret());
     // A queued edit shown on the cached organization, as the organization screens do, then stored.
     queryClient.setQueryData(['organizations', 'detail', 'o1'], { name: 'Queued name' });

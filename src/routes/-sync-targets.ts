@@ -1,0 +1,16 @@
+import { UI_API_V1 } from '../../contract/paths.ts';
+import { accountKeys } from '../features/accounts/queries.ts';
+import { organizationKeys } from '../features/organizations/queries.ts';
+import { currentUserKeys } from '../lib/current-user.ts';
+import type { SyncTarget } from '../lib/offline/sync-targets.ts';
+
+/**
+ * What a change that leaves the outbox makes stale, for every queueable change of the console: a new
+ * queueable domain adds its line here. Loaded with the secure layout's offline support, not with the
+ * route definitions, so the sign-in page never loads the features' queries.
+ */
+export const SYNC_TARGETS: readonly SyncTarget[] = [
+  // An account's name and end date also show in the user's own profile (the account switcher).
+  { prefix: `${UI_API_V1}/tenant`, queryKeys: [accountKeys.all(), currentUserKeys.profile()] },
+  { prefix: `${UI_API_V1}/organizations`, queryKeys: [organizationKeys.all()] },
+];
