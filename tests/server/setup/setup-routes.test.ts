@@ -47,7 +47,12 @@ describe('first-time setup', () => {
   });
 
   it.each([
-    ['an unreadable text', async () => 'not a licence', 'The license text is not readable', 'licenceUnreadable'],
+    [
+      'an unreadable text',
+      async () => 'not a licence',
+      'The license text is not readable',
+      'licenceUnreadable',
+    ],
     [
       'an expired licence',
       async () => harness.signLicence({ valid_from: '2020-01-01', valid_to: '2020-12-31' }),

@@ -14,29 +14,30 @@ beforeAll(activateEnglish);
 afterEach(() => onlineManager.setOnline(true));
 
 /** A list of names behind QueryStatus, fed by `load`. */
+function Names({ load }: { load: () => Promise<string[]> }) {
+  const query = useQuery({ queryKey: ['names'], queryFn: load });
+  return (
+    <QueryStatus
+      query={query}
+      pendingText="Loading names…"
+      empty={{ when: (names) => names.length === 0, content: <p>No names yet.</p> }}
+    >
+      {(names) => (
+        <ul aria-label="Names">
+          {names.map((name) => (
+            <li key={name}>{name}</li>
+          ))}
+        </ul>
+      )}
+    </QueryStatus>
+  );
+}
+
 function renderList(load: () => Promise<string[]>) {
-  function Names() {
-    const query = useQuery({ queryKey: ['names'], queryFn: load });
-    return (
-      <QueryStatus
-        query={query}
-        pendingText="Loading names…"
-        empty={{ when: (names) => names.length === 0, content: <p>No names yet.</p> }}
-      >
-        {(names) => (
-          <ul aria-label="Names">
-            {names.map((name) => (
-              <li key={name}>{name}</li>
-            ))}
-          </ul>
-        )}
-      </QueryStatus>
-    );
-  }
   return render(
     <I18nProvider i18n={i18n}>
       <QueryClientProvider client={testQueryClient()}>
-        <Names />
+        <Names load={load} />
       </QueryClientProvider>
     </I18nProvider>,
   );
