@@ -88,10 +88,11 @@ export default defineConfig({
             },
             {
               // The console's own modules every page loads, the sign-in page's included: the form kit
-              // and its parts, the error texts, the language and permission constants. A dozen small
-              // chunks compress worse than one (decision 015's budget).
+              // and its parts, the error texts, the language and permission constants, the identity
+              // schemas and the lists' address parameters. A dozen small chunks compress worse than one
+              // (decision 015's budget).
               name: 'shared',
-              test: /src[\\/](components[\\/]ui[\\/](alert|button|field|form)\.tsx|lib[\\/](form[\\/]use-form|error-messages|validation-messages|locales)\.ts)$|contract[\\/](locales|permissions|schemas[\\/]profile)\.ts$/,
+              test: /src[\\/](components[\\/](ui[\\/](alert|button|field|form)\.tsx|list[\\/]list-search\.ts)|lib[\\/](form[\\/]use-form|error-messages|validation-messages|locales)\.ts)$|contract[\\/](locales|permissions|sort-columns|schemas[\\/](profile|identity))\.ts$/,
             },
           ],
         },
