@@ -12,6 +12,65 @@ const LONGEST_TIMER_MS = 2_147_483_647;
  * (or a server lying about lifetimes) must not turn the timer into a loop of refresh requests.
  */
 export const REFRESH_FLOOR_MS = 10_000;
+/**
+ * Where the session of this page stands:
+ * - `signed-out`: no session; the pages before sign-in.
+ * - `online`: a token from the server, renewed before it expires.
+ * - `offline`: no token, the server out of reach; the session may still be open on the server, and the
+ *   offline support shows the user's cached screens until a renewal reaches it.
+ * - `ending`: the user signed out and the server session is being ended; nothing may revive it.
+ */
+export type SessionState = 'signed-out' | 'online' | 'offline' | 'ending';
+
+/**
+ * What happens to a session: a sign-in, a renewal's outcome, the user signing out, and the end of
+ * the page's session (its cached data dropped).
+ */
+export type SessionEvent = 'signed-in' | 'renewed' | 'unreachable' | 'refused' | 'signing-out' | 'ended';
+
+/**
+ * Every allowed move; an event not listed for a state leaves it as it is. The one that matters most
+ * is what is missing: a renewal that answers while the user is signing out does not bring the
+ * session back (`ending` has no `renewed`), so the sign-in page never takes it for one still open.
+ */
+const TRANSITIONS: Readonly<Record<SessionState, Partial<Record<SessionEvent, SessionState>>>> = {
+  'signed-out': { 'signed-in': 'online', renewed: 'online', unreachable: 'offline', 'signing-out': 'ending' },
+  online: {
+    'signed-in': 'online',
+    renewed: 'online',
+    unreachable: 'offline',
+    refused: 'signed-out',
+    'signing-out': 'ending',
+    ended: 'signed-out',
+  },
+  offline: {
+    'signed-in': 'online',
+    renewed: 'online',
+    refused: 'signed-out',
+    'signing-out': 'ending',
+    ended: 'signed-out',
+  },
+  ending: { 'signed-in': 'online', ended: 'signed-out' },
+};
+
+export function nextSessionState(state: SessionState, event: SessionEvent): SessionState {
+  return TRANSITIONS[state][event] ?? state;
+}
+
+let state: SessionState = 'signed-out';
+
+/** Moves the session on; answers whether the event was taken (a move, or staying where it was allowed). */
+function dispatch(event: SessionEvent): boolean {
+  const next = nextSessionState(state, event);
+  const taken = next !== state || TRANSITIONS[state][event] !== undefined;
+  state = next;
+  return taken;
+}
+
+export function sessionState(): SessionState {
+  return state;
+}
+
 let refreshTimer: ReturnType<typeof setTimeout> | null = null;
 let refreshInFlight: Promise<RefreshOutcome> | null = null;
 
@@ -142,6 +201,7 @@ function applyTokens(tokens: TokenResponse): void {
  * user's: the token is handed to the service worker once the secure layout knows whose it is.
  */
 export function startSession(tokens: TokenResponse): void {
+  dispatch('signed-in');
   tokenOwner = null;
   // A new sign-in replaced the refresh cookie a sign-out left behind: nothing is left to revoke.
   setSignOutPending(false);
@@ -162,6 +222,7 @@ export async function endSession(): Promise<void> {
   forgetToken();
   await closeOfflineSession(true);
   tokenOwner = null;
+  dispatch('ended');
   onEnded?.();
 }
 
@@ -230,12 +291,16 @@ export function refreshSessionOutcome(): Promise<RefreshOutcome> {
 function renew(): Promise<RefreshOutcome> {
   return exchangeInTurn()
     .then((tokens): RefreshOutcome => {
+      // Signing out meanwhile: the new token is dropped, and its session ends with the sign-out.
+      if (!dispatch('renewed')) return 'refused';
       applyTokens(tokens);
       return 'renewed';
     })
     .catch((error: unknown) => {
       forgetToken();
-      return outcomeOf(error);
+      const outcome = outcomeOf(error);
+      dispatch(outcome);
+      return outcome;
     });
 }
 
@@ -282,6 +347,7 @@ export async function ensureSession(): Promise<boolean> {
  * stays pending: the next start ends the session first instead of signing the user back in.
  */
 export async function revokeServerSession(): Promise<void> {
+  dispatch('signing-out');
   setSignOutPending(true);
   if (await logOut()) setSignOutPending(false);
   // No token (an offline start, or it expired offline) or a refused one: end it with the cookie.

@@ -8,7 +8,7 @@ import { afterEach, vi } from 'vitest';
 import { type PermissionFlag, permissionFlagsFrom } from '../../contract/permissions.ts';
 import type { Profile } from '../../contract/schemas/profile.ts';
 import { PermissionFlagsProvider } from '../../src/lib/permissions.tsx';
-import { forgetToken } from '../../src/lib/session.ts';
+import { endSession } from '../../src/lib/session.ts';
 import { createAppRouter } from '../../src/router.ts';
 
 // The first render of a file loads the route chunks through the Vite transform, and the secure
@@ -17,10 +17,11 @@ import { createAppRouter } from '../../src/router.ts';
 configure({ asyncUtilTimeout: 5000 });
 
 // Tests run without vitest globals, so Testing Library cannot clean up by itself.
-afterEach(() => {
+afterEach(async () => {
   cleanup();
-  // The access token lives in module memory, like in the browser; each test starts signed out.
-  forgetToken();
+  // The session lives in module memory, like in the browser; each test starts signed out, even one
+  // after a test whose sign-out was still finishing when its last check passed.
+  await endSession();
   vi.unstubAllGlobals();
   window.localStorage.clear();
 });

@@ -1,6 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getAccessToken } from '../../../src/lib/access-token.ts';
-import { configureSession, REFRESH_FLOOR_MS, startSession } from '../../../src/lib/session.ts';
+import {
+  configureSession,
+  endSession,
+  nextSessionState,
+  REFRESH_FLOOR_MS,
+  refreshSessionOutcome,
+  revokeServerSession,
+  sessionState,
+  startSession,
+} from '../../../src/lib/session.ts';
 import { json, mockApi } from '../support.tsx';
 
 const TOKEN_LIFETIME_S = 600;
@@ -63,5 +72,43 @@ describe('renewing the access token', () => {
 
     await vi.advanceTimersByTimeAsync(60_000 - 5_000);
     expect(server.refreshes()).toBeLessThanOrEqual(60_000 / REFRESH_FLOOR_MS);
+  });
+});
+
+describe('the session state machine', () => {
+  it.each([
+    ['signed-out', 'signed-in', 'online'],
+    ['signed-out', 'unreachable', 'offline'],
+    ['online', 'unreachable', 'offline'],
+    ['offline', 'renewed', 'online'],
+    ['offline', 'refused', 'signed-out'],
+    ['online', 'signing-out', 'ending'],
+    ['ending', 'renewed', 'ending'],
+    ['ending', 'refused', 'ending'],
+    ['ending', 'ended', 'signed-out'],
+    ['ending', 'signed-in', 'online'],
+  ] as const)('goes from %s on %s to %s', (from, event, to) => {
+    expect(nextSessionState(from, event)).toBe(to);
+  });
+
+  it('does not take back a token that a renewal brings while the user signs out', async () => {
+    let answerRefresh: (response: Response) => void = () => undefined;
+    mockApi({
+      'POST /imauth/api/v1/refresh': () =>
+        new Promise<Response>((resolve) => {
+          answerRefresh = resolve;
+        }),
+      'POST /imauth/api/v1/logout': () => new Response(null, { status: 204 }),
+    });
+    startSession({ access_token: 'token-1', expires_at: '2999-01-01T00:00:00Z', expires_in: 600 });
+    const renewal = refreshSessionOutcome();
+    const signOut = revokeServerSession();
+    await vi.waitFor(() => expect(answerRefresh).not.toBe(undefined));
+    answerRefresh(json({ access_token: 'token-2', expires_at: '2999-01-01T00:00:00Z', expires_in: 600 }));
+    await Promise.all([renewal, signOut]);
+    expect(getAccessToken()).toBeNull();
+    expect(sessionState()).toBe('ending');
+    await endSession();
+    expect(sessionState()).toBe('signed-out');
   });
 });
