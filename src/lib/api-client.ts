@@ -1,6 +1,5 @@
 import { t } from '@lingui/core/macro';
 import * as v from 'valibot';
-import { OUTBOX_HEADERS, OUTBOX_QUOTA_STATUS, queuedResponseSchema } from '../../contract/outbox.ts';
 import { apiErrorSchema } from '../../contract/schemas/common.ts';
 import { getAccessToken } from './access-token.ts';
 
@@ -47,20 +46,6 @@ export class OfflineError extends Error {
   }
 }
 
-/**
- * The browser refused to keep a change made offline (its storage is full): the change was not saved
- * anywhere, and the user must know so.
- */
-export class StorageFullError extends ApiError {
-  constructor() {
-    super(
-      OUTBOX_QUOTA_STATUS,
-      t`The browser's storage is full, so this change was not saved. Free some space or reconnect, then try again.`,
-    );
-    this.name = 'StorageFullError';
-  }
-}
-
 type UnauthorizedHandler = () => void;
 let unauthorizedHandler: UnauthorizedHandler | null = null;
 
@@ -72,54 +57,11 @@ export function onUnauthorized(handler: UnauthorizedHandler | null): void {
   unauthorizedHandler = handler;
 }
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
-/**
- * A change the service worker may keep in its outbox when there is no network, and send later under
- * the same user (docs/decisions/013-offline-console.md).
- */
-export interface QueueOptions {
-  /**
-   * A UUID made when the user acted (see `newIdempotencyKey`) and sent again with every retry of that
-   * action, so the server applies the change once however often it arrives.
-   */
-  idempotencyKey: string;
-  /** The user the change is made for: it is only ever sent under that user's session. */
-  owner: string;
-  /** The account the change belongs to, for the outbox view. */
-  accountId: string | null;
-  /** What the change does, in the user's words ("Edit organization Acme"). */
-  summary: string;
-  /** The API path whose GET answers the object's current version, for conflicts. */
-  resource: string;
-}
-
-/** The answer of the service worker when it kept the change for later instead of sending it. */
-export interface QueuedResult {
-  queued: true;
-  outboxId: string;
-}
-
-export function isQueued(result: unknown): result is QueuedResult {
-  return typeof result === 'object' && result !== null && (result as { queued?: unknown }).queued === true;
-}
-
-/** The key of one user action: made once when the user acts, reused by every retry of it. */
-export { newIdempotencyKey } from '../../contract/outbox.ts';
-
-let outboxOwner: string | null = null;
-
-/**
- * The user whose changes the service worker can keep in this page: set once a live storage key of
- * theirs exists, cleared when it goes. Without it a queueable change is sent as a plain one (with its
- * Idempotency-Key and If-Match): the worker refuses to take changes it could not seal.
- */
-export function setOutboxOwner(userId: string | null): void {
-  outboxOwner = userId;
-}
 export type QueryValue = string | number | boolean | null | undefined;
 
-interface FetchOptions {
+export interface FetchOptions {
   body?: unknown;
   query?: Record<string, QueryValue>;
   signal?: AbortSignal;
@@ -132,16 +74,17 @@ interface FetchOptions {
    * 412 when someone changed the record meanwhile, instead of silently overwriting their change.
    */
   ifMatch?: number;
-  /** Marks the change queueable: the worker keeps it offline and answers `{ queued: true }` instead. */
-  queue?: QueueOptions;
+  /** Headers of the request beyond the ones every call sends (the outbox's, for a queueable change). */
+  headers?: Readonly<Record<string, string>>;
 }
 
-interface RequestOptions<TSchema extends v.GenericSchema | undefined> extends Omit<FetchOptions, 'accept'> {
+export interface RequestOptions<TSchema extends v.GenericSchema | undefined>
+  extends Omit<FetchOptions, 'accept'> {
   /** Validates the answer; without it the body is ignored (204 and fire-and-forget calls). */
   schema?: TSchema;
 }
 
-type ResultOf<TSchema> = TSchema extends v.GenericSchema ? v.InferOutput<TSchema> : undefined;
+export type ResultOf<TSchema> = TSchema extends v.GenericSchema ? v.InferOutput<TSchema> : undefined;
 
 function withQuery(path: string, query: Record<string, QueryValue> | undefined): string {
   if (!query) return path;
@@ -182,15 +125,9 @@ export async function apiFetch(method: Method, path: string, options: FetchOptio
   const token = getAccessToken();
   const headers = new Headers({ Accept: options.accept ?? 'application/json' });
   if (token) headers.set('Authorization', `Bearer ${token}`);
-  if (options.ifMatch !== undefined) headers.set(OUTBOX_HEADERS.ifMatch, `"${options.ifMatch}"`);
-  if (options.queue) headers.set(OUTBOX_HEADERS.idempotencyKey, options.queue.idempotencyKey);
-  const queue = options.queue?.owner === outboxOwner ? options.queue : undefined;
-  if (queue) {
-    headers.set(OUTBOX_HEADERS.owner, queue.owner);
-    if (queue.accountId) headers.set(OUTBOX_HEADERS.account, queue.accountId);
-    headers.set(OUTBOX_HEADERS.summary, encodeURIComponent(queue.summary));
-    headers.set(OUTBOX_HEADERS.resource, queue.resource);
-  }
+  // The header by its standard name: the outbox module, which names it too, is not for the sign-in page.
+  if (options.ifMatch !== undefined) headers.set('If-Match', `"${options.ifMatch}"`);
+  for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
   const hasBody = method === 'POST' || method === 'PUT';
   if (hasBody) headers.set('Content-Type', 'application/json');
 
@@ -202,7 +139,6 @@ export async function apiFetch(method: Method, path: string, options: FetchOptio
     signal: options.signal,
   });
 
-  if (queue && response.status === OUTBOX_QUOTA_STATUS) throw new StorageFullError();
   if (!response.ok) {
     const error = await errorFrom(response);
     if (response.status === 401 && token && options.sessionCheck !== false) unauthorizedHandler?.();
@@ -211,47 +147,23 @@ export async function apiFetch(method: Method, path: string, options: FetchOptio
   return response;
 }
 
-/** The worker's `202 { queued, outboxId }`, or `null` for any other answer (the server's own). */
-async function queuedAnswer(response: Response): Promise<QueuedResult | null> {
-  if (response.status !== 202) return null;
-  const parsed = v.safeParse(
-    queuedResponseSchema,
-    await response
-      .clone()
-      .json()
-      .catch(() => null),
-  );
-  return parsed.success ? parsed.output : null;
-}
-
-/**
- * A change declared queueable (`options.queue`): the server's answer, checked like `apiRequest`'s, or
- * `{ queued: true, outboxId }` when the service worker kept it for later. A full storage is a
- * `StorageFullError`: the change was kept nowhere.
- */
-export async function apiQueueableRequest<TSchema extends v.GenericSchema | undefined = undefined>(
-  method: Exclude<Method, 'GET'>,
-  path: string,
-  options: RequestOptions<TSchema> & { queue: QueueOptions },
-): Promise<ResultOf<TSchema> | QueuedResult> {
-  const response = await apiFetch(method, path, options);
-  const queued = await queuedAnswer(response);
-  if (queued) return queued;
-  if (!options.schema) return undefined as ResultOf<TSchema>;
-  const parsed = v.safeParse(options.schema, await response.json().catch(() => null));
-  if (!parsed.success) throw new UnexpectedResponseError(path);
-  return parsed.output as ResultOf<TSchema>;
-}
-
 /** One call to the platform API with JSON both ways, its answer checked against the contract. */
 export async function apiRequest<TSchema extends v.GenericSchema | undefined = undefined>(
   method: Method,
   path: string,
   options: RequestOptions<TSchema> = {},
 ): Promise<ResultOf<TSchema>> {
-  const response = await apiFetch(method, path, options);
-  if (!options.schema) return undefined as ResultOf<TSchema>;
-  const parsed = v.safeParse(options.schema, await response.json().catch(() => null));
+  return readAnswer(await apiFetch(method, path, options), path, options.schema);
+}
+
+/** The body of a successful answer, checked against the contract's schema; none without a schema. */
+export async function readAnswer<TSchema extends v.GenericSchema | undefined>(
+  response: Response,
+  path: string,
+  schema: TSchema | undefined,
+): Promise<ResultOf<TSchema>> {
+  if (!schema) return undefined as ResultOf<TSchema>;
+  const parsed = v.safeParse(schema, await response.json().catch(() => null));
   if (!parsed.success) throw new UnexpectedResponseError(path);
   return parsed.output as ResultOf<TSchema>;
 }

@@ -10,9 +10,10 @@ import {
   tenantSchema,
   type UNLINK_CONFIRMATION_WORD,
 } from '../../../contract/schemas/tenants.ts';
-import { apiRequest, isQueued } from '../../lib/api-client.ts';
+import { apiRequest } from '../../lib/api-client.ts';
 import { currentUserKeys, useProfile } from '../../lib/current-user.ts';
 import { applyToCached } from '../../lib/offline/optimistic.ts';
+import { isQueued } from '../../lib/offline/queueable-request.ts';
 import { sendVersionedChange, type Versioned } from '../../lib/offline/versioned-change.ts';
 import { accountKeys, accountQueryOptions } from './queries.ts';
 

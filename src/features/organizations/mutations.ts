@@ -11,9 +11,9 @@ import {
   type OrganizationList,
   organizationSchema,
 } from '../../../contract/schemas/organizations.ts';
-import { apiQueueableRequest, isQueued, type QueuedResult } from '../../lib/api-client.ts';
 import { useProfile } from '../../lib/current-user.ts';
 import { applyToCached } from '../../lib/offline/optimistic.ts';
+import { apiQueueableRequest, isQueued, type QueuedResult } from '../../lib/offline/queueable-request.ts';
 import { sendVersionedChange, type Versioned } from '../../lib/offline/versioned-change.ts';
 import { organizationKeys } from './queries.ts';
 

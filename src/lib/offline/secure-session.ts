@@ -10,7 +10,7 @@ import { apiPaths, CONSOLE_BASE_PATH } from '../../../contract/paths.ts';
 import { storageSecretSchema } from '../../../contract/schemas/identity.ts';
 import type { Profile } from '../../../contract/schemas/profile.ts';
 import { getAccessToken } from '../access-token.ts';
-import { apiRequest, setOutboxOwner } from '../api-client.ts';
+import { apiRequest } from '../api-client.ts';
 import {
   activeAccountIdOf,
   applicationsQueryOptions,
@@ -34,6 +34,7 @@ import {
   restorePersistedQueries,
   subscribePersistedQueries,
 } from './persister.ts';
+import { setOutboxOwner } from './queueable-request.ts';
 import { queryKeysAffectedBy, type SyncTarget } from './sync-targets.ts';
 import {
   createStorageKey,

@@ -1,4 +1,4 @@
-import { apiQueueableRequest } from '../api-client.ts';
+import { apiQueueableRequest } from './queueable-request.ts';
 
 /** What every change of an existing object sends besides its fields. */
 export interface Versioned {

@@ -8,15 +8,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { apiPaths } from '../../../contract/paths.ts';
 import { useUpdateOrganization } from '../../../src/features/organizations/mutations.ts';
 import { organizationKeys } from '../../../src/features/organizations/queries.ts';
+import { ApiError } from '../../../src/lib/api-client.ts';
+import { profileQueryOptions } from '../../../src/lib/current-user.ts';
 import {
-  ApiError,
   apiQueueableRequest,
   isQueued,
   newIdempotencyKey,
   StorageFullError,
   setOutboxOwner,
-} from '../../../src/lib/api-client.ts';
-import { profileQueryOptions } from '../../../src/lib/current-user.ts';
+} from '../../../src/lib/offline/queueable-request.ts';
 import { createQueryClient, screenDataOf } from '../../../src/lib/query-client.ts';
 import { organizationFixture, profileFixture } from '../fixtures.ts';
 import { activateEnglish, apiError, json, mockApi } from '../support.tsx';

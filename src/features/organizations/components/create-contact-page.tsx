@@ -2,7 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { showToast } from '../../../components/ui/toast.tsx';
-import { isQueued, newIdempotencyKey } from '../../../lib/api-client.ts';
+import { isQueued, newIdempotencyKey } from '../../../lib/offline/queueable-request.ts';
 import { useGoBack } from '../../../lib/page-mode.ts';
 import { useCreateContact } from '../mutations.ts';
 import { organizationQueryOptions } from '../queries.ts';

@@ -5,7 +5,7 @@ import { ServerErrorAlert } from '../../../components/server-error-alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { ReloadOnConflict } from '../../../components/ui/form.tsx';
-import { isQueued, newIdempotencyKey, type QueuedResult } from '../../../lib/api-client.ts';
+import { isQueued, newIdempotencyKey, type QueuedResult } from '../../../lib/offline/queueable-request.ts';
 import type { Versioned } from '../../../lib/offline/versioned-change.ts';
 
 interface DeleteActionProps {

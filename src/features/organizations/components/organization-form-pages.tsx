@@ -3,7 +3,7 @@ import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { showToast } from '../../../components/ui/toast.tsx';
-import { isQueued, newIdempotencyKey } from '../../../lib/api-client.ts';
+import { isQueued, newIdempotencyKey } from '../../../lib/offline/queueable-request.ts';
 import { useGoBack } from '../../../lib/page-mode.ts';
 import { useCreateOrganization, useUpdateOrganization } from '../mutations.ts';
 import { organizationKeys, organizationQueryOptions } from '../queries.ts';

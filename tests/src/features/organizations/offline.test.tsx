@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ownerTag } from '../../../../contract/offline-storage.ts';
 import { OUTBOX_CHANNEL } from '../../../../contract/outbox.ts';
-import { setOutboxOwner } from '../../../../src/lib/api-client.ts';
+import { setOutboxOwner } from '../../../../src/lib/offline/queueable-request.ts';
 import { flushOfflineCache, resetSecureSession } from '../../../../src/lib/offline/secure-session.ts';
 import { forgetToken } from '../../../../src/lib/session.ts';
 import { ORGANIZATION_ID, organizationFixture, profileFixture } from '../../fixtures.ts';

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { liveStorageKey, ownerTag } from '../../../../contract/offline-storage.ts';
 import { OUTBOX_CHANNEL } from '../../../../contract/outbox.ts';
 import type { Profile } from '../../../../contract/schemas/profile.ts';
-import { apiQueueableRequest, newIdempotencyKey, OfflineError } from '../../../../src/lib/api-client.ts';
+import { OfflineError } from '../../../../src/lib/api-client.ts';
 import {
   applicationsQueryOptions,
   permissionsQueryOptions,
@@ -12,6 +12,7 @@ import {
 } from '../../../../src/lib/current-user.ts';
 import { offlineDatabase } from '../../../../src/lib/offline/database.ts';
 import { createSealedPersister, PERSIST_THROTTLE_MS } from '../../../../src/lib/offline/persister.ts';
+import { apiQueueableRequest, newIdempotencyKey } from '../../../../src/lib/offline/queueable-request.ts';
 import {
   flushOfflineCache,
   resetSecureSession,
