@@ -1,24 +1,8 @@
 import type { TenantSummary } from '../../contract/schemas/tenants.ts';
 import { TENANT_CSV_COLUMNS, type TenantCsvRecord } from '../../contract/tenant-csv.ts';
+import { csvLine } from '../http/csv-stream.ts';
 
-/**
- * The accounts list as CSV (RFC 4180): CRLF line ends, a field quoted when it holds a quote, comma or
- * line break, quotes doubled. A cell a spreadsheet would read as a formula (starting with = + - @, a
- * tab or a carriage return) gets a leading apostrophe, so an account name such as `=HYPERLINK(…)`
- * arrives as text (OWASP, CSV injection).
- */
-
-const FORMULA_START = /^[=+\-@\t\r]/;
-const NEEDS_QUOTES = /[",\r\n]/;
-
-export function csvCell(value: string): string {
-  const text = FORMULA_START.test(value) ? `'${value}` : value;
-  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
-function csvLine(cells: readonly string[]): string {
-  return `${cells.map(csvCell).join(',')}\r\n`;
-}
+/** The accounts list as CSV, written by the one CSV writer of the platform (`http/csv-stream.ts`). */
 
 export const TENANT_CSV_HEADER = csvLine(TENANT_CSV_COLUMNS);
 

@@ -4,7 +4,7 @@ import { apiPaths } from '../../../contract/paths.ts';
 import type { TenantList } from '../../../contract/schemas/tenants.ts';
 import { TENANT_CSV_COLUMNS } from '../../../contract/tenant-csv.ts';
 import { parseCsv, parseTenantCsv } from '../../../e2e/support/csv.ts';
-import { csvCell } from '../../../server/accounts/csv.ts';
+import { csvCell } from '../../../server/http/csv-stream.ts';
 import { type Caller, call } from '../organizations/requests.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 import { daysFromToday, fixedClock, insertAccount, signedInUser, TODAY } from './helpers.ts';
@@ -37,7 +37,10 @@ describe('cells', () => {
     ['+49 30', "'+49 30"],
     ['-Minus Corp', "'-Minus Corp"],
     ['@SUM(A1)', "'@SUM(A1)"],
-    ['\tTabbed', "'\tTabbed"],
+    ['\tTabbed', `"'\tTabbed"`],
+    // Quoted for the spreadsheets that split on semicolons or tabs, where the rest would be a formula.
+    ['Csv;-ABS(1)', '"Csv;-ABS(1)"'],
+    ['Tab\t=1+1', '"Tab\t=1+1"'],
     ['\rReturn', `"'\rReturn"`],
     ['=HYPERLINK("https://evil.example", "x")', `"'=HYPERLINK(""https://evil.example"", ""x"")"`],
     ['a=b', 'a=b'],
