@@ -22,7 +22,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.onError(onError);
   app.notFound(notFound);
-  app.use(securityHeaders);
+  app.use(securityHeaders(deps.config));
   app.use(async (c, next) => (isApiPath(c.req.path) ? limitBodySize(c, next) : next()));
   // After the body limit, which it relies on when it reads the body of a request with a key.
   app.use(idempotencyKeys(deps));

@@ -21,3 +21,12 @@ export function clientAddress(c: Context, config: Pick<ServerConfig, 'trustProxy
     return null;
   }
 }
+
+/** HTTPS as the browser saw it: behind a trusted proxy, the proxy's X-Forwarded-Proto says so. */
+export function isSecureRequest(c: Context, config: Pick<ServerConfig, 'trustProxy'>): boolean {
+  if (config.trustProxy) {
+    const forwarded = c.req.header('X-Forwarded-Proto')?.split(',')[0]?.trim().toLowerCase();
+    if (forwarded) return forwarded === 'https';
+  }
+  return new URL(c.req.url).protocol === 'https:';
+}

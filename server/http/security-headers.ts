@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { TRUST_AGENT_PORT } from '../../contract/constants.ts';
 import { CONSOLE_BASE_PATH, isApiPath } from '../../contract/paths.ts';
+import type { ServerConfig } from '../config.ts';
+import { isSecureRequest } from './client-address.ts';
 
 /**
  * No inline scripts or styles anywhere (the API reference page included); `style-src-attr` allows
@@ -46,16 +48,26 @@ export function offlinePagePolicy(html: string): string {
 }
 
 /**
+ * A year of HTTPS only, for this host and its subdomains. Sent only on answers that travelled over
+ * HTTPS (directly, or to a trusted TLS proxy): browsers ignore it over plain HTTP, and a console
+ * served on plain HTTP for local use must stay reachable.
+ */
+export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000; includeSubDomains';
+
+/**
  * Security headers on every response; API answers are never cached by browsers or proxies. Only the
  * offline page brings a policy of its own (`offlinePagePolicy`), and it is stricter than this one.
  */
-export const securityHeaders: MiddlewareHandler = async (c, next) => {
-  await next();
-  const headers = c.res.headers;
-  const ownPolicy = c.req.path === OFFLINE_PAGE_PATH ? headers.get('Content-Security-Policy') : null;
-  headers.set('Content-Security-Policy', ownPolicy ?? CONTENT_SECURITY_POLICY);
-  headers.set('X-Content-Type-Options', 'nosniff');
-  headers.set('Referrer-Policy', 'no-referrer');
-  headers.set('Cross-Origin-Opener-Policy', 'same-origin');
-  if (isApiPath(c.req.path)) headers.set('Cache-Control', 'no-store');
-};
+export const securityHeaders =
+  (config: Pick<ServerConfig, 'trustProxy'>): MiddlewareHandler =>
+  async (c, next) => {
+    await next();
+    const headers = c.res.headers;
+    const ownPolicy = c.req.path === OFFLINE_PAGE_PATH ? headers.get('Content-Security-Policy') : null;
+    headers.set('Content-Security-Policy', ownPolicy ?? CONTENT_SECURITY_POLICY);
+    headers.set('X-Content-Type-Options', 'nosniff');
+    headers.set('Referrer-Policy', 'no-referrer');
+    headers.set('Cross-Origin-Opener-Policy', 'same-origin');
+    if (isApiPath(c.req.path)) headers.set('Cache-Control', 'no-store');
+    if (isSecureRequest(c, config)) headers.set('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
+  };

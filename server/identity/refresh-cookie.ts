@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { apiPaths } from '../../contract/paths.ts';
 import type { ServerConfig } from '../config.ts';
+import { isSecureRequest } from '../http/client-address.ts';
 import type { IssuedRefreshToken } from './sessions.ts';
 
 /**
@@ -14,15 +15,6 @@ const COOKIE_NAME = 'refresh_token';
 const SECURE_COOKIE_NAME = `__Secure-${COOKIE_NAME}`;
 
 type ProxyConfig = Pick<ServerConfig, 'trustProxy'>;
-
-/** HTTPS as the browser saw it: behind a trusted proxy, the proxy's X-Forwarded-Proto says so. */
-export function isSecureRequest(c: Context, config: ProxyConfig): boolean {
-  if (config.trustProxy) {
-    const forwarded = c.req.header('X-Forwarded-Proto')?.split(',')[0]?.trim().toLowerCase();
-    if (forwarded) return forwarded === 'https';
-  }
-  return new URL(c.req.url).protocol === 'https:';
-}
 
 function cookieOptions(secure: boolean) {
   return { httpOnly: true, sameSite: 'Strict', path: apiPaths.identity.refresh, secure } as const;

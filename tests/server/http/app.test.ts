@@ -37,6 +37,30 @@ describe('security headers', () => {
   );
 });
 
+describe('HTTPS only, once the browser reached the console over HTTPS', () => {
+  it('asks browsers to keep to HTTPS when served over HTTPS', async () => {
+    const response = await request('https://console.example/account/api/v1/locales');
+    expect(response.headers.get('Strict-Transport-Security')).toBe('max-age=31536000; includeSubDomains');
+  });
+
+  it('says nothing of it over plain HTTP, where browsers would ignore it anyway', async () => {
+    const response = await request(apiPaths.locales);
+    expect(response.headers.get('Strict-Transport-Security')).toBeNull();
+  });
+
+  it('believes X-Forwarded-Proto only from a trusted TLS proxy', async () => {
+    const forwarded = { headers: { 'X-Forwarded-Proto': 'https' } };
+    expect((await request(apiPaths.locales, forwarded)).headers.get('Strict-Transport-Security')).toBeNull();
+    const proxied = await createTestApp({ config: { trustProxy: true } });
+    try {
+      const response = await proxied.app.request(apiPaths.locales, forwarded);
+      expect(response.headers.get('Strict-Transport-Security')).toBe('max-age=31536000; includeSubDomains');
+    } finally {
+      await proxied.close();
+    }
+  });
+});
+
 describe('the console', () => {
   it.each(['/', '/account', '/account/'])('redirects %s to the accounts list', async (pathname) => {
     const response = await request(pathname);

@@ -4,7 +4,7 @@ import { apiPaths } from '../../../contract/paths.ts';
 import type { ApiErrorBody } from '../../../contract/schemas/common.ts';
 import { decodeSignInState, encodeSignInState } from '../../../contract/schemas/identity.ts';
 import { verifyAuditChain } from '../../../server/audit/verify.ts';
-import { isSecureRequest } from '../../../server/identity/refresh-cookie.ts';
+import { isSecureRequest } from '../../../server/http/client-address.ts';
 import { PAIR_POLICY } from '../../../server/identity/throttle.ts';
 import { fieldError } from '../errors.ts';
 import { createTestApp, type TestApp, type TestUser } from '../test-app.ts';
