@@ -17,7 +17,28 @@ export function invalidField(field: string, code: ValidationCode): ApiError {
   return new ApiError(400, describeFieldIssue(field, code), { field, code });
 }
 
+/**
+ * A NUL character, or half of a UTF-16 surrogate pair: text no database column can hold (PostgreSQL
+ * refuses both) and no person typed. Whatever a field's own rules, such a value is refused first.
+ */
+const UNSTORABLE_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** The dot path of the first string in `value` that holds unstorable text, or null. */
+function unstorableTextAt(value: unknown, path: string): string | null {
+  if (typeof value === 'string') return UNSTORABLE_TEXT.test(value) ? path : null;
+  if (typeof value !== 'object' || value === null) return null;
+  for (const [key, item] of Object.entries(value)) {
+    // An unstorable key is as bad as an unstorable value: name its parent.
+    if (UNSTORABLE_TEXT.test(key)) return path;
+    const found = unstorableTextAt(item, path ? `${path}.${key}` : key);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
 function parseWith<TSchema extends v.GenericSchema>(schema: TSchema, value: unknown): v.InferOutput<TSchema> {
+  const unstorable = unstorableTextAt(value, '');
+  if (unstorable !== null) throw invalidField(unstorable || 'request', 'invalidName');
   const result = v.safeParse(schema, value);
   if (!result.success) {
     const { field, code, message } = firstIssue(result.issues);
