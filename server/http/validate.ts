@@ -21,15 +21,19 @@ export function invalidField(field: string, code: ValidationCode): ApiError {
  * A NUL character, or half of a UTF-16 surrogate pair: text no database column can hold (PostgreSQL
  * refuses both) and no person typed. Whatever a field's own rules, such a value is refused first.
  */
-const UNSTORABLE_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function isUnstorable(text: string): boolean {
+  return text.includes('\u0000') || LONE_SURROGATE.test(text);
+}
 
 /** The dot path of the first string in `value` that holds unstorable text, or null. */
 function unstorableTextAt(value: unknown, path: string): string | null {
-  if (typeof value === 'string') return UNSTORABLE_TEXT.test(value) ? path : null;
+  if (typeof value === 'string') return isUnstorable(value) ? path : null;
   if (typeof value !== 'object' || value === null) return null;
   for (const [key, item] of Object.entries(value)) {
     // An unstorable key is as bad as an unstorable value: name its parent.
-    if (UNSTORABLE_TEXT.test(key)) return path;
+    if (isUnstorable(key)) return path;
     const found = unstorableTextAt(item, path ? `${path}.${key}` : key);
     if (found !== null) return found;
   }
