@@ -115,6 +115,10 @@ export function setupRoutes(deps: AppDeps): Hono<AppEnv> {
     .post('/setup/user', validateJson(setupUserRequestSchema), async (c) => {
       const form = c.req.valid('json');
       const now = deps.now();
+      // Refused before any expensive work: once setup is done, anyone may call this, and hashing for
+      // each caller (19 MiB and tens of milliseconds apiece) would let them slow the server for all.
+      // The check under the lock below stays: two first administrators may race.
+      if (await administratorExists(db)) throw new ApiError(403, 'Setup is already complete.');
       // Hashed before the transaction: argon2 takes tens of milliseconds and must not hold the lock.
       const passwordHash = await hashPassword(form.password);
 
