@@ -27,22 +27,30 @@ function isUnstorable(text: string): boolean {
   return text.includes('\u0000') || LONE_SURROGATE.test(text);
 }
 
-/** The dot path of the first string in `value` that holds unstorable text, or null. */
-function unstorableTextAt(value: unknown, path: string): string | null {
-  if (typeof value === 'string') return isUnstorable(value) ? path : null;
-  if (typeof value !== 'object' || value === null) return null;
-  for (const [key, item] of Object.entries(value)) {
-    // An unstorable key is as bad as an unstorable value: name its parent.
-    if (isUnstorable(key)) return path;
-    const found = unstorableTextAt(item, path ? `${path}.${key}` : key);
-    if (found !== null) return found;
+/**
+ * The dot path of a string in `value` that holds unstorable text, or null. Walked with a list of its
+ * own, not by recursion: a body nested a hundred thousand levels deep must not overflow the stack.
+ */
+function unstorableTextAt(value: unknown): string | null {
+  const pending: [unknown, string][] = [[value, '']];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [item, path] = next;
+    if (typeof item === 'string') {
+      if (isUnstorable(item)) return path;
+    } else if (typeof item === 'object' && item !== null) {
+      for (const [key, child] of Object.entries(item)) {
+        // An unstorable key is as bad as an unstorable value: name its parent.
+        if (isUnstorable(key)) return path;
+        pending.push([child, path ? `${path}.${key}` : key]);
+      }
+    }
   }
   return null;
 }
 
 function parseWith<TSchema extends v.GenericSchema>(schema: TSchema, value: unknown): v.InferOutput<TSchema> {
-  const unstorable = unstorableTextAt(value, '');
-  if (unstorable !== null) throw invalidField(unstorable || 'request', 'invalidName');
+  const unstorable = unstorableTextAt(value);
+  if (unstorable !== null) throw invalidField(unstorable || 'request', 'invalidValue');
   const result = v.safeParse(schema, value);
   if (!result.success) {
     const { field, code, message } = firstIssue(result.issues);
