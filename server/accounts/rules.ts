@@ -28,11 +28,19 @@ export function assertServicePeriod(
 }
 
 /**
- * Who may edit an account: nobody the System Account (409); whoever may manage it; besides, a
+ * Who may edit an account: nobody the System Account or a linked account (409); whoever may manage it; besides, a
  * partner may rename its own primary account and change its language, but not its service period.
  */
 export function assertEditable(principal: Principal, account: AccountRow, update: TenantUpdate): void {
   if (account.system_account) throw new ApiError(409, 'The System Account cannot be edited.');
+  // The external identity product owns a linked account's data; an edit here would be overwritten
+  // there, or contradict it (the console shows such an account read-only).
+  if (account.federation_status === 'linked') {
+    throw new ApiError(
+      409,
+      'The account is linked to an external identity product: change it there, or unlink it first.',
+    );
+  }
   if (mayManage(principal, account)) return;
   const ownPartnerAccount = principal.accessScope === 'partner' && account.id === principal.primaryAccountId;
   if (!ownPartnerAccount) throw scopeForbids(principal, 'edit');

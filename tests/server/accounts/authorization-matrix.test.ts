@@ -155,12 +155,20 @@ const ENDPOINTS: Endpoint[] = [
       'account admin': [403, 403, 404],
       'account, all permissions': [403, 403, 404],
     },
-    request: async (caller, target) =>
-      call(harness, 'PUT', apiPaths.tenants.byId(target), {
+    request: async (caller, target) => {
+      // A linked account is the external identity product's to change (409 for anyone): this cell
+      // is about who may edit an account that is the platform's own.
+      await harness.deps.db
+        .updateTable('accounts')
+        .set({ federation_status: null })
+        .where('id', '=', target)
+        .execute();
+      return call(harness, 'PUT', apiPaths.tenants.byId(target), {
         token: caller.token,
         body: await editOf(target),
         headers: { 'If-Match': '"1"' },
-      }),
+      });
+    },
   },
   {
     name: 'POST tenants (own: no partner; managed: under P; foreign: under Q)',

@@ -519,6 +519,25 @@ describe('linking and unlinking an external identity', () => {
   const unlink = (id: string, confirmation = 'UNLINK', caller = system) =>
     call(harness, 'POST', apiPaths.tenants.unlink(id), { token: caller.token, body: { confirmation } });
 
+  it('refuses to edit a linked account, which the external identity product owns, until it is unlinked', async () => {
+    const id = await insertAccount(harness, { name: 'Linked Elsewhere' });
+    expect((await federate(id)).status).toBe(204);
+    const rename = {
+      name: 'Renamed Here',
+      locale: 'en_US',
+      service_period: { from: daysFromToday(-30), to: daysFromToday(90) },
+    };
+    await expectError(
+      await edit(id, rename),
+      409,
+      'The account is linked to an external identity product: change it there, or unlink it first.',
+      { code: 'conflict' },
+    );
+    expect((await read(id)).name).toBe('Linked Elsewhere');
+    expect((await unlink(id)).status).toBe(204);
+    expect((await edit(id, rename)).status).toBe(204);
+  });
+
   it('links an account, then unlinks it on the typed confirmation', async () => {
     const id = await insertAccount(harness, { partnerAccountId: partnerAccount });
     expect((await federate(id)).status).toBe(204);
