@@ -17,9 +17,20 @@ export function featureFlagsFrom(
   return flags;
 }
 
+const FEATURE_FLAGS_KEY = ['feature-flags'] as const;
+
+/**
+ * The feature flags are read from the server at every start with a connection, like the user's
+ * permissions: a flag an administrator changed shows on the next load at the latest, whatever the
+ * stored cache holds.
+ */
+export function isFeatureFlagsQuery(queryKey: readonly unknown[]): boolean {
+  return queryKey[0] === FEATURE_FLAGS_KEY[0];
+}
+
 export function featureFlagsQueryOptions() {
   return queryOptions({
-    queryKey: ['feature-flags'] as const,
+    queryKey: FEATURE_FLAGS_KEY,
     queryFn: ({ signal }) =>
       apiRequest('GET', apiPaths.featureFlags.list, { schema: featureFlagListSchema, signal }),
     select: featureFlagsFrom,

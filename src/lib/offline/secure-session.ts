@@ -18,6 +18,7 @@ import {
   permissionsQueryOptions,
   profileQueryOptions,
 } from '../current-user.ts';
+import { isFeatureFlagsQuery } from '../feature-flags.ts';
 import { offlineMaxAgeMs } from '../query-client.ts';
 import {
   handOffTokenTo,
@@ -101,6 +102,11 @@ interface ActiveSession extends SecureSessionSetup {
 
 let active: ActiveSession | null = null;
 let starting: Promise<SecureStart> | null = null;
+
+/** What the platform lets the user do, read from the server whenever it can be; the cache serves it offline. */
+function isReadAtEveryStart(queryKey: readonly unknown[]): boolean {
+  return isAccessQuery(queryKey) || isFeatureFlagsQuery(queryKey);
+}
 
 /** Something the offline support tells the user, shown by whatever the screens use for notices. */
 export interface OfflineNotice {
@@ -316,7 +322,7 @@ async function beginOnline(setup: SecureSessionSetup): Promise<SecureStart> {
       await destroyOtherOwners(database, owner);
       const persister = createSealedPersister({ database, owner, sealingKey: () => null });
       await restorePersistedQueries({ queryClient, persister, maxAgeMs: offlineMaxAgeMs() });
-      queryClient.removeQueries({ predicate: (query) => isAccessQuery(query.queryKey) });
+      queryClient.removeQueries({ predicate: (query) => isReadAtEveryStart(query.queryKey) });
       session.key = await sealingKeyFor(database, owner);
       await recordLastSession(database, owner, Date.now());
     } catch {
@@ -448,7 +454,7 @@ async function backOnline(session: ActiveSession): Promise<void> {
   }
   session.mode = 'online';
   handOffTokenTo(profile.id);
-  void queryClient.invalidateQueries({ predicate: (query) => isAccessQuery(query.queryKey) });
+  void queryClient.invalidateQueries({ predicate: (query) => isReadAtEveryStart(query.queryKey) });
   if (session.database) {
     setSealingKey(session, await sealingKeyFor(session.database, session.owner).catch(() => session.key));
     await recordLastSession(session.database, session.owner, Date.now()).catch(() => undefined);

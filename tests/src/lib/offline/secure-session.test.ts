@@ -10,6 +10,7 @@ import {
   permissionsQueryOptions,
   profileQueryOptions,
 } from '../../../../src/lib/current-user.ts';
+import { featureFlagsQueryOptions } from '../../../../src/lib/feature-flags.ts';
 import { offlineDatabase } from '../../../../src/lib/offline/database.ts';
 import { createSealedPersister, PERSIST_THROTTLE_MS } from '../../../../src/lib/offline/persister.ts';
 import { apiQueueableRequest, newIdempotencyKey } from '../../../../src/lib/offline/queueable-request.ts';
@@ -37,6 +38,7 @@ function onlineApi(profile: Profile, secret: string) {
     'GET /account/ui-api/v1/profile': () => json(profile),
     'GET /account/ui-api/v1/permission': () => json({ items: [{ name: 'VIEW_ACCOUNT' }], total: 1 }),
     'GET /account/ui-api/v1/user/applications': () => json({ items: [], total: 0 }),
+    'GET /account/ui-api/v1/feature-flag/features': () => json({ items: [], total: 0 }),
   });
 }
 
@@ -106,6 +108,26 @@ describe('secure session start', () => {
       permissionsQueryOptions(ALICE.access_scope, ACCOUNT_ID),
     );
     expect(JSON.stringify(permissions)).toContain('MANAGE_ACCOUNT');
+  });
+
+  it('reads the feature flags from the server at every online start, not from the cache', async () => {
+    const first = await signedInPage(ALICE, randomSecret());
+    await first.ensureQueryData(featureFlagsQueryOptions());
+    await flushOfflineCache();
+    closePage();
+
+    // Meanwhile an administrator turned partner accounts on.
+    mockApi({
+      'POST /imauth/api/v1/refresh': () => json(TOKENS),
+      'GET /imauth/api/v1/storage-secret': () => json({ secret: randomSecret() }),
+      'GET /account/ui-api/v1/profile': () => json(ALICE),
+      'GET /account/ui-api/v1/feature-flag/features': () =>
+        json({ items: [{ name: 'partner_accounts', enabled: true }], total: 1 }),
+    });
+    const queryClient = createQueryClient(() => undefined);
+    expect(await startSecureSession({ queryClient, syncTargets: SYNC_TARGETS })).toBe('online');
+    const flags = await screenDataOf(queryClient).load(featureFlagsQueryOptions());
+    expect(JSON.stringify(flags)).toContain('"enabled":true');
   });
 
   it('opens offline on the last user’s cached screens, with no token and no waiting', async () => {
