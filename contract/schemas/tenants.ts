@@ -78,7 +78,12 @@ export const tenantApplicationSchema = v.object({
 /** GET tenant/{id} and account/{id}: the whole account record (account administration §3). */
 export const tenantSchema = v.object({
   ...tenantSummarySchema.entries,
-  primary_account_id: v.string(),
+  /**
+   * The fields below that the platform does not manage yet (the primary account of a linked identity,
+   * authentication configurations, sign-in methods, OAuth clients) are left out of its answers rather
+   * than answered with a value that would read as a fact; a client shows them as not configured.
+   */
+  primary_account_id: v.optional(v.string()),
   federated_account_name: v.nullable(v.string()),
   /** Name of the external identity product the account is linked to. */
   federation_provider: v.nullable(v.string()),
@@ -88,16 +93,18 @@ export const tenantSchema = v.object({
   can_edit_mfa: v.boolean(),
   allow_user_creation_via_sso: v.boolean(),
   has_dsm_license: v.boolean(),
-  auth_config: v.array(v.object({ id: v.string(), type: v.string() })),
-  sign_in_methods: v.array(signInMethodEntrySchema),
-  oauth_clients: v.array(
-    v.object({
-      id: v.string(),
-      name: v.string(),
-      status: v.picklist(['ENABLED', 'DISABLED']),
-      oauthClientId: v.string(),
-      oauthClientAccountId: v.string(),
-    }),
+  auth_config: v.optional(v.array(v.object({ id: v.string(), type: v.string() }))),
+  sign_in_methods: v.optional(v.array(signInMethodEntrySchema)),
+  oauth_clients: v.optional(
+    v.array(
+      v.object({
+        id: v.string(),
+        name: v.string(),
+        status: v.picklist(['ENABLED', 'DISABLED']),
+        oauthClientId: v.string(),
+        oauthClientAccountId: v.string(),
+      }),
+    ),
   ),
   applications: v.array(tenantApplicationSchema),
   /** Row version: the ETag of the account. */

@@ -52,10 +52,8 @@ export async function findTenant(
   ]);
   if (!row) return undefined;
   const linked = row.federation_status === 'linked';
-  const mfaStatus = row.mfa_enabled ? 'enabled' : 'disabled';
   return {
     ...toTenantSummary(row),
-    primary_account_id: row.id,
     federated_account_name: row.federated_account_name,
     federation_provider: row.federation_provider,
     has_onelogin_id: linked,
@@ -64,11 +62,6 @@ export async function findTenant(
     can_edit_mfa: principal.permissions.has('MANAGE_ACCOUNT') && mayManage(principal, row),
     allow_user_creation_via_sso: row.allow_user_creation_via_sso,
     has_dsm_license: licensed.has('document_signing_manager'),
-    auth_config: [],
-    sign_in_methods: [
-      { signInMethod: 'standard', status: 'enabled', mfaStatus, clientAuthCertLoginEnabled: false },
-    ],
-    oauth_clients: [],
     applications: tenantApplications(licensed),
     version: row.version,
   };

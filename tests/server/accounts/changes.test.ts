@@ -99,23 +99,16 @@ describe('creating an account', () => {
       locale: 'de_DE',
       partner_account_id: null,
       partner_account_name: null,
-      primary_account_id: tenant.id,
       service_period: { from: TODAY, to: form.service_period.to },
       federation_status: null,
       can_account_be_unlinked: false,
       has_dsm_license: true,
-      sign_in_methods: [
-        {
-          signInMethod: 'standard',
-          status: 'enabled',
-          mfaStatus: 'disabled',
-          clientAuthCertLoginEnabled: false,
-        },
-      ],
-      auth_config: [],
-      oauth_clients: [],
       version: 1,
     });
+    // What the platform does not manage yet is left out, never answered as a fact.
+    for (const unknown of ['primary_account_id', 'auth_config', 'sign_in_methods', 'oauth_clients']) {
+      expect(tenant).not.toHaveProperty(unknown);
+    }
     expect(tenant.friendly_identifier).toMatch(/^muller-sohne-gmbh-[a-z0-9]{6}$/);
     expect(tenant.applications.map((application) => application.app_code)).toEqual([
       'account_manager',

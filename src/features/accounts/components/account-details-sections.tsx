@@ -174,6 +174,13 @@ export function FeaturesSection({ account }: { account: Tenant }) {
 /** A card per sign-in method with its status and two-factor status. */
 export function SignInSection({ account }: { account: Tenant }) {
   const { i18n } = useLingui();
+  if (account.sign_in_methods === undefined) {
+    return (
+      <SectionEmpty>
+        <Trans>Sign-in methods are not configured for accounts on this platform yet.</Trans>
+      </SectionEmpty>
+    );
+  }
   if (account.sign_in_methods.length === 0) {
     return (
       <SectionEmpty>
@@ -221,6 +228,13 @@ export function SignInSection({ account }: { account: Tenant }) {
 
 /** The account's OAuth clients with their status and client ID. */
 export function OAuthSection({ account }: { account: Tenant }) {
+  if (account.oauth_clients === undefined) {
+    return (
+      <SectionEmpty>
+        <Trans>OAuth integrations are not configured for accounts on this platform yet.</Trans>
+      </SectionEmpty>
+    );
+  }
   if (account.oauth_clients.length === 0) {
     return (
       <SectionEmpty>

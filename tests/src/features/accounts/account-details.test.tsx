@@ -258,7 +258,9 @@ describe('account details', () => {
   });
 
   it('says plainly when sections are empty, and shows document-signing clients only with that licence', async () => {
-    accountsApi({ account: customerFixture({ has_dsm_license: true }) });
+    accountsApi({
+      account: customerFixture({ has_dsm_license: true, sign_in_methods: [], oauth_clients: [] }),
+    });
     renderApp(DETAILS_PATH);
     expect(await screen.findByText('This account has no licensed applications.')).toBeTruthy();
     expect(screen.getByText('No features are enabled for this account.')).toBeTruthy();
@@ -266,6 +268,18 @@ describe('account details', () => {
     expect(screen.getByText('This account is not linked to an external identity product.')).toBeTruthy();
     expect(screen.getByRole('region', { name: 'Document-signing clients' })).toBeTruthy();
     expect(await screen.findByText('This account has no organizations.')).toBeTruthy();
+  });
+
+  it('shows what the platform does not manage yet as not configured, never as a fact', async () => {
+    accountsApi({ account: customerFixture() });
+    renderApp(DETAILS_PATH);
+    expect(
+      await screen.findByText('Sign-in methods are not configured for accounts on this platform yet.'),
+    ).toBeTruthy();
+    expect(
+      screen.getByText('OAuth integrations are not configured for accounts on this platform yet.'),
+    ).toBeTruthy();
+    expect(screen.queryByRole('region', { name: 'Standard sign-in' })).toBeNull();
   });
 
   it('shows the account’s organizations as cards with the country name and organization links', async () => {
