@@ -4,6 +4,7 @@ import { accountFederationRoutes, accountRoutes } from './accounts/routes.ts';
 import type { AppDeps } from './app-deps.ts';
 import { featureFlagRoutes } from './feature-flags/routes.ts';
 import type { AppEnv } from './http/app-env.ts';
+import { warnOfUntrustedProxy } from './http/client-address.ts';
 import { consoleRoutes } from './http/console-static.ts';
 import { notFound, onError } from './http/errors.ts';
 import { idempotencyKeys } from './http/idempotency.ts';
@@ -23,6 +24,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.onError(onError);
   app.notFound(notFound);
   app.use(securityHeaders(deps.config));
+  app.use(warnOfUntrustedProxy(deps.config));
   app.use(async (c, next) => (isApiPath(c.req.path) ? limitBodySize(c, next) : next()));
   // After the body limit, which it relies on when it reads the body of a request with a key.
   app.use(idempotencyKeys(deps));

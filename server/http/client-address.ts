@@ -1,5 +1,5 @@
 import { getConnInfo } from '@hono/node-server/conninfo';
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { ServerConfig } from '../config.ts';
 
 /**
@@ -29,4 +29,24 @@ export function isSecureRequest(c: Context, config: Pick<ServerConfig, 'trustPro
     if (forwarded) return forwarded === 'https';
   }
   return new URL(c.req.url).protocol === 'https:';
+}
+
+/**
+ * Says once, in the log, that requests arrive through a proxy the server does not trust: every
+ * client then shares the proxy's address, so one guesser's failed sign-ins are counted against
+ * everyone, and HTTPS behind the proxy goes unrecognised. The operator sets `TRUST_PROXY=true` when the
+ * proxy is theirs. Once per process, so a caller sending the header cannot flood the log.
+ */
+export function warnOfUntrustedProxy(config: Pick<ServerConfig, 'trustProxy'>): MiddlewareHandler {
+  let warned = config.trustProxy;
+  return async (c, next) => {
+    if (!warned && c.req.header('X-Forwarded-For') !== undefined) {
+      warned = true;
+      console.warn(
+        'Requests arrive with X-Forwarded-For while TRUST_PROXY is off: every client is counted under the ' +
+          "proxy's address. Set TRUST_PROXY=true if the proxy in front of this server is yours.",
+      );
+    }
+    await next();
+  };
 }

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LANGUAGE_NAMES, PLATFORM_LOCALES } from '../../../contract/locales.ts';
 import { apiPaths } from '../../../contract/paths.ts';
 import type { ApiErrorBody } from '../../../contract/schemas/common.ts';
@@ -57,6 +57,31 @@ describe('HTTPS only, once the browser reached the console over HTTPS', () => {
       expect(response.headers.get('Strict-Transport-Security')).toBe('max-age=31536000; includeSubDomains');
     } finally {
       await proxied.close();
+    }
+  });
+});
+
+describe('a proxy the server does not trust', () => {
+  it('is reported once in the log, and not at all when TRUST_PROXY is on', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const untrusted = await createTestApp();
+      const trusted = await createTestApp({ config: { trustProxy: true } });
+      try {
+        const forwarded = { headers: { 'X-Forwarded-For': '203.0.113.7' } };
+        await trusted.app.request(apiPaths.locales, forwarded);
+        expect(warn).not.toHaveBeenCalled();
+        await untrusted.app.request(apiPaths.locales);
+        expect(warn).not.toHaveBeenCalled();
+        await untrusted.app.request(apiPaths.locales, forwarded);
+        await untrusted.app.request(apiPaths.locales, forwarded);
+        expect(warn).toHaveBeenCalledTimes(1);
+        expect(String(warn.mock.calls[0]?.[0])).toContain('TRUST_PROXY');
+      } finally {
+        await Promise.all([untrusted.close(), trusted.close()]);
+      }
+    } finally {
+      warn.mockRestore();
     }
   });
 });
