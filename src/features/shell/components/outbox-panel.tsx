@@ -197,9 +197,17 @@ function RetryForm({
 
 function EntryCard({
   entry,
+  group,
+  applying,
+  onApply,
   onActed,
 }: {
   entry: OutboxEntryView;
+  /** Where the card is drawn: its own group, or the conflicts while it is being applied. */
+  group: OutboxGroup;
+  /** "Apply on current version" was chosen and has not settled: the card stays, its actions off. */
+  applying: boolean;
+  onApply: (id: string) => void;
   /** An action was posted: focus moves on, since the card's buttons may go with the new state. */
   onActed: (id: string) => void;
 }) {
@@ -213,7 +221,6 @@ function EntryCard({
     setMode('view');
     onActed(entry.id);
   };
-  const group = groupOf(entry);
 
   return (
     <li className={`outbox__entry outbox__entry--${group}`} aria-labelledby={headingId}>
@@ -255,10 +262,23 @@ function EntryCard({
           </div>
         </fieldset>
       ) : null}
-      {mode === 'view' && entry.state !== 'sending' ? (
+      {applying ? (
+        <p className="outbox__state" role="status">
+          <Trans>Applying on the current version…</Trans>
+        </p>
+      ) : null}
+      {mode === 'view' && (entry.state !== 'sending' || applying) ? (
         <div className="outbox__actions">
           {group === 'conflict' ? (
-            <Button onClick={() => post({ type: 'reapply', id: entry.id })}>
+            <Button
+              aria-disabled={applying || undefined}
+              onClick={() => {
+                // Acts once, on the entry this card was drawn for: a second click lands here too.
+                if (applying) return;
+                onApply(entry.id);
+                post({ type: 'reapply', id: entry.id });
+              }}
+            >
               <Trans>Apply on current version</Trans>
             </Button>
           ) : null}
@@ -267,7 +287,13 @@ function EntryCard({
               <Trans>Edit and retry</Trans>
             </Button>
           ) : null}
-          <Button variant="secondary" onClick={() => setMode('confirm-discard')}>
+          <Button
+            variant="secondary"
+            aria-disabled={applying || undefined}
+            onClick={() => {
+              if (!applying) setMode('confirm-discard');
+            }}
+          >
             <Trans>Discard</Trans>
           </Button>
         </div>
@@ -297,9 +323,31 @@ export function OutboxPanel({ open, onOpenChange, entries, announcement }: Outbo
     setFocusAfter(null);
   }, [focusAfter]);
 
+  // Conflicts being applied, and whether each was seen on its way back to the server since: it keeps
+  // its place among the conflicts, its actions off, until it settles (sent and gone, or a conflict or
+  // failure again), so the next conflict's button never slides under a second click.
+  const [applying, setApplying] = useState<ReadonlyMap<string, boolean>>(new Map());
+  useEffect(() => {
+    setApplying((current) => {
+      if (current.size === 0) return current;
+      const next = new Map<string, boolean>();
+      for (const [id, seenOnItsWay] of current) {
+        const entry = entries.find((candidate) => candidate.id === id);
+        if (!entry) continue;
+        const onItsWay = entry.state === 'pending' || entry.state === 'sending';
+        if (onItsWay) next.set(id, true);
+        else if (!seenOnItsWay) next.set(id, false);
+      }
+      return next;
+    });
+  }, [entries]);
+  const startApplying = (id: string) => setApplying((current) => new Map(current).set(id, false));
+  const drawnIn = (entry: OutboxEntryView): OutboxGroup =>
+    applying.has(entry.id) ? 'conflict' : groupOf(entry);
+
   const groups = GROUP_ORDER.map((group) => ({
     group,
-    entries: entries.filter((entry) => groupOf(entry) === group),
+    entries: entries.filter((entry) => drawnIn(entry) === group),
   })).filter(({ entries: grouped }) => grouped.length > 0);
   const count = entries.length;
 
@@ -342,7 +390,14 @@ export function OutboxPanel({ open, onOpenChange, entries, announcement }: Outbo
             </h2>
             <ul className="outbox__list">
               {grouped.map((entry) => (
-                <EntryCard key={entry.id} entry={entry} onActed={setFocusAfter} />
+                <EntryCard
+                  key={entry.id}
+                  entry={entry}
+                  group={group}
+                  applying={applying.has(entry.id)}
+                  onApply={startApplying}
+                  onActed={setFocusAfter}
+                />
               ))}
             </ul>
           </section>

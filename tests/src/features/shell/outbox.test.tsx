@@ -171,6 +171,43 @@ function renderPanel(entries: readonly OutboxEntryView[]) {
 }
 
 describe('outbox panel', () => {
+  it('applies only the conflict a click was drawn for, keeping it in place until it settles', async () => {
+    const user = userEvent.setup();
+    const second = { ...CONFLICT, id: 'conflict-2', sequence: 2, summary: 'Edit organization Beta' };
+    const { rerender } = renderPanel([CONFLICT, second]);
+    const firstApply = (await screen.findAllByRole('button', { name: 'Apply on current version' }))[0];
+    if (!firstApply) throw new Error('no Apply button');
+    await user.click(firstApply);
+    // The worker takes the first one back to the server; the list is drawn again meanwhile.
+    rerender(
+      <I18nProvider i18n={i18n}>
+        <OutboxPanel
+          open
+          onOpenChange={() => undefined}
+          entries={[{ ...CONFLICT, state: 'pending' }, second]}
+          announcement=""
+        />
+      </I18nProvider>,
+    );
+    // A second click a human makes at the same place lands on the same, now inactive, button.
+    const again = screen.getAllByRole('button', { name: 'Apply on current version' })[0];
+    if (!again) throw new Error('no Apply button');
+    expect(again.getAttribute('aria-disabled')).toBe('true');
+    await user.click(again);
+    expect(posted).toEqual([{ type: 'reapply', id: 'conflict-1' }]);
+    expect(screen.getByText('Applying on the current version…')).toBeTruthy();
+
+    // Sent: it leaves, and the other conflict is the first again, ready to act on.
+    rerender(
+      <I18nProvider i18n={i18n}>
+        <OutboxPanel open onOpenChange={() => undefined} entries={[second]} announcement="" />
+      </I18nProvider>,
+    );
+    const remaining = screen.getAllByRole('button', { name: 'Apply on current version' });
+    expect(remaining).toHaveLength(1);
+    expect(remaining[0]?.getAttribute('aria-disabled')).toBeNull();
+  });
+
   it('compares a conflicting change with the server’s current version, field by field', async () => {
     renderPanel([CONFLICT]);
     const table = await screen.findByRole('table', { name: /Your change beside the current version/ });
@@ -195,13 +232,15 @@ describe('outbox panel', () => {
 
   it('posts sync, reapply and discard, and asks before discarding', async () => {
     const user = userEvent.setup();
-    renderPanel([CONFLICT]);
+    const { unmount } = renderPanel([CONFLICT]);
     await user.click(await screen.findByRole('button', { name: 'Sync now' }));
     await user.click(screen.getByRole('button', { name: 'Apply on current version' }));
     expect(posted).toEqual([{ type: 'sync-now' }, { type: 'reapply', id: 'conflict-1' }]);
+    unmount();
 
     posted.length = 0;
-    await user.click(screen.getByRole('button', { name: 'Discard' }));
+    renderPanel([CONFLICT]);
+    await user.click(await screen.findByRole('button', { name: 'Discard' }));
     expect(posted).toEqual([]);
     const confirm = screen.getByRole('group', { name: /Discard this change/ });
     await user.click(within(confirm).getByRole('button', { name: 'Discard' }));
