@@ -74,15 +74,23 @@ export interface ScreenData {
    * it fetches what is stale, as `prefetchQuery` does; it never rejects.
    */
   preload<T, TKey extends QueryKey>(options: FetchQueryOptions<T, Error, T, TKey>): Promise<void>;
+  /**
+   * `preload` for an edit form: online the version the server has now, however fresh the cached one
+   * looks, so a form opened after a colleague's save starts from it instead of failing with 412;
+   * offline the cached one, which the form says is as of its time.
+   */
+  preloadCurrent<T, TKey extends QueryKey>(options: FetchQueryOptions<T, Error, T, TKey>): Promise<void>;
 }
 
 export function screenDataOf(client: QueryClient): ScreenData {
+  const preload: ScreenData['preload'] = async (options) => {
+    const load = onlineManager.isOnline() ? client.fetchQuery(options) : loadForScreen(client, options);
+    await load.catch(() => undefined);
+  };
   return {
     load: (options) => loadForScreen(client, options),
-    preload: async (options) => {
-      const load = onlineManager.isOnline() ? client.fetchQuery(options) : loadForScreen(client, options);
-      await load.catch(() => undefined);
-    },
+    preload,
+    preloadCurrent: (options) => preload({ ...options, staleTime: 0 }),
   };
 }
 

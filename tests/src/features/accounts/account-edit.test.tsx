@@ -2,6 +2,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { accountQueryOptions } from '../../../../src/features/accounts/queries.ts';
 import { today } from '../../../../src/lib/dates.ts';
 import { CUSTOMER_ID, customerFixture, profileFixture } from '../../fixtures.ts';
 import { fieldErrorAnswer } from '../../lib/form/field-error.ts';
@@ -74,6 +75,19 @@ describe('edit account', () => {
     expect(field('Service end date').value).toBe('2099-06-30');
     expect(field('Language').value).toBe('de_DE');
     expect(screen.getByRole('link', { name: 'Cancel' }).getAttribute('href')).toBe('/account/accounts');
+  });
+
+  it('opens on the version the server has now, not on one cached before a colleague saved', async () => {
+    accountsApi({ account: customerFixture({ name: 'Renamed By A Colleague', version: 2 }) });
+    const { queryClient } = renderApp(EDIT_PATH);
+    // Cached answers count as fresh for a while, as in the console's own query client.
+    queryClient.setDefaultOptions({
+      queries: { ...queryClient.getDefaultOptions().queries, staleTime: 30_000 },
+    });
+    // This browser read the account a moment ago, before the colleague's save.
+    queryClient.setQueryData(accountQueryOptions(CUSTOMER_ID).queryKey, customerFixture({ version: 1 }));
+    await openForm();
+    expect(field('Account name').value).toBe('Renamed By A Colleague');
   });
 
   it('refuses an empty name, an end date of today and an empty language, and sends nothing', async () => {

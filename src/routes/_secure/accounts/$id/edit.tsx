@@ -9,7 +9,7 @@ export const Route = createFileRoute('/_secure/accounts/$id/edit')({
   // the page checks permissions before it reads the account or its error.
   loader: async ({ context: { screenData }, params }) => {
     const profile = await screenData.load(profileQueryOptions());
-    if (profile.access_scope !== 'account') await screenData.preload(accountQueryOptions(params.id));
+    if (profile.access_scope !== 'account') await screenData.preloadCurrent(accountQueryOptions(params.id));
   },
   errorComponent: AccountDetailsLoadError,
   component: AccountEditRoute,

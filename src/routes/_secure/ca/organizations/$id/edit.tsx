@@ -6,7 +6,11 @@ import { OrganizationsErrorPage } from '../../../../../features/organizations/co
 import { organizationQueryOptions } from '../../../../../features/organizations/queries.ts';
 
 export const Route = createFileRoute('/_secure/ca/organizations/$id/edit')({
-  loader: ({ context: { screenData }, params }) => screenData.load(organizationQueryOptions(params.id)),
+  loader: async ({ context: { screenData }, params }) => {
+    // The form starts from the version the server has now; a failure is the page's to show.
+    await screenData.preloadCurrent(organizationQueryOptions(params.id));
+    return screenData.load(organizationQueryOptions(params.id));
+  },
   errorComponent: OrganizationsErrorPage,
   component: function EditOrganizationRoute() {
     const { id } = Route.useParams();
