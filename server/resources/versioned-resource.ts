@@ -172,13 +172,18 @@ export function versionedResource<TParams, TRow extends Versioned>(
           );
         }
         const audited = await spec.apply(trx, found, deps.now());
-        if (audited === null) return;
-        await auditChange(trx, c, deps, {
-          ...audited,
-          resourceType: kind.resourceType,
-          resourceId: found.row.id,
-          accountId: found.accountId,
-        });
+        if (audited !== null) {
+          await auditChange(trx, c, deps, {
+            ...audited,
+            resourceType: kind.resourceType,
+            resourceId: found.row.id,
+            accountId: found.accountId,
+          });
+        }
+        // The version the object has now, for a client whose next change builds on this one (the
+        // outbox rebases the changes queued behind it). None once the change removed the object.
+        const written = await kind.find(trx, principal, params, false);
+        if (written) c.header('ETag', entityTag(written.row.version));
       });
       return c.body(null, 204);
     },

@@ -240,7 +240,10 @@ export class OutboxEngine {
     return session !== undefined && session.expiresAt > this.env.now() ? session : null;
   }
 
-  private async send(record: OutboxRecord): Promise<ReplayOutcome['replay']> {
+  private async send(listed: OutboxRecord): Promise<ReplayOutcome['replay']> {
+    // Read again, not taken from the pass's list: the change before it may have rebased it.
+    const record = await this.store.get(listed.id);
+    if (record === undefined) return 'next';
     const opened = await this.store.open(record);
     // A damaged entry or one whose key is gone can never be sent; it is passed over, not deleted
     // (the console removes data with its key). One whose key is locked keeps its place.
@@ -291,6 +294,7 @@ export class OutboxEngine {
       case 'remove': {
         await response.body?.cancel();
         await this.store.remove(record.id);
+        await this.rebaseQueuedBehind(record, entry.content, response.headers.get('ETag'));
         const { url } = entry.content;
         this.env.broadcast({
           type: 'synced',
@@ -311,6 +315,35 @@ export class OutboxEngine {
       case 'conflict':
       case 'failed':
         return this.setAside(record, entry, session, response, outcome);
+    }
+  }
+
+  /**
+   * A change that reached the server made a new version of its object. The user's changes queued
+   * behind it for the same object were made on the version it started from (the screen showed the
+   * queued change, not a new version), so they now start from the new one: a change conflicts with
+   * someone else's change, never with the same user's earlier one.
+   */
+  private async rebaseQueuedBehind(
+    record: OutboxRecord,
+    sent: OutboxContent,
+    etag: string | null,
+  ): Promise<void> {
+    const base = sent.headers[OUTBOX_HEADERS.ifMatch];
+    if (etag === null || base === undefined) return;
+    for (const { record: behind, content } of await this.store.readableOf(record.owner)) {
+      const waiting = behind.state === 'pending' || behind.state === 'held';
+      if (!waiting || content.url !== sent.url || content.headers[OUTBOX_HEADERS.ifMatch] !== base) continue;
+      const opened = await this.store.open(behind);
+      if (!opened.readable) continue;
+      const sealed = await this.store.seal(opened.key, {
+        ...content,
+        headers: { ...content.headers, [OUTBOX_HEADERS.ifMatch]: etag },
+      });
+      // Only while it still waits as it did: a command of the user's may have moved it meanwhile.
+      await this.store.update(behind.id, (current) =>
+        current.state === behind.state ? { ...current, sealed } : null,
+      );
     }
   }
 

@@ -72,6 +72,32 @@ describe('replay', () => {
     expect(await harness.lastList('user-1')).toEqual([]);
   });
 
+  it('sends a change queued behind another of the same object on the version the first one made', async () => {
+    await harness.queueOffline({ key: 'k1', ifMatch: '"1"', body: { name: 'First' } });
+    await harness.queueOffline({ key: 'k2', ifMatch: '"1"', body: { name: 'Second' } });
+    await harness.queueOffline({
+      key: 'k3',
+      ifMatch: '"1"',
+      path: '/account/ui-api/v1/organizations/org-9',
+      body: { name: 'Another object' },
+    });
+    harness.server.answer(
+      new Response(null, { status: 204, headers: { ETag: '"2"' } }),
+      new Response(null, { status: 204, headers: { ETag: '"3"' } }),
+      new Response(null, { status: 204, headers: { ETag: '"2"' } }),
+    );
+    await harness.signIn('user-1');
+
+    expect(harness.server.requests.map((request) => [request.body, request.headers['if-match']])).toEqual([
+      [JSON.stringify({ name: 'First' }), '"1"'],
+      // Built on the user's own first change, not in conflict with it.
+      [JSON.stringify({ name: 'Second' }), '"2"'],
+      // Another object keeps the version it was made on.
+      [JSON.stringify({ name: 'Another object' }), '"1"'],
+    ]);
+    expect(await harness.records()).toEqual([]);
+  });
+
   it('sends nothing without a session, and nothing with an expired one', async () => {
     await harness.queueOffline();
     await harness.engine.command({ type: 'sync-now' });

@@ -216,6 +216,8 @@ describe('organizations of an account', () => {
       headers: { 'If-Match': '"1"' },
     });
     expect(response.status).toBe(204);
+    // The new version, for a change queued behind this one to build on.
+    expect(response.headers.get('ETag')).toBe('"2"');
 
     const read = await call(harness, 'GET', apiPaths.organizations.byId(created.id), { token: caller.token });
     expect(read.headers.get('ETag')).toBe('"2"');
