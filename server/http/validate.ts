@@ -1,7 +1,8 @@
 import { bodyLimit } from 'hono/body-limit';
 import { validator } from 'hono/validator';
 import * as v from 'valibot';
-import { describeFieldIssue, firstIssue, type ValidationCode } from '../../contract/validation.ts';
+import type { ValidationCode } from '../../contract/validation.ts';
+import { describeFieldIssue, firstIssue } from '../../contract/validation-text.ts';
 import { ApiError } from './errors.ts';
 
 /** Largest request body the API reads; a licence text, the largest legitimate one, is far smaller. */

@@ -54,7 +54,7 @@ import {
   tenantUnlinkSchema,
   tenantUpdateSchema,
 } from '../../contract/schemas/tenants.ts';
-import { VALIDATION_TEXT, type ValidationCode } from '../../contract/validation.ts';
+import { VALIDATION_CODES } from '../../contract/validation.ts';
 import {
   IDEMPOTENCY_EXEMPT_PATHS,
   IDEMPOTENCY_KEY_HEADER,
@@ -522,7 +522,7 @@ const STATUS_TEXT: Record<number, string> = {
 };
 
 /** Every code an error answer may carry: the contract's validation codes, then those of other failures. */
-const ERROR_CODES = [...(Object.keys(VALIDATION_TEXT) as ValidationCode[]), ...API_ERROR_CODES];
+const ERROR_CODES = [...VALIDATION_CODES, ...API_ERROR_CODES];
 
 /** The contract's error body with its codes listed, so a client generated from the document knows them. */
 const documentedErrorSchema = v.object({

@@ -2,8 +2,9 @@ import type { I18n, MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import * as v from 'valibot';
 import { API_ERROR_CODES, apiErrorSchema } from '../../contract/schemas/common.ts';
+import { isValidationCode } from '../../contract/validation.ts';
 import { ApiError, OfflineError } from './api-client.ts';
-import { isValidationCode, validationMessage } from './validation-messages.ts';
+import { validationMessage } from './validation-messages.ts';
 
 const FORBIDDEN = msg`You do not have permission to do this.`;
 const NOT_FOUND = msg`The item was not found. It may have been removed.`;

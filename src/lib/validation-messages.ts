@@ -1,6 +1,6 @@
 import type { I18n, MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-import { VALIDATION_TEXT, type ValidationCode } from '../../contract/validation.ts';
+import type { ValidationCode } from '../../contract/validation.ts';
 
 /** What a form shows for each contract validation code (overview §5). */
 const VALIDATION_MESSAGES: Readonly<Record<ValidationCode, MessageDescriptor>> = {
@@ -34,9 +34,4 @@ const VALIDATION_MESSAGES: Readonly<Record<ValidationCode, MessageDescriptor>> =
 
 export function validationMessage(code: ValidationCode, i18n: I18n): string {
   return i18n._(VALIDATION_MESSAGES[code]);
-}
-
-/** A code the contract's rules report, so one we have a message for; an error body may carry others. */
-export function isValidationCode(code: string): code is ValidationCode {
-  return Object.hasOwn(VALIDATION_TEXT, code);
 }

@@ -1,5 +1,6 @@
 import type { ApiErrorBody } from '../../contract/schemas/common.ts';
-import { VALIDATION_TEXT, type ValidationCode } from '../../contract/validation.ts';
+import { VALIDATION_CODES } from '../../contract/validation.ts';
+import { VALIDATION_TEXT } from '../../contract/validation-text.ts';
 
 /** The `error` member of an error answer. */
 export async function errorOf(response: Response): Promise<ApiErrorBody['error']> {
@@ -16,9 +17,7 @@ export function fieldError(message: string): ApiErrorBody['error'] {
   const separator = message.indexOf(': ');
   const field = message.slice(0, separator);
   const text = message.slice(separator + 2);
-  const code = (Object.keys(VALIDATION_TEXT) as ValidationCode[]).find(
-    (key) => VALIDATION_TEXT[key] === text,
-  );
+  const code = VALIDATION_CODES.find((key) => VALIDATION_TEXT[key] === text);
   if (separator < 0 || code === undefined) throw new Error(`Not a field rule's message: ${message}`);
   return { status: 400, message, field, code };
 }

@@ -3,9 +3,9 @@ import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import { type ChangeEvent, type FocusEvent, type FormEvent, useEffect, useRef, useState } from 'react';
 import * as v from 'valibot';
-import { fieldIssues, type ValidationCode } from '../../../contract/validation.ts';
+import { fieldIssues, isValidationCode, type ValidationCode } from '../../../contract/validation.ts';
 import { ApiError } from '../api-client.ts';
-import { isValidationCode, validationMessage } from '../validation-messages.ts';
+import { validationMessage } from '../validation-messages.ts';
 
 /*
  * The one form kit of the console (docs/decisions/016-domain-shape.md). Inputs stay uncontrolled and

@@ -1,0 +1,57 @@
+import * as v from 'valibot';
+import { toValidationCode, type ValidationCode } from './validation.ts';
+
+/** The English of each rule, as the server words a refused value for clients that show its text. */
+export const VALIDATION_TEXT: Readonly<Record<ValidationCode, string>> = {
+  required: 'is required',
+  requiredUserName: 'user name is required',
+  invalidUserName: 'invalid user name',
+  invalidEmail: 'invalid email',
+  passwordInvalidLength: 'must be at least 12 characters',
+  passwordInvalidMaxLength: 'must be at most 255 characters',
+  enterValidPassword: 'enter valid password',
+  passwordConfirmationMismatch: 'does not match the password',
+  tooLong: 'is too long',
+  invalidName: 'contains characters that are not allowed',
+  invalidLocale: 'is not a supported language',
+  invalidType: 'has the wrong type',
+  invalidValue: 'has a value that is not allowed',
+  invalidAccountName: 'invalid account name',
+  invalidDate: 'must be a date as YYYY-MM-DD',
+  endDateNotInFuture: 'must be after today',
+  endDateBeforeStartDate: 'must not be before the start date',
+  invalidCountry: 'is not a country that can be chosen',
+  invalidPhone: 'invalid phone number',
+  invalidNumber: 'must be a whole number in the allowed range',
+  invalidSort: 'must be columnKey:asc or columnKey:desc with a sortable column',
+  licenceUnreadable: 'is not a readable licence text',
+  licenceUntrustedKey: 'is signed by a key this platform does not trust',
+  licenceTampered: 'has a signature that does not match its content',
+  licenceExpired: 'is a licence that has expired',
+  licenceNotYetValid: 'is a licence that is not valid yet',
+};
+
+/** A failed request value as the server answers it: where, which rule, and the rule in English. */
+export interface FirstIssue {
+  /** Dot path of the value (`service_period.to`); absent when the whole body or query is at fault. */
+  field?: string;
+  code: ValidationCode;
+  /** `"password: enter valid password"`: readable by clients that show the text as it is. */
+  message: string;
+}
+
+/** The first failing value of a request: the field and code of the server's 400, and its message. */
+export function firstIssue(issues: readonly v.BaseIssue<unknown>[]): FirstIssue {
+  const [first] = issues;
+  if (!first) return { code: 'invalidValue', message: 'The request is not valid.' };
+  const field = v.getDotPath(first) ?? undefined;
+  const code = toValidationCode(first.message);
+  return field
+    ? { field, code, message: describeFieldIssue(field, code) }
+    : { code, message: `request body ${VALIDATION_TEXT[code]}` };
+}
+
+/** The English message of a field's rule, as `firstIssue` words it. */
+export function describeFieldIssue(field: string, code: ValidationCode): string {
+  return `${field}: ${VALIDATION_TEXT[code]}`;
+}
