@@ -9,7 +9,7 @@ import { encodeSignInState } from '../contract/schemas/identity.ts';
 import { onUnauthorized } from './lib/api-client.ts';
 import { activateLocale, i18n, resolveConsoleLocale, storedLanguage } from './lib/i18n.ts';
 import { registerServiceWorker } from './lib/service-worker.ts';
-import { configureSession, endSession, forgetToken } from './lib/session.ts';
+import { SessionController } from './lib/session.ts';
 import { applyTheme, storedTheme } from './lib/theme.ts';
 import { createAppRouter } from './router.ts';
 
@@ -26,22 +26,25 @@ async function boot(): Promise<void> {
     }
     return queryClient;
   };
-  const router = createAppRouter(loadQueryClient);
-
   /**
    * The session is gone (401 or a failed refresh): stop sending the token now, go to sign-in with the
    * way back (S-15), and drop the cached data once the secure screens have left.
    */
   const leaveForSignIn = async () => {
-    forgetToken();
+    session.forgetToken();
     const { pathname, search, hash } = window.location;
     await router.navigate({
       to: '/login',
       search: { state: encodeSignInState({ return_path: `${pathname}${search}${hash}` }) },
     });
-    await endSession();
+    await session.end();
   };
-  configureSession({ ended: () => queryClient?.clear(), lost: () => void leaveForSignIn() });
+  // The page's one session, made here and handed to every route in the router context.
+  const session = new SessionController({
+    ended: () => queryClient?.clear(),
+    lost: () => void leaveForSignIn(),
+  });
+  const router = createAppRouter({ loadQueryClient, session });
   onUnauthorized(() => void leaveForSignIn());
 
   // The profile's locale is applied by the secure layout once it is known; until then, the stored one.

@@ -1,19 +1,19 @@
-import type { QueryClient } from '@tanstack/react-query';
 import { createRouter, type RouterHistory } from '@tanstack/react-router';
 import { CONSOLE_BASE_PATH } from '../contract/paths.ts';
+import type { RouterContext } from './routes/__root.tsx';
 import { routeTree } from './routeTree.gen.ts';
 
 /**
- * `loadQueryClient` makes the query client on first use: only the secure layout asks for it, so the
- * pages before sign-in never load the query library (docs/decisions/015-sign-in-page-weight.md).
+ * `context.loadQueryClient` makes the query client on first use: only the secure layout asks for it,
+ * so the pages before sign-in never load the query library (docs/decisions/015-sign-in-page-weight.md).
  * `history` is the browser's unless given (tests pass a memory history).
  */
-export function createAppRouter(loadQueryClient: () => Promise<QueryClient>, history?: RouterHistory) {
+export function createAppRouter(context: RouterContext, history?: RouterHistory) {
   return createRouter({
     routeTree,
     history,
     basepath: CONSOLE_BASE_PATH,
-    context: { loadQueryClient },
+    context,
     defaultPreload: 'intent',
     // Loaders read through the query cache, which has its own freshness rules.
     defaultPreloadStaleTime: 0,

@@ -1,3 +1,4 @@
+import { useRouteContext } from '@tanstack/react-router';
 import type { OutboxCommand } from '../../contract/outbox.ts';
 import { apiPaths } from '../../contract/paths.ts';
 import { type TokenResponse, tokenResponseSchema } from '../../contract/schemas/identity.ts';
@@ -57,174 +58,31 @@ export function nextSessionState(state: SessionState, event: SessionEvent): Sess
   return TRANSITIONS[state][event] ?? state;
 }
 
-let state: SessionState = 'signed-out';
-
-/** Moves the session on; answers whether the event was taken (a move, or staying where it was allowed). */
-function dispatch(event: SessionEvent): boolean {
-  const next = nextSessionState(state, event);
-  const taken = next !== state || TRANSITIONS[state][event] !== undefined;
-  state = next;
-  return taken;
-}
-
-export function sessionState(): SessionState {
-  return state;
-}
-
-let refreshTimer: ReturnType<typeof setTimeout> | null = null;
-let refreshInFlight: Promise<RefreshOutcome> | null = null;
-
 type SessionListener = () => void;
-let onEnded: SessionListener | null = null;
-let onLost: SessionListener | null = null;
-let onUnreachable: SessionListener | null = null;
 
-/**
- * `ended` runs when the session is over and should drop every cached server answer; `lost` runs when
- * a scheduled refresh failed, without the user asking, and should lead to sign-in.
- */
-export function configureSession(listeners: { ended: SessionListener; lost: SessionListener }): void {
-  onEnded = listeners.ended;
-  onLost = listeners.lost;
-}
-
-/** The session is gone without the user asking (the server refused a refresh): lead to sign-in. */
-export function reportSessionLost(): void {
-  onLost?.();
+/** What the page does when the session ends or is lost; given once, when the controller is made. */
+export interface SessionListeners {
+  /** The session is over: drop every cached server answer (B-25). */
+  ended: SessionListener;
+  /** The session is gone without the user asking (the server refused a renewal): lead to sign-in. */
+  lost: SessionListener;
 }
 
 /**
- * Set by the secure layout's offline support: a scheduled refresh that could not reach the server is
- * not a lost session, the console carries on from its cache until the network returns. Without it,
- * such a refresh counts as lost, as before.
+ * What the offline support adds to a session once the secure layout has loaded it: a renewal that
+ * found no server is not a lost session (the console carries on from its cache), and a session's end
+ * destroys what the browser keeps of it (its storage key first, then the data).
  */
-export function whenRefreshUnreachable(listener: SessionListener | null): void {
-  onUnreachable = listener;
-}
-
-// The service worker replays the outbox of the signed-in user with that user's token, which it keeps
-// in memory only. These few lines hand it over; they import nothing of the offline support itself.
-let tokenOwner: string | null = null;
-let tokenExpiresAt = 0;
-let watchingController = false;
-
-/**
- * Posts the current token to the worker. The browser stops an idle worker and its memory with it,
- * so pages post again before every request to sync, not only when the token changes.
- */
-export function postSessionToWorker(): void {
-  const token = getAccessToken();
-  const controller = typeof navigator !== 'undefined' ? navigator.serviceWorker?.controller : null;
-  if (!tokenOwner || !token || !controller) return;
-  const command: OutboxCommand = {
-    type: 'session',
-    userId: tokenOwner,
-    accessToken: token,
-    expiresAt: tokenExpiresAt,
-  };
-  controller.postMessage(command);
+export interface OfflinePlugin {
+  unreachable: SessionListener;
+  teardown(keepOutbox: boolean): Promise<void>;
 }
 
 /**
- * Names the user the current token belongs to (known once the profile is), hands the token to the
- * service worker now and after every refresh or change of worker; `null` stops the hand-over.
+ * `refused`: the server answered that there is no session (sign in again); `unreachable`: no answer,
+ * or the server failing (5xx), which says nothing about the session.
  */
-export function handOffTokenTo(userId: string | null): void {
-  tokenOwner = userId;
-  if (!watchingController && typeof navigator !== 'undefined' && navigator.serviceWorker) {
-    watchingController = true;
-    navigator.serviceWorker.addEventListener('controllerchange', postSessionToWorker);
-  }
-  postSessionToWorker();
-}
-
-type SessionTeardown = (keepOutbox: boolean) => Promise<void>;
-let teardown: SessionTeardown | null = null;
-
-/**
- * Registered by the offline support: destroys what this browser keeps of the session (its storage key
- * first, then the data) and tells the service worker whether to keep the user's queued changes.
- */
-export function setSessionTeardown(handler: SessionTeardown | null): void {
-  teardown = handler;
-}
-
-/** Runs the teardown, if any; it never fails the sign-out it belongs to. */
-export async function closeOfflineSession(keepOutbox: boolean): Promise<void> {
-  await teardown?.(keepOutbox).catch(() => undefined);
-}
-
-function cancelRefresh(): void {
-  if (refreshTimer !== null) clearTimeout(refreshTimer);
-  refreshTimer = null;
-}
-
-/**
- * One timer, set for the moment the token expires (B-22), never sooner than the floor; every new
- * token replaces it. A renewal that got no answer hands over to the offline support, which tries
- * again with growing waits (`lib/offline/secure-session.ts`).
- */
-function scheduleRefresh(delayMs: number): void {
-  cancelRefresh();
-  const delay = Math.min(LONGEST_TIMER_MS, Math.max(REFRESH_FLOOR_MS, delayMs));
-  refreshTimer = setTimeout(() => {
-    void refreshSessionOutcome().then((outcome) => {
-      if (outcome === 'renewed') return;
-      if (outcome === 'unreachable' && onUnreachable) onUnreachable();
-      else onLost?.();
-    });
-  }, delay);
-}
-
-/**
- * How long a token is valid from now. The server states it (`expires_in`); only a server that does
- * not is read by its `expires_at` against this computer's clock, which can be minutes off the
- * server's: that is why the floor exists.
- */
-function lifetimeMs(tokens: TokenResponse): number {
-  if (tokens.expires_in !== undefined) return tokens.expires_in * 1000;
-  return Date.parse(tokens.expires_at) - Date.now();
-}
-
-function applyTokens(tokens: TokenResponse): void {
-  const lifetime = lifetimeMs(tokens);
-  // Kept on this computer's clock, like every comparison made with it (the worker's included).
-  const expiresAt = Date.now() + lifetime;
-  setAccessToken(tokens.access_token, expiresAt);
-  tokenExpiresAt = expiresAt;
-  scheduleRefresh(lifetime);
-  postSessionToWorker();
-}
-
-/**
- * Keeps the token of a successful sign-in (B-19) and plans its renewal. A sign-in may be another
- * user's: the token is handed to the service worker once the secure layout knows whose it is.
- */
-export function startSession(tokens: TokenResponse): void {
-  dispatch('signed-in');
-  tokenOwner = null;
-  // A new sign-in replaced the refresh cookie a sign-out left behind: nothing is left to revoke.
-  setSignOutPending(false);
-  applyTokens(tokens);
-}
-
-/** Stops using the token at once; the cached data goes with `endSession` once the screen has left. */
-export function forgetToken(): void {
-  cancelRefresh();
-  clearAccessToken();
-}
-
-/**
- * Drops the token, the timer, what the browser keeps of the session (queued changes stay, held for
- * the user's next sign-in) and, through `ended`, all client state (B-25).
- */
-export async function endSession(): Promise<void> {
-  forgetToken();
-  await closeOfflineSession(true);
-  tokenOwner = null;
-  dispatch('ended');
-  onEnded?.();
-}
+export type RefreshOutcome = 'renewed' | 'refused' | 'unreachable';
 
 const REFRESH_LOCK = 'trust-console.refresh';
 
@@ -266,42 +124,18 @@ function exchangeInTurn() {
     : exchangeRefreshCookie();
 }
 
-/**
- * `refused`: the server answered that there is no session (sign in again); `unreachable`: no answer,
- * or the server failing (5xx), which says nothing about the session.
- */
-export type RefreshOutcome = 'renewed' | 'refused' | 'unreachable';
-
 function outcomeOf(error: unknown): RefreshOutcome {
   return error instanceof ApiError && error.status >= 400 && error.status < 500 ? 'refused' : 'unreachable';
 }
 
 /**
- * Exchanges the HttpOnly refresh cookie for a new access token. The server treats a reused refresh
- * token as theft, so two exchanges must never race: callers in this tab share one request, and tabs
- * take turns through a Web Lock, the later one sending the cookie the earlier one received.
+ * How long a token is valid from now. The server states it (`expires_in`); only a server that does
+ * not is read by its `expires_at` against this computer's clock, which can be minutes off the
+ * server's: that is why the floor exists.
  */
-export function refreshSessionOutcome(): Promise<RefreshOutcome> {
-  refreshInFlight ??= (signOutPending() ? endLeftSession() : renew()).finally(() => {
-    refreshInFlight = null;
-  });
-  return refreshInFlight;
-}
-
-function renew(): Promise<RefreshOutcome> {
-  return exchangeInTurn()
-    .then((tokens): RefreshOutcome => {
-      // Signing out meanwhile: the new token is dropped, and its session ends with the sign-out.
-      if (!dispatch('renewed')) return 'refused';
-      applyTokens(tokens);
-      return 'renewed';
-    })
-    .catch((error: unknown) => {
-      forgetToken();
-      const outcome = outcomeOf(error);
-      dispatch(outcome);
-      return outcome;
-    });
+function lifetimeMs(tokens: TokenResponse): number {
+  if (tokens.expires_in !== undefined) return tokens.expires_in * 1000;
+  return Date.parse(tokens.expires_at) - Date.now();
 }
 
 /** Signs out the session with the token in memory; true once the server has ended it. */
@@ -314,44 +148,212 @@ async function logOut(): Promise<boolean> {
 }
 
 /**
- * Ends the session a sign-out left on the server: its refresh cookie is exchanged once and that
- * session signed out, so the cookie can no longer sign anyone in. `refused` once it is over (or the
- * server had already ended it), `unreachable` while the server cannot be asked.
+ * The page's session with the platform, made once by `main.tsx` and handed to the routes in the
+ * router context (`useSession` below them). It owns the access token (kept in `access-token.ts`'s
+ * memory, which only it writes and the API client reads), its renewal, the sign-out, and the
+ * hand-over of the token to the service worker; its state moves by `nextSessionState` alone.
  */
-async function endLeftSession(): Promise<RefreshOutcome> {
-  let outcome: RefreshOutcome = 'refused';
-  try {
-    const tokens = await exchangeInTurn();
-    setAccessToken(tokens.access_token, Date.now() + lifetimeMs(tokens));
-    if (!(await logOut())) outcome = 'unreachable';
-  } catch (error) {
-    outcome = outcomeOf(error) === 'unreachable' ? 'unreachable' : 'refused';
+export class SessionController {
+  #state: SessionState = 'signed-out';
+  #refreshTimer: ReturnType<typeof setTimeout> | null = null;
+  #refreshInFlight: Promise<RefreshOutcome> | null = null;
+  #offline: OfflinePlugin | null = null;
+  // The service worker replays the outbox of the signed-in user with that user's token, which it
+  // keeps in memory only: the controller posts it whenever it changes or the worker does.
+  #tokenOwner: string | null = null;
+  #tokenExpiresAt = 0;
+  #watchingWorker = false;
+
+  constructor(private readonly listeners: SessionListeners) {}
+
+  get state(): SessionState {
+    return this.#state;
   }
-  forgetToken();
-  if (outcome === 'refused') setSignOutPending(false);
-  return outcome;
+
+  /** Moves the session on; answers whether the event was taken (a move, or staying where it was allowed). */
+  #dispatch(event: SessionEvent): boolean {
+    const next = nextSessionState(this.#state, event);
+    const taken = next !== this.#state || TRANSITIONS[this.#state][event] !== undefined;
+    this.#state = next;
+    return taken;
+  }
+
+  /** Plugs the offline support in (the secure layout loads it), or takes it out with `null`. */
+  attachOffline(plugin: OfflinePlugin | null): void {
+    this.#offline = plugin;
+  }
+
+  /** The session is gone without the user asking (the server refused a renewal): lead to sign-in. */
+  reportLost(): void {
+    this.listeners.lost();
+  }
+
+  /**
+   * Posts the current token to the worker. The browser stops an idle worker and its memory with it,
+   * so pages post again before every request to sync, not only when the token changes.
+   */
+  postToWorker(): void {
+    const token = getAccessToken();
+    const controller = typeof navigator !== 'undefined' ? navigator.serviceWorker?.controller : null;
+    if (!this.#tokenOwner || !token || !controller) return;
+    const command: OutboxCommand = {
+      type: 'session',
+      userId: this.#tokenOwner,
+      accessToken: token,
+      expiresAt: this.#tokenExpiresAt,
+    };
+    controller.postMessage(command);
+  }
+
+  /**
+   * Names the user the current token belongs to (known once the profile is), hands the token to the
+   * service worker now and after every refresh or change of worker; `null` stops the hand-over.
+   */
+  handOffTokenTo(userId: string | null): void {
+    this.#tokenOwner = userId;
+    if (!this.#watchingWorker && typeof navigator !== 'undefined' && navigator.serviceWorker) {
+      this.#watchingWorker = true;
+      navigator.serviceWorker.addEventListener('controllerchange', () => this.postToWorker());
+    }
+    this.postToWorker();
+  }
+
+  /** Runs the offline support's teardown, if any; it never fails the sign-out it belongs to. */
+  async closeOffline(keepOutbox: boolean): Promise<void> {
+    await this.#offline?.teardown(keepOutbox).catch(() => undefined);
+  }
+
+  #cancelRefresh(): void {
+    if (this.#refreshTimer !== null) clearTimeout(this.#refreshTimer);
+    this.#refreshTimer = null;
+  }
+
+  /**
+   * One timer, set for the moment the token expires (B-22), never sooner than the floor; every new
+   * token replaces it. A renewal that got no answer hands over to the offline support, which tries
+   * again with growing waits (`lib/offline/secure-session.ts`).
+   */
+  #scheduleRefresh(delayMs: number): void {
+    this.#cancelRefresh();
+    const delay = Math.min(LONGEST_TIMER_MS, Math.max(REFRESH_FLOOR_MS, delayMs));
+    this.#refreshTimer = setTimeout(() => {
+      void this.refresh().then((outcome) => {
+        if (outcome === 'renewed') return;
+        if (outcome === 'unreachable' && this.#offline) this.#offline.unreachable();
+        else this.listeners.lost();
+      });
+    }, delay);
+  }
+
+  #applyTokens(tokens: TokenResponse): void {
+    const lifetime = lifetimeMs(tokens);
+    // Kept on this computer's clock, like every comparison made with it (the worker's included).
+    const expiresAt = Date.now() + lifetime;
+    setAccessToken(tokens.access_token, expiresAt);
+    this.#tokenExpiresAt = expiresAt;
+    this.#scheduleRefresh(lifetime);
+    this.postToWorker();
+  }
+
+  /**
+   * Keeps the token of a successful sign-in (B-19) and plans its renewal. A sign-in may be another
+   * user's: the token is handed to the service worker once the secure layout knows whose it is.
+   */
+  start(tokens: TokenResponse): void {
+    this.#dispatch('signed-in');
+    this.#tokenOwner = null;
+    // A new sign-in replaced the refresh cookie a sign-out left behind: nothing is left to revoke.
+    setSignOutPending(false);
+    this.#applyTokens(tokens);
+  }
+
+  /** Stops using the token at once; the cached data goes with `end` once the screen has left. */
+  forgetToken(): void {
+    this.#cancelRefresh();
+    clearAccessToken();
+  }
+
+  /**
+   * Drops the token, the timer, what the browser keeps of the session (queued changes stay, held for
+   * the user's next sign-in) and, through `ended`, all client state (B-25).
+   */
+  async end(): Promise<void> {
+    this.forgetToken();
+    await this.closeOffline(true);
+    this.#tokenOwner = null;
+    this.#dispatch('ended');
+    this.listeners.ended();
+  }
+
+  /**
+   * Exchanges the HttpOnly refresh cookie for a new access token. The server treats a reused refresh
+   * token as theft, so two exchanges must never race: callers in this tab share one request, and tabs
+   * take turns through a Web Lock, the later one sending the cookie the earlier one received.
+   */
+  refresh(): Promise<RefreshOutcome> {
+    this.#refreshInFlight ??= (signOutPending() ? this.#endLeftSession() : this.#renew()).finally(() => {
+      this.#refreshInFlight = null;
+    });
+    return this.#refreshInFlight;
+  }
+
+  #renew(): Promise<RefreshOutcome> {
+    return exchangeInTurn()
+      .then((tokens): RefreshOutcome => {
+        // Signing out meanwhile: the new token is dropped, and its session ends with the sign-out.
+        if (!this.#dispatch('renewed')) return 'refused';
+        this.#applyTokens(tokens);
+        return 'renewed';
+      })
+      .catch((error: unknown) => {
+        this.forgetToken();
+        const outcome = outcomeOf(error);
+        this.#dispatch(outcome);
+        return outcome;
+      });
+  }
+
+  /**
+   * Ends the session a sign-out left on the server: its refresh cookie is exchanged once and that
+   * session signed out, so the cookie can no longer sign anyone in. `refused` once it is over (or the
+   * server had already ended it), `unreachable` while the server cannot be asked.
+   */
+  async #endLeftSession(): Promise<RefreshOutcome> {
+    let outcome: RefreshOutcome = 'refused';
+    try {
+      const tokens = await exchangeInTurn();
+      setAccessToken(tokens.access_token, Date.now() + lifetimeMs(tokens));
+      if (!(await logOut())) outcome = 'unreachable';
+    } catch (error) {
+      outcome = outcomeOf(error) === 'unreachable' ? 'unreachable' : 'refused';
+    }
+    this.forgetToken();
+    if (outcome === 'refused') setSignOutPending(false);
+    return outcome;
+  }
+
+  /** On a secure page: the token in memory, or one from the refresh cookie (B-26, B-29). */
+  async ensure(): Promise<boolean> {
+    return getAccessToken() !== null || (await this.refresh()) === 'renewed';
+  }
+
+  /**
+   * Revokes the session on the server. A failure is not the user's problem: they asked to leave, and
+   * the caller ends the session here whatever the answer. Until the server has ended it, the sign-out
+   * stays pending: the next start ends the session first instead of signing the user back in.
+   */
+  async revoke(): Promise<void> {
+    this.#dispatch('signing-out');
+    setSignOutPending(true);
+    if (await logOut()) setSignOutPending(false);
+    // No token (an offline start, or it expired offline) or a refused one: end it with the cookie.
+    else await this.#endLeftSession();
+    // The token is dead now: the sign-in page must not take it for a session still open.
+    this.forgetToken();
+  }
 }
 
-export async function refreshSession(): Promise<boolean> {
-  return (await refreshSessionOutcome()) === 'renewed';
-}
-
-/** On a secure page: the token in memory, or one from the refresh cookie (B-26, B-29). */
-export async function ensureSession(): Promise<boolean> {
-  return getAccessToken() !== null || refreshSession();
-}
-
-/**
- * Revokes the session on the server. A failure is not the user's problem: they asked to leave, and
- * the caller ends the session here whatever the answer. Until the server has ended it, the sign-out
- * stays pending: the next start ends the session first instead of signing the user back in.
- */
-export async function revokeServerSession(): Promise<void> {
-  dispatch('signing-out');
-  setSignOutPending(true);
-  if (await logOut()) setSignOutPending(false);
-  // No token (an offline start, or it expired offline) or a refused one: end it with the cookie.
-  else await endLeftSession();
-  // The token is dead now: the sign-in page must not take it for a session still open.
-  forgetToken();
+/** The page's session, for components below the router (sign-in, the header's sign-out). */
+export function useSession(): SessionController {
+  return useRouteContext({ from: '__root__' }).session;
 }

@@ -17,7 +17,7 @@ import { forgetRecentAccount } from '../lib/recent-accounts.ts';
 export const Route = createFileRoute('/_secure')({
   // The session, or without a network the last user's cached screens (docs/decisions/013). The offline
   // support is imported here, not with the route tree, so the pages before sign-in never load it.
-  beforeLoad: async ({ location, context: { loadQueryClient } }) => {
+  beforeLoad: async ({ location, context: { loadQueryClient, session } }) => {
     const queryClient = await loadQueryClient();
     const { screenDataOf } = await import('../lib/query-client.ts');
     const { startSecureSession, showOfflinePage, showOfflineNoticesWith } = await import(
@@ -27,7 +27,7 @@ export const Route = createFileRoute('/_secure')({
       void import('../components/ui/toast.tsx').then(({ showToast }) => showToast(type, text));
     });
     const { SYNC_TARGETS } = await import('./-sync-targets.ts');
-    const start = await startSecureSession({ queryClient, syncTargets: SYNC_TARGETS });
+    const start = await startSecureSession({ controller: session, queryClient, syncTargets: SYNC_TARGETS });
     if (start === 'unavailable') await showOfflinePage();
     if (start === 'signed-out') {
       throw redirect({

@@ -8,9 +8,9 @@ export const Route = createFileRoute('/login')({
   validateSearch: v.object({ state: v.optional(v.string()) }),
   // Without a state the console's home decides (B-09): a signed-in user lands there, anyone else
   // comes back here with a state that carries the return path, so this cannot loop.
-  beforeLoad: async ({ search }) => {
+  beforeLoad: async ({ search, context }) => {
     if (!search.state) throw redirect({ to: '/' });
-    await leaveSignInWhenSignedIn(search.state);
+    await leaveSignInWhenSignedIn(context.session, search.state);
     await redirectToSetupWhileUnconfigured();
   },
   component: function LoginRoute() {

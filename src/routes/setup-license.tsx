@@ -3,6 +3,6 @@ import { SetupLicencePage } from '../features/setup/components/setup-licence-pag
 import { guardSetupPage } from '../features/setup/guard.ts';
 
 export const Route = createFileRoute('/setup-license')({
-  beforeLoad: () => guardSetupPage(),
+  beforeLoad: ({ context }) => guardSetupPage(context.session),
   component: SetupLicencePage,
 });

@@ -3,8 +3,8 @@ import { SetupUserPage } from '../features/setup/components/setup-user-page.tsx'
 import { guardSetupPage } from '../features/setup/guard.ts';
 
 export const Route = createFileRoute('/setup-user')({
-  beforeLoad: async () => {
-    const status = await guardSetupPage();
+  beforeLoad: async ({ context }) => {
+    const status = await guardSetupPage(context.session);
     // The server refuses the administrator until a licence is installed; start there instead.
     if (!status.licence_installed) throw redirect({ to: '/setup-license', replace: true });
   },

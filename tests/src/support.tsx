@@ -7,8 +7,9 @@ import type { ReactNode } from 'react';
 import { afterEach, vi } from 'vitest';
 import { type PermissionFlag, permissionFlagsFrom } from '../../contract/permissions.ts';
 import type { Profile } from '../../contract/schemas/profile.ts';
+import { clearAccessToken } from '../../src/lib/access-token.ts';
 import { PermissionFlagsProvider } from '../../src/lib/permissions.tsx';
-import { endSession } from '../../src/lib/session.ts';
+import { SessionController } from '../../src/lib/session.ts';
 import { createAppRouter } from '../../src/router.ts';
 
 // The first render of a file loads the route chunks through the Vite transform, and the secure
@@ -17,11 +18,15 @@ import { createAppRouter } from '../../src/router.ts';
 configure({ asyncUtilTimeout: 5000 });
 
 // Tests run without vitest globals, so Testing Library cannot clean up by itself.
+/** The sessions the rendered apps made, ended after each test as a page's end would. */
+const sessions: SessionController[] = [];
+
 afterEach(async () => {
   cleanup();
-  // The session lives in module memory, like in the browser; each test starts signed out, even one
-  // after a test whose sign-out was still finishing when its last check passed.
-  await endSession();
+  // Each test starts signed out, even one after a test whose sign-out was still finishing when its
+  // last check passed.
+  for (const session of sessions.splice(0)) await session.end();
+  clearAccessToken();
   vi.unstubAllGlobals();
   window.localStorage.clear();
 });
@@ -105,8 +110,10 @@ export function renderApp(path: string) {
     },
   );
   const queryClient = testQueryClient();
+  const session = new SessionController({ ended: () => queryClient.clear(), lost: () => undefined });
+  sessions.push(session);
   const router = createAppRouter(
-    () => Promise.resolve(queryClient),
+    { loadQueryClient: () => Promise.resolve(queryClient), session },
     createMemoryHistory({ initialEntries: [path] }),
   );
   const view = render(
@@ -116,7 +123,7 @@ export function renderApp(path: string) {
       </QueryClientProvider>
     </I18nProvider>,
   );
-  return { ...view, router, queryClient };
+  return { ...view, router, queryClient, session };
 }
 
 /** One component inside a bare router (for its links) with the given permission flags. */

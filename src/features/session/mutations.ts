@@ -7,7 +7,7 @@ import {
 } from '../../../contract/schemas/identity.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 import { licenceCheck } from '../../lib/licence-check.ts';
-import { startSession } from '../../lib/session.ts';
+import type { SessionController } from '../../lib/session.ts';
 
 interface VerifyUsernameInput {
   username: string;
@@ -21,11 +21,11 @@ export function verifyUsername(input: VerifyUsernameInput) {
 }
 
 /** The password step: keeps the token in memory, then checks the licence before going on. */
-export async function signIn(credentials: LoginRequest) {
+export async function signIn(session: SessionController, credentials: LoginRequest) {
   const tokens = await apiRequest('POST', apiPaths.identity.login, {
     body: credentials,
     schema: tokenResponseSchema,
   });
-  startSession(tokens);
+  session.start(tokens);
   return licenceCheck.read({ fresh: true });
 }

@@ -5,7 +5,7 @@ import { ApiError } from '../../lib/api-client.ts';
 import { leaveTo } from '../../lib/external-navigation.ts';
 import { licenceCheck } from '../../lib/licence-check.ts';
 import { routerHref } from '../../lib/return-path.ts';
-import { ensureSession } from '../../lib/session.ts';
+import type { SessionController } from '../../lib/session.ts';
 import { setupStatus } from './queries.ts';
 
 /**
@@ -13,8 +13,8 @@ import { setupStatus } from './queries.ts';
  * check → there; an administrator already exists → sign-in. Answers the status for the page. A page
  * load drops the token in memory, so "signed in" is asked of the refresh cookie too.
  */
-export async function guardSetupPage() {
-  if (await ensureSession()) throw redirect({ to: '/accounts', replace: true });
+export async function guardSetupPage(session: SessionController) {
+  if (await session.ensure()) throw redirect({ to: '/accounts', replace: true });
   const [status, licence] = await Promise.all([setupStatus.read(), licenceCheck.read()]);
   if (licence.redirect_url) {
     if (licence.redirect_url.startsWith(`${CONSOLE_BASE_PATH}/`)) {

@@ -3,7 +3,7 @@ import type { PlatformLocale } from '../../../contract/locales.ts';
 import { apiPaths } from '../../../contract/paths.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 import { storeLanguageAndReload } from '../../lib/i18n.ts';
-import { closeOfflineSession, revokeServerSession } from '../../lib/session.ts';
+import { useSession } from '../../lib/session.ts';
 
 export const shellMutationKeys = {
   changeLanguage: ['shell', 'change-language'] as const,
@@ -25,11 +25,12 @@ export function useChangeLanguage(userId: string) {
  * leaves the secure screens, then ends the session.
  */
 export function useSignOut() {
+  const session = useSession();
   return useMutation({
     mutationKey: shellMutationKeys.signOut,
     mutationFn: async ({ keepOutbox }: { keepOutbox: boolean }) => {
-      await closeOfflineSession(keepOutbox);
-      await revokeServerSession();
+      await session.closeOffline(keepOutbox);
+      await session.revoke();
     },
   });
 }

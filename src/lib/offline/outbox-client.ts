@@ -7,7 +7,6 @@ import {
   type OutboxEvent,
   type OutboxState,
 } from '../../../contract/outbox.ts';
-import { postSessionToWorker } from '../session.ts';
 
 /**
  * The page's side of the outbox (docs/decisions/013-offline-console.md): commands go to the service
@@ -26,8 +25,14 @@ export function postOutboxCommand(command: OutboxCommand): void {
   void container.ready.then((registration) => registration.active?.postMessage(command));
 }
 
+/**
+ * Posts the session's token to the worker before a sync: the browser stops an idle worker and its
+ * memory with it. Named by the connection; nothing to post while no user's outbox is connected.
+ */
+let postSession: () => void = () => undefined;
+
 export function syncNow(): void {
-  postSessionToWorker();
+  postSession();
   postOutboxCommand({ type: 'sync-now' });
 }
 
@@ -84,6 +89,8 @@ export interface OutboxConnection {
   /** Owner tag of the signed-in user: events of other owners are ignored. */
   owner: string;
   userId: string;
+  /** Hands the session's token to the worker, which replays with it (`SessionController.postToWorker`). */
+  postSession: () => void;
   /** A queued change reached the server: refetch what it changed. */
   onSynced?: (url: string) => void;
   /**
@@ -102,10 +109,12 @@ export interface OutboxConnection {
 export function connectOutbox({
   owner,
   userId,
+  postSession: post,
   onSynced,
   onDiscarded,
   onQuotaExceeded,
 }: OutboxConnection): () => void {
+  postSession = post;
   publish({ owner, entries: EMPTY });
   // Entries the worker reported as sent: their leaving the list is not a discard.
   const synced = new Set<string>();
@@ -140,6 +149,7 @@ export function connectOutbox({
     window.removeEventListener('online', syncNow);
     window.removeEventListener('focus', syncNow);
     document.removeEventListener('visibilitychange', onVisible);
+    if (postSession === post) postSession = () => undefined;
     if (snapshot.owner === owner) publish({ owner: null, entries: EMPTY });
   };
 }

@@ -20,13 +20,7 @@ import {
 } from '../current-user.ts';
 import { isFeatureFlagsQuery } from '../feature-flags.ts';
 import { offlineMaxAgeMs } from '../query-client.ts';
-import {
-  handOffTokenTo,
-  refreshSessionOutcome,
-  reportSessionLost,
-  setSessionTeardown,
-  whenRefreshUnreachable,
-} from '../session.ts';
+import type { SessionController } from '../session.ts';
 import { offlineDatabase, onOfflineDataDiscarded } from './database.ts';
 import { connectOutbox, postOutboxCommand } from './outbox-client.ts';
 import {
@@ -82,6 +76,8 @@ export type SecureStart =
 
 /** What the secure layout starts the offline support with. */
 export interface SecureSessionSetup {
+  /** The page's session with the platform, which the offline support plugs into. */
+  controller: SessionController;
   queryClient: QueryClient;
   /** Which cached queries a change leaving the outbox makes stale: the app's one table. */
   syncTargets: readonly SyncTarget[];
@@ -232,6 +228,7 @@ function connect(session: ActiveSession): void {
   session.disconnectOutbox = connectOutbox({
     owner: session.owner,
     userId: session.userId,
+    postSession: () => session.controller.postToWorker(),
     onSynced: readAgain,
     onDiscarded: readAgain,
     onQuotaExceeded: (summary) =>
@@ -248,8 +245,8 @@ async function teardown(keepOutbox: boolean): Promise<void> {
   if (!session) return;
   detach(session);
   postOutboxCommand({ type: 'session-ended', userId: session.userId, keep: keepOutbox });
-  handOffTokenTo(null);
-  whenRefreshUnreachable(null);
+  session.controller.handOffTokenTo(null);
+  session.controller.attachOffline(null);
   if (session.database) await endOwnerSession(session.database, session.owner, keepOutbox);
 }
 
@@ -313,7 +310,7 @@ async function beginOnline(setup: SecureSessionSetup): Promise<SecureStart> {
   ]);
   // Without a profile the layout's loader reports the failure; the offline support waits for a next start.
   if (!profile) return 'online';
-  handOffTokenTo(profile.id);
+  setup.controller.handOffTokenTo(profile.id);
   const owner = await ownerTag(profile.id);
   const session = newSession(setup, profile, owner, database, 'online');
   if (database) {
@@ -339,8 +336,7 @@ function adopt(session: ActiveSession): void {
   persist(session);
   connect(session);
   planExpiry(session);
-  setSessionTeardown(teardown);
-  whenRefreshUnreachable(() => goOffline(session));
+  session.controller.attachOffline({ teardown, unreachable: () => goOffline(session) });
   if (session.mode === 'offline') watchForServer(session);
 }
 
@@ -402,7 +398,7 @@ function watchForServer(session: ActiveSession): void {
     if (trying || active !== session) return;
     trying = true;
     try {
-      const outcome = await refreshSessionOutcome();
+      const outcome = await session.controller.refresh();
       if (active !== session) return;
       // The browser may say it is online while the server is still out of reach: queries keep waiting.
       if (outcome === 'unreachable') {
@@ -412,7 +408,7 @@ function watchForServer(session: ActiveSession): void {
       }
       stop();
       if (outcome === 'refused') {
-        reportSessionLost();
+        session.controller.reportLost();
         return;
       }
       await backOnline(session);
@@ -453,7 +449,7 @@ async function backOnline(session: ActiveSession): Promise<void> {
     return;
   }
   session.mode = 'online';
-  handOffTokenTo(profile.id);
+  session.controller.handOffTokenTo(profile.id);
   void queryClient.invalidateQueries({ predicate: (query) => isReadAtEveryStart(query.queryKey) });
   if (session.database) {
     setSealingKey(session, await sealingKeyFor(session.database, session.owner).catch(() => session.key));
@@ -483,7 +479,7 @@ async function start(setup: SecureSessionSetup): Promise<SecureStart> {
     return 'online';
   }
   if (active?.mode === 'offline') return 'offline';
-  const outcome = await refreshSessionOutcome();
+  const outcome = await setup.controller.refresh();
   if (outcome === 'renewed') {
     if (active) {
       await backOnline(active);

@@ -1,15 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getAccessToken } from '../../../src/lib/access-token.ts';
-import {
-  configureSession,
-  endSession,
-  nextSessionState,
-  REFRESH_FLOOR_MS,
-  refreshSessionOutcome,
-  revokeServerSession,
-  sessionState,
-  startSession,
-} from '../../../src/lib/session.ts';
+import { nextSessionState, REFRESH_FLOOR_MS, SessionController } from '../../../src/lib/session.ts';
 import { json, mockApi } from '../support.tsx';
 
 const TOKEN_LIFETIME_S = 600;
@@ -36,10 +27,16 @@ function refreshingServer(options: { statesLifetime: boolean }) {
   return { api, refreshes: () => refreshes };
 }
 
+let session = new SessionController({ ended: () => undefined, lost: () => undefined });
+
+beforeEach(() => {
+  session = new SessionController({ ended: () => undefined, lost: () => undefined });
+});
+afterEach(() => session.forgetToken());
+
 describe('renewing the access token', () => {
   beforeEach(() => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
-    configureSession({ ended: () => undefined, lost: () => undefined });
   });
   afterEach(() => {
     vi.useRealTimers();
@@ -51,7 +48,7 @@ describe('renewing the access token', () => {
   ])('renews once per lifetime with the computer clock %s the server', async (_label, skew) => {
     vi.setSystemTime(SERVER_NOW + skew);
     const server = refreshingServer({ statesLifetime: true });
-    startSession(serverTokens(1, { statesLifetime: true }));
+    session.start(serverTokens(1, { statesLifetime: true }));
 
     await vi.advanceTimersByTimeAsync(5_000);
     expect(server.refreshes()).toBe(0);
@@ -65,7 +62,7 @@ describe('renewing the access token', () => {
   it('never renews sooner than the floor when the server states no lifetime and the clocks disagree', async () => {
     vi.setSystemTime(SERVER_NOW + 11 * 60_000);
     const server = refreshingServer({ statesLifetime: false });
-    startSession(serverTokens(1, { statesLifetime: false }));
+    session.start(serverTokens(1, { statesLifetime: false }));
 
     await vi.advanceTimersByTimeAsync(5_000);
     expect(server.refreshes()).toBe(0);
@@ -100,15 +97,15 @@ describe('the session state machine', () => {
         }),
       'POST /imauth/api/v1/logout': () => new Response(null, { status: 204 }),
     });
-    startSession({ access_token: 'token-1', expires_at: '2999-01-01T00:00:00Z', expires_in: 600 });
-    const renewal = refreshSessionOutcome();
-    const signOut = revokeServerSession();
+    session.start({ access_token: 'token-1', expires_at: '2999-01-01T00:00:00Z', expires_in: 600 });
+    const renewal = session.refresh();
+    const signOut = session.revoke();
     await vi.waitFor(() => expect(answerRefresh).not.toBe(undefined));
     answerRefresh(json({ access_token: 'token-2', expires_at: '2999-01-01T00:00:00Z', expires_in: 600 }));
     await Promise.all([renewal, signOut]);
     expect(getAccessToken()).toBeNull();
-    expect(sessionState()).toBe('ending');
-    await endSession();
-    expect(sessionState()).toBe('signed-out');
+    expect(session.state).toBe('ending');
+    await session.end();
+    expect(session.state).toBe('signed-out');
   });
 });

@@ -22,6 +22,7 @@ import { leaveTo } from '../../../lib/external-navigation.ts';
 import { useForm } from '../../../lib/form/use-form.ts';
 import { platformLocaleFor, storeLanguageAndReload } from '../../../lib/i18n.ts';
 import { routerHref, safeReturnPath } from '../../../lib/return-path.ts';
+import { useSession } from '../../../lib/session.ts';
 import { signIn, verifyUsername } from '../mutations.ts';
 import { SignInFooter } from './sign-in-footer.tsx';
 
@@ -126,11 +127,12 @@ interface PasswordStepProps {
 
 function PasswordStep({ username, state, onUseAnotherAccount }: PasswordStepProps) {
   const { t } = useLingui();
+  const session = useSession();
   const navigate = useNavigate();
   const headingId = useId();
   const form = useForm(loginRequestSchema, {
     onSubmit: async (credentials) => {
-      const licence = await signIn(credentials);
+      const licence = await signIn(session, credentials);
       if (licence.status === 'EXPIRED') {
         leaveTo(licence.redirect_url ?? UPDATE_LICENCE_ERROR_PATH, UPDATE_LICENCE_ERROR_PATH);
       } else if (licence.status === 'NOT_FOUND') {

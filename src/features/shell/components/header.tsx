@@ -12,7 +12,7 @@ import { platformLocaleFor } from '../../../lib/i18n.ts';
 import { languageChoices, platformLocales } from '../../../lib/locales.ts';
 import { useOutboxEntries } from '../../../lib/offline/outbox-client.ts';
 import { usePublicResource } from '../../../lib/public-data.ts';
-import { endSession } from '../../../lib/session.ts';
+import { useSession } from '../../../lib/session.ts';
 import { chooseTheme, storedTheme, THEME_PREFERENCES, type ThemePreference } from '../../../lib/theme.ts';
 import { useAccountSwitcherMode, useSwitchAccount } from '../account-switcher.ts';
 import { useChangeLanguage, useSignOut } from '../mutations.ts';
@@ -112,6 +112,7 @@ function UserMenu({ profile }: { profile: Profile }) {
   const { t, i18n } = useLingui();
   const navigate = useNavigate();
   const changeLanguage = useChangeLanguage(profile.id);
+  const session = useSession();
   const signOut = useSignOut();
   const waiting = useOutboxEntries().length;
   const [askingToKeep, setAskingToKeep] = useState(false);
@@ -129,7 +130,7 @@ function UserMenu({ profile }: { profile: Profile }) {
             to: '/login',
             search: { state: encodeSignInState({ return_path: ACCOUNTS_LIST_PATH }) },
           });
-          await endSession();
+          await session.end();
         },
       },
     );

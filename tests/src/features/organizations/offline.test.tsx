@@ -7,7 +7,6 @@ import { ownerTag } from '../../../../contract/offline-storage.ts';
 import { OUTBOX_CHANNEL } from '../../../../contract/outbox.ts';
 import { setOutboxOwner } from '../../../../src/lib/offline/queueable-request.ts';
 import { flushOfflineCache, resetSecureSession } from '../../../../src/lib/offline/secure-session.ts';
-import { forgetToken } from '../../../../src/lib/session.ts';
 import { ORGANIZATION_ID, organizationFixture, profileFixture } from '../../fixtures.ts';
 import { freshIndexedDb, randomSecret } from '../../lib/offline/offline-support.ts';
 import { json, renderApp } from '../../support.tsx';
@@ -26,7 +25,7 @@ async function visitOnline() {
   await act(() => flushOfflineCache());
   view.unmount();
   resetSecureSession();
-  forgetToken();
+  view.session.forgetToken();
 }
 
 function noNetwork() {

@@ -89,7 +89,12 @@ function Entries() {
 describe('outbox client', () => {
   it('asks the worker for the user’s entries and renders what it broadcasts, for this user only', async () => {
     const synced = vi.fn();
-    disconnect = connectOutbox({ owner: OWNER, userId: 'ada', onSynced: synced });
+    disconnect = connectOutbox({
+      owner: OWNER,
+      userId: 'ada',
+      postSession: () => undefined,
+      onSynced: synced,
+    });
     expect(posted).toContainEqual({ type: 'list', userId: 'ada' });
     render(<Entries />);
 
@@ -109,7 +114,13 @@ describe('outbox client', () => {
   it('reads again what a change discarded here or in another tab showed, and not what a sent one did twice', async () => {
     const synced = vi.fn();
     const discarded = vi.fn();
-    disconnect = connectOutbox({ owner: OWNER, userId: 'ada', onSynced: synced, onDiscarded: discarded });
+    disconnect = connectOutbox({
+      owner: OWNER,
+      userId: 'ada',
+      postSession: () => undefined,
+      onSynced: synced,
+      onDiscarded: discarded,
+    });
     const sent = entry({ id: 'sent-1', sequence: 3, url: '/account/ui-api/v1/organizations/o2' });
     await broadcast({ type: 'outbox', owner: OWNER, entries: [CONFLICT, FAILED, sent] });
 
@@ -124,7 +135,7 @@ describe('outbox client', () => {
   });
 
   it('asks for a sync when the connection or the user comes back', () => {
-    disconnect = connectOutbox({ owner: OWNER, userId: 'ada' });
+    disconnect = connectOutbox({ owner: OWNER, userId: 'ada', postSession: () => undefined });
     posted.length = 0;
     window.dispatchEvent(new Event('online'));
     window.dispatchEvent(new Event('focus'));
@@ -134,7 +145,7 @@ describe('outbox client', () => {
 
 describe('outbox indicator', () => {
   it('shows the count with a name for screen readers, and nothing when the outbox is empty', async () => {
-    disconnect = connectOutbox({ owner: OWNER, userId: 'ada' });
+    disconnect = connectOutbox({ owner: OWNER, userId: 'ada', postSession: () => undefined });
     render(
       <I18nProvider i18n={i18n}>
         <OutboxIndicator />

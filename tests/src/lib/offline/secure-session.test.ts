@@ -20,7 +20,7 @@ import {
   startSecureSession,
 } from '../../../../src/lib/offline/secure-session.ts';
 import { createQueryClient, screenDataOf } from '../../../../src/lib/query-client.ts';
-import { closeOfflineSession, configureSession, forgetToken } from '../../../../src/lib/session.ts';
+import { SessionController } from '../../../../src/lib/session.ts';
 import { ACCOUNT_ID, profileFixture } from '../../fixtures.ts';
 import { activateEnglish, apiError, json, mockApi } from '../../support.tsx';
 import { freshIndexedDb, randomSecret, stubServiceWorker } from './offline-support.ts';
@@ -54,28 +54,40 @@ function noNetwork() {
 async function signedInPage(profile: Profile, secret: string): Promise<QueryClient> {
   onlineApi(profile, secret);
   const queryClient = createQueryClient(() => undefined);
-  expect(await startSecureSession({ queryClient, syncTargets: SYNC_TARGETS })).toBe('online');
+  expect(await startSecureSession(setupOf(queryClient))).toBe('online');
   await queryClient.ensureQueryData(permissionsQueryOptions(profile.access_scope, ACCOUNT_ID));
   await queryClient.ensureQueryData(applicationsQueryOptions(ACCOUNT_ID));
   await flushOfflineCache();
   return queryClient;
 }
 
+/** The page's session; `lost` is what the page does when the server says it is over. */
+let lost = vi.fn();
+let session = new SessionController({ ended: () => undefined, lost });
+
+/** What the secure layout starts the offline support with. */
+function setupOf(queryClient: QueryClient) {
+  return { controller: session, queryClient, syncTargets: SYNC_TARGETS };
+}
+
 /** The tab closes: nothing of the page's memory survives, what is stored stays. */
 function closePage() {
   resetSecureSession();
-  forgetToken();
+  session.forgetToken();
+  session = new SessionController({ ended: () => undefined, lost });
   vi.unstubAllGlobals();
 }
 
 beforeEach(() => {
   activateEnglish();
   freshIndexedDb();
+  lost = vi.fn();
+  session = new SessionController({ ended: () => undefined, lost });
 });
 afterEach(() => {
   resetSecureSession();
+  session.forgetToken();
   onlineManager.setOnline(true);
-  configureSession({ ended: () => undefined, lost: () => undefined });
 });
 
 describe('secure session start', () => {
@@ -103,7 +115,7 @@ describe('secure session start', () => {
       'GET /account/ui-api/v1/user/applications': () => json({ items: [], total: 0 }),
     });
     const queryClient = createQueryClient(() => undefined);
-    expect(await startSecureSession({ queryClient, syncTargets: SYNC_TARGETS })).toBe('online');
+    expect(await startSecureSession(setupOf(queryClient))).toBe('online');
     const permissions = await queryClient.ensureQueryData(
       permissionsQueryOptions(ALICE.access_scope, ACCOUNT_ID),
     );
@@ -125,7 +137,7 @@ describe('secure session start', () => {
         json({ items: [{ name: 'partner_accounts', enabled: true }], total: 1 }),
     });
     const queryClient = createQueryClient(() => undefined);
-    expect(await startSecureSession({ queryClient, syncTargets: SYNC_TARGETS })).toBe('online');
+    expect(await startSecureSession(setupOf(queryClient))).toBe('online');
     const flags = await screenDataOf(queryClient).load(featureFlagsQueryOptions());
     expect(JSON.stringify(flags)).toContain('"enabled":true');
   });
@@ -136,7 +148,7 @@ describe('secure session start', () => {
 
     noNetwork();
     const queryClient = createQueryClient(() => undefined);
-    expect(await startSecureSession({ queryClient, syncTargets: SYNC_TARGETS })).toBe('offline');
+    expect(await startSecureSession(setupOf(queryClient))).toBe('offline');
     expect(onlineManager.isOnline()).toBe(false);
     expect(queryClient.getQueryData(profileQueryOptions().queryKey)?.id).toBe(ALICE.id);
     // What the layout's loader asks for comes from the cache...
@@ -168,7 +180,7 @@ describe('secure session start', () => {
     const { calls } = mockApi({});
     await change();
     expect(calls[0]?.headers.get('X-Outbox-Owner')).toBe(ALICE.id);
-    await closeOfflineSession(true);
+    await session.closeOffline(true);
     await change();
     expect(calls[1]?.headers.get('X-Outbox-Owner')).toBeNull();
     expect(calls[1]?.headers.get('Idempotency-Key')).toMatch(/^"[0-9a-f-]{36}"$/);
@@ -176,22 +188,12 @@ describe('secure session start', () => {
 
   it('leads to the offline page when nothing was kept', async () => {
     noNetwork();
-    expect(
-      await startSecureSession({
-        queryClient: createQueryClient(() => undefined),
-        syncTargets: SYNC_TARGETS,
-      }),
-    ).toBe('unavailable');
+    expect(await startSecureSession(setupOf(createQueryClient(() => undefined)))).toBe('unavailable');
   });
 
   it('goes to sign-in when the server answers that the session is over', async () => {
     mockApi({ 'POST /imauth/api/v1/refresh': () => apiError(401, 'No session.') });
-    expect(
-      await startSecureSession({
-        queryClient: createQueryClient(() => undefined),
-        syncTargets: SYNC_TARGETS,
-      }),
-    ).toBe('signed-out');
+    expect(await startSecureSession(setupOf(createQueryClient(() => undefined)))).toBe('signed-out');
   });
 
   it('continues online with a new key once the network returns', async () => {
@@ -199,7 +201,7 @@ describe('secure session start', () => {
     closePage();
     noNetwork();
     const queryClient = createQueryClient(() => undefined);
-    expect(await startSecureSession({ queryClient, syncTargets: SYNC_TARGETS })).toBe('offline');
+    expect(await startSecureSession(setupOf(queryClient))).toBe('offline');
     const database = await offlineDatabase();
     if (!database) throw new Error('no database');
     const owner = await ownerTag(ALICE.id);
@@ -218,14 +220,7 @@ describe('secure session start', () => {
     await signedInPage(ALICE, randomSecret());
     closePage();
     noNetwork();
-    const lost = vi.fn();
-    configureSession({ ended: () => undefined, lost });
-    expect(
-      await startSecureSession({
-        queryClient: createQueryClient(() => undefined),
-        syncTargets: SYNC_TARGETS,
-      }),
-    ).toBe('offline');
+    expect(await startSecureSession(setupOf(createQueryClient(() => undefined)))).toBe('offline');
 
     mockApi({ 'POST /imauth/api/v1/refresh': () => apiError(401, 'No session.') });
     window.dispatchEvent(new Event('online'));
@@ -288,7 +283,7 @@ describe('secure session start', () => {
     const posted: unknown[] = [];
     await signedInPage(ALICE, randomSecret());
     const restore = stubServiceWorker(posted);
-    await closeOfflineSession(false);
+    await session.closeOffline(false);
     restore();
     expect(posted).toContainEqual({ type: 'session-ended', userId: ALICE.id, keep: false });
     const database = await offlineDatabase();
