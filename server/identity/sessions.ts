@@ -1,8 +1,9 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { ACCESS_SCOPES, type AccessScope } from '../../contract/permissions.ts';
 import type { AppDeps } from '../app-deps.ts';
 import type { Database } from '../db/schema.ts';
+import { hashOpaqueToken, isOpaqueToken, newOpaqueToken } from './opaque-tokens.ts';
 
 /**
  * Sign-in sessions and their refresh tokens. A session is one refresh-token family: every refresh
@@ -33,18 +34,6 @@ export type RefreshOutcome =
   | { kind: 'reused'; sessionId: string; owner: SessionOwner }
   | { kind: 'rejected' };
 
-const REFRESH_TOKEN_BYTES = 32;
-/** base64url of 32 bytes, unpadded. */
-const REFRESH_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
-
-export function hashRefreshToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
-
-function newRefreshToken(): string {
-  return randomBytes(REFRESH_TOKEN_BYTES).toString('base64url');
-}
-
 /** Sliding expiry: one refresh lifetime from now, but never past the session's absolute limit. */
 function slidingExpiry({ config }: SessionDeps, now: Date, sessionCreatedAt: Date): Date {
   const sliding = now.getTime() + config.refreshTokenTtlSeconds * 1000;
@@ -58,11 +47,11 @@ async function insertRefreshToken(
   issuedAt: Date,
   expiresAt: Date,
 ): Promise<IssuedRefreshToken> {
-  const token = newRefreshToken();
+  const token = newOpaqueToken();
   await db
     .insertInto('refresh_tokens')
     .values({
-      token_hash: hashRefreshToken(token),
+      token_hash: hashOpaqueToken(token),
       session_id: sessionId,
       issued_at: issuedAt,
       expires_at: expiresAt,
@@ -115,7 +104,7 @@ export async function rotateRefreshToken(
   deps: SessionDeps,
   presentedToken: string,
 ): Promise<RefreshOutcome> {
-  if (!REFRESH_TOKEN_PATTERN.test(presentedToken)) return { kind: 'rejected' };
+  if (!isOpaqueToken(presentedToken)) return { kind: 'rejected' };
   const now = deps.now();
   const row = await trx
     .selectFrom('refresh_tokens')
@@ -135,7 +124,7 @@ export async function rotateRefreshToken(
       'users.primary_account_id',
       'users.active',
     ])
-    .where('refresh_tokens.token_hash', '=', hashRefreshToken(presentedToken))
+    .where('refresh_tokens.token_hash', '=', hashOpaqueToken(presentedToken))
     .forUpdate(['refresh_tokens', 'sessions'])
     .executeTakeFirst();
   if (!row) return { kind: 'rejected' };

@@ -1,10 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  hashRefreshToken,
-  type RefreshOutcome,
-  rotateRefreshToken,
-  startSession,
-} from '../../../server/identity/sessions.ts';
+import { hashOpaqueToken } from '../../../server/identity/opaque-tokens.ts';
+import { type RefreshOutcome, rotateRefreshToken, startSession } from '../../../server/identity/sessions.ts';
 import { createTestApp, type TestApp, type TestUser } from '../test-app.ts';
 
 const HOUR = 3600_000;
@@ -50,7 +46,7 @@ describe('sessions and refresh-token rotation', () => {
       .select('token_hash')
       .where('session_id', '=', sessionId)
       .execute();
-    expect(stored).toEqual([{ token_hash: hashRefreshToken(refreshToken.token) }]);
+    expect(stored).toEqual([{ token_hash: hashOpaqueToken(refreshToken.token) }]);
     expect(stored[0]?.token_hash).not.toContain(refreshToken.token);
   });
 
