@@ -25,7 +25,7 @@ import { csvResponse } from '../http/csv-stream.ts';
 import { entityTag } from '../http/entity-tags.ts';
 import { ApiError } from '../http/errors.ts';
 import { validateJson, validateParams, validateQuery } from '../http/validate.ts';
-import { hashPassword } from '../identity/passwords.ts';
+import { hashPassword, inPasswordHashingTurn } from '../identity/passwords.ts';
 import { type ChangeSpec, type ResourceKind, versionedResource } from '../resources/versioned-resource.ts';
 import { insertUser, userNameTaken } from '../users/repository.ts';
 import { ensureBuiltInRoles } from '../users/roles.ts';
@@ -218,7 +218,9 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
     const serviceFrom = form.service_period.from ?? day;
     assertServicePeriod({ from: serviceFrom, to: form.service_period.to }, day, null);
     // Hashed before the transaction: argon2 takes tens of milliseconds and must not hold locks.
-    const passwordHash = await hashPassword(form.administrator.password);
+    const passwordHash = await inPasswordHashingTurn(`user:${principal.userId}`, () =>
+      hashPassword(form.administrator.password),
+    );
     const administrator = form.administrator;
 
     // Not through versionedResource: a new account has no version to check, and its creation makes

@@ -3,6 +3,7 @@ import { type Migration, type MigrationProvider, Migrator } from 'kysely/migrati
 import * as foundation from './migrations/20251121T1100-foundation.ts';
 import * as accountsOrganizations from './migrations/20261121T0900-accounts-organizations.ts';
 import * as idempotencyStorageSecrets from './migrations/20261205T0900-idempotency-storage-secrets.ts';
+import * as trustedDevices from './migrations/20261210T0900-trusted-devices.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -13,6 +14,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20251121T1100-foundation': foundation,
   '20261121T0900-accounts-organizations': accountsOrganizations,
   '20261205T0900-idempotency-storage-secrets': idempotencyStorageSecrets,
+  '20261210T0900-trusted-devices': trustedDevices,
 };
 
 const staticProvider: MigrationProvider = {

@@ -160,6 +160,14 @@ export interface SignInThrottleTable {
   blocked_until: Timestamp | null;
 }
 
+/** A browser a user has signed in from; see migrations/20261210T0900-trusted-devices.ts. */
+export interface TrustedDevicesTable {
+  token_hash: string;
+  user_id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
 /** Keys that sign access tokens; every server process reads the same ones. */
 export interface SigningKeysTable {
   kid: string;
@@ -232,6 +240,7 @@ export interface Database {
   sessions: SessionsTable;
   refresh_tokens: RefreshTokensTable;
   sign_in_throttle: SignInThrottleTable;
+  trusted_devices: TrustedDevicesTable;
   signing_keys: SigningKeysTable;
   settings: SettingsTable;
   audit_events: AuditEventsTable;

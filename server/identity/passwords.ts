@@ -1,4 +1,5 @@
 import { hash, type Options, verify } from '@node-rs/argon2';
+import { FairGate, TooBusy } from '../http/fair-gate.ts';
 
 /**
  * argon2id with the OWASP minimum (ASVS appendix C: m = 19 MiB, t = 2, p = 1). `algorithm: 2` is
@@ -51,4 +52,24 @@ export async function verifyPassword(passwordHash: string | null, password: stri
 export function warmUpPasswordHashing(): void {
   // A failure resurfaces, and is retried, in the first verification that needs the hash.
   dummyPasswordHash().catch(() => undefined);
+}
+
+/**
+ * Every argon2id computation a request asks for waits its turn here (decision 005): one at a time
+ * per process, so hashing never takes more than one core and the thread pool from everyone else
+ * (20 to 50 a second per process is far beyond what sign-in needs; more processes serve more), taken
+ * round-robin over clients, and refused at once beyond four waiting from one client.
+ */
+const passwordHashing = new FairGate({ concurrency: 1, perLane: 4, waiting: 256 });
+
+/**
+ * Runs `work` (a `hashPassword` or `verifyPassword`) in `client`'s turn: the client's address, or a
+ * better name for it where there is one (its trusted device, its signed-in user).
+ */
+export function inPasswordHashingTurn<T>(client: string, work: () => Promise<T>): Promise<T> {
+  return passwordHashing.run(
+    client,
+    work,
+    () => new TooBusy('Too many requests from this client are waiting. Try again in a moment.', 1),
+  );
 }

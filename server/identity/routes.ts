@@ -35,7 +35,7 @@ import {
   readLoginCustomization,
   saveLoginCustomization,
 } from './login-customization.ts';
-import { verifyPassword, warmUpPasswordHashing } from './passwords.ts';
+import { inPasswordHashingTurn, verifyPassword, warmUpPasswordHashing } from './passwords.ts';
 import { clearRefreshCookie, readRefreshCookie, setRefreshCookie } from './refresh-cookie.ts';
 import {
   accessScopeOf,
@@ -47,6 +47,7 @@ import {
 import { storageSecretOf } from './storage-secrets.ts';
 import { checkSignInThrottle, clearSignInFailures, recordSignInFailure } from './throttle.ts';
 import { type IssuedAccessToken, issueAccessToken } from './tokens.ts';
+import { presentedDevices, setDeviceCookie, trustDevice } from './trusted-devices.ts';
 
 const INVALID_CREDENTIALS = 'Invalid username or password.';
 const INVALID_REFRESH_TOKEN = 'The session has ended. Sign in again.';
@@ -127,8 +128,16 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
   app.post('/auth/login', validateJson(loginRequestSchema), async (c) => {
     const { username, password } = c.req.valid('json');
     const ipAddress = clientAddress(c, config);
-    const attempt = { userName: username, address: ipAddress };
     noStore(c);
+
+    const user = await db
+      .selectFrom('users')
+      .select(['id', 'user_name', 'password_hash', 'active', 'access_scope', 'primary_account_id'])
+      .where('user_name_key', '=', username.toLowerCase())
+      .executeTakeFirst();
+    const devices = await presentedDevices(db, c, config, deps.now());
+    const device = user ? devices.find((known) => known.userId === user.id) : undefined;
+    const attempt = { userName: username, address: ipAddress, deviceId: device?.id ?? null };
 
     const verdict = await checkSignInThrottle(db, deps.now(), attempt);
     if (verdict.kind === 'blocked') {
@@ -137,18 +146,16 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
     }
     if (verdict.delayMs > 0) await sleep(verdict.delayMs);
 
-    const user = await db
-      .selectFrom('users')
-      .select(['id', 'user_name', 'password_hash', 'active', 'access_scope', 'primary_account_id'])
-      .where('user_name_key', '=', username.toLowerCase())
-      .executeTakeFirst();
     // Always one argon2 verification, whatever is wrong, so timing does not tell the cases apart.
-    const passwordMatches = await verifyPassword(user?.password_hash ?? null, password);
+    const hashingClient = verdict.trustedDevice && device ? `device:${device.id}` : `ip:${ipAddress}`;
+    const passwordMatches = await inPasswordHashingTurn(hashingClient, () =>
+      verifyPassword(user?.password_hash ?? null, password),
+    );
     const failure = signInFailure(user, passwordMatches);
 
     if (failure !== null || !user) {
       await db.transaction().execute(async (trx) => {
-        await recordSignInFailure(trx, deps.now(), attempt);
+        await recordSignInFailure(trx, deps.now(), attempt, verdict);
         await recordAuditEvent(trx, {
           action: 'LOGIN_ERROR',
           status: 'failure',
@@ -165,7 +172,7 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
       return errorResponse(c, 401, INVALID_CREDENTIALS);
     }
 
-    const session = await db.transaction().execute(async (trx) => {
+    const { session, deviceTokens } = await db.transaction().execute(async (trx) => {
       await clearSignInFailures(trx, attempt);
       const started = await startSession(trx, deps, {
         userId: user.id,
@@ -181,10 +188,10 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
         actorId: user.id,
         actorName: user.user_name,
         ipAddress,
-        details: { session_id: started.sessionId },
+        details: { session_id: started.sessionId, known_device: device !== undefined },
         occurredAt: deps.now(),
       });
-      return started;
+      return { session: started, deviceTokens: await trustDevice(trx, user.id, devices, deps.now()) };
     });
     const accessToken = await accessTokenFor(deps, session.sessionId, {
       userId: user.id,
@@ -193,6 +200,7 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
       primaryAccountId: user.primary_account_id,
     });
     setRefreshCookie(c, config, session.refreshToken, deps.now());
+    setDeviceCookie(c, config, deviceTokens);
     return c.json(tokenBody(accessToken));
   });
 

@@ -3,7 +3,7 @@ import type { Database } from '../db/schema.ts';
 
 /**
  * Failed sign-in throttling (ASVS 6.1.1, 6.3.1), designed in docs/decisions/005-sign-in-throttling.md.
- * Three counters, all in `sign_in_throttle` so every server process shares them:
+ * Four counters, all in `sign_in_throttle` so every server process shares them:
  *
  * - pair (user name + address): exponential back-off. Only guesses from that address against that
  *   user feed it, so an attacker elsewhere cannot block the real user's own address.
@@ -11,6 +11,10 @@ import type { Database } from '../db/schema.ts';
  *   spraying passwords over many users.
  * - user (all addresses): never blocks, only adds a short delay, so a distributed attack on one user
  *   is slowed without locking the real user out.
+ * - device (a browser the user signed in from before, proven by its cookie): an attempt from it is
+ *   judged by its own counter alone, so neither blocks above, which anyone sharing the address (a
+ *   proxy, a NAT) can set off, keep the user out. Too many failures on it take its trust away for a
+ *   window, and the attempt is then judged like any other.
  */
 
 interface CounterPolicy {
@@ -32,6 +36,12 @@ export const ADDRESS_POLICY = {
   maxFailures: 50,
 } as const;
 
+export const DEVICE_POLICY = {
+  windowSeconds: 15 * 60,
+  /** Reaching this many failures in one window makes the device an unknown one until the window ends. */
+  maxFailures: 10,
+} as const;
+
 export const USER_POLICY = {
   windowSeconds: 15 * 60,
   freeFailures: 10,
@@ -43,24 +53,35 @@ export const USER_POLICY = {
 export interface SignInAttempt {
   userName: string;
   address: string | null;
+  /** The trusted device the browser proved for the named user (`trusted-devices.ts`), if any. */
+  deviceId?: string | null;
 }
 
 export type ThrottleVerdict =
   | { kind: 'blocked'; retryAfterSeconds: number }
-  /** Go ahead after waiting `delayMs` (0 almost always). */
-  | { kind: 'allowed'; delayMs: number };
+  /**
+   * Go ahead after waiting `delayMs` (0 almost always). `trustedDevice`: judged as the user's known
+   * device, whose failures then count against that device only.
+   */
+  | { kind: 'allowed'; delayMs: number; trustedDevice: boolean };
 
 interface CounterKeys {
   pair: string;
   address: string;
   user: string;
+  device: string | null;
 }
 
 /** Sign-in is case-insensitive, so the counters are too; unknown user names count like known ones. */
-function counterKeys({ userName, address }: SignInAttempt): CounterKeys {
+function counterKeys({ userName, address, deviceId }: SignInAttempt): CounterKeys {
   const user = userName.trim().toLowerCase();
   const from = address ?? 'unknown';
-  return { pair: `pair:${user}|${from}`, address: `ip:${from}`, user: `user:${user}` };
+  return {
+    pair: `pair:${user}|${from}`,
+    address: `ip:${from}`,
+    user: `user:${user}`,
+    device: deviceId ? `device:${deviceId}` : null,
+  };
 }
 
 function secondsBefore(now: Date, seconds: number): Date {
@@ -91,12 +112,19 @@ export async function checkSignInThrottle(
   const rows = await db
     .selectFrom('sign_in_throttle')
     .select(['key', 'failures', 'window_started_at', 'blocked_until'])
-    .where('key', 'in', [keys.pair, keys.address, keys.user])
+    .where('key', 'in', [keys.pair, keys.address, keys.user, ...(keys.device ? [keys.device] : [])])
     .execute();
+
+  if (keys.device) {
+    const device = rows.find((row) => row.key === keys.device);
+    const distrusted = device?.blocked_until && device.blocked_until > now;
+    if (!distrusted) return { kind: 'allowed', delayMs: 0, trustedDevice: true };
+  }
 
   let blockedUntil = 0;
   let delayMs = 0;
   for (const row of rows) {
+    if (row.key === keys.device) continue;
     if (row.key === keys.user) {
       const windowOpen = row.window_started_at > secondsBefore(now, USER_POLICY.windowSeconds);
       if (windowOpen) delayMs = userDelayMs(row.failures);
@@ -107,7 +135,7 @@ export async function checkSignInThrottle(
   if (blockedUntil > now.getTime()) {
     return { kind: 'blocked', retryAfterSeconds: Math.ceil((blockedUntil - now.getTime()) / 1000) };
   }
-  return { kind: 'allowed', delayMs };
+  return { kind: 'allowed', delayMs, trustedDevice: false };
 }
 
 /**
@@ -140,33 +168,53 @@ async function blockUntil(db: Kysely<Database>, key: string, until: Date): Promi
     .execute();
 }
 
+/** Counts a failure in `key` and blocks it until its window ends once it reaches `maxFailures`. */
+async function countTowardsCeiling(
+  db: Kysely<Database>,
+  key: string,
+  now: Date,
+  policy: CounterPolicy & { maxFailures: number },
+): Promise<void> {
+  const counted = await countFailure(db, key, now, policy);
+  if (counted.failures >= policy.maxFailures) {
+    await blockUntil(db, key, new Date(counted.window_started_at.getTime() + policy.windowSeconds * 1000));
+  }
+}
+
+/**
+ * Counts a failed attempt as `verdict` judged it: a trusted device's against that device alone (its
+ * owner's typos must not block the address or the pair), any other against the pair, the address
+ * and the user.
+ */
 export async function recordSignInFailure(
   db: Kysely<Database>,
   now: Date,
   attempt: SignInAttempt,
+  judged: { trustedDevice: boolean },
 ): Promise<void> {
   const keys = counterKeys(attempt);
+  if (judged.trustedDevice && keys.device) {
+    await countTowardsCeiling(db, keys.device, now, DEVICE_POLICY);
+    return;
+  }
 
   const pair = await countFailure(db, keys.pair, now, PAIR_POLICY);
   const backOff = pairBackOffSeconds(pair.failures);
   if (backOff > 0) await blockUntil(db, keys.pair, new Date(now.getTime() + backOff * 1000));
 
-  const address = await countFailure(db, keys.address, now, ADDRESS_POLICY);
-  if (address.failures >= ADDRESS_POLICY.maxFailures) {
-    await blockUntil(
-      db,
-      keys.address,
-      new Date(address.window_started_at.getTime() + ADDRESS_POLICY.windowSeconds * 1000),
-    );
-  }
+  await countTowardsCeiling(db, keys.address, now, ADDRESS_POLICY);
 
   await countFailure(db, keys.user, now, USER_POLICY);
 }
 
 /**
- * A successful sign-in forgets the failures of its own pair only. The address and user counters
- * stay: otherwise an attacker could reset them by signing in to an account of their own.
+ * A successful sign-in forgets the failures of its own pair and device only. The address and user
+ * counters stay: otherwise an attacker could reset them by signing in to an account of their own.
  */
 export async function clearSignInFailures(db: Kysely<Database>, attempt: SignInAttempt): Promise<void> {
-  await db.deleteFrom('sign_in_throttle').where('key', '=', counterKeys(attempt).pair).execute();
+  const { pair, device } = counterKeys(attempt);
+  await db
+    .deleteFrom('sign_in_throttle')
+    .where('key', 'in', device ? [pair, device] : [pair])
+    .execute();
 }

@@ -101,7 +101,7 @@ export const OPERATIONS: readonly Operation[] = [
     method: 'post',
     path: apiPaths.identity.login,
     tag: 'Sign-in',
-    summary: 'Password step: issues an access token and sets the refresh cookie.',
+    summary: 'Password step: issues an access token and sets the refresh and trusted-device cookies.',
     authenticated: false,
     requestBody: loginRequestSchema,
     success: { status: 200, description: 'Signed in', schema: tokenResponseSchema },
@@ -198,7 +198,7 @@ export const OPERATIONS: readonly Operation[] = [
     authenticated: false,
     requestBody: setupUserRequestSchema,
     success: { status: 201, description: 'Administrator created', schema: createdSchema },
-    failures: [400, 403, 409, 415],
+    failures: [400, 403, 409, 415, 429],
   },
   {
     method: 'get',

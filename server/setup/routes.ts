@@ -9,7 +9,7 @@ import type { AppEnv } from '../http/app-env.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { ApiError, errorResponse } from '../http/errors.ts';
 import { validateJson } from '../http/validate.ts';
-import { hashPassword } from '../identity/passwords.ts';
+import { hashPassword, inPasswordHashingTurn } from '../identity/passwords.ts';
 import { currentLicenceStatus, insertLicence } from '../licence/store.ts';
 import { loadTrustedLicenceKeys } from '../licence/vendor-keys.ts';
 import { describeLicenceFailure, licenceFailureCode, verifyLicence } from '../licence/verify.ts';
@@ -120,7 +120,9 @@ export function setupRoutes(deps: AppDeps): Hono<AppEnv> {
       // The check under the lock below stays: two first administrators may race.
       if (await administratorExists(db)) throw new ApiError(403, 'Setup is already complete.');
       // Hashed before the transaction: argon2 takes tens of milliseconds and must not hold the lock.
-      const passwordHash = await hashPassword(form.password);
+      const passwordHash = await inPasswordHashingTurn(`ip:${clientAddress(c, config)}`, () =>
+        hashPassword(form.password),
+      );
 
       const id = await whileSetupIsOpen(db, async (trx) => {
         const licence = await currentLicenceStatus(trx, now);

@@ -3,6 +3,7 @@ import {
   ADDRESS_POLICY,
   checkSignInThrottle,
   clearSignInFailures,
+  DEVICE_POLICY,
   PAIR_POLICY,
   pairBackOffSeconds,
   recordSignInFailure,
@@ -42,7 +43,13 @@ describe('sign-in throttling', () => {
   afterAll(() => harness.close());
 
   const check = (attempt: SignInAttempt) => checkSignInThrottle(harness.deps.db, now, attempt);
-  const fail = (attempt: SignInAttempt) => recordSignInFailure(harness.deps.db, now, attempt);
+  /** Whether the attempt is let through as the user's known device. */
+  const trusted = async (attempt: SignInAttempt) => {
+    const verdict = await check(attempt);
+    return verdict.kind === 'allowed' && verdict.trustedDevice;
+  };
+  const fail = (attempt: SignInAttempt, judged = { trustedDevice: false }) =>
+    recordSignInFailure(harness.deps.db, now, attempt, judged);
   const later = (seconds: number) => {
     now = new Date(now.getTime() + seconds * 1000);
   };
@@ -50,7 +57,7 @@ describe('sign-in throttling', () => {
   it('blocks a user and address pair after repeated failures, for 30 s, then for twice as long', async () => {
     const attempt = { userName: 'alice', address: '192.0.2.10' };
     for (let i = 0; i < PAIR_POLICY.freeFailures; i++) await fail(attempt);
-    expect(await check(attempt)).toEqual({ kind: 'allowed', delayMs: 0 });
+    expect(await check(attempt)).toEqual({ kind: 'allowed', delayMs: 0, trustedDevice: false });
 
     await fail(attempt);
     expect(await check(attempt)).toEqual({ kind: 'blocked', retryAfterSeconds: 30 });
@@ -72,13 +79,13 @@ describe('sign-in throttling', () => {
     const attempt = { userName: 'alice', address: '192.0.2.10' };
     for (let i = 0; i <= PAIR_POLICY.freeFailures; i++) await fail(attempt);
     await clearSignInFailures(harness.deps.db, attempt);
-    expect(await check(attempt)).toEqual({ kind: 'allowed', delayMs: 0 });
+    expect(await check(attempt)).toEqual({ kind: 'allowed', delayMs: 0, trustedDevice: false });
   });
 
   it('never blocks the real user at their own address while an attacker hammers them from many others', async () => {
     for (let i = 0; i < 200; i++) await fail({ userName: 'alice', address: `198.51.100.${i % 100}` });
     const verdict = await check({ userName: 'alice', address: '192.0.2.10' });
-    expect(verdict).toEqual({ kind: 'allowed', delayMs: USER_POLICY.maxDelayMs });
+    expect(verdict).toEqual({ kind: 'allowed', delayMs: USER_POLICY.maxDelayMs, trustedDevice: false });
   });
 
   it('lets the real user in after their own back-off even while the attack goes on', async () => {
@@ -125,5 +132,48 @@ describe('sign-in throttling', () => {
       .where('key', '=', 'pair:carol|192.0.2.30')
       .executeTakeFirstOrThrow();
     expect(row.failures).toBe(8);
+  });
+
+  describe('from a device the user signed in from before', () => {
+    const shared = '203.0.113.50';
+    const fromDevice = { userName: 'alice', address: shared, deviceId: 'device-of-alice' };
+    const asDevice = { trustedDevice: true };
+    const blockAddress = async () => {
+      for (let i = 0; i < ADDRESS_POLICY.maxFailures; i++)
+        await fail({ userName: `made-up-${i}`, address: shared });
+    };
+
+    it('lets the user try while everyone else at the shared address is blocked', async () => {
+      await blockAddress();
+      expect((await check({ userName: 'alice', address: shared })).kind).toBe('blocked');
+      expect(await check(fromDevice)).toEqual({ kind: 'allowed', delayMs: 0, trustedDevice: true });
+    });
+
+    it('is not stopped by the pair back-off or the delay others set off against the user', async () => {
+      for (let i = 0; i <= PAIR_POLICY.freeFailures; i++) await fail({ userName: 'alice', address: shared });
+      for (let i = 0; i < 50; i++) await fail({ userName: 'alice', address: `198.51.100.${i}` });
+      expect(await check(fromDevice)).toEqual({ kind: 'allowed', delayMs: 0, trustedDevice: true });
+    });
+
+    it("counts the device's own failures against it alone, and judges it as unknown once it has too many", async () => {
+      for (let i = 0; i < DEVICE_POLICY.maxFailures - 1; i++) await fail(fromDevice, asDevice);
+      expect((await check({ userName: 'alice', address: shared })).kind).toBe('allowed');
+      expect(await trusted(fromDevice)).toBe(true);
+
+      await fail(fromDevice, asDevice);
+      expect(await check(fromDevice)).toEqual({ kind: 'allowed', delayMs: 0, trustedDevice: false });
+      await blockAddress();
+      expect((await check(fromDevice)).kind).toBe('blocked');
+
+      later(DEVICE_POLICY.windowSeconds);
+      expect(await trusted(fromDevice)).toBe(true);
+    });
+
+    it("forgets the device's failures after a successful sign-in", async () => {
+      for (let i = 0; i < DEVICE_POLICY.maxFailures - 1; i++) await fail(fromDevice, asDevice);
+      await clearSignInFailures(harness.deps.db, fromDevice);
+      await fail(fromDevice, asDevice);
+      expect(await trusted(fromDevice)).toBe(true);
+    });
   });
 });
