@@ -14,15 +14,16 @@ export interface LoadOptions {
   concurrency: number;
 }
 
-function get(agent: Agent, url: URL, headers: Record<string, string>): Promise<number> {
+/** One request on the agent's connections; answers the status once the body has been read. */
+function send(agent: Agent, url: URL, headers: Record<string, string>, body?: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { agent, headers }, (response) => {
+    const req = request(url, { agent, headers, method: body === undefined ? 'GET' : 'POST' }, (response) => {
       response.resume();
       response.on('end', () => resolve(response.statusCode ?? 0));
       response.on('error', reject);
     });
     req.on('error', reject);
-    req.end();
+    req.end(body);
   });
 }
 
@@ -43,7 +44,7 @@ export async function load({ url, headers = {}, requests, concurrency }: LoadOpt
     while (issued < requests) {
       issued += 1;
       const started = performance.now();
-      const status = await get(agent, target, headers);
+      const status = await send(agent, target, headers);
       if (status !== 200) throw new Error(`GET ${target.pathname} answered ${status}`);
       latencies.push(performance.now() - started);
     }
@@ -61,5 +62,42 @@ export async function load({ url, headers = {}, requests, concurrency }: LoadOpt
     requestsPerSecond: requests / seconds,
     p50Ms: percentile(sorted, 0.5),
     p99Ms: percentile(sorted, 0.99),
+  };
+}
+
+export interface FloodOptions {
+  url: string;
+  concurrency: number;
+  /** The body and headers of the `n`-th request. */
+  next: (n: number) => { body: string; headers: Record<string, string> };
+}
+
+/**
+ * POSTs from `concurrency` connections, one after another on each, until the answer of `stop()`:
+ * how many of each status came back.
+ */
+export function flood({ url, concurrency, next }: FloodOptions): {
+  stop: () => Promise<Map<number, number>>;
+} {
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+  const target = new URL(url);
+  const statuses = new Map<number, number>();
+  let running = true;
+  let sent = 0;
+  const connection = async (): Promise<void> => {
+    while (running) {
+      const { body, headers } = next(sent++);
+      const status = await send(agent, target, headers, body);
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    }
+  };
+  const connections = Promise.all(Array.from({ length: concurrency }, connection));
+  return {
+    stop: async () => {
+      running = false;
+      await connections;
+      agent.destroy();
+      return statuses;
+    },
   };
 }

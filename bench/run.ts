@@ -4,14 +4,15 @@ import path from 'node:path';
 import { ACCOUNTS_LIST_PATH, apiPaths, LOGIN_PATH } from '../contract/paths.ts';
 import type { DatabaseLocation } from '../server/db/connection.ts';
 import { buildConsole, screenSize } from './bundle-size.ts';
-import { type LoadResult, load } from './load.ts';
+import { flood, type LoadResult, load } from './load.ts';
 import { signedInToken, startBaseline, startPlatform } from './servers.ts';
 import { BENCH_ACCOUNTS, BENCH_PARTNERS, benchPostgres, seedAccounts } from './tenants.ts';
 
 /**
- * `npm run bench [size|http|outbox]`: what the console costs to load, what authenticated API calls cost
- * to serve (the accounts list among 100,000 accounts on PGlite and on PostgreSQL), and whether offline
- * changes reach the server exactly once through connection faults (bench/outbox.ts). Speed is printed against a baseline measured in the same run, never as a verdict
+ * `npm run bench [size|http|anonymous|outbox]`: what the console costs to load, what authenticated API
+ * calls cost to serve (the accounts list among 100,000 accounts on PGlite and on PostgreSQL), what
+ * anonymous sign-in floods cost a signed-in user, and whether offline changes reach the server exactly
+ * once through connection faults (bench/outbox.ts). Speed is printed against a baseline measured in the same run, never as a verdict
  * on wall-clock time; only the sign-in page's size has a budget.
  */
 const SIGN_IN_BUDGET_BYTES = 120 * 1024;
@@ -130,14 +131,68 @@ async function benchHttp(): Promise<void> {
   }
 }
 
+const ANONYMOUS_CLIENTS = 16;
+const SIGNED_IN_REQUESTS = 1_000;
+const SIGNED_IN_CONCURRENCY = 4;
+
+/**
+ * A signed-in user's profile calls, alone and then while `ANONYMOUS_CLIENTS` anonymous callers, each
+ * request from another address (the server trusts the proxy header here, as behind a load balancer),
+ * send sign-ins with made-up names as fast as they are answered: every one of them asks for argon2id.
+ */
+async function benchAnonymous(): Promise<void> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'trust-console-bench-data-'));
+  const platform = await startPlatform(dataDir, '', { TRUST_PROXY: 'true' });
+  try {
+    const profile = {
+      url: `${platform.origin}${apiPaths.profile}`,
+      headers: { authorization: `Bearer ${await signedInToken(platform.origin, dataDir)}` },
+      concurrency: SIGNED_IN_CONCURRENCY,
+    };
+    await load({ ...profile, requests: WARM_UP_REQUESTS });
+    const alone = await load({ ...profile, requests: SIGNED_IN_REQUESTS });
+
+    const attack = flood({
+      url: `${platform.origin}${apiPaths.identity.login}`,
+      concurrency: ANONYMOUS_CLIENTS,
+      next: (n) => ({
+        body: JSON.stringify({ username: `made-up-${n}`, password: 'Not-the-password-1' }),
+        headers: {
+          'content-type': 'application/json',
+          'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
+        },
+      }),
+    });
+    const underAttack = await load({ ...profile, requests: SIGNED_IN_REQUESTS });
+    const answered = [...(await attack.stop())].map(([status, count]) => `${count} × ${status}`).join(', ');
+
+    console.info(
+      `
+GET profile, ${SIGNED_IN_REQUESTS} requests from ${SIGNED_IN_CONCURRENCY} connections (PGlite)`,
+    );
+    console.info(formatLoad('signed-in user alone (baseline)', alone));
+    console.info(formatLoad(`with ${ANONYMOUS_CLIENTS} anonymous sign-in floods`, underAttack));
+    console.info(`  the floods were answered: ${answered}`);
+    console.info(
+      `  under the floods / alone: ${(underAttack.p50Ms / alone.p50Ms).toFixed(1)} × the median and ` +
+        `${(underAttack.p99Ms / alone.p99Ms).toFixed(1)} × the p99 latency`,
+    );
+  } finally {
+    await platform.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const BENCHES = ['size', 'http', 'anonymous', 'outbox'];
 const only = process.argv[2];
-if (only !== undefined && only !== 'size' && only !== 'http' && only !== 'outbox') {
-  console.error('usage: npm run bench [size|http|outbox]');
+if (only !== undefined && !BENCHES.includes(only)) {
+  console.error(`usage: npm run bench [${BENCHES.join('|')}]`);
   process.exit(2);
 }
 const runs = (name: string) => only === undefined || only === name;
 const withinBudget = runs('size') ? benchSize() : true;
 if (runs('http')) await benchHttp();
+if (runs('anonymous')) await benchAnonymous();
 // Loaded only when asked for: it brings fake-indexeddb and the server into this process.
 const exactlyOnce = runs('outbox') ? await (await import('./outbox.ts')).benchOutbox() : true;
 if (!withinBudget || !exactlyOnce) process.exitCode = 1;

@@ -52,10 +52,18 @@ async function waitUntilAnswering(url: string, child: ChildProcess, timeoutMs: n
   throw new Error(`The server did not answer ${url} within ${timeoutMs / 1000} s.`);
 }
 
-/** The platform API as `npm start` runs it: on PGlite in `dataDir`, or on PostgreSQL at `databaseUrl`. */
-export async function startPlatform(dataDir: string, databaseUrl = ''): Promise<RunningServer> {
+/**
+ * The platform API as `npm start` runs it: on PGlite in `dataDir`, or on PostgreSQL at `databaseUrl`,
+ * with any other settings in `env`.
+ */
+export async function startPlatform(
+  dataDir: string,
+  databaseUrl = '',
+  env: NodeJS.ProcessEnv = {},
+): Promise<RunningServer> {
   const port = await freePort();
   const child = startProcess('server/main.ts', {
+    ...env,
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
