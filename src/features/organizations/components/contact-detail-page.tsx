@@ -12,6 +12,7 @@ import { showToast } from '../../../components/ui/toast.tsx';
 import { entriesFor, useOutboxEntries } from '../../../lib/offline/outbox-client.ts';
 import { isQueued, newIdempotencyKey } from '../../../lib/offline/queueable-request.ts';
 import { usePermissionFlags } from '../../../lib/permissions.tsx';
+import { screenDataOf } from '../../../lib/query-client.ts';
 import { useDeleteContact, useUpdateContact } from '../mutations.ts';
 import { contactQueryOptions, organizationKeys, organizationQueryOptions } from '../queries.ts';
 import { CONTACT_TYPE_LABELS, ContactForm } from './contact-fields.tsx';
@@ -118,6 +119,15 @@ export function ContactDetailPage({
       exact: true,
     });
   const [editing, setEditing] = useState(false);
+  const [opening, setOpening] = useState(false);
+  // Like the edit pages' loaders: online the form starts from the version the server has now, so a
+  // colleague's save since this page loaded does not make Save fail with 412; offline, the cached one.
+  const openEditor = async () => {
+    setOpening(true);
+    await screenDataOf(queryClient).preloadCurrent(contactQueryOptions(organizationId, contactId));
+    setOpening(false);
+    setEditing(true);
+  };
   const editButtonRef = useRef<HTMLButtonElement>(null);
   const returnFocus = useRef(false);
 
@@ -152,7 +162,7 @@ export function ContactDetailPage({
         actions={
           canManage && !editing ? (
             <>
-              <Button ref={editButtonRef} onClick={() => setEditing(true)}>
+              <Button ref={editButtonRef} aria-busy={opening} onClick={() => void openEditor()}>
                 <Trans>Edit contact</Trans>
               </Button>
               <DeleteContact

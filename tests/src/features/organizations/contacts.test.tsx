@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { Contact } from '../../../../contract/schemas/organizations.ts';
+import { contactQueryOptions } from '../../../../src/features/organizations/queries.ts';
 import { ORGANIZATION_ID } from '../../fixtures.ts';
 import { fieldErrorAnswer } from '../../lib/form/field-error.ts';
 import { json, renderApp } from '../../support.tsx';
@@ -156,5 +157,25 @@ describe('contacts of an organization', () => {
     organizationsApi(READER);
     renderApp(`/account/ca/organizations/${ORGANIZATION_ID}/create-contact`);
     expect(await screen.findByRole('heading', { name: '403' })).toBeTruthy();
+  });
+
+  it('opens the editor on the version the server has now, not on one cached before a colleague saved', async () => {
+    organizationsApi(MANAGER, {
+      [`GET ${CONTACT_PATH}`]: () => json(contactFixture({ first_name: 'Renamed', version: 2 })),
+    });
+    const { queryClient } = renderApp(`/account/ca/organizations/${ORGANIZATION_ID}/${CONTACT_ID}`);
+    // Cached answers count as fresh for a while, as in the console's own query client.
+    queryClient.setDefaultOptions({
+      queries: { ...queryClient.getDefaultOptions().queries, staleTime: 30_000 },
+    });
+    // This browser read the contact a moment ago, before the colleague's save.
+    queryClient.setQueryData(
+      contactQueryOptions(ORGANIZATION_ID, CONTACT_ID).queryKey,
+      contactFixture({ first_name: 'Before', version: 1 }),
+    );
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Edit contact' }));
+    const firstName = (await screen.findByRole('textbox', { name: 'First name' })) as HTMLInputElement;
+    expect(firstName.value).toBe('Renamed');
   });
 });
