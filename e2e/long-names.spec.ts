@@ -38,6 +38,9 @@ function unbrokenName(prefix: string, length: number): string {
 const ACCOUNT_NAME = unbrokenName('Account', ACCOUNT_NAME_MAX_LENGTH);
 const ORGANIZATION_NAME = unbrokenName('Organization', ADDRESS_LINE_MAX_LENGTH);
 
+/** The account's first administrator, whose header names the account. */
+const ACCOUNT_ADMINISTRATOR = { username: `long-names-${run}`, password: 'Long-Names-2026!x' } as const;
+
 let accountId = '';
 
 test.beforeAll(async ({ request }) => {
@@ -52,9 +55,9 @@ test.beforeAll(async ({ request }) => {
       first_name: 'Long',
       last_name: `Names ${run}`,
       email: `long-names.${run}@example.com`,
-      user_name: `long-names-${run}`,
-      password: 'Long-Names-2026!x',
-      repeatedPassword: 'Long-Names-2026!x',
+      user_name: ACCOUNT_ADMINISTRATOR.username,
+      password: ACCOUNT_ADMINISTRATOR.password,
+      repeatedPassword: ACCOUNT_ADMINISTRATOR.password,
     },
   });
   accountId = account.id;
@@ -141,6 +144,13 @@ for (const theme of ['Light', 'Dark'] as const) {
       await clickUserMenu(page, ADMINISTRATOR_DISPLAY_NAME);
       await clickSignOut(page);
       await assertOnSignIn(page);
+    });
+
+    await test.step('the account’s own administrator sees its name cut short in the header', async () => {
+      await fillSignInSteps(page, ACCOUNT_ADMINISTRATOR);
+      await assertOnAccounts(page);
+      await expect(page.getByRole('banner').getByTitle(ACCOUNT_NAME, { exact: true })).toBeVisible();
+      await shot('header');
     });
   });
 }
