@@ -41,6 +41,8 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     browserName: 'chromium',
+    // A laptop screen: every screen must fit it without scrolling sideways (e2e/fixtures.ts checks).
+    viewport: { width: 1280, height: 800 },
     launchOptions: {
       executablePath: chromium,
       args: [

@@ -7,9 +7,11 @@ const BLOCKING_IMPACTS = new Set(['serious', 'critical']);
 
 /**
  * Runs axe on the page as it is now and fails on serious or critical violations, listing each rule,
- * its impact and the elements it found. Page helpers call it once their screen has rendered.
+ * its impact and the elements it found, then checks that the page fits the window's width. Page
+ * helpers call it once their screen has rendered.
  */
 export async function assertAccessible(page: Page): Promise<void> {
+  await assertNoSidewaysScroll(page);
   const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
   const blocking = results.violations.filter((violation) => BLOCKING_IMPACTS.has(violation.impact ?? ''));
   const report = blocking.map(
@@ -18,6 +20,22 @@ export async function assertAccessible(page: Page): Promise<void> {
       violation.nodes.map((node) => `    ${node.target.join(' ')}`).join('\n'),
   );
   expect(report, `accessibility violations on ${new URL(page.url()).pathname}`).toEqual([]);
+}
+
+/**
+ * The page does not scroll sideways: wide content (a table with many columns, a long unbroken name)
+ * scrolls inside its own frame, wraps or is cut short, so nothing a user needs sits off-screen at the
+ * laptop width the scenarios run at (playwright.config.ts).
+ */
+async function assertNoSidewaysScroll(page: Page): Promise<void> {
+  const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    clientWidth: document.documentElement.clientWidth,
+  }));
+  expect(
+    scrollWidth,
+    `the page at ${new URL(page.url()).pathname} is wider than the window (${clientWidth} px)`,
+  ).toBeLessThanOrEqual(clientWidth);
 }
 
 /**

@@ -203,6 +203,11 @@ export function accountStatusValue(page: Page, term: string): Locator {
     .getByRole('definition');
 }
 
+/** The account's name in its row, which links to its details. */
+export async function clickAccountName(page: Page, name: string): Promise<void> {
+  await accountRow(page, name).getByRole('link', { name, exact: true }).click();
+}
+
 /** The row's own Edit account link, named after its account. */
 export async function clickEditAccountOf(page: Page, name: string): Promise<void> {
   await accountRow(page, name)

@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { CONSOLE_BASE_PATH } from '../../contract/paths.ts';
 import { assertAccessible, expect } from '../fixtures.ts';
 
@@ -6,6 +6,33 @@ const ORGANIZATIONS_PATH = `${CONSOLE_BASE_PATH}/ca/organizations`;
 
 export function organizationPath(id: string): string {
   return `${ORGANIZATIONS_PATH}/${encodeURIComponent(id)}`;
+}
+
+/** The organizations of `accountId` whose name contains `name`. */
+export async function goToOrganizations(
+  page: Page,
+  search: { accountId: string; name: string },
+): Promise<void> {
+  await page.goto(`${ORGANIZATIONS_PATH}?${new URLSearchParams(search)}`);
+}
+
+/** The organizations list once its rows, or its empty state, have arrived. */
+export async function assertOrganizationsListed(page: Page): Promise<void> {
+  await expect(page.getByRole('heading', { name: 'Organizations', level: 1 })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: /organization/ })).toBeVisible();
+  await assertAccessible(page);
+}
+
+/** The row whose name cell reads exactly `name`. */
+export function organizationRow(page: Page, name: string): Locator {
+  return page
+    .getByRole('region', { name: 'Organizations table' })
+    .getByRole('row')
+    .filter({ has: page.getByRole('rowheader', { name, exact: true }) });
+}
+
+export async function clickOrganizationName(page: Page, name: string): Promise<void> {
+  await organizationRow(page, name).getByRole('link', { name, exact: true }).click();
 }
 
 export async function goToOrganization(page: Page, id: string): Promise<void> {

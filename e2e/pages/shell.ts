@@ -37,3 +37,10 @@ export async function clickUserMenu(page: Page, displayName: string): Promise<vo
 export async function clickSignOut(page: Page): Promise<void> {
   await page.getByRole('menuitem', { name: 'Sign out' }).click();
 }
+
+/** Pins the light or dark theme through the header's theme menu. */
+export async function chooseTheme(page: Page, theme: 'Light' | 'Dark'): Promise<void> {
+  await page.getByRole('button', { name: /^Theme: / }).click();
+  await page.getByRole('menuitem', { name: theme, exact: true }).click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', theme.toLowerCase());
+}

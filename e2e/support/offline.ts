@@ -135,11 +135,12 @@ export class PersistentBrowser {
   constructor(private readonly testInfo: TestInfo) {}
 
   async launch(): Promise<BrowserContext> {
-    const { launchOptions, baseURL } = this.testInfo.project.use;
+    const { launchOptions, baseURL, viewport } = this.testInfo.project.use;
     return chromium.launchPersistentContext(this.userDataDir, {
       executablePath: launchOptions?.executablePath,
       args: launchOptions?.args,
       baseURL,
+      viewport,
     });
   }
 

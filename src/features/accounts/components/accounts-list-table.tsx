@@ -14,7 +14,9 @@ import {
 } from '../../../../contract/schemas/tenants.ts';
 import type { SortOrder, TenantSortColumn } from '../../../../contract/sort-columns.ts';
 import { SortableHeader } from '../../../components/list/sortable-header.tsx';
+import { TableFrame } from '../../../components/list/table-frame.tsx';
 import { PendingSyncBadge } from '../../../components/pending-sync-badge.tsx';
+import { TruncatedText } from '../../../components/truncated-text.tsx';
 import { formatUserDate, parseCalendarDate } from '../../../lib/dates.ts';
 import { isFollowableUrl } from '../../../lib/external-navigation.ts';
 import { entriesFor, useOutboxEntries } from '../../../lib/offline/outbox-client.ts';
@@ -60,10 +62,8 @@ export function AccountsListTable({
     </SortableHeader>
   );
   return (
-    // Focusable so that keyboard users can scroll the table sideways on narrow screens.
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
-    <section className="accounts-table__scroll" aria-label={t`Accounts table`} tabIndex={0}>
-      <table className="accounts-table" aria-busy={busy || undefined}>
+    <TableFrame label={t`Accounts table`}>
+      <table className="list-table accounts-table" aria-busy={busy || undefined}>
         <caption className="visually-hidden">
           <Trans>Accounts</Trans>
         </caption>
@@ -87,7 +87,7 @@ export function AccountsListTable({
               </th>
             ) : null}
             {permissions.canManageAccount ? (
-              <th scope="col">
+              <th scope="col" className="list-table__action">
                 <span className="visually-hidden">
                   <Trans>Actions</Trans>
                 </span>
@@ -107,7 +107,7 @@ export function AccountsListTable({
           ))}
         </tbody>
       </table>
-    </section>
+    </TableFrame>
   );
 }
 
@@ -144,10 +144,10 @@ function AccountRow({
       <th scope="row" className="accounts-table__name">
         {linksToDetails(profile, row) ? (
           <Link to="/accounts/$id" params={{ id: row.id }}>
-            {row.name}
+            <TruncatedText text={row.name} />
           </Link>
         ) : (
-          row.name
+          <TruncatedText text={row.name} />
         )}
         <PendingSyncBadge entries={pending} />
       </th>
@@ -158,7 +158,9 @@ function AccountRow({
           {row.active ? <Trans>Active</Trans> : <Trans>Inactive</Trans>}
         </span>
       </td>
-      <td>{row.friendly_identifier}</td>
+      <td>
+        <TruncatedText text={row.friendly_identifier} />
+      </td>
       <td>{date(row.service_period.from, t`No start date`)}</td>
       <td>{date(row.service_period.to, t`No end date`)}</td>
       {columns.partner ? <td>{i18n._(TYPE_LABELS[row.type])}</td> : null}
@@ -177,10 +179,16 @@ function AccountRow({
         </td>
       ) : null}
       {columns.federation ? (
-        <td>{row.federated_account_id ?? <NoValue label={t`No federated account`} />}</td>
+        <td>
+          {row.federated_account_id !== null ? (
+            <TruncatedText text={row.federated_account_id} />
+          ) : (
+            <NoValue label={t`No federated account`} />
+          )}
+        </td>
       ) : null}
       {permissions.canManageAccount ? (
-        <td className="accounts-table__actions">
+        <td className="list-table__action">
           {canEditAccount(profile, permissions, row) ? <EditAccountLink row={row} /> : null}
         </td>
       ) : null}
@@ -194,11 +202,11 @@ function PartnerAccount({ name }: { name: string | null }) {
   const identifier = partnerIdentifierOf(name);
   return (
     <>
-      {name}
+      <TruncatedText text={name} />
       {identifier !== name ? (
         <span className="accounts-table__secondary">
           <Trans>
-            Identifier: <span className="accounts-table__identifier">{identifier}</span>
+            Identifier: <TruncatedText text={identifier} />
           </Trans>
         </span>
       ) : null}

@@ -7,7 +7,9 @@ import type { ContactFields, Organization } from '../../../../contract/schemas/o
 import { BackButton } from '../../../components/back-button.tsx';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { useCountryName } from '../../../components/country-select.tsx';
+import { TableFrame } from '../../../components/list/table-frame.tsx';
 import { PendingSyncBadge } from '../../../components/pending-sync-badge.tsx';
+import { TruncatedText } from '../../../components/truncated-text.tsx';
 import { showToast } from '../../../components/ui/toast.tsx';
 import { useActiveAccountId } from '../../../lib/current-user.ts';
 import { entriesFor, useOutboxEntries } from '../../../lib/offline/outbox-client.ts';
@@ -72,7 +74,7 @@ function ContactsSection({
   /** The signed-in user's outbox, for contacts with changes not on the server yet. */
   queued: readonly OutboxEntryView[];
 }) {
-  const { i18n } = useLingui();
+  const { t, i18n } = useLingui();
   const { data: contacts } = useSuspenseQuery(contactListQueryOptions(organizationId));
   // Contacts added offline: not on the server yet, shown from their outbox entries until they are.
   const added = entriesFor(queued, apiPaths.organizations.contacts(organizationId), 'POST');
@@ -99,8 +101,8 @@ function ContactsSection({
           </p>
         </div>
       ) : (
-        <div className="organizations-table-scroll">
-          <table className="organizations-table" aria-labelledby="contacts-title">
+        <TableFrame label={t`Contacts table`}>
+          <table className="list-table organizations-table" aria-labelledby="contacts-title">
             <thead>
               <tr>
                 <th scope="col">
@@ -126,7 +128,11 @@ function ContactsSection({
                 return (
                   <tr key={entry.id}>
                     <th scope="row">
-                      {`${contact.first_name ?? ''} ${contact.last_name ?? ''}`.trim() || entry.summary}
+                      <TruncatedText
+                        text={
+                          `${contact.first_name ?? ''} ${contact.last_name ?? ''}`.trim() || entry.summary
+                        }
+                      />
                       <PendingSyncBadge entries={[entry]} />
                     </th>
                     <td>
@@ -134,8 +140,12 @@ function ContactsSection({
                         ? i18n._(CONTACT_TYPE_LABELS[contact.type])
                         : null}
                     </td>
-                    <td>{contact.title}</td>
-                    <td>{contact.email}</td>
+                    <td>
+                      <TruncatedText text={contact.title} />
+                    </td>
+                    <td>
+                      <TruncatedText text={contact.email} />
+                    </td>
                     <td>{contact.phone}</td>
                   </tr>
                 );
@@ -147,23 +157,27 @@ function ContactsSection({
                       to="/ca/organizations/$id/$contactId"
                       params={{ id: organizationId, contactId: contact.id }}
                     >
-                      {`${contact.first_name} ${contact.last_name}`}
+                      <TruncatedText text={`${contact.first_name} ${contact.last_name}`} />
                     </Link>
                     <PendingSyncBadge
                       entries={entriesFor(queued, apiPaths.organizations.contact(organizationId, contact.id))}
                     />
                   </th>
                   <td>{i18n._(CONTACT_TYPE_LABELS[contact.type])}</td>
-                  <td>{contact.title}</td>
                   <td>
-                    <a href={`mailto:${contact.email}`}>{contact.email}</a>
+                    <TruncatedText text={contact.title} />
+                  </td>
+                  <td>
+                    <a href={`mailto:${contact.email}`}>
+                      <TruncatedText text={contact.email} />
+                    </a>
                   </td>
                   <td>{contact.phone}</td>
                 </tr>
               ))}
             </tbody>
           </table>
-        </div>
+        </TableFrame>
       )}
     </section>
   );

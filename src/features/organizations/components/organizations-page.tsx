@@ -16,8 +16,10 @@ import { useCountryName } from '../../../components/country-select.tsx';
 import { DebouncedTextField } from '../../../components/list/debounced-text-field.tsx';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
 import { SortableHeader } from '../../../components/list/sortable-header.tsx';
+import { TableFrame } from '../../../components/list/table-frame.tsx';
 import { usePageInRange } from '../../../components/list/use-page-in-range.ts';
 import { PendingSyncBadge } from '../../../components/pending-sync-badge.tsx';
+import { TruncatedText } from '../../../components/truncated-text.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
 import { entriesFor, useOutboxEntries } from '../../../lib/offline/outbox-client.ts';
@@ -47,18 +49,39 @@ function OrganizationRow({
     <tr>
       <th scope="row">
         <Link to="/ca/organizations/$id" params={{ id: organization.id }}>
-          {organization.name}
+          <TruncatedText text={organization.name} />
         </Link>
         <PendingSyncBadge entries={pending} />
       </th>
-      <td>{[organization.address, organization.address2].filter(Boolean).join(', ')}</td>
-      <td>{organization.city}</td>
-      <td>{organization.state}</td>
-      <td>{organization.zip_code}</td>
-      <td>{countryName(organization.country)}</td>
-      <td>{organization.phone}</td>
+      <AddressCells organization={organization} countryName={countryName} />
       <td className="organizations-table__number">{organization.contacts_count}</td>
     </tr>
+  );
+}
+
+/** Address, city, state, zip code, country and phone: the cells a row has whether it is on the server or queued. */
+function AddressCells({
+  organization,
+  countryName,
+}: {
+  organization: Partial<OrganizationCreate>;
+  countryName: (code: string) => string;
+}) {
+  return (
+    <>
+      <td>
+        <TruncatedText text={[organization.address, organization.address2].filter(Boolean).join(', ')} />
+      </td>
+      <td>
+        <TruncatedText text={organization.city} />
+      </td>
+      <td>
+        <TruncatedText text={organization.state} />
+      </td>
+      <td>{organization.zip_code}</td>
+      <td>{organization.country ? countryName(organization.country) : null}</td>
+      <td>{organization.phone}</td>
+    </>
   );
 }
 
@@ -81,15 +104,10 @@ function QueuedOrganizationRow({
   return (
     <tr>
       <th scope="row">
-        {organization.name ?? entry.summary}
+        <TruncatedText text={organization.name ?? entry.summary} />
         <PendingSyncBadge entries={[entry]} />
       </th>
-      <td>{[organization.address, organization.address2].filter(Boolean).join(', ')}</td>
-      <td>{organization.city}</td>
-      <td>{organization.state}</td>
-      <td>{organization.zip_code}</td>
-      <td>{organization.country ? countryName(organization.country) : null}</td>
-      <td>{organization.phone}</td>
+      <AddressCells organization={organization} countryName={countryName} />
       <td className="organizations-table__number">0</td>
     </tr>
   );
@@ -215,9 +233,9 @@ export function OrganizationsPage({ search, accountId, accountName }: Organizati
       >
         {({ items, total }) => (
           <>
-            <div className="organizations-table-scroll">
+            <TableFrame label={t`Organizations table`}>
               <table
-                className="organizations-table"
+                className="list-table organizations-table"
                 aria-labelledby="page-title"
                 aria-busy={list.isPlaceholderData}
               >
@@ -259,7 +277,7 @@ export function OrganizationsPage({ search, accountId, accountName }: Organizati
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableFrame>
             <Pagination
               count={total}
               pageSize={PAGE_SIZE}

@@ -6,6 +6,7 @@ import { type ConsoleLocale, isPlatformLocale } from '../../../../contract/local
 import { ACCOUNTS_LIST_PATH } from '../../../../contract/paths.ts';
 import { encodeSignInState } from '../../../../contract/schemas/identity.ts';
 import type { Profile } from '../../../../contract/schemas/profile.ts';
+import { TruncatedText } from '../../../components/truncated-text.tsx';
 import { Menu } from '../../../components/ui/menu.tsx';
 import { fullNameOf, switchableAccountsOf } from '../../../lib/current-user.ts';
 import { platformLocaleFor } from '../../../lib/i18n.ts';
@@ -36,7 +37,11 @@ function AccountSwitcher({ profile, activeAccountId }: { profile: Profile; activ
   const mode = useAccountSwitcherMode(profile);
   const switchAccount = useSwitchAccount(profile.id);
   const active = switchableAccountsOf(profile).find((account) => account.id === activeAccountId);
-  const activeName = active ? <span className="header__account">{active.display_name}</span> : null;
+  const activeName = active ? (
+    <span className="header__account">
+      <TruncatedText text={active.display_name} />
+    </span>
+  ) : null;
 
   if (mode.kind === 'search') {
     return (
@@ -57,7 +62,7 @@ function AccountSwitcher({ profile, activeAccountId }: { profile: Profile; activ
   if (accounts.length < 2) return activeName;
   return (
     <Menu
-      trigger={active?.display_name ?? t`Choose account`}
+      trigger={<TruncatedText text={active?.display_name ?? t`Choose account`} />}
       triggerLabel={active ? t`Account: ${active.display_name}. Switch account` : undefined}
       sections={[
         {
@@ -151,7 +156,7 @@ function UserMenu({ profile }: { profile: Profile }) {
   return (
     <>
       <Menu
-        trigger={fullNameOf(profile)}
+        trigger={<TruncatedText text={fullNameOf(profile)} />}
         sections={[
           { id: 'profile', entries: [{ value: 'profile', label: t`Profile` }] },
           {
