@@ -58,6 +58,8 @@ export const apiPaths = {
     byId: (id: string) => `${UI_API_V1}/tenant/${encodeURIComponent(id)}`,
     accountById: (id: string) => `${UI_API_V1}/account/${encodeURIComponent(id)}`,
     unlink: (id: string) => `${UI_API_V1}/tenant/${encodeURIComponent(id)}/unlink`,
+    deactivate: (id: string) => `${UI_API_V1}/tenant/${encodeURIComponent(id)}/deactivate`,
+    activate: (id: string) => `${UI_API_V1}/tenant/${encodeURIComponent(id)}/activate`,
     federation: (id: string) => `${ACCOUNT_API_V1}/tenants/${encodeURIComponent(id)}/federation`,
   },
   organizations: {

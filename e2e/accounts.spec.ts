@@ -13,6 +13,7 @@ import {
   assertSingleCreateAccountAction,
   assertSuccessNotice,
   cellOf,
+  changeAccountStatus,
   clickCreateAccount,
   clickCreatePartnerAccount,
   clickEditAccountOf,
@@ -24,6 +25,7 @@ import {
   fillEditAccount,
   fillFirstAdministrator,
   filterByName,
+  goToAccountDetails,
   goToAccounts,
   listTotal,
   submitCreate,
@@ -218,4 +220,62 @@ test('a system administrator creates a partner, whose administrator creates and 
     await assertNoAccountsMatch(page);
     await assertNoExpiryBanners(page);
   });
+});
+
+test('deactivating an account signs its users out at once, and reactivating it makes it active again', async ({
+  page,
+  browser,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const member = { username: `ada-${run}`, password: 'Member-Admin-2026!x' } as const;
+  const token = await signInThroughApi(request, {
+    username: ADMINISTRATOR.username,
+    password: ADMINISTRATOR.password,
+  });
+  const account = await createAccountThroughApi(request, token, {
+    name: `Dormant ${run}`,
+    locale: 'en_US',
+    type: 'standard',
+    service_period: { to: dateInDays(150) },
+    administrator: {
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      email: `ada.${run}@example.com`,
+      user_name: member.username,
+      password: member.password,
+      repeatedPassword: member.password,
+    },
+  });
+  const memberContext = await browser.newContext();
+  const memberPage = await memberContext.newPage();
+
+  await test.step('a user of the account signs in', async () => {
+    await goToSignIn(memberPage);
+    await fillSignInSteps(memberPage, member);
+    await expect(memberPage.getByRole('button', { name: 'Ada Lovelace' })).toBeVisible();
+  });
+
+  await test.step('the system administrator deactivates the account from its details page', async () => {
+    await goToSignIn(page);
+    await fillSignInSteps(page, ADMINISTRATOR);
+    await assertOnAccounts(page);
+    await goToAccountDetails(page, account.id);
+    await assertOnAccountDetails(page, account.name);
+    await changeAccountStatus(page, 'Deactivate');
+    await assertSuccessNotice(page, 'Account deactivated.');
+    await expect(accountStatusValue(page, 'Status')).toHaveText('Inactive');
+  });
+
+  await test.step('the account’s user has lost the session', async () => {
+    await memberPage.reload();
+    await assertOnSignIn(memberPage);
+  });
+
+  await test.step('the administrator reactivates the account', async () => {
+    await changeAccountStatus(page, 'Reactivate');
+    await assertSuccessNotice(page, 'Account reactivated.');
+    await expect(accountStatusValue(page, 'Status')).toHaveText('Active');
+  });
+  await memberContext.close();
 });

@@ -17,6 +17,12 @@ export const API_ERROR_CODES = [
   'tooLarge',
   'malformed',
   'throttled',
+  /** 403: nobody edits, deactivates or reactivates their own primary account. */
+  'ownAccount',
+  /** 409: a partner account is deactivated only once no active account is left under it. */
+  'partnerHasActiveAccounts',
+  /** 409: an account is reactivated only while its partner account is active. */
+  'partnerInactive',
 ] as const;
 export type ApiErrorCode = ValidationCode | (typeof API_ERROR_CODES)[number];
 

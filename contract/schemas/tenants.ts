@@ -46,6 +46,8 @@ export const tenantSummarySchema = v.object({
   federation_status: v.nullable(v.picklist(FEDERATION_STATUSES)),
   /** The external product's edit page for a linked account; Edit opens it in a new tab. */
   federated_account_details_url: v.nullable(v.string()),
+  /** Row version: the ETag of the account, which the list's status actions send as If-Match. */
+  version: v.number(),
 });
 export type TenantSummary = v.InferOutput<typeof tenantSummarySchema>;
 
@@ -107,8 +109,6 @@ export const tenantSchema = v.object({
     ),
   ),
   applications: v.array(tenantApplicationSchema),
-  /** Row version: the ETag of the account. */
-  version: v.number(),
 });
 export type Tenant = v.InferOutput<typeof tenantSchema>;
 

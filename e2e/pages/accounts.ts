@@ -25,6 +25,10 @@ export async function goToAccounts(page: Page): Promise<void> {
   await page.goto(ACCOUNTS_LIST_PATH);
 }
 
+export async function goToAccountDetails(page: Page, id: string): Promise<void> {
+  await page.goto(`${ACCOUNTS_LIST_PATH}/${id}`);
+}
+
 // The list
 
 function accountsTable(page: Page): Locator {
@@ -234,4 +238,17 @@ export async function clickSave(page: Page): Promise<void> {
 /** The success toast, announced through the notification live region. */
 export async function assertSuccessNotice(page: Page, text: string): Promise<void> {
   await expect(page.getByText(text, { exact: true })).toBeVisible();
+}
+
+/** Deactivate or Reactivate from the details page's side navigation, confirmed in its dialog. */
+export async function changeAccountStatus(page: Page, action: 'Deactivate' | 'Reactivate'): Promise<void> {
+  await page
+    .getByRole('navigation', { name: 'Account sections' })
+    .getByRole('button', { name: new RegExp(`^${action} account`) })
+    .click();
+  const dialog = page.getByRole('alertdialog', { name: `${action} account` });
+  await expect(dialog).toBeVisible();
+  await assertAccessible(page);
+  await dialog.getByRole('button', { name: `${action} account`, exact: true }).click();
+  await expect(dialog).toHaveCount(0);
 }

@@ -29,7 +29,7 @@ export function mayManage(principal: Principal, account: AccountPlacement): bool
 }
 
 /** What a refused change was, in the words of the 403 message. */
-export type AccountAction = 'create' | 'edit' | 'delete' | 'unlink';
+export type AccountAction = 'create' | 'edit' | 'delete' | 'unlink' | 'deactivate' | 'reactivate';
 
 /** The 403 for a caller whose scope does not allow `action` on accounts at all, or on this one. */
 export function scopeForbids(principal: Principal, action: AccountAction): ApiError {

@@ -126,6 +126,7 @@ export function selectSummary(query: AccountsWithPartner) {
     'a.federated_account_id',
     'a.federation_status',
     'a.federated_account_details_url',
+    'a.version',
   ]);
 }
 
@@ -140,6 +141,7 @@ export interface SummaryRow {
   locale: string;
   type: string;
   system_account: boolean;
+  version: number;
   partner_account_id: string | null;
   partner_account_name: string | null;
   federated_account_id: string | null;
@@ -172,6 +174,7 @@ export function toTenantSummary(row: SummaryRow): TenantSummary {
         ? null
         : oneOf(FEDERATION_STATUSES, row.federation_status, 'federation status'),
     federated_account_details_url: row.federated_account_details_url,
+    version: row.version,
   };
 }
 

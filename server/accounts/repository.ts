@@ -45,7 +45,6 @@ export async function findTenant(
         'a.federation_provider',
         'a.mfa_enabled',
         'a.allow_user_creation_via_sso',
-        'a.version',
       ])
       .executeTakeFirst(),
     licensedApplications(db, now),
@@ -63,7 +62,6 @@ export async function findTenant(
     allow_user_creation_via_sso: row.allow_user_creation_via_sso,
     has_dsm_license: licensed.has('document_signing_manager'),
     applications: tenantApplications(licensed),
-    version: row.version,
   };
 }
 
@@ -85,6 +83,7 @@ export function visibleAccounts(
       'name',
       'friendly_identifier',
       'type',
+      'active',
       'locale',
       'partner_account_id',
       'system_account',
@@ -209,6 +208,32 @@ export async function setFederation(
     }))
     .where('id', '=', id)
     .execute();
+}
+
+/** Deactivates (`false`) or reactivates (`true`) an account. Bumps the version. */
+export async function setActive(
+  trx: Kysely<Database>,
+  id: string,
+  active: boolean,
+  now: Date,
+): Promise<void> {
+  await trx
+    .updateTable('accounts')
+    .set((eb) => ({ active, updated_at: now, version: eb('version', '+', 1) }))
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Whether an active account is under the partner `partnerId`. */
+export async function hasActiveAccounts(trx: Kysely<Database>, partnerId: string): Promise<boolean> {
+  const child = await trx
+    .selectFrom('accounts')
+    .select('id')
+    .where('partner_account_id', '=', partnerId)
+    .where('active', '=', true)
+    .limit(1)
+    .executeTakeFirst();
+  return child !== undefined;
 }
 
 /** An active partner account by id, share-locked so it cannot be deleted before the new account commits. */

@@ -26,6 +26,8 @@ import { entityTag } from '../http/entity-tags.ts';
 import { ApiError } from '../http/errors.ts';
 import { validateJson, validateParams, validateQuery } from '../http/validate.ts';
 import { hashPassword, inPasswordHashingTurn } from '../identity/passwords.ts';
+import type { Principal } from '../identity/principal.ts';
+import { revokeAccountSessions } from '../identity/sessions.ts';
 import { type ChangeSpec, type ResourceKind, versionedResource } from '../resources/versioned-resource.ts';
 import { insertUser, userNameTaken } from '../users/repository.ts';
 import { ensureBuiltInRoles } from '../users/roles.ts';
@@ -36,9 +38,11 @@ import {
   deleteAccounts,
   findActivePartner,
   findTenant,
+  hasActiveAccounts,
   insertAccount,
   isUniqueViolation,
   partnerWithRemainingAccounts,
+  setActive,
   setFederation,
   updateAccount,
   visibleAccount,
@@ -49,9 +53,12 @@ import {
   assertEditable,
   assertLinkable,
   assertServicePeriod,
+  assertStatusChangeable,
   assertUnlinkable,
   inUse,
   partnerHasAccounts,
+  partnerHasActiveAccounts,
+  partnerInactive,
   partnerNotActive,
   partnerOfNewAccount,
 } from './rules.ts';
@@ -122,6 +129,37 @@ function changeFederation(
   };
 }
 
+/**
+ * Deactivates (`active` false) or reactivates an account (decision 017). Deactivating ends the
+ * sessions of the account's users in the same transaction, so they are out on their next request.
+ */
+function changeStatus(principal: Principal, active: boolean): ChangeSpec<AccountRow> {
+  return {
+    // Not queued offline, but the console always knows the version it shows: a status changed by
+    // someone else meanwhile is a 412, not a silent second change.
+    precondition: 'required',
+    permit: ({ row }) => assertStatusChangeable(principal, row, active ? 'reactivate' : 'deactivate'),
+    // The other accounts' states are read here, under the account's lock: creating or reactivating
+    // an account under a partner share-locks the partner, so the check still holds at commit.
+    apply: async (trx, { row }, now) => {
+      if (row.active === active) return null;
+      if (!active && row.type === 'partner' && (await hasActiveAccounts(trx, row.id))) {
+        throw partnerHasActiveAccounts();
+      }
+      if (
+        active &&
+        row.partner_account_id !== null &&
+        !(await findActivePartner(trx, row.partner_account_id))
+      ) {
+        throw partnerInactive();
+      }
+      await setActive(trx, row.id, active, now);
+      if (!active) await revokeAccountSessions(trx, row.id, 'account_deactivated', now);
+      return { action: 'UPDATE', details: updateDetails(row, { active }, ['active']) };
+    },
+  };
+}
+
 /** Accounts and tenants (/account/ui-api/v1), described in docs/api.md. */
 export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
   const { db } = deps;
@@ -188,7 +226,7 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
       const update = c.req.valid('json');
       return accounts.change(c, c.req.valid('param'), {
         precondition: 'required',
-        permit: ({ row }) => assertEditable(c.var.principal, row, update),
+        permit: ({ row }) => assertEditable(c.var.principal, row),
         // After the precondition: an edit made on an older version is refused whatever it holds.
         apply: async (trx, { row }, now) => {
           assertServicePeriod(update.service_period, utcDate(now), row.service_to);
@@ -338,6 +376,15 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
         changeFederation(null, ({ row }) => assertUnlinkable(c.var.principal, row)),
       ),
   );
+
+  for (const [path, active] of [
+    ['/tenant/:id/deactivate', false],
+    ['/tenant/:id/activate', true],
+  ] as const) {
+    app.post(path, authenticated, validateParams(tenantIdParamsSchema), (c) =>
+      accounts.change(c, c.req.valid('param'), changeStatus(c.var.principal, active)),
+    );
+  }
 
   return app;
 }

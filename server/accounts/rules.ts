@@ -1,9 +1,9 @@
-import type { TenantCreate, TenantUpdate } from '../../contract/schemas/tenants.ts';
+import type { TenantCreate } from '../../contract/schemas/tenants.ts';
 import { servicePeriodIssue } from '../../contract/validation.ts';
 import { ApiError } from '../http/errors.ts';
 import { invalidField } from '../http/validate.ts';
 import type { Principal } from '../identity/principal.ts';
-import { assertManageable, mayManage, scopeForbids } from './access.ts';
+import { type AccountAction, assertManageable, scopeForbids } from './access.ts';
 import type { AccountRow } from './repository.ts';
 
 /**
@@ -28,10 +28,11 @@ export function assertServicePeriod(
 }
 
 /**
- * Who may edit an account: nobody the System Account or a linked account (409); whoever may manage it; besides, a
- * partner may rename its own primary account and change its language, but not its service period.
+ * Who may edit an account: nobody the System Account or a linked account (409), nobody their own
+ * primary account (403, decision 017: a partner's own account is the system's to change), whoever
+ * may manage it.
  */
-export function assertEditable(principal: Principal, account: AccountRow, update: TenantUpdate): void {
+export function assertEditable(principal: Principal, account: AccountRow): void {
   if (account.system_account) throw new ApiError(409, 'The System Account cannot be edited.');
   // The external identity product owns a linked account's data; an edit here would be overwritten
   // there, or contradict it (the console shows such an account read-only).
@@ -41,15 +42,46 @@ export function assertEditable(principal: Principal, account: AccountRow, update
       'The account is linked to an external identity product: change it there, or unlink it first.',
     );
   }
-  if (mayManage(principal, account)) return;
-  const ownPartnerAccount = principal.accessScope === 'partner' && account.id === principal.primaryAccountId;
-  if (!ownPartnerAccount) throw scopeForbids(principal, 'edit');
-  if (update.service_period.to !== account.service_to) {
-    throw new ApiError(403, 'A partner cannot change the end date of its own primary account.');
+  assertNotOwnAccount(principal, account, 'edit');
+  assertManageable(principal, account, 'edit');
+}
+
+/**
+ * The 403 of a partner acting on its own primary account. Account scope is refused for its scope
+ * first, which says more; system scope's own account is the System Account, refused with a 409.
+ */
+function assertNotOwnAccount(principal: Principal, account: AccountRow, action: AccountAction): void {
+  if (principal.accessScope !== 'account' && account.id === principal.primaryAccountId) {
+    throw new ApiError(403, `You cannot ${action} your own primary account.`, { code: 'ownAccount' });
   }
-  if (update.service_period.from !== account.service_from) {
-    throw new ApiError(403, 'A partner cannot change the start date of its own primary account.');
-  }
+}
+
+/**
+ * Who may deactivate or reactivate an account: whoever may edit it, linked or not (the platform, not
+ * the identity product, decides who may use it), but never the System Account.
+ */
+export function assertStatusChangeable(
+  principal: Principal,
+  account: AccountRow,
+  action: 'deactivate' | 'reactivate',
+): void {
+  if (account.system_account) throw new ApiError(409, `The System Account cannot be ${action}d.`);
+  assertNotOwnAccount(principal, account, action);
+  assertManageable(principal, account, action);
+}
+
+/** The 409 of deactivating a partner account while accounts under it are still active. */
+export function partnerHasActiveAccounts(): ApiError {
+  return new ApiError(409, 'The partner account has active accounts; deactivate them first.', {
+    code: 'partnerHasActiveAccounts',
+  });
+}
+
+/** The 409 of reactivating an account whose partner account is inactive. */
+export function partnerInactive(): ApiError {
+  return new ApiError(409, 'The partner account of this account is inactive; reactivate it first.', {
+    code: 'partnerInactive',
+  });
 }
 
 /** The partner a new account goes under, as far as the caller's scope decides it. */

@@ -136,7 +136,7 @@ export interface SessionsTable {
   last_used_at: Timestamp;
   expires_at: Timestamp;
   revoked_at: Timestamp | null;
-  /** why: logout | reuse_detected | admin | expired */
+  /** why: logout | reuse_detected | admin | expired | account_deactivated */
   revoked_reason: string | null;
   ip_address: string | null;
   user_agent: string | null;

@@ -35,7 +35,9 @@ function rolePermissionNames(userId: Expression<string>) {
 /**
  * The caller behind a verified token, when its session is still alive and its user still active:
  * one query on the session's primary key joined to the user, so a logout or a revocation after
- * reuse takes effect on the next request in every server process.
+ * reuse takes effect on the next request in every server process. A user whose primary account is
+ * inactive holds no permission (decision 017): signed in, they see who they are and that their
+ * account expired, and every call that needs a permission answers 403.
  */
 async function loadPrincipal(
   db: Kysely<Database>,
@@ -46,11 +48,13 @@ async function loadPrincipal(
   const row = await db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
+    .innerJoin('accounts', 'accounts.id', 'users.primary_account_id')
     .select((eb) => [
       'users.id',
       'users.user_name',
       'users.access_scope',
       'users.primary_account_id',
+      'accounts.active as account_active',
       rolePermissionNames(eb.ref('users.id')).as('permissions'),
     ])
     .where('sessions.id', '=', sessionId)
@@ -67,7 +71,7 @@ async function loadPrincipal(
     primaryAccountId: row.primary_account_id,
     sessionId,
     // Roles may hold names a newer version introduced or an older one dropped: only known ones count.
-    permissions: new Set(row.permissions.filter(isPermissionName)),
+    permissions: new Set(row.account_active ? row.permissions.filter(isPermissionName) : []),
   };
 }
 

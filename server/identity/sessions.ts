@@ -13,7 +13,7 @@ import { hashOpaqueToken, isOpaqueToken, newOpaqueToken } from './opaque-tokens.
 
 type SessionDeps = Pick<AppDeps, 'config' | 'now'>;
 
-export type RevocationReason = 'logout' | 'reuse_detected' | 'admin' | 'expired';
+export type RevocationReason = 'logout' | 'reuse_detected' | 'admin' | 'expired' | 'account_deactivated';
 
 export interface IssuedRefreshToken {
   token: string;
@@ -177,4 +177,26 @@ export async function revokeSession(
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+/**
+ * Ends at once every live session of the users whose primary account is `accountId` (decision 017);
+ * answers how many ended. Their access tokens stop working on their next request too, since every
+ * request looks its session up.
+ */
+export async function revokeAccountSessions(
+  db: Kysely<Database>,
+  accountId: string,
+  reason: RevocationReason,
+  now: Date,
+): Promise<number> {
+  const result = await db
+    .updateTable('sessions')
+    .set({ revoked_at: now, revoked_reason: reason })
+    .where('user_id', 'in', (eb) =>
+      eb.selectFrom('users').select('id').where('primary_account_id', '=', accountId),
+    )
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }

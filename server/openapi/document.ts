@@ -445,6 +445,28 @@ export const OPERATIONS: readonly Operation[] = [
     failures: [400, 401, 403, 404, 409, 415],
     ifMatch: { required: false, current: tenantSchema },
   },
+  ...(
+    [
+      [
+        'deactivate',
+        'Deactivates an account and ends its users’ sessions; they may sign in again, holding no permission (manage account; decision 017).',
+        'Account deactivated, or already inactive',
+      ],
+      ['activate', 'Reactivates an account (manage account; decision 017).', 'Account active'],
+    ] as const
+  ).map(
+    ([action, summary, description]): Operation => ({
+      method: 'post',
+      path: `${UI_API_V1}/tenant/{id}/${action}`,
+      tag: 'Accounts',
+      summary,
+      authenticated: true,
+      pathParameters: ['id'],
+      success: { status: 204, description },
+      failures: [401, 403, 404, 409],
+      ifMatch: { required: true, current: tenantSchema },
+    }),
+  ),
   {
     method: 'put',
     path: `${ACCOUNT_API_V1}/tenants/{id}/federation`,

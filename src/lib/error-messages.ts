@@ -52,6 +52,9 @@ const CODE_MESSAGES: Readonly<Record<ApiCode, MessageDescriptor>> = {
   tooLarge: TOO_LARGE,
   malformed: msg`The server could not read the request. Reload the page and try again.`,
   throttled: THROTTLED,
+  ownAccount: msg`You cannot change your own primary account. A system administrator can.`,
+  partnerHasActiveAccounts: msg`This partner account still has active accounts. Deactivate them first.`,
+  partnerInactive: msg`The partner account of this account is inactive. Reactivate the partner account first.`,
 };
 
 function isApiCode(code: string): code is ApiCode {

@@ -22,6 +22,7 @@ export const accountMutationKeys = {
   update: (id: string) => ['accounts', 'update', id] as const,
   delete: (id: string) => ['accounts', 'delete', id] as const,
   unlink: (id: string) => ['accounts', 'unlink', id] as const,
+  status: (id: string) => ['accounts', 'status', id] as const,
 };
 
 /**
@@ -136,6 +137,33 @@ export function useUnlinkAccount(id: string) {
       Promise.all([
         queryClient.invalidateQueries({ queryKey: accountKeys.detail(id) }),
         queryClient.invalidateQueries({ queryKey: accountKeys.lists() }),
+      ]),
+  });
+}
+
+/** Deactivate (`active` false) or reactivate an account, on the version the page shows. */
+export interface AccountStatusChange {
+  active: boolean;
+  version: number;
+}
+
+/**
+ * POST tenant/{id}/deactivate or /activate (decision 017). Needs a connection, like deletion: ending
+ * the users' sessions is not a change to keep for later. The confirmation dialog shows a failure.
+ */
+export function useChangeAccountStatus(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: accountMutationKeys.status(id),
+    meta: { errorToast: false },
+    mutationFn: ({ active, version }: AccountStatusChange) =>
+      apiRequest('POST', active ? apiPaths.tenants.activate(id) : apiPaths.tenants.deactivate(id), {
+        ifMatch: version,
+      }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: accountKeys.detail(id) }),
+        invalidateAccountOverviews(queryClient),
       ]),
   });
 }

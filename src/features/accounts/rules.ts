@@ -20,6 +20,22 @@ export function canEditAccount(
   return account.partner_account_id === viewer.primary_account_id;
 }
 
+/**
+ * Whether the viewer may deactivate or reactivate this account (decision 017): whoever may edit it,
+ * never the System Account or the viewer's own primary account.
+ */
+export function canChangeAccountStatus(
+  viewer: Viewer,
+  flags: Pick<PermissionFlags, 'canManageAccount'>,
+  account: Pick<TenantSummary, 'id' | 'partner_account_id' | 'system_account'>,
+): boolean {
+  return (
+    canEditAccount(viewer, flags, account) &&
+    !account.system_account &&
+    account.id !== viewer.primary_account_id
+  );
+}
+
 /** The account name links to its details when the account is active, or for system scope always (F-03, F-04). */
 export function linksToDetails(viewer: Viewer, account: Pick<TenantSummary, 'active'>): boolean {
   return account.active || viewer.access_scope === 'system';

@@ -151,7 +151,7 @@ const ENDPOINTS: Endpoint[] = [
     name: 'PUT tenant/{id}',
     expected: {
       system: [409, 204, 204],
-      partner: [204, 204, 404],
+      partner: [403, 204, 404],
       'account admin': [403, 403, 404],
       'account, all permissions': [403, 403, 404],
     },
@@ -215,6 +215,32 @@ const ENDPOINTS: Endpoint[] = [
         body: { confirmation: 'UNLINK' },
       }),
   },
+  ...(['deactivate', 'activate'] as const).map(
+    (action): Endpoint => ({
+      name: `POST tenant/{id}/${action}`,
+      expected: {
+        system: [409, 204, 204],
+        partner: [403, 204, 404],
+        'account admin': [403, 403, 404],
+        'account, all permissions': [403, 403, 404],
+      },
+      request: async (caller, target, kind) => {
+        // Each cell changes the status for real; the callers' own accounts stay active, or the
+        // callers would lose their permissions for the cells after.
+        if (kind !== 'own') {
+          await harness.deps.db
+            .updateTable('accounts')
+            .set({ active: action !== 'activate' })
+            .where('id', '=', target)
+            .execute();
+        }
+        return call(harness, 'POST', apiPaths.tenants[action](target), {
+          token: caller.token,
+          headers: { 'If-Match': '"1"' },
+        });
+      },
+    }),
+  ),
   {
     name: 'PUT /account/api/v1/tenants/{id}/federation',
     expected: {

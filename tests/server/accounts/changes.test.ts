@@ -5,8 +5,8 @@ import type { ApiErrorCode } from '../../../contract/schemas/common.ts';
 import type { Profile } from '../../../contract/schemas/profile.ts';
 import type { Tenant } from '../../../contract/schemas/tenants.ts';
 import { errorOf, fieldError } from '../errors.ts';
-import { signIn } from '../identity/requests.ts';
-import { type Caller, call } from '../organizations/requests.ts';
+import { sendJson, signIn } from '../identity/requests.ts';
+import { addToAccount, type Caller, call } from '../organizations/requests.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 import {
   daysFromToday,
@@ -18,7 +18,10 @@ import {
   TODAY,
 } from './helpers.ts';
 
-/** Creating, editing, deleting, unlinking and linking accounts: the rules, the data and the audit trail. */
+/**
+ * Creating, editing, deleting, deactivating, reactivating, unlinking and linking accounts: the rules,
+ * the data, the sessions and the audit trail.
+ */
 
 let harness: TestApp;
 let system: Caller;
@@ -337,37 +340,19 @@ describe('editing an account', () => {
     );
   });
 
-  it('lets a partner rename its own account but not change its service period', async () => {
-    const own = await harness.deps.db
-      .selectFrom('accounts')
-      .select(['service_from', 'service_to'])
-      .where('id', '=', partnerAccount)
-      .executeTakeFirstOrThrow();
-    const current = { from: own.service_from, to: own.service_to ?? '' };
+  it('refuses a partner any edit of its own partner account, naming why', async () => {
+    const own = await read(partnerAccount, partner);
     await expectError(
       await edit(
         partnerAccount,
-        editFor({ service_period: { ...current, to: daysFromToday(900) } }),
+        editFor({ name: 'Partner Renamed', service_period: own.service_period }),
         partner,
       ),
       403,
-      'A partner cannot change the end date of its own primary account.',
-      { code: 'forbidden' },
+      'You cannot edit your own primary account.',
+      { code: 'ownAccount' },
     );
-    await expectError(
-      await edit(
-        partnerAccount,
-        editFor({ service_period: { ...current, from: daysFromToday(-1) } }),
-        partner,
-      ),
-      403,
-      'A partner cannot change the start date of its own primary account.',
-      { code: 'forbidden' },
-    );
-    expect(
-      (await edit(partnerAccount, editFor({ name: 'Partner Prime', service_period: current }), partner))
-        .status,
-    ).toBe(204);
+    expect((await read(partnerAccount)).name).toBe('Partner Prime');
   });
 
   it('refuses to edit the System Account', async () => {
@@ -625,5 +610,170 @@ describe('account details', () => {
     expect((await read(id, partner)).can_edit_mfa).toBe(true);
     expect((await read(id, member)).can_edit_mfa).toBe(false);
     expect((await read(partnerAccount, partner)).can_edit_mfa).toBe(false);
+  });
+});
+
+type StatusAction = 'deactivate' | 'activate';
+
+/** A status change on whatever version the account has, unless `headers` names one. */
+const setStatus = (
+  action: StatusAction,
+  id: string,
+  caller = system,
+  headers: Record<string, string> = { 'If-Match': '*' },
+) => call(harness, 'POST', apiPaths.tenants[action](id), { token: caller.token, headers });
+
+async function expectRefusal(response: Response, status: number, code: string): Promise<void> {
+  expect(response.status).toBe(status);
+  expect((await errorOf(response)).code).toBe(code);
+}
+
+function statusEvents(accountId: string) {
+  return harness.deps.db
+    .selectFrom('audit_events')
+    .select(['action', 'resource_type', 'actor_id', 'details'])
+    .where('resource_id', '=', accountId)
+    .where('action', '=', 'UPDATE')
+    .orderBy('seq')
+    .execute();
+}
+
+describe('deactivating and reactivating an account', () => {
+  it('switches the status, bumps the version and records each change in the audit trail', async () => {
+    const id = await insertAccount(harness);
+    const deactivated = await setStatus('deactivate', id);
+    expect(deactivated.status).toBe(204);
+    expect(deactivated.headers.get('ETag')).toBe('"2"');
+    expect(await read(id)).toMatchObject({ active: false, version: 2 });
+
+    expect((await setStatus('activate', id)).status).toBe(204);
+    expect(await read(id)).toMatchObject({ active: true, version: 3 });
+    expect(await statusEvents(id)).toEqual([
+      {
+        action: 'UPDATE',
+        resource_type: 'ACCOUNT',
+        actor_id: system.id,
+        details: { changes: { active: { from: true, to: false } } },
+      },
+      {
+        action: 'UPDATE',
+        resource_type: 'ACCOUNT',
+        actor_id: system.id,
+        details: { changes: { active: { from: false, to: true } } },
+      },
+    ]);
+  });
+
+  it('writes and records nothing when the account already has the status', async () => {
+    const id = await insertAccount(harness, { active: false });
+    expect((await setStatus('deactivate', id)).status).toBe(204);
+    expect(await read(id)).toMatchObject({ active: false, version: 1 });
+    expect(await statusEvents(id)).toEqual([]);
+  });
+
+  it('requires the version it was made on: 428 without If-Match, 412 with the account as it is now', async () => {
+    const id = await insertAccount(harness);
+    await expectRefusal(await setStatus('deactivate', id, system, {}), 428, 'preconditionRequired');
+    const stale = await setStatus('deactivate', id, system, { 'If-Match': '"7"' });
+    expect(stale.status).toBe(412);
+    const body = (await stale.json()) as { current: Tenant };
+    expect(body.current).toMatchObject({ id, active: true, version: 1 });
+    expect((await setStatus('deactivate', id, system, { 'If-Match': '"1"' })).status).toBe(204);
+  });
+
+  it('answers a repeated Idempotency-Key with the first answer, without changing again', async () => {
+    const id = await insertAccount(harness);
+    const headers = { 'If-Match': '"1"', 'Idempotency-Key': '"deactivate-once"' };
+    expect((await setStatus('deactivate', id, system, headers)).status).toBe(204);
+    const again = await setStatus('deactivate', id, system, headers);
+    expect(again.status).toBe(204);
+    expect(again.headers.get('Idempotency-Replayed')).toBe('true');
+    expect(await statusEvents(id)).toHaveLength(1);
+  });
+});
+
+describe('who may change an account’s status', () => {
+  it('refuses the System Account to everyone', async () => {
+    await expectRefusal(await setStatus('deactivate', system.accountId), 409, 'conflict');
+    await expectRefusal(await setStatus('activate', system.accountId), 409, 'conflict');
+  });
+
+  it('refuses a partner its own partner account, and lets it change the accounts under it', async () => {
+    await expectRefusal(await setStatus('deactivate', partnerAccount, partner), 403, 'ownAccount');
+    await expectRefusal(await setStatus('activate', partnerAccount, partner), 403, 'ownAccount');
+    const child = await insertAccount(harness, { partnerAccountId: partnerAccount });
+    expect((await setStatus('deactivate', child, partner)).status).toBe(204);
+    expect((await setStatus('activate', child, partner)).status).toBe(204);
+  });
+
+  it('refuses account scope, even on an account it was added to', async () => {
+    const own = await insertAccount(harness);
+    const admin = await signedInUser(harness, { accessScope: 'account', accountId: own });
+    const other = await insertAccount(harness);
+    await addToAccount(harness, admin.id, other);
+    await expectRefusal(await setStatus('deactivate', own, admin), 403, 'forbidden');
+    await expectRefusal(await setStatus('deactivate', other, admin), 403, 'forbidden');
+  });
+
+  it('deactivates a partner only once its accounts are inactive, and reactivates them only under an active partner', async () => {
+    const partnerId = await insertAccount(harness, { type: 'partner' });
+    const child = await insertAccount(harness, { partnerAccountId: partnerId });
+    await expectRefusal(await setStatus('deactivate', partnerId), 409, 'partnerHasActiveAccounts');
+    expect((await read(partnerId)).active).toBe(true);
+
+    expect((await setStatus('deactivate', child)).status).toBe(204);
+    expect((await setStatus('deactivate', partnerId)).status).toBe(204);
+    await expectRefusal(await setStatus('activate', child), 409, 'partnerInactive');
+    expect((await read(child)).active).toBe(false);
+
+    expect((await setStatus('activate', partnerId)).status).toBe(204);
+    expect((await setStatus('activate', child)).status).toBe(204);
+  });
+});
+
+describe('the users of a deactivated account', () => {
+  it('lose their sessions at once; users of other accounts keep theirs', async () => {
+    const id = await insertAccount(harness);
+    const member = await harness.createUser({ accessScope: 'account', accountId: id });
+    const session = await signIn(harness, member);
+    const bystander = await signedInUser(harness, { accessScope: 'account' });
+    await addToAccount(harness, bystander.id, id);
+
+    expect((await setStatus('deactivate', id)).status).toBe(204);
+    expect((await call(harness, 'GET', apiPaths.profile, { token: session.accessToken })).status).toBe(401);
+    const refresh = await sendJson(
+      harness,
+      'POST',
+      apiPaths.identity.refresh,
+      {},
+      { cookie: session.cookie },
+    );
+    expect(refresh.status).toBe(401);
+    const revoked = await harness.deps.db
+      .selectFrom('sessions')
+      .select('revoked_reason')
+      .where('user_id', '=', member.id)
+      .execute();
+    expect(revoked).toEqual([{ revoked_reason: 'account_deactivated' }]);
+    expect((await call(harness, 'GET', apiPaths.profile, { token: bystander.token })).status).toBe(200);
+  });
+
+  it('sign in again to see that their account expired, holding no permission until it is reactivated', async () => {
+    const id = await insertAccount(harness);
+    const member = await harness.createUser({ accessScope: 'account', accountId: id });
+    expect((await setStatus('deactivate', id)).status).toBe(204);
+
+    const { accessToken } = await signIn(harness, member);
+    const profileResponse = await call(harness, 'GET', apiPaths.profile, { token: accessToken });
+    expect(profileResponse.status).toBe(200);
+    const profile = (await profileResponse.json()) as Profile;
+    expect(profile.permissions).toEqual([]);
+    expect(profile.accounts.find((account) => account.id === id)?.active).toBe(false);
+    for (const path of [apiPaths.tenants.list, apiPaths.tenants.byId(id)]) {
+      await expectRefusal(await call(harness, 'GET', path, { token: accessToken }), 403, 'forbidden');
+    }
+
+    expect((await setStatus('activate', id)).status).toBe(204);
+    expect((await call(harness, 'GET', apiPaths.tenants.byId(id), { token: accessToken })).status).toBe(200);
   });
 });

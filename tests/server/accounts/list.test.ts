@@ -120,6 +120,7 @@ describe('a listed account', () => {
         federated_account_id: 'ol-77',
         federation_status: 'linked',
         federated_account_details_url: `https://identity.example.com/accounts/${ids.gamma}`,
+        version: 1,
       } satisfies TenantSummary,
     ]);
   });

@@ -9,7 +9,7 @@ import type { PermissionFlags } from '../../../../contract/permissions.ts';
 import type { Profile } from '../../../../contract/schemas/profile.ts';
 import type { Tenant } from '../../../../contract/schemas/tenants.ts';
 import { formatUserDate, parseCalendarDate } from '../../../lib/dates.ts';
-import { canEditAccount } from '../rules.ts';
+import { canChangeAccountStatus, canEditAccount } from '../rules.ts';
 
 type Viewer = Pick<Profile, 'access_scope' | 'primary_account_id'>;
 type Flags = Pick<PermissionFlags, 'canManageAccount'>;
@@ -28,31 +28,19 @@ export function canUnlinkAccount(viewer: Viewer, flags: Flags, account: Tenant):
 }
 
 /**
- * Deleting takes the right to edit the account. The system account and the viewer's own primary
- * account are never offered: deleting either would cut off the people doing it.
+ * Deleting takes the right to change the account's status: never the System Account or the viewer's
+ * own primary account, whose loss would cut off the people doing it.
  */
 export function canDeleteAccount(viewer: Viewer, flags: Flags, account: Tenant): boolean {
-  return (
-    canEditAccount(viewer, flags, account) &&
-    !account.system_account &&
-    account.id !== viewer.primary_account_id
-  );
-}
-
-/** A partner's own primary account: the partner may rename it and change its language only (H-23). */
-export function isOwnPartnerAccount(viewer: Viewer, account: Pick<Tenant, 'id'>): boolean {
-  return viewer.access_scope === 'partner' && account.id === viewer.primary_account_id;
+  return canChangeAccountStatus(viewer, flags, account);
 }
 
 /**
- * Whether the viewer may open the edit form: by the H-18 rule, and besides a partner on its own
- * primary account (account administration §6 lets it change all but the service period). Never the
- * System Account, which belongs to the platform and which the server refuses to edit.
+ * Whether the viewer may open the edit form: by the H-18 rule, which leaves out a partner's own
+ * account (decision 017), and never the System Account, which the server refuses to edit.
  */
 export function canOpenAccountEdit(viewer: Viewer, flags: Flags, account: Tenant): boolean {
-  if (account.system_account) return false;
-  if (canEditAccount(viewer, flags, account)) return true;
-  return flags.canManageAccount && isOwnPartnerAccount(viewer, account);
+  return !account.system_account && canEditAccount(viewer, flags, account);
 }
 
 /**

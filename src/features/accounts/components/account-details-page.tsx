@@ -15,6 +15,7 @@ import { isFollowableUrl } from '../../../lib/external-navigation.ts';
 import { entriesFor, useOutboxEntries } from '../../../lib/offline/outbox-client.ts';
 import { usePermissionFlags } from '../../../lib/permissions.tsx';
 import { accountQueryOptions } from '../queries.ts';
+import { canChangeAccountStatus } from '../rules.ts';
 import { ExternalLink } from './account-details-external-link.tsx';
 import { AccountDetailsHeader } from './account-details-header.tsx';
 import {
@@ -31,6 +32,7 @@ import {
   SignInSection,
   SigningClientsSection,
 } from './account-details-sections.tsx';
+import { AccountStatusAction } from './account-status-action.tsx';
 import { DeleteAccountDialog } from './delete-account-dialog.tsx';
 import { LicenceHistoryRail } from './licence-history-rail.tsx';
 import { UnlinkAccountDialog } from './unlink-account-dialog.tsx';
@@ -75,6 +77,7 @@ export function AccountDetailsPage({ accountId, organizations }: AccountDetailsP
   const mayEdit = canOpenAccountEdit(profile, flags, account);
   const mayUnlink = canUnlinkAccount(profile, flags, account);
   const mayDelete = canDeleteAccount(profile, flags, account);
+  const mayChangeStatus = canChangeAccountStatus(profile, flags, account);
 
   const sections: AccordionSection[] = [
     {
@@ -156,9 +159,10 @@ export function AccountDetailsPage({ accountId, organizations }: AccountDetailsP
               </li>
             ))}
           </ul>
-          {mayEdit || mayDelete ? (
+          {mayEdit || mayChangeStatus || mayDelete ? (
             <div className="account-details__actions">
               {mayEdit ? <EditAccountAction account={account} /> : null}
+              {mayChangeStatus ? <AccountStatusAction account={account} /> : null}
               {mayDelete ? (
                 <NeedsConnection>
                   {(gate) => (

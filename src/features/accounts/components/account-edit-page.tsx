@@ -17,7 +17,7 @@ import { usePermissionFlags } from '../../../lib/permissions.tsx';
 import { useUpdateAccount } from '../mutations.ts';
 import { accountKeys, accountQueryOptions } from '../queries.ts';
 import { ExternalLink } from './account-details-external-link.tsx';
-import { canOpenAccountEdit, isLinkedAccount, isOwnPartnerAccount } from './account-details-model.ts';
+import { canOpenAccountEdit, isLinkedAccount } from './account-details-model.ts';
 import { AccountFields, AccountFormFrame, servicePeriodRule } from './account-form-fields.tsx';
 
 type NoAccessReason = 'scope' | 'partner' | 'system';
@@ -31,7 +31,7 @@ const NO_ACCESS_TEXTS: Readonly<
   },
   partner: {
     title: msg`You cannot edit this account`,
-    reason: msg`Partner administrators edit only their own partner account and the accounts under it.`,
+    reason: msg`Partner administrators edit only the accounts under their partner account. A system administrator edits the partner account itself.`,
   },
   system: {
     title: msg`The System Account cannot be edited`,
@@ -82,7 +82,7 @@ function LinkedAccountNotice({ account }: { account: Tenant }) {
   );
 }
 
-function AccountEditForm({ account, endDateLocked }: { account: Tenant; endDateLocked: boolean }) {
+function AccountEditForm({ account }: { account: Tenant }) {
   const { t } = useLingui();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -141,7 +141,6 @@ function AccountEditForm({ account, endDateLocked }: { account: Tenant; endDateL
         }}
         form={form}
         disabled={linked}
-        endDateLocked={endDateLocked}
       />
     </AccountFormFrame>
   );
@@ -160,11 +159,7 @@ function EditableAccount({ accountId }: { accountId: string }) {
     <>
       <CachedDataNotice updatedAt={dataUpdatedAt} />
       {/* A new version of the account (reloaded after a conflict) starts the form again from it. */}
-      <AccountEditForm
-        key={account.version}
-        account={account}
-        endDateLocked={isOwnPartnerAccount(profile, account)}
-      />
+      <AccountEditForm key={account.version} account={account} />
     </>
   );
 }

@@ -43,8 +43,6 @@ interface AccountFieldsProps {
   form: FormState;
   /** A linked account is edited in its identity product: every field is shown but cannot be changed. */
   disabled?: boolean;
-  /** A partner's own primary account: its end date is shown but the partner cannot change it (H-23). */
-  endDateLocked?: boolean;
 }
 
 /**
@@ -52,13 +50,7 @@ interface AccountFieldsProps {
  * identifier, service period and language. Inputs are named by the contract's dotted paths, so its
  * issues land on them directly.
  */
-export function AccountFields({
-  mode,
-  defaults,
-  form,
-  disabled = false,
-  endDateLocked = false,
-}: AccountFieldsProps) {
+export function AccountFields({ mode, defaults, form, disabled = false }: AccountFieldsProps) {
   const { t } = useLingui();
   const { data: locales } = usePublicResource(platformLocales);
   // The date picker offers nothing before the earliest allowed end date, tomorrow.
@@ -115,14 +107,9 @@ export function AccountFields({
           {...form.field('service_period.to')}
           type="date"
           defaultValue={defaults.to}
-          min={endDateLocked ? undefined : earliestEndDate}
-          description={
-            endDateLocked
-              ? t`Partner administrators cannot change the end date of their own account.`
-              : t`Must be after today.`
-          }
+          min={earliestEndDate}
+          description={t`Must be after today.`}
           disabled={disabled}
-          readOnly={endDateLocked}
           required
         />
       </div>

@@ -22,7 +22,8 @@ import { isFollowableUrl } from '../../../lib/external-navigation.ts';
 import { entriesFor, useOutboxEntries } from '../../../lib/offline/outbox-client.ts';
 import { usePermissionFlags } from '../../../lib/permissions.tsx';
 import type { AccountListColumns } from '../list-state.ts';
-import { canEditAccount, linksToDetails } from '../rules.ts';
+import { canChangeAccountStatus, canEditAccount, linksToDetails } from '../rules.ts';
+import { AccountStatusAction } from './account-status-action.tsx';
 
 const TYPE_LABELS: Readonly<Record<TenantType, MessageDescriptor>> = {
   standard: msg`Standard`,
@@ -190,6 +191,7 @@ function AccountRow({
       {permissions.canManageAccount ? (
         <td className="list-table__action">
           {canEditAccount(profile, permissions, row) ? <EditAccountLink row={row} /> : null}
+          {canChangeAccountStatus(profile, permissions, row) ? <AccountStatusAction account={row} /> : null}
         </td>
       ) : null}
     </tr>

@@ -143,11 +143,12 @@ describe('account details', () => {
     expect(within(nav).queryByRole('button', { name: 'Delete account' })).toBeNull();
     second.unmount();
 
-    // Its own partner account it may rename, but not delete.
+    // Its own partner account it may not edit, deactivate or delete (decision 017), as in the list.
     accountsApi({ profile: partnerProfile(), account: customerFixture({ id: PARTNER_ID, type: 'partner' }) });
     renderApp(`/account/accounts/${PARTNER_ID}`);
     const own = await sideNavigation();
-    expect(within(own).getByRole('link', { name: 'Edit account' })).toBeTruthy();
+    expect(within(own).queryByRole('link', { name: 'Edit account' })).toBeNull();
+    expect(within(own).queryByRole('button', { name: /^Deactivate account/ })).toBeNull();
     expect(within(own).queryByRole('button', { name: 'Delete account' })).toBeNull();
   });
 
@@ -475,5 +476,99 @@ describe('deleting an account', () => {
     const nav = await sideNavigation();
     expect(within(nav).getByRole('link', { name: 'Edit account' })).toBeTruthy();
     expect(within(nav).queryByRole('button', { name: 'Delete account' })).toBeNull();
+  });
+});
+
+describe('deactivating and reactivating an account', () => {
+  const statusRequests = (calls: readonly { method: string; path: string; headers: Headers }[]) =>
+    calls.filter((call) => call.method === 'POST' && call.path.startsWith(`${BASE}/tenant/`));
+
+  it('says what happens to the users, deactivates on the version shown and says so', async () => {
+    let account = customerFixture({ version: 3 });
+    const { calls } = accountsApi({
+      account,
+      extra: {
+        [`GET ${BASE}/tenant/${CUSTOMER_ID}`]: () => json(account),
+        [`POST ${BASE}/tenant/${CUSTOMER_ID}/deactivate`]: () => {
+          account = customerFixture({ active: false, version: 4 });
+          return noContent();
+        },
+      },
+    });
+    renderApp(DETAILS_PATH);
+    const user = userEvent.setup();
+    await user.click(within(await sideNavigation()).getByRole('button', { name: /^Deactivate account/ }));
+
+    const dialog = await screen.findByRole('alertdialog', { name: 'Deactivate account' });
+    expect(dialog.textContent).toContain('Its users are signed out at once.');
+    expect(statusRequests(calls)).toEqual([]);
+    await user.click(within(dialog).getByRole('button', { name: 'Deactivate account' }));
+
+    expect(await screen.findByText('Account deactivated.')).toBeTruthy();
+    const [request] = statusRequests(calls);
+    expect(request?.path).toBe(`${BASE}/tenant/${CUSTOMER_ID}/deactivate`);
+    expect(request?.headers.get('If-Match')).toBe('"3"');
+    await waitFor(async () => expect((await statusBlock()).Status).toBe('Inactive'));
+    expect(within(await sideNavigation()).getByRole('button', { name: /^Reactivate account/ })).toBeTruthy();
+  });
+
+  it('reactivates an inactive account after its own confirmation', async () => {
+    const { calls } = accountsApi({
+      account: customerFixture({ active: false }),
+      extra: { [`POST ${BASE}/tenant/${CUSTOMER_ID}/activate`]: () => noContent() },
+    });
+    renderApp(DETAILS_PATH);
+    const user = userEvent.setup();
+    await user.click(within(await sideNavigation()).getByRole('button', { name: /^Reactivate account/ }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Reactivate account' });
+    await user.click(within(dialog).getByRole('button', { name: 'Reactivate account' }));
+    expect(await screen.findByText('Account reactivated.')).toBeTruthy();
+    expect(statusRequests(calls).map((call) => call.path)).toEqual([
+      `${BASE}/tenant/${CUSTOMER_ID}/activate`,
+    ]);
+  });
+
+  it('keeps the dialog open with the reason in our words when the server refuses', async () => {
+    accountsApi({
+      account: customerFixture({ type: 'partner' }),
+      extra: {
+        [`POST ${BASE}/tenant/${CUSTOMER_ID}/deactivate`]: () =>
+          json(
+            {
+              error: {
+                status: 409,
+                message: 'The partner account has active accounts; deactivate them first.',
+                code: 'partnerHasActiveAccounts',
+              },
+            },
+            409,
+          ),
+      },
+    });
+    renderApp(DETAILS_PATH);
+    const user = userEvent.setup();
+    await user.click(within(await sideNavigation()).getByRole('button', { name: /^Deactivate account/ }));
+    const dialog = await screen.findByRole('alertdialog');
+    await user.click(within(dialog).getByRole('button', { name: 'Deactivate account' }));
+    expect(
+      await within(dialog).findByText(
+        'This partner account still has active accounts. Deactivate them first.',
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByText('Account deactivated.')).toBeNull();
+  });
+
+  it('is not offered without canManageAccount, for the system account or for the viewer’s own account', async () => {
+    for (const [options, path] of [
+      [{ permissions: ['VIEW_ACCOUNT', 'VIEW_ORGANIZATION'] as const }, DETAILS_PATH],
+      [{ account: customerFixture({ system_account: true }) }, DETAILS_PATH],
+      [{ account: customerFixture({ id: ACCOUNT_ID }) }, `/account/accounts/${ACCOUNT_ID}`],
+    ] as const) {
+      accountsApi(options);
+      const view = renderApp(path);
+      const nav = await sideNavigation();
+      expect(within(nav).queryByRole('button', { name: /^Deactivate account/ })).toBeNull();
+      view.unmount();
+    }
   });
 });

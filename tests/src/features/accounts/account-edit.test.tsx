@@ -232,27 +232,14 @@ describe('edit account', () => {
     expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
   });
 
-  it('shows a partner the end date of its own primary account read-only and sends it unchanged', async () => {
-    const own = customerFixture({
-      id: PARTNER_ID,
-      type: 'partner',
-      service_period: { from: '2025-01-01', to: '2025-12-31' },
-    });
+  it('shows a partner a no-access view for its own partner account, which the server refuses too', async () => {
     const { calls } = accountsApi({
       profile: partnerProfile(),
-      account: own,
-      extra: { [`PUT ${BASE}/tenant/${PARTNER_ID}`]: () => noContent() },
+      account: customerFixture({ id: PARTNER_ID, type: 'partner' }),
     });
     renderApp(`/account/accounts/${PARTNER_ID}/edit`);
-    const user = await openForm();
-    const end = field('Service end date') as HTMLInputElement;
-    expect(end.readOnly).toBe(true);
-    expect(
-      screen.getByText('Partner administrators cannot change the end date of their own account.'),
-    ).toBeTruthy();
-    await user.click(screen.getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(calls.some((call) => call.method === 'PUT')).toBe(true));
-    const put = calls.find((call) => call.method === 'PUT');
-    expect(put?.body).toMatchObject({ service_period: { from: '2025-01-01', to: '2025-12-31' } });
+    expect(await screen.findByRole('heading', { name: 'You cannot edit this account' })).toBeTruthy();
+    expect(screen.queryByRole('textbox')).toBeNull();
+    expect(calls.some((call) => call.method === 'PUT')).toBe(false);
   });
 });
