@@ -1,18 +1,16 @@
-import type { Page } from '@playwright/test';
-import type { Organization } from '../contract/schemas/organizations.ts';
 import { assertAccessible, expect, test } from './fixtures.ts';
 import { accountRow, assertAccountsListed } from './pages/accounts.ts';
 import { assertOfflineNotice } from './pages/offline.ts';
 import {
   assertEditKeptOnDevice,
-  assertOnEditOrganization,
   assertOnOrganization,
   assertPendingSync,
-  clickEditOrganization,
   clickSaveChanges,
   fillOrganization,
+  goToEditOrganization,
   goToOrganization,
   organizationPath,
+  renameOrganizationOffline,
 } from './pages/organizations.ts';
 import {
   applyOnCurrentVersion,
@@ -25,9 +23,10 @@ import {
   closeOutbox,
   discardEntry,
   openOutbox,
+  organizationEditSummary,
 } from './pages/outbox.ts';
 import { assertOnAccounts, clickSignOut, clickUserMenu, goToConsoleHome } from './pages/shell.ts';
-import { assertOnSignIn, type Credentials, fillSignInSteps, goToSignIn } from './pages/sign-in.ts';
+import { assertOnSignIn, type Credentials, signIn } from './pages/sign-in.ts';
 import { createAccountThroughApi, dateInDays, signInThroughApi } from './support/accounts-api.ts';
 import { ADMINISTRATOR, ADMINISTRATOR_DISPLAY_NAME, ensureSetUp } from './support/administrator.ts';
 import {
@@ -38,10 +37,10 @@ import {
   waitForWorkerControl,
 } from './support/offline.ts';
 import {
-  createOrganizationThroughApi,
   editOrganizationThroughApi,
   organizationThroughApi,
   profileThroughApi,
+  ScenarioOrganizations,
   tokensOf,
 } from './support/organizations-api.ts';
 
@@ -70,17 +69,7 @@ function accountUser(role: string): AccountUser {
 const KEEPER = accountUser('keeper');
 const SUCCESSOR = accountUser('successor');
 
-/** How the outbox names an edit of the organization called `name` when it was edited. */
-function editSummary(name: string): string {
-  return `Edit organization ${name}`;
-}
-
-function organizationFields(name: string) {
-  return { name, address: '1 Quay Street', city: 'Harbourtown', country: 'DE' } as const;
-}
-
-/** One organization per scenario, so each starts from a version it knows. */
-const organizations: Record<string, Organization> = {};
+const organizations = new ScenarioOrganizations();
 
 test.describe.configure({ mode: 'serial' });
 
@@ -104,54 +93,18 @@ test.beforeAll(async ({ request }) => {
       },
     });
   }
-  for (const key of ['restart', 'conflict', 'tabs', 'signOut']) {
-    organizations[key] = await createOrganizationThroughApi(
-      request,
-      administratorToken,
-      administrator.primary_account_id,
-      organizationFields(`Offline ${key} organization ${run}`),
-    );
-  }
+  const nameOf = (key: string) => `Offline ${key} organization ${run}`;
+  await organizations.create(
+    request,
+    administratorToken,
+    administrator.primary_account_id,
+    ['restart', 'conflict', 'tabs', 'signOut'],
+    nameOf,
+  );
   const keeperToken = await signInThroughApi(request, KEEPER);
   const keeper = await profileThroughApi(request, keeperToken);
-  organizations.kept = await createOrganizationThroughApi(
-    request,
-    keeperToken,
-    keeper.primary_account_id,
-    organizationFields(`Offline kept organization ${run}`),
-  );
+  await organizations.create(request, keeperToken, keeper.primary_account_id, ['kept'], nameOf);
 });
-
-function organization(key: string): Organization {
-  const found = organizations[key];
-  if (!found) throw new Error(`No organization ${key} was created.`);
-  return found;
-}
-
-async function signIn(page: Page, credentials: Credentials): Promise<void> {
-  await goToSignIn(page);
-  await assertOnSignIn(page);
-  await fillSignInSteps(page, credentials);
-  await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible();
-}
-
-/** Opens the organization (its page and contacts now cached), then its edit form, with the worker in control. */
-async function openEditForm(page: Page, target: Organization): Promise<void> {
-  await goToOrganization(page, target.id);
-  await assertOnOrganization(page, target.name);
-  await waitForWorkerControl(page);
-  await clickEditOrganization(page);
-  await assertOnEditOrganization(page, target.name);
-}
-
-/** Renames the organization on the edit form while offline: the change is kept on this device. */
-async function renameOffline(page: Page, newName: string): Promise<void> {
-  await fillOrganization(page, { Name: newName });
-  await clickSaveChanges(page);
-  await assertEditKeptOnDevice(page, newName);
-  await assertPendingSync(page);
-  await assertOutboxCount(page, 1);
-}
 
 test('an offline reload shows the shell and the cached accounts list with its offline notice', async ({
   page,
@@ -180,7 +133,7 @@ test('an offline reload shows the shell and the cached accounts list with its of
 test('an offline edit survives closing the browser and reaches the server exactly once', async ({
   request,
 }, testInfo) => {
-  const target = organization('restart');
+  const target = organizations.get('restart');
   const renamed = `${target.name} renamed offline`;
   const administrator = tokensOf(request, ADMINISTRATOR);
   const onServer = async () => organizationThroughApi(request, await administrator(), target.id);
@@ -191,9 +144,9 @@ test('an offline edit survives closing the browser and reaches the server exactl
 
     await test.step('the administrator edits the organization offline', async () => {
       await signIn(page, ADMINISTRATOR);
-      await openEditForm(page, target);
+      await goToEditOrganization(page, target);
       await context.setOffline(true);
-      await renameOffline(page, renamed);
+      await renameOrganizationOffline(page, renamed);
       await waitForCachedQuery(page, `["organizations","detail","${target.id}"`);
       await expect.poll(() => storedOutboxStates(page)).toEqual(['pending']);
     });
@@ -230,7 +183,7 @@ test('a change made meanwhile on the server shows beside the queued one; discard
   context,
   request,
 }) => {
-  const target = organization('conflict');
+  const target = organizations.get('conflict');
   const administrator = tokensOf(request, ADMINISTRATOR);
   const onServer = async () => organizationThroughApi(request, await administrator(), target.id);
   const first = { queued: `${target.name} queued first`, server: `${target.name} server first` };
@@ -238,15 +191,15 @@ test('a change made meanwhile on the server shows beside the queued one; discard
   await signIn(page, ADMINISTRATOR);
 
   await test.step('a rename queued offline meets a rename made on the server meanwhile', async () => {
-    await openEditForm(page, target);
+    await goToEditOrganization(page, target);
     await context.setOffline(true);
-    await renameOffline(page, first.queued);
+    await renameOrganizationOffline(page, first.queued);
     await editOrganizationThroughApi(request, await administrator(), target.id, { name: first.server });
     await context.setOffline(false);
     await assertOutboxNeedsAttention(page);
     await assertOutboxCount(page, 1);
     await openOutbox(page);
-    await assertConflict(page, editSummary(target.name), {
+    await assertConflict(page, organizationEditSummary(target.name), {
       field: 'name',
       yours: first.queued,
       server: first.server,
@@ -255,7 +208,7 @@ test('a change made meanwhile on the server shows beside the queued one; discard
 
   let serverVersion = 0;
   await test.step('discarded, the change is gone and the server keeps its value', async () => {
-    await discardEntry(page, editSummary(target.name));
+    await discardEntry(page, organizationEditSummary(target.name));
     await closeOutbox(page);
     await assertOutboxCount(page, 0);
     await expect.poll(() => storedOutboxStates(page)).toEqual([]);
@@ -266,14 +219,14 @@ test('a change made meanwhile on the server shows beside the queued one; discard
   });
 
   await test.step('queued again and met by another change on the server', async () => {
-    await openEditForm(page, { ...target, name: first.server });
+    await goToEditOrganization(page, { ...target, name: first.server });
     await context.setOffline(true);
-    await renameOffline(page, second.queued);
+    await renameOrganizationOffline(page, second.queued);
     await editOrganizationThroughApi(request, await administrator(), target.id, { name: second.server });
     await context.setOffline(false);
     await assertOutboxNeedsAttention(page);
     await openOutbox(page);
-    await assertConflict(page, editSummary(first.server), {
+    await assertConflict(page, organizationEditSummary(first.server), {
       field: 'name',
       yours: second.queued,
       server: second.server,
@@ -281,7 +234,7 @@ test('a change made meanwhile on the server shows beside the queued one; discard
   });
 
   await test.step('applied on the current version, the queued value lands on the server', async () => {
-    await applyOnCurrentVersion(page, editSummary(first.server));
+    await applyOnCurrentVersion(page, organizationEditSummary(first.server));
     await expect.poll(async () => (await onServer()).name, { timeout: 15_000 }).toBe(second.queued);
     expect((await onServer()).version).toBe(serverVersion + 2);
     await closeOutbox(page);
@@ -295,11 +248,11 @@ test('two tabs show the same outbox: a change queued in one counts in the other,
   context,
   request,
 }) => {
-  const target = organization('tabs');
+  const target = organizations.get('tabs');
   const administrator = tokensOf(request, ADMINISTRATOR);
   const renamed = `${target.name} renamed in one tab`;
   await signIn(page, ADMINISTRATOR);
-  await openEditForm(page, target);
+  await goToEditOrganization(page, target);
   const other = await context.newPage();
   await goToOrganization(other, target.id);
   await assertOnOrganization(other, target.name);
@@ -308,7 +261,7 @@ test('two tabs show the same outbox: a change queued in one counts in the other,
 
   await test.step('a change queued in one tab shows in the other', async () => {
     await context.setOffline(true);
-    await renameOffline(page, renamed);
+    await renameOrganizationOffline(page, renamed);
     await assertOutboxCount(other, 1);
     await assertPendingSync(other);
   });
@@ -319,7 +272,7 @@ test('two tabs show the same outbox: a change queued in one counts in the other,
     await assertOutboxNeedsAttention(other);
     await assertOutboxNeedsAttention(page);
     await openOutbox(other);
-    await discardEntry(other, editSummary(target.name));
+    await discardEntry(other, organizationEditSummary(target.name));
     await closeOutbox(other);
     await assertOutboxCount(other, 0);
     await assertOutboxCount(page, 0);
@@ -333,7 +286,7 @@ test('signing out with a waiting change asks whether to keep it and honours the 
   context,
   request,
 }) => {
-  const target = organization('signOut');
+  const target = organizations.get('signOut');
   const administrator = tokensOf(request, ADMINISTRATOR);
   const onServer = async () => organizationThroughApi(request, await administrator(), target.id);
   const discarded = `${target.name} discarded at sign-out`;
@@ -341,9 +294,9 @@ test('signing out with a waiting change asks whether to keep it and honours the 
   await signIn(page, ADMINISTRATOR);
 
   await test.step('discarded at sign-out, the change never reaches the server', async () => {
-    await openEditForm(page, target);
+    await goToEditOrganization(page, target);
     await context.setOffline(true);
-    await renameOffline(page, discarded);
+    await renameOrganizationOffline(page, discarded);
     await clickUserMenu(page, ADMINISTRATOR_DISPLAY_NAME);
     await clickSignOut(page);
     await assertSignOutAsksAboutWaiting(page, 1);
@@ -360,9 +313,9 @@ test('signing out with a waiting change asks whether to keep it and honours the 
   });
 
   await test.step('kept at sign-out, the change waits for the same user and is sent when they return', async () => {
-    await openEditForm(page, target);
+    await goToEditOrganization(page, target);
     await context.setOffline(true);
-    await renameOffline(page, kept);
+    await renameOrganizationOffline(page, kept);
     await clickUserMenu(page, ADMINISTRATOR_DISPLAY_NAME);
     await clickSignOut(page);
     await assertSignOutAsksAboutWaiting(page, 1);
@@ -385,7 +338,7 @@ test('the next user of the browser reads nothing of the one before, whose kept c
   context,
   request,
 }) => {
-  const target = organization('kept');
+  const target = organizations.get('kept');
   const keeper = tokensOf(request, KEEPER);
   const onServer = async () => organizationThroughApi(request, await keeper(), target.id);
   const change = { Name: `Confidential rename ${run}`, City: `Undisclosed city ${run}` };
@@ -393,7 +346,7 @@ test('the next user of the browser reads nothing of the one before, whose kept c
 
   await test.step('the first user keeps an offline change at sign-out', async () => {
     await signIn(page, KEEPER);
-    await openEditForm(page, target);
+    await goToEditOrganization(page, target);
     await context.setOffline(true);
     await fillOrganization(page, change);
     await clickSaveChanges(page);

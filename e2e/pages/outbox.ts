@@ -40,6 +40,11 @@ export async function closeOutbox(page: Page): Promise<void> {
   await expect(outboxPanel(page)).toHaveCount(0);
 }
 
+/** How the outbox names an edit of the organization called `name` when it was edited. */
+export function organizationEditSummary(name: string): string {
+  return `Edit organization ${name}`;
+}
+
 /** The panel's card of the change summarised as `summary` ("Edit organization Acme"). */
 export function outboxEntry(page: Page, summary: string): Locator {
   return outboxPanel(page)

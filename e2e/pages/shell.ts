@@ -44,3 +44,24 @@ export async function chooseTheme(page: Page, theme: 'Light' | 'Dark'): Promise<
   await page.getByRole('menuitem', { name: theme, exact: true }).click();
   await expect(page.locator('html')).toHaveAttribute('data-theme', theme.toLowerCase());
 }
+
+function updateBanner(page: Page) {
+  return page.getByRole('region', { name: 'New version' });
+}
+
+/** The banner over every page offering the new build that waits. */
+export async function assertUpdateOffered(page: Page): Promise<void> {
+  await expect(updateBanner(page).getByRole('status')).toHaveText('A new version is available.', {
+    timeout: 15_000,
+  });
+  await assertAccessible(page);
+}
+
+/** Accepts the new build: the page reloads once its worker controls the page. */
+export async function clickReloadForUpdate(page: Page): Promise<void> {
+  await updateBanner(page).getByRole('button', { name: 'Reload', exact: true }).click();
+}
+
+export async function assertNoUpdateOffered(page: Page): Promise<void> {
+  await expect(updateBanner(page)).toHaveCount(0);
+}

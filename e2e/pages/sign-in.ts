@@ -58,6 +58,14 @@ export async function fillSignInSteps(page: Page, credentials: Credentials): Pro
   await clickSignIn(page);
 }
 
+/** Signs in through the sign-in page and waits for the console's shell. */
+export async function signIn(page: Page, credentials: Credentials): Promise<void> {
+  await goToSignIn(page);
+  await assertOnSignIn(page);
+  await fillSignInSteps(page, credentials);
+  await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible();
+}
+
 export async function assertSignInRefused(page: Page): Promise<void> {
   await expect(
     page.getByRole('alert').filter({ hasText: 'The username or password is incorrect.' }),

@@ -27,6 +27,40 @@ export function tokensOf(request: APIRequestContext, credentials: LoginRequest):
   };
 }
 
+/** The fields of a new organization named `name`. */
+export function organizationFields(name: string) {
+  return { name, address: '1 Quay Street', city: 'Harbourtown', country: 'DE' } as const;
+}
+
+/**
+ * One organization per scenario of a spec, so each starts from a version it knows: made in the
+ * spec's `beforeAll`, found by the scenario's key.
+ */
+export class ScenarioOrganizations {
+  readonly #created = new Map<string, Organization>();
+
+  async create(
+    request: APIRequestContext,
+    accessToken: string,
+    accountId: string,
+    keys: readonly string[],
+    nameOf: (key: string) => string,
+  ): Promise<void> {
+    for (const key of keys) {
+      this.#created.set(
+        key,
+        await createOrganizationThroughApi(request, accessToken, accountId, organizationFields(nameOf(key))),
+      );
+    }
+  }
+
+  get(key: string): Organization {
+    const found = this.#created.get(key);
+    if (!found) throw new Error(`No organization ${key} was created.`);
+    return found;
+  }
+}
+
 /** The token's user as the console sees them: their id and primary account among the rest. */
 export async function profileThroughApi(request: APIRequestContext, accessToken: string): Promise<Profile> {
   const response = await request.get(apiPaths.profile, { headers: bearer(accessToken) });
