@@ -8,10 +8,16 @@ export function outboxButton(page: Page): Locator {
   return page.getByRole('button', { name: /^Outbox: \d+ changes? waiting/ });
 }
 
+/**
+ * Emptying the outbox after the connection returns takes the session's renewal (tabs take turns
+ * through a lock), the storage key and every change sent one after another: seconds on a busy machine.
+ */
+const OUTBOX_DRAIN_TIMEOUT_MS = 20_000;
+
 /** The header says `count` changes wait (and shows no outbox button at all for none). */
 export async function assertOutboxCount(page: Page, count: number): Promise<void> {
   if (count === 0) {
-    await expect(outboxButton(page)).toHaveCount(0);
+    await expect(outboxButton(page)).toHaveCount(0, { timeout: OUTBOX_DRAIN_TIMEOUT_MS });
     return;
   }
   const label = count === 1 ? 'Outbox: 1 change waiting' : `Outbox: ${count} changes waiting`;
