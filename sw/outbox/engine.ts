@@ -345,8 +345,9 @@ export class OutboxEngine {
     sent: OutboxContent,
     etag: string | null,
   ): Promise<void> {
-    const result = parsedBody(sent.body);
     if (etag === null || sent.headers[OUTBOX_HEADERS.ifMatch] === undefined) return;
+    // Only an edit's body says what the object now holds; after a deletion nothing moves.
+    const result = parsedBody(sent.body);
     if (typeof result !== 'object' || result === null) return;
     for (const { record: behind, content } of await this.store.readableOf(record.owner)) {
       const waiting = behind.state === 'pending' || behind.state === 'held';
