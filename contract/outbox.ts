@@ -20,6 +20,12 @@ export const OUTBOX_HEADERS = {
   summary: 'X-Outbox-Summary',
   /** The API path whose GET answers the object's current representation, for conflicts on 409. */
   resource: 'X-Outbox-Resource',
+  /**
+   * The object's fields as the screen showed them when the user acted, in the shape of the change's
+   * body, as URI-encoded JSON. A change queued behind another change of the same object is moved onto
+   * that change's result only when this equals what that change set: its screen showed it.
+   */
+  base: 'X-Outbox-Base',
 } as const;
 
 /**

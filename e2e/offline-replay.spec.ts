@@ -12,7 +12,15 @@ import {
   renameOrganizationOffline,
   saveOrganizationOffline,
 } from './pages/organizations.ts';
-import { assertOutboxCount } from './pages/outbox.ts';
+import {
+  assertConflict,
+  assertOutboxCount,
+  assertOutboxNeedsAttention,
+  closeOutbox,
+  discardEntry,
+  openOutbox,
+  organizationEditSummary,
+} from './pages/outbox.ts';
 import { assertNoUpdateOffered, assertUpdateOffered, clickReloadForUpdate } from './pages/shell.ts';
 import { signIn } from './pages/sign-in.ts';
 import { signInThroughApi } from './support/accounts-api.ts';
@@ -28,7 +36,8 @@ import {
 import { deployNewWorkerBuild, WorkerNetwork } from './support/worker-network.ts';
 
 // How the outbox replays in the browser against the real server: answers lost after the commit, a
-// token that expired offline, two tabs, a new build, and several changes of one object.
+// token that expired offline, two tabs changing one object, a new build, and several changes of one
+// object in one tab.
 
 /** Names unique to this run, so a repeated run on the same server finds only its own objects. */
 const run = Date.now().toString(36);
@@ -45,7 +54,7 @@ test.beforeAll(async ({ request }) => {
     request,
     token,
     administrator.primary_account_id,
-    ['lostAnswer', 'expiredToken', 'firstTab', 'secondTab', 'newBuild', 'twoEdits'],
+    ['lostAnswer', 'expiredToken', 'twoTabs', 'newBuild', 'twoEdits'],
     (key) => `Replay ${key} organization ${run}`,
   );
 });
@@ -135,78 +144,67 @@ test('an access token that expired offline is renewed before the waiting change 
   });
 });
 
-test('two tabs that come online together send each waiting change once, in order', async ({
+test('a change saved in a second tab on a screen that still showed the old values comes back as a conflict, not over the first tab’s change', async ({
   page,
   context,
   request,
 }) => {
-  const first = organizations.get('firstTab');
-  const second = organizations.get('secondTab');
-  const paths = [apiPaths.organizations.byId(first.id), apiPaths.organizations.byId(second.id)];
-  const change = {
-    firstRenamed: `${first.name} renamed in the first tab`,
-    secondRenamed: `${second.name} renamed in the second tab`,
-    firstCity: `First tab city ${run}`,
-  };
-  const administrator = tokensOf(request, ADMINISTRATOR);
-  const onServer = async (id: string) => organizationThroughApi(request, await administrator(), id);
-  const network = await WorkerNetwork.watch(context, paths);
+  const { target, path, renamed, onServer } = scenarioTarget('twoTabs', request);
+  const city = `Second tab city ${run}`;
+  const network = await WorkerNetwork.watch(context, [path]);
   await signIn(page, ADMINISTRATOR);
-  await goToEditOrganization(page, first);
+  await goToEditOrganization(page, target);
   const other = await context.newPage();
-  await goToOrganization(other, second.id);
-  await assertOnOrganization(other, second.name);
+  await goToOrganization(other, target.id);
+  await assertOnOrganization(other, target.name);
   await waitForWorkerControl(other);
-  await waitForCachedQuery(other, `["organizations","detail","${second.id}"`);
+  await waitForCachedQuery(other, `["organizations","detail","${target.id}"`);
 
-  await test.step('offline, the tabs queue changes in turn, the first tab two of one organization', async () => {
+  await test.step('offline, the first tab renames the organization; the second edits it on the old values', async () => {
     await network.setOffline(true);
-    await renameOrganizationOffline(page, change.firstRenamed);
+    await renameOrganizationOffline(page, renamed);
     await assertOutboxCount(other, 1);
     await clickEditOrganization(other);
-    await assertOnEditOrganization(other, second.name);
-    await saveOrganizationOffline(
-      other,
-      { Name: change.secondRenamed },
-      { shownName: change.secondRenamed, waiting: 2 },
-    );
-    await clickEditOrganization(page);
-    await assertOnEditOrganization(page, change.firstRenamed);
-    await saveOrganizationOffline(
-      page,
-      { City: change.firstCity },
-      { shownName: change.firstRenamed, waiting: 3 },
-    );
-    await assertOutboxCount(other, 3);
+    // The second tab's copy does not have the rename: its form shows the old name.
+    await assertOnEditOrganization(other, target.name);
+    await saveOrganizationOffline(other, { City: city }, { shownName: target.name, waiting: 2 });
+    await assertOutboxCount(page, 2);
   });
 
-  await test.step('both tabs come online at once: every change lands once, in the order it was made', async () => {
+  await test.step('both tabs come online at once: the rename lands, the second tab’s change conflicts', async () => {
     await network.setOffline(false);
-    await assertOutboxCount(page, 0);
-    await assertOutboxCount(other, 0);
-    await expect.poll(() => storedOutboxStates(page)).toEqual([]);
+    // The waiting changes may still be in their back-off from the failed attempts while offline.
+    await expect.poll(() => storedOutboxStates(page), { timeout: 15_000 }).toEqual(['conflict']);
+    await assertOutboxNeedsAttention(other);
+    await assertOutboxCount(other, 1);
+    await assertOutboxCount(page, 1);
     expect(network.answers()).toEqual([
-      { method: 'PUT', path: paths[0], status: 204, replayed: false, answerLost: false },
-      { method: 'PUT', path: paths[1], status: 204, replayed: false, answerLost: false },
-      { method: 'PUT', path: paths[0], status: 204, replayed: false, answerLost: false },
+      { method: 'PUT', path, status: 204, replayed: false, answerLost: false },
+      { method: 'PUT', path, status: 412, replayed: false, answerLost: false },
     ]);
-    expect(network.sent.map((each) => each.body)).toEqual([
-      expect.objectContaining({ name: change.firstRenamed, city: first.city }),
-      expect.objectContaining({ name: change.secondRenamed }),
-      expect.objectContaining({ name: change.firstRenamed, city: change.firstCity }),
+    // Each on the version its screen loaded: the second was not moved onto the rename's version.
+    expect(network.sent.map((each) => [each.ifMatch, each.body])).toEqual([
+      [`"${target.version}"`, expect.objectContaining({ name: renamed, city: target.city })],
+      [`"${target.version}"`, expect.objectContaining({ name: target.name, city })],
     ]);
-    expect(new Set(network.sent.map((each) => each.idempotencyKey)).size).toBe(3);
-    expect(await onServer(first.id)).toMatchObject({
-      name: change.firstRenamed,
-      city: change.firstCity,
-      version: first.version + 2,
+    expect(await onServer()).toMatchObject({ name: renamed, city: target.city, version: target.version + 1 });
+  });
+
+  await test.step('the second tab shows its change beside the server’s; discarded, the rename stays', async () => {
+    await openOutbox(other);
+    await assertConflict(other, organizationEditSummary(target.name), {
+      field: 'name',
+      yours: target.name,
+      server: renamed,
     });
-    expect(await onServer(second.id)).toMatchObject({
-      name: change.secondRenamed,
-      version: second.version + 1,
-    });
-    await assertOnOrganization(other, change.secondRenamed);
-    await assertOnOrganization(page, change.firstRenamed);
+    await discardEntry(other, organizationEditSummary(target.name));
+    await closeOutbox(other);
+    await assertOutboxCount(other, 0);
+    await assertOutboxCount(page, 0);
+    expect(network.sent).toHaveLength(2);
+    expect(await onServer()).toMatchObject({ name: renamed, city: target.city, version: target.version + 1 });
+    await assertOnOrganization(other, renamed);
+    await assertOnOrganization(page, renamed);
     await other.close();
   });
 });

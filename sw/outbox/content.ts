@@ -18,6 +18,12 @@ export interface OutboxContent {
   accountId: string | null;
   /** `X-Outbox-Resource`: the path whose GET answers the object's current version after a 409. */
   resource: string | null;
+  /**
+   * `X-Outbox-Base`: the object's fields as the page showed them when the user acted; `null` when the
+   * page sent none (an entry of an earlier build) or one that is not JSON. Such an entry is never
+   * moved onto another change's version.
+   */
+  base: unknown;
   error: { status: number; message: string } | null;
   current: { value: unknown; etag: string | null } | null;
 }
@@ -55,6 +61,8 @@ export const outboxContentSchema = v.object({
   summary: v.string(),
   accountId: nullableString,
   resource: nullableString,
+  // Entries sealed by an earlier build have no base: they read as made on no known screen.
+  base: v.optional(v.unknown(), null),
   error: v.nullable(v.object({ status: v.number(), message: v.string() })),
   current: v.nullable(v.object({ value: v.unknown(), etag: nullableString })),
 });
@@ -85,6 +93,31 @@ export function decodeSummary(header: string | null): string {
   } catch {
     return header;
   }
+}
+
+/** The base header is URI-encoded JSON; a malformed one counts as no base, never as a guess. */
+export function decodeBase(header: string | null): unknown {
+  if (header === null) return null;
+  try {
+    return JSON.parse(decodeURIComponent(header));
+  } catch {
+    return null;
+  }
+}
+
+/** Whether two JSON values are the same, whatever the order of their keys. */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const aKeys = Object.keys(a);
+  const bRecord = b as Record<string, unknown>;
+  return (
+    aKeys.length === Object.keys(b).length &&
+    aKeys.every(
+      (key) => Object.hasOwn(bRecord, key) && sameJson((a as Record<string, unknown>)[key], bRecord[key]),
+    )
+  );
 }
 
 /** The body as pages see it: parsed JSON, the text itself when it is not JSON, null when absent. */

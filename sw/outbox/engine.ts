@@ -9,7 +9,15 @@ import {
   type QueuedResponse,
 } from '../../contract/outbox.ts';
 import { BACKOFF_CAP_MS, backoffDelay } from './backoff.ts';
-import { decodeSummary, forwardedHeaders, type OutboxContent, parsedBody, storedHeaders } from './content.ts';
+import {
+  decodeBase,
+  decodeSummary,
+  forwardedHeaders,
+  type OutboxContent,
+  parsedBody,
+  sameJson,
+  storedHeaders,
+} from './content.ts';
 import { bearerToken, jwtSubject } from './jwt.ts';
 import {
   currentFromAnswer,
@@ -145,6 +153,7 @@ export class OutboxEngine {
       summary: decodeSummary(request.headers.get(OUTBOX_HEADERS.summary)),
       accountId: request.headers.get(OUTBOX_HEADERS.account) || null,
       resource: request.headers.get(OUTBOX_HEADERS.resource) || null,
+      base: decodeBase(request.headers.get(OUTBOX_HEADERS.base)),
       error: null,
       current: null,
     };
@@ -319,21 +328,32 @@ export class OutboxEngine {
   }
 
   /**
-   * A change that reached the server made a new version of its object. The user's changes queued
-   * behind it for the same object were made on the version it started from (the screen showed the
-   * queued change, not a new version), so they now start from the new one: a change conflicts with
-   * someone else's change, never with the same user's earlier one.
+   * A change that reached the server made a new version of its object, whose fields are now the ones
+   * it sent: every queueable edit sends the object's whole field set. A change of the same user still
+   * waiting for the same path moves onto that version only when its screen showed exactly those
+   * fields (its base equals the sent body): it then changes what its user saw, and conflicts only
+   * with someone else's change. Any other keeps its If-Match and comes back 412, so its user sees the
+   * current value beside theirs and chooses. A change made where the earlier one did not show
+   * (another tab, a reload, an entry without a base) never silently undoes it.
+   *
+   * The waiting change's own If-Match is not compared: in a chain of edits on one screen the third
+   * showed the second's result, not the first's, and moves when the second lands. Equal content is
+   * what makes the move safe, whichever version the screen was loaded from.
    */
   private async rebaseQueuedBehind(
     record: OutboxRecord,
     sent: OutboxContent,
     etag: string | null,
   ): Promise<void> {
-    const base = sent.headers[OUTBOX_HEADERS.ifMatch];
-    if (etag === null || base === undefined) return;
+    if (etag === null || sent.headers[OUTBOX_HEADERS.ifMatch] === undefined) return;
+    // Only an edit's body says what the object now holds; after a deletion nothing moves.
+    const result = parsedBody(sent.body);
+    if (typeof result !== 'object' || result === null) return;
     for (const { record: behind, content } of await this.store.readableOf(record.owner)) {
       const waiting = behind.state === 'pending' || behind.state === 'held';
-      if (!waiting || content.url !== sent.url || content.headers[OUTBOX_HEADERS.ifMatch] !== base) continue;
+      if (!waiting || content.url !== sent.url || content.headers[OUTBOX_HEADERS.ifMatch] === undefined)
+        continue;
+      if (!sameJson(content.base, result)) continue;
       const opened = await this.store.open(behind);
       if (!opened.readable) continue;
       const sealed = await this.store.seal(opened.key, {

@@ -53,6 +53,12 @@ export function apiError(status: number, message: string, headers: Record<string
   return json({ error: { status, message } }, status, headers);
 }
 
+/** The base a queueable change was sent with (`X-Outbox-Base`), decoded; undefined when it has none. */
+export function outboxBase(headers: Headers | undefined): unknown {
+  const header = headers?.get('X-Outbox-Base');
+  return header == null ? undefined : JSON.parse(decodeURIComponent(header));
+}
+
 /**
  * What every secure screen asks for before it renders: the session (from the refresh cookie), the
  * user, their permissions and applications, and the languages. Signing out ends the session as the

@@ -54,7 +54,13 @@ describe('a change while the server answers', () => {
   it('is sent once with the page’s token and headers, without the X-Outbox headers, and stored nowhere', async () => {
     harness.server.answer(json(201, { id: 'org-9' }, { ETag: '"1"', Location: '/x' }));
     const response = await harness.engine.intercept(
-      change({ method: 'POST', path: '/account/ui-api/v1/organizations', ifMatch: '"4"', key: 'key-77' }),
+      change({
+        method: 'POST',
+        path: '/account/ui-api/v1/organizations',
+        ifMatch: '"4"',
+        key: 'key-77',
+        base: { name: 'Acme' },
+      }),
     );
 
     expect(response.status).toBe(201);
@@ -101,6 +107,7 @@ describe('a change while the network is down', () => {
         key: 'key-5',
         summary: 'Edit organization Ärzte & Co',
         resource: '/account/ui-api/v1/organizations/org-1',
+        base: { name: 'Ärzte & Co', city: 'Zürich' },
       }),
     );
 
@@ -130,12 +137,14 @@ describe('a change while the network is down', () => {
       summary: 'Edit organization Ärzte & Co',
       accountId: 'account-1',
       resource: '/account/ui-api/v1/organizations/org-1',
+      base: { name: 'Ärzte & Co', city: 'Zürich' },
       error: null,
       current: null,
     });
     // Nothing readable is left outside the seal.
     const stored = new TextDecoder().decode(record?.sealed.data);
     expect(stored).not.toContain('Acme');
+    expect(stored).not.toContain('Zürich');
     expect(JSON.stringify(record)).not.toContain(tokenFor('user-1'));
     expect(JSON.stringify(await harness.content(outboxId))).not.toContain(tokenFor('user-1'));
     expect(harness.syncRequests).toBe(1);

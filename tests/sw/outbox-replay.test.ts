@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ownerTag } from '../../contract/offline-storage.ts';
+import { ownerTag, sealJson } from '../../contract/offline-storage.ts';
+import { OUTBOX_HEADERS } from '../../contract/outbox.ts';
 import { BACKOFF_BASE_MS, BACKOFF_CAP_MS, backoffDelay, retryAfterDelay } from '../../sw/outbox/backoff.ts';
 import { GONE_MESSAGE } from '../../sw/outbox/outcomes.ts';
-import { apiError, Harness, json, ORIGIN, tokenFor } from './support.ts';
+import { apiError, change, Harness, json, ORIGIN, tokenFor, VersionedObject } from './support.ts';
 
 let harness: Harness;
 beforeEach(async () => {
@@ -13,6 +14,17 @@ afterEach(() => harness.engine.dispose());
 
 const keysSent = () => harness.server.requests.map((request) => request.headers['idempotency-key']);
 const states = async () => (await harness.records()).map((record) => record.state);
+
+const SHOWN = { name: 'Acme', city: 'Lyon' };
+const RENAMED = { name: 'Acme Corp', city: 'Lyon' };
+
+/** The organization as the server keeps it, with the user's rename of it queued offline on version 1. */
+async function organizationRenamedOffline(): Promise<VersionedObject> {
+  const organization = new VersionedObject(SHOWN);
+  harness.server.fallback = organization.answer;
+  await harness.queueOffline({ key: 'rename', ifMatch: '"1"', base: SHOWN, body: RENAMED });
+  return organization;
+}
 
 describe('replay', () => {
   it('sends a user’s entries oldest first, one at a time, with the session’s token and the stored request', async () => {
@@ -72,13 +84,24 @@ describe('replay', () => {
     expect(await harness.lastList('user-1')).toEqual([]);
   });
 
-  it('sends a change queued behind another of the same object on the version the first one made', async () => {
-    await harness.queueOffline({ key: 'k1', ifMatch: '"1"', body: { name: 'First' } });
-    await harness.queueOffline({ key: 'k2', ifMatch: '"1"', body: { name: 'Second' } });
+  it('sends a change queued behind another of the same object on the version the first one made, when its screen showed that change', async () => {
+    await harness.queueOffline({
+      key: 'k1',
+      ifMatch: '"1"',
+      base: { name: 'Original' },
+      body: { name: 'First' },
+    });
+    await harness.queueOffline({
+      key: 'k2',
+      ifMatch: '"1"',
+      base: { name: 'First' },
+      body: { name: 'Second' },
+    });
     await harness.queueOffline({
       key: 'k3',
       ifMatch: '"1"',
       path: '/account/ui-api/v1/organizations/org-9',
+      base: { name: 'First' },
       body: { name: 'Another object' },
     });
     harness.server.answer(
@@ -97,6 +120,103 @@ describe('replay', () => {
     ]);
     expect(await harness.records()).toEqual([]);
   });
+
+  it('leaves a change made on a screen that did not show the change before it on its version: it conflicts, it does not overwrite', async () => {
+    // One tab renames the organization; another, whose form still showed the old name, changes the city.
+    const organization = await organizationRenamedOffline();
+    const stale = await harness.queueOffline({
+      key: 'city',
+      ifMatch: '"1"',
+      base: SHOWN,
+      body: { name: 'Acme', city: 'Paris' },
+    });
+    await harness.signIn('user-1');
+
+    expect(harness.server.requests.map((request) => request.headers['if-match'])).toEqual(['"1"', '"1"']);
+    expect(organization.value).toEqual(RENAMED);
+    expect(await harness.lastList('user-1')).toMatchObject([
+      {
+        id: stale,
+        state: 'conflict',
+        body: { name: 'Acme', city: 'Paris' },
+        current: { value: RENAMED, etag: '"2"' },
+      },
+    ]);
+  });
+
+  it('sends each of three changes made one after the other on one screen on the version the one before made', async () => {
+    const organization = await organizationRenamedOffline();
+    const moved = { name: 'Acme Corp', city: 'Paris' };
+    await harness.queueOffline({ key: 'city', ifMatch: '"1"', base: RENAMED, body: moved });
+    await harness.queueOffline({
+      key: 'rename-again',
+      ifMatch: '"1"',
+      base: moved,
+      body: { name: 'Acme Group', city: 'Paris' },
+    });
+    await harness.signIn('user-1');
+
+    expect(harness.server.requests.map((request) => request.headers['if-match'])).toEqual([
+      '"1"',
+      '"2"',
+      '"3"',
+    ]);
+    expect(organization.value).toEqual({ name: 'Acme Group', city: 'Paris' });
+    expect(await harness.records()).toEqual([]);
+  });
+
+  it.each([
+    ['showed that change: it is moved onto its version', RENAMED, []],
+    ['did not show that change: it conflicts', SHOWN, ['conflict']],
+  ])('a deletion behind a change of the same object made on a screen that %s', async (_, base, left) => {
+    const organization = await organizationRenamedOffline();
+    await harness.queueOffline({ key: 'delete', method: 'DELETE', ifMatch: '"1"', base });
+    await harness.signIn('user-1');
+
+    expect(organization.deleted).toBe(left.length === 0);
+    expect(await states()).toEqual(left);
+  });
+
+  /** Ways a second change of the organization reaches the outbox with no base it could be moved by. */
+  const withoutBase = {
+    'sealed by an earlier build, which kept no base': async () => {
+      const id = await harness.queueOffline({
+        key: 'k2',
+        ifMatch: '"1"',
+        body: { name: 'Acme Group', city: 'Lyon' },
+      });
+      const record = await harness.record(id);
+      const keyRecord = await harness.database.get('keys', record?.keyId ?? '');
+      if (!record || !keyRecord?.key) throw new Error('the entry cannot be opened');
+      const { base: _, ...earlier } = await harness.content(id);
+      await harness.database.put('outbox', { ...record, sealed: await sealJson(keyRecord.key, earlier) });
+    },
+    'sent without a base': () =>
+      harness.queueOffline({ key: 'k2', ifMatch: '"1"', body: { name: 'Acme Group', city: 'Lyon' } }),
+    'sent with a base that is not JSON': async () => {
+      const request = change({ key: 'k2', ifMatch: '"1"', body: { name: 'Acme Group', city: 'Lyon' } });
+      request.headers.set(OUTBOX_HEADERS.base, '%7B%22name');
+      harness.server.offline = true;
+      expect((await harness.engine.intercept(request)).status).toBe(202);
+      await harness.engine.idle();
+      harness.server.offline = false;
+    },
+  };
+
+  it.each(Object.keys(withoutBase) as Array<keyof typeof withoutBase>)(
+    'leaves a change %s on its version: it conflicts',
+    async (how) => {
+      const organization = await organizationRenamedOffline();
+      await withoutBase[how]();
+      await harness.signIn('user-1');
+
+      expect(harness.server.requests.map((request) => request.headers['if-match'])).toEqual(['"1"', '"1"']);
+      expect(organization.value).toEqual(RENAMED);
+      expect(await harness.lastList('user-1')).toMatchObject([
+        { state: 'conflict', body: { name: 'Acme Group', city: 'Lyon' }, current: { value: RENAMED } },
+      ]);
+    },
+  );
 
   it('sends nothing without a session, and nothing with an expired one', async () => {
     await harness.queueOffline();

@@ -121,6 +121,8 @@ export interface ChangeOptions {
   summary?: string;
   account?: string;
   resource?: string;
+  /** The object's fields as the page showed them (`X-Outbox-Base`); none when absent. */
+  base?: unknown;
 }
 
 /** A change as the console's API client sends a queueable mutation. */
@@ -137,6 +139,8 @@ export function change(options: ChangeOptions = {}): Request {
   });
   if (options.ifMatch) headers.set(OUTBOX_HEADERS.ifMatch, options.ifMatch);
   if (options.resource) headers.set(OUTBOX_HEADERS.resource, options.resource);
+  if (options.base !== undefined)
+    headers.set(OUTBOX_HEADERS.base, encodeURIComponent(JSON.stringify(options.base)));
   const token = options.token === undefined ? tokenFor(userId) : options.token;
   if (token !== null) headers.set('Authorization', `Bearer ${token}`);
   const method = options.method ?? 'PUT';
@@ -271,4 +275,43 @@ export class Harness {
   liveTimers(): Timer[] {
     return this.timers.filter((timer) => !timer.cancelled);
   }
+}
+
+/**
+ * One object as the server keeps it, answering changes under If-Match as the platform API does: a
+ * change on the current version is applied (a PUT sets the fields it sends, a DELETE removes the
+ * object) and answered 204 with the new ETag; one on another version is refused 412 with `current`.
+ */
+export class VersionedObject {
+  deleted = false;
+
+  constructor(
+    public value: Record<string, unknown>,
+    public version = 1,
+  ) {}
+
+  get etag(): string {
+    return `"${this.version}"`;
+  }
+
+  readonly answer = (request: SentRequest): Response => {
+    if (this.deleted) return apiError(404, 'Organization not found.');
+    if (request.headers['if-match'] !== this.etag) {
+      return json(
+        412,
+        {
+          error: { status: 412, message: 'Organization has changed since it was read.' },
+          current: this.value,
+        },
+        { ETag: this.etag },
+      );
+    }
+    if (request.method === 'DELETE') {
+      this.deleted = true;
+      return new Response(null, { status: 204 });
+    }
+    this.value = { ...this.value, ...(JSON.parse(request.body) as Record<string, unknown>) };
+    this.version += 1;
+    return new Response(null, { status: 204, headers: { ETag: this.etag } });
+  };
 }

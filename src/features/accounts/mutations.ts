@@ -37,7 +37,13 @@ function invalidateAccountOverviews(queryClient: QueryClient) {
   ]);
 }
 
-export interface AccountEdit extends Versioned {
+/**
+ * An account's edit as its form shows it before the user changes anything. Its language may be one no
+ * longer offered, so it is a string where the request's is one of the supported languages.
+ */
+export type AccountEditBase = Omit<TenantUpdate, 'locale'> & { locale: string };
+
+export interface AccountEdit extends Versioned<AccountEditBase> {
   update: TenantUpdate;
 }
 
@@ -71,11 +77,11 @@ export function useUpdateAccount(account: Pick<Tenant, 'id' | 'name'>) {
   return useMutation({
     mutationKey: accountMutationKeys.update(id),
     meta: { errorToast: false },
-    mutationFn: ({ update, version, idempotencyKey }: AccountEdit) =>
+    mutationFn: ({ update, ...change }: AccountEdit) =>
       sendVersionedChange(
         'PUT',
         apiPaths.tenants.byId(id),
-        { version, idempotencyKey, body: update },
+        { ...change, body: update },
         { owner: userId, accountId: id, summary: t`Edit account ${name}` },
       ),
     onSuccess: (result, { update }) => {

@@ -37,8 +37,20 @@ export const organizationMutationKeys = {
  * pending there by their outbox entries.
  */
 
-export interface FieldsChange<TFields> extends Versioned {
+export interface FieldsChange<TFields> extends Versioned<TFields> {
   fields: TFields;
+}
+
+/** What an edit of the organization sends, as `organization` has it: the base of its changes. */
+export function organizationFieldsOf(organization: Organization): OrganizationFields {
+  const { name, address, address2, city, state, zip_code, country, phone } = organization;
+  return { name, address, address2, city, state, zip_code, country, phone };
+}
+
+/** What an edit of the contact sends, as `contact` has it: the base of its changes. */
+export function contactFieldsOf(contact: Contact): ContactFields {
+  const { first_name, last_name, email, phone, title, type } = contact;
+  return { first_name, last_name, email, phone, title, type };
 }
 
 export interface Creation<TRequest> {
@@ -97,11 +109,11 @@ export function useUpdateOrganization(organization: Pick<Organization, 'id' | 'n
   return useMutation({
     mutationKey: organizationMutationKeys.update,
     meta: { errorToast: false },
-    mutationFn: ({ fields, version, idempotencyKey }: FieldsChange<OrganizationFields>) =>
+    mutationFn: ({ fields, ...change }: FieldsChange<OrganizationFields>) =>
       sendVersionedChange(
         'PUT',
         apiPaths.organizations.byId(id),
-        { version, idempotencyKey, body: fields },
+        { ...change, body: fields },
         { owner, accountId: organization.account_id, summary: t`Edit organization ${name}` },
       ),
     onSuccess: (result, { fields }) => {
@@ -137,7 +149,7 @@ export function useDeleteOrganization(organization: Pick<Organization, 'id' | 'n
   const { t } = useLingui();
   const owner = useOwner();
   const { id, name } = organization;
-  return useMutation<undefined | QueuedResult, Error, Versioned>({
+  return useMutation<undefined | QueuedResult, Error, Versioned<OrganizationFields>>({
     mutationKey: organizationMutationKeys.delete,
     meta: { errorToast: false },
     mutationFn: (change) =>
@@ -210,11 +222,11 @@ export function useUpdateContact(
   return useMutation({
     mutationKey: organizationMutationKeys.updateContact,
     meta: { errorToast: false },
-    mutationFn: ({ fields, version, idempotencyKey }: FieldsChange<ContactFields>) =>
+    mutationFn: ({ fields, ...change }: FieldsChange<ContactFields>) =>
       sendVersionedChange(
         'PUT',
         apiPaths.organizations.contact(organizationId, contactId),
-        { version, idempotencyKey, body: fields },
+        { ...change, body: fields },
         { owner, accountId: organization.account_id, summary: t`Edit contact ${contactName}` },
       ),
     onSuccess: (result, { fields }) => {
@@ -251,7 +263,7 @@ export function useDeleteContact(
   const organizationId = organization.id;
   const contactId = contact.id;
   const contactName = `${contact.first_name} ${contact.last_name}`;
-  return useMutation<undefined | QueuedResult, Error, Versioned>({
+  return useMutation<undefined | QueuedResult, Error, Versioned<ContactFields>>({
     mutationKey: organizationMutationKeys.deleteContact,
     meta: { errorToast: false },
     mutationFn: (change) =>

@@ -28,6 +28,11 @@ export interface QueueOptions {
   summary: string;
   /** The API path whose GET answers the object's current version, for conflicts. */
   resource: string;
+  /**
+   * A change of an existing object: its fields as the screen showed them (`Versioned.base`). Without
+   * it, the change is never moved onto the version an earlier queued change makes.
+   */
+  base?: unknown;
 }
 
 /** The answer of the service worker when it kept the change for later instead of sending it. */
@@ -99,6 +104,8 @@ export async function apiQueueableRequest<TSchema extends v.GenericSchema | unde
     if (queue.accountId) headers[OUTBOX_HEADERS.account] = queue.accountId;
     headers[OUTBOX_HEADERS.summary] = encodeURIComponent(queue.summary);
     headers[OUTBOX_HEADERS.resource] = queue.resource;
+    if (queue.base !== undefined)
+      headers[OUTBOX_HEADERS.base] = encodeURIComponent(JSON.stringify(queue.base));
   }
   let response: Response;
   try {

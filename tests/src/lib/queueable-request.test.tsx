@@ -19,7 +19,7 @@ import {
 } from '../../../src/lib/offline/queueable-request.ts';
 import { createQueryClient, screenDataOf } from '../../../src/lib/query-client.ts';
 import { organizationFixture, profileFixture } from '../fixtures.ts';
-import { activateEnglish, apiError, json, mockApi } from '../support.tsx';
+import { activateEnglish, apiError, json, mockApi, outboxBase } from '../support.tsx';
 
 const ORGANIZATION = organizationFixture({
   id: 'o1',
@@ -45,6 +45,7 @@ const QUEUE = {
   accountId: 'a1',
   summary: 'Edit organization Acme & Co',
   resource: PATH,
+  base: { ...FIELDS, name: 'Acme Trust GmbH', city: 'München' },
 };
 
 beforeEach(() => {
@@ -68,6 +69,9 @@ describe('queueable requests', () => {
     expect(headers?.get('X-Outbox-Account')).toBe('a1');
     expect(decodeURIComponent(headers?.get('X-Outbox-Summary') ?? '')).toBe('Edit organization Acme & Co');
     expect(headers?.get('X-Outbox-Resource')).toBe(PATH);
+    // URI-encoded JSON, so a header carries any language.
+    expect(headers?.get('X-Outbox-Base')).not.toContain('ü');
+    expect(outboxBase(headers)).toEqual(QUEUE.base);
   });
 
   it('go as plain changes, with their key and version, while the page holds no storage key', async () => {
@@ -129,12 +133,15 @@ describe('queueable organization edit', () => {
       wrapper: wrapper(queryClient),
     });
     const idempotencyKey = newIdempotencyKey();
-    await act(() => result.current.mutateAsync({ fields: FIELDS, version: 3, idempotencyKey }));
+    await act(() =>
+      result.current.mutateAsync({ fields: FIELDS, version: 3, base: QUEUE.base, idempotencyKey }),
+    );
     const sent = calls.filter((call) => call.method === 'PUT');
     expect(sent).toHaveLength(2);
     expect(sent.map((call) => call.headers.get('Idempotency-Key'))).toEqual([idempotencyKey, idempotencyKey]);
     expect(sent.map((call) => call.headers.get('If-Match'))).toEqual(['"3"', '"3"']);
     expect(sent[0]?.headers.get('X-Outbox-Owner')).toBe(profileFixture().id);
+    expect(sent.map((call) => outboxBase(call.headers))).toEqual([QUEUE.base, QUEUE.base]);
   });
 
   it('shows a queued edit on the cached organization and keeps the time of the data', async () => {
@@ -146,7 +153,12 @@ describe('queueable organization edit', () => {
       wrapper: wrapper(queryClient),
     });
     await act(() =>
-      result.current.mutateAsync({ fields: FIELDS, version: 3, idempotencyKey: newIdempotencyKey() }),
+      result.current.mutateAsync({
+        fields: FIELDS,
+        version: 3,
+        base: QUEUE.base,
+        idempotencyKey: newIdempotencyKey(),
+      }),
     );
     const state = queryClient.getQueryState(organizationKeys.detail('o1'));
     expect(state?.data).toMatchObject({ name: 'Acme Trust AG', version: 3 });

@@ -3,6 +3,7 @@ import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
+import { useState } from 'react';
 import { type Tenant, tenantUpdateSchema } from '../../../../contract/schemas/tenants.ts';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { MessagePage } from '../../../components/message-page.tsx';
@@ -82,10 +83,14 @@ function LinkedAccountNotice({ account }: { account: Tenant }) {
   );
 }
 
-function AccountEditForm({ account }: { account: Tenant }) {
+function AccountEditForm({ loaded }: { loaded: Tenant }) {
   const { t } = useLingui();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  // What the form shows and what its change is based on: the account as it was when the form opened,
+  // even if the cached one changes meanwhile, so a change never claims to build on values its user
+  // was never shown.
+  const [account] = useState(loaded);
   const update = useUpdateAccount(account);
   const linked = isLinkedAccount(account);
   const displayName = account.display_name;
@@ -108,6 +113,8 @@ function AccountEditForm({ account }: { account: Tenant }) {
       const result = await update.mutateAsync({
         update: request,
         version: account.version,
+        // The form's starting values, in the shape of its request.
+        base: { name: account.name, locale: account.locale, service_period: { from, to } },
         idempotencyKey: newIdempotencyKey(),
       });
       if (isQueued(result)) {
@@ -159,7 +166,7 @@ function EditableAccount({ accountId }: { accountId: string }) {
     <>
       <CachedDataNotice updatedAt={dataUpdatedAt} />
       {/* A new version of the account (reloaded after a conflict) starts the form again from it. */}
-      <AccountEditForm key={account.version} account={account} />
+      <AccountEditForm key={account.version} loaded={account} />
     </>
   );
 }

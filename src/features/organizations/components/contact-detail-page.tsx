@@ -13,7 +13,7 @@ import { entriesFor, useOutboxEntries } from '../../../lib/offline/outbox-client
 import { isQueued, newIdempotencyKey } from '../../../lib/offline/queueable-request.ts';
 import { usePermissionFlags } from '../../../lib/permissions.tsx';
 import { screenDataOf } from '../../../lib/query-client.ts';
-import { useDeleteContact, useUpdateContact } from '../mutations.ts';
+import { contactFieldsOf, useDeleteContact, useUpdateContact } from '../mutations.ts';
 import { contactQueryOptions, organizationKeys, organizationQueryOptions } from '../queries.ts';
 import { CONTACT_TYPE_LABELS, ContactForm } from './contact-fields.tsx';
 import { DeleteAction } from './delete-action.tsx';
@@ -39,6 +39,7 @@ function DeleteContact({ organization, contact, name, onReload }: ContactActionP
       confirmLabel={<Trans>Delete contact</Trans>}
       mutation={remove}
       version={contact.version}
+      base={contactFieldsOf(contact)}
       onReload={onReload}
       onDeleted={(queued) => {
         showToast(
@@ -64,7 +65,10 @@ function EditContactForm({
   onDone,
 }: ContactActionProps & { onDone: () => void }) {
   const { t } = useLingui();
-  const update = useUpdateContact(organization, contact);
+  // What the form shows and what its change is based on: the contact as it was when the form opened,
+  // even if the cached one changes meanwhile, so a change never claims to build on values never shown.
+  const [shown] = useState(contact);
+  const update = useUpdateContact(organization, shown);
   const headingRef = useRef<HTMLHeadingElement>(null);
   // The form replaces the details under the user's focus: start them at its heading.
   useEffect(() => headingRef.current?.focus(), []);
@@ -74,14 +78,15 @@ function EditContactForm({
         <Trans>Edit contact</Trans>
       </h2>
       <ContactForm
-        initial={contact}
+        initial={shown}
         submitLabel={<Trans>Save changes</Trans>}
         onCancel={onDone}
         onReload={onReload}
         onSubmit={async (fields) => {
           const result = await update.mutateAsync({
             fields,
-            version: contact.version,
+            version: shown.version,
+            base: contactFieldsOf(shown),
             idempotencyKey: newIdempotencyKey(),
           });
           showToast(

@@ -8,16 +8,18 @@ import { ReloadOnConflict } from '../../../components/ui/form.tsx';
 import { isQueued, newIdempotencyKey, type QueuedResult } from '../../../lib/offline/queueable-request.ts';
 import type { Versioned } from '../../../lib/offline/versioned-change.ts';
 
-interface DeleteActionProps {
+interface DeleteActionProps<TFields> {
   /** The button on the page, e.g. "Delete organization". */
   label: ReactNode;
   title: ReactNode;
   /** What will be deleted and that it cannot be undone; read out when the dialog opens. */
   warning: ReactNode;
   confirmLabel: ReactNode;
-  mutation: UseMutationResult<undefined | QueuedResult, Error, Versioned>;
+  mutation: UseMutationResult<undefined | QueuedResult, Error, Versioned<TFields>>;
   /** The version of the item as the page loaded it: a newer one on the server refuses the deletion. */
   version: number;
+  /** The item's fields as the page shows them (`Versioned.base`). */
+  base: TFields;
   /**
    * Runs after the server deleted the item, or the outbox kept the deletion (`queued`): the notice and
    * leaving the page of what is gone.
@@ -32,16 +34,17 @@ interface DeleteActionProps {
  * not dismiss). Cancel comes first, so a reflexive Enter on opening does not delete; a failure is
  * shown inside the dialog so the user can try again or cancel.
  */
-export function DeleteAction({
+export function DeleteAction<TFields>({
   label,
   title,
   warning,
   confirmLabel,
   mutation,
   version,
+  base,
   onDeleted,
   onReload,
-}: DeleteActionProps) {
+}: DeleteActionProps<TFields>) {
   const [open, setOpen] = useState(false);
   const changeOpen = (next: boolean) => {
     if (!next) mutation.reset();
@@ -73,7 +76,7 @@ export function DeleteAction({
             onClick={() => {
               if (mutation.isPending) return;
               mutation.mutate(
-                { version, idempotencyKey: newIdempotencyKey() },
+                { version, base, idempotencyKey: newIdempotencyKey() },
                 { onSuccess: (result) => onDeleted(isQueued(result)) },
               );
             }}

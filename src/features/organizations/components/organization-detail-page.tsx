@@ -14,7 +14,7 @@ import { showToast } from '../../../components/ui/toast.tsx';
 import { useActiveAccountId } from '../../../lib/current-user.ts';
 import { entriesFor, useOutboxEntries } from '../../../lib/offline/outbox-client.ts';
 import { usePermissionFlags } from '../../../lib/permissions.tsx';
-import { useDeleteOrganization } from '../mutations.ts';
+import { organizationFieldsOf, useDeleteOrganization } from '../mutations.ts';
 import { contactListQueryOptions, organizationKeys, organizationQueryOptions } from '../queries.ts';
 import { CONTACT_TYPE_LABELS } from './contact-fields.tsx';
 import { DeleteAction } from './delete-action.tsx';
@@ -40,6 +40,7 @@ function DeleteOrganization({ organization }: { organization: Organization }) {
       confirmLabel={<Trans>Delete organization</Trans>}
       mutation={remove}
       version={organization.version}
+      base={organizationFieldsOf(organization)}
       onReload={() =>
         void queryClient.invalidateQueries({
           queryKey: organizationKeys.detail(organization.id),

@@ -1,11 +1,13 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
+import { useState } from 'react';
+import type { Organization } from '../../../../contract/schemas/organizations.ts';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { showToast } from '../../../components/ui/toast.tsx';
 import { isQueued, newIdempotencyKey } from '../../../lib/offline/queueable-request.ts';
 import { useGoBack } from '../../../lib/page-mode.ts';
-import { useCreateOrganization, useUpdateOrganization } from '../mutations.ts';
+import { organizationFieldsOf, useCreateOrganization, useUpdateOrganization } from '../mutations.ts';
 import { organizationKeys, organizationQueryOptions } from '../queries.ts';
 import { FormPage } from './form-page.tsx';
 import { OrganizationForm } from './organization-fields.tsx';
@@ -64,50 +66,57 @@ export function CreateOrganizationPage({
 
 /** Edits an organization, then returns to it (I-04, I-10, I-14). */
 export function EditOrganizationPage({ organizationId }: { organizationId: string }) {
-  const { t } = useLingui();
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const { data: organization, dataUpdatedAt } = useSuspenseQuery(organizationQueryOptions(organizationId));
-  const update = useUpdateOrganization(organization);
-  const goBack = useGoBack('edit');
-  const name = organization.name;
-
   return (
     <>
       <CachedDataNotice updatedAt={dataUpdatedAt} />
       {/* A new version of the organization (reloaded after a conflict) starts the form again from it. */}
-      <FormPage
-        key={organization.version}
-        title={<Trans>Edit organization</Trans>}
-        subtitle={<Trans>Organization: {name}</Trans>}
-        onLeave={goBack}
-      >
-        <OrganizationForm
-          initial={organization}
-          submitLabel={<Trans>Save changes</Trans>}
-          onCancel={goBack}
-          onReload={() =>
-            void queryClient.invalidateQueries({
-              queryKey: organizationKeys.detail(organizationId),
-              exact: true,
-            })
-          }
-          onSubmit={async (fields) => {
-            const result = await update.mutateAsync({
-              fields,
-              version: organization.version,
-              idempotencyKey: newIdempotencyKey(),
-            });
-            showToast(
-              isQueued(result) ? 'info' : 'success',
-              isQueued(result)
-                ? t`Saved on this device. The change is sent when the connection returns.`
-                : t`Organization edited.`,
-            );
-            await navigate({ to: '/ca/organizations/$id', params: { id: organizationId }, replace: true });
-          }}
-        />
-      </FormPage>
+      <EditOrganizationForm key={organization.version} loaded={organization} />
     </>
+  );
+}
+
+function EditOrganizationForm({ loaded }: { loaded: Organization }) {
+  const { t } = useLingui();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  // What the form shows and what its change is based on: the organization as it was when the form
+  // opened, even if the cached one changes meanwhile, so a change never claims to build on values
+  // its user was never shown.
+  const [organization] = useState(loaded);
+  const update = useUpdateOrganization(organization);
+  const goBack = useGoBack('edit');
+  const { id, name } = organization;
+
+  return (
+    <FormPage
+      title={<Trans>Edit organization</Trans>}
+      subtitle={<Trans>Organization: {name}</Trans>}
+      onLeave={goBack}
+    >
+      <OrganizationForm
+        initial={organization}
+        submitLabel={<Trans>Save changes</Trans>}
+        onCancel={goBack}
+        onReload={() =>
+          void queryClient.invalidateQueries({ queryKey: organizationKeys.detail(id), exact: true })
+        }
+        onSubmit={async (fields) => {
+          const result = await update.mutateAsync({
+            fields,
+            version: organization.version,
+            base: organizationFieldsOf(organization),
+            idempotencyKey: newIdempotencyKey(),
+          });
+          showToast(
+            isQueued(result) ? 'info' : 'success',
+            isQueued(result)
+              ? t`Saved on this device. The change is sent when the connection returns.`
+              : t`Organization edited.`,
+          );
+          await navigate({ to: '/ca/organizations/$id', params: { id }, replace: true });
+        }}
+      />
+    </FormPage>
   );
 }

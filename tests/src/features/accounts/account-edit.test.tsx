@@ -4,9 +4,10 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { accountQueryOptions } from '../../../../src/features/accounts/queries.ts';
 import { today } from '../../../../src/lib/dates.ts';
+import { setOutboxOwner } from '../../../../src/lib/offline/queueable-request.ts';
 import { CUSTOMER_ID, customerFixture, profileFixture } from '../../fixtures.ts';
 import { fieldErrorAnswer } from '../../lib/form/field-error.ts';
-import { apiError, json, renderApp } from '../../support.tsx';
+import { apiError, json, outboxBase, renderApp } from '../../support.tsx';
 import {
   accountsApi,
   BASE,
@@ -160,6 +161,26 @@ describe('edit account', () => {
     });
     // Made on version 3 of the account: someone else's change since then is refused, not overwritten.
     expect(put?.headers.get('If-Match')).toBe('"3"');
+  });
+
+  it('sends the account as the form started as the base of its change, for the outbox', async () => {
+    const { calls } = accountsApi({ extra: { [`PUT ${BASE}/tenant/${CUSTOMER_ID}`]: () => noContent() } });
+    renderApp(EDIT_PATH);
+    const user = await openForm();
+    // The page holds a live storage key of the user (given after the secure layout started).
+    setOutboxOwner(profileFixture().id);
+    try {
+      await user.selectOptions(field('Language'), 'fr_FR');
+      await user.click(screen.getByRole('button', { name: 'Save' }));
+      await waitFor(() => expect(calls.some((call) => call.method === 'PUT')).toBe(true));
+    } finally {
+      setOutboxOwner(null);
+    }
+    expect(outboxBase(calls.find((call) => call.method === 'PUT')?.headers)).toEqual({
+      name: 'Example Corp',
+      locale: 'de_DE',
+      service_period: { from: '2026-01-15', to: '2099-06-30' },
+    });
   });
 
   it('lets an expired account be renamed while it keeps its past end date', async () => {
