@@ -86,6 +86,15 @@ async function queuedAnswer(response: Response): Promise<QueuedResult | null> {
 }
 
 /**
+ * Only a service worker keeps changes, and it strips the outbox headers before anything reaches the
+ * network. A page it does not control (a hard reload) would send them to the server instead, the
+ * base with all the object's fields among them, for nothing: such a page sends plain changes.
+ */
+function workerControlsPage(): boolean {
+  return typeof navigator !== 'undefined' && Boolean(navigator.serviceWorker?.controller);
+}
+
+/**
  * A change declared queueable (`options.queue`): the server's answer, checked like `apiRequest`'s, or
  * `{ queued: true, outboxId }` when the service worker kept it for later. A full storage is a
  * `StorageFullError`: the change was kept nowhere.
@@ -98,7 +107,7 @@ export async function apiQueueableRequest<TSchema extends v.GenericSchema | unde
   const { queue, ...request } = options;
   const headers: Record<string, string> = { [OUTBOX_HEADERS.idempotencyKey]: queue.idempotencyKey };
   // Only the user whose changes this page may keep gets them kept; anyone else's is sent as it is.
-  const kept = queue.owner === outboxOwner;
+  const kept = queue.owner === outboxOwner && workerControlsPage();
   if (kept) {
     headers[OUTBOX_HEADERS.owner] = queue.owner;
     if (queue.accountId) headers[OUTBOX_HEADERS.account] = queue.accountId;

@@ -20,6 +20,7 @@ import {
 import { createQueryClient, screenDataOf } from '../../../src/lib/query-client.ts';
 import { organizationFixture, profileFixture } from '../fixtures.ts';
 import { activateEnglish, apiError, json, mockApi, outboxBase } from '../support.tsx';
+import { stubServiceWorker } from './offline/offline-support.ts';
 
 const ORGANIZATION = organizationFixture({
   id: 'o1',
@@ -48,14 +49,17 @@ const QUEUE = {
   base: { ...FIELDS, name: 'Acme Trust GmbH', city: 'München' },
 };
 
+let restoreWorker = () => {};
 beforeEach(() => {
   activateEnglish();
-  // This page holds a live storage key of the user, so the worker may keep their changes.
+  // A worker controls this page, which holds a live storage key of the user: the worker may keep their changes.
+  restoreWorker = stubServiceWorker([]);
   setOutboxOwner('user-1');
 });
 afterEach(() => {
   onlineManager.setOnline(true);
   setOutboxOwner(null);
+  restoreWorker();
 });
 
 describe('queueable requests', () => {
@@ -72,6 +76,15 @@ describe('queueable requests', () => {
     // URI-encoded JSON, so a header carries any language.
     expect(headers?.get('X-Outbox-Base')).not.toContain('ü');
     expect(outboxBase(headers)).toEqual(QUEUE.base);
+  });
+
+  it('go as plain changes, without the base of the object, when no worker controls the page', async () => {
+    restoreWorker();
+    const { calls } = mockApi({ [`PUT ${PATH}`]: () => new Response(null, { status: 204 }) });
+    await apiQueueableRequest('PUT', PATH, { body: FIELDS, ifMatch: 3, queue: QUEUE });
+    const headers = calls[0]?.headers;
+    expect(headers?.get('Idempotency-Key')).toBe(QUEUE.idempotencyKey);
+    expect([...(headers?.keys() ?? [])].filter((name) => name.startsWith('x-outbox'))).toEqual([]);
   });
 
   it('go as plain changes, with their key and version, while the page holds no storage key', async () => {

@@ -1,4 +1,5 @@
 // @vitest-environment jsdom
+
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +8,7 @@ import { today } from '../../../../src/lib/dates.ts';
 import { setOutboxOwner } from '../../../../src/lib/offline/queueable-request.ts';
 import { CUSTOMER_ID, customerFixture, profileFixture } from '../../fixtures.ts';
 import { fieldErrorAnswer } from '../../lib/form/field-error.ts';
+import { stubServiceWorker } from '../../lib/offline/offline-support.ts';
 import { apiError, json, outboxBase, renderApp } from '../../support.tsx';
 import {
   accountsApi,
@@ -167,7 +169,9 @@ describe('edit account', () => {
     const { calls } = accountsApi({ extra: { [`PUT ${BASE}/tenant/${CUSTOMER_ID}`]: () => noContent() } });
     renderApp(EDIT_PATH);
     const user = await openForm();
-    // The page holds a live storage key of the user (given after the secure layout started).
+    // The page holds a live storage key of the user (given after the secure layout started), and a
+    // worker controls it.
+    const restoreWorker = stubServiceWorker([]);
     setOutboxOwner(profileFixture().id);
     try {
       await user.selectOptions(field('Language'), 'fr_FR');
@@ -175,6 +179,7 @@ describe('edit account', () => {
       await waitFor(() => expect(calls.some((call) => call.method === 'PUT')).toBe(true));
     } finally {
       setOutboxOwner(null);
+      restoreWorker();
     }
     expect(outboxBase(calls.find((call) => call.method === 'PUT')?.headers)).toEqual({
       name: 'Example Corp',

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { organizationKeys } from '../../../../src/features/organizations/queries.ts';
 import { setOutboxOwner } from '../../../../src/lib/offline/queueable-request.ts';
 import { ORGANIZATION_ID, organizationFixture, profileFixture } from '../../fixtures.ts';
+import { stubServiceWorker } from '../../lib/offline/offline-support.ts';
 import { json, outboxBase, renderApp } from '../../support.tsx';
 import {
   BASE,
@@ -31,15 +32,21 @@ const {
 } = organizationFixture();
 const { id: _i, organization_id: _p, version: _w, ...SHOWN_CONTACT } = contactFixture();
 
+let restoreWorker = () => {};
+
 /**
  * Once the secure layout has started (without a storage secret here, so without a key), the page is
- * given a live storage key of the user, so the worker may keep their changes.
+ * given a live storage key of the user and a worker controls it, so the worker may keep their changes.
  */
 function keepChanges() {
+  restoreWorker = stubServiceWorker([]);
   setOutboxOwner(profileFixture().id);
 }
 
-afterEach(() => setOutboxOwner(null));
+afterEach(() => {
+  setOutboxOwner(null);
+  restoreWorker();
+});
 
 describe('the base a change is sent with', () => {
   it('is the organization as the edit form started, even when the cached one changes while it is open', async () => {
