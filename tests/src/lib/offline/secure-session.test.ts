@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { onlineManager, type QueryClient } from '@tanstack/react-query';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { liveStorageKey, ownerTag } from '../../../../contract/offline-storage.ts';
 import { OUTBOX_CHANNEL } from '../../../../contract/outbox.ts';
 import type { Profile } from '../../../../contract/schemas/profile.ts';
@@ -164,6 +164,8 @@ describe('secure session start', () => {
   });
 
   it('lets the worker keep changes only while the user has a live key in this page', async () => {
+    const restoreWorker = stubServiceWorker([]);
+    onTestFinished(restoreWorker);
     await signedInPage(ALICE, randomSecret());
     const change = () =>
       apiQueueableRequest('PUT', '/account/ui-api/v1/organizations/o1', {
