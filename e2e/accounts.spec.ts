@@ -1,7 +1,8 @@
-import { expect, test } from './fixtures.ts';
+import { assertAccessible, expect, test } from './fixtures.ts';
 import {
   accountRow,
   accountStatusValue,
+  assertAccountExpiredNotice,
   assertAccountsListed,
   assertEndsWithinFilter,
   assertNoAccountsMatch,
@@ -270,6 +271,13 @@ test('deactivating an account signs its users out at once, and reactivating it m
   await test.step('the account’s user has lost the session', async () => {
     await memberPage.reload();
     await assertOnSignIn(memberPage);
+  });
+
+  await test.step('signing in again, the user is told the account expired and is offered nothing to manage', async () => {
+    await fillSignInSteps(memberPage, member);
+    await assertAccountExpiredNotice(memberPage);
+    await expect(memberPage.getByRole('link', { name: 'Accounts', exact: true })).toHaveCount(0);
+    await assertAccessible(memberPage);
   });
 
   await test.step('the administrator reactivates the account', async () => {

@@ -116,6 +116,11 @@ export async function assertNoExpiryBanners(page: Page): Promise<void> {
   );
 }
 
+/** The banner of a user whose own account is inactive (C-40). */
+export async function assertAccountExpiredNotice(page: Page): Promise<void> {
+  await expect(page.getByRole('alert').filter({ hasText: 'Your account has expired.' })).toBeVisible();
+}
+
 // Export
 
 /** Clicks Export CSV and answers the downloaded file's name and text. */
