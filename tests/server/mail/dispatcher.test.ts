@@ -207,4 +207,17 @@ describe('the mail dispatcher', () => {
     expect(mailbox.messages).toHaveLength(1);
     expect((await outboxRow(id)).attempts).toBe(2);
   });
+
+  it('sends on a nudge once started, and sends nothing more once stopped', async () => {
+    const mail = dispatcher();
+    mail.start();
+    await enqueue();
+    mail.nudge();
+    await mailbox.waitFor(1);
+    await mail.stop();
+    await enqueue();
+    mail.nudge();
+    expect(await mail.drain()).toBe(0);
+    expect(mailbox.messages).toHaveLength(1);
+  });
 });
