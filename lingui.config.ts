@@ -3,7 +3,7 @@ import { formatter } from '@lingui/format-po';
 import { CONSOLE_LOCALES, DEFAULT_CONSOLE_LOCALE } from './contract/locales.ts';
 
 /**
- * Two catalogs per language. `public` holds what the pages before sign-in say (and the shared
+ * Three catalogs per language: `server` (below) and two of the console. `public` holds what the pages before sign-in say (and the shared
  * components and libraries they use): it is all the sign-in page loads, so it stays small however
  * many console screens are added. `console` holds the secure screens, and the shared components
  * and libraries only they use; the secure layout loads it before any of them renders
@@ -45,6 +45,12 @@ export default defineConfig({
   locales: [...CONSOLE_LOCALES],
   fallbackLocales: { default: DEFAULT_CONSOLE_LOCALE },
   catalogs: [
+    // The server's: the messages it mails, rendered in the recipient's language
+    // (docs/decisions/018-users-roles-and-tokens.md §6.4, read by server/i18n/catalog.ts).
+    {
+      path: '<rootDir>/server/i18n/locales/{locale}/server',
+      include: ['<rootDir>/server/mail/messages.ts'],
+    },
     {
       path: '<rootDir>/src/locales/{locale}/public',
       include: publicSources,

@@ -5,19 +5,35 @@ import { createApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/connection.ts';
 import { migrateToLatest } from './db/migrator.ts';
+import { loadServerCatalogs } from './i18n/catalog.ts';
 import { findCurrentLicence } from './licence/store.ts';
+import { createMailDispatcher } from './mail/dispatcher.ts';
+import { createMailTransport } from './mail/transport.ts';
 
 export interface RunningServer {
   url: string;
   stop: () => Promise<void>;
 }
 
-/** Opens and migrates the database, then serves the platform API and the console. */
+/**
+ * Opens and migrates the database, then serves the platform API and the console, and sends the
+ * outbox's mail from this process too.
+ */
 export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise<RunningServer> {
   const config = loadConfig(env);
   const database = await openDatabase(config);
   await migrateToLatest(database.db);
-  const app = createApp({ db: database.db, config, now: () => new Date() });
+  const now = () => new Date();
+  const app = createApp({ db: database.db, config, now });
+  // Read before listening: a catalog that does not compile stops the start, not a later send.
+  const catalogs = await loadServerCatalogs();
+  const mail = createMailDispatcher({
+    db: database.db,
+    config,
+    transport: createMailTransport(config),
+    catalogs,
+    now,
+  });
 
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const listening = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () =>
@@ -27,6 +43,15 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
   });
   const url = `http://${config.host}:${config.port}`;
   console.info(`Trust console at ${url}/account (API reference ${url}${apiPaths.apiReference})`);
+  if (config.smtpUrl !== null && !config.publicUrlConfigured) {
+    console.warn(
+      `SMTP_URL is set but PUBLIC_URL is not: links in mail point to ${config.publicUrl}. Set PUBLIC_URL to the address users open the console at.`,
+    );
+  }
+  if (config.smtpUrl === null) {
+    console.info(`No SMTP_URL is set: mail is written to ${config.dataDir}/mail as .eml files.`);
+  }
+  mail.start();
   if ((await findCurrentLicence(database.db)) === undefined) {
     console.info(
       `No licence is installed. Create one with:\n  npm run --silent licence -- --days 365 --data-dir ${JSON.stringify(config.dataDir)} > licence.txt\nthen paste it at ${url}${SETUP_LICENCE_PATH}`,
@@ -35,13 +60,20 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
 
   let stopping: Promise<void> | null = null;
   const stop = (): Promise<void> => {
-    stopping ??= new Promise<void>((resolve) => server.close(() => resolve())).then(() => database.close());
+    // The message being sent finishes before the database closes under it.
+    stopping ??= Promise.all([
+      new Promise<void>((resolve) => server.close(() => resolve())),
+      mail.stop(),
+    ]).then(() => database.close());
     return stopping;
   };
   return { url, stop };
 }
 
-/** Runs until SIGINT or SIGTERM, then lets requests in flight finish and closes the database. */
+/**
+ * Runs until SIGINT or SIGTERM, then lets requests and the mail in flight finish and closes the
+ * database.
+ */
 export async function runServer(): Promise<void> {
   const running = await startServer();
   const shutDown = (signal: NodeJS.Signals) => {

@@ -228,6 +228,37 @@ export interface UserStorageSecretsTable {
   created_at: Generated<Date>;
 }
 
+/** A message to send; see migrations/20261212T0900-mail-outbox.ts. No link or secret is stored. */
+export interface MailOutboxTable {
+  id: string;
+  /** A `MailKind` (server/mail/kinds.ts). */
+  kind: string;
+  user_id: string;
+  to_address: string;
+  /** Who asked for the mail; null when nobody signed in did, or that user is gone. */
+  requested_by: string | null;
+  created_at: Timestamp;
+  next_attempt_at: Timestamp;
+  attempts: Generated<number>;
+  claimed_until: Timestamp | null;
+  sent_at: Timestamp | null;
+  failed_at: Timestamp | null;
+  last_error: string | null;
+}
+
+/** A one-time link's code, by its SHA-256 (hex); the code itself is only in the message sent. */
+export interface UserTokensTable {
+  token_hash: string;
+  user_id: string;
+  /** invitation | verify_email | reset_password */
+  purpose: string;
+  email: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   organizations: OrganizationsTable;
@@ -246,6 +277,8 @@ export interface Database {
   audit_events: AuditEventsTable;
   idempotency_keys: IdempotencyKeysTable;
   user_storage_secrets: UserStorageSecretsTable;
+  mail_outbox: MailOutboxTable;
+  user_tokens: UserTokensTable;
 }
 
 export type Account = Selectable<AccountsTable>;

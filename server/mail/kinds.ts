@@ -1,0 +1,78 @@
+import { CONSOLE_BASE_PATH } from '../../contract/paths.ts';
+
+/**
+ * The messages the platform sends (docs/decisions/018-users-roles-and-tokens.md §6.3). Slice 2 (the
+ * user lifecycle and e-mail flows) enqueues every one of them; `client_auth_setup` comes with slice
+ * 8, together with the enrollment page its link opens.
+ */
+export const MAIL_KINDS = [
+  'invitation',
+  'verify_email',
+  'standard_login',
+  'reset_password',
+  'sso_sign_in',
+  'mfa_reset',
+  'unlock',
+  'email_changed',
+  'password_changed',
+] as const;
+export type MailKind = (typeof MAIL_KINDS)[number];
+
+/** What a one-time link lets its holder do; stored with the code's hash in `user_tokens`. */
+export type TokenPurpose = 'invitation' | 'verify_email' | 'reset_password';
+
+/** A link carrying a fresh one-time code, made when the message is sent. */
+interface OneTimeLink {
+  type: 'one-time';
+  purpose: TokenPurpose;
+  lifetimeMinutes: number;
+  /** The console page, from the user's id and the code. */
+  path: (userId: string, code: string) => string;
+}
+
+/** A link to a console page that needs no code. */
+interface PlainLink {
+  type: 'plain';
+  path: string;
+}
+
+const HOURS_72 = 72 * 60;
+
+/** Where each kind's button leads; null for notices that carry no link. */
+export const MAIL_LINKS: Record<MailKind, OneTimeLink | PlainLink | null> = {
+  invitation: {
+    type: 'one-time',
+    purpose: 'invitation',
+    lifetimeMinutes: HOURS_72,
+    path: (userId, code) => `${CONSOLE_BASE_PATH}/verify/${userId}/${code}?new=1`,
+  },
+  verify_email: {
+    type: 'one-time',
+    purpose: 'verify_email',
+    lifetimeMinutes: HOURS_72,
+    path: (userId, code) => `${CONSOLE_BASE_PATH}/verify/${userId}/${code}`,
+  },
+  // Turning password sign-in on for a single sign-on user is an invitation to set a password.
+  standard_login: {
+    type: 'one-time',
+    purpose: 'invitation',
+    lifetimeMinutes: HOURS_72,
+    path: (userId, code) => `${CONSOLE_BASE_PATH}/verify/${userId}/${code}?new=1`,
+  },
+  reset_password: {
+    type: 'one-time',
+    purpose: 'reset_password',
+    lifetimeMinutes: 60,
+    path: (userId, code) => `${CONSOLE_BASE_PATH}/reset-password/${userId}/${code}`,
+  },
+  // The console's start page begins sign-in with a fresh state of its own.
+  sso_sign_in: { type: 'plain', path: `${CONSOLE_BASE_PATH}/` },
+  mfa_reset: { type: 'plain', path: `${CONSOLE_BASE_PATH}/` },
+  unlock: { type: 'plain', path: `${CONSOLE_BASE_PATH}/` },
+  email_changed: null,
+  password_changed: null,
+};
+
+export function isMailKind(kind: string): kind is MailKind {
+  return (MAIL_KINDS as readonly string[]).includes(kind);
+}

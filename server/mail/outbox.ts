@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { MailKind } from './kinds.ts';
+
+export interface MailRequest {
+  kind: MailKind;
+  /** The user the message is about; its name and language are read when the message is sent. */
+  userId: string;
+  /**
+   * The address to send to, given by the caller because it is not always the user's current one:
+   * `email_changed` goes to the old address, `verify_email` to the new one.
+   */
+  to: string;
+  /** The signed-in user who asked for the mail; null for the user's own change or the platform. */
+  requestedBy: string | null;
+  now: Date;
+}
+
+/**
+ * Puts a message in the outbox inside the caller's transaction, so the message leaves if and only if
+ * the change commits (docs/decisions/018-users-roles-and-tokens.md §6.2). Nothing is sent here: the
+ * dispatcher sends it after the commit. Answers the outbox row's id. Called by the user flows of
+ * slice 2 (creation, e-mail change, resend, reset, password sign-in, two-factor reset).
+ */
+export async function enqueueMail(trx: Transaction<Database>, request: MailRequest): Promise<string> {
+  const id = randomUUID();
+  await trx
+    .insertInto('mail_outbox')
+    .values({
+      id,
+      kind: request.kind,
+      user_id: request.userId,
+      to_address: request.to,
+      requested_by: request.requestedBy,
+      created_at: request.now,
+      next_attempt_at: request.now,
+    })
+    .execute();
+  return id;
+}
+
+/** How long sent and failed messages stay in the outbox, as the record of who asked for what. */
+export const MAIL_RETENTION_DAYS = 90;
+
+/** Deletes sent and failed messages past their retention; answers how many. */
+export async function purgeFinishedMail(db: Kysely<Database>, now: Date): Promise<number> {
+  const cutoff = new Date(now.getTime() - MAIL_RETENTION_DAYS * 86_400_000);
+  const result = await db
+    .deleteFrom('mail_outbox')
+    .where('created_at', '<', cutoff)
+    .where((eb) => eb.or([eb('sent_at', 'is not', null), eb('failed_at', 'is not', null)]))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
