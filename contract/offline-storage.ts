@@ -61,6 +61,11 @@ export interface OutboxRecord {
   attempts: number;
   /** Epoch milliseconds; `null` when the entry waits for the user, not the clock. */
   nextAttemptAt: number | null;
+  /**
+   * The last attempt got no answer at all: any sign that the network is back makes the entry due at
+   * once. Absent (records of earlier builds) or false: the server answered and asked for the wait.
+   */
+  waitingForNetwork?: boolean;
   createdAt: number;
   sealed: SealedValue;
 }

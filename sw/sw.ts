@@ -82,7 +82,7 @@ self.addEventListener('message', (event) => {
 });
 
 self.addEventListener('sync', (event) => {
-  if (event.tag === SYNC_TAG) event.waitUntil(engine.replay().then(() => engine.idle()));
+  if (event.tag === SYNC_TAG) event.waitUntil(engine.connectionMayBeBack().then(() => engine.idle()));
 });
 
 self.addEventListener('activate', (event) => {

@@ -280,7 +280,7 @@ export class OutboxEngine {
       );
     } catch {
       const unanswered = replayOutcome(null, this.env.now());
-      await this.retryLater(marked, unanswered.atLeastMs);
+      await this.retryLater(marked, unanswered.atLeastMs, { answered: false });
       return unanswered.replay;
     }
     const outcome = replayOutcome(
@@ -320,7 +320,7 @@ export class OutboxEngine {
         return this.holdAfterRefusedToken(record, session);
       case 'retry':
         await response.body?.cancel();
-        return this.retryLater(record, outcome.atLeastMs);
+        return this.retryLater(record, outcome.atLeastMs, { answered: true });
       case 'conflict':
       case 'failed':
         return this.setAside(record, entry, session, response, outcome);
@@ -445,7 +445,11 @@ export class OutboxEngine {
   }
 
   /** Network failure or 5xx: pending again after a back-off; held instead when its session ended meanwhile. */
-  private async retryLater(record: OutboxRecord, atLeastMs: number | null): Promise<void> {
+  private async retryLater(
+    record: OutboxRecord,
+    atLeastMs: number | null,
+    { answered }: { answered: boolean },
+  ): Promise<void> {
     const attempts = record.attempts + 1;
     const delay = Math.min(BACKOFF_CAP_MS, Math.max(backoffDelay(attempts, this.env.random), atLeastMs ?? 0));
     const held = this.sessionOf(record.owner) === null;
@@ -454,6 +458,7 @@ export class OutboxEngine {
       state: held ? 'held' : 'pending',
       attempts,
       nextAttemptAt: held ? null : this.env.now() + delay,
+      waitingForNetwork: !answered,
     }));
     void this.notify(record.owner);
   }
@@ -490,7 +495,7 @@ export class OutboxEngine {
       case 'list':
         return this.notify(await this.ownerOf(command.userId));
       case 'sync-now':
-        return this.replay();
+        return this.connectionMayBeBack();
       case 'discard':
         return this.discard(command.id);
       case 'reapply':
@@ -501,6 +506,23 @@ export class OutboxEngine {
         // The worker itself activates; the engine has nothing to do.
         return;
     }
+  }
+
+  /**
+   * A sign that the network may be back (the browser's Background Sync, a page's `online`, focus or
+   * visibility, the user's "Sync now"): entries that got no answer go now instead of waiting out the
+   * back-off their failures offline built up. Their attempts count on, so a network still down makes
+   * the next wait as long as it would have been; entries the server asked to wait (5xx, Retry-After)
+   * keep their time, so a failing server is not sent a request on every focus.
+   */
+  async connectionMayBeBack(): Promise<void> {
+    await this.ready();
+    await this.store.rewrite(
+      (record) =>
+        record.state === 'pending' && record.nextAttemptAt !== null && record.waitingForNetwork === true,
+      (record) => ({ ...record, nextAttemptAt: null }),
+    );
+    return this.replay();
   }
 
   /**

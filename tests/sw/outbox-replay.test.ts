@@ -401,11 +401,6 @@ describe('what the server answers on replay', () => {
     expect(record).toMatchObject({ state: 'pending', attempts: 1, nextAttemptAt: harness.now + 500 });
     expect(harness.liveTimers()).toEqual([expect.objectContaining({ delayMs: 500 })]);
 
-    // Not yet due: a trigger before the time sends nothing.
-    await harness.engine.command({ type: 'sync-now' });
-    await harness.engine.idle();
-    expect(keysSent()).toEqual(['k1']);
-
     harness.server.answer(failure());
     await harness.fireTimer();
     expect(keysSent()).toEqual(['k1', 'k1']);
@@ -413,6 +408,43 @@ describe('what the server answers on replay', () => {
 
     await harness.fireTimer();
     expect(keysSent()).toEqual(['k1', 'k1', 'k1', 'k2']);
+    expect(await harness.records()).toEqual([]);
+  });
+
+  it('a server that asked to wait is not sent the change again before its time, whatever the page says', async () => {
+    const id = await harness.queueOffline({ key: 'k1' });
+    harness.random = 0.5;
+    harness.server.answer(apiError(503, 'Unavailable.'));
+    await harness.signIn('user-1');
+    expect(await harness.record(id)).toMatchObject({ nextAttemptAt: harness.now + 500 });
+
+    await harness.engine.command({ type: 'sync-now' });
+    await harness.engine.idle();
+    expect(keysSent()).toEqual(['k1']);
+  });
+
+  it('a change that got no answer goes as soon as the page says the network may be back, its back-off counting on', async () => {
+    const id = await harness.queueOffline({ key: 'k1' });
+    await harness.queueOffline({ key: 'k2' });
+    harness.random = 0.5;
+    // Offline for a while: three attempts got no answer, the next one is due in two seconds.
+    for (const _ of [1, 2, 3]) harness.server.answer('network-error');
+    await harness.signIn('user-1');
+    await harness.fireTimer();
+    await harness.fireTimer();
+    expect(await harness.record(id)).toMatchObject({ attempts: 3, nextAttemptAt: harness.now + 2_000 });
+
+    // The browser says it is online again, but the network is still down: one attempt, the wait grows.
+    harness.server.answer('network-error');
+    await harness.engine.command({ type: 'sync-now' });
+    await harness.engine.idle();
+    expect(keysSent()).toEqual(['k1', 'k1', 'k1', 'k1']);
+    expect(await harness.record(id)).toMatchObject({ attempts: 4, nextAttemptAt: harness.now + 4_000 });
+
+    // Back for real: everything goes at once, in order.
+    await harness.engine.command({ type: 'sync-now' });
+    await harness.engine.idle();
+    expect(keysSent()).toEqual(['k1', 'k1', 'k1', 'k1', 'k1', 'k2']);
     expect(await harness.records()).toEqual([]);
   });
 });
