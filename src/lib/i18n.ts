@@ -57,7 +57,9 @@ async function loadCatalog(locale: ConsoleLocale, part: CatalogPart): Promise<vo
 export async function activateLocale(locale: ConsoleLocale): Promise<void> {
   await loadCatalog(locale, 'public');
   if (i18n.locale === locale) return;
-  i18n.activate(locale);
+  // The catalog is named `pt_BR`, but plurals, dates and numbers go through Intl, which takes only a
+  // language tag: without the tag every plural message throws in the three catalogs with a region.
+  i18n.activate(locale, [bcp47For(locale)]);
   document.documentElement.lang = bcp47For(locale);
 }
 

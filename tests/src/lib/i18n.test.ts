@@ -1,5 +1,8 @@
+// @vitest-environment jsdom
+import { plural } from '@lingui/core/macro';
 import { describe, expect, it } from 'vitest';
-import { platformLocaleFor, resolveConsoleLocale } from '../../../src/lib/i18n.ts';
+import { CONSOLE_LOCALES } from '../../../contract/locales.ts';
+import { activateLocale, i18n, platformLocaleFor, resolveConsoleLocale } from '../../../src/lib/i18n.ts';
 
 describe('console locale rule', () => {
   it('prefers the stored language over the profile locale', () => {
@@ -27,5 +30,16 @@ describe('console locale rule', () => {
     expect(platformLocaleFor('en')).toBe('en_US');
     expect(platformLocaleFor('ja')).toBe('ja_JP');
     expect(platformLocaleFor('zh_TW')).toBe('zh_TW');
+  });
+});
+
+describe('activating a catalog', () => {
+  it.each(CONSOLE_LOCALES)('%s formats plurals, dates and numbers', async (locale) => {
+    await activateLocale(locale);
+    const count = 2;
+    expect(() => plural(count, { one: '# account', other: '# accounts' })).not.toThrow();
+    expect(() => i18n.date(new Date(0))).not.toThrow();
+    expect(() => i18n.number(1234.5)).not.toThrow();
+    expect(document.documentElement.lang).toBe(locale.replace('_', '-'));
   });
 });
