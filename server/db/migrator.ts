@@ -4,6 +4,7 @@ import * as foundation from './migrations/20251121T1100-foundation.ts';
 import * as accountsOrganizations from './migrations/20261121T0900-accounts-organizations.ts';
 import * as idempotencyStorageSecrets from './migrations/20261205T0900-idempotency-storage-secrets.ts';
 import * as trustedDevices from './migrations/20261210T0900-trusted-devices.ts';
+import * as usersRead from './migrations/20261212T1000-users-read.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261121T0900-accounts-organizations': accountsOrganizations,
   '20261205T0900-idempotency-storage-secrets': idempotencyStorageSecrets,
   '20261210T0900-trusted-devices': trustedDevices,
+  '20261212T1000-users-read': usersRead,
 };
 
 const staticProvider: MigrationProvider = {
