@@ -1,4 +1,4 @@
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { SortOrder } from '../../contract/schemas/query.ts';
 import {
   USER_STATUSES,
@@ -10,7 +10,7 @@ import type { UserSortColumn } from '../../contract/sort-columns.ts';
 import { userReach } from '../authorization/user-reach.ts';
 import { keysetBatches, orderByKeys, type SortKeys } from '../db/keyset.ts';
 import { containsPattern } from '../db/like.ts';
-import type { Database } from '../db/schema.ts';
+import type { Database, User } from '../db/schema.ts';
 import { oneOf } from '../db/stored-values.ts';
 import type { Principal } from '../identity/principal.ts';
 import { accessScopeOf } from '../identity/sessions.ts';
@@ -50,21 +50,27 @@ function sortKeys(column: UserSortColumn): SortKeys {
 }
 
 /**
- * The users `principal` reaches as table `u`, joined to their primary account `a`. The reach is the
- * innermost clause, so every filter, sort and count below sees reachable users only. For partner and
- * account scope, `offset 0` keeps the planner from walking a sort index over every user in search of
- * the few reachable ones, as the accounts list does.
+ * The users `principal` reaches, as a table to select from. The reach is the innermost clause, so
+ * every filter, sort and count below sees reachable users only. For partner and account scope,
+ * `offset 0` keeps the planner from walking a sort index over every user in search of the few
+ * reachable ones, as the accounts list does.
  */
 function reachableUsers(db: Kysely<Database>, principal: Principal) {
   const reached = db.selectFrom('users').selectAll().where(userReach(principal));
-  return db
-    .selectFrom((principal.accessScope === 'system' ? reached : reached.offset(0)).as('u'))
-    .innerJoin('accounts as a', 'a.id', 'u.primary_account_id');
+  return principal.accessScope === 'system' ? reached : reached.offset(0);
+}
+
+/** The whole users `rows` selects, as table `u` joined to their primary account `a`. */
+function withPrimaryAccount<DB, TB extends keyof DB>(
+  db: Kysely<Database>,
+  rows: SelectQueryBuilder<DB, TB, User>,
+) {
+  return db.selectFrom(rows.as('u')).innerJoin('accounts as a', 'a.id', 'u.primary_account_id');
 }
 
 /** The reachable users narrowed by the list's filters; ids out of reach are refused by the route first. */
 function filteredUsers(db: Kysely<Database>, principal: Principal, filters: UserFilters) {
-  let query = reachableUsers(db, principal);
+  let query = db.selectFrom(reachableUsers(db, principal).as('u'));
   if (filters.q) {
     // Each side is the expression of a trigram index; the pattern is lowered to match them.
     const pattern = containsPattern(filters.q.toLowerCase());
@@ -95,6 +101,11 @@ function filteredUsers(db: Kysely<Database>, principal: Principal, filters: User
 
 type FilteredUsers = ReturnType<typeof filteredUsers>;
 
+/** The filtered users with their primary account `a`, for sorting by its name. */
+function withAccountName(filtered: FilteredUsers) {
+  return filtered.innerJoin('accounts as a', 'a.id', 'u.primary_account_id');
+}
+
 /** The user's roles that are not archived, `{id, name}` in name order, as one subquery. */
 const rolesOf = sql<{ id: string; name: string }[]>`(
   select coalesce(jsonb_agg(jsonb_build_object('id', r.id, 'name', r.name) order by lower(r.name), r.id), '[]'::jsonb)
@@ -102,9 +113,12 @@ const rolesOf = sql<{ id: string; name: string }[]>`(
   where ur.user_id = ${sql.ref('u.id')}
 )`;
 
-/** The columns of a UserSummary, read from `u` and its primary account `a`. */
-function selectSummary(query: FilteredUsers) {
-  return query.select([
+/** The columns of a UserSummary, read from the users of `rows` and their primary accounts. */
+function selectSummary<DB, TB extends keyof DB>(
+  db: Kysely<Database>,
+  rows: SelectQueryBuilder<DB, TB, User>,
+) {
+  return withPrimaryAccount(db, rows).select([
     'u.id',
     'u.first_name',
     'u.last_name',
@@ -156,9 +170,16 @@ export async function listUsers(
   page: ListPage,
 ): Promise<{ items: UserSummary[]; total: number }> {
   const filtered = filteredUsers(db, principal, filters);
-  const rowsQuery = orderByKeys(selectSummary(filtered), sortKeys(page.sort.column), page.sort.direction);
+  const keys = sortKeys(page.sort.column);
+  // The page is cut from the users before they are joined to their accounts (which only the account
+  // sort needs first): PostgreSQL never moves a limit below a join, and joining every match before
+  // sorting cost as much again as finding them (measured at 100,000 users).
+  const matching = page.sort.column === 'account' ? withAccountName(filtered) : filtered;
+  const onePage = orderByKeys(matching.selectAll('u'), keys, page.sort.direction)
+    .limit(page.limit)
+    .offset(page.offset);
   const [rows, count] = await Promise.all([
-    rowsQuery.limit(page.limit).offset(page.offset).execute(),
+    orderByKeys(selectSummary(db, onePage), keys, page.sort.direction).execute(),
     filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
   ]);
   return { items: rows.map(toUserSummary), total: count.total };
@@ -172,7 +193,7 @@ export async function* userBatches(
   sort: SortOrder<UserSortColumn>,
   batchSize: number,
 ): AsyncGenerator<UserSummary[], void, undefined> {
-  const rows = () => selectSummary(filteredUsers(db, principal, filters));
+  const rows = () => selectSummary(db, filteredUsers(db, principal, filters).selectAll('u'));
   for await (const batch of keysetBatches(rows, sortKeys(sort.column), sort.direction, batchSize)) {
     yield batch.map(toUserSummary);
   }
