@@ -6,11 +6,11 @@ import type { DatabaseLocation } from '../server/db/connection.ts';
 import { buildConsole, screenSize } from './bundle-size.ts';
 import { flood, type LoadResult, load } from './load.ts';
 import { signedInToken, startBaseline, startPlatform } from './servers.ts';
-import { BENCH_ACCOUNTS, BENCH_PARTNERS, benchPostgres, seedAccounts } from './tenants.ts';
+import { BENCH_ACCOUNTS, BENCH_PARTNERS, BENCH_USERS, benchPostgres, seedAccounts } from './tenants.ts';
 
 /**
  * `npm run bench [size|http|anonymous|outbox]`: what the console costs to load, what authenticated API
- * calls cost to serve (the accounts list among 100,000 accounts on PGlite and on PostgreSQL), what
+ * calls cost to serve (the accounts list among 100,000 accounts and the users list among 100,000 users, on PGlite and on PostgreSQL), what
  * anonymous sign-in floods cost a signed-in user, and whether offline changes reach the server exactly
  * once through connection faults (bench/outbox.ts). Speed is printed against a baseline measured in the same run, never as a verdict
  * on wall-clock time; only the sign-in page's size has a budget.
@@ -53,6 +53,8 @@ function formatLoad(label: string, result: LoadResult): string {
 
 /** The accounts list as the console asks for it: a filter, a sort and one page. */
 const TENANTS_QUERY = '?active=true&name=acme&sort=end_date:desc&limit=10';
+/** The users list likewise: a filter, a sort and one page. */
+const USERS_QUERY = '?status=active&q=acme&sort=last_sign_in:desc&limit=10';
 
 function formatRatio(label: string, result: LoadResult, baseline: LoadResult): string {
   return (
@@ -80,7 +82,8 @@ async function benchPlatform(
   await seedAccounts(database);
   const seconds = ((performance.now() - seeding) / 1000).toFixed(1);
   console.info(
-    `\n${engine}: ${BENCH_ACCOUNTS.toLocaleString('en')} accounts (${BENCH_PARTNERS} partners) seeded in ${seconds} s`,
+    `\n${engine}: ${BENCH_ACCOUNTS.toLocaleString('en')} accounts (${BENCH_PARTNERS} partners) and ` +
+      `${BENCH_USERS.toLocaleString('en')} users seeded in ${seconds} s`,
   );
   const platform = await startPlatform(dataDir, 'databaseUrl' in database ? database.databaseUrl : '');
   try {
@@ -88,6 +91,7 @@ async function benchPlatform(
     const calls = [
       ['profile', apiPaths.profile],
       ['tenants', `${apiPaths.tenants.list}${TENANTS_QUERY}`],
+      ['users', `${apiPaths.users.list}${USERS_QUERY}`],
     ] as const;
     for (const [label, path] of calls) {
       const result = await measure(`${platform.origin}${path}`, headers);
@@ -105,6 +109,7 @@ async function benchHttp(): Promise<void> {
     const bareResult = await measure(`${baseline.origin}/`, {});
     console.info(`\nGET over loopback, ${REQUESTS} requests from ${CONCURRENCY} keep-alive connections`);
     console.info(`  tenants: ${apiPaths.tenants.list}${TENANTS_QUERY}`);
+    console.info(`  users: ${apiPaths.users.list}${USERS_QUERY}`);
     console.info(formatLoad('node:http, small JSON (baseline)', bareResult));
 
     const pgliteDir = mkdtempSync(path.join(tmpdir(), 'trust-console-bench-data-'));

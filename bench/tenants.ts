@@ -1,18 +1,20 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createConnection } from 'node:net';
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { type DatabaseLocation, openDatabase } from '../server/db/connection.ts';
 import { migrateToLatest } from '../server/db/migrator.ts';
+import type { Database } from '../server/db/schema.ts';
 
 /**
- * The accounts list at scale: a platform database with 100,000 accounts, on PGlite and on a
- * PostgreSQL database the bench creates for itself and drops afterwards.
+ * The accounts and users lists at scale: a platform database with 100,000 accounts and 100,000 users,
+ * on PGlite and on a PostgreSQL database the bench creates for itself and drops afterwards.
  */
 
 export const BENCH_ACCOUNTS = 100_000;
 export const BENCH_PARTNERS = 300;
+export const BENCH_USERS = 100_000;
 
 const FIRST_WORDS = [
   'Acme',
@@ -81,9 +83,31 @@ export async function seedAccounts(location: DatabaseLocation): Promise<void> {
         date '2023-01-01' + g % 365, current_date - 30 + (g * 13) % 1500, now(), now()
       from generate_series(1, ${BENCH_ACCOUNTS - BENCH_PARTNERS}) as g`.execute(db);
     await sql`analyze accounts`.execute(db);
+    await seedUsers(db);
   } finally {
     await close();
   }
+}
+
+/**
+ * `BENCH_USERS` account-scope users spread over the standard accounts, in one `insert … select from
+ * generate_series`: one in eleven disabled, one in thirteen invited (no password, unverified), one in
+ * four never signed in, one first name in twenty "Acme". No password hashes: they never sign in.
+ */
+async function seedUsers(db: Kysely<Database>): Promise<void> {
+  const standardAccounts = BENCH_ACCOUNTS - BENCH_PARTNERS;
+  await sql`
+    insert into users (id, user_name, user_name_key, first_name, last_name, email, locale, access_scope,
+      primary_account_id, active, email_verified_at, last_sign_in_at, created_at, updated_at)
+    select 'bench-user-' || g, 'User.' || g, 'user.' || g,
+      (${words(FIRST_WORDS)})[1 + g % ${FIRST_WORDS.length}], 'Person ' || g,
+      'user' || g || '@' || lower((${words(SECOND_WORDS)})[1 + g % ${SECOND_WORDS.length}]) || '.example',
+      'en_US', 'account', 'bench-account-' || (1 + g % ${standardAccounts}), g % 11 <> 0,
+      case when g % 13 <> 0 then now() end,
+      case when g % 4 <> 0 then now() - (g % 5000) * interval '1 minute' end,
+      now() - g * interval '1 minute', now()
+    from generate_series(1, ${BENCH_USERS}) as g`.execute(db);
+  await sql`analyze users`.execute(db);
 }
 
 export interface BenchPostgres {

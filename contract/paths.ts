@@ -73,6 +73,17 @@ export const apiPaths = {
     list: `${UI_API_V1}/feature-flag/features`,
     byName: (name: string) => `${UI_API_V1}/feature-flag/${encodeURIComponent(name)}`,
   },
+  users: {
+    list: `${UI_API_V1}/user`,
+    export: `${UI_API_V1}/user/export`,
+    exists: `${UI_API_V1}/user/exists`,
+    byId: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}`,
+    applications: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}/applications`,
+  },
+  roles: {
+    list: `${UI_API_V1}/role`,
+    byId: (id: string) => `${UI_API_V1}/role/${encodeURIComponent(id)}`,
+  },
   profile: `${UI_API_V1}/profile`,
   userApplications: `${UI_API_V1}/user/applications`,
   permissions: `${UI_API_V1}/permission`,

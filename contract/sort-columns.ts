@@ -17,6 +17,22 @@ export type TenantSortColumn = (typeof TENANT_SORT_COLUMNS)[number];
 export const ORGANIZATION_SORT_COLUMNS = ['name', 'city', 'country'] as const;
 export type OrganizationSortColumn = (typeof ORGANIZATION_SORT_COLUMNS)[number];
 
+/** The users list (decision 018 §4.1); `account` is the primary account's name. */
+export const USER_SORT_COLUMNS = [
+  'name',
+  'user_name',
+  'email',
+  'account',
+  'status',
+  'last_sign_in',
+  'created',
+] as const;
+export type UserSortColumn = (typeof USER_SORT_COLUMNS)[number];
+
+/** The roles list; `application` is the application's code, `type` built-in before custom. */
+export const ROLE_SORT_COLUMNS = ['name', 'application', 'type'] as const;
+export type RoleSortColumn = (typeof ROLE_SORT_COLUMNS)[number];
+
 export type SortDirection = 'asc' | 'desc';
 export interface SortOrder<TColumn extends string> {
   column: TColumn;

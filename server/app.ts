@@ -16,7 +16,9 @@ import { localeRoutes } from './locales/routes.ts';
 import { openApiRoutes } from './openapi/routes.ts';
 import { organizationRoutes } from './organizations/routes.ts';
 import { profileRoutes } from './profile/routes.ts';
+import { roleRoutes } from './roles/routes.ts';
 import { setupRoutes } from './setup/routes.ts';
+import { userRoutes } from './users/routes.ts';
 
 /** The platform API and the console it serves, as one Hono application. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
@@ -32,7 +34,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route(IDENTITY_API_V1, identityRoutes(deps));
   app.route(UI_API_V1, setupRoutes(deps));
   app.route(UI_API_V1, licenceRoutes(deps));
+  // Before the users routes: its `user/applications` would otherwise be taken for `user/:id`.
   app.route(UI_API_V1, profileRoutes(deps));
+  app.route(UI_API_V1, userRoutes(deps));
+  app.route(UI_API_V1, roleRoutes(deps));
   app.route(UI_API_V1, organizationRoutes(deps));
   app.route(UI_API_V1, accountRoutes(deps));
   app.route(UI_API_V1, featureFlagRoutes(deps));

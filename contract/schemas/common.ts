@@ -23,6 +23,8 @@ export const API_ERROR_CODES = [
   'partnerHasActiveAccounts',
   /** 409: an account is reactivated only while its partner account is active. */
   'partnerInactive',
+  /** 403: a call made with an API token that only a signed-in session may make. */
+  'sessionRequired',
 ] as const;
 export type ApiErrorCode = ValidationCode | (typeof API_ERROR_CODES)[number];
 

@@ -86,7 +86,10 @@ export const authMeSchema = v.object({
   user_name: v.string(),
   access_scope: v.picklist(ACCESS_SCOPES),
   primary_account_id: v.string(),
-  session_id: v.string(),
+  /** The session of a signed-in person; null for a call made with an API token. */
+  session_id: v.nullable(v.string()),
+  /** The API token a call was made with; null for a session. */
+  api_key_id: v.nullable(v.string()),
 });
 export type AuthMe = v.InferOutput<typeof authMeSchema>;
 

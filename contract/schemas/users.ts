@@ -1,4 +1,6 @@
 import * as v from 'valibot';
+import { ACCESS_SCOPES, APPLICATION_CODES } from '../permissions.ts';
+import { ROLE_SORT_COLUMNS, USER_SORT_COLUMNS } from '../sort-columns.ts';
 import {
   emailSchema,
   passwordConfirmationSchema,
@@ -7,6 +9,8 @@ import {
   userNameSchema,
   withPasswordConfirmation,
 } from '../validation.ts';
+import { listSchema, resourceIdSchema } from './common.ts';
+import { pagingQueryEntries, sortQuery, textFilterQuery } from './query.ts';
 
 /**
  * An administrator created together with what they will administer (the platform at setup, a new
@@ -22,3 +26,168 @@ export const newAdministratorSchema = withPasswordConfirmation(
     repeatedPassword: passwordConfirmationSchema,
   }),
 );
+
+/**
+ * What a user's state is, derived and never stored (decision 018 §1): `disabled` when not enabled,
+ * `pending` when no password was ever set and the e-mail is not verified (invited, setup not
+ * finished), otherwise `active`. Service users add `expired` with their slice.
+ */
+export const USER_STATUSES = ['active', 'pending', 'disabled'] as const;
+export type UserStatus = (typeof USER_STATUSES)[number];
+
+/** Date and time as the API writes it: ISO 8601 in UTC. */
+const timestampSchema = v.string();
+
+const idNameSchema = v.object({ id: v.string(), name: v.string() });
+
+/** One row of GET user: what the administrators list shows, filters and sorts (decision 018 §4.1). */
+export const userSummarySchema = v.object({
+  id: v.string(),
+  first_name: v.string(),
+  last_name: v.string(),
+  user_name: v.string(),
+  email: v.string(),
+  access_scope: v.picklist(ACCESS_SCOPES),
+  primary_account: idNameSchema,
+  status: v.picklist(USER_STATUSES),
+  email_verified: v.boolean(),
+  /** The user's roles that are not archived, by name. */
+  roles: v.array(idNameSchema),
+  last_sign_in_at: v.nullable(timestampSchema),
+  created_at: timestampSchema,
+  /** Row version: the user's ETag. */
+  version: v.number(),
+});
+export type UserSummary = v.InferOutput<typeof userSummarySchema>;
+
+export const userListSchema = listSchema(userSummarySchema);
+export type UserList = v.InferOutput<typeof userListSchema>;
+
+/**
+ * GET user: paging, sort and filters. `q` matches user name, e-mail or full name; `account_id` the
+ * primary account; `role_id` a role the user holds. An account or role out of the caller's reach is
+ * answered 404, never an empty page.
+ */
+export const userListQuerySchema = v.object({
+  ...pagingQueryEntries,
+  sort: sortQuery(USER_SORT_COLUMNS),
+  q: textFilterQuery,
+  status: v.optional(v.picklist(USER_STATUSES, 'invalidValue')),
+  scope: v.optional(v.picklist(ACCESS_SCOPES, 'invalidValue')),
+  account_id: v.optional(resourceIdSchema),
+  role_id: v.optional(resourceIdSchema),
+});
+export type UserListQuery = v.InferOutput<typeof userListQuerySchema>;
+export type UserListQueryInput = v.InferInput<typeof userListQuerySchema>;
+
+/** GET user/export: the same filters and sort, every page, as CSV. */
+export const userExportQuerySchema = v.omit(userListQuerySchema, ['limit', 'offset']);
+
+export const userIdParamsSchema = v.object({ id: resourceIdSchema });
+
+/** GET user/exists?user_name=: whether the name is taken, across the platform (names are unique). */
+export const userExistsQuerySchema = v.object({ user_name: userNameSchema });
+export const userExistsSchema = v.object({ exists: v.boolean() });
+export type UserExists = v.InferOutput<typeof userExistsSchema>;
+
+const userApplicationSchema = v.object({
+  id: v.string(),
+  app_code: v.picklist(APPLICATION_CODES),
+  app_name: v.string(),
+  context: v.string(),
+});
+
+/** GET user/{id}/applications: the licensed applications the user holds a role in, with those roles. */
+export const userApplicationListSchema = listSchema(
+  v.object({ ...userApplicationSchema.entries, roles: v.array(idNameSchema) }),
+);
+export type UserApplicationList = v.InferOutput<typeof userApplicationListSchema>;
+
+/** GET user/{id}: the whole user record (O-13 and what the details page shows; decision 018 §4.1). */
+export const userSchema = v.object({
+  id: v.string(),
+  first_name: v.string(),
+  last_name: v.string(),
+  user_name: v.string(),
+  email: v.string(),
+  phone: v.nullable(v.string()),
+  locale: v.string(),
+  saml_username: v.nullable(v.string()),
+  oidc_username: v.nullable(v.string()),
+  has_onelogin_id: v.boolean(),
+  onelogin_url: v.nullable(v.string()),
+  /** Identifier → value (E-26); only system-scope users carry any. */
+  aliases: v.record(v.string(), v.string()),
+  /** What the user's roles grant, archived roles excluded. */
+  permissions: v.array(v.object({ name: v.string() })),
+  /** The user's accounts that the caller sees, primary first. */
+  accounts: v.array(
+    v.object({
+      id: v.string(),
+      active: v.boolean(),
+      partner_account_id: v.nullable(v.string()),
+      enabled_feature_ids: v.array(v.string()),
+    }),
+  ),
+  access_scope: v.picklist(ACCESS_SCOPES),
+  primary_account_id: v.string(),
+  primary_account_dta_enabled: v.boolean(),
+  date_format: v.nullable(v.string()),
+  applications: v.array(userApplicationSchema),
+  kind: v.picklist(['person', 'service']),
+  enabled: v.boolean(),
+  email_verified: v.boolean(),
+  status: v.picklist(USER_STATUSES),
+  roles: v.array(
+    v.object({ ...idNameSchema.entries, app_code: v.picklist(APPLICATION_CODES), built_in: v.boolean() }),
+  ),
+  last_sign_in_at: v.nullable(timestampSchema),
+  password_changed_at: v.nullable(timestampSchema),
+  created_at: timestampSchema,
+  mfa: v.object({ enrolled: v.boolean(), locked: v.boolean() }),
+  default_application: v.nullable(v.string()),
+  agreement_accepted_at: v.nullable(timestampSchema),
+  /** The last mail sent to the user; null until the platform has sent one. */
+  last_mail: v.nullable(v.object({ kind: v.string(), state: v.string(), at: timestampSchema })),
+  version: v.number(),
+});
+export type User = v.InferOutput<typeof userSchema>;
+
+/** Built-in roles or custom ones (`type` filter of GET role). */
+export const ROLE_TYPES = ['built_in', 'custom'] as const;
+export const ROLE_STATUSES = ['active', 'archived'] as const;
+
+/** A role over the columns the platform stores today; the roles slice adds description and version. */
+export const roleSchema = v.object({
+  id: v.string(),
+  name: v.string(),
+  /** The built-in role's code (`account_administrator` …); null for a custom role. */
+  code: v.nullable(v.string()),
+  app_code: v.picklist(APPLICATION_CODES),
+  /** The account a custom role belongs to; null for a built-in role, which every account shares. */
+  account_id: v.nullable(v.string()),
+  built_in: v.boolean(),
+  status: v.picklist(ROLE_STATUSES),
+  permissions: v.array(v.string()),
+});
+export type Role = v.InferOutput<typeof roleSchema>;
+
+export const roleListSchema = listSchema(roleSchema);
+export type RoleList = v.InferOutput<typeof roleListSchema>;
+
+/**
+ * GET role: paging, sort and filters. `account_id` keeps the built-in roles and the custom roles of
+ * that account (the roles a user of it may hold); an account out of reach is answered 404.
+ */
+export const roleListQuerySchema = v.object({
+  ...pagingQueryEntries,
+  sort: sortQuery(ROLE_SORT_COLUMNS),
+  q: textFilterQuery,
+  application_id: v.optional(v.picklist(APPLICATION_CODES, 'invalidValue')),
+  account_id: v.optional(resourceIdSchema),
+  type: v.optional(v.picklist(ROLE_TYPES, 'invalidValue')),
+  status: v.optional(v.picklist(ROLE_STATUSES, 'invalidValue')),
+});
+export type RoleListQuery = v.InferOutput<typeof roleListQuerySchema>;
+
+export const roleIdParamsSchema = v.object({ id: resourceIdSchema });

@@ -1,4 +1,4 @@
-import { type Expression, type Kysely, type RawBuilder, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { ACCOUNT_EXPIRY_BANNER_DAYS } from '../../contract/constants.ts';
 import type { SortOrder } from '../../contract/schemas/query.ts';
 import {
@@ -11,8 +11,10 @@ import {
 import type { TenantSortColumn } from '../../contract/sort-columns.ts';
 import { seesEveryAccount, visibleTo } from '../authorization/account-reach.ts';
 import { addDays } from '../dates.ts';
+import { keysetBatches, orderByKeys, type SortKeys } from '../db/keyset.ts';
 import { containsPattern } from '../db/like.ts';
 import type { Database } from '../db/schema.ts';
+import { oneOf } from '../db/stored-values.ts';
 import type { Principal } from '../identity/principal.ts';
 
 /**
@@ -54,7 +56,7 @@ const SORT_KEYS: Record<IndexedSortColumn, readonly RawBuilder<unknown>[]> = {
   type: [sql.ref('a.type'), lowerName],
 };
 
-function sortKeys(column: IndexedSortColumn): RawBuilder<unknown>[] {
+function sortKeys(column: IndexedSortColumn): SortKeys {
   return [...SORT_KEYS[column], sql.ref('a.id')];
 }
 
@@ -149,12 +151,6 @@ export interface SummaryRow {
   federated_account_details_url: string | null;
 }
 
-/** A stored value of a closed set; anything else is a broken row, not a request error. */
-function oneOf<T extends string>(values: readonly T[], value: string, what: string): T {
-  if (!(values as readonly string[]).includes(value)) throw new Error(`Unknown ${what} "${value}".`);
-  return value as T;
-}
-
 export function toTenantSummary(row: SummaryRow): TenantSummary {
   return {
     id: row.id,
@@ -194,8 +190,7 @@ export async function listTenants(
 ): Promise<{ items: TenantSummary[]; total: number }> {
   const filtered = filteredAccounts(db, principal, filters, today);
   if (page.sort.column === 'partner_account_name') return pageByPartnerName(db, filtered, page);
-  let rowsQuery = selectSummary(filtered);
-  for (const key of sortKeys(page.sort.column)) rowsQuery = rowsQuery.orderBy(key, page.sort.direction);
+  const rowsQuery = orderByKeys(selectSummary(filtered), sortKeys(page.sort.column), page.sort.direction);
   const [rows, count] = await Promise.all([
     rowsQuery.limit(page.limit).offset(page.offset).execute(),
     filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
@@ -205,32 +200,15 @@ export async function listTenants(
 
 type FilteredAccounts = ReturnType<typeof filteredAccounts>;
 
-/**
- * The rows of `accounts` in `keys` order, `batchSize` per query. Each batch continues after the last
- * row's keys (keyset pagination), so an export never holds more than one batch and never re-reads the
- * rows before it, as `offset` would. The keys must end in the unique `a.id` and never be null.
- */
-async function* keysetBatches(
+/** The accounts of `accounts()` as summaries, in `keys` order, `batchSize` per query. */
+async function* summaryBatches(
   accounts: () => FilteredAccounts,
-  keys: readonly RawBuilder<unknown>[],
+  keys: SortKeys,
   direction: 'asc' | 'desc',
   batchSize: number,
 ): AsyncGenerator<TenantSummary[], void, undefined> {
-  const after = direction === 'asc' ? sql.raw('>') : sql.raw('<');
-  let last: unknown[] | null = null;
-  while (true) {
-    let query = selectSummary(accounts()).select(
-      sql<unknown[]>`jsonb_build_array(${sql.join(keys)})`.as('sort_keys'),
-    );
-    if (last !== null) {
-      const values: Expression<unknown>[] = last.map((value) => sql.val(value));
-      query = query.where(sql<boolean>`(${sql.join(keys)}) ${after} (${sql.join(values)})`);
-    }
-    for (const key of keys) query = query.orderBy(key, direction);
-    const rows = await query.limit(batchSize).execute();
-    if (rows.length > 0) yield rows.map(toTenantSummary);
-    if (rows.length < batchSize) return;
-    last = rows[rows.length - 1]?.sort_keys ?? null;
+  for await (const rows of keysetBatches(() => selectSummary(accounts()), keys, direction, batchSize)) {
+    yield rows.map(toTenantSummary);
   }
 }
 
@@ -300,8 +278,11 @@ async function pageByPartnerName(
       skip -= group.accounts;
       continue;
     }
-    let query = selectSummary(inPartnerGroup(filtered, group));
-    for (const key of sortKeys('name')) query = query.orderBy(key, page.sort.direction);
+    const query = orderByKeys(
+      selectSummary(inPartnerGroup(filtered, group)),
+      sortKeys('name'),
+      page.sort.direction,
+    );
     const rows = await query
       .offset(skip)
       .limit(page.limit - items.length)
@@ -327,11 +308,11 @@ export async function* tenantBatches(
 ): AsyncGenerator<TenantSummary[], void, undefined> {
   const accounts = () => filteredAccounts(db, principal, filters, today);
   if (sort.column !== 'partner_account_name') {
-    yield* keysetBatches(accounts, sortKeys(sort.column), sort.direction, batchSize);
+    yield* summaryBatches(accounts, sortKeys(sort.column), sort.direction, batchSize);
     return;
   }
   for (const group of await partnerGroups(db, accounts(), sort.direction)) {
-    yield* keysetBatches(
+    yield* summaryBatches(
       () => inPartnerGroup(accounts(), group),
       sortKeys('name'),
       sort.direction,

@@ -294,6 +294,7 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
           primaryAccountId: account.id,
           passwordHash,
           roleIds: [roles[role]],
+          emailVerified: true,
           locale: form.locale,
           now,
         });

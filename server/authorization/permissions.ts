@@ -20,6 +20,17 @@ export function assertPermission(principal: Principal, permission: PermissionNam
 }
 
 /**
+ * Throws the 403 naming the first of `names` unless the caller holds at least one of them: for
+ * actions any of several permissions allows (reading users needs view user or any manage-user one).
+ */
+export function assertAnyPermission(
+  principal: Principal,
+  names: readonly [PermissionName, ...PermissionName[]],
+): void {
+  if (!names.some((name) => principal.permissions.has(name))) throw forbidden(names[0]);
+}
+
+/**
  * Answers 403 naming the first permission the caller lacks, for calls on no particular object; use
  * after `requireAuth`. A call on one object checks its reach first (404), then the permission.
  */

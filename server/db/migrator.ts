@@ -5,6 +5,7 @@ import * as accountsOrganizations from './migrations/20261121T0900-accounts-orga
 import * as idempotencyStorageSecrets from './migrations/20261205T0900-idempotency-storage-secrets.ts';
 import * as trustedDevices from './migrations/20261210T0900-trusted-devices.ts';
 import * as mailOutbox from './migrations/20261212T0900-mail-outbox.ts';
+import * as usersRead from './migrations/20261212T1000-users-read.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261205T0900-idempotency-storage-secrets': idempotencyStorageSecrets,
   '20261210T0900-trusted-devices': trustedDevices,
   '20261212T0900-mail-outbox': mailOutbox,
+  '20261212T1000-users-read': usersRead,
 };
 
 const staticProvider: MigrationProvider = {

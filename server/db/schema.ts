@@ -89,6 +89,20 @@ export interface UsersTable {
   version: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** null: the e-mail address is not verified. */
+  email_verified_at: Timestamp | null;
+  password_changed_at: Timestamp | null;
+  /** Written by POST auth/login in its transaction. */
+  last_sign_in_at: Timestamp | null;
+  /** Identifier → value (E-26); only system-scope users carry any. */
+  aliases: ColumnType<Record<string, string>, string | undefined, string>;
+  /** Application code chosen as the user's default (`defaultManager`). */
+  default_application: string | null;
+  agreement_accepted_at: Timestamp | null;
+  agreement_locale: string | null;
+  mfa_enrolled_at: Timestamp | null;
+  mfa_locked_until: Timestamp | null;
+  created_by: string | null;
 }
 
 export interface UserAccountsTable {

@@ -1,13 +1,14 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { type Expression, type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { isPermissionName } from '../../contract/permissions.ts';
 import type { AppDeps } from '../app-deps.ts';
+import { effectivePermissions } from '../authorization/grants.ts';
 import type { Database } from '../db/schema.ts';
 import type { Principal } from '../identity/principal.ts';
 import { accessScopeOf } from '../identity/sessions.ts';
 import { verifyAccessToken } from '../identity/tokens.ts';
 import type { AppEnv } from './app-env.ts';
-import { errorResponse } from './errors.ts';
+import { ApiError, errorResponse } from './errors.ts';
 
 const AUTHENTICATION_REQUIRED = 'Authentication required.';
 
@@ -19,17 +20,6 @@ function bearerToken(header: string | undefined): string | null {
 function unauthenticated(c: Context): Response {
   c.header('WWW-Authenticate', 'Bearer');
   return errorResponse(c, 401, AUTHENTICATION_REQUIRED);
-}
-
-/** The distinct permission names of a user's roles, archived roles excluded, as one subquery. */
-function rolePermissionNames(userId: Expression<string>) {
-  return sql<string[]>`(
-    select coalesce(jsonb_agg(distinct granted.name), '[]'::jsonb)
-    from user_roles
-    join roles on roles.id = user_roles.role_id and not roles.archived
-    cross join lateral jsonb_array_elements_text(roles.permissions) as granted(name)
-    where user_roles.user_id = ${userId}
-  )`;
 }
 
 /**
@@ -55,7 +45,7 @@ async function loadPrincipal(
       'users.access_scope',
       'users.primary_account_id',
       'accounts.active as account_active',
-      rolePermissionNames(eb.ref('users.id')).as('permissions'),
+      effectivePermissions(eb.ref('users.id')).as('permissions'),
     ])
     .where('sessions.id', '=', sessionId)
     .where('sessions.user_id', '=', userId)
@@ -69,7 +59,7 @@ async function loadPrincipal(
     userName: row.user_name,
     accessScope: accessScopeOf(row.access_scope),
     primaryAccountId: row.primary_account_id,
-    sessionId,
+    credential: { kind: 'session', sessionId },
     // Roles may hold names a newer version introduced or an older one dropped: only known ones count.
     permissions: new Set(row.account_active ? row.permissions.filter(isPermissionName) : []),
   };
@@ -105,6 +95,28 @@ export function requireAuth(deps: AppDeps): MiddlewareHandler<AppEnv> {
     const principal = await callerOf(deps, c);
     if (!principal) return unauthenticated(c);
     c.set('principal', principal);
+    await next();
+  };
+}
+
+/**
+ * The session the caller signed in with, or 403 `sessionRequired` for an API token: what mints or
+ * guards credentials (sign-out, the storage secret, passwords, API tokens) is refused to a token, so
+ * a leaked one cannot make itself another credential (decision 018 §5).
+ */
+export function sessionIdOf(principal: Principal): string {
+  if (principal.credential.kind !== 'session') {
+    throw new ApiError(403, 'This call needs a signed-in session, not an API token.', {
+      code: 'sessionRequired',
+    });
+  }
+  return principal.credential.sessionId;
+}
+
+/** Answers 403 `sessionRequired` unless the caller signed in with a session; use after `requireAuth`. */
+export function requireSession(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    sessionIdOf(c.var.principal);
     await next();
   };
 }

@@ -19,7 +19,7 @@ import { auditChange, updateDetails } from '../audit/change.ts';
 import { recordAuditEvent } from '../audit/record.ts';
 import { requireSystemScope } from '../authorization/permissions.ts';
 import type { AppEnv } from '../http/app-env.ts';
-import { requireAuth } from '../http/authenticate.ts';
+import { requireAuth, requireSession, sessionIdOf } from '../http/authenticate.ts';
 import { clientAddress } from '../http/client-address.ts';
 import {
   assertWellFormedIfMatch,
@@ -174,6 +174,8 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
 
     const { session, deviceTokens } = await db.transaction().execute(async (trx) => {
       await clearSignInFailures(trx, attempt);
+      // Not a change of the user: the version stays, so an administrator's edit is not refused for it.
+      await trx.updateTable('users').set({ last_sign_in_at: deps.now() }).where('id', '=', user.id).execute();
       const started = await startSession(trx, deps, {
         userId: user.id,
         ipAddress,
@@ -240,10 +242,11 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
     return c.json(tokenBody(accessToken, fromBody === undefined ? undefined : outcome.refreshToken.token));
   });
 
-  app.post('/logout', authenticated, async (c) => {
+  app.post('/logout', authenticated, requireSession(), async (c) => {
     const principal = c.var.principal;
+    const sessionId = sessionIdOf(principal);
     await db.transaction().execute(async (trx) => {
-      await revokeSession(trx, principal.sessionId, 'logout', deps.now());
+      await revokeSession(trx, sessionId, 'logout', deps.now());
       await recordAuditEvent(trx, {
         action: 'LOGOUT',
         status: 'success',
@@ -253,7 +256,7 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
         actorId: principal.userId,
         actorName: principal.userName,
         ipAddress: clientAddress(c, config),
-        details: { session_id: principal.sessionId },
+        details: { session_id: sessionId },
         occurredAt: deps.now(),
       });
     });
@@ -268,12 +271,13 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
       user_name: principal.userName,
       access_scope: principal.accessScope,
       primary_account_id: principal.primaryAccountId,
-      session_id: principal.sessionId,
+      session_id: principal.credential.kind === 'session' ? principal.credential.sessionId : null,
+      api_key_id: principal.credential.kind === 'apiToken' ? principal.credential.tokenId : null,
     };
     return c.json(body);
   });
 
-  app.get('/storage-secret', authenticated, async (c) => {
+  app.get('/storage-secret', authenticated, requireSession(), async (c) => {
     const body: StorageSecret = { secret: await storageSecretOf(db, c.var.principal.userId) };
     // A key-wrapping secret: no cache between here and the console may keep it, and it is never logged.
     noStore(c);

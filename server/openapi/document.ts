@@ -54,6 +54,18 @@ import {
   tenantUnlinkSchema,
   tenantUpdateSchema,
 } from '../../contract/schemas/tenants.ts';
+import {
+  roleListQuerySchema,
+  roleListSchema,
+  roleSchema,
+  userApplicationListSchema,
+  userExistsQuerySchema,
+  userExistsSchema,
+  userExportQuerySchema,
+  userListQuerySchema,
+  userListSchema,
+  userSchema,
+} from '../../contract/schemas/users.ts';
 import { VALIDATION_CODES } from '../../contract/validation.ts';
 import {
   IDEMPOTENCY_EXEMPT_PATHS,
@@ -124,7 +136,7 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'Ends the session of the access token and clears the refresh cookie.',
     authenticated: true,
     success: { status: 204, description: 'Signed out' },
-    failures: [401],
+    failures: [401, 403],
   },
   {
     method: 'get',
@@ -143,7 +155,7 @@ export const OPERATIONS: readonly Operation[] = [
       "The signed-in user's storage secret (32 random bytes, base64url), made on first request; the console wraps the keys of its offline data with it. Cache-Control: no-store.",
     authenticated: true,
     success: { status: 200, description: 'Storage secret', schema: storageSecretSchema },
-    failures: [401],
+    failures: [401, 403],
   },
   {
     method: 'get',
@@ -246,6 +258,79 @@ export const OPERATIONS: readonly Operation[] = [
     authenticated: true,
     pathParameters: ['id', 'locale'],
     success: { status: 204, description: 'Language changed' },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'get',
+    path: apiPaths.users.list,
+    tag: 'Users',
+    summary:
+      'The users the caller reaches (view user or any manage-user permission), filtered, sorted and a page at a time; an account or role filter out of reach is 404.',
+    authenticated: true,
+    query: userListQuerySchema,
+    success: { status: 200, description: 'Users', schema: userListSchema },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'get',
+    path: apiPaths.users.export,
+    tag: 'Users',
+    summary: 'The same users, filtered and sorted, all of them, as a CSV attachment (text/csv).',
+    authenticated: true,
+    query: userExportQuerySchema,
+    success: { status: 200, description: 'CSV file, header row first' },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'get',
+    path: apiPaths.users.exists,
+    tag: 'Users',
+    summary: 'Whether a user name is taken anywhere on the platform (any signed-in caller).',
+    authenticated: true,
+    query: userExistsQuerySchema,
+    success: { status: 200, description: 'Whether it exists', schema: userExistsSchema },
+    failures: [400, 401],
+  },
+  {
+    method: 'get',
+    path: `${UI_API_V1}/user/{id}`,
+    tag: 'Users',
+    summary:
+      'The whole record of a user the caller reaches (view user or any manage-user permission); ETag is its version.',
+    authenticated: true,
+    pathParameters: ['id'],
+    success: { status: 200, description: 'User', schema: userSchema, etag: true },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'get',
+    path: `${UI_API_V1}/user/{id}/applications`,
+    tag: 'Users',
+    summary: 'The licensed applications a user the caller reaches holds a role in, with those roles.',
+    authenticated: true,
+    pathParameters: ['id'],
+    success: { status: 200, description: 'Applications', schema: userApplicationListSchema },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'get',
+    path: apiPaths.roles.list,
+    tag: 'Roles',
+    summary:
+      'The built-in roles and the custom roles of the accounts whose users the caller reaches (view or manage user role, or manage user); an account filter out of reach is 404.',
+    authenticated: true,
+    query: roleListQuerySchema,
+    success: { status: 200, description: 'Roles', schema: roleListSchema },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'get',
+    path: `${UI_API_V1}/role/{id}`,
+    tag: 'Roles',
+    summary: 'A role the caller reaches (view or manage user role, or manage user).',
+    authenticated: true,
+    pathParameters: ['id'],
+    success: { status: 200, description: 'Role', schema: roleSchema },
     failures: [400, 401, 403, 404],
   },
   {
@@ -552,7 +637,7 @@ const documentedErrorSchema = v.object({
 });
 
 const ERROR_DESCRIPTION =
-  'Every error answer. `field` is the dot path of the request value at fault (`service_period.to`) or the name of the header (`If-Match`, `Idempotency-Key`); `code` is stable for clients to act on: a validation rule of the field (`required`, `invalidEmail`, `endDateNotInFuture` …) or the kind of failure (`inUse`, `conflict`, `notFound`, `forbidden`, `preconditionFailed`, `preconditionRequired`, `unsupportedMediaType`, `tooLarge`, `malformed`, `throttled`). `message` is English text for people reading the raw answer; clients never parse it.';
+  'Every error answer. `field` is the dot path of the request value at fault (`service_period.to`) or the name of the header (`If-Match`, `Idempotency-Key`); `code` is stable for clients to act on: a validation rule of the field (`required`, `invalidEmail`, `endDateNotInFuture` …) or the kind of failure (`inUse`, `conflict`, `notFound`, `forbidden`, `preconditionFailed`, `preconditionRequired`, `unsupportedMediaType`, `tooLarge`, `malformed`, `throttled`, `sessionRequired`). `message` is English text for people reading the raw answer; clients never parse it.';
 
 /** 409 of a request sent with an Idempotency-Key, besides what the operation itself may answer. */
 const IDEMPOTENT_CONFLICT = `${STATUS_TEXT[409]} With ${IDEMPOTENCY_KEY_HEADER}: the first request with this key is still being processed (Retry-After: 1), or, without Retry-After, its outcome is unknown and the object must be checked before the change is sent again under a new key.`;

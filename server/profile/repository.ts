@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import { APPLICATION_CODES, type ApplicationCode } from '../../contract/permissions.ts';
 import type { Profile } from '../../contract/schemas/profile.ts';
 import type { Database } from '../db/schema.ts';
 import type { Principal } from '../identity/principal.ts';
@@ -41,42 +40,4 @@ export async function userAccounts(db: Kysely<Database>, principal: Principal): 
     active: row.active,
     service_period: { to: row.service_to },
   }));
-}
-
-export interface ApplicationRoles {
-  appCode: ApplicationCode;
-  roleNames: string[];
-}
-
-/**
- * The licensed applications in which the user holds a role, with those roles' names, in the order of
- * APPLICATION_CODES. Built-in roles count everywhere; a custom role only within `accountId` when
- * one is given.
- */
-export async function applicationRoles(
-  db: Kysely<Database>,
-  userId: string,
-  licensed: ReadonlySet<ApplicationCode>,
-  accountId?: string,
-): Promise<ApplicationRoles[]> {
-  if (licensed.size === 0) return [];
-  let query = db
-    .selectFrom('user_roles')
-    .innerJoin('roles', 'roles.id', 'user_roles.role_id')
-    .select(['roles.app_code', 'roles.name'])
-    .where('user_roles.user_id', '=', userId)
-    .where('roles.archived', '=', false)
-    .where('roles.app_code', 'in', [...licensed]);
-  if (accountId !== undefined) {
-    query = query.where((eb) =>
-      eb.or([eb('roles.account_id', 'is', null), eb('roles.account_id', '=', accountId)]),
-    );
-  }
-  const rows = await query.orderBy('roles.name').execute();
-  return APPLICATION_CODES.filter((code) => licensed.has(code))
-    .map((appCode) => ({
-      appCode,
-      roleNames: rows.filter((row) => row.app_code === appCode).map((row) => row.name),
-    }))
-    .filter((application) => application.roleNames.length > 0);
 }

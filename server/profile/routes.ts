@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { APPLICATIONS } from '../../contract/applications.ts';
 import { PLATFORM_LOCALES } from '../../contract/locales.ts';
 import {
   type Application,
@@ -12,15 +11,15 @@ import type { AppDeps } from '../app-deps.ts';
 import { auditChange, updateDetails } from '../audit/change.ts';
 import { ACCOUNT_NOT_FOUND, canSeeAccount } from '../authorization/account-reach.ts';
 import { forbidden } from '../authorization/permissions.ts';
+import { findReachableUser, USER_NOT_FOUND } from '../authorization/user-reach.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { requireAuth } from '../http/authenticate.ts';
 import { ApiError } from '../http/errors.ts';
 import { validateParams, validateQuery } from '../http/validate.ts';
 import type { Principal } from '../identity/principal.ts';
 import { licensedApplications } from '../licence/store.ts';
-import { applicationRoles, findProfileUser, userAccounts } from './repository.ts';
-
-const USER_NOT_FOUND = 'User not found.';
+import { applicationOf, applicationRoles } from '../users/repository.ts';
+import { findProfileUser, userAccounts } from './repository.ts';
 
 const localeParamsSchema = v.object({
   id: v.pipe(v.string(), v.maxLength(64, 'tooLong')),
@@ -68,9 +67,9 @@ export function profileRoutes(deps: AppDeps): Hono<AppEnv> {
       email: user.email,
       user_name: user.user_name,
       date_format: user.date_format,
-      applications: applications.map(({ appCode, roleNames }) => ({
+      applications: applications.map(({ appCode, roles }) => ({
         app_code: appCode,
-        roles: roleNames.map((name) => ({ name })),
+        roles: roles.map(({ name }) => ({ name })),
       })),
     };
     return c.json(profile);
@@ -93,29 +92,19 @@ export function profileRoutes(deps: AppDeps): Hono<AppEnv> {
     await assertReachable(principal, accountId);
     const licensed = await licensedApplications(db, deps.now());
     const applications = await applicationRoles(db, principal.userId, licensed, accountId);
-    const items: Application[] = applications.map(({ appCode }) => ({
-      id: appCode,
-      app_code: appCode,
-      app_name: APPLICATIONS[appCode].name,
-      context: APPLICATIONS[appCode].context,
-    }));
+    const items: Application[] = applications.map(({ appCode }) => applicationOf(appCode));
     return c.json({ items, total: items.length });
   });
 
   app.put('/user/:id/locale/:locale', authenticated, validateParams(localeParamsSchema), async (c) => {
     const principal = c.var.principal;
     const { id, locale } = c.req.valid('param');
-    const target = await db
-      .selectFrom('users')
-      .select(['id', 'user_name', 'locale', 'primary_account_id'])
-      .where('id', '=', id)
-      .executeTakeFirst();
     const isSelf = id === principal.userId;
-    // Someone else's locale needs MANAGE_USER over a user within reach; one out of reach is answered
-    // as missing, so the answer does not confirm it exists.
-    if (!target || (!isSelf && !(await canSeeAccount(db, principal, target.primary_account_id)))) {
-      throw new ApiError(404, USER_NOT_FOUND);
-    }
+    // Someone else's locale needs MANAGE_USER over a user within reach (decision 018 §3.1: an account
+    // one was merely added to does not bring its people); one out of reach is answered as missing,
+    // so the answer does not confirm it exists. Oneself is always within reach.
+    const target = await findReachableUser(db, principal, id, false);
+    if (!target) throw new ApiError(404, USER_NOT_FOUND);
     if (!isSelf && !principal.permissions.has('MANAGE_USER')) throw forbidden('MANAGE_USER');
 
     await db.transaction().execute(async (trx) => {

@@ -141,6 +141,7 @@ export function setupRoutes(deps: AppDeps): Hono<AppEnv> {
           primaryAccountId: systemAccountId,
           passwordHash,
           roleIds: [roles.system_administrator],
+          emailVerified: true,
           now,
         });
         await recordAuditEvent(trx, {

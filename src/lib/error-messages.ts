@@ -55,6 +55,7 @@ const CODE_MESSAGES: Readonly<Record<ApiCode, MessageDescriptor>> = {
   ownAccount: msg`You cannot change your own primary account. A system administrator can.`,
   partnerHasActiveAccounts: msg`This partner account still has active accounts. Deactivate them first.`,
   partnerInactive: msg`The partner account of this account is inactive. Reactivate the partner account first.`,
+  sessionRequired: msg`This needs you to be signed in. An API token cannot do it.`,
 };
 
 function isApiCode(code: string): code is ApiCode {

@@ -183,6 +183,7 @@ export async function createTestApp(
       primaryAccountId: accountId,
       passwordHash: await hashPassword(password),
       roleIds: (user.roles ?? [DEFAULT_ROLE[accessScope]]).map((code) => roleIds[code]),
+      emailVerified: true,
       now,
     });
     return { id, userName, password, accountId };

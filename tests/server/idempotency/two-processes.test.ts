@@ -124,6 +124,7 @@ describe.runIf(Boolean(baseUrl))('two server processes on one database', () => {
       primaryAccountId: accountId,
       passwordHash: await hashPassword(PASSWORD),
       roleIds: [roles.system_administrator],
+      emailVerified: true,
       now,
     });
     const login = await fetch(`${servers[0]?.url}${apiPaths.identity.login}`, {

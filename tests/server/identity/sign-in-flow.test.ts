@@ -74,6 +74,26 @@ describe('signing in, refreshing and signing out', () => {
     expect(JSON.stringify(events)).not.toContain('Wrong-Password-1!');
   });
 
+  it('records when a user last signed in, on success only and without changing its version', async () => {
+    const person = await harness.createUser({ accessScope: 'system' });
+    const stored = () =>
+      harness.deps.db
+        .selectFrom('users')
+        .select(['last_sign_in_at', 'version'])
+        .where('id', '=', person.id)
+        .executeTakeFirstOrThrow();
+    await sendJson(harness, 'POST', apiPaths.identity.login, {
+      username: person.userName,
+      password: 'Wrong-Password-1!',
+    });
+    expect(await stored()).toEqual({ last_sign_in_at: null, version: 1 });
+    const before = Date.now();
+    await signIn(harness, person);
+    const after = await stored();
+    expect(after.version).toBe(1);
+    expect(after.last_sign_in_at?.getTime()).toBeGreaterThanOrEqual(before - 1000);
+  });
+
   it('signs in case-insensitively and sets the refresh token as a strict HttpOnly cookie on the refresh path', async () => {
     const response = await sendJson(harness, 'POST', apiPaths.identity.login, {
       username: user.userName.toUpperCase(),
@@ -121,6 +141,7 @@ describe('signing in, refreshing and signing out', () => {
       access_scope: 'system',
       primary_account_id: user.accountId,
       session_id: expect.any(String),
+      api_key_id: null,
     });
   });
 

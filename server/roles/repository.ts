@@ -1,0 +1,113 @@
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { APPLICATION_CODES } from '../../contract/permissions.ts';
+import type { SortOrder } from '../../contract/schemas/query.ts';
+import type { Role, RoleListQuery } from '../../contract/schemas/users.ts';
+import type { RoleSortColumn } from '../../contract/sort-columns.ts';
+import { roleReach } from '../authorization/user-reach.ts';
+import { orderByKeys, type SortKeys } from '../db/keyset.ts';
+import { containsPattern } from '../db/like.ts';
+import type { Database } from '../db/schema.ts';
+import { oneOf } from '../db/stored-values.ts';
+import type { Principal } from '../identity/principal.ts';
+
+/** The list's filters; the paging and the sort order travel apart. */
+export type RoleFilters = Omit<RoleListQuery, 'limit' | 'offset' | 'sort'>;
+
+export const DEFAULT_SORT: SortOrder<RoleSortColumn> = { column: 'name', direction: 'asc' };
+
+const lowerName = sql<string>`lower(${sql.ref('roles.name')})`;
+
+/** Sort keys per column, before the `id` tie-breaker; built-in roles (no account) sort before custom ones. */
+const SORT_KEYS: Record<RoleSortColumn, readonly RawBuilder<unknown>[]> = {
+  name: [lowerName],
+  application: [sql.ref('roles.app_code'), lowerName],
+  type: [sql`(${sql.ref('roles.account_id')} is not null)`, lowerName],
+};
+
+function sortKeys(column: RoleSortColumn): SortKeys {
+  return [...SORT_KEYS[column], sql.ref('roles.id')];
+}
+
+/** The roles `principal` reaches, narrowed by the list's filters; an account out of reach is refused first. */
+function filteredRoles(db: Kysely<Database>, principal: Principal, filters: RoleFilters) {
+  let query = db.selectFrom('roles').where(roleReach(principal));
+  if (filters.q) query = query.where('roles.name', 'ilike', containsPattern(filters.q));
+  if (filters.application_id !== undefined)
+    query = query.where('roles.app_code', '=', filters.application_id);
+  const accountId = filters.account_id;
+  if (accountId !== undefined) {
+    // The roles a user of that account may hold: the built-in ones and the account's own.
+    query = query.where((eb) =>
+      eb.or([eb('roles.account_id', 'is', null), eb('roles.account_id', '=', accountId)]),
+    );
+  }
+  if (filters.type !== undefined) {
+    query = query.where('roles.account_id', filters.type === 'built_in' ? 'is' : 'is not', null);
+  }
+  if (filters.status !== undefined) query = query.where('roles.archived', '=', filters.status === 'archived');
+  return query;
+}
+
+type FilteredRoles = ReturnType<typeof filteredRoles>;
+
+/** The columns of a Role. */
+function selectRole(query: FilteredRoles) {
+  return query.select([
+    'roles.id',
+    'roles.name',
+    'roles.code',
+    'roles.app_code',
+    'roles.account_id',
+    'roles.archived',
+    'roles.permissions',
+  ]);
+}
+
+type RoleRow = Awaited<ReturnType<ReturnType<typeof selectRole>['execute']>>[number];
+
+function toRole(row: RoleRow): Role {
+  return {
+    id: row.id,
+    name: row.name,
+    code: row.code,
+    app_code: oneOf(APPLICATION_CODES, row.app_code, 'application'),
+    account_id: row.account_id,
+    built_in: row.account_id === null,
+    status: row.archived ? 'archived' : 'active',
+    permissions: row.permissions,
+  };
+}
+
+export interface ListPage {
+  limit: number;
+  offset: number;
+  sort: SortOrder<RoleSortColumn>;
+}
+
+/** One page of the roles the caller reaches and how many match in all. */
+export async function listRoles(
+  db: Kysely<Database>,
+  principal: Principal,
+  filters: RoleFilters,
+  page: ListPage,
+): Promise<{ items: Role[]; total: number }> {
+  const filtered = filteredRoles(db, principal, filters);
+  const rowsQuery = orderByKeys(selectRole(filtered), sortKeys(page.sort.column), page.sort.direction);
+  const [rows, count] = await Promise.all([
+    rowsQuery.limit(page.limit).offset(page.offset).execute(),
+    filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { items: rows.map(toRole), total: count.total };
+}
+
+/** The role with `id` if the caller reaches it. */
+export async function findReachableRole(
+  db: Kysely<Database>,
+  principal: Principal,
+  id: string,
+): Promise<Role | undefined> {
+  const row = await selectRole(filteredRoles(db, principal, {}))
+    .where('roles.id', '=', id)
+    .executeTakeFirst();
+  return row && toRole(row);
+}

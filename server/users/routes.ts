@@ -1,0 +1,131 @@
+import { Hono } from 'hono';
+import type { Kysely } from 'kysely';
+import { DEFAULT_LIST_LIMIT } from '../../contract/schemas/common.ts';
+import {
+  type UserApplicationList,
+  type UserExists,
+  type UserList,
+  userExistsQuerySchema,
+  userExportQuerySchema,
+  userIdParamsSchema,
+  userListQuerySchema,
+} from '../../contract/schemas/users.ts';
+import type { AppDeps } from '../app-deps.ts';
+import { ACCOUNT_NOT_FOUND } from '../authorization/account-reach.ts';
+import {
+  findReachableUser,
+  ROLE_NOT_FOUND,
+  reachesAccount,
+  reachesRole,
+} from '../authorization/user-reach.ts';
+import { utcDate } from '../dates.ts';
+import type { Database } from '../db/schema.ts';
+import type { AppEnv } from '../http/app-env.ts';
+import { requireAuth } from '../http/authenticate.ts';
+import { csvResponse } from '../http/csv-stream.ts';
+import { ApiError } from '../http/errors.ts';
+import { validateParams, validateQuery } from '../http/validate.ts';
+import type { Principal } from '../identity/principal.ts';
+import { accessScopeOf } from '../identity/sessions.ts';
+import { licensedApplications } from '../licence/store.ts';
+import { type ResourceKind, versionedResource } from '../resources/versioned-resource.ts';
+import { assertMayReadUsers, assertUserAccess } from './access.ts';
+import { USER_CSV_HEADER, userCsvLine } from './csv.ts';
+import { DEFAULT_SORT, listUsers, type UserFilters, userBatches } from './list.ts';
+import { applicationOf, applicationRoles, userNameTaken, userRecord } from './repository.ts';
+
+/** Rows per query of the CSV export: one batch is all it holds in memory. */
+const EXPORT_BATCH_SIZE = 1000;
+
+type ReachableUser = NonNullable<Awaited<ReturnType<typeof findReachableUser>>>;
+
+/**
+ * A user as the versioned-resource helper addresses it: one out of the caller's reach (decision 018
+ * §3.1) is not found, then the permission of the access is checked. The 412 body of the changes to
+ * come is the user as GET user/{id} answers it.
+ */
+function userKind(deps: AppDeps): ResourceKind<{ id: string }, ReachableUser> {
+  return {
+    label: 'User',
+    resourceType: 'USER',
+    find: async (db, principal, { id }, lock) => {
+      const row = await findReachableUser(db, principal, id, lock);
+      return row && { row, accountId: row.primary_account_id };
+    },
+    authorize: (principal, { row }, access) =>
+      assertUserAccess(principal, accessScopeOf(row.access_scope), access),
+    represent: async (db, principal, { row }) => {
+      const user = await userRecord(db, principal, row.id, deps.now());
+      if (!user) throw new Error('A located user is gone.');
+      return user;
+    },
+  };
+}
+
+/**
+ * The filters that name an object, checked before anything is listed (decision 018 G10): an account
+ * or role out of the caller's reach is answered 404 like a missing one, never an empty page that
+ * would tell it exists but holds nobody the caller sees. Then the permission (403), as for one object.
+ */
+async function assertListable(
+  db: Kysely<Database>,
+  principal: Principal,
+  filters: UserFilters,
+): Promise<void> {
+  if (filters.account_id !== undefined && !(await reachesAccount(db, principal, filters.account_id))) {
+    throw new ApiError(404, ACCOUNT_NOT_FOUND);
+  }
+  if (filters.role_id !== undefined && !(await reachesRole(db, principal, filters.role_id))) {
+    throw new ApiError(404, ROLE_NOT_FOUND);
+  }
+  assertMayReadUsers(principal);
+}
+
+/** Users (/account/ui-api/v1), described in docs/api.md. The static paths come before `user/:id`. */
+export function userRoutes(deps: AppDeps): Hono<AppEnv> {
+  const { db } = deps;
+  const app = new Hono<AppEnv>();
+  // Per route, not `app.use()`: this app shares its base path with other modules.
+  const authenticated = requireAuth(deps);
+  const users = versionedResource(deps, userKind(deps));
+
+  app.get('/user', authenticated, validateQuery(userListQuerySchema), async (c) => {
+    const { limit = DEFAULT_LIST_LIMIT, offset = 0, sort = DEFAULT_SORT, ...filters } = c.req.valid('query');
+    await assertListable(db, c.var.principal, filters);
+    const list: UserList = await listUsers(db, c.var.principal, filters, { limit, offset, sort });
+    return c.json(list);
+  });
+
+  app.get('/user/export', authenticated, validateQuery(userExportQuerySchema), async (c) => {
+    const { sort = DEFAULT_SORT, ...filters } = c.req.valid('query');
+    await assertListable(db, c.var.principal, filters);
+    return csvResponse(c, {
+      header: USER_CSV_HEADER,
+      batches: userBatches(db, c.var.principal, filters, sort, EXPORT_BATCH_SIZE),
+      line: userCsvLine,
+      filename: `users-${utcDate(deps.now())}.csv`,
+    });
+  });
+
+  // Any signed-in person: the own profile checks a new user name with it. User names are unique
+  // across the platform, so the answer is the platform's, and it says nothing else about the user.
+  app.get('/user/exists', authenticated, validateQuery(userExistsQuerySchema), async (c) => {
+    const body: UserExists = { exists: await userNameTaken(db, c.req.valid('query').user_name) };
+    return c.json(body);
+  });
+
+  app.get('/user/:id', authenticated, validateParams(userIdParamsSchema), (c) =>
+    users.read(c, c.req.valid('param')),
+  );
+
+  app.get('/user/:id/applications', authenticated, validateParams(userIdParamsSchema), async (c) => {
+    const { row } = await users.locate(db, c.var.principal, c.req.valid('param'), 'view', false);
+    const licensed = await licensedApplications(db, deps.now());
+    const items: UserApplicationList['items'] = (await applicationRoles(db, row.id, licensed)).map(
+      ({ appCode, roles }) => ({ ...applicationOf(appCode), roles }),
+    );
+    return c.json({ items, total: items.length } satisfies UserApplicationList);
+  });
+
+  return app;
+}
