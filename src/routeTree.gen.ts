@@ -18,21 +18,23 @@ import { Route as SetupLicenseRouteImport } from './routes/setup-license'
 import { Route as SetupUserRouteImport } from './routes/setup-user'
 import { Route as UpdateLicenseErrorRouteImport } from './routes/updateLicenseError'
 import { Route as WelcomeRouteImport } from './routes/welcome'
-import { Route as SecureProfileRouteImport } from './routes/_secure/profile'
 import { Route as SecureSettingsRouteImport } from './routes/_secure/settings'
 import { Route as SecureAccessIndexRouteImport } from './routes/_secure/access/index'
-import { Route as SecureAccessAdministratorsRouteImport } from './routes/_secure/access/administrators'
 import { Route as SecureAccessManageUserRolesRouteImport } from './routes/_secure/access/manage-user-roles'
 import { Route as SecureAccessServiceUserRouteImport } from './routes/_secure/access/service-user'
 import { Route as SecureAccountsIndexRouteImport } from './routes/_secure/accounts/index'
 import { Route as SecureAccountsCreateAccountRouteImport } from './routes/_secure/accounts/create-account'
 import { Route as SecureAccountsCreatePartnerAccountRouteImport } from './routes/_secure/accounts/create-partner-account'
+import { Route as SecureProfileIndexRouteImport } from './routes/_secure/profile/index'
+import { Route as SecureProfileDetailsRouteImport } from './routes/_secure/profile/details'
 import { Route as SecureReportingIndexRouteImport } from './routes/_secure/reporting/index'
 import { Route as SecureReportingLoggingRouteImport } from './routes/_secure/reporting/logging'
+import { Route as SecureAccessAdministratorsIndexRouteImport } from './routes/_secure/access/administrators/index'
 import { Route as SecureAccountsIdIndexRouteImport } from './routes/_secure/accounts/$id/index'
 import { Route as SecureAccountsIdEditRouteImport } from './routes/_secure/accounts/$id/edit'
 import { Route as SecureCaOrganizationsIndexRouteImport } from './routes/_secure/ca/organizations/index'
 import { Route as SecureCaOrganizationsCreateRouteImport } from './routes/_secure/ca/organizations/create'
+import { Route as SecureAccessAdministratorsIdIndexRouteImport } from './routes/_secure/access/administrators/$id/index'
 import { Route as SecureCaOrganizationsIdIndexRouteImport } from './routes/_secure/ca/organizations/$id/index'
 import { Route as SecureCaOrganizationsIdContactIdRouteImport } from './routes/_secure/ca/organizations/$id/$contactId'
 import { Route as SecureCaOrganizationsIdCreateContactRouteImport } from './routes/_secure/ca/organizations/$id/create-contact'
@@ -82,11 +84,6 @@ const WelcomeRoute = WelcomeRouteImport.update({
   path: '/welcome',
   getParentRoute: () => rootRouteImport,
 } as any)
-const SecureProfileRoute = SecureProfileRouteImport.update({
-  id: '/profile',
-  path: '/profile',
-  getParentRoute: () => SecureRoute,
-} as any)
 const SecureSettingsRoute = SecureSettingsRouteImport.update({
   id: '/settings',
   path: '/settings',
@@ -97,12 +94,6 @@ const SecureAccessIndexRoute = SecureAccessIndexRouteImport.update({
   path: '/access/',
   getParentRoute: () => SecureRoute,
 } as any)
-const SecureAccessAdministratorsRoute =
-  SecureAccessAdministratorsRouteImport.update({
-    id: '/access/administrators',
-    path: '/access/administrators',
-    getParentRoute: () => SecureRoute,
-  } as any)
 const SecureAccessManageUserRolesRoute =
   SecureAccessManageUserRolesRouteImport.update({
     id: '/access/manage-user-roles',
@@ -131,6 +122,16 @@ const SecureAccountsCreatePartnerAccountRoute =
     path: '/accounts/create-partner-account',
     getParentRoute: () => SecureRoute,
   } as any)
+const SecureProfileIndexRoute = SecureProfileIndexRouteImport.update({
+  id: '/profile/',
+  path: '/profile/',
+  getParentRoute: () => SecureRoute,
+} as any)
+const SecureProfileDetailsRoute = SecureProfileDetailsRouteImport.update({
+  id: '/profile/details',
+  path: '/profile/details',
+  getParentRoute: () => SecureRoute,
+} as any)
 const SecureReportingIndexRoute = SecureReportingIndexRouteImport.update({
   id: '/reporting/',
   path: '/reporting/',
@@ -141,6 +142,12 @@ const SecureReportingLoggingRoute = SecureReportingLoggingRouteImport.update({
   path: '/reporting/logging',
   getParentRoute: () => SecureRoute,
 } as any)
+const SecureAccessAdministratorsIndexRoute =
+  SecureAccessAdministratorsIndexRouteImport.update({
+    id: '/access/administrators/',
+    path: '/access/administrators/',
+    getParentRoute: () => SecureRoute,
+  } as any)
 const SecureAccountsIdIndexRoute = SecureAccountsIdIndexRouteImport.update({
   id: '/accounts/$id/',
   path: '/accounts/$id/',
@@ -161,6 +168,12 @@ const SecureCaOrganizationsCreateRoute =
   SecureCaOrganizationsCreateRouteImport.update({
     id: '/ca/organizations/create',
     path: '/ca/organizations/create',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessAdministratorsIdIndexRoute =
+  SecureAccessAdministratorsIdIndexRouteImport.update({
+    id: '/access/administrators/$id/',
+    path: '/access/administrators/$id/',
     getParentRoute: () => SecureRoute,
   } as any)
 const SecureCaOrganizationsIdIndexRoute =
@@ -197,24 +210,26 @@ export interface FileRoutesByFullPath {
   '/setup-user': typeof SetupUserRoute
   '/updateLicenseError': typeof UpdateLicenseErrorRoute
   '/welcome': typeof WelcomeRoute
-  '/profile': typeof SecureProfileRoute
   '/settings': typeof SecureSettingsRoute
-  '/access/administrators': typeof SecureAccessAdministratorsRoute
   '/access/manage-user-roles': typeof SecureAccessManageUserRolesRoute
   '/access/service-user': typeof SecureAccessServiceUserRoute
   '/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
+  '/profile/details': typeof SecureProfileDetailsRoute
   '/reporting/logging': typeof SecureReportingLoggingRoute
   '/access/': typeof SecureAccessIndexRoute
   '/accounts/': typeof SecureAccountsIndexRoute
+  '/profile/': typeof SecureProfileIndexRoute
   '/reporting/': typeof SecureReportingIndexRoute
   '/accounts/$id/edit': typeof SecureAccountsIdEditRoute
   '/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
+  '/access/administrators/': typeof SecureAccessAdministratorsIndexRoute
   '/accounts/$id/': typeof SecureAccountsIdIndexRoute
   '/ca/organizations/': typeof SecureCaOrganizationsIndexRoute
   '/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
   '/ca/organizations/$id/create-contact': typeof SecureCaOrganizationsIdCreateContactRoute
   '/ca/organizations/$id/edit': typeof SecureCaOrganizationsIdEditRoute
+  '/access/administrators/$id/': typeof SecureAccessAdministratorsIdIndexRoute
   '/ca/organizations/$id/': typeof SecureCaOrganizationsIdIndexRoute
 }
 export interface FileRoutesByTo {
@@ -226,24 +241,26 @@ export interface FileRoutesByTo {
   '/setup-user': typeof SetupUserRoute
   '/updateLicenseError': typeof UpdateLicenseErrorRoute
   '/welcome': typeof WelcomeRoute
-  '/profile': typeof SecureProfileRoute
   '/settings': typeof SecureSettingsRoute
-  '/access/administrators': typeof SecureAccessAdministratorsRoute
   '/access/manage-user-roles': typeof SecureAccessManageUserRolesRoute
   '/access/service-user': typeof SecureAccessServiceUserRoute
   '/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
+  '/profile/details': typeof SecureProfileDetailsRoute
   '/reporting/logging': typeof SecureReportingLoggingRoute
   '/access': typeof SecureAccessIndexRoute
   '/accounts': typeof SecureAccountsIndexRoute
+  '/profile': typeof SecureProfileIndexRoute
   '/reporting': typeof SecureReportingIndexRoute
   '/accounts/$id/edit': typeof SecureAccountsIdEditRoute
   '/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
+  '/access/administrators': typeof SecureAccessAdministratorsIndexRoute
   '/accounts/$id': typeof SecureAccountsIdIndexRoute
   '/ca/organizations': typeof SecureCaOrganizationsIndexRoute
   '/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
   '/ca/organizations/$id/create-contact': typeof SecureCaOrganizationsIdCreateContactRoute
   '/ca/organizations/$id/edit': typeof SecureCaOrganizationsIdEditRoute
+  '/access/administrators/$id': typeof SecureAccessAdministratorsIdIndexRoute
   '/ca/organizations/$id': typeof SecureCaOrganizationsIdIndexRoute
 }
 export interface FileRoutesById {
@@ -257,24 +274,26 @@ export interface FileRoutesById {
   '/setup-user': typeof SetupUserRoute
   '/updateLicenseError': typeof UpdateLicenseErrorRoute
   '/welcome': typeof WelcomeRoute
-  '/_secure/profile': typeof SecureProfileRoute
   '/_secure/settings': typeof SecureSettingsRoute
-  '/_secure/access/administrators': typeof SecureAccessAdministratorsRoute
   '/_secure/access/manage-user-roles': typeof SecureAccessManageUserRolesRoute
   '/_secure/access/service-user': typeof SecureAccessServiceUserRoute
   '/_secure/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/_secure/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
+  '/_secure/profile/details': typeof SecureProfileDetailsRoute
   '/_secure/reporting/logging': typeof SecureReportingLoggingRoute
   '/_secure/access/': typeof SecureAccessIndexRoute
   '/_secure/accounts/': typeof SecureAccountsIndexRoute
+  '/_secure/profile/': typeof SecureProfileIndexRoute
   '/_secure/reporting/': typeof SecureReportingIndexRoute
   '/_secure/accounts/$id/edit': typeof SecureAccountsIdEditRoute
   '/_secure/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
+  '/_secure/access/administrators/': typeof SecureAccessAdministratorsIndexRoute
   '/_secure/accounts/$id/': typeof SecureAccountsIdIndexRoute
   '/_secure/ca/organizations/': typeof SecureCaOrganizationsIndexRoute
   '/_secure/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
   '/_secure/ca/organizations/$id/create-contact': typeof SecureCaOrganizationsIdCreateContactRoute
   '/_secure/ca/organizations/$id/edit': typeof SecureCaOrganizationsIdEditRoute
+  '/_secure/access/administrators/$id/': typeof SecureAccessAdministratorsIdIndexRoute
   '/_secure/ca/organizations/$id/': typeof SecureCaOrganizationsIdIndexRoute
 }
 export interface FileRouteTypes {
@@ -288,24 +307,26 @@ export interface FileRouteTypes {
     | '/setup-user'
     | '/updateLicenseError'
     | '/welcome'
-    | '/profile'
     | '/settings'
-    | '/access/administrators'
     | '/access/manage-user-roles'
     | '/access/service-user'
     | '/accounts/create-account'
     | '/accounts/create-partner-account'
+    | '/profile/details'
     | '/reporting/logging'
     | '/access/'
     | '/accounts/'
+    | '/profile/'
     | '/reporting/'
     | '/accounts/$id/edit'
     | '/ca/organizations/create'
+    | '/access/administrators/'
     | '/accounts/$id/'
     | '/ca/organizations/'
     | '/ca/organizations/$id/$contactId'
     | '/ca/organizations/$id/create-contact'
     | '/ca/organizations/$id/edit'
+    | '/access/administrators/$id/'
     | '/ca/organizations/$id/'
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -317,24 +338,26 @@ export interface FileRouteTypes {
     | '/setup-user'
     | '/updateLicenseError'
     | '/welcome'
-    | '/profile'
     | '/settings'
-    | '/access/administrators'
     | '/access/manage-user-roles'
     | '/access/service-user'
     | '/accounts/create-account'
     | '/accounts/create-partner-account'
+    | '/profile/details'
     | '/reporting/logging'
     | '/access'
     | '/accounts'
+    | '/profile'
     | '/reporting'
     | '/accounts/$id/edit'
     | '/ca/organizations/create'
+    | '/access/administrators'
     | '/accounts/$id'
     | '/ca/organizations'
     | '/ca/organizations/$id/$contactId'
     | '/ca/organizations/$id/create-contact'
     | '/ca/organizations/$id/edit'
+    | '/access/administrators/$id'
     | '/ca/organizations/$id'
   id:
     | '__root__'
@@ -347,24 +370,26 @@ export interface FileRouteTypes {
     | '/setup-user'
     | '/updateLicenseError'
     | '/welcome'
-    | '/_secure/profile'
     | '/_secure/settings'
-    | '/_secure/access/administrators'
     | '/_secure/access/manage-user-roles'
     | '/_secure/access/service-user'
     | '/_secure/accounts/create-account'
     | '/_secure/accounts/create-partner-account'
+    | '/_secure/profile/details'
     | '/_secure/reporting/logging'
     | '/_secure/access/'
     | '/_secure/accounts/'
+    | '/_secure/profile/'
     | '/_secure/reporting/'
     | '/_secure/accounts/$id/edit'
     | '/_secure/ca/organizations/create'
+    | '/_secure/access/administrators/'
     | '/_secure/accounts/$id/'
     | '/_secure/ca/organizations/'
     | '/_secure/ca/organizations/$id/$contactId'
     | '/_secure/ca/organizations/$id/create-contact'
     | '/_secure/ca/organizations/$id/edit'
+    | '/_secure/access/administrators/$id/'
     | '/_secure/ca/organizations/$id/'
   fileRoutesById: FileRoutesById
 }
@@ -445,13 +470,6 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof WelcomeRouteImport
       parentRoute: typeof rootRouteImport
     }
-    '/_secure/profile': {
-      id: '/_secure/profile'
-      path: '/profile'
-      fullPath: '/profile'
-      preLoaderRoute: typeof SecureProfileRouteImport
-      parentRoute: typeof SecureRoute
-    }
     '/_secure/settings': {
       id: '/_secure/settings'
       path: '/settings'
@@ -464,13 +482,6 @@ declare module '@tanstack/react-router' {
       path: '/access'
       fullPath: '/access/'
       preLoaderRoute: typeof SecureAccessIndexRouteImport
-      parentRoute: typeof SecureRoute
-    }
-    '/_secure/access/administrators': {
-      id: '/_secure/access/administrators'
-      path: '/access/administrators'
-      fullPath: '/access/administrators'
-      preLoaderRoute: typeof SecureAccessAdministratorsRouteImport
       parentRoute: typeof SecureRoute
     }
     '/_secure/access/manage-user-roles': {
@@ -508,6 +519,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureAccountsCreatePartnerAccountRouteImport
       parentRoute: typeof SecureRoute
     }
+    '/_secure/profile/': {
+      id: '/_secure/profile/'
+      path: '/profile'
+      fullPath: '/profile/'
+      preLoaderRoute: typeof SecureProfileIndexRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/profile/details': {
+      id: '/_secure/profile/details'
+      path: '/profile/details'
+      fullPath: '/profile/details'
+      preLoaderRoute: typeof SecureProfileDetailsRouteImport
+      parentRoute: typeof SecureRoute
+    }
     '/_secure/reporting/': {
       id: '/_secure/reporting/'
       path: '/reporting'
@@ -520,6 +545,13 @@ declare module '@tanstack/react-router' {
       path: '/reporting/logging'
       fullPath: '/reporting/logging'
       preLoaderRoute: typeof SecureReportingLoggingRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/administrators/': {
+      id: '/_secure/access/administrators/'
+      path: '/access/administrators'
+      fullPath: '/access/administrators/'
+      preLoaderRoute: typeof SecureAccessAdministratorsIndexRouteImport
       parentRoute: typeof SecureRoute
     }
     '/_secure/accounts/$id/': {
@@ -548,6 +580,13 @@ declare module '@tanstack/react-router' {
       path: '/ca/organizations/create'
       fullPath: '/ca/organizations/create'
       preLoaderRoute: typeof SecureCaOrganizationsCreateRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/administrators/$id/': {
+      id: '/_secure/access/administrators/$id/'
+      path: '/access/administrators/$id'
+      fullPath: '/access/administrators/$id/'
+      preLoaderRoute: typeof SecureAccessAdministratorsIdIndexRouteImport
       parentRoute: typeof SecureRoute
     }
     '/_secure/ca/organizations/$id/': {
@@ -582,48 +621,53 @@ declare module '@tanstack/react-router' {
 }
 
 interface SecureRouteChildren {
-  SecureProfileRoute: typeof SecureProfileRoute
   SecureSettingsRoute: typeof SecureSettingsRoute
-  SecureAccessAdministratorsRoute: typeof SecureAccessAdministratorsRoute
   SecureAccessManageUserRolesRoute: typeof SecureAccessManageUserRolesRoute
   SecureAccessServiceUserRoute: typeof SecureAccessServiceUserRoute
   SecureAccountsCreateAccountRoute: typeof SecureAccountsCreateAccountRoute
   SecureAccountsCreatePartnerAccountRoute: typeof SecureAccountsCreatePartnerAccountRoute
+  SecureProfileDetailsRoute: typeof SecureProfileDetailsRoute
   SecureReportingLoggingRoute: typeof SecureReportingLoggingRoute
   SecureAccessIndexRoute: typeof SecureAccessIndexRoute
   SecureAccountsIndexRoute: typeof SecureAccountsIndexRoute
+  SecureProfileIndexRoute: typeof SecureProfileIndexRoute
   SecureReportingIndexRoute: typeof SecureReportingIndexRoute
   SecureAccountsIdEditRoute: typeof SecureAccountsIdEditRoute
   SecureCaOrganizationsCreateRoute: typeof SecureCaOrganizationsCreateRoute
+  SecureAccessAdministratorsIndexRoute: typeof SecureAccessAdministratorsIndexRoute
   SecureAccountsIdIndexRoute: typeof SecureAccountsIdIndexRoute
   SecureCaOrganizationsIndexRoute: typeof SecureCaOrganizationsIndexRoute
   SecureCaOrganizationsIdContactIdRoute: typeof SecureCaOrganizationsIdContactIdRoute
   SecureCaOrganizationsIdCreateContactRoute: typeof SecureCaOrganizationsIdCreateContactRoute
   SecureCaOrganizationsIdEditRoute: typeof SecureCaOrganizationsIdEditRoute
+  SecureAccessAdministratorsIdIndexRoute: typeof SecureAccessAdministratorsIdIndexRoute
   SecureCaOrganizationsIdIndexRoute: typeof SecureCaOrganizationsIdIndexRoute
 }
 
 const SecureRouteChildren: SecureRouteChildren = {
-  SecureProfileRoute: SecureProfileRoute,
   SecureSettingsRoute: SecureSettingsRoute,
-  SecureAccessAdministratorsRoute: SecureAccessAdministratorsRoute,
   SecureAccessManageUserRolesRoute: SecureAccessManageUserRolesRoute,
   SecureAccessServiceUserRoute: SecureAccessServiceUserRoute,
   SecureAccountsCreateAccountRoute: SecureAccountsCreateAccountRoute,
   SecureAccountsCreatePartnerAccountRoute:
     SecureAccountsCreatePartnerAccountRoute,
+  SecureProfileDetailsRoute: SecureProfileDetailsRoute,
   SecureReportingLoggingRoute: SecureReportingLoggingRoute,
   SecureAccessIndexRoute: SecureAccessIndexRoute,
   SecureAccountsIndexRoute: SecureAccountsIndexRoute,
+  SecureProfileIndexRoute: SecureProfileIndexRoute,
   SecureReportingIndexRoute: SecureReportingIndexRoute,
   SecureAccountsIdEditRoute: SecureAccountsIdEditRoute,
   SecureCaOrganizationsCreateRoute: SecureCaOrganizationsCreateRoute,
+  SecureAccessAdministratorsIndexRoute: SecureAccessAdministratorsIndexRoute,
   SecureAccountsIdIndexRoute: SecureAccountsIdIndexRoute,
   SecureCaOrganizationsIndexRoute: SecureCaOrganizationsIndexRoute,
   SecureCaOrganizationsIdContactIdRoute: SecureCaOrganizationsIdContactIdRoute,
   SecureCaOrganizationsIdCreateContactRoute:
     SecureCaOrganizationsIdCreateContactRoute,
   SecureCaOrganizationsIdEditRoute: SecureCaOrganizationsIdEditRoute,
+  SecureAccessAdministratorsIdIndexRoute:
+    SecureAccessAdministratorsIdIndexRoute,
   SecureCaOrganizationsIdIndexRoute: SecureCaOrganizationsIdIndexRoute,
 }
 

@@ -35,7 +35,7 @@ export function AccountFilters({ filters, columns, onChange }: AccountFiltersPro
     // component tests run, do not map to the landmark. Filters apply as they change: nothing to submit.
     // biome-ignore lint/a11y/useSemanticElements: see above
     <form
-      className="account-filters"
+      className="list-filters"
       role="search"
       aria-label={t`Filter accounts`}
       onSubmit={(event) => event.preventDefault()}

@@ -2,9 +2,11 @@ import { Trans } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { ACCOUNTS_TABLE_DEFAULT_LIMIT } from '../../../../contract/constants.ts';
+import { apiPaths } from '../../../../contract/paths.ts';
 import type { Profile } from '../../../../contract/schemas/profile.ts';
 import type { SortOrder, TenantSortColumn } from '../../../../contract/sort-columns.ts';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
+import { ExportCsvButton } from '../../../components/list/export-csv-button.tsx';
 import { usePageInRange } from '../../../components/list/use-page-in-range.ts';
 import { useProfile } from '../../../lib/current-user.ts';
 import { useFeatureFlags } from '../../../lib/feature-flags.ts';
@@ -22,7 +24,6 @@ import { AccountFilters } from './account-filters.tsx';
 import { AccountsListCreateControl } from './accounts-list-create.tsx';
 import { AccountsListResults } from './accounts-list-results.tsx';
 import { ExpiryBanners } from './expiry-banners.tsx';
-import { ExportAccountsButton } from './export-accounts-button.tsx';
 
 export interface AccountsListPageProps {
   /** 1-based, from the address bar. */
@@ -78,12 +79,16 @@ function AccountsList({
 
   return (
     <section className="page accounts-list" aria-labelledby="page-title">
-      <div className="accounts-list__heading">
+      <div className="list-heading">
         <h1 id="page-title" className="page__title">
           <Trans>Accounts</Trans>
         </h1>
-        <div className="accounts-list__actions">
-          <ExportAccountsButton query={accountFilterQuery(preferences, columns)} />
+        <div className="list-heading__actions">
+          <ExportCsvButton
+            path={apiPaths.tenants.export}
+            query={accountFilterQuery(preferences, columns)}
+            fileName="accounts"
+          />
           <AccountsListCreateControl profile={profile} />
         </div>
       </div>

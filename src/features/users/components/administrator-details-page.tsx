@@ -1,0 +1,199 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
+import { isPlatformLocale, LANGUAGE_NAMES } from '../../../../contract/locales.ts';
+import type { User } from '../../../../contract/schemas/users.ts';
+import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
+import { QueryStatus } from '../../../components/list/query-status.tsx';
+import { useProfile } from '../../../lib/current-user.ts';
+import { usePermissionFlags } from '../../../lib/permissions.tsx';
+import { userApplicationsQueryOptions, userQueryOptions } from '../queries.ts';
+import { SCOPE_LABELS, UserStatusBadge, userDate } from './user-labels.tsx';
+
+/** One administrator, read-only (decision 018 §8.4 `/{id}`); the actions come with the user lifecycle. */
+export function AdministratorDetailsPage({ userId }: { userId: string }) {
+  const { i18n } = useLingui();
+  const user = useSuspenseQuery(userQueryOptions(userId));
+  const applications = useQuery(userApplicationsQueryOptions(userId));
+  const { data } = user;
+  const scope = i18n._(SCOPE_LABELS[data.access_scope]);
+  const userName = data.user_name;
+  return (
+    <section className="page administrator-details" aria-labelledby="page-title">
+      <div className="list-heading">
+        <h1 id="page-title" className="page__title">
+          {data.first_name} {data.last_name}
+        </h1>
+        <UserStatusBadge status={data.status} emailVerified={data.email_verified} />
+      </div>
+      <p className="administrator-details__summary">
+        <Trans>
+          Username {userName} · {scope} scope
+        </Trans>{' '}
+        <PrimaryAccount user={data} />
+      </p>
+      <CachedDataNotice updatedAt={[user.dataUpdatedAt, applications.dataUpdatedAt]} />
+      <ProfileSection user={data} />
+      <section aria-labelledby="accounts-and-roles">
+        <h2 id="accounts-and-roles">
+          <Trans>Accounts and roles</Trans>
+        </h2>
+        <QueryStatus
+          query={applications}
+          pendingText={<Trans>Loading applications…</Trans>}
+          empty={{
+            when: ({ total }) => total === 0,
+            content: <Trans>This administrator holds no role in any application.</Trans>,
+          }}
+        >
+          {({ items }) => (
+            <Details
+              rows={items.map((application) => ({
+                label: application.app_name,
+                value: (
+                  <ul className="administrator-details__roles">
+                    {application.roles.map((role) => (
+                      <li key={role.id}>{role.name}</li>
+                    ))}
+                    {data.default_application === application.context ? (
+                      <li>
+                        <Trans>Default application</Trans>
+                      </li>
+                    ) : null}
+                  </ul>
+                ),
+              }))}
+            />
+          )}
+        </QueryStatus>
+      </section>
+      <SignInSection user={data} />
+    </section>
+  );
+}
+
+/**
+ * The primary account, linked when the viewer may open accounts. GET user/{id} names it by id only,
+ * so the link says what it is rather than repeating an identifier.
+ */
+function PrimaryAccount({ user }: { user: User }) {
+  const permissions = usePermissionFlags();
+  if (!permissions.canViewAccount) return null;
+  return (
+    <Link to="/accounts/$id" params={{ id: user.primary_account_id }}>
+      <Trans>Open the primary account</Trans>
+    </Link>
+  );
+}
+
+interface DetailRow {
+  label: ReactNode;
+  value: ReactNode;
+}
+
+function Details({ rows }: { rows: readonly DetailRow[] }) {
+  return (
+    <dl className="details">
+      {rows.map((row, index) => (
+        // Rows are fixed per page and never reorder, so their position identifies them.
+        // biome-ignore lint/suspicious/noArrayIndexKey: see above
+        <div key={index} className="details__row">
+          <dt>{row.label}</dt>
+          <dd>{row.value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function NotGiven() {
+  return (
+    <span className="administrators-table__secondary">
+      <Trans>Not given</Trans>
+    </span>
+  );
+}
+
+function ProfileSection({ user }: { user: User }) {
+  const language = isPlatformLocale(user.locale) ? LANGUAGE_NAMES[user.locale] : user.locale;
+  const aliases = Object.entries(user.aliases);
+  const rows: DetailRow[] = [
+    { label: <Trans>First name</Trans>, value: user.first_name },
+    { label: <Trans>Last name</Trans>, value: user.last_name },
+    { label: <Trans>Username</Trans>, value: user.user_name },
+    ...(user.saml_username ? [{ label: <Trans>SAML username</Trans>, value: user.saml_username }] : []),
+    ...(user.oidc_username ? [{ label: <Trans>OIDC username</Trans>, value: user.oidc_username }] : []),
+    {
+      label: <Trans>E-mail</Trans>,
+      value: (
+        <>
+          {user.email}{' '}
+          <span className="administrators-table__secondary">
+            {user.email_verified ? <Trans>Verified</Trans> : <Trans>Not verified</Trans>}
+          </span>
+        </>
+      ),
+    },
+    { label: <Trans>Phone</Trans>, value: user.phone ?? <NotGiven /> },
+    { label: <Trans>Language</Trans>, value: language },
+    ...(user.access_scope === 'system'
+      ? [
+          {
+            label: <Trans>Aliases</Trans>,
+            value:
+              aliases.length === 0 ? (
+                <NotGiven />
+              ) : (
+                <ul className="administrator-details__roles">
+                  {aliases.map(([identifier, value]) => (
+                    <li key={identifier}>
+                      {identifier}: {value}
+                    </li>
+                  ))}
+                </ul>
+              ),
+          },
+        ]
+      : []),
+  ];
+  return (
+    <section aria-labelledby="profile">
+      <h2 id="profile">
+        <Trans>Profile</Trans>
+      </h2>
+      <Details rows={rows} />
+    </section>
+  );
+}
+
+function SignInSection({ user }: { user: User }) {
+  const { i18n } = useLingui();
+  const viewer = useProfile();
+  const date = (value: string | null) =>
+    value === null ? <Trans>Never</Trans> : userDate(value, viewer.date_format, i18n.locale);
+  return (
+    <section aria-labelledby="sign-in">
+      <h2 id="sign-in">
+        <Trans>Sign-in</Trans>
+      </h2>
+      <Details
+        rows={[
+          { label: <Trans>Last sign-in</Trans>, value: date(user.last_sign_in_at) },
+          { label: <Trans>Password changed</Trans>, value: date(user.password_changed_at) },
+          {
+            label: <Trans>Two-factor authentication</Trans>,
+            value: user.mfa.locked ? (
+              <Trans>Locked</Trans>
+            ) : user.mfa.enrolled ? (
+              <Trans>Set up</Trans>
+            ) : (
+              <Trans>Not set up</Trans>
+            ),
+          },
+          { label: <Trans>Created</Trans>, value: date(user.created_at) },
+        ]}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,206 @@
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
+import { useQuery } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
+import { useCallback } from 'react';
+import { apiPaths } from '../../../../contract/paths.ts';
+import { ACCESS_SCOPES } from '../../../../contract/permissions.ts';
+import { PAGE_SIZE } from '../../../../contract/schemas/common.ts';
+import { USER_STATUSES } from '../../../../contract/schemas/users.ts';
+import { formatSort, type SortOrder, type UserSortColumn } from '../../../../contract/sort-columns.ts';
+import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
+import { DebouncedTextField } from '../../../components/list/debounced-text-field.tsx';
+import { ExportCsvButton } from '../../../components/list/export-csv-button.tsx';
+import { QueryStatus } from '../../../components/list/query-status.tsx';
+import { usePageInRange } from '../../../components/list/use-page-in-range.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { SelectField } from '../../../components/ui/field.tsx';
+import { Pagination } from '../../../components/ui/pagination.tsx';
+import { useProfile } from '../../../lib/current-user.ts';
+import { usePermissionFlags } from '../../../lib/permissions.tsx';
+import { ROLE_READ_FLAGS } from '../access.ts';
+import {
+  seesOtherAccounts,
+  type UserListSearch,
+  userFilterQuery,
+  userListQuery,
+  userSortOf,
+} from '../list-search.ts';
+import { roleChoicesQueryOptions, userListQueryOptions } from '../queries.ts';
+import { AdministratorsTable } from './administrators-table.tsx';
+import { SCOPE_LABELS, STATUS_LABELS } from './user-labels.tsx';
+
+const NO_FILTERS: Partial<UserListSearch> = {
+  q: undefined,
+  status: undefined,
+  scope: undefined,
+  role: undefined,
+  page: undefined,
+};
+
+function pick<const T extends string>(choices: readonly T[], value: string): T | undefined {
+  return choices.find((choice) => choice === value);
+}
+
+/** Access › Administrators: the people the viewer reaches, searchable, filtered, sorted and paged by 20. */
+export function AdministratorsPage({ search }: { search: UserListSearch }) {
+  const { t, i18n } = useLingui();
+  const navigate = useNavigate();
+  const viewer = useProfile();
+  const otherAccounts = seesOtherAccounts(viewer.access_scope);
+  const sort = userSortOf(search, viewer.access_scope);
+  const page = search.page ?? 1;
+  const list = useQuery(userListQueryOptions(userListQuery(search, viewer.access_scope)));
+  const permissions = usePermissionFlags();
+  // The role filter needs the roles, which not every reader of users may read.
+  const seesRoles = ROLE_READ_FLAGS.some((flag) => permissions[flag]);
+  const roles = useQuery({ ...roleChoicesQueryOptions(), enabled: seesRoles });
+
+  const updateSearch = useCallback(
+    (changes: Partial<UserListSearch>, replace = false) =>
+      void navigate({
+        to: '/access/administrators',
+        search: (current) => ({ ...current, ...changes }),
+        replace,
+      }),
+    [navigate],
+  );
+  // A new filter or sort shows its first page; typing replaces the entry, as it is not a step back.
+  const changeFilter = (changes: Partial<UserListSearch>, replace = false) =>
+    updateSearch({ ...changes, page: undefined }, replace);
+  const changeSort = (next: SortOrder<UserSortColumn>) => changeFilter({ sort: formatSort(next) });
+  const replacePage = useCallback(
+    (next: number) => updateSearch({ page: next === 1 ? undefined : next }, true),
+    [updateSearch],
+  );
+  usePageInRange({
+    page,
+    pageSize: PAGE_SIZE,
+    total: list.isPlaceholderData ? undefined : list.data?.total,
+    replacePage,
+  });
+
+  const filtered =
+    Boolean(search.q?.trim()) ||
+    search.status !== undefined ||
+    search.scope !== undefined ||
+    search.role !== undefined;
+  const any = { value: '', label: t`All` };
+
+  return (
+    <section className="page" aria-labelledby="page-title">
+      <div className="list-heading">
+        <h1 id="page-title" className="page__title">
+          <Trans>Administrators</Trans>
+        </h1>
+        <ExportCsvButton
+          path={apiPaths.users.export}
+          query={userFilterQuery(search, viewer.access_scope)}
+          fileName="administrators"
+        />
+      </div>
+      <CachedDataNotice updatedAt={list.dataUpdatedAt} />
+      {/* A form with the search role, as the accounts filters: jsdom does not map <search> to the landmark. */}
+      {/* biome-ignore lint/a11y/useSemanticElements: see above */}
+      <form
+        className="list-filters"
+        role="search"
+        aria-label={t`Filter administrators`}
+        onSubmit={(event) => event.preventDefault()}
+      >
+        <DebouncedTextField
+          label={t`Search`}
+          description={t`Name, username or e-mail`}
+          type="search"
+          value={search.q ?? ''}
+          onCommit={(typed) => changeFilter({ q: typed.trim() === '' ? undefined : typed }, true)}
+        />
+        <SelectField
+          label={t`Status`}
+          value={search.status ?? ''}
+          options={[
+            any,
+            ...USER_STATUSES.map((status) => ({ value: status, label: i18n._(STATUS_LABELS[status]) })),
+          ]}
+          onChange={(event) => changeFilter({ status: pick(USER_STATUSES, event.target.value) })}
+        />
+        {otherAccounts ? (
+          <SelectField
+            label={t`Scope`}
+            value={search.scope ?? ''}
+            options={[
+              any,
+              ...ACCESS_SCOPES.map((scope) => ({ value: scope, label: i18n._(SCOPE_LABELS[scope]) })),
+            ]}
+            onChange={(event) => changeFilter({ scope: pick(ACCESS_SCOPES, event.target.value) })}
+          />
+        ) : null}
+        {seesRoles ? (
+          <SelectField
+            label={t`Role`}
+            value={search.role ?? ''}
+            // Until the roles arrive (or offline, never loaded) the filter offers what the address names.
+            disabled={roles.data === undefined}
+            options={[
+              any,
+              ...(roles.data?.items.map((role) => ({ value: role.id, label: role.name })) ??
+                (search.role ? [{ value: search.role, label: t`Chosen role` }] : [])),
+            ]}
+            onChange={(event) =>
+              changeFilter({ role: event.target.value === '' ? undefined : event.target.value })
+            }
+          />
+        ) : null}
+      </form>
+      {/* Present from the start, so screen readers hear each new count as the user filters. */}
+      <p role="status" className="administrators-count">
+        {list.data ? (
+          <Plural
+            value={list.data.total}
+            _0="No administrators"
+            one="# administrator"
+            other="# administrators"
+          />
+        ) : null}
+      </p>
+      <QueryStatus
+        query={list}
+        pendingText={<Trans>Loading administrators…</Trans>}
+        empty={{
+          when: ({ total }) => total === 0,
+          content: filtered ? (
+            <>
+              <p>
+                <Trans>No administrators match these filters.</Trans>
+              </p>
+              <Button variant="secondary" onClick={() => changeFilter(NO_FILTERS)}>
+                <Trans>Reset filters</Trans>
+              </Button>
+            </>
+          ) : (
+            <p>
+              <Trans>There are no administrators you can see.</Trans>
+            </p>
+          ),
+        }}
+      >
+        {({ items, total }) => (
+          <>
+            <AdministratorsTable
+              rows={items}
+              viewer={viewer}
+              sort={sort}
+              onSortChange={changeSort}
+              busy={list.isPlaceholderData}
+            />
+            <Pagination
+              count={total}
+              pageSize={PAGE_SIZE}
+              page={page}
+              onPageChange={(next) => updateSearch({ page: next === 1 ? undefined : next })}
+            />
+          </>
+        )}
+      </QueryStatus>
+    </section>
+  );
+}

@@ -1,0 +1,144 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Link } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
+import type { Profile } from '../../../../contract/schemas/profile.ts';
+import type { UserSummary } from '../../../../contract/schemas/users.ts';
+import type { SortOrder, UserSortColumn } from '../../../../contract/sort-columns.ts';
+import { SortableHeader } from '../../../components/list/sortable-header.tsx';
+import { TableFrame } from '../../../components/list/table-frame.tsx';
+import { TruncatedText } from '../../../components/truncated-text.tsx';
+import { seesOtherAccounts } from '../list-search.ts';
+import { SCOPE_LABELS, UserStatusBadge, userDate } from './user-labels.tsx';
+
+/** The Roles column names this many roles and counts the rest (decision 018 §8.4). */
+const ROLES_SHOWN = 3;
+
+interface AdministratorsTableProps {
+  rows: readonly UserSummary[];
+  viewer: Profile;
+  sort: SortOrder<UserSortColumn>;
+  onSortChange: (sort: SortOrder<UserSortColumn>) => void;
+  /** The rows are the previous page's while the next one loads. */
+  busy: boolean;
+}
+
+export function AdministratorsTable({ rows, viewer, sort, onSortChange, busy }: AdministratorsTableProps) {
+  const { t } = useLingui();
+  const otherAccounts = seesOtherAccounts(viewer.access_scope);
+  const sortable = (column: UserSortColumn, label: ReactNode) => (
+    <SortableHeader column={column} sort={sort} onSortChange={onSortChange}>
+      {label}
+    </SortableHeader>
+  );
+  return (
+    <TableFrame label={t`Administrators table`}>
+      <table className="list-table administrators-table" aria-busy={busy || undefined}>
+        <caption className="visually-hidden">
+          <Trans>Administrators</Trans>
+        </caption>
+        <thead>
+          <tr>
+            {sortable('name', <Trans>Name</Trans>)}
+            {sortable('user_name', <Trans>Username</Trans>)}
+            {sortable('email', <Trans>E-mail</Trans>)}
+            {otherAccounts ? sortable('account', <Trans>Account</Trans>) : null}
+            {otherAccounts ? (
+              <th scope="col">
+                <Trans>Scope</Trans>
+              </th>
+            ) : null}
+            <th scope="col">
+              <Trans>Roles</Trans>
+            </th>
+            {sortable('status', <Trans>Status</Trans>)}
+            {sortable('last_sign_in', <Trans>Last sign-in</Trans>)}
+            {sortable('created', <Trans>Created</Trans>)}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <AdministratorRow key={row.id} row={row} viewer={viewer} otherAccounts={otherAccounts} />
+          ))}
+        </tbody>
+      </table>
+    </TableFrame>
+  );
+}
+
+function AdministratorRow({
+  row,
+  viewer,
+  otherAccounts,
+}: {
+  row: UserSummary;
+  viewer: Profile;
+  otherAccounts: boolean;
+}) {
+  const { i18n } = useLingui();
+  const name = `${row.first_name} ${row.last_name}`;
+  return (
+    <tr>
+      <th scope="row">
+        <Link to="/access/administrators/$id" params={{ id: row.id }}>
+          <TruncatedText text={name} />
+        </Link>
+      </th>
+      <td>
+        <TruncatedText text={row.user_name} />
+      </td>
+      <td>
+        <TruncatedText text={row.email} />
+      </td>
+      {otherAccounts ? (
+        <td>
+          <TruncatedText text={row.primary_account.name} />
+        </td>
+      ) : null}
+      {otherAccounts ? <td>{i18n._(SCOPE_LABELS[row.access_scope])}</td> : null}
+      <td>
+        <RoleNames roles={row.roles} />
+      </td>
+      <td>
+        <UserStatusBadge status={row.status} emailVerified={row.email_verified} />
+      </td>
+      <td>
+        {row.last_sign_in_at === null ? (
+          <Trans>Never</Trans>
+        ) : (
+          userDate(row.last_sign_in_at, viewer.date_format, i18n.locale)
+        )}
+      </td>
+      <td>{userDate(row.created_at, viewer.date_format, i18n.locale)}</td>
+    </tr>
+  );
+}
+
+/** The first roles by name and how many more; every name stays in the cell's title. */
+function RoleNames({ roles }: { roles: UserSummary['roles'] }) {
+  const { t } = useLingui();
+  if (roles.length === 0) {
+    return (
+      <span className="administrators-table__secondary">
+        <Trans>No roles</Trans>
+      </span>
+    );
+  }
+  const shown = roles.slice(0, ROLES_SHOWN).map((role) => role.name);
+  const more = roles.length - shown.length;
+  const all = roles.map((role) => role.name).join(', ');
+  const rest = roles
+    .slice(ROLES_SHOWN)
+    .map((role) => role.name)
+    .join(', ');
+  return (
+    <span title={all}>
+      <TruncatedText text={shown.join(', ')} />
+      {more > 0 ? (
+        <span className="administrators-table__secondary">
+          <span aria-hidden="true">+{more}</span>
+          <span className="visually-hidden">{t`and ${more} more: ${rest}`}</span>
+        </span>
+      ) : null}
+    </span>
+  );
+}

@@ -1,0 +1,25 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { ForbiddenPage } from '../../../../../components/forbidden-page.tsx';
+import { USER_READ_FLAGS } from '../../../../../features/users/access.ts';
+import { AdministratorDetailsPage } from '../../../../../features/users/components/administrator-details-page.tsx';
+import { AdministratorsErrorPage } from '../../../../../features/users/components/administrators-error-page.tsx';
+import { userApplicationsQueryOptions, userQueryOptions } from '../../../../../features/users/queries.ts';
+import { useProfile } from '../../../../../lib/current-user.ts';
+import { usePermissionFlags } from '../../../../../lib/permissions.tsx';
+
+export const Route = createFileRoute('/_secure/access/administrators/$id/')({
+  loader: async ({ context: { screenData }, params }) => {
+    // The applications section shows its own failure; the user's is the page's (404, 403).
+    void screenData.preload(userApplicationsQueryOptions(params.id));
+    await screenData.load(userQueryOptions(params.id));
+  },
+  errorComponent: AdministratorsErrorPage,
+  component: function AdministratorDetailsRoute() {
+    const { id } = Route.useParams();
+    const profile = useProfile();
+    const permissions = usePermissionFlags();
+    // Oneself without any user permission, through the profile redirect (decision 018 §8.10).
+    const allowed = id === profile.id || USER_READ_FLAGS.some((flag) => permissions[flag]);
+    return allowed ? <AdministratorDetailsPage userId={id} /> : <ForbiddenPage />;
+  },
+});
