@@ -50,6 +50,14 @@ export function bcp47For(locale: ConsoleLocale): string {
   return locale.replace('_', '-');
 }
 
+/**
+ * The `Intl` locale for any locale code the console holds (`pt_BR`, `de_DE`, `en`): `Intl` takes
+ * only language tags and throws on `pt_BR`.
+ */
+export function intlLocaleOf(code: string | null | undefined): string {
+  return bcp47For(consoleLocaleFor(code));
+}
+
 export function isPlatformLocale(code: string): code is PlatformLocale {
   return (PLATFORM_LOCALES as readonly string[]).includes(code);
 }

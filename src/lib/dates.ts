@@ -1,12 +1,14 @@
 import { Temporal } from 'temporal-polyfill';
 import { DATE_FORMAT, DEFAULT_USER_DATE_FORMAT, TIMESTAMP_FORMAT } from '../../contract/constants.ts';
+import { intlLocaleOf } from '../../contract/locales.ts';
 
 type DateLike = Temporal.PlainDate | Temporal.PlainDateTime;
 
 const pad = (value: number, length = 2) => String(value).padStart(length, '0');
 
+/** `locale`: the console's locale code as it holds it (`i18n.locale`, `pt_BR`). */
 function monthShortName(date: DateLike, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { month: 'short', timeZone: 'UTC' }).format(
+  return new Intl.DateTimeFormat(intlLocaleOf(locale), { month: 'short', timeZone: 'UTC' }).format(
     Date.UTC(date.year, date.month - 1, 1),
   );
 }

@@ -21,6 +21,9 @@ describe('dates', () => {
 
   it("uses the user's own date format when set", () => {
     expect(formatUserDate(date, 'MM/DD/YYYY', 'en')).toBe('03/05/2025');
+    // The console's own locale codes, whose region Intl would refuse as written.
+    expect(formatUserDate(date, null, 'pt_BR')).toBe('05-mar.-2025');
+    expect(formatUserDate(date, null, 'zh_TW')).toBe('05-3月-2025');
   });
 
   it('reads calendar dates from dates and instants, and nothing from garbage', () => {

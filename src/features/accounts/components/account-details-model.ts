@@ -1,7 +1,6 @@
 import {
-  bcp47For,
-  consoleLocaleFor,
   DEFAULT_PLATFORM_LOCALE,
+  intlLocaleOf,
   isPlatformLocale,
   LANGUAGE_NAMES,
 } from '../../../../contract/locales.ts';
@@ -50,12 +49,7 @@ export function canOpenAccountEdit(viewer: Viewer, flags: Flags, account: Tenant
 export function languageOf(locale: string): { name: string; lang: string | undefined } {
   const code = locale === '' ? DEFAULT_PLATFORM_LOCALE : locale;
   if (!isPlatformLocale(code)) return { name: code, lang: undefined };
-  return { name: LANGUAGE_NAMES[code], lang: bcp47For(consoleLocaleFor(code)) };
-}
-
-/** The BCP 47 tag `Intl` needs for the console's current catalog (`zh_CN` → `zh-CN`). */
-export function intlLocaleOf(consoleLocale: string): string {
-  return bcp47For(consoleLocaleFor(consoleLocale));
+  return { name: LANGUAGE_NAMES[code], lang: intlLocaleOf(code) };
 }
 
 /** A date of the account in the viewer's own date format (G-07); `null` when there is none. */
@@ -65,5 +59,5 @@ export function formatAccountDate(
   consoleLocale: string,
 ): string | null {
   const date = parseCalendarDate(value);
-  return date ? formatUserDate(date, profile.date_format, intlLocaleOf(consoleLocale)) : null;
+  return date ? formatUserDate(date, profile.date_format, consoleLocale) : null;
 }

@@ -3,12 +3,13 @@ import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import type * as v from 'valibot';
 import { UNLIMITED } from '../../../../contract/constants.ts';
+import { intlLocaleOf } from '../../../../contract/locales.ts';
 import type { signInMethodEntrySchema, Tenant } from '../../../../contract/schemas/tenants.ts';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
 import { SectionCard, SectionEmpty } from '../../../components/section-card.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { ExternalLink } from './account-details-external-link.tsx';
-import { intlLocaleOf, isLinkedAccount } from './account-details-model.ts';
+import { isLinkedAccount } from './account-details-model.ts';
 
 type SignInMethod = v.InferOutput<typeof signInMethodEntrySchema>['signInMethod'];
 

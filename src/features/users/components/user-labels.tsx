@@ -2,7 +2,6 @@ import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Temporal } from 'temporal-polyfill';
-import { bcp47For, consoleLocaleFor } from '../../../../contract/locales.ts';
 import type { AccessScope } from '../../../../contract/permissions.ts';
 import type { UserStatus } from '../../../../contract/schemas/users.ts';
 import { formatUserDate } from '../../../lib/dates.ts';
@@ -40,11 +39,8 @@ export function UserStatusBadge({ status, emailVerified }: { status: UserStatus;
   );
 }
 
-/**
- * The calendar day of an API timestamp where the user is, in the user's date format. `locale` is the
- * catalog's (`pt_BR`), which `Intl` refuses; month names take its BCP 47 form.
- */
+/** The calendar day of an API timestamp where the user is, in the user's date format. */
 export function userDate(timestamp: string, dateFormat: string | null, locale: string): string {
   const day = Temporal.Instant.from(timestamp).toZonedDateTimeISO(Temporal.Now.timeZoneId()).toPlainDate();
-  return formatUserDate(day, dateFormat, bcp47For(consoleLocaleFor(locale)));
+  return formatUserDate(day, dateFormat, locale);
 }
