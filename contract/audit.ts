@@ -48,6 +48,7 @@ export type AuditFieldChange = { from: unknown; to: unknown } | { withheld: true
 
 /**
  * The details of every UPDATE event, whatever the resource: the changed fields by name, a nested
- * value by its dot path (`urls.support`, `feature_flags.partner_accounts`).
+ * value by its dot path (`urls.support`, `feature_flags.partner_accounts`). `api_key_id` names the
+ * API token the change was made with, when it was not made in a signed-in session.
  */
-export type AuditUpdateDetails = { changes: Record<string, AuditFieldChange> };
+export type AuditUpdateDetails = { changes: Record<string, AuditFieldChange>; api_key_id?: string };

@@ -79,6 +79,9 @@ export const apiPaths = {
     exists: `${UI_API_V1}/user/exists`,
     byId: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}`,
     applications: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}/applications`,
+    apiTokens: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}/api-tokens`,
+    apiToken: (id: string, tokenId: string) =>
+      `${UI_API_V1}/user/${encodeURIComponent(id)}/api-tokens/${encodeURIComponent(tokenId)}`,
   },
   roles: {
     list: `${UI_API_V1}/role`,

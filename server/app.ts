@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { ACCOUNT_API_V1, IDENTITY_API_V1, isApiPath, UI_API_V1 } from '../contract/paths.ts';
 import { accountFederationRoutes, accountRoutes } from './accounts/routes.ts';
+import { apiTokenRoutes } from './api-tokens/routes.ts';
 import type { AppDeps } from './app-deps.ts';
 import { featureFlagRoutes } from './feature-flags/routes.ts';
 import type { AppEnv } from './http/app-env.ts';
@@ -37,6 +38,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // Before the users routes: its `user/applications` would otherwise be taken for `user/:id`.
   app.route(UI_API_V1, profileRoutes(deps));
   app.route(UI_API_V1, userRoutes(deps));
+  app.route(UI_API_V1, apiTokenRoutes(deps));
   app.route(UI_API_V1, roleRoutes(deps));
   app.route(UI_API_V1, organizationRoutes(deps));
   app.route(UI_API_V1, accountRoutes(deps));

@@ -25,6 +25,12 @@ export const API_ERROR_CODES = [
   'partnerInactive',
   /** 403: a call made with an API token that only a signed-in session may make. */
   'sessionRequired',
+  /** 403: API tokens are made and extended by their own user only, whatever the caller may do. */
+  'ownUserOnly',
+  /** 403: a user whose permissions are not all the caller's is changed by someone stronger only. */
+  'userExceedsYours',
+  /** 409: the most objects of a kind one holder may have (20 active API tokens). */
+  'limitReached',
 ] as const;
 export type ApiErrorCode = ValidationCode | (typeof API_ERROR_CODES)[number];
 

@@ -56,6 +56,8 @@ export function changesNothing(details: AuditUpdateDetails): boolean {
  * Records a successful change made by the signed-in caller of `c`, in the transaction that made it,
  * so the change and its event commit together or not at all. Every route that changes an object
  * records it here; sign-in events and the anonymous setup steps call `recordAuditEvent` directly.
+ * A change made with an API token names the token (`api_key_id`), so the trail shows that a token,
+ * not a browser session, acted for its user.
  */
 export function auditChange(
   trx: Kysely<Database>,
@@ -64,8 +66,11 @@ export function auditChange(
   change: AuditedChange,
 ) {
   const principal = c.var.principal;
+  const { credential } = principal;
   return recordAuditEvent(trx, {
     ...change,
+    details:
+      credential.kind === 'apiToken' ? { ...change.details, api_key_id: credential.tokenId } : change.details,
     status: 'success',
     actorId: principal.userId,
     actorName: principal.userName,

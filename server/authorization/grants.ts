@@ -1,4 +1,7 @@
 import { type Expression, sql } from 'kysely';
+import { isPermissionName } from '../../contract/permissions.ts';
+import { ApiError } from '../http/errors.ts';
+import type { Principal } from '../identity/principal.ts';
 
 /**
  * What a user holds, for every rule that compares permissions (decision 018 §3.3): the distinct
@@ -13,4 +16,14 @@ export function effectivePermissions(userId: Expression<string>) {
     cross join lateral jsonb_array_elements_text(roles.permissions) as granted(name)
     where user_roles.user_id = ${userId}
   )`;
+}
+
+/**
+ * G4: a caller changes another user only when every permission that user holds (`effectivePermissions`,
+ * read with the user) is also the caller's, else 403 `userExceedsYours`; so nobody weakens someone
+ * stronger (revokes their tokens, disables them).
+ */
+export function assertNotStronger(principal: Principal, targetPermissions: readonly string[]): void {
+  if (targetPermissions.filter(isPermissionName).every((name) => principal.permissions.has(name))) return;
+  throw new ApiError(403, 'This user holds permissions you do not hold.', { code: 'userExceedsYours' });
 }

@@ -273,6 +273,25 @@ export interface UserTokensTable {
   revoked_at: Timestamp | null;
 }
 
+/** An API token, by its SHA-256 (hex); the token itself is only in its creation answer. */
+export interface ApiTokensTable {
+  id: string;
+  user_id: string;
+  name: string;
+  token_hash: string;
+  /** The token's last four characters, for lists. */
+  hint: string;
+  /** The token works through 23:59:59 UTC of this day; null for no end date. */
+  end_date: DateOnly | null;
+  created_at: Timestamp;
+  created_by: string | null;
+  /** Written at most once a minute per token. */
+  last_used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+  revoked_by: string | null;
+  version: Generated<number>;
+}
+
 export interface Database {
   accounts: AccountsTable;
   organizations: OrganizationsTable;
@@ -293,6 +312,7 @@ export interface Database {
   user_storage_secrets: UserStorageSecretsTable;
   mail_outbox: MailOutboxTable;
   user_tokens: UserTokensTable;
+  api_tokens: ApiTokensTable;
 }
 
 export type Account = Selectable<AccountsTable>;

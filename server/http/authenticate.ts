@@ -1,10 +1,13 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Kysely } from 'kysely';
 import { isPermissionName } from '../../contract/permissions.ts';
+import { API_TOKEN_PATTERN, API_TOKEN_PREFIX } from '../../contract/schemas/api-tokens.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { effectivePermissions } from '../authorization/grants.ts';
+import { utcDate } from '../dates.ts';
 import type { Database } from '../db/schema.ts';
-import type { Principal } from '../identity/principal.ts';
+import { hashOpaqueToken } from '../identity/opaque-tokens.ts';
+import type { Credential, Principal } from '../identity/principal.ts';
 import { accessScopeOf } from '../identity/sessions.ts';
 import { verifyAccessToken } from '../identity/tokens.ts';
 import type { AppEnv } from './app-env.ts';
@@ -22,22 +25,10 @@ function unauthenticated(c: Context): Response {
   return errorResponse(c, 401, AUTHENTICATION_REQUIRED);
 }
 
-/**
- * The caller behind a verified token, when its session is still alive and its user still active:
- * one query on the session's primary key joined to the user, so a logout or a revocation after
- * reuse takes effect on the next request in every server process. A user whose primary account is
- * inactive holds no permission (decision 017): signed in, they see who they are and that their
- * account expired, and every call that needs a permission answers 403.
- */
-async function loadPrincipal(
-  db: Kysely<Database>,
-  now: Date,
-  userId: string,
-  sessionId: string,
-): Promise<Principal | null> {
-  const row = await db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
+/** A user who may still act, with what they hold: the one select both credentials share. */
+function principalQuery(db: Kysely<Database>) {
+  return db
+    .selectFrom('users')
     .innerJoin('accounts', 'accounts.id', 'users.primary_account_id')
     .select((eb) => [
       'users.id',
@@ -47,34 +38,97 @@ async function loadPrincipal(
       'accounts.active as account_active',
       effectivePermissions(eb.ref('users.id')).as('permissions'),
     ])
-    .where('sessions.id', '=', sessionId)
-    .where('sessions.user_id', '=', userId)
-    .where('sessions.revoked_at', 'is', null)
-    .where('sessions.expires_at', '>', now)
-    .where('users.active', '=', true)
-    .executeTakeFirst();
-  if (!row) return null;
+    .where('users.active', '=', true);
+}
+
+type PrincipalRow = NonNullable<Awaited<ReturnType<ReturnType<typeof principalQuery>['executeTakeFirst']>>>;
+
+/**
+ * A user whose primary account is inactive holds no permission (decision 017): signed in, they see who
+ * they are and that their account expired, and every call that needs a permission answers 403.
+ */
+function principalOf(row: PrincipalRow, credential: Credential): Principal {
   return {
     userId: row.id,
     userName: row.user_name,
     accessScope: accessScopeOf(row.access_scope),
     primaryAccountId: row.primary_account_id,
-    credential: { kind: 'session', sessionId },
+    credential,
     // Roles may hold names a newer version introduced or an older one dropped: only known ones count.
     permissions: new Set(row.account_active ? row.permissions.filter(isPermissionName) : []),
   };
 }
 
-/** The caller of an Authorization header: a valid access token of a live session, or null. */
+/**
+ * The caller behind a verified access token, when its session is still alive and its user still
+ * active: one query on the session's primary key, so a logout or a revocation after reuse takes
+ * effect on the next request in every server process.
+ */
+async function sessionPrincipal(
+  db: Kysely<Database>,
+  now: Date,
+  claims: { userId: string; sessionId: string },
+): Promise<Principal | null> {
+  const row = await principalQuery(db)
+    .innerJoin('sessions', 'sessions.user_id', 'users.id')
+    .where('sessions.id', '=', claims.sessionId)
+    .where('sessions.user_id', '=', claims.userId)
+    .where('sessions.revoked_at', 'is', null)
+    .where('sessions.expires_at', '>', now)
+    .executeTakeFirst();
+  return row ? principalOf(row, { kind: 'session', sessionId: claims.sessionId }) : null;
+}
+
+/** `last_used_at` is written at most this often per token, so busy scripts do not write on every call. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/**
+ * The user an API token acts as (decision 018 §5): one query on the token's hash, where the token is
+ * not revoked, its end date not passed and its user active. Nothing is cached, so a revocation, an
+ * expiry, a disabled or deleted user takes effect on the next request in every server process.
+ */
+async function apiTokenPrincipal(db: Kysely<Database>, now: Date, token: string): Promise<Principal | null> {
+  const row = await principalQuery(db)
+    .innerJoin('api_tokens', 'api_tokens.user_id', 'users.id')
+    .select('api_tokens.id as token_id')
+    .where('api_tokens.token_hash', '=', hashOpaqueToken(token))
+    .where('api_tokens.revoked_at', 'is', null)
+    .where((eb) =>
+      eb.or([eb('api_tokens.end_date', 'is', null), eb('api_tokens.end_date', '>=', utcDate(now))]),
+    )
+    .executeTakeFirst();
+  if (!row) return null;
+  await db
+    .updateTable('api_tokens')
+    .set({ last_used_at: now })
+    .where('id', '=', row.token_id)
+    .where((eb) =>
+      eb.or([
+        eb('last_used_at', 'is', null),
+        eb('last_used_at', '<=', new Date(now.getTime() - LAST_USED_RESOLUTION_MS)),
+      ]),
+    )
+    .execute();
+  return principalOf(row, { kind: 'apiToken', tokenId: row.token_id });
+}
+
+/**
+ * The caller of an Authorization header, or null. A bearer value starting with the API-token prefix is
+ * a token, refused before any query unless it has a token's exact form; anything else is a session's
+ * access token (a JWT never starts with the prefix: its first segment is base64url JSON, `eyJ…`).
+ */
 async function authenticatedPrincipal(
   deps: AppDeps,
   authorization: string | undefined,
 ): Promise<Principal | null> {
   const token = bearerToken(authorization);
   if (!token) return null;
+  if (token.startsWith(API_TOKEN_PREFIX)) {
+    return API_TOKEN_PATTERN.test(token) ? apiTokenPrincipal(deps.db, deps.now(), token) : null;
+  }
   const claims = await verifyAccessToken(deps, token);
   if (!claims) return null;
-  return loadPrincipal(deps.db, deps.now(), claims.userId, claims.sessionId);
+  return sessionPrincipal(deps.db, deps.now(), claims);
 }
 
 /**
@@ -89,7 +143,7 @@ export async function callerOf(deps: AppDeps, c: Context<AppEnv>): Promise<Princ
   return caller;
 }
 
-/** Answers 401 unless the request carries a valid access token of a live session. */
+/** Answers 401 unless the request carries a valid access token of a live session or a working API token. */
 export function requireAuth(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const principal = await callerOf(deps, c);

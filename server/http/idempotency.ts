@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Kysely } from 'kysely';
-import { apiPaths, isApiPath } from '../../contract/paths.ts';
+import { apiPaths, isApiPath, UI_API_V1 } from '../../contract/paths.ts';
 import type { AppDeps } from '../app-deps.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppEnv } from './app-env.ts';
@@ -45,16 +45,21 @@ export const ANONYMOUS_SCOPE = 'anonymous';
 
 const MUTATING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+const CREDENTIAL_PATHS: ReadonlySet<string> = new Set([apiPaths.identity.login, apiPaths.identity.refresh]);
+/** An API token's creation, as requested (`user/<id>/api-tokens`) and as the reference names it (`{id}`). */
+const API_TOKEN_CREATION_PATH = new RegExp(`^${UI_API_V1}/user/[^/]+/api-tokens$`);
+
 /**
- * The answers of these carry credentials (an access token, a refresh token and its cookie). Storing
- * them would put live tokens in the database, and a replay would hand them to anyone holding the
- * key; both are safe to repeat anyway (a second sign-in is another session, a second refresh of the
- * same token is refused as reuse). The key is ignored there.
+ * Whether the Idempotency-Key of a mutating request to `path` is ignored: the answers of sign-in,
+ * refresh and an API token's creation carry credentials (an access token, a refresh token and its
+ * cookie, an API token). Storing them would put live secrets in the database, and a replay would hand
+ * them to anyone holding the key. Each is safe to repeat anyway: a second sign-in is another session,
+ * a second refresh of the same token is refused as reuse, and a second creation is another token
+ * (or 409 for its name) that its user can see in the list and revoke.
  */
-export const IDEMPOTENCY_EXEMPT_PATHS: ReadonlySet<string> = new Set([
-  apiPaths.identity.login,
-  apiPaths.identity.refresh,
-]);
+export function isIdempotencyExempt(path: string): boolean {
+  return CREDENTIAL_PATHS.has(path) || API_TOKEN_CREATION_PATH.test(path);
+}
 
 /** Answers that depend on who the caller is at that moment, stored for no one. */
 const UNSTORED_STATUSES: ReadonlySet<number> = new Set([401, 403, 429]);
@@ -218,8 +223,7 @@ export function idempotencyKeys(deps: AppDeps): MiddlewareHandler<AppEnv> {
 
   return async (c, next) => {
     const path = c.req.path;
-    if (!MUTATING_METHODS.has(c.req.method) || !isApiPath(path) || IDEMPOTENCY_EXEMPT_PATHS.has(path))
-      return next();
+    if (!MUTATING_METHODS.has(c.req.method) || !isApiPath(path) || isIdempotencyExempt(path)) return next();
     const header = c.req.header(IDEMPOTENCY_KEY_HEADER);
     if (header === undefined) return next();
     const key = parseIdempotencyKey(header);

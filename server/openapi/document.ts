@@ -5,6 +5,14 @@ import {
   featureFlagUpdateSchema,
 } from '../../contract/feature-flags.ts';
 import { ACCOUNT_API_V1, apiPaths, IDENTITY_API_V1, UI_API_V1 } from '../../contract/paths.ts';
+import {
+  apiTokenCreatedSchema,
+  apiTokenCreateSchema,
+  apiTokenListQuerySchema,
+  apiTokenListSchema,
+  apiTokenSchema,
+  apiTokenUpdateSchema,
+} from '../../contract/schemas/api-tokens.ts';
 import { API_ERROR_CODES, apiErrorSchema, listSchema } from '../../contract/schemas/common.ts';
 import {
   authMeSchema,
@@ -68,10 +76,10 @@ import {
 } from '../../contract/schemas/users.ts';
 import { VALIDATION_CODES } from '../../contract/validation.ts';
 import {
-  IDEMPOTENCY_EXEMPT_PATHS,
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENCY_KEY_MAX_LENGTH,
   IDEMPOTENCY_REPLAYED_HEADER,
+  isIdempotencyExempt,
 } from '../http/idempotency.ts';
 import { type JsonSchema, toJsonSchema } from './json-schema.ts';
 
@@ -311,6 +319,70 @@ export const OPERATIONS: readonly Operation[] = [
     pathParameters: ['id'],
     success: { status: 200, description: 'Applications', schema: userApplicationListSchema },
     failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'get',
+    path: `${UI_API_V1}/user/{id}/api-tokens`,
+    tag: 'API tokens',
+    summary:
+      "A user's API tokens, newest first, never their values (the user themselves, or view user or any manage-user permission); status=active (the default) leaves out revoked and expired ones.",
+    authenticated: true,
+    pathParameters: ['id'],
+    query: apiTokenListQuerySchema,
+    success: { status: 200, description: 'API tokens', schema: apiTokenListSchema },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'post',
+    path: `${UI_API_V1}/user/{id}/api-tokens`,
+    tag: 'API tokens',
+    summary:
+      'Makes an API token for the caller themselves, in a signed-in session (403 ownUserOnly, sessionRequired); the answer holds its value, shown this once (Cache-Control: no-store). At most 20 active tokens (409 limitReached); a name taken among tokens not revoked is 409 inUse.',
+    authenticated: true,
+    pathParameters: ['id'],
+    requestBody: apiTokenCreateSchema,
+    success: {
+      status: 201,
+      description: 'API token made, with its value',
+      schema: apiTokenCreatedSchema,
+      etag: true,
+    },
+    failures: [400, 401, 403, 404, 409, 413, 415],
+  },
+  {
+    method: 'get',
+    path: `${UI_API_V1}/user/{id}/api-tokens/{tokenId}`,
+    tag: 'API tokens',
+    summary: 'One API token of a user, without its value; ETag is its version.',
+    authenticated: true,
+    pathParameters: ['id', 'tokenId'],
+    success: { status: 200, description: 'API token', schema: apiTokenSchema, etag: true },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'put',
+    path: `${UI_API_V1}/user/{id}/api-tokens/{tokenId}`,
+    tag: 'API tokens',
+    summary:
+      "Sets an API token's end date (null for none, else after today); its own user only, in a signed-in session, and not once revoked (409).",
+    authenticated: true,
+    pathParameters: ['id', 'tokenId'],
+    requestBody: apiTokenUpdateSchema,
+    success: { status: 204, description: 'End date set', etag: true },
+    failures: [400, 401, 403, 404, 409, 413, 415],
+    ifMatch: { required: false, current: apiTokenSchema },
+  },
+  {
+    method: 'delete',
+    path: `${UI_API_V1}/user/{id}/api-tokens/{tokenId}`,
+    tag: 'API tokens',
+    summary:
+      'Revokes an API token: its own user, or whoever may change that user and holds every permission they hold (403 userExceedsYours). It stops working on the next request.',
+    authenticated: true,
+    pathParameters: ['id', 'tokenId'],
+    success: { status: 204, description: 'API token revoked' },
+    failures: [400, 401, 403, 404],
+    ifMatch: { required: false, current: apiTokenSchema },
   },
   {
     method: 'get',
@@ -637,7 +709,7 @@ const documentedErrorSchema = v.object({
 });
 
 const ERROR_DESCRIPTION =
-  'Every error answer. `field` is the dot path of the request value at fault (`service_period.to`) or the name of the header (`If-Match`, `Idempotency-Key`); `code` is stable for clients to act on: a validation rule of the field (`required`, `invalidEmail`, `endDateNotInFuture` …) or the kind of failure (`inUse`, `conflict`, `notFound`, `forbidden`, `preconditionFailed`, `preconditionRequired`, `unsupportedMediaType`, `tooLarge`, `malformed`, `throttled`, `sessionRequired`). `message` is English text for people reading the raw answer; clients never parse it.';
+  'Every error answer. `field` is the dot path of the request value at fault (`service_period.to`) or the name of the header (`If-Match`, `Idempotency-Key`); `code` is stable for clients to act on: a validation rule of the field (`required`, `invalidEmail`, `endDateNotInFuture` …) or the kind of failure (`inUse`, `conflict`, `notFound`, `forbidden`, `preconditionFailed`, `preconditionRequired`, `unsupportedMediaType`, `tooLarge`, `malformed`, `throttled`, `sessionRequired`, `ownUserOnly`, `userExceedsYours`, `limitReached`). `message` is English text for people reading the raw answer; clients never parse it.';
 
 /** 409 of a request sent with an Idempotency-Key, besides what the operation itself may answer. */
 const IDEMPOTENT_CONFLICT = `${STATUS_TEXT[409]} With ${IDEMPOTENCY_KEY_HEADER}: the first request with this key is still being processed (Retry-After: 1), or, without Retry-After, its outcome is unknown and the object must be checked before the change is sent again under a new key.`;
@@ -646,7 +718,7 @@ const MUTATING_METHODS: ReadonlySet<Method> = new Set(['post', 'put', 'delete'])
 
 /** Whether the operation takes an Idempotency-Key (every mutating one whose answer carries no credentials). */
 export function takesIdempotencyKey(operation: Pick<Operation, 'method' | 'path'>): boolean {
-  return MUTATING_METHODS.has(operation.method) && !IDEMPOTENCY_EXEMPT_PATHS.has(operation.path);
+  return MUTATING_METHODS.has(operation.method) && !isIdempotencyExempt(operation.path);
 }
 
 const IDEMPOTENCY_KEY_PARAMETER = {
@@ -782,7 +854,14 @@ export function buildOpenApiDocument(): JsonSchema {
     paths,
     components: {
       schemas: { Error: { ...toJsonSchema(documentedErrorSchema), description: ERROR_DESCRIPTION } },
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            "A signed-in session's access token (a JWT), or an API token (`tct_` and 43 base64url characters).",
+        },
+      },
     },
   };
 }

@@ -56,6 +56,9 @@ const CODE_MESSAGES: Readonly<Record<ApiCode, MessageDescriptor>> = {
   partnerHasActiveAccounts: msg`This partner account still has active accounts. Deactivate them first.`,
   partnerInactive: msg`The partner account of this account is inactive. Reactivate the partner account first.`,
   sessionRequired: msg`This needs you to be signed in. An API token cannot do it.`,
+  ownUserOnly: msg`Only its own user can do this.`,
+  userExceedsYours: msg`This user holds permissions you do not have, so you cannot change them.`,
+  limitReached: msg`The limit has been reached. Remove one before adding another.`,
 };
 
 function isApiCode(code: string): code is ApiCode {

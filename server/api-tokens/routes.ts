@@ -1,0 +1,140 @@
+import { Hono } from 'hono';
+import { apiPaths } from '../../contract/paths.ts';
+import {
+  type ApiToken,
+  apiTokenCreateSchema,
+  apiTokenListQuerySchema,
+  apiTokenParamsSchema,
+  apiTokenUpdateSchema,
+} from '../../contract/schemas/api-tokens.ts';
+import { DEFAULT_LIST_LIMIT } from '../../contract/schemas/common.ts';
+import { userIdParamsSchema } from '../../contract/schemas/users.ts';
+import type { AppDeps } from '../app-deps.ts';
+import { auditChange, updateDetails } from '../audit/change.ts';
+import { USER_NOT_FOUND } from '../authorization/user-reach.ts';
+import { utcDate } from '../dates.ts';
+import type { AppEnv } from '../http/app-env.ts';
+import { requireAuth } from '../http/authenticate.ts';
+import { entityTag } from '../http/entity-tags.ts';
+import { ApiError } from '../http/errors.ts';
+import { validateJson, validateParams, validateQuery } from '../http/validate.ts';
+import { type ResourceKind, versionedResource } from '../resources/versioned-resource.ts';
+import { assertMayIssueTokens, assertTokenAccess, type TokenOwner } from './access.ts';
+import {
+  apiTokenNameTaken,
+  countActiveApiTokens,
+  findApiToken,
+  findTokenOwner,
+  insertApiToken,
+  listApiTokens,
+  revokeApiToken,
+  updateApiTokenEndDate,
+} from './repository.ts';
+import { assertBelowLimit, assertEndDate, assertNotRevoked, nameInUse } from './rules.ts';
+
+const TOKENS = '/user/:id/api-tokens';
+const TOKEN = '/user/:id/api-tokens/:tokenId';
+
+/** A token with its owner, whose reach and permissions decide who may see or revoke it. */
+type OwnedToken = ApiToken & { owner: TokenOwner };
+
+/** A token of a user the caller reaches (404 otherwise, like a missing one); answered without its owner. */
+function tokenKind(deps: AppDeps): ResourceKind<{ id: string; tokenId: string }, OwnedToken> {
+  return {
+    label: 'API token',
+    resourceType: 'APIKEY',
+    find: async (db, principal, { id, tokenId }, lock) => {
+      const owner = await findTokenOwner(db, principal, id, lock);
+      const token = owner && (await findApiToken(db, owner.id, tokenId, deps.now(), lock));
+      return token && { row: { ...token, owner }, accountId: owner.primary_account_id };
+    },
+    authorize: (principal, { row }, access) => assertTokenAccess(principal, row.owner, access),
+    represent: async (_db, _principal, { row: { owner: _owner, ...token } }) => token,
+  };
+}
+
+/** API tokens of people (/account/ui-api/v1, decision 018 §4.3), described in docs/api.md. */
+export function apiTokenRoutes(deps: AppDeps): Hono<AppEnv> {
+  const { db } = deps;
+  const authenticated = requireAuth(deps);
+  const tokens = versionedResource(deps, tokenKind(deps));
+  const userParams = validateParams(userIdParamsSchema);
+  const tokenParams = validateParams(apiTokenParamsSchema);
+
+  return (
+    new Hono<AppEnv>()
+      .get(TOKENS, authenticated, userParams, validateQuery(apiTokenListQuerySchema), async (c) => {
+        const owner = await findTokenOwner(db, c.var.principal, c.req.valid('param').id, false);
+        if (!owner) throw new ApiError(404, USER_NOT_FOUND);
+        assertTokenAccess(c.var.principal, owner, 'view');
+        const { status = 'active', limit = DEFAULT_LIST_LIMIT, offset = 0 } = c.req.valid('query');
+        return c.json(await listApiTokens(db, owner.id, { status, limit, offset }, deps.now()));
+      })
+      // Not through `versionedResource.create`: the answer is the one place the token's value exists,
+      // so it is made here, never stored by the idempotency middleware (`isIdempotencyExempt`), and
+      // marked for no cache to keep.
+      .post(TOKENS, authenticated, userParams, validateJson(apiTokenCreateSchema), async (c) => {
+        const principal = c.var.principal;
+        const { name, end_date: endDate } = c.req.valid('json');
+        const now = deps.now();
+        const created = await db.transaction().execute(async (trx) => {
+          // Locked, so two creations at once cannot both pass the limit or take one name.
+          const owner = await findTokenOwner(trx, principal, c.req.valid('param').id, true);
+          if (!owner) throw new ApiError(404, USER_NOT_FOUND);
+          assertMayIssueTokens(principal, owner);
+          assertEndDate(endDate, utcDate(now));
+          assertBelowLimit(await countActiveApiTokens(trx, owner.id, now));
+          if (await apiTokenNameTaken(trx, owner.id, name)) throw nameInUse();
+          const token = await insertApiToken(
+            trx,
+            { userId: owner.id, name, endDate, createdBy: principal.userId },
+            now,
+          );
+          await auditChange(trx, c, deps, {
+            action: 'CREATE',
+            resourceType: 'APIKEY',
+            resourceId: token.id,
+            accountId: owner.primary_account_id,
+            details: { name, user_id: owner.id, end_date: endDate },
+          });
+          return token;
+        });
+        c.header('Cache-Control', 'no-store');
+        c.header('Location', apiPaths.users.apiToken(created.user_id, created.id));
+        c.header('ETag', entityTag(created.version));
+        return c.json(created, 201);
+      })
+      .get(TOKEN, authenticated, tokenParams, (c) => tokens.read(c, c.req.valid('param')))
+      .put(TOKEN, authenticated, tokenParams, validateJson(apiTokenUpdateSchema), (c) => {
+        const { end_date: endDate } = c.req.valid('json');
+        return tokens.change(c, c.req.valid('param'), {
+          precondition: 'honoured',
+          permit: ({ row }) => {
+            // Any new end date may extend the token, so only its user, in a session, sets one.
+            assertMayIssueTokens(c.var.principal, row.owner);
+            assertNotRevoked(row);
+          },
+          apply: async (trx, { row }, now) => {
+            if (row.end_date === endDate) return null;
+            assertEndDate(endDate, utcDate(now));
+            await updateApiTokenEndDate(trx, row.id, endDate);
+            return {
+              action: 'UPDATE',
+              details: updateDetails({ end_date: row.end_date }, { end_date: endDate }, ['end_date']),
+            };
+          },
+        });
+      })
+      .delete(TOKEN, authenticated, tokenParams, (c) =>
+        tokens.change(c, c.req.valid('param'), {
+          precondition: 'honoured',
+          // Revoking twice changes nothing: the first revocation stands, with its time and author.
+          apply: async (trx, { row }, now) => {
+            if (row.revoked_at !== null) return null;
+            await revokeApiToken(trx, row.id, c.var.principal.userId, now);
+            return { action: 'DELETE', details: { name: row.name, user_id: row.user_id } };
+          },
+        }),
+      )
+  );
+}
