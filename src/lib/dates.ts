@@ -54,6 +54,12 @@ export function formatUserDate(date: Temporal.PlainDate, userFormat: string | nu
   return formatWithPattern(date, userFormat ?? DEFAULT_USER_DATE_FORMAT, locale);
 }
 
+/** The calendar day of an API timestamp where the user is, in the user's date format. */
+export function userDate(timestamp: string, dateFormat: string | null, locale: string): string {
+  const day = Temporal.Instant.from(timestamp).toZonedDateTimeISO(Temporal.Now.timeZoneId()).toPlainDate();
+  return formatUserDate(day, dateFormat, locale);
+}
+
 /** Reads `YYYY-MM-DD` or an ISO instant as a calendar date; anything else is `null`. */
 export function parseCalendarDate(value: string | null | undefined): Temporal.PlainDate | null {
   if (!value) return null;

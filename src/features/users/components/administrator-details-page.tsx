@@ -7,12 +7,16 @@ import type { User } from '../../../../contract/schemas/users.ts';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
 import { useProfile } from '../../../lib/current-user.ts';
+import { userDate } from '../../../lib/dates.ts';
 import { usePermissionFlags } from '../../../lib/permissions.tsx';
 import { userApplicationsQueryOptions, userQueryOptions } from '../queries.ts';
-import { SCOPE_LABELS, UserStatusBadge, userDate } from './user-labels.tsx';
+import { SCOPE_LABELS, UserStatusBadge } from './user-labels.tsx';
 
-/** One administrator, read-only (decision 018 §8.4 `/{id}`); the actions come with the user lifecycle. */
-export function AdministratorDetailsPage({ userId }: { userId: string }) {
+/**
+ * One administrator, read-only (decision 018 §8.4 `/{id}`); the actions come with the user lifecycle.
+ * `apiTokens` is the API tokens section, which the route composes in on one's own page.
+ */
+export function AdministratorDetailsPage({ userId, apiTokens }: { userId: string; apiTokens?: ReactNode }) {
   const { i18n } = useLingui();
   const user = useSuspenseQuery(userQueryOptions(userId));
   const applications = useQuery(userApplicationsQueryOptions(userId));
@@ -69,6 +73,7 @@ export function AdministratorDetailsPage({ userId }: { userId: string }) {
         </QueryStatus>
       </section>
       <SignInSection user={data} />
+      {apiTokens}
     </section>
   );
 }

@@ -7,8 +7,9 @@ import type { SortOrder, UserSortColumn } from '../../../../contract/sort-column
 import { SortableHeader } from '../../../components/list/sortable-header.tsx';
 import { TableFrame } from '../../../components/list/table-frame.tsx';
 import { TruncatedText } from '../../../components/truncated-text.tsx';
+import { userDate } from '../../../lib/dates.ts';
 import { seesOtherAccounts } from '../list-search.ts';
-import { SCOPE_LABELS, UserStatusBadge, userDate } from './user-labels.tsx';
+import { SCOPE_LABELS, UserStatusBadge } from './user-labels.tsx';
 
 /** The Roles column names this many roles and counts the rest (decision 018 §8.4). */
 const ROLES_SHOWN = 3;

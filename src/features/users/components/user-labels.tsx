@@ -1,10 +1,8 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Temporal } from 'temporal-polyfill';
 import type { AccessScope } from '../../../../contract/permissions.ts';
 import type { UserStatus } from '../../../../contract/schemas/users.ts';
-import { formatUserDate } from '../../../lib/dates.ts';
 import './administrators.css';
 
 export const STATUS_LABELS: Readonly<Record<UserStatus, MessageDescriptor>> = {
@@ -37,10 +35,4 @@ export function UserStatusBadge({ status, emailVerified }: { status: UserStatus;
       )}
     </span>
   );
-}
-
-/** The calendar day of an API timestamp where the user is, in the user's date format. */
-export function userDate(timestamp: string, dateFormat: string | null, locale: string): string {
-  const day = Temporal.Instant.from(timestamp).toZonedDateTimeISO(Temporal.Now.timeZoneId()).toPlainDate();
-  return formatUserDate(day, dateFormat, locale);
 }

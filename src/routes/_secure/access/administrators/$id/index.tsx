@@ -1,5 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { ForbiddenPage } from '../../../../../components/forbidden-page.tsx';
+import { ApiTokensSection } from '../../../../../features/api-tokens/components/api-tokens-section.tsx';
 import { USER_READ_FLAGS } from '../../../../../features/users/access.ts';
 import { AdministratorDetailsPage } from '../../../../../features/users/components/administrator-details-page.tsx';
 import { AdministratorsErrorPage } from '../../../../../features/users/components/administrators-error-page.tsx';
@@ -19,7 +20,10 @@ export const Route = createFileRoute('/_secure/access/administrators/$id/')({
     const profile = useProfile();
     const permissions = usePermissionFlags();
     // Oneself without any user permission, through the profile redirect (decision 018 §8.10).
-    const allowed = id === profile.id || USER_READ_FLAGS.some((flag) => permissions[flag]);
-    return allowed ? <AdministratorDetailsPage userId={id} /> : <ForbiddenPage />;
+    const own = id === profile.id;
+    const allowed = own || USER_READ_FLAGS.some((flag) => permissions[flag]);
+    if (!allowed) return <ForbiddenPage />;
+    // One's own tokens only: nobody makes or changes another person's (decision 018 G7).
+    return <AdministratorDetailsPage userId={id} apiTokens={own ? <ApiTokensSection userId={id} /> : null} />;
   },
 });

@@ -1,0 +1,399 @@
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import {
+  type ApiToken,
+  type ApiTokenCreated,
+  apiTokenCreateSchema,
+  apiTokenEndDateIssue,
+  apiTokenUpdateSchema,
+} from '../../../../contract/schemas/api-tokens.ts';
+import { QueryStatus } from '../../../components/list/query-status.tsx';
+import { TableFrame } from '../../../components/list/table-frame.tsx';
+import { NeedsConnection } from '../../../components/offline-notice.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { Dialog } from '../../../components/ui/dialog.tsx';
+import { TextField } from '../../../components/ui/field.tsx';
+import { Form, FormErrorAlert } from '../../../components/ui/form.tsx';
+import { useProfile } from '../../../lib/current-user.ts';
+import { formatUserDate, parseCalendarDate, today, userDate } from '../../../lib/dates.ts';
+import { type FormValues, useForm } from '../../../lib/form/use-form.ts';
+import { useCreateApiToken, useRevokeApiToken, useUpdateApiToken } from '../mutations.ts';
+import { apiTokenListQueryOptions } from '../queries.ts';
+import './api-tokens.css';
+
+/** The server's today: end dates are calendar days in UTC (decision 018 §2). */
+const utcToday = () => today('UTC').toString();
+
+const IN_USE_MESSAGES = { name: msg`You already have an active token with this name.` };
+
+/** An empty date input means no end date. */
+function endDateOf(values: FormValues): string | null {
+  return values.end_date ? values.end_date : null;
+}
+
+function endDateRule(values: FormValues) {
+  const issue = apiTokenEndDateIssue(endDateOf(values), utcToday());
+  return issue ? { end_date: issue } : {};
+}
+
+/**
+ * The signed-in person's own API tokens on their details page (decision 018 §8): the active ones,
+ * making one (its value shown once), changing its end date and revoking it.
+ */
+export function ApiTokensSection({ userId }: { userId: string }) {
+  const tokens = useQuery(apiTokenListQueryOptions(userId));
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<ApiToken | null>(null);
+  const [revoking, setRevoking] = useState<ApiToken | null>(null);
+  return (
+    <section aria-labelledby="api-tokens" className="api-tokens">
+      <div className="api-tokens__heading">
+        <h2 id="api-tokens">
+          <Trans>API tokens</Trans>
+        </h2>
+        <NeedsConnection>
+          {(gate) => (
+            <Button {...gate.controlProps} onClick={() => setCreating(true)}>
+              <Trans>Create API token</Trans>
+            </Button>
+          )}
+        </NeedsConnection>
+      </div>
+      <p className="api-tokens__hint">
+        <Trans>
+          An API token lets a script call the API as you, with your permissions. Keep it secret, and revoke it
+          when it is no longer needed.
+        </Trans>
+      </p>
+      <QueryStatus
+        query={tokens}
+        pendingText={<Trans>Loading API tokens…</Trans>}
+        empty={{ when: ({ total }) => total === 0, content: <Trans>You have no active API token.</Trans> }}
+      >
+        {({ items }) => <TokenTable tokens={items} onEdit={setEditing} onRevoke={setRevoking} />}
+      </QueryStatus>
+      <CreateTokenDialog userId={userId} open={creating} onOpenChange={setCreating} />
+      <EditEndDateDialog userId={userId} token={editing} onClose={() => setEditing(null)} />
+      <RevokeTokenDialog userId={userId} token={revoking} onClose={() => setRevoking(null)} />
+    </section>
+  );
+}
+
+function TokenTable({
+  tokens,
+  onEdit,
+  onRevoke,
+}: {
+  tokens: readonly ApiToken[];
+  onEdit: (token: ApiToken) => void;
+  onRevoke: (token: ApiToken) => void;
+}) {
+  const { i18n, t } = useLingui();
+  const viewer = useProfile();
+  const day = (value: string) => {
+    const date = parseCalendarDate(value);
+    return date ? formatUserDate(date, viewer.date_format, i18n.locale) : value;
+  };
+  return (
+    <TableFrame label={t`API tokens table`}>
+      <table className="list-table api-tokens__table">
+        <thead>
+          <tr>
+            <th scope="col">
+              <Trans>Name</Trans>
+            </th>
+            <th scope="col">
+              <Trans>Token</Trans>
+            </th>
+            <th scope="col">
+              <Trans>Created</Trans>
+            </th>
+            <th scope="col">
+              <Trans>End date</Trans>
+            </th>
+            <th scope="col">
+              <Trans>Last used</Trans>
+            </th>
+            <th scope="col">
+              <Trans>Actions</Trans>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {tokens.map((token) => {
+            const name = token.name;
+            return (
+              <tr key={token.id}>
+                <th scope="row">{name}</th>
+                <td>
+                  <code>…{token.hint}</code>
+                </td>
+                <td>{userDate(token.created_at, viewer.date_format, i18n.locale)}</td>
+                <td>{token.end_date === null ? <Trans>No end date</Trans> : day(token.end_date)}</td>
+                <td>
+                  {token.last_used_at === null ? (
+                    <Trans>Never</Trans>
+                  ) : (
+                    userDate(token.last_used_at, viewer.date_format, i18n.locale)
+                  )}
+                </td>
+                <td className="api-tokens__actions">
+                  <NeedsConnection>
+                    {(gate) => (
+                      <Button
+                        variant="link"
+                        aria-label={t`Edit end date of ${name}`}
+                        {...gate.controlProps}
+                        onClick={() => onEdit(token)}
+                      >
+                        <Trans>Edit end date</Trans>
+                      </Button>
+                    )}
+                  </NeedsConnection>
+                  <NeedsConnection>
+                    {(gate) => (
+                      <Button
+                        variant="link"
+                        aria-label={t`Revoke ${name}`}
+                        {...gate.controlProps}
+                        onClick={() => onRevoke(token)}
+                      >
+                        <Trans>Revoke</Trans>
+                      </Button>
+                    )}
+                  </NeedsConnection>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </TableFrame>
+  );
+}
+
+function CreateTokenDialog({
+  userId,
+  open,
+  onOpenChange,
+}: {
+  userId: string;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  const create = useCreateApiToken(userId);
+  // The token lives here and in no query or storage; closing the dialog forgets it.
+  const [created, setCreated] = useState<ApiTokenCreated | null>(null);
+  const changeOpen = (next: boolean) => {
+    if (!next) {
+      setCreated(null);
+      create.reset();
+    }
+    onOpenChange(next);
+  };
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={changeOpen}
+      // Once the value shows, a stray click outside must not lose it before it was copied.
+      role={created ? 'alertdialog' : 'dialog'}
+      title={created ? <Trans>Your new API token</Trans> : <Trans>Create API token</Trans>}
+    >
+      {created ? (
+        <CreatedToken token={created} onDone={() => changeOpen(false)} />
+      ) : (
+        <CreateTokenForm
+          onSubmit={async (request) => setCreated(await create.mutateAsync(request))}
+          onCancel={() => changeOpen(false)}
+        />
+      )}
+    </Dialog>
+  );
+}
+
+function CreateTokenForm({
+  onSubmit,
+  onCancel,
+}: {
+  onSubmit: (request: { name: string; end_date: string | null }) => Promise<void>;
+  onCancel: () => void;
+}) {
+  const { t } = useLingui();
+  const form = useForm(apiTokenCreateSchema, {
+    onSubmit,
+    request: (values) => ({ name: values.name ?? '', end_date: endDateOf(values) }),
+    refine: endDateRule,
+    inUseMessages: IN_USE_MESSAGES,
+  });
+  return (
+    <Form form={form} className="dialog__form">
+      <TextField label={t`Name`} {...form.field('name')} required autoComplete="off" maxLength={100} />
+      <TextField
+        label={t`End date`}
+        description={t`Leave empty for a token without an end date.`}
+        type="date"
+        {...form.field('end_date')}
+      />
+      <div className="dialog__actions">
+        <Button variant="secondary" onClick={onCancel}>
+          <Trans>Cancel</Trans>
+        </Button>
+        <Button {...form.submitProps}>
+          <Trans>Create</Trans>
+        </Button>
+      </div>
+    </Form>
+  );
+}
+
+function CreatedToken({ token, onDone }: { token: ApiTokenCreated; onDone: () => void }) {
+  const { t } = useLingui();
+  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
+  const name = token.name;
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(token.value);
+      setCopied('yes');
+    } catch {
+      setCopied('failed');
+    }
+  };
+  return (
+    <div className="dialog__form">
+      <p>
+        <Trans>Copy this token now. It will not be shown again.</Trans>
+      </p>
+      <TextField
+        label={t`API token ${name}`}
+        value={token.value}
+        readOnly
+        className="api-tokens__value"
+        onFocus={(event) => event.currentTarget.select()}
+        spellCheck={false}
+      />
+      <p role="status" className="api-tokens__copied">
+        {copied === 'yes' ? <Trans>Copied.</Trans> : null}
+        {copied === 'failed' ? <Trans>Could not copy. Select the token and copy it yourself.</Trans> : null}
+      </p>
+      <div className="dialog__actions">
+        <Button variant="secondary" onClick={copy}>
+          <Trans>Copy</Trans>
+        </Button>
+        <Button onClick={onDone}>
+          <Trans>Done</Trans>
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** A dialog about one token of the list, open while `token` is set. */
+interface TokenDialogProps {
+  userId: string;
+  token: ApiToken | null;
+  onClose: () => void;
+}
+
+function EditEndDateDialog({ userId, token, onClose }: TokenDialogProps) {
+  const update = useUpdateApiToken(userId);
+  const close = () => {
+    update.reset();
+    onClose();
+  };
+  const name = token?.name ?? '';
+  return (
+    <Dialog
+      open={token !== null}
+      onOpenChange={(open) => (open ? undefined : close())}
+      title={<Trans>End date of {name}</Trans>}
+    >
+      {token ? (
+        <EditEndDateForm
+          key={token.version}
+          token={token}
+          onSubmit={async (request) => {
+            await update.mutateAsync({ token, update: request });
+            close();
+          }}
+          onCancel={close}
+        />
+      ) : null}
+    </Dialog>
+  );
+}
+
+function EditEndDateForm({
+  token,
+  onSubmit,
+  onCancel,
+}: {
+  token: ApiToken;
+  onSubmit: (request: { end_date: string | null }) => Promise<void>;
+  onCancel: () => void;
+}) {
+  const { t } = useLingui();
+  const form = useForm(apiTokenUpdateSchema, {
+    onSubmit,
+    request: (values) => ({ end_date: endDateOf(values) }),
+    refine: endDateRule,
+  });
+  return (
+    <Form form={form} className="dialog__form">
+      <TextField
+        label={t`End date`}
+        description={t`Leave empty for a token without an end date.`}
+        type="date"
+        defaultValue={token.end_date ?? ''}
+        {...form.field('end_date')}
+      />
+      <div className="dialog__actions">
+        <Button variant="secondary" onClick={onCancel}>
+          <Trans>Cancel</Trans>
+        </Button>
+        <Button {...form.submitProps}>
+          <Trans>Save</Trans>
+        </Button>
+      </div>
+    </Form>
+  );
+}
+
+function RevokeTokenDialog({ userId, token, onClose }: TokenDialogProps) {
+  const revoke = useRevokeApiToken(userId);
+  const close = () => {
+    revoke.reset();
+    onClose();
+  };
+  const name = token?.name ?? '';
+  return (
+    <Dialog
+      open={token !== null}
+      onOpenChange={(open) => (open ? undefined : close())}
+      role="alertdialog"
+      title={<Trans>Revoke {name}?</Trans>}
+      description={
+        <Trans>Scripts using this token will be refused from their next call. This cannot be undone.</Trans>
+      }
+    >
+      <div className="dialog__form">
+        {revoke.error ? <FormErrorAlert error={revoke.error} /> : null}
+        <div className="dialog__actions">
+          <Button variant="secondary" onClick={close}>
+            <Trans>Cancel</Trans>
+          </Button>
+          <Button
+            className="button--danger"
+            busy={revoke.isPending}
+            onClick={() => {
+              if (token && !revoke.isPending) revoke.mutate(token, { onSuccess: close });
+            }}
+          >
+            <Trans>Revoke</Trans>
+          </Button>
+        </div>
+      </div>
+    </Dialog>
+  );
+}
