@@ -2,22 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '../../../contract/paths.ts';
 import { PERMISSION_NAMES } from '../../../contract/permissions.ts';
 import type { RoleList, UserList } from '../../../contract/schemas/users.ts';
-import { insertAccount, signedInUser } from '../accounts/helpers.ts';
 import { errorOf } from '../errors.ts';
-import { type Caller, call, callerWith } from '../organizations/requests.ts';
+import { type Caller, call } from '../organizations/requests.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 import { insertCustomRole, insertTestUser } from './helpers.ts';
+import { MATRIX_CALLERS, type MatrixCaller, matrixCallers } from './matrix-callers.ts';
 
 /**
  * Every read endpoint of users and roles (decision 018 slice 1), called by each kind of caller on
- * each kind of user, with the exact status the server must answer. Callers:
- * - system: the built-in system administrator;
- * - partner: the partner administrator of partner account P;
- * - account admin: the built-in account administrator of account A under P;
- * - account, all permissions: account scope in A holding every permission, so scope alone limits it;
- * - auditor: the built-in read-only auditor of A;
- * - no user permission: account scope in A with view account only, so reach is found and 403 follows.
- * Users, from the caller's side:
+ * each kind of user, with the exact status the server must answer. Callers are those of
+ * `matrix-callers.ts`. Users, from the caller's side:
  * - own: the caller itself;
  * - managed: a user of A, within every caller's reach;
  * - stronger: a user of A holding a custom role with every permission (reading is not restricted by it);
@@ -26,15 +20,6 @@ import { insertCustomRole, insertTestUser } from './helpers.ts';
  * endpoints and the role filter address.
  */
 
-const CALLERS = [
-  'system',
-  'partner',
-  'account admin',
-  'account, all permissions',
-  'auditor',
-  'no user permission',
-] as const;
-type CallerKind = (typeof CALLERS)[number];
 const TARGETS = ['own', 'managed', 'stronger', 'foreign'] as const;
 type TargetKind = (typeof TARGETS)[number];
 /** Statuses for own, managed, stronger and foreign users. */
@@ -50,16 +35,16 @@ interface Target {
 
 interface Endpoint {
   name: string;
-  expected: Record<CallerKind, Row>;
+  expected: Record<MatrixCaller, Row>;
   request: (caller: Caller, target: Target) => Promise<Response>;
   /** For lists: whether the answer includes the target. */
   lists?: (response: Response, target: Target) => Promise<boolean>;
 }
 
 let harness: TestApp;
-const callers = {} as Record<CallerKind, Caller>;
+let callers: Record<MatrixCaller, Caller>;
 const targets = {} as Record<Exclude<TargetKind, 'own'>, Target>;
-const ownTargets = {} as Record<CallerKind, Target>;
+const ownTargets = {} as Record<MatrixCaller, Target>;
 /** One custom role per account, granting nothing, held by the targets of that account. */
 const roleOfAccount = new Map<string, string>();
 
@@ -82,29 +67,10 @@ async function targetIn(accountId: string, extraRoles: readonly string[] = []): 
 beforeAll(async () => {
   harness = await createTestApp();
   await harness.installLicence();
-  const partnerP = await insertAccount(harness, { name: 'Partner P', type: 'partner' });
-  const partnerQ = await insertAccount(harness, { name: 'Partner Q', type: 'partner' });
-  const accountA = await insertAccount(harness, { name: 'Account A', partnerAccountId: partnerP });
-  const accountB = await insertAccount(harness, { name: 'Account B', partnerAccountId: partnerQ });
-  callers.system = await signedInUser(harness, { accessScope: 'system' });
-  callers.partner = await signedInUser(harness, { accessScope: 'partner', accountId: partnerP });
-  callers['account admin'] = await signedInUser(harness, { accessScope: 'account', accountId: accountA });
-  callers['account, all permissions'] = await callerWith(harness, {
-    accessScope: 'account',
-    accountId: accountA,
-    permissions: PERMISSION_NAMES,
-  });
-  callers.auditor = await signedInUser(harness, {
-    accessScope: 'account',
-    accountId: accountA,
-    roles: ['read_only_auditor'],
-  });
-  callers['no user permission'] = await callerWith(harness, {
-    accessScope: 'account',
-    accountId: accountA,
-    permissions: ['VIEW_ACCOUNT'],
-  });
-  for (const kind of CALLERS) {
+  const made = await matrixCallers(harness);
+  callers = made.callers;
+  const { accountA, accountB } = made;
+  for (const kind of MATRIX_CALLERS) {
     const caller = callers[kind];
     const roleId = await roleIn(caller.accountId);
     await harness.deps.db.insertInto('user_roles').values({ user_id: caller.id, role_id: roleId }).execute();
@@ -116,7 +82,7 @@ beforeAll(async () => {
 });
 afterAll(() => harness.close());
 
-const targetFor = (caller: CallerKind, kind: TargetKind): Target =>
+const targetFor = (caller: MatrixCaller, kind: TargetKind): Target =>
   kind === 'own' ? ownTargets[caller] : targets[kind];
 
 const get = (caller: Caller, path: string) => call(harness, 'GET', path, { token: caller.token });
@@ -127,7 +93,7 @@ const everywhere: Row = [200, 200, 200, 200];
 const inReach: Row = [200, 200, 200, 404];
 const reachThenPermission: Row = [403, 403, 403, 404];
 /** Reads of one user, or of a list narrowed to one account or role, by the target's reach. */
-const readsOfOne: Record<CallerKind, Row> = {
+const readsOfOne: Record<MatrixCaller, Row> = {
   system: everywhere,
   partner: inReach,
   'account admin': inReach,
@@ -136,7 +102,7 @@ const readsOfOne: Record<CallerKind, Row> = {
   'no user permission': reachThenPermission,
 };
 /** Reads of a whole list: everyone who may read gets one, holding only what it reaches. */
-const readsOfAll: Record<CallerKind, Row> = {
+const readsOfAll: Record<MatrixCaller, Row> = {
   system: everywhere,
   partner: everywhere,
   'account admin': everywhere,
@@ -238,7 +204,7 @@ const ENDPOINTS: Endpoint[] = [
 ];
 
 describe.each(ENDPOINTS)('$name', (endpoint) => {
-  const cells = CALLERS.flatMap((caller) =>
+  const cells = MATRIX_CALLERS.flatMap((caller) =>
     TARGETS.map((kind, index) => ({ caller, kind, status: endpoint.expected[caller][index] ?? 0 })),
   );
 

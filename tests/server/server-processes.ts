@@ -1,0 +1,143 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { apiPaths } from '../../contract/paths.ts';
+import type { TokenResponse } from '../../contract/schemas/identity.ts';
+import { type OpenDatabase, openDatabase } from '../../server/db/connection.ts';
+import { hashPassword } from '../../server/identity/passwords.ts';
+import { ensureSystemAccount } from '../../server/setup/seed.ts';
+import { insertUser } from '../../server/users/repository.ts';
+import { ensureBuiltInRoles } from '../../server/users/roles.ts';
+
+/** Real server processes (`server/main.ts`) for the suites that prove what holds across processes. */
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  output: string[];
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()));
+    });
+  });
+}
+
+export async function startProcess(databaseUrl: string, dataDir: string): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('server/main.ts')], {
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      CONSOLE_DIST_DIR: path.join(dataDir, 'console'),
+      TEST_DATABASE_URL: '',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+  return { url: `http://127.0.0.1:${port}`, child, output };
+}
+
+export async function waitUntilServing(server: ServerProcess): Promise<void> {
+  const deadline = Date.now() + 50_000;
+  while (Date.now() < deadline) {
+    if (server.child.exitCode !== null) break;
+    try {
+      if ((await fetch(`${server.url}${apiPaths.locales}`)).ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`The server at ${server.url} did not start:\n${server.output.join('')}`);
+}
+
+export async function stopProcess(server: ServerProcess): Promise<void> {
+  if (server.child.exitCode !== null) return;
+  const exited = new Promise((resolve) => server.child.once('exit', resolve));
+  server.child.kill('SIGTERM');
+  await exited;
+}
+
+/** Two server processes on one PostgreSQL schema, with a system administrator signed in through the first. */
+export interface ProcessPair {
+  servers: ServerProcess[];
+  /** The same schema, for the suite's own reads and changes. */
+  database: OpenDatabase;
+  /** The administrator's access token. */
+  token: string;
+  userId: string;
+  accountId: string;
+  close: () => Promise<void>;
+}
+
+const PASSWORD = 'Correct-Horse-42!';
+
+/**
+ * Starts two processes on a schema of their own in the run's database (CI's role owns that database
+ * but may not create others), as behind a load balancer, and stores and signs in their administrator.
+ */
+export async function startProcessPair(baseUrl: string, prefix: string): Promise<ProcessPair> {
+  const schema = `${prefix}_${randomUUID().replaceAll('-', '')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  const url = new URL(baseUrl);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  const dataDir = await mkdtemp(path.join(tmpdir(), `trust-console-${prefix}-`));
+  const servers = await Promise.all([
+    startProcess(url.href, path.join(dataDir, 'a')),
+    startProcess(url.href, path.join(dataDir, 'b')),
+  ]);
+  await Promise.all(servers.map(waitUntilServing));
+
+  // Both processes have migrated the database by now; the user is stored as setup would store it.
+  const database = await openDatabase({ databaseUrl: baseUrl, schema });
+  const { db } = database;
+  const now = new Date();
+  const accountId = await ensureSystemAccount(db, now);
+  const roles = await ensureBuiltInRoles(db, now);
+  const userName = `admin-${randomUUID().slice(0, 8)}`;
+  const userId = await insertUser(db, {
+    userName,
+    firstName: 'Multi',
+    lastName: 'Process',
+    email: `${userName}@example.com`,
+    accessScope: 'system',
+    primaryAccountId: accountId,
+    passwordHash: await hashPassword(PASSWORD),
+    roleIds: [roles.system_administrator],
+    emailVerified: true,
+    now,
+  });
+  const login = await fetch(`${servers[0]?.url}${apiPaths.identity.login}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username: userName, password: PASSWORD }),
+  });
+  if (login.status !== 200) throw new Error(`Sign-in answered ${login.status}.`);
+  const token = ((await login.json()) as TokenResponse).access_token;
+
+  const close = async () => {
+    await Promise.all(servers.map(stopProcess));
+    await database.close();
+    await admin.query(`drop schema if exists ${schema} cascade`);
+    await admin.end();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  return { servers, database, token, userId, accountId, close };
+}
