@@ -82,6 +82,7 @@ export const apiPaths = {
   },
   roles: {
     list: `${UI_API_V1}/role`,
+    unique: `${UI_API_V1}/role/unique`,
     byId: (id: string) => `${UI_API_V1}/role/${encodeURIComponent(id)}`,
   },
   profile: `${UI_API_V1}/profile`,

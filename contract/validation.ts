@@ -33,6 +33,8 @@ export const VALIDATION_CODES = [
   'licenceTampered',
   'licenceExpired',
   'licenceNotYetValid',
+  'permissionNotForAccount',
+  'noPermissionsForApplication',
 ] as const;
 export type ValidationCode = (typeof VALIDATION_CODES)[number];
 

@@ -25,6 +25,14 @@ export const API_ERROR_CODES = [
   'partnerInactive',
   /** 403: a call made with an API token that only a signed-in session may make. */
   'sessionRequired',
+  /** 403: a role's new permissions include one the caller does not hold (decision 018 G5). */
+  'permissionNotHeld',
+  /** 403: the role grants a permission the caller does not hold, so the caller may not change it. */
+  'roleExceedsYours',
+  /** 409: built-in roles are never edited or archived. */
+  'builtInRole',
+  /** 409: with the roles feature off, custom roles are neither defined nor newly assigned. */
+  'rolesFeatureOff',
 ] as const;
 export type ApiErrorCode = ValidationCode | (typeof API_ERROR_CODES)[number];
 

@@ -1,11 +1,12 @@
 import * as v from 'valibot';
-import { ACCESS_SCOPES, APPLICATION_CODES } from '../permissions.ts';
+import { ACCESS_SCOPES, APPLICATION_CODES, PERMISSION_NAMES } from '../permissions.ts';
 import { ROLE_SORT_COLUMNS, USER_SORT_COLUMNS } from '../sort-columns.ts';
 import {
   emailSchema,
   passwordConfirmationSchema,
   passwordSchema,
   personNameSchema,
+  requiredTextLineSchema,
   userNameSchema,
   withPasswordConfirmation,
 } from '../validation.ts';
@@ -157,7 +158,7 @@ export type User = v.InferOutput<typeof userSchema>;
 export const ROLE_TYPES = ['built_in', 'custom'] as const;
 export const ROLE_STATUSES = ['active', 'archived'] as const;
 
-/** A role over the columns the platform stores today; the roles slice adds description and version. */
+/** A role: built-in, or custom to one account; `version` is its ETag. */
 export const roleSchema = v.object({
   id: v.string(),
   name: v.string(),
@@ -169,6 +170,10 @@ export const roleSchema = v.object({
   built_in: v.boolean(),
   status: v.picklist(ROLE_STATUSES),
   permissions: v.array(v.string()),
+  description: v.string(),
+  /** The role the console filled the create form from, if it was a clone and that role still exists. */
+  cloned_from: v.nullable(v.string()),
+  version: v.number(),
 });
 export type Role = v.InferOutput<typeof roleSchema>;
 
@@ -191,3 +196,50 @@ export const roleListQuerySchema = v.object({
 export type RoleListQuery = v.InferOutput<typeof roleListQuerySchema>;
 
 export const roleIdParamsSchema = v.object({ id: resourceIdSchema });
+
+/** A role's description: a few lines of text, without control characters other than line breaks and tabs. */
+export const ROLE_DESCRIPTION_MAX_LENGTH = 1000;
+const roleDescriptionSchema = v.pipe(
+  v.string('invalidType'),
+  v.trim(),
+  v.maxLength(ROLE_DESCRIPTION_MAX_LENGTH, 'tooLong'),
+  v.regex(/^(?:\P{Cc}|[\t\n\r])*$/u, 'invalidValue'),
+);
+
+/** The permissions a role grants, by name; repeated names count once. */
+const rolePermissionsSchema = v.pipe(
+  v.array(v.picklist(PERMISSION_NAMES, 'invalidValue'), 'invalidType'),
+  v.maxLength(500, 'tooLong'),
+);
+
+/** PUT role/{id}: a custom role's definition, replaced whole (decision 018 §4.2). */
+export const roleUpdateSchema = v.object({
+  name: requiredTextLineSchema,
+  description: roleDescriptionSchema,
+  permissions: rolePermissionsSchema,
+});
+export type RoleUpdate = v.InferOutput<typeof roleUpdateSchema>;
+
+/**
+ * POST role: a new custom role of `account_id` for the application `application_id`. A clone names
+ * the role its form was filled from in `cloned_from`; the submitted permissions are what is checked.
+ */
+export const roleCreateSchema = v.object({
+  name: requiredTextLineSchema,
+  description: v.optional(roleDescriptionSchema, ''),
+  application_id: v.picklist(APPLICATION_CODES, 'invalidValue'),
+  account_id: resourceIdSchema,
+  permissions: rolePermissionsSchema,
+  cloned_from: v.optional(resourceIdSchema),
+});
+export type RoleCreate = v.InferOutput<typeof roleCreateSchema>;
+export type RoleCreateInput = v.InferInput<typeof roleCreateSchema>;
+
+/** GET role/unique: whether `name` is free for a new custom role of that account and application. */
+export const roleUniqueQuerySchema = v.object({
+  application_id: v.picklist(APPLICATION_CODES, 'invalidValue'),
+  account_id: resourceIdSchema,
+  name: requiredTextLineSchema,
+});
+export const roleUniqueSchema = v.object({ unique: v.boolean() });
+export type RoleUnique = v.InferOutput<typeof roleUniqueSchema>;

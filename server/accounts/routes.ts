@@ -19,6 +19,7 @@ import { auditChange, changesNothing, updateDetails } from '../audit/change.ts';
 import { ACCOUNT_NOT_FOUND } from '../authorization/account-reach.ts';
 import { assertPermission, requirePermission, requireSystemScope } from '../authorization/permissions.ts';
 import { utcDate } from '../dates.ts';
+import { isUniqueViolation } from '../db/unique-violation.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { requireAuth } from '../http/authenticate.ts';
 import { csvResponse } from '../http/csv-stream.ts';
@@ -40,7 +41,6 @@ import {
   findTenant,
   hasActiveAccounts,
   insertAccount,
-  isUniqueViolation,
   partnerWithRemainingAccounts,
   setActive,
   setFederation,

@@ -6,6 +6,7 @@ import * as idempotencyStorageSecrets from './migrations/20261205T0900-idempoten
 import * as trustedDevices from './migrations/20261210T0900-trusted-devices.ts';
 import * as mailOutbox from './migrations/20261212T0900-mail-outbox.ts';
 import * as usersRead from './migrations/20261212T1000-users-read.ts';
+import * as rolesManagement from './migrations/20261213T1000-roles-management.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261210T0900-trusted-devices': trustedDevices,
   '20261212T0900-mail-outbox': mailOutbox,
   '20261212T1000-users-read': usersRead,
+  '20261213T1000-roles-management': rolesManagement,
 };
 
 const staticProvider: MigrationProvider = {

@@ -56,6 +56,10 @@ const CODE_MESSAGES: Readonly<Record<ApiCode, MessageDescriptor>> = {
   partnerHasActiveAccounts: msg`This partner account still has active accounts. Deactivate them first.`,
   partnerInactive: msg`The partner account of this account is inactive. Reactivate the partner account first.`,
   sessionRequired: msg`This needs you to be signed in. An API token cannot do it.`,
+  permissionNotHeld: msg`You cannot grant a permission you do not hold yourself.`,
+  roleExceedsYours: msg`This role grants permissions you do not hold, so you cannot change it.`,
+  builtInRole: msg`Built-in roles cannot be changed or archived. Clone the role to make your own.`,
+  rolesFeatureOff: msg`Custom roles are turned off on this platform.`,
 };
 
 function isApiCode(code: string): code is ApiCode {

@@ -2,22 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '../../../contract/paths.ts';
 import { PERMISSION_NAMES } from '../../../contract/permissions.ts';
 import type { RoleList, UserList } from '../../../contract/schemas/users.ts';
-import { insertAccount, signedInUser } from '../accounts/helpers.ts';
 import { errorOf } from '../errors.ts';
-import { type Caller, call, callerWith } from '../organizations/requests.ts';
+import { type Caller, call } from '../organizations/requests.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
-import { insertCustomRole, insertTestUser } from './helpers.ts';
+import { CALLERS, type CallerKind, insertCustomRole, insertTestUser, matrixCallers } from './helpers.ts';
 
 /**
  * Every read endpoint of users and roles (decision 018 slice 1), called by each kind of caller on
- * each kind of user, with the exact status the server must answer. Callers:
- * - system: the built-in system administrator;
- * - partner: the partner administrator of partner account P;
- * - account admin: the built-in account administrator of account A under P;
- * - account, all permissions: account scope in A holding every permission, so scope alone limits it;
- * - auditor: the built-in read-only auditor of A;
- * - no user permission: account scope in A with view account only, so reach is found and 403 follows.
- * Users, from the caller's side:
+ * each kind of user (`CALLERS` of ./helpers.ts), with the exact status the server must answer. Users, from the caller's side:
  * - own: the caller itself;
  * - managed: a user of A, within every caller's reach;
  * - stronger: a user of A holding a custom role with every permission (reading is not restricted by it);
@@ -26,15 +18,6 @@ import { insertCustomRole, insertTestUser } from './helpers.ts';
  * endpoints and the role filter address.
  */
 
-const CALLERS = [
-  'system',
-  'partner',
-  'account admin',
-  'account, all permissions',
-  'auditor',
-  'no user permission',
-] as const;
-type CallerKind = (typeof CALLERS)[number];
 const TARGETS = ['own', 'managed', 'stronger', 'foreign'] as const;
 type TargetKind = (typeof TARGETS)[number];
 /** Statuses for own, managed, stronger and foreign users. */
@@ -82,28 +65,7 @@ async function targetIn(accountId: string, extraRoles: readonly string[] = []): 
 beforeAll(async () => {
   harness = await createTestApp();
   await harness.installLicence();
-  const partnerP = await insertAccount(harness, { name: 'Partner P', type: 'partner' });
-  const partnerQ = await insertAccount(harness, { name: 'Partner Q', type: 'partner' });
-  const accountA = await insertAccount(harness, { name: 'Account A', partnerAccountId: partnerP });
-  const accountB = await insertAccount(harness, { name: 'Account B', partnerAccountId: partnerQ });
-  callers.system = await signedInUser(harness, { accessScope: 'system' });
-  callers.partner = await signedInUser(harness, { accessScope: 'partner', accountId: partnerP });
-  callers['account admin'] = await signedInUser(harness, { accessScope: 'account', accountId: accountA });
-  callers['account, all permissions'] = await callerWith(harness, {
-    accessScope: 'account',
-    accountId: accountA,
-    permissions: PERMISSION_NAMES,
-  });
-  callers.auditor = await signedInUser(harness, {
-    accessScope: 'account',
-    accountId: accountA,
-    roles: ['read_only_auditor'],
-  });
-  callers['no user permission'] = await callerWith(harness, {
-    accessScope: 'account',
-    accountId: accountA,
-    permissions: ['VIEW_ACCOUNT'],
-  });
+  const { accountA, accountB } = await matrixCallers(harness, callers);
   for (const kind of CALLERS) {
     const caller = callers[kind];
     const roleId = await roleIn(caller.accountId);

@@ -1,0 +1,341 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiPaths } from '../../../contract/paths.ts';
+import { BUILT_IN_ROLES, type PermissionName } from '../../../contract/permissions.ts';
+import type { Role, RoleUnique } from '../../../contract/schemas/users.ts';
+import { insertAccount, signedInUser } from '../accounts/helpers.ts';
+import { errorOf } from '../errors.ts';
+import { type Caller, call, callerWith } from '../organizations/requests.ts';
+import { createTestApp, type TestApp } from '../test-app.ts';
+import { insertCustomRole } from '../users/helpers.ts';
+
+/**
+ * Defining roles (decision 018 §4.2): the escalations of §3.5 that concern role definitions (3, 4,
+ * 6), protected roles and the roles feature, unique names, versions, archiving and the audit trail.
+ */
+
+let harness: TestApp;
+let system: Caller;
+let accountAdmin: Caller;
+let accountA: string;
+let accountB: string;
+let systemAccount: string;
+
+beforeAll(async () => {
+  harness = await createTestApp();
+  await harness.installLicence();
+  const partnerP = await insertAccount(harness, { name: 'Partner P', type: 'partner' });
+  const partnerQ = await insertAccount(harness, { name: 'Partner Q', type: 'partner' });
+  accountA = await insertAccount(harness, { name: 'Account A', partnerAccountId: partnerP });
+  accountB = await insertAccount(harness, { name: 'Account B', partnerAccountId: partnerQ });
+  system = await signedInUser(harness, { accessScope: 'system' });
+  systemAccount = system.accountId;
+  accountAdmin = await signedInUser(harness, { accessScope: 'account', accountId: accountA });
+});
+afterAll(() => harness.close());
+
+let names = 0;
+const uniqueName = () => `Role ${++names} ${Math.random().toString(36).slice(2, 8)}`;
+
+function create(caller: Caller, body: Record<string, unknown>) {
+  return call(harness, 'POST', apiPaths.roles.list, {
+    token: caller.token,
+    body: {
+      name: uniqueName(),
+      application_id: 'account_manager',
+      account_id: accountA,
+      permissions: [],
+      ...body,
+    },
+  });
+}
+
+function edit(caller: Caller, id: string, body: Record<string, unknown>, version: string | null = '"1"') {
+  return call(harness, 'PUT', apiPaths.roles.byId(id), {
+    token: caller.token,
+    body: { name: uniqueName(), description: '', permissions: [], ...body },
+    headers: version === null ? {} : { 'If-Match': version },
+  });
+}
+
+function archive(caller: Caller, id: string, version: string | null = '"1"') {
+  return call(harness, 'DELETE', apiPaths.roles.byId(id), {
+    token: caller.token,
+    headers: version === null ? {} : { 'If-Match': version },
+  });
+}
+
+function read(caller: Caller, id: string) {
+  return call(harness, 'GET', apiPaths.roles.byId(id), { token: caller.token });
+}
+
+async function expectError(response: Response, status: number, code: string, field?: string) {
+  expect(response.status).toBe(status);
+  const error = await errorOf(response);
+  expect(error.code).toBe(code);
+  if (field !== undefined) expect(error.field).toBe(field);
+}
+
+function roleEvents(id: string) {
+  return harness.deps.db
+    .selectFrom('audit_events')
+    .select(['action', 'resource_type', 'actor_id', 'account_id', 'details'])
+    .where('resource_id', '=', id)
+    .orderBy('seq')
+    .execute();
+}
+
+/** A role definer of account A holding `permissions` through one role, and the id of that role. */
+async function definerHolding(permissions: readonly PermissionName[]) {
+  const caller = await callerWith(harness, { accessScope: 'account', accountId: accountA, permissions });
+  const row = await harness.deps.db
+    .selectFrom('user_roles')
+    .select('role_id')
+    .where('user_id', '=', caller.id)
+    .executeTakeFirstOrThrow();
+  return { caller, roleId: row.role_id };
+}
+
+const DEFINER: PermissionName[] = ['VIEW_USER_ROLE', 'MANAGE_USER_ROLE', 'VIEW_USER'];
+
+describe('escalation 3: editing a role one holds', () => {
+  it('refuses to add a permission the caller lacks, naming the field, and changes nothing', async () => {
+    const { caller, roleId } = await definerHolding(DEFINER);
+    const response = await edit(caller, roleId, { permissions: [...DEFINER, 'MANAGE_ACCOUNT'] });
+    await expectError(response, 403, 'permissionNotHeld', 'permissions');
+    const role = (await (await read(caller, roleId)).json()) as Role;
+    expect(role.permissions).not.toContain('MANAGE_ACCOUNT');
+    expect(role.version).toBe(1);
+  });
+
+  it('adds a permission the caller holds through another role', async () => {
+    const { caller, roleId } = await definerHolding(DEFINER);
+    const other = await insertCustomRole(harness, accountA, ['VIEW_ACCOUNT']);
+    await harness.deps.db.insertInto('user_roles').values({ user_id: caller.id, role_id: other }).execute();
+    const response = await edit(caller, roleId, { permissions: [...DEFINER, 'VIEW_ACCOUNT'] });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('ETag')).toBe('"2"');
+    const role = (await (await read(caller, roleId)).json()) as Role;
+    expect(role.permissions).toContain('VIEW_ACCOUNT');
+  });
+
+  it('brings view with manage, and refuses the view the caller lacks', async () => {
+    const { caller } = await definerHolding([...DEFINER, 'MANAGE_ORGANIZATION']);
+    // MANAGE_ORGANIZATION brings VIEW_ORGANIZATION, which this caller does not hold.
+    await expectError(
+      await create(caller, { permissions: ['MANAGE_ORGANIZATION'] }),
+      403,
+      'permissionNotHeld',
+    );
+    const created = await create(system, { permissions: ['MANAGE_ORGANIZATION'] });
+    expect(created.status).toBe(201);
+    expect(((await created.json()) as Role).permissions).toEqual([
+      'MANAGE_ORGANIZATION',
+      'VIEW_ORGANIZATION',
+    ]);
+  });
+});
+
+describe('escalation 4: a role stronger than oneself', () => {
+  it('is neither edited nor archived by a caller lacking what it grants', async () => {
+    const stronger = await insertCustomRole(harness, accountA, ['VIEW_USER', 'MANAGE_SYSTEM_SETTINGS']);
+    await expectError(
+      await edit(accountAdmin, stronger, { permissions: ['VIEW_USER'] }),
+      403,
+      'roleExceedsYours',
+    );
+    await expectError(await archive(accountAdmin, stronger), 403, 'roleExceedsYours');
+    expect(((await (await read(system, stronger)).json()) as Role).status).toBe('active');
+  });
+});
+
+describe('escalation 6: where a role may be created', () => {
+  it('answers 404 for an account out of reach, and for a clone of a role out of reach', async () => {
+    await expectError(await create(accountAdmin, { account_id: accountB }), 404, 'notFound');
+    const foreignRole = await insertCustomRole(harness, accountB, []);
+    await expectError(await create(accountAdmin, { cloned_from: foreignRole }), 404, 'notFound');
+    await expectError(await create(accountAdmin, { account_id: 'no-such-account' }), 404, 'notFound');
+  });
+
+  it('keeps system settings to the System Account, and partner-user management to partner accounts', async () => {
+    const settings = { permissions: ['MANAGE_SYSTEM_SETTINGS'] };
+    await expectError(await create(system, settings), 400, 'permissionNotForAccount', 'permissions');
+    expect((await create(system, { ...settings, account_id: systemAccount })).status).toBe(201);
+    const partnerUsers = { permissions: ['VIEW_PARTNER_USER'] };
+    await expectError(await create(system, partnerUsers), 400, 'permissionNotForAccount', 'permissions');
+  });
+
+  it('refuses an application without permissions to grant', async () => {
+    const response = await create(system, { application_id: 'ca_manager' });
+    await expectError(response, 400, 'noPermissionsForApplication', 'application_id');
+  });
+});
+
+describe('protected roles and the roles feature', () => {
+  it('never edits or archives a built-in role, whoever asks', async () => {
+    const builtIn = await harness.deps.db
+      .selectFrom('roles')
+      .select('id')
+      .where('code', '=', 'account_administrator')
+      .executeTakeFirstOrThrow();
+    await expectError(await edit(system, builtIn.id, { permissions: [] }), 409, 'builtInRole');
+    await expectError(await archive(system, builtIn.id), 409, 'builtInRole');
+  });
+
+  it('clones a built-in role into a custom one, checking the submitted permissions', async () => {
+    const builtIn = await harness.deps.db
+      .selectFrom('roles')
+      .select('id')
+      .where('code', '=', 'account_administrator')
+      .executeTakeFirstOrThrow();
+    const permissions = BUILT_IN_ROLES.account_administrator.permissions.filter(
+      (name) => name !== 'VIEW_AUDIT_LOG',
+    );
+    const response = await create(accountAdmin, { cloned_from: builtIn.id, permissions });
+    expect(response.status).toBe(201);
+    const clone = (await response.json()) as Role;
+    expect(clone).toMatchObject({
+      built_in: false,
+      account_id: accountA,
+      cloned_from: builtIn.id,
+      version: 1,
+    });
+    expect(clone.permissions).not.toContain('VIEW_AUDIT_LOG');
+    expect(response.headers.get('Location')).toBe(apiPaths.roles.byId(clone.id));
+  });
+
+  it('with the feature off, defines no role but keeps the permissions of the roles already held', async () => {
+    const holder = await callerWith(harness, {
+      accessScope: 'account',
+      accountId: accountA,
+      permissions: ['VIEW_USER'],
+    });
+    const existing = await insertCustomRole(harness, accountA, []);
+    const toggle = (enabled: boolean) =>
+      call(harness, 'PUT', apiPaths.featureFlags.byName('roles'), { token: system.token, body: { enabled } });
+    expect((await toggle(false)).status).toBe(204);
+    try {
+      await expectError(await create(system, {}), 409, 'rolesFeatureOff');
+      await expectError(await edit(system, existing, {}), 409, 'rolesFeatureOff');
+      await expectError(await archive(system, existing), 409, 'rolesFeatureOff');
+      const users = await call(harness, 'GET', apiPaths.users.list, { token: holder.token });
+      expect(users.status).toBe(200);
+    } finally {
+      expect((await toggle(true)).status).toBe(204);
+    }
+  });
+});
+
+describe('unique names', () => {
+  const unique = async (accountId: string, name: string) => {
+    const query = new URLSearchParams({ application_id: 'account_manager', account_id: accountId, name });
+    const response = await call(harness, 'GET', `${apiPaths.roles.unique}?${query}`, { token: system.token });
+    expect(response.status).toBe(200);
+    return ((await response.json()) as RoleUnique).unique;
+  };
+
+  it('refuses a name taken by an active role of the account or by a built-in role, whatever the case', async () => {
+    const name = uniqueName();
+    expect(await unique(accountA, name)).toBe(true);
+    expect((await create(system, { name })).status).toBe(201);
+    expect(await unique(accountA, name.toUpperCase())).toBe(false);
+    await expectError(await create(system, { name: name.toUpperCase() }), 409, 'inUse', 'name');
+    // Another account has its own names.
+    expect(await unique(accountB, name)).toBe(true);
+    expect((await create(system, { name, account_id: accountB })).status).toBe(201);
+    expect(await unique(accountA, 'account ADMINISTRATOR')).toBe(false);
+    await expectError(await create(system, { name: 'Account administrator' }), 409, 'inUse', 'name');
+  });
+
+  it('refuses a rename onto a taken name, and frees the name of an archived role', async () => {
+    const taken = uniqueName();
+    const first = (await (await create(system, { name: taken })).json()) as Role;
+    const second = (await (await create(system, {})).json()) as Role;
+    await expectError(await edit(system, second.id, { name: taken.toLowerCase() }), 409, 'inUse', 'name');
+    // Renaming a role to its own name in another case is no collision.
+    expect((await edit(system, first.id, { name: taken.toUpperCase() })).status).toBe(204);
+    expect((await archive(system, first.id, '"2"')).status).toBe(204);
+    expect(await unique(accountA, taken)).toBe(true);
+    expect((await edit(system, second.id, { name: taken })).status).toBe(204);
+  });
+});
+
+describe('versions', () => {
+  it('requires If-Match (428) and refuses an older version (412) with the role as it is', async () => {
+    const role = (await (await create(system, { description: 'First' })).json()) as Role;
+    await expectError(await edit(system, role.id, {}, null), 428, 'preconditionRequired', 'If-Match');
+    await expectError(await archive(system, role.id, null), 428, 'preconditionRequired', 'If-Match');
+    expect((await edit(system, role.id, { name: 'Versioned role', description: 'Second' })).status).toBe(204);
+    const stale = await edit(system, role.id, { description: 'Lost' });
+    expect(stale.status).toBe(412);
+    expect(stale.headers.get('ETag')).toBe('"2"');
+    const body = (await stale.json()) as { error: { code: string }; current: Role };
+    expect(body.error.code).toBe('preconditionFailed');
+    expect(body.current).toMatchObject({ id: role.id, description: 'Second', version: 2 });
+    await expectError(await archive(system, role.id), 412, 'preconditionFailed');
+    const current = await read(system, role.id);
+    expect(current.headers.get('ETag')).toBe('"2"');
+  });
+});
+
+describe('archiving', () => {
+  it('takes the role’s permissions from its holders on their next request', async () => {
+    const { caller: holder, roleId } = await definerHolding(['VIEW_USER']);
+    expect((await call(harness, 'GET', apiPaths.users.list, { token: holder.token })).status).toBe(200);
+    expect((await archive(system, roleId)).status).toBe(204);
+    const after = await call(harness, 'GET', apiPaths.users.list, { token: holder.token });
+    await expectError(after, 403, 'forbidden');
+    const role = (await (await read(system, roleId)).json()) as Role;
+    expect(role).toMatchObject({ status: 'archived', version: 2 });
+    // Archived roles are read-only; archiving again changes nothing.
+    await expectError(await edit(system, roleId, {}, '"2"'), 409, 'conflict');
+    expect((await archive(system, roleId, '"2"')).status).toBe(204);
+    expect((await roleEvents(roleId)).length).toBe(1);
+  });
+});
+
+describe('audit events', () => {
+  it('records the creation, each change with its values, the archive, and nothing for no change', async () => {
+    const response = await create(accountAdmin, {
+      name: 'Audited role',
+      description: 'Reads',
+      permissions: ['VIEW_USER'],
+    });
+    const role = (await response.json()) as Role;
+    const same = { name: 'Audited role', description: 'Reads', permissions: ['VIEW_USER'] };
+    expect((await edit(accountAdmin, role.id, same)).status).toBe(204);
+    expect(((await (await read(system, role.id)).json()) as Role).version).toBe(1);
+    const changed = {
+      name: 'Audited role 2',
+      description: 'Reads',
+      permissions: ['VIEW_USER', 'VIEW_ACCOUNT'],
+    };
+    expect((await edit(accountAdmin, role.id, changed)).status).toBe(204);
+    expect((await archive(accountAdmin, role.id, '"2"')).status).toBe(204);
+
+    const base = { resource_type: 'ROLE', actor_id: accountAdmin.id, account_id: accountA };
+    expect(await roleEvents(role.id)).toEqual([
+      {
+        ...base,
+        action: 'CREATE',
+        details: {
+          name: 'Audited role',
+          application: 'account_manager',
+          account_id: accountA,
+          permissions: ['VIEW_USER'],
+          cloned_from: null,
+        },
+      },
+      {
+        ...base,
+        action: 'UPDATE',
+        details: {
+          changes: {
+            name: { from: 'Audited role', to: 'Audited role 2' },
+            permissions: { from: ['VIEW_USER'], to: ['VIEW_ACCOUNT', 'VIEW_USER'] },
+          },
+        },
+      },
+      { ...base, action: 'UPDATE', details: { changes: { archived: { from: false, to: true } } } },
+    ]);
+  });
+});
