@@ -84,6 +84,7 @@ export const apiPaths = {
     list: `${UI_API_V1}/role`,
     unique: `${UI_API_V1}/role/unique`,
     byId: (id: string) => `${UI_API_V1}/role/${encodeURIComponent(id)}`,
+    users: (id: string) => `${UI_API_V1}/role/${encodeURIComponent(id)}/users`,
   },
   profile: `${UI_API_V1}/profile`,
   userApplications: `${UI_API_V1}/user/applications`,

@@ -243,3 +243,6 @@ export const roleUniqueQuerySchema = v.object({
 });
 export const roleUniqueSchema = v.object({ unique: v.boolean() });
 export type RoleUnique = v.InferOutput<typeof roleUniqueSchema>;
+
+/** GET role/{id}/users: a page of the role's holders the caller reaches, by name; `total` is what the archive dialog shows. */
+export const roleUsersQuerySchema = v.object({ ...pagingQueryEntries });

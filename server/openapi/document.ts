@@ -62,6 +62,7 @@ import {
   roleUniqueQuerySchema,
   roleUniqueSchema,
   roleUpdateSchema,
+  roleUsersQuerySchema,
   userApplicationListSchema,
   userExistsQuerySchema,
   userExistsSchema,
@@ -357,6 +358,18 @@ export const OPERATIONS: readonly Operation[] = [
     authenticated: true,
     query: roleUniqueQuerySchema,
     success: { status: 200, description: 'Whether the name is free', schema: roleUniqueSchema },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'get',
+    path: `${UI_API_V1}/role/{id}/users`,
+    tag: 'Roles',
+    summary:
+      "A page of a role's holders the caller reaches, by name (read roles and read users); total is the count the archive dialog shows.",
+    authenticated: true,
+    pathParameters: ['id'],
+    query: roleUsersQuerySchema,
+    success: { status: 200, description: 'Holders', schema: userListSchema },
     failures: [400, 401, 403, 404],
   },
   {

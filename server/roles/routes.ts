@@ -11,6 +11,8 @@ import {
   roleListQuerySchema,
   roleUniqueQuerySchema,
   roleUpdateSchema,
+  roleUsersQuerySchema,
+  type UserList,
 } from '../../contract/schemas/users.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { changesNothing, updateDetails } from '../audit/change.ts';
@@ -24,6 +26,8 @@ import { ApiError } from '../http/errors.ts';
 import { validateJson, validateParams, validateQuery } from '../http/validate.ts';
 import type { Principal } from '../identity/principal.ts';
 import { type ResourceKind, versionedResource } from '../resources/versioned-resource.ts';
+import { assertMayReadUsers } from '../users/access.ts';
+import { DEFAULT_SORT as DEFAULT_USER_SORT, listUsers } from '../users/list.ts';
 import { assertMayDefineRoles, assertMayReadRoles } from './access.ts';
 import {
   archiveRole,
@@ -156,6 +160,22 @@ export function roleRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.get('/role/:id', authenticated, roleParams, (c) => roles.read(c, c.req.valid('param')));
+
+  app.get('/role/:id/users', authenticated, roleParams, validateQuery(roleUsersQuerySchema), async (c) => {
+    const principal = c.var.principal;
+    const { row } = await roles.locate(db, principal, c.req.valid('param'), 'view', false);
+    // The holders are users: whoever lists them needs to read users as well as roles.
+    assertMayReadUsers(principal);
+    const { limit = DEFAULT_LIST_LIMIT, offset = 0 } = c.req.valid('query');
+    // Within the caller's user reach only, like GET user?role_id=, which this is.
+    const list: UserList = await listUsers(
+      db,
+      principal,
+      { role_id: row.id },
+      { limit, offset, sort: DEFAULT_USER_SORT },
+    );
+    return c.json(list);
+  });
 
   app.put('/role/:id', authenticated, roleParams, validateJson(roleUpdateSchema), (c) => {
     const principal = c.var.principal;

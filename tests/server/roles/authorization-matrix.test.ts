@@ -77,6 +77,16 @@ function writes(ok: number, onStronger: Cell): Record<CallerKind, Row> {
   };
 }
 
+/** Reads about a role or its account: whoever reads roles, within reach. */
+const readsInReach: Record<CallerKind, Row> = {
+  system: [200, 200, 200, 200],
+  partner: [200, 200, 200, 404],
+  'account admin': [200, 200, 200, 404],
+  'account, all permissions': [200, 200, 200, 404],
+  auditor: [200, 200, 200, 404],
+  'no user permission': [403, 403, 403, 404],
+};
+
 const ENDPOINTS: Endpoint[] = [
   {
     name: 'POST role (in the target role’s account)',
@@ -120,14 +130,7 @@ const ENDPOINTS: Endpoint[] = [
   },
   {
     name: 'GET role/unique (in the target role’s account)',
-    expected: {
-      system: [200, 200, 200, 200],
-      partner: [200, 200, 200, 404],
-      'account admin': [200, 200, 200, 404],
-      'account, all permissions': [200, 200, 200, 404],
-      auditor: [200, 200, 200, 404],
-      'no user permission': [403, 403, 403, 404],
-    },
+    expected: readsInReach,
     request: (caller, target) =>
       call(
         harness,
@@ -135,6 +138,12 @@ const ENDPOINTS: Endpoint[] = [
         `${apiPaths.roles.unique}?application_id=account_manager&account_id=${target.accountId}&name=Free`,
         { token: caller.token },
       ),
+  },
+  {
+    name: 'GET role/{id}/users',
+    expected: readsInReach,
+    request: (caller, target) =>
+      call(harness, 'GET', apiPaths.roles.users(target.roleId), { token: caller.token }),
   },
 ];
 

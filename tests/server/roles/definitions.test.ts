@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '../../../contract/paths.ts';
 import { BUILT_IN_ROLES, type PermissionName } from '../../../contract/permissions.ts';
-import type { Role, RoleUnique } from '../../../contract/schemas/users.ts';
+import type { Role, RoleUnique, UserList } from '../../../contract/schemas/users.ts';
 import { insertAccount, signedInUser } from '../accounts/helpers.ts';
 import { errorOf } from '../errors.ts';
 import { type Caller, call, callerWith } from '../organizations/requests.ts';
@@ -290,6 +290,45 @@ describe('archiving', () => {
     await expectError(await edit(system, roleId, {}, '"2"'), 409, 'conflict');
     expect((await archive(system, roleId, '"2"')).status).toBe(204);
     expect((await roleEvents(roleId)).length).toBe(1);
+  });
+});
+
+describe('holders', () => {
+  it('lists the holders the caller reaches, by name, with their count', async () => {
+    const roleId = await insertCustomRole(harness, accountA, []);
+    const holders = [await definerHolding([]), await definerHolding([])];
+    for (const { caller } of holders) {
+      await harness.deps.db
+        .insertInto('user_roles')
+        .values({ user_id: caller.id, role_id: roleId })
+        .execute();
+    }
+    const response = await call(harness, 'GET', `${apiPaths.roles.users(roleId)}?limit=1`, {
+      token: accountAdmin.token,
+    });
+    expect(response.status).toBe(200);
+    const page = (await response.json()) as UserList;
+    expect(page.total).toBe(2);
+    expect(page.items).toHaveLength(1);
+  });
+
+  it('leaves out the holders of a built-in role in accounts out of reach', async () => {
+    const foreignAdmin = await signedInUser(harness, { accessScope: 'account', accountId: accountB });
+    const builtIn = await harness.deps.db
+      .selectFrom('roles')
+      .select('id')
+      .where('code', '=', 'account_administrator')
+      .executeTakeFirstOrThrow();
+    const ids = async (caller: Caller) => {
+      const response = await call(harness, 'GET', `${apiPaths.roles.users(builtIn.id)}?limit=1000`, {
+        token: caller.token,
+      });
+      const page = (await response.json()) as UserList;
+      expect(page.total).toBe(page.items.length);
+      return page.items.map((item) => item.id);
+    };
+    expect(await ids(accountAdmin)).not.toContain(foreignAdmin.id);
+    expect(await ids(system)).toContain(foreignAdmin.id);
   });
 });
 
