@@ -35,6 +35,7 @@ export const VALIDATION_CODES = [
   'licenceNotYetValid',
   'permissionNotForAccount',
   'noPermissionsForApplication',
+  'roleNotForUser',
 ] as const;
 export type ValidationCode = (typeof VALIDATION_CODES)[number];
 

@@ -33,6 +33,12 @@ export const API_ERROR_CODES = [
   'builtInRole',
   /** 409: with the roles feature off, custom roles are neither defined nor newly assigned. */
   'rolesFeatureOff',
+  /** 403: nobody changes their own roles (decision 018 G3). */
+  'ownUser',
+  /** 403: the user holds a permission the caller does not, so the caller may not change them (G4). */
+  'userExceedsYours',
+  /** 409: the last enabled system-scope system administrator keeps that role (G8). */
+  'lastSystemAdministrator',
 ] as const;
 export type ApiErrorCode = ValidationCode | (typeof API_ERROR_CODES)[number];
 

@@ -246,3 +246,14 @@ export type RoleUnique = v.InferOutput<typeof roleUniqueSchema>;
 
 /** GET role/{id}/users: a page of the role's holders the caller reaches, by name; `total` is what the archive dialog shows. */
 export const roleUsersQuerySchema = v.object({ ...pagingQueryEntries });
+
+/** The most users one PUT role/{id}/users may name in `add` or in `remove`. */
+export const ROLE_USERS_MAX_CHANGES = 100;
+const roleUserIdsSchema = v.optional(
+  v.pipe(v.array(resourceIdSchema, 'invalidType'), v.maxLength(ROLE_USERS_MAX_CHANGES, 'tooLong')),
+  [],
+);
+
+/** PUT role/{id}/users: users to give the role and users to take it from, all or none. */
+export const roleUsersUpdateSchema = v.object({ add: roleUserIdsSchema, remove: roleUserIdsSchema });
+export type RoleUsersUpdate = v.InferOutput<typeof roleUsersUpdateSchema>;

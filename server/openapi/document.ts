@@ -63,6 +63,7 @@ import {
   roleUniqueSchema,
   roleUpdateSchema,
   roleUsersQuerySchema,
+  roleUsersUpdateSchema,
   userApplicationListSchema,
   userExistsQuerySchema,
   userExistsSchema,
@@ -371,6 +372,18 @@ export const OPERATIONS: readonly Operation[] = [
     query: roleUsersQuerySchema,
     success: { status: 200, description: 'Holders', schema: userListSchema },
     failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'put',
+    path: `${UI_API_V1}/role/{id}/users`,
+    tag: 'Roles',
+    summary:
+      'Gives a role to users and takes it from others, all or none (the permission to change each user; never oneself, a stronger user, or a role granting more than the caller holds).',
+    authenticated: true,
+    pathParameters: ['id'],
+    requestBody: roleUsersUpdateSchema,
+    success: { status: 204, description: 'Holders changed' },
+    failures: [400, 401, 403, 404, 409, 413, 415],
   },
   {
     method: 'put',

@@ -12,6 +12,7 @@ import {
   roleUniqueQuerySchema,
   roleUpdateSchema,
   roleUsersQuerySchema,
+  roleUsersUpdateSchema,
   type UserList,
 } from '../../contract/schemas/users.ts';
 import type { AppDeps } from '../app-deps.ts';
@@ -29,6 +30,7 @@ import { type ResourceKind, versionedResource } from '../resources/versioned-res
 import { assertMayReadUsers } from '../users/access.ts';
 import { DEFAULT_SORT as DEFAULT_USER_SORT, listUsers } from '../users/list.ts';
 import { assertMayDefineRoles, assertMayReadRoles } from './access.ts';
+import { changeRoleHolders } from './assignments.ts';
 import {
   archiveRole,
   DEFAULT_SORT,
@@ -175,6 +177,16 @@ export function roleRoutes(deps: AppDeps): Hono<AppEnv> {
       { limit, offset, sort: DEFAULT_USER_SORT },
     );
     return c.json(list);
+  });
+
+  // Assigning needs the permission to change each user (decision 018 §3.2), checked per user; the
+  // role itself only needs to be readable.
+  app.put('/role/:id/users', authenticated, roleParams, validateJson(roleUsersUpdateSchema), async (c) => {
+    await db.transaction().execute(async (trx) => {
+      const { row } = await roles.locate(trx, c.var.principal, c.req.valid('param'), 'view', true);
+      await changeRoleHolders(trx, c, deps, row, c.req.valid('json'));
+    });
+    return c.body(null, 204);
   });
 
   app.put('/role/:id', authenticated, roleParams, validateJson(roleUpdateSchema), (c) => {

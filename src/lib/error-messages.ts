@@ -60,6 +60,9 @@ const CODE_MESSAGES: Readonly<Record<ApiCode, MessageDescriptor>> = {
   roleExceedsYours: msg`This role grants permissions you do not hold, so you cannot change it.`,
   builtInRole: msg`Built-in roles cannot be changed or archived. Clone the role to make your own.`,
   rolesFeatureOff: msg`Custom roles are turned off on this platform.`,
+  ownUser: msg`You cannot change your own roles. Another administrator can.`,
+  userExceedsYours: msg`This user holds permissions you do not hold, so you cannot change them.`,
+  lastSystemAdministrator: msg`The last system administrator keeps this role.`,
 };
 
 function isApiCode(code: string): code is ApiCode {

@@ -4,7 +4,13 @@ import { PERMISSION_NAMES } from '../../../contract/permissions.ts';
 import { errorOf } from '../errors.ts';
 import { type Caller, call } from '../organizations/requests.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
-import { CALLERS, type CallerKind, insertCustomRole, matrixCallers } from '../users/helpers.ts';
+import {
+  CALLERS,
+  type CallerKind,
+  insertCustomRole,
+  insertTestUser,
+  matrixCallers,
+} from '../users/helpers.ts';
 
 /**
  * Every write endpoint of roles (decision 018 slice 4) and the unique-name check, called by each kind
@@ -14,7 +20,9 @@ import { CALLERS, type CallerKind, insertCustomRole, matrixCallers } from '../us
  * - managed: a role of account A, within every caller's reach;
  * - stronger: a role of A granting every permission, which only a caller holding them all may change;
  * - foreign: a role of an account under another partner Q, out of reach except for system scope.
- * Every body grants view user, which each caller allowed to define roles holds.
+ * Every body grants view user, which each caller allowed to define roles holds. Assigning addresses
+ * the user of the target instead: the caller itself, a user of A, one of A holding every permission,
+ * and one of B.
  */
 
 const TARGETS = ['own', 'managed', 'stronger', 'foreign'] as const;
@@ -26,6 +34,8 @@ type Row = readonly [Cell, Cell, Cell, Cell];
 interface Target {
   accountId: string;
   roleId: string;
+  /** A user of that account: the caller itself for own, one holding every permission for stronger. */
+  userId: string;
 }
 
 interface Endpoint {
@@ -37,6 +47,7 @@ interface Endpoint {
 let harness: TestApp;
 const callers = {} as Record<CallerKind, Caller>;
 const accounts = {} as Record<Exclude<TargetKind, 'own'>, string>;
+const users = {} as Record<Exclude<TargetKind, 'own'>, string>;
 
 beforeAll(async () => {
   harness = await createTestApp();
@@ -45,6 +56,13 @@ beforeAll(async () => {
   accounts.managed = accountA;
   accounts.stronger = accountA;
   accounts.foreign = accountB;
+  users.managed = await insertTestUser(harness, { accountId: accountA, userName: 'matrix-managed' });
+  users.stronger = await insertTestUser(harness, {
+    accountId: accountA,
+    userName: 'matrix-stronger',
+    roleIds: [await insertCustomRole(harness, accountA, PERMISSION_NAMES)],
+  });
+  users.foreign = await insertTestUser(harness, { accountId: accountB, userName: 'matrix-foreign' });
 });
 afterAll(() => harness.close());
 
@@ -55,7 +73,7 @@ async function targetFor(caller: Caller, kind: TargetKind): Promise<Target> {
   if (kind === 'own') {
     await harness.deps.db.insertInto('user_roles').values({ user_id: caller.id, role_id: roleId }).execute();
   }
-  return { accountId, roleId };
+  return { accountId, roleId, userId: kind === 'own' ? caller.id : users[kind] };
 }
 
 const definition = () => ({
@@ -66,6 +84,8 @@ const definition = () => ({
 const ifMatch = { 'If-Match': '"1"' };
 
 const STRONGER = [403, 'roleExceedsYours'] as const;
+const OWN_USER = [403, 'ownUser'] as const;
+const USER_STRONGER = [403, 'userExceedsYours'] as const;
 function writes(ok: number, onStronger: Cell): Record<CallerKind, Row> {
   return {
     system: [ok, ok, ok, ok],
@@ -138,6 +158,22 @@ const ENDPOINTS: Endpoint[] = [
         `${apiPaths.roles.unique}?application_id=account_manager&account_id=${target.accountId}&name=Free`,
         { token: caller.token },
       ),
+  },
+  {
+    name: 'PUT role/{id}/users (giving a role of the target’s account, granting nothing, to the target user)',
+    expected: {
+      system: [OWN_USER, 204, 204, 204],
+      partner: [OWN_USER, 204, USER_STRONGER, 404],
+      'account admin': [OWN_USER, 204, USER_STRONGER, 404],
+      'account, all permissions': [OWN_USER, 204, 204, 404],
+      auditor: [403, 403, 403, 404],
+      'no user permission': [403, 403, 403, 404],
+    },
+    request: (caller, target) =>
+      call(harness, 'PUT', apiPaths.roles.users(target.roleId), {
+        token: caller.token,
+        body: { add: [target.userId] },
+      }),
   },
   {
     name: 'GET role/{id}/users',

@@ -6,7 +6,7 @@ import { insertAccount, signedInUser } from '../accounts/helpers.ts';
 import { errorOf } from '../errors.ts';
 import { type Caller, call, callerWith } from '../organizations/requests.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
-import { insertCustomRole } from '../users/helpers.ts';
+import { insertCustomRole, insertTestUser } from '../users/helpers.ts';
 
 /**
  * Defining roles (decision 018 §4.2): the escalations of §3.5 that concern role definitions (3, 4,
@@ -329,6 +329,132 @@ describe('holders', () => {
     };
     expect(await ids(accountAdmin)).not.toContain(foreignAdmin.id);
     expect(await ids(system)).toContain(foreignAdmin.id);
+  });
+});
+
+describe('assigning a role (PUT role/{id}/users)', () => {
+  const assign = (caller: Caller, roleId: string, body: Record<string, unknown>) =>
+    call(harness, 'PUT', apiPaths.roles.users(roleId), { token: caller.token, body });
+  const holds = async (userId: string, roleId: string) =>
+    (await harness.deps.db
+      .selectFrom('user_roles')
+      .select('role_id')
+      .where('user_id', '=', userId)
+      .where('role_id', '=', roleId)
+      .executeTakeFirst()) !== undefined;
+  const builtInId = async (code: string) =>
+    (
+      await harness.deps.db
+        .selectFrom('roles')
+        .select('id')
+        .where('code', '=', code)
+        .executeTakeFirstOrThrow()
+    ).id;
+
+  it('escalation 1: refuses to give oneself a role', async () => {
+    const roleId = await insertCustomRole(harness, accountA, []);
+    await expectError(await assign(accountAdmin, roleId, { add: [accountAdmin.id] }), 403, 'ownUser');
+    expect(await holds(accountAdmin.id, roleId)).toBe(false);
+  });
+
+  it('escalation 2: refuses a role granting a permission the caller lacks, all or none', async () => {
+    const managed = await insertTestUser(harness, {
+      accountId: accountA,
+      userName: `managed-${uniqueName().slice(5, 12)}`,
+    });
+    const strong = await insertCustomRole(harness, accountA, ['VIEW_USER', 'MANAGE_SYSTEM_SETTINGS']);
+    await expectError(await assign(accountAdmin, strong, { add: [managed] }), 403, 'permissionNotHeld');
+    expect(await holds(managed, strong)).toBe(false);
+  });
+
+  it('escalation 5: a role of another account is 400 in reach and 404 out of it; a built-in role only for its scope', async () => {
+    const managed = await insertTestUser(harness, { accountId: accountA, userName: 'escalation-5' });
+    const roleOfB = await insertCustomRole(harness, accountB, []);
+    await expectError(await assign(system, roleOfB, { add: [managed] }), 400, 'roleNotForUser', 'add');
+    await expectError(await assign(accountAdmin, roleOfB, { add: [managed] }), 404, 'notFound');
+    const systemAdministrator = await builtInId('system_administrator');
+    await expectError(
+      await assign(system, systemAdministrator, { add: [managed] }),
+      400,
+      'roleNotForUser',
+      'add',
+    );
+    expect(await holds(managed, systemAdministrator)).toBe(false);
+    // The read-only auditor fits every scope (given by the system administrator, who holds all it grants).
+    expect((await assign(system, await builtInId('read_only_auditor'), { add: [managed] })).status).toBe(204);
+  });
+
+  it('gives no archived role, and takes the role from a stronger user from nobody weaker', async () => {
+    const managed = await insertTestUser(harness, { accountId: accountA, userName: 'archived-target' });
+    const archived = await insertCustomRole(harness, accountA, []);
+    expect((await archive(system, archived)).status).toBe(204);
+    await expectError(await assign(system, archived, { add: [managed] }), 400, 'roleNotForUser', 'add');
+    const roleId = await insertCustomRole(harness, accountA, []);
+    const stronger = await insertTestUser(harness, {
+      accountId: accountA,
+      userName: 'stronger-holder',
+      roleIds: [roleId, await insertCustomRole(harness, accountA, ['VIEW_USER', 'MANAGE_SYSTEM_SETTINGS'])],
+    });
+    await expectError(await assign(accountAdmin, roleId, { remove: [stronger] }), 403, 'userExceedsYours');
+    expect(await holds(stronger, roleId)).toBe(true);
+  });
+
+  it('keeps the System administrator role on the last enabled system administrator', async () => {
+    const role = await builtInId('system_administrator');
+    const caller = await callerWith(harness, {
+      accessScope: 'system',
+      permissions: BUILT_IN_ROLES.system_administrator.permissions,
+    });
+    const holders = await harness.deps.db
+      .selectFrom('user_roles')
+      .innerJoin('users', 'users.id', 'user_roles.user_id')
+      .select('users.id')
+      .where('user_roles.role_id', '=', role)
+      .where('users.access_scope', '=', 'system')
+      .execute();
+    const ids = holders.map((holder) => holder.id);
+    await expectError(await assign(caller, role, { remove: ids }), 409, 'lastSystemAdministrator');
+    for (const id of ids) expect(await holds(id, role)).toBe(true);
+  });
+
+  it('gives and takes a role, records each user whose roles changed, and the holder gains it at once', async () => {
+    const roleId = await insertCustomRole(harness, accountA, ['VIEW_USER'], 'Readers');
+    const user = await callerWith(harness, { accessScope: 'account', accountId: accountA, permissions: [] });
+    expect((await call(harness, 'GET', apiPaths.users.list, { token: user.token })).status).toBe(403);
+    expect((await assign(accountAdmin, roleId, { add: [user.id] })).status).toBe(204);
+    expect((await call(harness, 'GET', apiPaths.users.list, { token: user.token })).status).toBe(200);
+    // Giving it again changes nothing and records nothing.
+    expect((await assign(accountAdmin, roleId, { add: [user.id] })).status).toBe(204);
+    expect((await assign(accountAdmin, roleId, { remove: [user.id] })).status).toBe(204);
+    // Beside the user's sign-in.
+    const events = (await roleEvents(user.id)).filter((event) => event.action === 'UPDATE');
+    const names = (details: unknown) =>
+      (details as { changes: { roles: { from: string[]; to: string[] } } }).changes.roles;
+    expect(events.map((event) => [event.action, event.resource_type, event.account_id])).toEqual([
+      ['UPDATE', 'USER', accountA],
+      ['UPDATE', 'USER', accountA],
+    ]);
+    const [given, taken] = events.map((event) => names(event.details));
+    expect(given?.to).toContain('Readers');
+    expect(given?.from).not.toContain('Readers');
+    expect(taken?.from).toContain('Readers');
+    expect(taken?.to).not.toContain('Readers');
+  });
+
+  it('with the roles feature off, gives no custom role but still gives a built-in one', async () => {
+    const managed = await insertTestUser(harness, { accountId: accountA, userName: 'feature-off-target' });
+    const roleId = await insertCustomRole(harness, accountA, []);
+    const toggle = (enabled: boolean) =>
+      call(harness, 'PUT', apiPaths.featureFlags.byName('roles'), { token: system.token, body: { enabled } });
+    expect((await toggle(false)).status).toBe(204);
+    try {
+      await expectError(await assign(system, roleId, { add: [managed] }), 409, 'rolesFeatureOff');
+      expect((await assign(system, await builtInId('read_only_auditor'), { add: [managed] })).status).toBe(
+        204,
+      );
+    } finally {
+      expect((await toggle(true)).status).toBe(204);
+    }
   });
 });
 
