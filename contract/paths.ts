@@ -86,6 +86,7 @@ export const apiPaths = {
     byId: (id: string) => `${UI_API_V1}/role/${encodeURIComponent(id)}`,
     users: (id: string) => `${UI_API_V1}/role/${encodeURIComponent(id)}/users`,
   },
+  permissionGroups: `${UI_API_V1}/permissiongroup`,
   profile: `${UI_API_V1}/profile`,
   userApplications: `${UI_API_V1}/user/applications`,
   permissions: `${UI_API_V1}/permission`,

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { ACCESS_SCOPES, APPLICATION_CODES, PERMISSION_NAMES } from '../permissions.ts';
+import { ACCESS_SCOPES, APPLICATION_CODES, PERMISSION_GROUP_IDS, PERMISSION_NAMES } from '../permissions.ts';
 import { ROLE_SORT_COLUMNS, USER_SORT_COLUMNS } from '../sort-columns.ts';
 import {
   emailSchema,
@@ -257,3 +257,21 @@ const roleUserIdsSchema = v.optional(
 /** PUT role/{id}/users: users to give the role and users to take it from, all or none. */
 export const roleUsersUpdateSchema = v.object({ add: roleUserIdsSchema, remove: roleUserIdsSchema });
 export type RoleUsersUpdate = v.InferOutput<typeof roleUsersUpdateSchema>;
+
+/** GET permissiongroup: the permission groups of an application, as a role of that account may grant them. */
+export const permissionGroupQuerySchema = v.object({
+  application_id: v.picklist(APPLICATION_CODES, 'invalidValue'),
+  account_id: resourceIdSchema,
+});
+
+/**
+ * A group of permissions; `grantable` is false for a name the caller does not hold or the account's
+ * type does not allow (decision 018 G5, G9), which the role form shows but does not let one choose.
+ */
+export const permissionGroupListSchema = listSchema(
+  v.object({
+    id: v.picklist(PERMISSION_GROUP_IDS),
+    permissions: v.array(v.object({ name: v.picklist(PERMISSION_NAMES), grantable: v.boolean() })),
+  }),
+);
+export type PermissionGroupList = v.InferOutput<typeof permissionGroupListSchema>;

@@ -55,6 +55,8 @@ import {
   tenantUpdateSchema,
 } from '../../contract/schemas/tenants.ts';
 import {
+  permissionGroupListSchema,
+  permissionGroupQuerySchema,
   roleCreateSchema,
   roleListQuerySchema,
   roleListSchema,
@@ -349,6 +351,17 @@ export const OPERATIONS: readonly Operation[] = [
     requestBody: roleCreateSchema,
     success: { status: 201, description: 'Role created', schema: roleSchema, etag: true },
     failures: [400, 401, 403, 404, 409, 413, 415],
+  },
+  {
+    method: 'get',
+    path: apiPaths.permissionGroups,
+    tag: 'Roles',
+    summary:
+      "An application's permission groups, each permission marked grantable when the caller holds it and the account's type allows it (read roles).",
+    authenticated: true,
+    query: permissionGroupQuerySchema,
+    success: { status: 200, description: 'Permission groups', schema: permissionGroupListSchema },
+    failures: [400, 401, 403, 404],
   },
   {
     method: 'get',

@@ -1,8 +1,10 @@
 import { Hono } from 'hono';
 import { apiPaths } from '../../contract/paths.ts';
-import type { PermissionName } from '../../contract/permissions.ts';
+import { PERMISSION_GROUPS, type PermissionName } from '../../contract/permissions.ts';
 import { DEFAULT_LIST_LIMIT } from '../../contract/schemas/common.ts';
 import {
+  type PermissionGroupList,
+  permissionGroupQuerySchema,
   type Role,
   type RoleList,
   type RoleUnique,
@@ -18,7 +20,12 @@ import {
 import type { AppDeps } from '../app-deps.ts';
 import { changesNothing, updateDetails } from '../audit/change.ts';
 import { ACCOUNT_NOT_FOUND } from '../authorization/account-reach.ts';
-import { assertGrantable, assertRoleWithinYours, withImpliedViews } from '../authorization/grants.ts';
+import {
+  assertGrantable,
+  assertRoleWithinYours,
+  permissionsForAccountType,
+  withImpliedViews,
+} from '../authorization/grants.ts';
 import { ROLE_NOT_FOUND, reachesAccount, reachesRole } from '../authorization/user-reach.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
 import type { AppEnv } from '../http/app-env.ts';
@@ -32,6 +39,7 @@ import { DEFAULT_SORT as DEFAULT_USER_SORT, listUsers } from '../users/list.ts';
 import { assertMayDefineRoles, assertMayReadRoles } from './access.ts';
 import { changeRoleHolders } from './assignments.ts';
 import {
+  accountType,
   archiveRole,
   DEFAULT_SORT,
   findReachableRole,
@@ -94,6 +102,23 @@ export function roleRoutes(deps: AppDeps): Hono<AppEnv> {
     if (filters.account_id !== undefined) await assertAccountInReach(db, principal, filters.account_id);
     assertMayReadRoles(principal);
     const list: RoleList = await listRoles(db, principal, filters, { limit, offset, sort });
+    return c.json(list);
+  });
+
+  app.get('/permissiongroup', authenticated, validateQuery(permissionGroupQuerySchema), async (c) => {
+    const principal = c.var.principal;
+    const query = c.req.valid('query');
+    await assertAccountInReach(db, principal, query.account_id);
+    assertMayReadRoles(principal);
+    const allowed = permissionsForAccountType(await accountType(db, query.account_id));
+    const items = PERMISSION_GROUPS[query.application_id].map((group) => ({
+      id: group.id,
+      permissions: group.permissions.map((name) => ({
+        name,
+        grantable: principal.permissions.has(name) && allowed.has(name),
+      })),
+    }));
+    const list: PermissionGroupList = { items, total: items.length };
     return c.json(list);
   });
 

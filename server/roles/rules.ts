@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { PermissionName } from '../../contract/permissions.ts';
+import { type ApplicationCode, PERMISSION_GROUPS, type PermissionName } from '../../contract/permissions.ts';
 import type { Role } from '../../contract/schemas/users.ts';
 import { permissionsForAccountType } from '../authorization/grants.ts';
 import type { Database } from '../db/schema.ts';
@@ -12,9 +12,6 @@ import { accountType, type RoleNameScope, roleNameTaken } from './repository.ts'
  * The rules of role definitions beyond who may make them (decision 018 §3.3 G8, G9; §4.2). Reach
  * (G1), permission (G2) and grant-only-what-you-hold (G5) come from `authorization/`.
  */
-
-/** The only application with a permission catalogue; a role for another one would grant nothing. */
-const APPLICATION_WITH_PERMISSIONS = 'account_manager';
 
 /** G8: with the roles feature off, custom roles are neither defined nor newly assigned. */
 export async function assertRolesFeatureOn(db: Kysely<Database>): Promise<void> {
@@ -41,9 +38,10 @@ export function assertNotArchived(role: Role): void {
  */
 export async function assertPermissionsFitAccount(
   db: Kysely<Database>,
-  role: { accountId: string; appCode: string; permissions: readonly PermissionName[] },
+  role: { accountId: string; appCode: ApplicationCode; permissions: readonly PermissionName[] },
 ): Promise<void> {
-  if (role.appCode !== APPLICATION_WITH_PERMISSIONS) {
+  // An application without a permission catalogue yet: a role for it would grant nothing.
+  if (PERMISSION_GROUPS[role.appCode].length === 0) {
     throw invalidField('application_id', 'noPermissionsForApplication');
   }
   const allowed = permissionsForAccountType(await accountType(db, role.accountId));

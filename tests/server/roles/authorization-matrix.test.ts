@@ -176,6 +176,19 @@ const ENDPOINTS: Endpoint[] = [
       }),
   },
   {
+    name: 'GET permissiongroup (for the target role’s account)',
+    expected: readsInReach,
+    request: (caller, target) =>
+      call(
+        harness,
+        'GET',
+        `${apiPaths.permissionGroups}?application_id=account_manager&account_id=${target.accountId}`,
+        {
+          token: caller.token,
+        },
+      ),
+  },
+  {
     name: 'GET role/{id}/users',
     expected: readsInReach,
     request: (caller, target) =>

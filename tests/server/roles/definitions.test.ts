@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '../../../contract/paths.ts';
-import { BUILT_IN_ROLES, type PermissionName } from '../../../contract/permissions.ts';
-import type { Role, RoleUnique, UserList } from '../../../contract/schemas/users.ts';
+import {
+  BUILT_IN_ROLES,
+  PERMISSION_GROUPS,
+  PERMISSION_NAMES,
+  type PermissionName,
+} from '../../../contract/permissions.ts';
+import type { PermissionGroupList, Role, RoleUnique, UserList } from '../../../contract/schemas/users.ts';
 import { insertAccount, signedInUser } from '../accounts/helpers.ts';
 import { errorOf } from '../errors.ts';
 import { type Caller, call, callerWith } from '../organizations/requests.ts';
@@ -290,6 +295,37 @@ describe('archiving', () => {
     await expectError(await edit(system, roleId, {}, '"2"'), 409, 'conflict');
     expect((await archive(system, roleId, '"2"')).status).toBe(204);
     expect((await roleEvents(roleId)).length).toBe(1);
+  });
+});
+
+describe('permission groups', () => {
+  const groups = async (caller: Caller, accountId: string, application = 'account_manager') => {
+    const query = new URLSearchParams({ application_id: application, account_id: accountId });
+    const response = await call(harness, 'GET', `${apiPaths.permissionGroups}?${query}`, {
+      token: caller.token,
+    });
+    expect(response.status).toBe(200);
+    const list = (await response.json()) as PermissionGroupList;
+    return new Map(
+      list.items.flatMap((group) => group.permissions.map((entry) => [entry.name, entry.grantable])),
+    );
+  };
+
+  it('puts every permission in exactly one group of the account-management application', () => {
+    const grouped = PERMISSION_GROUPS.account_manager.flatMap((group) => group.permissions);
+    expect([...grouped].sort()).toEqual([...PERMISSION_NAMES].sort());
+  });
+
+  it('marks grantable only what the caller holds and the account type allows', async () => {
+    const ofAdmin = await groups(accountAdmin, accountA);
+    expect(ofAdmin.get('VIEW_USER')).toBe(true);
+    expect(ofAdmin.get('MANAGE_SYSTEM_SETTINGS')).toBe(false);
+    const ofSystemInA = await groups(system, accountA);
+    expect(ofSystemInA.get('MANAGE_SYSTEM_SETTINGS')).toBe(false);
+    expect(ofSystemInA.get('VIEW_PARTNER_USER')).toBe(false);
+    expect(ofSystemInA.get('MANAGE_ORGANIZATION')).toBe(true);
+    expect((await groups(system, systemAccount)).get('MANAGE_SYSTEM_SETTINGS')).toBe(true);
+    expect((await groups(system, accountA, 'ca_manager')).size).toBe(0);
   });
 });
 
