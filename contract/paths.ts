@@ -83,6 +83,7 @@ export const apiPaths = {
   roles: {
     list: `${UI_API_V1}/role`,
     unique: `${UI_API_V1}/role/unique`,
+    export: `${UI_API_V1}/role/export`,
     byId: (id: string) => `${UI_API_V1}/role/${encodeURIComponent(id)}`,
     users: (id: string) => `${UI_API_V1}/role/${encodeURIComponent(id)}/users`,
   },

@@ -195,6 +195,9 @@ export const roleListQuerySchema = v.object({
 });
 export type RoleListQuery = v.InferOutput<typeof roleListQuerySchema>;
 
+/** GET role/export: the list's filters and sort, every matching role. */
+export const roleExportQuerySchema = v.omit(roleListQuerySchema, ['limit', 'offset']);
+
 export const roleIdParamsSchema = v.object({ id: resourceIdSchema });
 
 /** A role's description: a few lines of text, without control characters other than line breaks and tabs. */

@@ -5,7 +5,7 @@ import type { SortOrder } from '../../contract/schemas/query.ts';
 import type { Role, RoleListQuery } from '../../contract/schemas/users.ts';
 import type { RoleSortColumn } from '../../contract/sort-columns.ts';
 import { roleReach } from '../authorization/user-reach.ts';
-import { orderByKeys, type SortKeys } from '../db/keyset.ts';
+import { keysetBatches, orderByKeys, type SortKeys } from '../db/keyset.ts';
 import { containsPattern } from '../db/like.ts';
 import type { Database } from '../db/schema.ts';
 import { oneOf } from '../db/stored-values.ts';
@@ -105,6 +105,20 @@ export async function listRoles(
     filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
   ]);
   return { items: rows.map(toRole), total: count.total };
+}
+
+/** Every matching role in `sort` order, in batches (the CSV export). */
+export async function* roleBatches(
+  db: Kysely<Database>,
+  principal: Principal,
+  filters: RoleFilters,
+  sort: SortOrder<RoleSortColumn>,
+  batchSize: number,
+): AsyncGenerator<Role[], void, undefined> {
+  const rows = () => selectRole(filteredRoles(db, principal, filters));
+  for await (const batch of keysetBatches(rows, sortKeys(sort.column), sort.direction, batchSize)) {
+    yield batch.map(toRole);
+  }
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   type RoleList,
   type RoleUnique,
   roleCreateSchema,
+  roleExportQuerySchema,
   roleIdParamsSchema,
   roleListQuerySchema,
   roleUniqueQuerySchema,
@@ -27,9 +28,11 @@ import {
   withImpliedViews,
 } from '../authorization/grants.ts';
 import { ROLE_NOT_FOUND, reachesAccount, reachesRole } from '../authorization/user-reach.ts';
+import { utcDate } from '../dates.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { requireAuth } from '../http/authenticate.ts';
+import { csvResponse, EXPORT_BATCH_SIZE } from '../http/csv-stream.ts';
 import { ApiError } from '../http/errors.ts';
 import { validateJson, validateParams, validateQuery } from '../http/validate.ts';
 import type { Principal } from '../identity/principal.ts';
@@ -38,6 +41,7 @@ import { assertMayReadUsers } from '../users/access.ts';
 import { DEFAULT_SORT as DEFAULT_USER_SORT, listUsers } from '../users/list.ts';
 import { assertMayDefineRoles, assertMayReadRoles } from './access.ts';
 import { changeRoleHolders } from './assignments.ts';
+import { ROLE_CSV_HEADER, roleCsvLine } from './csv.ts';
 import {
   accountType,
   archiveRole,
@@ -46,6 +50,8 @@ import {
   insertRole,
   listRoles,
   ROLE_NAME_CONSTRAINT,
+  type RoleFilters,
+  roleBatches,
   roleNameTaken,
   updateRole,
 } from './repository.ts';
@@ -83,6 +89,12 @@ async function assertAccountInReach(db: AppDeps['db'], principal: Principal, acc
   if (!(await reachesAccount(db, principal, accountId))) throw new ApiError(404, ACCOUNT_NOT_FOUND);
 }
 
+/** The list's account filter out of reach is 404 (decision 018 G10), then the permission (403). */
+async function assertListable(db: AppDeps['db'], principal: Principal, filters: RoleFilters) {
+  if (filters.account_id !== undefined) await assertAccountInReach(db, principal, filters.account_id);
+  assertMayReadRoles(principal);
+}
+
 /**
  * Roles (/account/ui-api/v1), described in docs/api.md: reading, and defining custom roles under the
  * no-escalation rules of decision 018 §3.3 (G1 reach, G2 permission, G5 grant only what you hold,
@@ -99,10 +111,22 @@ export function roleRoutes(deps: AppDeps): Hono<AppEnv> {
   app.get('/role', authenticated, validateQuery(roleListQuerySchema), async (c) => {
     const principal = c.var.principal;
     const { limit = DEFAULT_LIST_LIMIT, offset = 0, sort = DEFAULT_SORT, ...filters } = c.req.valid('query');
-    if (filters.account_id !== undefined) await assertAccountInReach(db, principal, filters.account_id);
-    assertMayReadRoles(principal);
+    await assertListable(db, principal, filters);
     const list: RoleList = await listRoles(db, principal, filters, { limit, offset, sort });
     return c.json(list);
+  });
+
+  // Before role/:id, which this path would match too.
+  app.get('/role/export', authenticated, validateQuery(roleExportQuerySchema), async (c) => {
+    const principal = c.var.principal;
+    const { sort = DEFAULT_SORT, ...filters } = c.req.valid('query');
+    await assertListable(db, principal, filters);
+    return csvResponse(c, {
+      header: ROLE_CSV_HEADER,
+      batches: roleBatches(db, principal, filters, sort, EXPORT_BATCH_SIZE),
+      line: roleCsvLine,
+      filename: `roles-${utcDate(deps.now())}.csv`,
+    });
   });
 
   app.get('/permissiongroup', authenticated, validateQuery(permissionGroupQuerySchema), async (c) => {

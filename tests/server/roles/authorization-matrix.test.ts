@@ -189,6 +189,14 @@ const ENDPOINTS: Endpoint[] = [
       ),
   },
   {
+    name: 'GET role/export?account_id= (the target role’s account)',
+    expected: readsInReach,
+    request: (caller, target) =>
+      call(harness, 'GET', `${apiPaths.roles.export}?account_id=${target.accountId}`, {
+        token: caller.token,
+      }),
+  },
+  {
     name: 'GET role/{id}/users',
     expected: readsInReach,
     request: (caller, target) =>

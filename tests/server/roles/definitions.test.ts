@@ -6,6 +6,7 @@ import {
   PERMISSION_NAMES,
   type PermissionName,
 } from '../../../contract/permissions.ts';
+import { ROLE_CSV_COLUMNS } from '../../../contract/role-csv.ts';
 import type { PermissionGroupList, Role, RoleUnique, UserList } from '../../../contract/schemas/users.ts';
 import { insertAccount, signedInUser } from '../accounts/helpers.ts';
 import { errorOf } from '../errors.ts';
@@ -326,6 +327,27 @@ describe('permission groups', () => {
     expect(ofSystemInA.get('MANAGE_ORGANIZATION')).toBe(true);
     expect((await groups(system, systemAccount)).get('MANAGE_SYSTEM_SETTINGS')).toBe(true);
     expect((await groups(system, accountA, 'ca_manager')).size).toBe(0);
+  });
+});
+
+describe('export', () => {
+  it('writes the roles the caller reaches, filtered and sorted, with every column of the contract', async () => {
+    const name = `Export ${uniqueName()}`;
+    await insertCustomRole(harness, accountA, ['VIEW_ACCOUNT', 'VIEW_USER'], name);
+    const foreign = `Foreign ${uniqueName()}`;
+    await insertCustomRole(harness, accountB, [], foreign);
+    const response = await call(harness, 'GET', `${apiPaths.roles.export}?type=custom&sort=name:desc`, {
+      token: accountAdmin.token,
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('Content-Type')).toContain('text/csv');
+    const lines = (await response.text()).trim().split('\r\n');
+    expect(lines[0]).toBe(ROLE_CSV_COLUMNS.join(','));
+    expect(lines).toContain(`${name},account_manager,custom,${accountA},active,,VIEW_ACCOUNT|VIEW_USER`);
+    expect(lines.some((line) => line.includes(foreign))).toBe(false);
+    expect(lines.some((line) => line.includes('Account administrator'))).toBe(false);
+    const names = lines.slice(1).map((line) => line.split(',')[0] ?? '');
+    expect(names).toEqual([...names].sort((a, b) => b.toLowerCase().localeCompare(a.toLowerCase())));
   });
 });
 
