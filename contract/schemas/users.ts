@@ -177,6 +177,18 @@ export const roleSchema = v.object({
 });
 export type Role = v.InferOutput<typeof roleSchema>;
 
+/**
+ * GET role/{id}: the role with how many of its holders the caller reaches and whether the caller may
+ * edit and archive it (a custom, active role, the roles feature on, manage user role, and everything
+ * it grants held by the caller), so the console offers only what the server accepts.
+ */
+export const roleDetailsSchema = v.object({
+  ...roleSchema.entries,
+  users_count: v.number(),
+  editable: v.boolean(),
+});
+export type RoleDetails = v.InferOutput<typeof roleDetailsSchema>;
+
 export const roleListSchema = listSchema(roleSchema);
 export type RoleList = v.InferOutput<typeof roleListSchema>;
 

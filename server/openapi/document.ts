@@ -58,6 +58,7 @@ import {
   permissionGroupListSchema,
   permissionGroupQuerySchema,
   roleCreateSchema,
+  roleDetailsSchema,
   roleExportQuerySchema,
   roleListQuerySchema,
   roleListSchema,
@@ -336,10 +337,11 @@ export const OPERATIONS: readonly Operation[] = [
     method: 'get',
     path: `${UI_API_V1}/role/{id}`,
     tag: 'Roles',
-    summary: 'A role the caller reaches (view or manage user role, or manage user); ETag is its version.',
+    summary:
+      'A role the caller reaches (view or manage user role, or manage user), with the count of its holders the caller reaches and whether the caller may edit it; ETag is its version.',
     authenticated: true,
     pathParameters: ['id'],
-    success: { status: 200, description: 'Role', schema: roleSchema, etag: true },
+    success: { status: 200, description: 'Role', schema: roleDetailsSchema, etag: true },
     failures: [400, 401, 403, 404],
   },
   {
@@ -420,7 +422,7 @@ export const OPERATIONS: readonly Operation[] = [
     requestBody: roleUpdateSchema,
     success: { status: 204, description: 'Role changed' },
     failures: [400, 401, 403, 404, 409, 413, 415],
-    ifMatch: { required: true, current: roleSchema },
+    ifMatch: { required: true, current: roleDetailsSchema },
   },
   {
     method: 'delete',
@@ -432,7 +434,7 @@ export const OPERATIONS: readonly Operation[] = [
     pathParameters: ['id'],
     success: { status: 204, description: 'Role archived' },
     failures: [400, 401, 403, 404, 409],
-    ifMatch: { required: true, current: roleSchema },
+    ifMatch: { required: true, current: roleDetailsSchema },
   },
   {
     method: 'get',

@@ -6,6 +6,7 @@ import {
   type PermissionGroupList,
   permissionGroupQuerySchema,
   type Role,
+  type RoleDetails,
   type RoleList,
   type RoleUnique,
   roleCreateSchema,
@@ -74,7 +75,31 @@ const roleKind: ResourceKind<{ id: string }, Role> = {
   },
   authorize: (principal, _found, access) =>
     access === 'view' ? assertMayReadRoles(principal) : assertMayDefineRoles(principal),
+  represent: async (db, principal, { row }): Promise<RoleDetails> => {
+    const holders = await listUsers(
+      db,
+      principal,
+      { role_id: row.id },
+      { limit: 1, offset: 0, sort: DEFAULT_USER_SORT },
+    );
+    return { ...row, users_count: holders.total, editable: await mayEdit(db, principal, row) };
+  },
 };
+
+/** Whether the edit and archive checks (G2, G5, G8) would let `principal` change `role`. */
+async function mayEdit(db: AppDeps['db'], principal: Principal, role: Role): Promise<boolean> {
+  try {
+    assertMayDefineRoles(principal);
+    assertNotBuiltIn(role);
+    assertNotArchived(role);
+    assertRoleWithinYours(principal, role.permissions);
+    await assertRolesFeatureOn(db);
+    return true;
+  } catch (error) {
+    if (error instanceof ApiError) return false;
+    throw error;
+  }
+}
 
 /** Fields of a role whose values the trail keeps: a role holds no personal data. */
 const DISCLOSED = ['name', 'description', 'permissions', 'archived'];

@@ -7,7 +7,13 @@ import {
   type PermissionName,
 } from '../../../contract/permissions.ts';
 import { ROLE_CSV_COLUMNS } from '../../../contract/role-csv.ts';
-import type { PermissionGroupList, Role, RoleUnique, UserList } from '../../../contract/schemas/users.ts';
+import type {
+  PermissionGroupList,
+  Role,
+  RoleDetails,
+  RoleUnique,
+  UserList,
+} from '../../../contract/schemas/users.ts';
 import { insertAccount, signedInUser } from '../accounts/helpers.ts';
 import { errorOf } from '../errors.ts';
 import { type Caller, call, callerWith } from '../organizations/requests.ts';
@@ -368,6 +374,30 @@ describe('holders', () => {
     const page = (await response.json()) as UserList;
     expect(page.total).toBe(2);
     expect(page.items).toHaveLength(1);
+  });
+
+  it('says on the role how many holders the caller reaches and whether the caller may edit it', async () => {
+    const roleId = await insertCustomRole(harness, accountA, ['VIEW_USER']);
+    const { caller: holder } = await definerHolding([]);
+    await harness.deps.db.insertInto('user_roles').values({ user_id: holder.id, role_id: roleId }).execute();
+    const details = async (caller: Caller, id: string) =>
+      (await (await read(caller, id)).json()) as RoleDetails;
+    expect(await details(accountAdmin, roleId)).toMatchObject({ users_count: 1, editable: true });
+    const auditor = await signedInUser(harness, {
+      accessScope: 'account',
+      accountId: accountA,
+      roles: ['read_only_auditor'],
+    });
+    expect((await details(auditor, roleId)).editable).toBe(false);
+    const stronger = await insertCustomRole(harness, accountA, ['MANAGE_SYSTEM_SETTINGS']);
+    expect((await details(accountAdmin, stronger)).editable).toBe(false);
+    expect((await details(system, stronger)).editable).toBe(true);
+    const builtIn = await harness.deps.db
+      .selectFrom('roles')
+      .select('id')
+      .where('code', '=', 'account_administrator')
+      .executeTakeFirstOrThrow();
+    expect((await details(system, builtIn.id)).editable).toBe(false);
   });
 
   it('leaves out the holders of a built-in role in accounts out of reach', async () => {
