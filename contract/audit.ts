@@ -34,9 +34,10 @@ export const AUDIT_RESOURCE_TYPES = [
   'LICENSE',
   'DIGEST_AUTH',
   'SSO_OIDC_IDP_MFA',
-  // Beyond the spec's filter list: changes to organizations and to their contacts.
+  // Beyond the spec's filter list: changes to organizations, to their contacts and to roles.
   'ORGANIZATION',
   'ORGANIZATION_CONTACT',
+  'ROLE',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 

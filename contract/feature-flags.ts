@@ -7,8 +7,10 @@ import * as v from 'valibot';
  *   system scope creates standard or partner accounts from a menu.
  * - `partner_scope`: the account details header shows the account type.
  * - `federated_info`: the accounts list shows federation status and federated account id.
+ * - `roles`: custom roles may be defined and newly assigned, and Access shows User roles (decision
+ *   018 §4.2); off, existing assignments keep granting what they grant.
  */
-export const FEATURE_FLAGS = ['partner_accounts', 'partner_scope', 'federated_info'] as const;
+export const FEATURE_FLAGS = ['partner_accounts', 'partner_scope', 'federated_info', 'roles'] as const;
 export type FeatureFlag = (typeof FEATURE_FLAGS)[number];
 
 /** What a platform without stored flag settings runs with. */
@@ -16,6 +18,7 @@ export const DEFAULT_FEATURE_FLAGS: Readonly<Record<FeatureFlag, boolean>> = {
   partner_accounts: true,
   partner_scope: true,
   federated_info: true,
+  roles: true,
 };
 
 export const featureFlagSchema = v.object({

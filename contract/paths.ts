@@ -85,8 +85,12 @@ export const apiPaths = {
   },
   roles: {
     list: `${UI_API_V1}/role`,
+    unique: `${UI_API_V1}/role/unique`,
+    export: `${UI_API_V1}/role/export`,
     byId: (id: string) => `${UI_API_V1}/role/${encodeURIComponent(id)}`,
+    users: (id: string) => `${UI_API_V1}/role/${encodeURIComponent(id)}/users`,
   },
+  permissionGroups: `${UI_API_V1}/permissiongroup`,
   profile: `${UI_API_V1}/profile`,
   userApplications: `${UI_API_V1}/user/applications`,
   permissions: `${UI_API_V1}/permission`,

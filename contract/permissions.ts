@@ -92,6 +92,75 @@ function buildPermissionTable(): ReadonlyMap<PermissionName, PermissionFlag> {
   return table as ReadonlyMap<PermissionName, PermissionFlag>;
 }
 
+function viewAndManage(...subjects: ViewManageSubject[]): PermissionName[] {
+  return subjects.flatMap((subject): PermissionName[] => [`VIEW_${subject}`, `MANAGE_${subject}`]);
+}
+
+/** Groups of the role form's permission picker; the console translates each group's name from its id. */
+export const PERMISSION_GROUP_IDS = [
+  'accounts_licences',
+  'users_roles',
+  'organizations',
+  'certificates_enrollment',
+  'audit',
+  'platform_settings',
+] as const;
+export type PermissionGroupId = (typeof PERMISSION_GROUP_IDS)[number];
+
+export interface PermissionGroup {
+  id: PermissionGroupId;
+  permissions: readonly PermissionName[];
+}
+
+/**
+ * The permissions each application's roles may grant, in groups (decision 018 §4.2). Every
+ * permission belongs to the account-management application; the other applications bring no
+ * catalogue yet, so a role for them could grant nothing.
+ */
+export const PERMISSION_GROUPS: Readonly<Record<ApplicationCode, readonly PermissionGroup[]>> = {
+  account_manager: [
+    {
+      id: 'accounts_licences',
+      permissions: [
+        ...viewAndManage('TENANT', 'ACCOUNT', 'SEAT', 'LICENSE', 'LICENSED_SEATS'),
+        ...(Object.keys(LICENCE_PRODUCTS) as LicenceProduct[]).flatMap((product): PermissionName[] => [
+          `VIEW_${product}_LICENSE`,
+          `MANAGE_${product}_LICENSE`,
+        ]),
+      ],
+    },
+    {
+      id: 'users_roles',
+      permissions: viewAndManage(
+        'USER',
+        'ACCOUNT_USER',
+        'PARTNER_USER',
+        'SYSTEM_USER',
+        'USER_ROLE',
+        'PERMISSION',
+      ),
+    },
+    { id: 'organizations', permissions: viewAndManage('ORGANIZATION') },
+    {
+      id: 'certificates_enrollment',
+      permissions: [
+        ...viewAndManage('CA', 'ENROLLMENT', 'PROFILE', 'TEMPLATE'),
+        'VIEW_CERTIFICATE',
+        'REVOKE_CERTIFICATE',
+      ],
+    },
+    { id: 'audit', permissions: viewAndManage('AUDIT_LOG') },
+    { id: 'platform_settings', permissions: viewAndManage('SYSTEM_SETTINGS') },
+  ],
+  ca_manager: [],
+  secure_software_manager: [],
+  device_manager: [],
+  enterprise_manager: [],
+  document_signing_manager: [],
+  discovery_automation_manager: [],
+  device_trust_manager: [],
+};
+
 /** Every permission name and its flag. */
 export const PERMISSION_FLAGS: ReadonlyMap<PermissionName, PermissionFlag> = buildPermissionTable();
 export const PERMISSION_NAMES: readonly PermissionName[] = [...PERMISSION_FLAGS.keys()];

@@ -29,6 +29,9 @@ export const VALIDATION_TEXT: Readonly<Record<ValidationCode, string>> = {
   licenceTampered: 'has a signature that does not match its content',
   licenceExpired: 'is a licence that has expired',
   licenceNotYetValid: 'is a licence that is not valid yet',
+  permissionNotForAccount: 'names a permission this account type does not allow',
+  noPermissionsForApplication: 'is an application without permissions to grant',
+  roleNotForUser: 'names a user this role cannot be given to',
 };
 
 /** A failed request value as the server answers it: where, which rule, and the rule in English. */

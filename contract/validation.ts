@@ -33,6 +33,9 @@ export const VALIDATION_CODES = [
   'licenceTampered',
   'licenceExpired',
   'licenceNotYetValid',
+  'permissionNotForAccount',
+  'noPermissionsForApplication',
+  'roleNotForUser',
 ] as const;
 export type ValidationCode = (typeof VALIDATION_CODES)[number];
 

@@ -31,6 +31,18 @@ export const API_ERROR_CODES = [
   'userExceedsYours',
   /** 409: the most objects of a kind one holder may have (20 active API tokens). */
   'limitReached',
+  /** 403: a role's new permissions include one the caller does not hold (decision 018 G5). */
+  'permissionNotHeld',
+  /** 403: the role grants a permission the caller does not hold, so the caller may not change it. */
+  'roleExceedsYours',
+  /** 409: built-in roles are never edited or archived. */
+  'builtInRole',
+  /** 409: with the roles feature off, custom roles are neither defined nor newly assigned. */
+  'rolesFeatureOff',
+  /** 403: nobody changes their own roles (decision 018 G3). */
+  'ownUser',
+  /** 409: the last enabled system-scope system administrator keeps that role (G8). */
+  'lastSystemAdministrator',
 ] as const;
 export type ApiErrorCode = ValidationCode | (typeof API_ERROR_CODES)[number];
 

@@ -1,11 +1,12 @@
 import * as v from 'valibot';
-import { ACCESS_SCOPES, APPLICATION_CODES } from '../permissions.ts';
+import { ACCESS_SCOPES, APPLICATION_CODES, PERMISSION_GROUP_IDS, PERMISSION_NAMES } from '../permissions.ts';
 import { ROLE_SORT_COLUMNS, USER_SORT_COLUMNS } from '../sort-columns.ts';
 import {
   emailSchema,
   passwordConfirmationSchema,
   passwordSchema,
   personNameSchema,
+  requiredTextLineSchema,
   userNameSchema,
   withPasswordConfirmation,
 } from '../validation.ts';
@@ -157,7 +158,7 @@ export type User = v.InferOutput<typeof userSchema>;
 export const ROLE_TYPES = ['built_in', 'custom'] as const;
 export const ROLE_STATUSES = ['active', 'archived'] as const;
 
-/** A role over the columns the platform stores today; the roles slice adds description and version. */
+/** A role: built-in, or custom to one account; `version` is its ETag. */
 export const roleSchema = v.object({
   id: v.string(),
   name: v.string(),
@@ -169,8 +170,24 @@ export const roleSchema = v.object({
   built_in: v.boolean(),
   status: v.picklist(ROLE_STATUSES),
   permissions: v.array(v.string()),
+  description: v.string(),
+  /** The role the console filled the create form from, if it was a clone and that role still exists. */
+  cloned_from: v.nullable(v.string()),
+  version: v.number(),
 });
 export type Role = v.InferOutput<typeof roleSchema>;
+
+/**
+ * GET role/{id}: the role with how many of its holders the caller reaches and whether the caller may
+ * edit and archive it (a custom, active role, the roles feature on, manage user role, and everything
+ * it grants held by the caller), so the console offers only what the server accepts.
+ */
+export const roleDetailsSchema = v.object({
+  ...roleSchema.entries,
+  users_count: v.number(),
+  editable: v.boolean(),
+});
+export type RoleDetails = v.InferOutput<typeof roleDetailsSchema>;
 
 export const roleListSchema = listSchema(roleSchema);
 export type RoleList = v.InferOutput<typeof roleListSchema>;
@@ -190,4 +207,86 @@ export const roleListQuerySchema = v.object({
 });
 export type RoleListQuery = v.InferOutput<typeof roleListQuerySchema>;
 
+/** GET role/export: the list's filters and sort, every matching role. */
+export const roleExportQuerySchema = v.omit(roleListQuerySchema, ['limit', 'offset']);
+
 export const roleIdParamsSchema = v.object({ id: resourceIdSchema });
+
+/** A role's description: a few lines of text, without control characters other than line breaks and tabs. */
+export const ROLE_DESCRIPTION_MAX_LENGTH = 1000;
+const roleDescriptionSchema = v.pipe(
+  v.string('invalidType'),
+  v.trim(),
+  v.maxLength(ROLE_DESCRIPTION_MAX_LENGTH, 'tooLong'),
+  v.regex(/^(?:\P{Cc}|[\t\n\r])*$/u, 'invalidValue'),
+);
+
+/** The permissions a role grants, by name; repeated names count once. */
+const rolePermissionsSchema = v.pipe(
+  v.array(v.picklist(PERMISSION_NAMES, 'invalidValue'), 'invalidType'),
+  v.maxLength(500, 'tooLong'),
+);
+
+/** PUT role/{id}: a custom role's definition, replaced whole (decision 018 §4.2). */
+export const roleUpdateSchema = v.object({
+  name: requiredTextLineSchema,
+  description: roleDescriptionSchema,
+  permissions: rolePermissionsSchema,
+});
+export type RoleUpdate = v.InferOutput<typeof roleUpdateSchema>;
+
+/**
+ * POST role: a new custom role of `account_id` for the application `application_id`. A clone names
+ * the role its form was filled from in `cloned_from`; the submitted permissions are what is checked.
+ */
+export const roleCreateSchema = v.object({
+  name: requiredTextLineSchema,
+  description: v.optional(roleDescriptionSchema, ''),
+  application_id: v.picklist(APPLICATION_CODES, 'invalidValue'),
+  account_id: resourceIdSchema,
+  permissions: rolePermissionsSchema,
+  cloned_from: v.optional(resourceIdSchema),
+});
+export type RoleCreate = v.InferOutput<typeof roleCreateSchema>;
+export type RoleCreateInput = v.InferInput<typeof roleCreateSchema>;
+
+/** GET role/unique: whether `name` is free for a new custom role of that account and application. */
+export const roleUniqueQuerySchema = v.object({
+  application_id: v.picklist(APPLICATION_CODES, 'invalidValue'),
+  account_id: resourceIdSchema,
+  name: requiredTextLineSchema,
+});
+export const roleUniqueSchema = v.object({ unique: v.boolean() });
+export type RoleUnique = v.InferOutput<typeof roleUniqueSchema>;
+
+/** GET role/{id}/users: a page of the role's holders the caller reaches, by name; `total` is what the archive dialog shows. */
+export const roleUsersQuerySchema = v.object({ ...pagingQueryEntries });
+
+/** The most users one PUT role/{id}/users may name in `add` or in `remove`. */
+export const ROLE_USERS_MAX_CHANGES = 100;
+const roleUserIdsSchema = v.optional(
+  v.pipe(v.array(resourceIdSchema, 'invalidType'), v.maxLength(ROLE_USERS_MAX_CHANGES, 'tooLong')),
+  [],
+);
+
+/** PUT role/{id}/users: users to give the role and users to take it from, all or none. */
+export const roleUsersUpdateSchema = v.object({ add: roleUserIdsSchema, remove: roleUserIdsSchema });
+export type RoleUsersUpdate = v.InferOutput<typeof roleUsersUpdateSchema>;
+
+/** GET permissiongroup: the permission groups of an application, as a role of that account may grant them. */
+export const permissionGroupQuerySchema = v.object({
+  application_id: v.picklist(APPLICATION_CODES, 'invalidValue'),
+  account_id: resourceIdSchema,
+});
+
+/**
+ * A group of permissions; `grantable` is false for a name the caller does not hold or the account's
+ * type does not allow (decision 018 G5, G9), which the role form shows but does not let one choose.
+ */
+export const permissionGroupListSchema = listSchema(
+  v.object({
+    id: v.picklist(PERMISSION_GROUP_IDS),
+    permissions: v.array(v.object({ name: v.picklist(PERMISSION_NAMES), grantable: v.boolean() })),
+  }),
+);
+export type PermissionGroupList = v.InferOutput<typeof permissionGroupListSchema>;

@@ -19,9 +19,10 @@ import { auditChange, changesNothing, updateDetails } from '../audit/change.ts';
 import { ACCOUNT_NOT_FOUND } from '../authorization/account-reach.ts';
 import { assertPermission, requirePermission, requireSystemScope } from '../authorization/permissions.ts';
 import { utcDate } from '../dates.ts';
+import { isUniqueViolation } from '../db/unique-violation.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { requireAuth } from '../http/authenticate.ts';
-import { csvResponse } from '../http/csv-stream.ts';
+import { csvResponse, EXPORT_BATCH_SIZE } from '../http/csv-stream.ts';
 import { entityTag } from '../http/entity-tags.ts';
 import { ApiError } from '../http/errors.ts';
 import { validateJson, validateParams, validateQuery } from '../http/validate.ts';
@@ -40,7 +41,6 @@ import {
   findTenant,
   hasActiveAccounts,
   insertAccount,
-  isUniqueViolation,
   partnerWithRemainingAccounts,
   setActive,
   setFederation,
@@ -62,9 +62,6 @@ import {
   partnerNotActive,
   partnerOfNewAccount,
 } from './rules.ts';
-
-/** Rows per query of the CSV export: one batch is all it holds in memory. */
-const EXPORT_BATCH_SIZE = 1000;
 
 /** Fields of an account whose old and new values its UPDATE events keep: none of them is personal. */
 const ACCOUNT_FIELDS = ['name', 'locale', 'service_from', 'service_to'] as const;

@@ -1,4 +1,4 @@
-import { assertNotStronger } from '../authorization/grants.ts';
+import { assertUserWithinYours } from '../authorization/grants.ts';
 import { sessionIdOf } from '../http/authenticate.ts';
 import { ApiError } from '../http/errors.ts';
 import type { Principal } from '../identity/principal.ts';
@@ -21,7 +21,7 @@ export interface TokenOwner {
 export function assertTokenAccess(principal: Principal, owner: TokenOwner, access: Access): void {
   if (owner.id === principal.userId) return;
   assertUserAccess(principal, owner.access_scope, access);
-  if (access === 'manage') assertNotStronger(principal, owner.permissions);
+  if (access === 'manage') assertUserWithinYours(principal, owner.permissions);
 }
 
 /**

@@ -7,6 +7,7 @@ import * as trustedDevices from './migrations/20261210T0900-trusted-devices.ts';
 import * as mailOutbox from './migrations/20261212T0900-mail-outbox.ts';
 import * as usersRead from './migrations/20261212T1000-users-read.ts';
 import * as apiTokens from './migrations/20261213T0900-api-tokens.ts';
+import * as rolesManagement from './migrations/20261213T1000-roles-management.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261212T0900-mail-outbox': mailOutbox,
   '20261212T1000-users-read': usersRead,
   '20261213T0900-api-tokens': apiTokens,
+  '20261213T1000-roles-management': rolesManagement,
 };
 
 const staticProvider: MigrationProvider = {

@@ -121,6 +121,14 @@ export interface RolesTable {
   permissions: Json<string[]>;
   archived: Generated<boolean>;
   created_at: Timestamp;
+  description: Generated<string>;
+  /** The role whose form a clone was made from; null once that role is deleted with its account. */
+  cloned_from: string | null;
+  version: Generated<number>;
+  updated_at: Timestamp | null;
+  created_by: string | null;
+  archived_at: Timestamp | null;
+  archived_by: string | null;
 }
 
 export interface UserRolesTable {

@@ -20,6 +20,9 @@ export function csvLine(cells: readonly string[]): string {
   return `${cells.map(csvCell).join(',')}\r\n`;
 }
 
+/** Rows per query of a CSV export: one batch is all it holds in memory. */
+export const EXPORT_BATCH_SIZE = 1000;
+
 /** A CSV export: its header line, the rows batch by batch, and how one row is written. */
 export interface CsvExport<TRow> {
   header: string;

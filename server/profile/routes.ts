@@ -8,7 +8,7 @@ import {
   userApplicationsQuerySchema,
 } from '../../contract/schemas/profile.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { auditChange, updateDetails } from '../audit/change.ts';
+import { updateDetails } from '../audit/change.ts';
 import { ACCOUNT_NOT_FOUND, canSeeAccount } from '../authorization/account-reach.ts';
 import { forbidden } from '../authorization/permissions.ts';
 import { findReachableUser, USER_NOT_FOUND } from '../authorization/user-reach.ts';
@@ -18,6 +18,7 @@ import { ApiError } from '../http/errors.ts';
 import { validateParams, validateQuery } from '../http/validate.ts';
 import type { Principal } from '../identity/principal.ts';
 import { licensedApplications } from '../licence/store.ts';
+import { recordUserChange } from '../users/changes.ts';
 import { applicationOf, applicationRoles } from '../users/repository.ts';
 import { findProfileUser, userAccounts } from './repository.ts';
 
@@ -107,20 +108,18 @@ export function profileRoutes(deps: AppDeps): Hono<AppEnv> {
     if (!target) throw new ApiError(404, USER_NOT_FOUND);
     if (!isSelf && !principal.permissions.has('MANAGE_USER')) throw forbidden('MANAGE_USER');
 
-    await db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('users')
-        .set((eb) => ({ locale, updated_at: deps.now(), version: eb('version', '+', 1) }))
-        .where('id', '=', target.id)
-        .execute();
-      await auditChange(trx, c, deps, {
-        action: 'UPDATE',
-        resourceType: 'USER',
-        resourceId: target.id,
-        accountId: target.primary_account_id,
-        details: updateDetails({ locale: target.locale }, { locale }, ['locale']),
-      });
-    });
+    await db
+      .transaction()
+      .execute((trx) =>
+        recordUserChange(
+          trx,
+          c,
+          deps,
+          target,
+          { locale },
+          updateDetails({ locale: target.locale }, { locale }, ['locale']),
+        ),
+      );
     return c.body(null, 204);
   });
 

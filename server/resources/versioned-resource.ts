@@ -64,8 +64,9 @@ export interface ChangeSpec<TRow> {
   /**
    * Rules of the kind that refuse this change of this object, with 403 or 409 (a protected object),
    * before the version is compared: a caller who may never make the change learns nothing from a 412.
+   * `trx` serves rules that read stored settings, such as whether a feature is on.
    */
-  permit?(found: Located<TRow>): void;
+  permit?(found: Located<TRow>, trx: Kysely<Database>): void | Promise<void>;
   /**
    * Checks that depend on the request's values (400) and the write; answers the audit facts, or null
    * for a change that changes nothing and is neither written nor recorded.
@@ -162,7 +163,7 @@ export function versionedResource<TParams, TRow extends Versioned>(
       assertWellFormedIfMatch(ifMatch, subject);
       await db.transaction().execute(async (trx) => {
         const found = await locate(trx, principal, params, 'manage', true);
-        spec.permit?.(found);
+        await spec.permit?.(found, trx);
         if (spec.precondition === 'required') assertIfMatchPresent(ifMatch, subject);
         if (!ifMatchAdmits(ifMatch, found.row.version)) {
           throw new PreconditionFailed(

@@ -1,5 +1,5 @@
 import type { PermissionName } from '../../contract/permissions.ts';
-import { assertAnyPermission } from '../authorization/permissions.ts';
+import { assertAnyPermission, assertPermission } from '../authorization/permissions.ts';
 import type { Principal } from '../identity/principal.ts';
 
 /**
@@ -15,4 +15,9 @@ const READ_ROLES: readonly [PermissionName, ...PermissionName[]] = [
 
 export function assertMayReadRoles(principal: Principal): void {
   assertAnyPermission(principal, READ_ROLES);
+}
+
+/** Defining roles (create, edit, clone, archive) needs manage user role (decision 018 §3.2). */
+export function assertMayDefineRoles(principal: Principal): void {
+  assertPermission(principal, 'MANAGE_USER_ROLE');
 }

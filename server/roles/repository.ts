@@ -1,10 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { APPLICATION_CODES } from '../../contract/permissions.ts';
 import type { SortOrder } from '../../contract/schemas/query.ts';
 import type { Role, RoleListQuery } from '../../contract/schemas/users.ts';
 import type { RoleSortColumn } from '../../contract/sort-columns.ts';
 import { roleReach } from '../authorization/user-reach.ts';
-import { orderByKeys, type SortKeys } from '../db/keyset.ts';
+import { keysetBatches, orderByKeys, type SortKeys } from '../db/keyset.ts';
 import { containsPattern } from '../db/like.ts';
 import type { Database } from '../db/schema.ts';
 import { oneOf } from '../db/stored-values.ts';
@@ -60,6 +61,9 @@ function selectRole(query: FilteredRoles) {
     'roles.account_id',
     'roles.archived',
     'roles.permissions',
+    'roles.description',
+    'roles.cloned_from',
+    'roles.version',
   ]);
 }
 
@@ -75,6 +79,9 @@ function toRole(row: RoleRow): Role {
     built_in: row.account_id === null,
     status: row.archived ? 'archived' : 'active',
     permissions: row.permissions,
+    description: row.description,
+    cloned_from: row.cloned_from,
+    version: row.version,
   };
 }
 
@@ -100,14 +107,145 @@ export async function listRoles(
   return { items: rows.map(toRole), total: count.total };
 }
 
-/** The role with `id` if the caller reaches it. */
+/** Every matching role in `sort` order, in batches (the CSV export). */
+export async function* roleBatches(
+  db: Kysely<Database>,
+  principal: Principal,
+  filters: RoleFilters,
+  sort: SortOrder<RoleSortColumn>,
+  batchSize: number,
+): AsyncGenerator<Role[], void, undefined> {
+  const rows = () => selectRole(filteredRoles(db, principal, filters));
+  for await (const batch of keysetBatches(rows, sortKeys(sort.column), sort.direction, batchSize)) {
+    yield batch.map(toRole);
+  }
+}
+
+/**
+ * The role with `id` if the caller reaches it; with `lock`, locked for the rest of the transaction so
+ * the checks made on it still hold when a change is written.
+ */
 export async function findReachableRole(
   db: Kysely<Database>,
   principal: Principal,
   id: string,
+  lock: boolean,
 ): Promise<Role | undefined> {
   const row = await selectRole(filteredRoles(db, principal, {}))
     .where('roles.id', '=', id)
+    .$if(lock, (query) => query.forUpdate())
     .executeTakeFirst();
   return row && toRole(row);
+}
+
+/** The type of the account `accountId` (standard, partner or system), which bounds what its roles grant. */
+export async function accountType(db: Kysely<Database>, accountId: string): Promise<string> {
+  const row = await db
+    .selectFrom('accounts')
+    .select('type')
+    .where('id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  return row.type;
+}
+
+/** Where a role name must be unique: the active custom roles of one account and application. */
+export interface RoleNameScope {
+  accountId: string;
+  appCode: string;
+  name: string;
+  /** The role being renamed, which does not collide with itself. */
+  exceptId?: string;
+}
+
+/**
+ * Whether the name is taken, compared without case: by an active custom role of that account and
+ * application (what `roles_custom_name` enforces) or by a built-in role of that application, which
+ * every account shows beside its own.
+ */
+export async function roleNameTaken(db: Kysely<Database>, scope: RoleNameScope): Promise<boolean> {
+  const row = await db
+    .selectFrom('roles')
+    .select('id')
+    .where('roles.app_code', '=', scope.appCode)
+    .where(lowerName, '=', sql<string>`lower(${scope.name})`)
+    .where((eb) =>
+      eb.or([
+        eb('roles.account_id', 'is', null),
+        eb.and([eb('roles.account_id', '=', scope.accountId), eb('roles.archived', '=', false)]),
+      ]),
+    )
+    .$if(scope.exceptId !== undefined, (query) => query.where('roles.id', '!=', scope.exceptId ?? ''))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The constraint that answers a name taken by a role created at the same moment. */
+export const ROLE_NAME_CONSTRAINT = 'roles_custom_name';
+
+export interface NewRole {
+  accountId: string;
+  appCode: string;
+  name: string;
+  description: string;
+  permissions: readonly string[];
+  clonedFrom: string | null;
+  createdBy: string;
+}
+
+export async function insertRole(db: Kysely<Database>, role: NewRole, now: Date): Promise<string> {
+  const id = randomUUID();
+  await db
+    .insertInto('roles')
+    .values({
+      id,
+      code: null,
+      name: role.name,
+      description: role.description,
+      app_code: role.appCode,
+      account_id: role.accountId,
+      permissions: JSON.stringify(role.permissions),
+      cloned_from: role.clonedFrom,
+      created_by: role.createdBy,
+      created_at: now,
+    })
+    .execute();
+  return id;
+}
+
+/** Replaces a role's definition and moves its version on. */
+export async function updateRole(
+  db: Kysely<Database>,
+  id: string,
+  fields: { name: string; description: string; permissions: readonly string[] },
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('roles')
+    .set({
+      name: fields.name,
+      description: fields.description,
+      permissions: JSON.stringify(fields.permissions),
+      updated_at: now,
+      version: sql<number>`version + 1`,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/**
+ * Archives a role. Its holders lose what it grants on their next request, since
+ * `effectivePermissions` skips archived roles; the assignments stay for the trail and the count.
+ */
+export async function archiveRole(db: Kysely<Database>, id: string, by: string, now: Date): Promise<void> {
+  await db
+    .updateTable('roles')
+    .set({
+      archived: true,
+      archived_at: now,
+      archived_by: by,
+      updated_at: now,
+      version: sql<number>`version + 1`,
+    })
+    .where('id', '=', id)
+    .execute();
 }

@@ -1,48 +1,322 @@
 import { Hono } from 'hono';
+import { apiPaths } from '../../contract/paths.ts';
+import { PERMISSION_GROUPS, type PermissionName } from '../../contract/permissions.ts';
 import { DEFAULT_LIST_LIMIT } from '../../contract/schemas/common.ts';
 import {
+  type PermissionGroupList,
+  permissionGroupQuerySchema,
   type Role,
+  type RoleDetails,
   type RoleList,
+  type RoleUnique,
+  roleCreateSchema,
+  roleExportQuerySchema,
   roleIdParamsSchema,
   roleListQuerySchema,
+  roleUniqueQuerySchema,
+  roleUpdateSchema,
+  roleUsersQuerySchema,
+  roleUsersUpdateSchema,
+  type UserList,
 } from '../../contract/schemas/users.ts';
 import type { AppDeps } from '../app-deps.ts';
+import { changesNothing, updateDetails } from '../audit/change.ts';
 import { ACCOUNT_NOT_FOUND } from '../authorization/account-reach.ts';
-import { ROLE_NOT_FOUND, reachesAccount } from '../authorization/user-reach.ts';
+import {
+  assertGrantable,
+  assertRoleWithinYours,
+  permissionsForAccountType,
+  withImpliedViews,
+} from '../authorization/grants.ts';
+import { ROLE_NOT_FOUND, reachesAccount, reachesRole } from '../authorization/user-reach.ts';
+import { utcDate } from '../dates.ts';
+import { isUniqueViolation } from '../db/unique-violation.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { requireAuth } from '../http/authenticate.ts';
+import { csvResponse, EXPORT_BATCH_SIZE } from '../http/csv-stream.ts';
 import { ApiError } from '../http/errors.ts';
-import { validateParams, validateQuery } from '../http/validate.ts';
-import { assertMayReadRoles } from './access.ts';
-import { DEFAULT_SORT, findReachableRole, listRoles } from './repository.ts';
+import { validateJson, validateParams, validateQuery } from '../http/validate.ts';
+import type { Principal } from '../identity/principal.ts';
+import { type ResourceKind, versionedResource } from '../resources/versioned-resource.ts';
+import { assertMayReadUsers } from '../users/access.ts';
+import { DEFAULT_SORT as DEFAULT_USER_SORT, listUsers } from '../users/list.ts';
+import { assertMayDefineRoles, assertMayReadRoles } from './access.ts';
+import { changeRoleHolders } from './assignments.ts';
+import { ROLE_CSV_HEADER, roleCsvLine } from './csv.ts';
+import {
+  accountType,
+  archiveRole,
+  DEFAULT_SORT,
+  findReachableRole,
+  insertRole,
+  listRoles,
+  ROLE_NAME_CONSTRAINT,
+  type RoleFilters,
+  roleBatches,
+  roleNameTaken,
+  updateRole,
+} from './repository.ts';
+import {
+  assertNotArchived,
+  assertNotBuiltIn,
+  assertPermissionsFitAccount,
+  assertRoleNameFree,
+  assertRolesFeatureOn,
+  roleNameInUse,
+} from './rules.ts';
+
+const roleKind: ResourceKind<{ id: string }, Role> = {
+  label: 'Role',
+  resourceType: 'ROLE',
+  find: async (db, principal, { id }, lock) => {
+    const role = await findReachableRole(db, principal, id, lock);
+    // A built-in role belongs to no account: it is read from the caller's own, and never changed.
+    return role && { row: role, accountId: role.account_id ?? principal.primaryAccountId };
+  },
+  authorize: (principal, _found, access) =>
+    access === 'view' ? assertMayReadRoles(principal) : assertMayDefineRoles(principal),
+  represent: async (db, principal, { row }): Promise<RoleDetails> => {
+    const holders = await listUsers(
+      db,
+      principal,
+      { role_id: row.id },
+      { limit: 1, offset: 0, sort: DEFAULT_USER_SORT },
+    );
+    return { ...row, users_count: holders.total, editable: await mayEdit(db, principal, row) };
+  },
+};
+
+/** Whether the edit and archive checks (G2, G5, G8) would let `principal` change `role`. */
+async function mayEdit(db: AppDeps['db'], principal: Principal, role: Role): Promise<boolean> {
+  try {
+    assertMayDefineRoles(principal);
+    assertNotBuiltIn(role);
+    assertNotArchived(role);
+    assertRoleWithinYours(principal, role.permissions);
+    await assertRolesFeatureOn(db);
+    return true;
+  } catch (error) {
+    if (error instanceof ApiError) return false;
+    throw error;
+  }
+}
+
+/** Fields of a role whose values the trail keeps: a role holds no personal data. */
+const DISCLOSED = ['name', 'description', 'permissions', 'archived'];
+
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  const set = new Set(a);
+  return set.size === new Set(b).size && b.every((name) => set.has(name));
+}
+
+/** The 404 of an account out of reach, checked before the permission as for one object. */
+async function assertAccountInReach(db: AppDeps['db'], principal: Principal, accountId: string) {
+  if (!(await reachesAccount(db, principal, accountId))) throw new ApiError(404, ACCOUNT_NOT_FOUND);
+}
+
+/** The list's account filter out of reach is 404 (decision 018 G10), then the permission (403). */
+async function assertListable(db: AppDeps['db'], principal: Principal, filters: RoleFilters) {
+  if (filters.account_id !== undefined) await assertAccountInReach(db, principal, filters.account_id);
+  assertMayReadRoles(principal);
+}
 
 /**
- * Roles (/account/ui-api/v1), described in docs/api.md: reading over the columns stored today. The
- * roles slice adds their description, version (and with it the ETag), counts and every change.
+ * Roles (/account/ui-api/v1), described in docs/api.md: reading, and defining custom roles under the
+ * no-escalation rules of decision 018 §3.3 (G1 reach, G2 permission, G5 grant only what you hold,
+ * G8 protected roles and the roles feature, G9 what the account type allows).
  */
 export function roleRoutes(deps: AppDeps): Hono<AppEnv> {
   const { db } = deps;
   const app = new Hono<AppEnv>();
   // Per route, not `app.use()`: this app shares its base path with other modules.
   const authenticated = requireAuth(deps);
+  const roles = versionedResource(deps, roleKind);
+  const roleParams = validateParams(roleIdParamsSchema);
 
   app.get('/role', authenticated, validateQuery(roleListQuerySchema), async (c) => {
     const principal = c.var.principal;
     const { limit = DEFAULT_LIST_LIMIT, offset = 0, sort = DEFAULT_SORT, ...filters } = c.req.valid('query');
-    // An account out of reach is answered as missing before the permission, as for one object.
-    if (filters.account_id !== undefined && !(await reachesAccount(db, principal, filters.account_id))) {
-      throw new ApiError(404, ACCOUNT_NOT_FOUND);
-    }
-    assertMayReadRoles(principal);
+    await assertListable(db, principal, filters);
     const list: RoleList = await listRoles(db, principal, filters, { limit, offset, sort });
     return c.json(list);
   });
 
-  app.get('/role/:id', authenticated, validateParams(roleIdParamsSchema), async (c) => {
-    const role: Role | undefined = await findReachableRole(db, c.var.principal, c.req.valid('param').id);
-    if (!role) throw new ApiError(404, ROLE_NOT_FOUND);
-    assertMayReadRoles(c.var.principal);
-    return c.json(role);
+  // Before role/:id, which this path would match too.
+  app.get('/role/export', authenticated, validateQuery(roleExportQuerySchema), async (c) => {
+    const principal = c.var.principal;
+    const { sort = DEFAULT_SORT, ...filters } = c.req.valid('query');
+    await assertListable(db, principal, filters);
+    return csvResponse(c, {
+      header: ROLE_CSV_HEADER,
+      batches: roleBatches(db, principal, filters, sort, EXPORT_BATCH_SIZE),
+      line: roleCsvLine,
+      filename: `roles-${utcDate(deps.now())}.csv`,
+    });
+  });
+
+  app.get('/permissiongroup', authenticated, validateQuery(permissionGroupQuerySchema), async (c) => {
+    const principal = c.var.principal;
+    const query = c.req.valid('query');
+    await assertAccountInReach(db, principal, query.account_id);
+    assertMayReadRoles(principal);
+    const allowed = permissionsForAccountType(await accountType(db, query.account_id));
+    const items = PERMISSION_GROUPS[query.application_id].map((group) => ({
+      id: group.id,
+      permissions: group.permissions.map((name) => ({
+        name,
+        grantable: principal.permissions.has(name) && allowed.has(name),
+      })),
+    }));
+    const list: PermissionGroupList = { items, total: items.length };
+    return c.json(list);
+  });
+
+  app.post('/role', authenticated, validateJson(roleCreateSchema), (c) => {
+    const principal = c.var.principal;
+    const body = c.req.valid('json');
+    const permissions = withImpliedViews(body.permissions);
+    return roles.create(c, {
+      authorizeParent: async (trx) => {
+        await assertAccountInReach(trx, principal, body.account_id);
+        if (body.cloned_from !== undefined && !(await reachesRole(trx, principal, body.cloned_from))) {
+          throw new ApiError(404, ROLE_NOT_FOUND);
+        }
+        assertMayDefineRoles(principal);
+        await assertRolesFeatureOn(trx);
+        // A clone is checked on what it will grant, not on the role it was filled from.
+        assertGrantable(principal, permissions, 'permissions');
+        return body.account_id;
+      },
+      insert: async (trx, now) => {
+        const scope = { accountId: body.account_id, appCode: body.application_id, name: body.name };
+        await assertPermissionsFitAccount(trx, { ...scope, permissions });
+        await assertRoleNameFree(trx, scope);
+        const id = await insertRole(
+          trx,
+          {
+            ...scope,
+            description: body.description,
+            permissions,
+            clonedFrom: body.cloned_from ?? null,
+            createdBy: principal.userId,
+          },
+          now,
+        ).catch((error: unknown) => {
+          // A role of the same name created at the same moment.
+          throw isUniqueViolation(error, ROLE_NAME_CONSTRAINT) ? roleNameInUse() : error;
+        });
+        const created = await findReachableRole(trx, principal, id, false);
+        if (!created) throw new Error('A role just created is out of its creator’s reach.');
+        return created;
+      },
+      describe: (row) => ({
+        name: row.name,
+        application: row.app_code,
+        account_id: row.account_id,
+        permissions: row.permissions,
+        cloned_from: row.cloned_from,
+      }),
+      location: (row) => apiPaths.roles.byId(row.id),
+    });
+  });
+
+  // Before role/:id, which this path would match too.
+  app.get('/role/unique', authenticated, validateQuery(roleUniqueQuerySchema), async (c) => {
+    const principal = c.var.principal;
+    const query = c.req.valid('query');
+    await assertAccountInReach(db, principal, query.account_id);
+    assertMayReadRoles(principal);
+    const taken = await roleNameTaken(db, {
+      accountId: query.account_id,
+      appCode: query.application_id,
+      name: query.name,
+    });
+    const answer: RoleUnique = { unique: !taken };
+    return c.json(answer);
+  });
+
+  app.get('/role/:id', authenticated, roleParams, (c) => roles.read(c, c.req.valid('param')));
+
+  app.get('/role/:id/users', authenticated, roleParams, validateQuery(roleUsersQuerySchema), async (c) => {
+    const principal = c.var.principal;
+    const { row } = await roles.locate(db, principal, c.req.valid('param'), 'view', false);
+    // The holders are users: whoever lists them needs to read users as well as roles.
+    assertMayReadUsers(principal);
+    const { limit = DEFAULT_LIST_LIMIT, offset = 0 } = c.req.valid('query');
+    // Within the caller's user reach only, like GET user?role_id=, which this is.
+    const list: UserList = await listUsers(
+      db,
+      principal,
+      { role_id: row.id },
+      { limit, offset, sort: DEFAULT_USER_SORT },
+    );
+    return c.json(list);
+  });
+
+  // Assigning needs the permission to change each user (decision 018 §3.2), checked per user; the
+  // role itself only needs to be readable.
+  app.put('/role/:id/users', authenticated, roleParams, validateJson(roleUsersUpdateSchema), async (c) => {
+    await db.transaction().execute(async (trx) => {
+      const { row } = await roles.locate(trx, c.var.principal, c.req.valid('param'), 'view', true);
+      await changeRoleHolders(trx, c, deps, row, c.req.valid('json'));
+    });
+    return c.body(null, 204);
+  });
+
+  app.put('/role/:id', authenticated, roleParams, validateJson(roleUpdateSchema), (c) => {
+    const principal = c.var.principal;
+    const body = c.req.valid('json');
+    const permissions: PermissionName[] = withImpliedViews(body.permissions);
+    return roles.change(c, c.req.valid('param'), {
+      precondition: 'required',
+      permit: async ({ row }, trx) => {
+        assertNotBuiltIn(row);
+        await assertRolesFeatureOn(trx);
+        assertNotArchived(row);
+        // Neither a role above the caller's level nor one raised above it (G5).
+        assertRoleWithinYours(principal, row.permissions);
+        assertGrantable(principal, permissions, 'permissions');
+      },
+      apply: async (trx, { row, accountId }, now) => {
+        const scope = { accountId, appCode: row.app_code, name: body.name };
+        await assertPermissionsFitAccount(trx, { ...scope, permissions });
+        await assertRoleNameFree(trx, { ...scope, exceptId: row.id });
+        const before = { name: row.name, description: row.description, permissions: row.permissions };
+        const after = {
+          name: body.name,
+          description: body.description,
+          // The same set in another order is no change.
+          permissions: sameNames(row.permissions, permissions) ? row.permissions : permissions,
+        };
+        const details = updateDetails(before, after, DISCLOSED);
+        if (changesNothing(details)) return null;
+        await updateRole(trx, row.id, after, now).catch((error: unknown) => {
+          throw isUniqueViolation(error, ROLE_NAME_CONSTRAINT) ? roleNameInUse() : error;
+        });
+        return { action: 'UPDATE', details };
+      },
+    });
+  });
+
+  // Archives: the spec names no deletion, and the trail and the assignments keep the role's name.
+  app.delete('/role/:id', authenticated, roleParams, (c) => {
+    const principal = c.var.principal;
+    return roles.change(c, c.req.valid('param'), {
+      precondition: 'required',
+      permit: async ({ row }, trx) => {
+        assertNotBuiltIn(row);
+        await assertRolesFeatureOn(trx);
+        assertRoleWithinYours(principal, row.permissions);
+      },
+      apply: async (trx, { row }, now) => {
+        if (row.status === 'archived') return null;
+        await archiveRole(trx, row.id, principal.userId, now);
+        return {
+          action: 'UPDATE',
+          details: updateDetails({ archived: false }, { archived: true }, DISCLOSED),
+        };
+      },
+    });
   });
 
   return app;

@@ -22,7 +22,7 @@ import { utcDate } from '../dates.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { requireAuth } from '../http/authenticate.ts';
-import { csvResponse } from '../http/csv-stream.ts';
+import { csvResponse, EXPORT_BATCH_SIZE } from '../http/csv-stream.ts';
 import { ApiError } from '../http/errors.ts';
 import { validateParams, validateQuery } from '../http/validate.ts';
 import type { Principal } from '../identity/principal.ts';
@@ -33,9 +33,6 @@ import { assertMayReadUsers, assertUserAccess } from './access.ts';
 import { USER_CSV_HEADER, userCsvLine } from './csv.ts';
 import { DEFAULT_SORT, listUsers, type UserFilters, userBatches } from './list.ts';
 import { applicationOf, applicationRoles, userNameTaken, userRecord } from './repository.ts';
-
-/** Rows per query of the CSV export: one batch is all it holds in memory. */
-const EXPORT_BATCH_SIZE = 1000;
 
 type ReachableUser = NonNullable<Awaited<ReturnType<typeof findReachableUser>>>;
 

@@ -57,8 +57,14 @@ const CODE_MESSAGES: Readonly<Record<ApiCode, MessageDescriptor>> = {
   partnerInactive: msg`The partner account of this account is inactive. Reactivate the partner account first.`,
   sessionRequired: msg`This needs you to be signed in. An API token cannot do it.`,
   ownUserOnly: msg`Only its own user can do this.`,
-  userExceedsYours: msg`This user holds permissions you do not have, so you cannot change them.`,
   limitReached: msg`The limit has been reached. Remove one before adding another.`,
+  permissionNotHeld: msg`You cannot grant a permission you do not hold yourself.`,
+  roleExceedsYours: msg`This role grants permissions you do not hold, so you cannot change it.`,
+  builtInRole: msg`Built-in roles cannot be changed or archived. Clone the role to make your own.`,
+  rolesFeatureOff: msg`Custom roles are turned off on this platform.`,
+  ownUser: msg`You cannot change your own roles. Another administrator can.`,
+  userExceedsYours: msg`This user holds permissions you do not hold, so you cannot change them.`,
+  lastSystemAdministrator: msg`The last system administrator keeps this role.`,
 };
 
 function isApiCode(code: string): code is ApiCode {

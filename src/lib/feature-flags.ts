@@ -41,5 +41,5 @@ export function featureFlagsQueryOptions() {
 /** The platform's feature flags; every flag reads as off until they have loaded. */
 export function useFeatureFlags(): Record<FeatureFlag, boolean> {
   const { data } = useQuery(featureFlagsQueryOptions());
-  return data ?? { partner_accounts: false, partner_scope: false, federated_info: false };
+  return data ?? { partner_accounts: false, partner_scope: false, federated_info: false, roles: false };
 }

@@ -30,6 +30,9 @@ const VALIDATION_MESSAGES: Readonly<Record<ValidationCode, MessageDescriptor>> =
   licenceTampered: msg`The licence signature does not match its content: the text has been altered.`,
   licenceExpired: msg`The licence has expired.`,
   licenceNotYetValid: msg`The licence is not valid yet.`,
+  permissionNotForAccount: msg`This account type does not allow one of the chosen permissions.`,
+  noPermissionsForApplication: msg`This application has no permissions to grant yet.`,
+  roleNotForUser: msg`This role cannot be given to one of the chosen users.`,
 };
 
 export function validationMessage(code: ValidationCode, i18n: I18n): string {

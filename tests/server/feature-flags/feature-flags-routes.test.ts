@@ -56,8 +56,9 @@ describe('feature flags', () => {
         { name: 'partner_accounts', enabled: false },
         { name: 'partner_scope', enabled: true },
         { name: 'federated_info', enabled: false },
+        { name: 'roles', enabled: true },
       ],
-      total: 3,
+      total: 4,
     });
     expect(await flagEvents()).toEqual([
       {

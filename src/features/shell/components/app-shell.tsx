@@ -4,6 +4,7 @@ import { Outlet, useLocation } from '@tanstack/react-router';
 import { useEffect, useMemo, useRef } from 'react';
 import { permissionFlagsFrom } from '../../../../contract/permissions.ts';
 import { permissionsQueryOptions, useActiveAccountId, useProfile } from '../../../lib/current-user.ts';
+import { useFeatureFlags } from '../../../lib/feature-flags.ts';
 import { PermissionFlagsProvider } from '../../../lib/permissions.tsx';
 import { navigationItems } from '../navigation.ts';
 import { AccountExpiryBanner } from './account-expiry-banner.tsx';
@@ -35,7 +36,13 @@ export function AppShell() {
     permissionsQueryOptions(profile.access_scope, activeAccountId),
   );
   const flags = useMemo(() => permissionFlagsFrom(permissionNames), [permissionNames]);
-  const items = navigationItems({ flags, scope: profile.access_scope, profile, rolesFeatureEnabled: false });
+  const featureFlags = useFeatureFlags();
+  const items = navigationItems({
+    flags,
+    scope: profile.access_scope,
+    profile,
+    rolesFeatureEnabled: featureFlags.roles,
+  });
   const mainRef = useFocusMainOnNavigation();
   const { t } = useLingui();
 
