@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import { BUILT_IN_ROLES, type PermissionName } from '../../../../contract/permissions.ts';
 import type { Profile } from '../../../../contract/schemas/profile.ts';
-import type { User, UserSummary } from '../../../../contract/schemas/users.ts';
+import type { RoleList, User, UserSummary } from '../../../../contract/schemas/users.ts';
 import { toaster } from '../../../../src/components/ui/toast.tsx';
 import { ACCOUNT_ID, profileFixture } from '../../fixtures.ts';
 import { json, mockApi, signedInHandlers } from '../../support.tsx';
@@ -119,10 +119,13 @@ export function usersApi({
             built_in: true,
             status: 'active',
             permissions: [],
+            description: '',
+            cloned_from: null,
+            version: 1,
           },
         ],
         total: 1,
-      }),
+      } satisfies RoleList),
     ),
     [`GET ${API}/user/${USER_ID}`]: () => json(userFixture()),
     [`GET ${API}/user/${USER_ID}/applications`]: () =>
