@@ -1,7 +1,7 @@
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import {
   type ApiToken,
   type ApiTokenCreated,
@@ -18,7 +18,7 @@ import { TextField } from '../../../components/ui/field.tsx';
 import { Form, FormErrorAlert } from '../../../components/ui/form.tsx';
 import { useProfile } from '../../../lib/current-user.ts';
 import { formatUserDate, parseCalendarDate, today, userDate } from '../../../lib/dates.ts';
-import { type FormValues, useForm } from '../../../lib/form/use-form.ts';
+import { type FormState, type FormValues, useForm } from '../../../lib/form/use-form.ts';
 import { useCreateApiToken, useRevokeApiToken, useUpdateApiToken } from '../mutations.ts';
 import { apiTokenListQueryOptions } from '../queries.ts';
 import './api-tokens.css';
@@ -213,6 +213,40 @@ function CreateTokenDialog({
   );
 }
 
+/** The end date and the dialog's buttons, the same in creating a token and changing its end date. */
+function EndDateAndActions({
+  field,
+  defaultValue,
+  submitProps,
+  submitLabel,
+  onCancel,
+}: {
+  field: ReturnType<FormState['field']>;
+  defaultValue?: string;
+  submitProps: FormState['submitProps'];
+  submitLabel: ReactNode;
+  onCancel: () => void;
+}) {
+  const { t } = useLingui();
+  return (
+    <>
+      <TextField
+        label={t`End date`}
+        description={t`Leave empty for a token without an end date.`}
+        type="date"
+        defaultValue={defaultValue}
+        {...field}
+      />
+      <div className="dialog__actions">
+        <Button variant="secondary" onClick={onCancel}>
+          <Trans>Cancel</Trans>
+        </Button>
+        <Button {...submitProps}>{submitLabel}</Button>
+      </div>
+    </>
+  );
+}
+
 function CreateTokenForm({
   onSubmit,
   onCancel,
@@ -230,20 +264,12 @@ function CreateTokenForm({
   return (
     <Form form={form} className="dialog__form">
       <TextField label={t`Name`} {...form.field('name')} required autoComplete="off" maxLength={100} />
-      <TextField
-        label={t`End date`}
-        description={t`Leave empty for a token without an end date.`}
-        type="date"
-        {...form.field('end_date')}
+      <EndDateAndActions
+        field={form.field('end_date')}
+        submitProps={form.submitProps}
+        submitLabel={<Trans>Create</Trans>}
+        onCancel={onCancel}
       />
-      <div className="dialog__actions">
-        <Button variant="secondary" onClick={onCancel}>
-          <Trans>Cancel</Trans>
-        </Button>
-        <Button {...form.submitProps}>
-          <Trans>Create</Trans>
-        </Button>
-      </div>
     </Form>
   );
 }
@@ -333,7 +359,6 @@ function EditEndDateForm({
   onSubmit: (request: { end_date: string | null }) => Promise<void>;
   onCancel: () => void;
 }) {
-  const { t } = useLingui();
   const form = useForm(apiTokenUpdateSchema, {
     onSubmit,
     request: (values) => ({ end_date: endDateOf(values) }),
@@ -341,21 +366,13 @@ function EditEndDateForm({
   });
   return (
     <Form form={form} className="dialog__form">
-      <TextField
-        label={t`End date`}
-        description={t`Leave empty for a token without an end date.`}
-        type="date"
+      <EndDateAndActions
+        field={form.field('end_date')}
         defaultValue={token.end_date ?? ''}
-        {...form.field('end_date')}
+        submitProps={form.submitProps}
+        submitLabel={<Trans>Save</Trans>}
+        onCancel={onCancel}
       />
-      <div className="dialog__actions">
-        <Button variant="secondary" onClick={onCancel}>
-          <Trans>Cancel</Trans>
-        </Button>
-        <Button {...form.submitProps}>
-          <Trans>Save</Trans>
-        </Button>
-      </div>
     </Form>
   );
 }
