@@ -39,19 +39,31 @@ export function visibleTo(principal: Principal) {
   };
 }
 
-/** Whether `principal` sees the account `accountId` (which must exist). */
-export async function canSeeAccount(
+/** A where-clause over the unaliased `accounts` table, as `visibleTo` and `reachesUsersOf` make them. */
+type AccountFilter = (eb: ExpressionBuilder<Database, 'accounts'>) => Expression<SqlBool>;
+
+/** Whether the account `accountId` exists and passes `filter`: one primary-key lookup. */
+export async function accountPasses(
   db: Kysely<Database>,
-  principal: Principal,
   accountId: string,
+  filter: AccountFilter,
 ): Promise<boolean> {
   const row = await db
     .selectFrom('accounts')
     .select('id')
     .where('accounts.id', '=', accountId)
-    .where(visibleTo(principal))
+    .where(filter)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** Whether `principal` sees the account `accountId` (which must exist). */
+export function canSeeAccount(
+  db: Kysely<Database>,
+  principal: Principal,
+  accountId: string,
+): Promise<boolean> {
+  return accountPasses(db, accountId, visibleTo(principal));
 }
 
 /** Whether the caller sees every account, so a list needs no narrowing first. */

@@ -1,6 +1,7 @@
 import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Principal } from '../identity/principal.ts';
+import { accountPasses } from './account-reach.ts';
 
 /**
  * Which users a caller reaches, to read and to change (decision 018 §3.1):
@@ -77,18 +78,12 @@ export function roleReach(principal: Principal) {
 }
 
 /** Whether `principal` reaches the users of the account `accountId`; false for an unknown id. */
-export async function reachesAccount(
+export function reachesAccount(
   db: Kysely<Database>,
   principal: Principal,
   accountId: string,
 ): Promise<boolean> {
-  const row = await db
-    .selectFrom('accounts')
-    .select('id')
-    .where('accounts.id', '=', accountId)
-    .where(reachesUsersOf(principal))
-    .executeTakeFirst();
-  return row !== undefined;
+  return accountPasses(db, accountId, reachesUsersOf(principal));
 }
 
 /** Whether `principal` reaches the role `roleId`; false for an unknown id. */
