@@ -32,6 +32,13 @@ export const VALIDATION_TEXT: Readonly<Record<ValidationCode, string>> = {
   permissionNotForAccount: 'names a permission this account type does not allow',
   noPermissionsForApplication: 'is an application without permissions to grant',
   roleNotForUser: 'names a user this role cannot be given to',
+  invalidIdentifier: 'invalid identifier',
+  tooManyAliases: 'has more aliases than allowed',
+  duplicateAlias: 'repeats an alias identifier',
+  wrongPassword: 'is not the current password',
+  invalidLogin: 'is not the user name of this user',
+  linkExpired: 'is a link that has expired or was already used',
+  samePassword: 'must differ from the current password',
 };
 
 /** A failed request value as the server answers it: where, which rule, and the rule in English. */

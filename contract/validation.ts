@@ -36,6 +36,13 @@ export const VALIDATION_CODES = [
   'permissionNotForAccount',
   'noPermissionsForApplication',
   'roleNotForUser',
+  'invalidIdentifier',
+  'tooManyAliases',
+  'duplicateAlias',
+  'wrongPassword',
+  'invalidLogin',
+  'linkExpired',
+  'samePassword',
 ] as const;
 export type ValidationCode = (typeof VALIDATION_CODES)[number];
 

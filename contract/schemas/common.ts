@@ -43,6 +43,12 @@ export const API_ERROR_CODES = [
   'ownUser',
   /** 409: the last enabled system-scope system administrator keeps that role (G8). */
   'lastSystemAdministrator',
+  /** 409: the user has no SAML or OIDC user name, or the account no single sign-on method. */
+  'noSingleSignOn',
+  /** 409: a password-reset mail goes to a verified address only. */
+  'emailNotVerified',
+  /** 409: the user already has a password, so a standard-login invitation has nothing to set. */
+  'hasPassword',
 ] as const;
 export type ApiErrorCode = ValidationCode | (typeof API_ERROR_CODES)[number];
 
@@ -98,4 +104,22 @@ export const resourceIdSchema = v.pipe(
   v.string('invalidType'),
   v.maxLength(RESOURCE_ID_MAX_LENGTH, 'tooLong'),
   v.regex(NO_CONTROL_CHARACTERS_PATTERN, 'invalidValue'),
+);
+
+/** The most objects one delete-several call names (`DELETE tenants?ids=`, `DELETE user?ids=`). */
+export const MAX_IDS_PER_CALL = 100;
+
+/** `ids=a,b,c` in a query: the objects a delete-several call names, all or none. */
+export const idListQuerySchema = v.pipe(
+  v.string('required'),
+  v.transform((value) =>
+    value
+      .split(',')
+      .map((id) => id.trim())
+      .filter((id) => id !== ''),
+  ),
+  v.minLength(1, 'required'),
+  v.maxLength(MAX_IDS_PER_CALL, 'tooLong'),
+  v.check((ids) => ids.every((id) => id.length <= RESOURCE_ID_MAX_LENGTH), 'tooLong'),
+  v.check((ids) => ids.every((id) => NO_CONTROL_CHARACTERS_PATTERN.test(id)), 'invalidValue'),
 );

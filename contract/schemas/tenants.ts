@@ -8,7 +8,7 @@ import {
   GENERAL_IDENTIFIER_PATTERN,
   NO_CONTROL_CHARACTERS_PATTERN,
 } from '../validation.ts';
-import { listSchema, RESOURCE_ID_MAX_LENGTH, resourceIdSchema } from './common.ts';
+import { idListQuerySchema, listSchema, resourceIdSchema } from './common.ts';
 import { pagingQueryEntries, queryInteger, sortQuery, textFilterQuery } from './query.ts';
 import { newAdministratorSchema } from './users.ts';
 
@@ -182,21 +182,7 @@ export type TenantCreate = v.InferOutput<typeof tenantCreateSchema>;
 export type TenantCreateInput = v.InferInput<typeof tenantCreateSchema>;
 
 /** DELETE tenants?ids=a,b (data in the query, overview §7). */
-export const tenantDeleteQuerySchema = v.object({
-  ids: v.pipe(
-    v.string('required'),
-    v.transform((value) =>
-      value
-        .split(',')
-        .map((id) => id.trim())
-        .filter((id) => id !== ''),
-    ),
-    v.minLength(1, 'required'),
-    v.maxLength(100, 'tooLong'),
-    v.check((ids) => ids.every((id) => id.length <= RESOURCE_ID_MAX_LENGTH), 'tooLong'),
-    v.check((ids) => ids.every((id) => NO_CONTROL_CHARACTERS_PATTERN.test(id)), 'invalidValue'),
-  ),
-});
+export const tenantDeleteQuerySchema = v.object({ ids: idListQuerySchema });
 
 /** POST tenant/{id}/unlink: the confirmation the user typed (account administration §5). */
 export const UNLINK_CONFIRMATION_WORD = 'UNLINK';

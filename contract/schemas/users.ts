@@ -1,8 +1,11 @@
 import * as v from 'valibot';
+import { PLATFORM_LOCALES } from '../locales.ts';
 import { ACCESS_SCOPES, APPLICATION_CODES, PERMISSION_GROUP_IDS, PERMISSION_NAMES } from '../permissions.ts';
 import { ROLE_SORT_COLUMNS, USER_SORT_COLUMNS } from '../sort-columns.ts';
 import {
   emailSchema,
+  optionalPhoneSchema,
+  PASSWORD_MAX_LENGTH,
   passwordConfirmationSchema,
   passwordSchema,
   personNameSchema,
@@ -10,7 +13,7 @@ import {
   userNameSchema,
   withPasswordConfirmation,
 } from '../validation.ts';
-import { listSchema, resourceIdSchema } from './common.ts';
+import { idListQuerySchema, listSchema, resourceIdSchema } from './common.ts';
 import { pagingQueryEntries, sortQuery, textFilterQuery } from './query.ts';
 
 /**
@@ -290,3 +293,164 @@ export const permissionGroupListSchema = listSchema(
   }),
 );
 export type PermissionGroupList = v.InferOutput<typeof permissionGroupListSchema>;
+
+/* ---- Changing users (decision 018 §4.1) ---- */
+
+/** An alias identifier: 1–30 of letters, digits, `_ . -` (account administration §5, §9). */
+export const ALIAS_IDENTIFIER_MAX_LENGTH = 30;
+/** An alias value: 1–50 characters of the general-name pattern plus `@` and `:`. */
+export const ALIAS_VALUE_MAX_LENGTH = 50;
+/** The most aliases one user holds. */
+export const MAX_ALIASES = 20;
+export const ALIAS_IDENTIFIER_PATTERN = /^[A-Za-z0-9_.-]+$/;
+export const ALIAS_VALUE_PATTERN = /^[\p{L}\p{M}\p{N}_ \-.,()&'#/~;@:]+$/u;
+
+export const aliasIdentifierSchema = v.pipe(
+  v.string('invalidType'),
+  v.trim(),
+  v.nonEmpty('required'),
+  v.maxLength(ALIAS_IDENTIFIER_MAX_LENGTH, 'tooLong'),
+  v.regex(ALIAS_IDENTIFIER_PATTERN, 'invalidIdentifier'),
+);
+
+export const aliasValueSchema = v.pipe(
+  v.string('invalidType'),
+  v.trim(),
+  v.nonEmpty('required'),
+  v.maxLength(ALIAS_VALUE_MAX_LENGTH, 'tooLong'),
+  v.regex(ALIAS_VALUE_PATTERN, 'invalidValue'),
+);
+
+/** Aliases as the API holds them: identifier → value (E-26); only a system-scope user may carry any. */
+export const aliasesSchema = v.pipe(
+  v.record(aliasIdentifierSchema, aliasValueSchema, 'invalidType'),
+  v.check((aliases) => Object.keys(aliases).length <= MAX_ALIASES, 'tooManyAliases'),
+);
+
+/**
+ * A phone number as stored (E-19): separators dropped and a leading `00` written `+`, so the same
+ * number typed two ways compares equal. No country is guessed: a number without `+` stays as typed.
+ */
+export function normalizePhone(value: string): string {
+  const compact = value.replace(/[\s().-]/g, '');
+  return compact.startsWith('00') ? `+${compact.slice(2)}` : compact;
+}
+
+/** Optional phone: the spec's pattern, then normalised; empty means none. */
+export const userPhoneSchema = v.pipe(optionalPhoneSchema, v.transform(normalizePhone));
+
+const userLocaleSchema = v.picklist(PLATFORM_LOCALES, 'invalidLocale');
+
+/** How a new user signs in: an invitation to choose a password, or the account's single sign-on. */
+export const SIGN_IN_METHODS = ['standard', 'single_sign_on'] as const;
+export type SignInMethod = (typeof SIGN_IN_METHODS)[number];
+
+/** The most accounts or roles one user change names. */
+export const MAX_USER_GRANTS = 100;
+const grantIdsSchema = v.pipe(
+  v.array(resourceIdSchema, 'invalidType'),
+  v.maxLength(MAX_USER_GRANTS, 'tooLong'),
+);
+const roleIdsSchema = v.pipe(grantIdsSchema, v.minLength(1, 'required'));
+
+/**
+ * POST user: a new person. Scope comes from the primary account's type; `account_ids` are accounts
+ * beyond it; every role must pass G5 and G6. No password: the user gets an invitation (or the SSO mail).
+ */
+export const userCreateSchema = v.object({
+  first_name: personNameSchema,
+  last_name: personNameSchema,
+  email: emailSchema,
+  user_name: userNameSchema,
+  phone: userPhoneSchema,
+  locale: userLocaleSchema,
+  primary_account_id: resourceIdSchema,
+  account_ids: v.optional(grantIdsSchema, []),
+  role_ids: roleIdsSchema,
+  aliases: v.optional(aliasesSchema, {}),
+  sign_in: v.optional(v.picklist(SIGN_IN_METHODS, 'invalidValue'), 'standard'),
+});
+export type UserCreate = v.InferOutput<typeof userCreateSchema>;
+export type UserCreateInput = v.InferInput<typeof userCreateSchema>;
+
+/**
+ * PUT user/{id}: the fields a person may also edit on their own profile, replaced as a whole;
+ * `aliases` absent leaves them as they are (only system-scope users have any). Roles, accounts,
+ * scope and enabled state are not here: members not in the schema are dropped, never applied.
+ */
+export const userUpdateSchema = v.object({
+  first_name: personNameSchema,
+  last_name: personNameSchema,
+  user_name: userNameSchema,
+  email: emailSchema,
+  phone: userPhoneSchema,
+  locale: userLocaleSchema,
+  aliases: v.optional(aliasesSchema),
+});
+export type UserUpdate = v.InferOutput<typeof userUpdateSchema>;
+export type UserUpdateInput = v.InferInput<typeof userUpdateSchema>;
+
+/** PUT user/{id}/access: the full sets of accounts beyond the primary one and of roles. */
+export const userAccessSchema = v.object({
+  account_ids: grantIdsSchema,
+  role_ids: roleIdsSchema,
+});
+export type UserAccess = v.InferOutput<typeof userAccessSchema>;
+
+/** PUT user/{id}/enable and PUT service-user/{id}/enable (the spec's body). */
+export const userEnableSchema = v.object({ enabled: v.boolean('invalidType') });
+export type UserEnable = v.InferOutput<typeof userEnableSchema>;
+
+/** DELETE user?ids=a,b: several users at once, all or none. */
+export const userDeleteQuerySchema = v.object({ ids: idListQuerySchema });
+
+/** PUT user/{id}/defaultManager?appUrl=: an application's `context` in which the user holds a role. */
+export const defaultManagerQuerySchema = v.object({ appUrl: requiredTextLineSchema });
+
+/** PUT user/{id}/agreement: the person accepts the terms in the language they read them in. */
+export const agreementSchema = v.object({ locale: userLocaleSchema });
+
+/** A one-time code from a mailed link; anything malformed is simply an expired link. */
+const linkCodeSchema = v.pipe(
+  v.string('invalidType'),
+  v.nonEmpty('required'),
+  v.maxLength(128, 'linkExpired'),
+);
+
+/** A password typed to prove who one is: checked against the stored hash, never against the rules. */
+const currentPasswordSchema = v.pipe(
+  v.string('invalidType'),
+  v.nonEmpty('required'),
+  v.maxLength(PASSWORD_MAX_LENGTH, 'wrongPassword'),
+);
+
+/**
+ * POST user/{id}/verify (public): the mailed code, the user name, and a password: a new one for an
+ * invitation (the password rules apply), the current one after an address change.
+ */
+export const userVerifySchema = v.object({
+  verification_code: linkCodeSchema,
+  login: userNameSchema,
+  password: currentPasswordSchema,
+});
+export type UserVerify = v.InferOutput<typeof userVerifySchema>;
+
+/** POST user/{id}/reset-password (public): the mailed code and the new password. */
+export const passwordResetSchema = withPasswordConfirmation(
+  v.object({
+    reset_code: linkCodeSchema,
+    password: passwordSchema,
+    repeatedPassword: passwordConfirmationSchema,
+  }),
+);
+export type PasswordReset = v.InferOutput<typeof passwordResetSchema>;
+
+/** PUT user/{id}/password: one's own password, proven by the current one; other sessions end. */
+export const passwordChangeSchema = withPasswordConfirmation(
+  v.object({
+    current_password: currentPasswordSchema,
+    password: passwordSchema,
+    repeatedPassword: passwordConfirmationSchema,
+  }),
+);
+export type PasswordChange = v.InferOutput<typeof passwordChangeSchema>;

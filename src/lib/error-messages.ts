@@ -65,6 +65,9 @@ const CODE_MESSAGES: Readonly<Record<ApiCode, MessageDescriptor>> = {
   ownUser: msg`You cannot change your own roles. Another administrator can.`,
   userExceedsYours: msg`This user holds permissions you do not hold, so you cannot change them.`,
   lastSystemAdministrator: msg`The last system administrator keeps this role.`,
+  noSingleSignOn: msg`This user cannot sign in with single sign-on: no SAML or OIDC username is set for them.`,
+  emailNotVerified: msg`This user's e-mail address is not verified yet. Resend the verification link first.`,
+  hasPassword: msg`This user already signs in with a password.`,
 };
 
 function isApiCode(code: string): code is ApiCode {

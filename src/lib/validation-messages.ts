@@ -33,6 +33,13 @@ const VALIDATION_MESSAGES: Readonly<Record<ValidationCode, MessageDescriptor>> =
   permissionNotForAccount: msg`This account type does not allow one of the chosen permissions.`,
   noPermissionsForApplication: msg`This application has no permissions to grant yet.`,
   roleNotForUser: msg`This role cannot be given to one of the chosen users.`,
+  invalidIdentifier: msg`Invalid identifier.`,
+  tooManyAliases: msg`There are more aliases than allowed.`,
+  duplicateAlias: msg`This identifier is already used by another alias.`,
+  wrongPassword: msg`This is not the current password.`,
+  invalidLogin: msg`This is not the username of this account.`,
+  linkExpired: msg`This link has expired or was already used. Ask for a new one.`,
+  samePassword: msg`The new password must differ from the current one.`,
 };
 
 export function validationMessage(code: ValidationCode, i18n: I18n): string {
