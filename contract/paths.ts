@@ -82,6 +82,14 @@ export const apiPaths = {
     apiTokens: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}/api-tokens`,
     apiToken: (id: string, tokenId: string) =>
       `${UI_API_V1}/user/${encodeURIComponent(id)}/api-tokens/${encodeURIComponent(tokenId)}`,
+    enable: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}/enable`,
+    access: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}/access`,
+    verification: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}/verification`,
+    passwordResetEmail: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}/email`,
+    standardLogin: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}/standard-login`,
+    resendSsoEmail: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}/resendSsoEmail`,
+    mfa: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}/mfa`,
+    defaultManager: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}/defaultManager`,
   },
   roles: {
     list: `${UI_API_V1}/role`,

@@ -30,11 +30,16 @@ import { Route as SecureProfileDetailsRouteImport } from './routes/_secure/profi
 import { Route as SecureReportingIndexRouteImport } from './routes/_secure/reporting/index'
 import { Route as SecureReportingLoggingRouteImport } from './routes/_secure/reporting/logging'
 import { Route as SecureAccessAdministratorsIndexRouteImport } from './routes/_secure/access/administrators/index'
+import { Route as SecureAccessAdministratorsCreateRouteImport } from './routes/_secure/access/administrators/create'
+import { Route as SecureAccessAdministratorsRoleUserCreateRouteImport } from './routes/_secure/access/administrators/role-user-create'
 import { Route as SecureAccountsIdIndexRouteImport } from './routes/_secure/accounts/$id/index'
 import { Route as SecureAccountsIdEditRouteImport } from './routes/_secure/accounts/$id/edit'
 import { Route as SecureCaOrganizationsIndexRouteImport } from './routes/_secure/ca/organizations/index'
 import { Route as SecureCaOrganizationsCreateRouteImport } from './routes/_secure/ca/organizations/create'
 import { Route as SecureAccessAdministratorsIdIndexRouteImport } from './routes/_secure/access/administrators/$id/index'
+import { Route as SecureAccessAdministratorsIdEditRouteImport } from './routes/_secure/access/administrators/$id/edit'
+import { Route as SecureAccessAdministratorsIdRoleEditRouteImport } from './routes/_secure/access/administrators/$id/role-edit'
+import { Route as SecureAccessAdministratorsIdRoleUserEditRouteImport } from './routes/_secure/access/administrators/$id/role-user-edit'
 import { Route as SecureCaOrganizationsIdIndexRouteImport } from './routes/_secure/ca/organizations/$id/index'
 import { Route as SecureCaOrganizationsIdContactIdRouteImport } from './routes/_secure/ca/organizations/$id/$contactId'
 import { Route as SecureCaOrganizationsIdCreateContactRouteImport } from './routes/_secure/ca/organizations/$id/create-contact'
@@ -148,6 +153,18 @@ const SecureAccessAdministratorsIndexRoute =
     path: '/access/administrators/',
     getParentRoute: () => SecureRoute,
   } as any)
+const SecureAccessAdministratorsCreateRoute =
+  SecureAccessAdministratorsCreateRouteImport.update({
+    id: '/access/administrators/create',
+    path: '/access/administrators/create',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessAdministratorsRoleUserCreateRoute =
+  SecureAccessAdministratorsRoleUserCreateRouteImport.update({
+    id: '/access/administrators/role-user-create',
+    path: '/access/administrators/role-user-create',
+    getParentRoute: () => SecureRoute,
+  } as any)
 const SecureAccountsIdIndexRoute = SecureAccountsIdIndexRouteImport.update({
   id: '/accounts/$id/',
   path: '/accounts/$id/',
@@ -174,6 +191,24 @@ const SecureAccessAdministratorsIdIndexRoute =
   SecureAccessAdministratorsIdIndexRouteImport.update({
     id: '/access/administrators/$id/',
     path: '/access/administrators/$id/',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessAdministratorsIdEditRoute =
+  SecureAccessAdministratorsIdEditRouteImport.update({
+    id: '/access/administrators/$id/edit',
+    path: '/access/administrators/$id/edit',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessAdministratorsIdRoleEditRoute =
+  SecureAccessAdministratorsIdRoleEditRouteImport.update({
+    id: '/access/administrators/$id/role-edit',
+    path: '/access/administrators/$id/role-edit',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessAdministratorsIdRoleUserEditRoute =
+  SecureAccessAdministratorsIdRoleUserEditRouteImport.update({
+    id: '/access/administrators/$id/role-user-edit',
+    path: '/access/administrators/$id/role-user-edit',
     getParentRoute: () => SecureRoute,
   } as any)
 const SecureCaOrganizationsIdIndexRoute =
@@ -221,11 +256,16 @@ export interface FileRoutesByFullPath {
   '/accounts/': typeof SecureAccountsIndexRoute
   '/profile/': typeof SecureProfileIndexRoute
   '/reporting/': typeof SecureReportingIndexRoute
+  '/access/administrators/create': typeof SecureAccessAdministratorsCreateRoute
+  '/access/administrators/role-user-create': typeof SecureAccessAdministratorsRoleUserCreateRoute
   '/accounts/$id/edit': typeof SecureAccountsIdEditRoute
   '/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
   '/access/administrators/': typeof SecureAccessAdministratorsIndexRoute
   '/accounts/$id/': typeof SecureAccountsIdIndexRoute
   '/ca/organizations/': typeof SecureCaOrganizationsIndexRoute
+  '/access/administrators/$id/edit': typeof SecureAccessAdministratorsIdEditRoute
+  '/access/administrators/$id/role-edit': typeof SecureAccessAdministratorsIdRoleEditRoute
+  '/access/administrators/$id/role-user-edit': typeof SecureAccessAdministratorsIdRoleUserEditRoute
   '/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
   '/ca/organizations/$id/create-contact': typeof SecureCaOrganizationsIdCreateContactRoute
   '/ca/organizations/$id/edit': typeof SecureCaOrganizationsIdEditRoute
@@ -252,11 +292,16 @@ export interface FileRoutesByTo {
   '/accounts': typeof SecureAccountsIndexRoute
   '/profile': typeof SecureProfileIndexRoute
   '/reporting': typeof SecureReportingIndexRoute
+  '/access/administrators/create': typeof SecureAccessAdministratorsCreateRoute
+  '/access/administrators/role-user-create': typeof SecureAccessAdministratorsRoleUserCreateRoute
   '/accounts/$id/edit': typeof SecureAccountsIdEditRoute
   '/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
   '/access/administrators': typeof SecureAccessAdministratorsIndexRoute
   '/accounts/$id': typeof SecureAccountsIdIndexRoute
   '/ca/organizations': typeof SecureCaOrganizationsIndexRoute
+  '/access/administrators/$id/edit': typeof SecureAccessAdministratorsIdEditRoute
+  '/access/administrators/$id/role-edit': typeof SecureAccessAdministratorsIdRoleEditRoute
+  '/access/administrators/$id/role-user-edit': typeof SecureAccessAdministratorsIdRoleUserEditRoute
   '/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
   '/ca/organizations/$id/create-contact': typeof SecureCaOrganizationsIdCreateContactRoute
   '/ca/organizations/$id/edit': typeof SecureCaOrganizationsIdEditRoute
@@ -285,11 +330,16 @@ export interface FileRoutesById {
   '/_secure/accounts/': typeof SecureAccountsIndexRoute
   '/_secure/profile/': typeof SecureProfileIndexRoute
   '/_secure/reporting/': typeof SecureReportingIndexRoute
+  '/_secure/access/administrators/create': typeof SecureAccessAdministratorsCreateRoute
+  '/_secure/access/administrators/role-user-create': typeof SecureAccessAdministratorsRoleUserCreateRoute
   '/_secure/accounts/$id/edit': typeof SecureAccountsIdEditRoute
   '/_secure/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
   '/_secure/access/administrators/': typeof SecureAccessAdministratorsIndexRoute
   '/_secure/accounts/$id/': typeof SecureAccountsIdIndexRoute
   '/_secure/ca/organizations/': typeof SecureCaOrganizationsIndexRoute
+  '/_secure/access/administrators/$id/edit': typeof SecureAccessAdministratorsIdEditRoute
+  '/_secure/access/administrators/$id/role-edit': typeof SecureAccessAdministratorsIdRoleEditRoute
+  '/_secure/access/administrators/$id/role-user-edit': typeof SecureAccessAdministratorsIdRoleUserEditRoute
   '/_secure/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
   '/_secure/ca/organizations/$id/create-contact': typeof SecureCaOrganizationsIdCreateContactRoute
   '/_secure/ca/organizations/$id/edit': typeof SecureCaOrganizationsIdEditRoute
@@ -318,11 +368,16 @@ export interface FileRouteTypes {
     | '/accounts/'
     | '/profile/'
     | '/reporting/'
+    | '/access/administrators/create'
+    | '/access/administrators/role-user-create'
     | '/accounts/$id/edit'
     | '/ca/organizations/create'
     | '/access/administrators/'
     | '/accounts/$id/'
     | '/ca/organizations/'
+    | '/access/administrators/$id/edit'
+    | '/access/administrators/$id/role-edit'
+    | '/access/administrators/$id/role-user-edit'
     | '/ca/organizations/$id/$contactId'
     | '/ca/organizations/$id/create-contact'
     | '/ca/organizations/$id/edit'
@@ -349,11 +404,16 @@ export interface FileRouteTypes {
     | '/accounts'
     | '/profile'
     | '/reporting'
+    | '/access/administrators/create'
+    | '/access/administrators/role-user-create'
     | '/accounts/$id/edit'
     | '/ca/organizations/create'
     | '/access/administrators'
     | '/accounts/$id'
     | '/ca/organizations'
+    | '/access/administrators/$id/edit'
+    | '/access/administrators/$id/role-edit'
+    | '/access/administrators/$id/role-user-edit'
     | '/ca/organizations/$id/$contactId'
     | '/ca/organizations/$id/create-contact'
     | '/ca/organizations/$id/edit'
@@ -381,11 +441,16 @@ export interface FileRouteTypes {
     | '/_secure/accounts/'
     | '/_secure/profile/'
     | '/_secure/reporting/'
+    | '/_secure/access/administrators/create'
+    | '/_secure/access/administrators/role-user-create'
     | '/_secure/accounts/$id/edit'
     | '/_secure/ca/organizations/create'
     | '/_secure/access/administrators/'
     | '/_secure/accounts/$id/'
     | '/_secure/ca/organizations/'
+    | '/_secure/access/administrators/$id/edit'
+    | '/_secure/access/administrators/$id/role-edit'
+    | '/_secure/access/administrators/$id/role-user-edit'
     | '/_secure/ca/organizations/$id/$contactId'
     | '/_secure/ca/organizations/$id/create-contact'
     | '/_secure/ca/organizations/$id/edit'
@@ -554,6 +619,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureAccessAdministratorsIndexRouteImport
       parentRoute: typeof SecureRoute
     }
+    '/_secure/access/administrators/create': {
+      id: '/_secure/access/administrators/create'
+      path: '/access/administrators/create'
+      fullPath: '/access/administrators/create'
+      preLoaderRoute: typeof SecureAccessAdministratorsCreateRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/administrators/role-user-create': {
+      id: '/_secure/access/administrators/role-user-create'
+      path: '/access/administrators/role-user-create'
+      fullPath: '/access/administrators/role-user-create'
+      preLoaderRoute: typeof SecureAccessAdministratorsRoleUserCreateRouteImport
+      parentRoute: typeof SecureRoute
+    }
     '/_secure/accounts/$id/': {
       id: '/_secure/accounts/$id/'
       path: '/accounts/$id'
@@ -587,6 +666,27 @@ declare module '@tanstack/react-router' {
       path: '/access/administrators/$id'
       fullPath: '/access/administrators/$id/'
       preLoaderRoute: typeof SecureAccessAdministratorsIdIndexRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/administrators/$id/edit': {
+      id: '/_secure/access/administrators/$id/edit'
+      path: '/access/administrators/$id/edit'
+      fullPath: '/access/administrators/$id/edit'
+      preLoaderRoute: typeof SecureAccessAdministratorsIdEditRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/administrators/$id/role-edit': {
+      id: '/_secure/access/administrators/$id/role-edit'
+      path: '/access/administrators/$id/role-edit'
+      fullPath: '/access/administrators/$id/role-edit'
+      preLoaderRoute: typeof SecureAccessAdministratorsIdRoleEditRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/administrators/$id/role-user-edit': {
+      id: '/_secure/access/administrators/$id/role-user-edit'
+      path: '/access/administrators/$id/role-user-edit'
+      fullPath: '/access/administrators/$id/role-user-edit'
+      preLoaderRoute: typeof SecureAccessAdministratorsIdRoleUserEditRouteImport
       parentRoute: typeof SecureRoute
     }
     '/_secure/ca/organizations/$id/': {
@@ -632,11 +732,16 @@ interface SecureRouteChildren {
   SecureAccountsIndexRoute: typeof SecureAccountsIndexRoute
   SecureProfileIndexRoute: typeof SecureProfileIndexRoute
   SecureReportingIndexRoute: typeof SecureReportingIndexRoute
+  SecureAccessAdministratorsCreateRoute: typeof SecureAccessAdministratorsCreateRoute
+  SecureAccessAdministratorsRoleUserCreateRoute: typeof SecureAccessAdministratorsRoleUserCreateRoute
   SecureAccountsIdEditRoute: typeof SecureAccountsIdEditRoute
   SecureCaOrganizationsCreateRoute: typeof SecureCaOrganizationsCreateRoute
   SecureAccessAdministratorsIndexRoute: typeof SecureAccessAdministratorsIndexRoute
   SecureAccountsIdIndexRoute: typeof SecureAccountsIdIndexRoute
   SecureCaOrganizationsIndexRoute: typeof SecureCaOrganizationsIndexRoute
+  SecureAccessAdministratorsIdEditRoute: typeof SecureAccessAdministratorsIdEditRoute
+  SecureAccessAdministratorsIdRoleEditRoute: typeof SecureAccessAdministratorsIdRoleEditRoute
+  SecureAccessAdministratorsIdRoleUserEditRoute: typeof SecureAccessAdministratorsIdRoleUserEditRoute
   SecureCaOrganizationsIdContactIdRoute: typeof SecureCaOrganizationsIdContactIdRoute
   SecureCaOrganizationsIdCreateContactRoute: typeof SecureCaOrganizationsIdCreateContactRoute
   SecureCaOrganizationsIdEditRoute: typeof SecureCaOrganizationsIdEditRoute
@@ -657,11 +762,19 @@ const SecureRouteChildren: SecureRouteChildren = {
   SecureAccountsIndexRoute: SecureAccountsIndexRoute,
   SecureProfileIndexRoute: SecureProfileIndexRoute,
   SecureReportingIndexRoute: SecureReportingIndexRoute,
+  SecureAccessAdministratorsCreateRoute: SecureAccessAdministratorsCreateRoute,
+  SecureAccessAdministratorsRoleUserCreateRoute:
+    SecureAccessAdministratorsRoleUserCreateRoute,
   SecureAccountsIdEditRoute: SecureAccountsIdEditRoute,
   SecureCaOrganizationsCreateRoute: SecureCaOrganizationsCreateRoute,
   SecureAccessAdministratorsIndexRoute: SecureAccessAdministratorsIndexRoute,
   SecureAccountsIdIndexRoute: SecureAccountsIdIndexRoute,
   SecureCaOrganizationsIndexRoute: SecureCaOrganizationsIndexRoute,
+  SecureAccessAdministratorsIdEditRoute: SecureAccessAdministratorsIdEditRoute,
+  SecureAccessAdministratorsIdRoleEditRoute:
+    SecureAccessAdministratorsIdRoleEditRoute,
+  SecureAccessAdministratorsIdRoleUserEditRoute:
+    SecureAccessAdministratorsIdRoleUserEditRoute,
   SecureCaOrganizationsIdContactIdRoute: SecureCaOrganizationsIdContactIdRoute,
   SecureCaOrganizationsIdCreateContactRoute:
     SecureCaOrganizationsIdCreateContactRoute,
