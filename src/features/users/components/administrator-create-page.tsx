@@ -110,7 +110,8 @@ function AdministratorCreateForm() {
       if (!onlineManager.isOnline()) return;
       try {
         const created = await create.mutateAsync(request);
-        showToast('success', t`Administrator created. An invitation was sent to ${created.email}.`);
+        const email = created.email;
+        showToast('success', t`Administrator created. An invitation was sent to ${email}.`);
         void navigate({ to: '/access/administrators/$id', params: { id: created.id } });
       } catch (failure) {
         // A field of another step: open that step, and focus the field once it shows.
