@@ -21,10 +21,13 @@ import { useCreateUser } from '../mutations.ts';
 import { userAccountQueryOptions } from '../queries.ts';
 import { mayCreateUsers, mayManageScope } from '../rules.ts';
 import {
+  AliasesField,
+  aliasesRule,
   allValues,
   FurtherAccounts,
   PERSON_FIELDS,
   PersonFields,
+  parseAliases,
   RoleFields,
   scopeOfAccount,
   USER_IN_USE_MESSAGES,
@@ -101,10 +104,13 @@ function AdministratorCreateForm() {
       primary_account_id: values.primary_account_id ?? '',
       account_ids: allValues(formRef.current, 'account_ids').filter((id) => id !== values.primary_account_id),
       role_ids: [...new Set(allValues(formRef.current, 'role_ids'))],
+      aliases: parseAliases(values.aliases),
       sign_in: values.sign_in ?? 'standard',
     }),
-    refine: (values) =>
-      userNameCheck.isTaken(values.user_name ?? '') ? { user_name: 'inUse' as const } : {},
+    refine: (values) => ({
+      ...aliasesRule(values),
+      ...(userNameCheck.isTaken(values.user_name ?? '') ? { user_name: 'inUse' as const } : {}),
+    }),
     inUseMessages: USER_IN_USE_MESSAGES,
     onSubmit: async (request) => {
       if (!onlineManager.isOnline()) return;
@@ -252,6 +258,7 @@ function AdministratorCreateForm() {
             profile={profile}
             selected={new Set()}
           />
+          {scope === 'system' ? <AliasesField form={form} defaultValue="" /> : null}
         </fieldset>
         <fieldset hidden={step !== 4} className="administrator-form__step">
           <legend className="administrator-form__legend">

@@ -28,10 +28,14 @@ import { useUpdateUser, useUpdateUserAccess } from '../mutations.ts';
 import { userAccountQueryOptions, userKeys, userQueryOptions } from '../queries.ts';
 import { heldPermissions, isStronger, mayManageScope } from '../rules.ts';
 import {
+  AliasesField,
+  aliasesRule,
   allValues,
   FurtherAccounts,
+  formatAliases,
   PERSON_FIELDS,
   PersonFields,
+  parseAliases,
   RoleFields,
   USER_IN_USE_MESSAGES,
   useAccountChoices,
@@ -42,7 +46,10 @@ import './administrator-forms.css';
 /** Which of the edit pages (decision 018 §8.3): the person's fields, their access, or both in two steps. */
 export type EditMode = 'fields' | 'access' | 'both';
 
-const STEPS: StepFields = [PERSON_FIELDS, ['account_ids', 'role_ids']];
+const STEPS: StepFields = [
+  [...PERSON_FIELDS, 'aliases'],
+  ['account_ids', 'role_ids'],
+];
 
 /** The person's fields as the form shows them before any change, in the shape of PUT user/{id}. */
 function updateBase(user: User): UserUpdate {
@@ -53,10 +60,12 @@ function updateBase(user: User): UserUpdate {
     email: user.email,
     phone: user.phone ?? '',
     locale: user.locale as UserUpdate['locale'],
+    ...(user.access_scope === 'system' ? { aliases: user.aliases } : {}),
   };
 }
 
-function personRequest(values: FormValues) {
+/** The person's fields as typed; aliases only for a system-scope user, whose form has them. */
+function personRequest(values: FormValues, withAliases: boolean) {
   return {
     first_name: values.first_name ?? '',
     last_name: values.last_name ?? '',
@@ -64,6 +73,7 @@ function personRequest(values: FormValues) {
     email: values.email ?? '',
     phone: values.phone ?? '',
     locale: values.locale ?? '',
+    ...(withAliases ? { aliases: parseAliases(values.aliases) } : {}),
   };
 }
 
@@ -95,6 +105,7 @@ function EditForm({ loaded, mode }: { loaded: User; mode: EditMode }) {
   const editsPerson = mode !== 'access';
   const editsAccess = mode !== 'fields';
   const name = `${user.first_name} ${user.last_name}`;
+  const systemScope = user.access_scope === 'system';
 
   const saveAccess = async (request: UserAccess, version: number) => {
     await access.mutateAsync({ access: request, version });
@@ -116,12 +127,19 @@ function EditForm({ loaded, mode }: { loaded: User; mode: EditMode }) {
   const schema = mode === 'both' ? bothSchema : mode === 'access' ? userAccessSchema : userUpdateSchema;
   const form = useForm(schema, {
     request: (values) => {
-      if (mode === 'fields') return personRequest(values);
+      if (mode === 'fields') return personRequest(values, systemScope);
       if (mode === 'access') return accessRequest(formRef.current, user.primary_account_id);
-      return { ...personRequest(values), ...accessRequest(formRef.current, user.primary_account_id) };
+      return {
+        ...personRequest(values, systemScope),
+        ...accessRequest(formRef.current, user.primary_account_id),
+      };
     },
-    refine: (values) =>
-      editsPerson && userNameCheck.isTaken(values.user_name ?? '') ? { user_name: 'inUse' as const } : {},
+    refine: (values) => ({
+      ...(editsPerson && systemScope ? aliasesRule(values) : {}),
+      ...(editsPerson && userNameCheck.isTaken(values.user_name ?? '')
+        ? { user_name: 'inUse' as const }
+        : {}),
+    }),
     inUseMessages: USER_IN_USE_MESSAGES,
     onSubmit: async (parsed) => {
       if (mode === 'fields') {
@@ -155,7 +173,7 @@ function EditForm({ loaded, mode }: { loaded: User; mode: EditMode }) {
   const next = () => {
     const element = formRef.current;
     if (!element) return;
-    if (!validateFields(form, element, PERSON_FIELDS)) return;
+    if (!validateFields(form, element, STEPS[0] ?? [])) return;
     if (userNameCheck.isTaken(String(new FormData(element).get('user_name') ?? ''))) return;
     setStep(2);
   };
@@ -163,12 +181,15 @@ function EditForm({ loaded, mode }: { loaded: User; mode: EditMode }) {
   const title =
     mode === 'access' ? <Trans>Edit roles: {name}</Trans> : <Trans>Edit administrator: {name}</Trans>;
   const personFields = (
-    <PersonFields
-      form={form}
-      defaults={{ ...updateBase(user), phone: user.phone ?? '' }}
-      userNameCheck={userNameCheck}
-      emailHint={t`A changed address gets a confirmation link; until it is confirmed the e-mail shows as not verified.`}
-    />
+    <>
+      <PersonFields
+        form={form}
+        defaults={{ ...updateBase(user), phone: user.phone ?? '' }}
+        userNameCheck={userNameCheck}
+        emailHint={t`A changed address gets a confirmation link; until it is confirmed the e-mail shows as not verified.`}
+      />
+      {systemScope ? <AliasesField form={form} defaultValue={formatAliases(user.aliases)} /> : null}
+    </>
   );
   const accessFields = (
     <>

@@ -205,6 +205,31 @@ describe('editing an administrator', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe(`/access/administrators/${USER_ID}`));
   });
 
+  it('edits the aliases of a system-scope administrator, one a line', async () => {
+    const { calls } = usersApi({
+      profile: viewer,
+      extra: {
+        ...accountHandlers(),
+        [`GET ${API}/user/${USER_ID}`]: () =>
+          json(userFixture({ access_scope: 'system', aliases: { badge: 'B-17' } })),
+        [`PUT ${API}/user/${USER_ID}`]: noContent,
+      },
+    });
+    renderApp(`/account/access/administrators/${USER_ID}/edit`);
+    const user = userEvent.setup();
+    const aliases = await screen.findByLabelText('Aliases (optional)');
+    expect((aliases as HTMLTextAreaElement).value).toBe('badge: B-17');
+    await user.type(aliases, '{Enter}bad id: x');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Invalid identifier.')).toBeTruthy();
+    await user.clear(aliases);
+    await user.type(aliases, 'badge: B-18{Enter}desk: 4.12');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Administrator updated.')).toBeTruthy();
+    const put = calls.find((call) => call.method === 'PUT' && call.path === `${API}/user/${USER_ID}`);
+    expect(put?.body).toMatchObject({ aliases: { badge: 'B-18', desk: '4.12' } });
+  });
+
   it('changes accounts and roles with PUT access and the permission-edited notice', async () => {
     const { calls } = usersApi({
       profile: viewer,
