@@ -45,6 +45,14 @@ function hasSingleSignOn(methods: readonly { signInMethod: string; status: strin
   return (methods ?? []).some((method) => method.signInMethod !== 'standard' && method.status === 'enabled');
 }
 
+/** The names of the checked choices under `name`, as their labels say them. */
+function checkedLabels(form: HTMLFormElement, name: string): string[] {
+  return [...form.querySelectorAll<HTMLInputElement>(`input[type="checkbox"][name="${name}"]:checked`)].map(
+    (input) =>
+      input.closest('label')?.querySelector('.checkbox__label')?.firstChild?.textContent?.trim() ?? '',
+  );
+}
+
 /** The step headings, shown as a list of steps with the current one marked. */
 function StepList({ step, labels }: { step: number; labels: readonly ReactNode[] }) {
   const { t } = useLingui();
@@ -82,6 +90,10 @@ function AdministratorCreateForm() {
   );
   const account = useQuery(userAccountQueryOptions(primaryAccountId));
   const [review, setReview] = useState<FormValues>({});
+  const [chosenNames, setChosenNames] = useState<{ roles: string[]; accounts: string[] }>({
+    roles: [],
+    accounts: [],
+  });
 
   const primarySummary = accounts.find((choice) => choice.id === primaryAccountId)?.summary;
   const scope = primarySummary
@@ -142,11 +154,24 @@ function AdministratorCreateForm() {
     if (reachable !== step) setStep(reachable);
   }, [form, step, setStep]);
 
+  // A new step: focus goes to the field the server named, else to the step's first field, so
+  // keyboard and screen-reader users start where the step does.
+  const shownStep = useRef(step);
   useEffect(() => {
+    const element = formRef.current;
+    if (!element) return;
     const field = focusAfterStep.current;
-    if (!field || !formRef.current) return;
-    focusAfterStep.current = null;
-    formRef.current.querySelector<HTMLElement>(`[name="${field}"]`)?.focus();
+    if (field) {
+      focusAfterStep.current = null;
+      element.querySelector<HTMLElement>(`[name="${field}"]`)?.focus();
+    } else if (shownStep.current !== step) {
+      element
+        .querySelector<HTMLElement>(
+          'fieldset:not([hidden]) :is(input:not([type="hidden"]), select, textarea):not(:disabled)',
+        )
+        ?.focus();
+    }
+    shownStep.current = step;
   });
 
   const next = () => {
@@ -159,6 +184,10 @@ function AdministratorCreateForm() {
     }
     if (step === STEPS.length - 1) {
       setReview(Object.fromEntries([...new FormData(element)].map(([k, v]) => [k, String(v)])));
+      setChosenNames({
+        roles: checkedLabels(element, 'role_ids'),
+        accounts: checkedLabels(element, 'account_ids'),
+      });
     }
     setStep(step + 1);
   };
@@ -169,8 +198,6 @@ function AdministratorCreateForm() {
   }
   const scopeLabel = scope ? i18n._(SCOPE_LABELS[scope]) : null;
   const manageable = scope === null || mayManageScope(flags, scope);
-  const chosenRoles = new Set(allValues(formRef.current, 'role_ids'));
-  const chosenAccounts = allValues(formRef.current, 'account_ids');
   const primaryName = accountOptions.find((option) => option.value === primaryAccountId)?.label ?? '';
   const stepLabels = [
     <Trans key="1">Identity</Trans>,
@@ -321,13 +348,15 @@ function AdministratorCreateForm() {
               <dt>
                 <Trans>More accounts</Trans>
               </dt>
-              <dd>{chosenAccounts.length}</dd>
+              <dd>
+                {chosenNames.accounts.length === 0 ? <Trans>None</Trans> : chosenNames.accounts.join(', ')}
+              </dd>
             </div>
             <div className="details__row">
               <dt>
                 <Trans>Roles</Trans>
               </dt>
-              <dd>{chosenRoles.size}</dd>
+              <dd>{chosenNames.roles.join(', ')}</dd>
             </div>
           </dl>
         </fieldset>
