@@ -158,7 +158,8 @@ export function AdministratorActions({
   };
 
   const entries: MenuEntry[] = userActions(user, profile, flags, stronger)
-    .filter((entry) => !(onDetails && entry.name === 'view'))
+    // One's own page offers no status, role or delete action at all (decision 018 §8.4).
+    .filter((entry) => !(onDetails && (entry.name === 'view' || entry.refusal === 'oneself')))
     .map((entry) => {
       // Changes need the server; viewing and opening the edit pages do not.
       const offline = !online && !['view', 'edit', 'editRoles'].includes(entry.name);
