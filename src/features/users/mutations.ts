@@ -119,7 +119,7 @@ function sendAction(id: string, action: UserAction): Promise<unknown> {
     case 'verification':
       return apiRequest('PUT', apiPaths.users.verification(id));
     case 'passwordReset':
-      return apiRequest('PUT', apiPaths.users.passwordResetEmail(id));
+      return apiRequest('PUT', apiPaths.users.resetMail(id));
     case 'mfa':
       return apiRequest('DELETE', apiPaths.users.mfa(id));
     case 'standardLogin':
@@ -129,7 +129,7 @@ function sendAction(id: string, action: UserAction): Promise<unknown> {
     case 'delete':
       return apiRequest('DELETE', apiPaths.users.byId(id), { ifMatch: action.version });
     case 'defaultApplication':
-      return apiRequest('PUT', apiPaths.users.defaultManager(id), { query: { appUrl: action.context } });
+      return apiRequest('PUT', apiPaths.users.defaultManager(id, action.context));
   }
 }
 
