@@ -62,6 +62,8 @@ export function RolePicker({ legend, name, applications, roles, selected, error 
       ) : null}
       {applications.map((application) => {
         const own = roles.filter((role) => role.app_code === application.code);
+        // An application without a role to give is left out, unless no application has one.
+        if (own.length === 0 && roles.length > 0) return null;
         return (
           <fieldset key={application.code} className="role-picker__application">
             <legend className="role-picker__application-name">{application.name}</legend>

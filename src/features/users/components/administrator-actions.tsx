@@ -1,6 +1,7 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
+import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { notifyError } from '../../../components/notify.ts';
@@ -14,6 +15,7 @@ import { useFeatureFlags } from '../../../lib/feature-flags.ts';
 import { useOnline } from '../../../lib/offline/online.ts';
 import { usePermissionFlags } from '../../../lib/permissions.tsx';
 import { type UserAction, useUserAction } from '../mutations.ts';
+import { userKeys } from '../queries.ts';
 import { type ActionTarget, type RefusalReason, type UserActionName, userActions } from '../rules.ts';
 
 /** The word typed to confirm deleting administrators. */
@@ -87,6 +89,7 @@ export function AdministratorActions({
   const featureFlags = useFeatureFlags();
   const online = useOnline();
   const action = useUserAction(user.id);
+  const queryClient = useQueryClient();
   const [dialog, setDialog] = useState<'disable' | 'delete' | 'mfa' | null>(null);
   const name = `${user.first_name} ${user.last_name}`;
   const own = user.id === profile.id;
@@ -182,6 +185,11 @@ export function AdministratorActions({
       setDialog(null);
     }
   };
+  // After a 412 (the user changed since the page read it): the current version, then try again.
+  const reload = () => {
+    closeDialog(false);
+    void queryClient.invalidateQueries({ queryKey: userKeys.all() });
+  };
 
   return (
     <>
@@ -216,7 +224,7 @@ export function AdministratorActions({
           )
         }
       >
-        {action.error ? <FormErrorAlert error={action.error} /> : null}
+        {action.error ? <FormErrorAlert error={action.error} onReload={reload} /> : null}
         <div className="dialog__actions">
           <Button variant="secondary" onClick={() => closeDialog(false)}>
             <Trans>Cancel</Trans>
@@ -253,7 +261,7 @@ export function AdministratorActions({
         confirmLabel={<Trans>Delete administrator</Trans>}
         cancelLabel={<Trans>Cancel</Trans>}
         pending={action.isPending}
-        error={action.error ? <FormErrorAlert error={action.error} /> : null}
+        error={action.error ? <FormErrorAlert error={action.error} onReload={reload} /> : null}
         onConfirm={() => run({ kind: 'delete', version: user.version }, onDeleted)}
       />
     </>

@@ -284,6 +284,7 @@ function AdministratorCreateForm() {
             account={account.data}
             profile={profile}
             selected={new Set()}
+            scope={scope}
           />
           {scope === 'system' ? <AliasesField form={form} defaultValue="" /> : null}
         </fieldset>

@@ -208,6 +208,7 @@ function EditForm({ loaded, mode }: { loaded: User; mode: EditMode }) {
         account={account.data}
         profile={profile}
         selected={new Set(user.roles.map((role) => role.id))}
+        scope={user.access_scope}
       />
     </>
   );

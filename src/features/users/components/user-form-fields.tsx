@@ -3,7 +3,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
 import { type FocusEvent, useRef, useState } from 'react';
 import * as v from 'valibot';
-import type { ApplicationCode } from '../../../../contract/permissions.ts';
+import type { AccessScope, ApplicationCode } from '../../../../contract/permissions.ts';
 import type { Profile } from '../../../../contract/schemas/profile.ts';
 import type { Tenant, TenantSummary } from '../../../../contract/schemas/tenants.ts';
 import { aliasesSchema, MAX_ALIASES, type Role } from '../../../../contract/schemas/users.ts';
@@ -181,8 +181,20 @@ export function applicationGroups(account: Tenant | undefined, roles: readonly R
     .sort((a, b) => Number(b.code === 'account_manager') - Number(a.code === 'account_manager'));
 }
 
+/** The built-in roles made for one scope (G6); the others (the read-only auditor) fit any. */
+const BUILT_IN_ROLE_SCOPES: Readonly<Record<string, AccessScope>> = {
+  system_administrator: 'system',
+  partner_administrator: 'partner',
+  account_administrator: 'account',
+};
+
+export function builtInRoleFits(code: string | null, scope: AccessScope | null): boolean {
+  const only = code === null ? undefined : BUILT_IN_ROLE_SCOPES[code];
+  return only === undefined || scope === null || only === scope;
+}
+
 /** The scope a user gets from its primary account's type (decision 018 §9). */
-export function scopeOfAccount(account: Pick<TenantSummary, 'system_account' | 'type'>) {
+export function scopeOfAccount(account: Pick<TenantSummary, 'system_account' | 'type'>): AccessScope {
   return account.system_account ? 'system' : account.type === 'partner' ? 'partner' : 'account';
 }
 
@@ -196,12 +208,15 @@ export function RoleFields({
   account,
   profile,
   selected,
+  scope,
 }: {
   form: FormState;
   accountId: string;
   account: Tenant | undefined;
   profile: Profile;
   selected: ReadonlySet<string>;
+  /** The user's scope, when known: built-in roles made for another scope are not offered (G6). */
+  scope: AccessScope | null;
 }) {
   const { t } = useLingui();
   const flags = useFeatureFlags();
@@ -221,7 +236,9 @@ export function RoleFields({
     );
   }
   const held = heldPermissions(profile);
-  const offered = roles.data.items.filter((role) => role.built_in || flags.roles || selected.has(role.id));
+  const offered = roles.data.items.filter(
+    (role) => selected.has(role.id) || (role.built_in ? builtInRoleFits(role.code, scope) : flags.roles),
+  );
   const choices: RoleChoice[] = offered.map((role) => ({
     id: role.id,
     name: role.name,

@@ -4,7 +4,8 @@ import { AdministratorsErrorPage } from '../../../../../features/users/component
 import { userQueryOptions } from '../../../../../features/users/queries.ts';
 
 export const Route = createFileRoute('/_secure/access/administrators/$id/role-user-edit')({
-  loader: ({ context: { screenData }, params }) => screenData.load(userQueryOptions(params.id)),
+  // The version the server has now: a form on a stale one would only end in 412.
+  loader: ({ context: { screenData }, params }) => screenData.preloadCurrent(userQueryOptions(params.id)),
   errorComponent: AdministratorsErrorPage,
   component: function AdministratorEditRoute() {
     return <AdministratorEditPage userId={Route.useParams().id} mode="both" />;
