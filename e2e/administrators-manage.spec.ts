@@ -105,7 +105,7 @@ test('the system administrator creates an administrator through the wizard, edit
   });
 
   await test.step('the list disables and enables the new administrator from its row menu', async () => {
-    await page.getByRole('button', { name: 'Back' }).click();
+    await openAdministratorsFromNavigation(page);
     await assertAdministratorsListed(page);
     await search(page, run);
     await expect(page.getByText('2 administrators')).toBeVisible();

@@ -121,7 +121,8 @@ function EditForm({ loaded, mode }: { loaded: User; mode: EditMode }) {
   };
   const done = (notice: string) => {
     showToast('success', notice);
-    void navigate({ to: '/access/administrators/$id', params: { id: user.id } });
+    // The form's entry is replaced: Back from the details does not reopen a finished form.
+    void navigate({ to: '/access/administrators/$id', params: { id: user.id }, replace: true });
   };
 
   const schema = mode === 'both' ? bothSchema : mode === 'access' ? userAccessSchema : userUpdateSchema;
