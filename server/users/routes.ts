@@ -1,7 +1,9 @@
 import { Hono } from 'hono';
 import type { Kysely } from 'kysely';
 import { DEFAULT_LIST_LIMIT } from '../../contract/schemas/common.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  passwordChangeSchema,
   type UserApplicationList,
   type UserExists,
   type UserList,
@@ -9,28 +11,43 @@ import {
   userExportQuerySchema,
   userIdParamsSchema,
   userListQuerySchema,
+  userUpdateSchema,
 } from '../../contract/schemas/users.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { ACCOUNT_NOT_FOUND } from '../authorization/account-reach.ts';
 import {
   findReachableUser,
   ROLE_NOT_FOUND,
+  USER_NOT_FOUND,
   reachesAccount,
   reachesRole,
 } from '../authorization/user-reach.ts';
 import { utcDate } from '../dates.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppEnv } from '../http/app-env.ts';
-import { requireAuth } from '../http/authenticate.ts';
+import { recordAuditEvent } from '../audit/record.ts';
+import { requireAuth, requireSession, sessionIdOf } from '../http/authenticate.ts';
+import { clientAddress } from '../http/client-address.ts';
 import { csvResponse, EXPORT_BATCH_SIZE } from '../http/csv-stream.ts';
 import { ApiError } from '../http/errors.ts';
-import { validateParams, validateQuery } from '../http/validate.ts';
+import { errorResponse } from '../http/errors.ts';
+import { invalidField, validateJson, validateParams, validateQuery } from '../http/validate.ts';
+import { hashPassword, inPasswordHashingTurn, verifyPassword } from '../identity/passwords.ts';
 import type { Principal } from '../identity/principal.ts';
-import { accessScopeOf } from '../identity/sessions.ts';
+import { accessScopeOf, revokeUserSessions } from '../identity/sessions.ts';
+import { checkSignInThrottle, recordSignInFailure } from '../identity/throttle.ts';
+import { enqueueMail } from '../mail/outbox.ts';
 import { licensedApplications } from '../licence/store.ts';
 import { type ResourceKind, versionedResource } from '../resources/versioned-resource.ts';
 import { assertMayReadUsers, assertUserAccess } from './access.ts';
 import { USER_CSV_HEADER, userCsvLine } from './csv.ts';
+import {
+  applyUserUpdate,
+  assertEditableByYou,
+  assertMayEditUser,
+  type EditableUser,
+  findEditableUser,
+} from './edit.ts';
 import { DEFAULT_SORT, listUsers, type UserFilters, userBatches } from './list.ts';
 import { applicationOf, applicationRoles, userNameTaken, userRecord } from './repository.ts';
 
@@ -51,6 +68,28 @@ function userKind(deps: AppDeps): ResourceKind<{ id: string }, ReachableUser> {
     },
     authorize: (principal, { row }, access) =>
       assertUserAccess(principal, accessScopeOf(row.access_scope), access),
+    represent: async (db, principal, { row }) => {
+      const user = await userRecord(db, principal, row.id, deps.now());
+      if (!user) throw new Error('A located user is gone.');
+      return user;
+    },
+  };
+}
+
+/**
+ * A user as its edit addresses it: out of reach is not found; oneself needs no permission (the own
+ * profile), anyone else the permission of changing users of that scope. The 412 body is the user as
+ * GET user/{id} answers it.
+ */
+function editableUserKind(deps: AppDeps): ResourceKind<{ id: string }, EditableUser> {
+  return {
+    label: 'User',
+    resourceType: 'USER',
+    find: async (db, principal, { id }, lock) => {
+      const row = await findEditableUser(db, principal, id, lock);
+      return row && { row, accountId: row.primary_account_id };
+    },
+    authorize: (principal, { row }, access) => assertMayEditUser(principal, row, access),
     represent: async (db, principal, { row }) => {
       const user = await userRecord(db, principal, row.id, deps.now());
       if (!user) throw new Error('A located user is gone.');
@@ -85,6 +124,7 @@ export function userRoutes(deps: AppDeps): Hono<AppEnv> {
   // Per route, not `app.use()`: this app shares its base path with other modules.
   const authenticated = requireAuth(deps);
   const users = versionedResource(deps, userKind(deps));
+  const editableUsers = versionedResource(deps, editableUserKind(deps));
 
   app.get('/user', authenticated, validateQuery(userListQuerySchema), async (c) => {
     const { limit = DEFAULT_LIST_LIMIT, offset = 0, sort = DEFAULT_SORT, ...filters } = c.req.valid('query');
@@ -113,6 +153,106 @@ export function userRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.get('/user/:id', authenticated, validateParams(userIdParamsSchema), (c) =>
     users.read(c, c.req.valid('param')),
+  );
+
+  // An administrator's edit and the person's own profile alike (decision 018 §4.1); queueable offline,
+  // so If-Match is required. Members outside the schema (scope, enabled, roles) are dropped unread.
+  app.put(
+    '/user/:id',
+    authenticated,
+    validateParams(userIdParamsSchema),
+    validateJson(userUpdateSchema),
+    async (c) => {
+      const principal = c.var.principal;
+      const update = c.req.valid('json');
+      return editableUsers.change(c, c.req.valid('param'), {
+        precondition: 'required',
+        permit: ({ row }) => assertEditableByYou(principal, row),
+        apply: async (trx, { row }, now) => {
+          const details = await applyUserUpdate(trx, principal, row, update, now);
+          return details && { action: 'UPDATE', details };
+        },
+      });
+    },
+  );
+
+  // One's own password, in a signed-in session only (G7): proven by the current one, whose guesses
+  // count against the sign-in throttle; every other session of the user ends.
+  app.put(
+    '/user/:id/password',
+    authenticated,
+    requireSession(),
+    validateParams(userIdParamsSchema),
+    validateJson(passwordChangeSchema),
+    async (c) => {
+      const principal = c.var.principal;
+      const sessionId = sessionIdOf(principal);
+      const { current_password: currentPassword, password } = c.req.valid('json');
+      const target = await findReachableUser(db, principal, c.req.valid('param').id, false);
+      if (!target) throw new ApiError(404, USER_NOT_FOUND);
+      if (target.id !== principal.userId) {
+        throw new ApiError(403, 'A password is changed by its own user only.', { code: 'ownUserOnly' });
+      }
+      const ipAddress = clientAddress(c, deps.config);
+      const attempt = { userName: target.user_name, address: ipAddress };
+      const verdict = await checkSignInThrottle(db, deps.now(), attempt);
+      if (verdict.kind === 'blocked') {
+        c.header('Retry-After', String(verdict.retryAfterSeconds));
+        return errorResponse(c, 429, 'Too many failed attempts. Try again later.');
+      }
+      if (verdict.delayMs > 0) await sleep(verdict.delayMs);
+
+      const hashingClient = `user:${principal.userId}`;
+      const stored = await db
+        .selectFrom('users')
+        .select(['password_hash', 'email'])
+        .where('id', '=', target.id)
+        .executeTakeFirstOrThrow();
+      const matches = await inPasswordHashingTurn(hashingClient, () =>
+        verifyPassword(stored.password_hash, currentPassword),
+      );
+      if (!matches) {
+        await db.transaction().execute((trx) => recordSignInFailure(trx, deps.now(), attempt, verdict));
+        throw invalidField('current_password', 'wrongPassword');
+      }
+      if (password === currentPassword) throw invalidField('password', 'samePassword');
+      const passwordHash = await inPasswordHashingTurn(hashingClient, () => hashPassword(password));
+
+      await db.transaction().execute(async (trx) => {
+        const now = deps.now();
+        await trx
+          .updateTable('users')
+          .set((eb) => ({
+            password_hash: passwordHash,
+            password_changed_at: now,
+            updated_at: now,
+            version: eb('version', '+', 1),
+          }))
+          .where('id', '=', target.id)
+          .execute();
+        const ended = await revokeUserSessions(trx, target.id, 'password_changed', now, { keep: sessionId });
+        await enqueueMail(trx, {
+          kind: 'password_changed',
+          userId: target.id,
+          to: stored.email,
+          requestedBy: null,
+          now,
+        });
+        await recordAuditEvent(trx, {
+          action: 'UPDATE_PASSWORD',
+          status: 'success',
+          resourceType: 'USER',
+          resourceId: target.id,
+          accountId: target.primary_account_id,
+          actorId: principal.userId,
+          actorName: principal.userName,
+          ipAddress,
+          details: { sessions_ended: ended },
+          occurredAt: now,
+        });
+      });
+      return c.body(null, 204);
+    },
   );
 
   app.get('/user/:id/applications', authenticated, validateParams(userIdParamsSchema), async (c) => {
