@@ -63,6 +63,7 @@ import {
   tenantUpdateSchema,
 } from '../../contract/schemas/tenants.ts';
 import {
+  passwordChangeSchema,
   permissionGroupListSchema,
   permissionGroupQuerySchema,
   roleCreateSchema,
@@ -76,7 +77,6 @@ import {
   roleUpdateSchema,
   roleUsersQuerySchema,
   roleUsersUpdateSchema,
-  passwordChangeSchema,
   userApplicationListSchema,
   userExistsQuerySchema,
   userExistsSchema,
@@ -245,7 +245,8 @@ export const OPERATIONS: readonly Operation[] = [
     method: 'get',
     path: apiPaths.profile,
     tag: 'Profile',
-    summary: "The signed-in user's profile, accounts, permissions and applications; ETag (and `version`) is the user's version, on which the own profile's PUT user/{id} is made.",
+    summary:
+      "The signed-in user's profile, accounts, permissions and applications; ETag (and `version`) is the user's version, on which the own profile's PUT user/{id} is made.",
     authenticated: true,
     success: { status: 200, description: 'Profile', schema: profileSchema, etag: true },
     failures: [401],

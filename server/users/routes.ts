@@ -1,7 +1,7 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Hono } from 'hono';
 import type { Kysely } from 'kysely';
 import { DEFAULT_LIST_LIMIT } from '../../contract/schemas/common.ts';
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   passwordChangeSchema,
   type UserApplicationList,
@@ -14,30 +14,29 @@ import {
   userUpdateSchema,
 } from '../../contract/schemas/users.ts';
 import type { AppDeps } from '../app-deps.ts';
+import { recordAuditEvent } from '../audit/record.ts';
 import { ACCOUNT_NOT_FOUND } from '../authorization/account-reach.ts';
 import {
   findReachableUser,
   ROLE_NOT_FOUND,
-  USER_NOT_FOUND,
   reachesAccount,
   reachesRole,
+  USER_NOT_FOUND,
 } from '../authorization/user-reach.ts';
 import { utcDate } from '../dates.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppEnv } from '../http/app-env.ts';
-import { recordAuditEvent } from '../audit/record.ts';
 import { requireAuth, requireSession, sessionIdOf } from '../http/authenticate.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { csvResponse, EXPORT_BATCH_SIZE } from '../http/csv-stream.ts';
-import { ApiError } from '../http/errors.ts';
-import { errorResponse } from '../http/errors.ts';
+import { ApiError, errorResponse } from '../http/errors.ts';
 import { invalidField, validateJson, validateParams, validateQuery } from '../http/validate.ts';
 import { hashPassword, inPasswordHashingTurn, verifyPassword } from '../identity/passwords.ts';
 import type { Principal } from '../identity/principal.ts';
 import { accessScopeOf, revokeUserSessions } from '../identity/sessions.ts';
 import { checkSignInThrottle, recordSignInFailure } from '../identity/throttle.ts';
-import { enqueueMail } from '../mail/outbox.ts';
 import { licensedApplications } from '../licence/store.ts';
+import { enqueueMail } from '../mail/outbox.ts';
 import { type ResourceKind, versionedResource } from '../resources/versioned-resource.ts';
 import { assertMayReadUsers, assertUserAccess } from './access.ts';
 import { USER_CSV_HEADER, userCsvLine } from './csv.ts';

@@ -59,7 +59,8 @@ describe('alias value (E-23: 1–50 of the general name pattern plus @ and :)', 
 });
 
 describe('aliases', () => {
-  const many = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`id${i}`, 'v']));
+  const many = (count: number) =>
+    Object.fromEntries(Array.from({ length: count }, (_, i) => [`id${i}`, 'v']));
 
   it(`holds at most ${MAX_ALIASES}`, () => {
     expect(firstCode(aliasesSchema, many(MAX_ALIASES))).toBeNull();

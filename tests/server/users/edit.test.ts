@@ -136,7 +136,10 @@ describe('PUT user/{id}', () => {
   });
 
   it('answers 409 inUse on user_name for a name another user has, whatever its capitals', async () => {
-    const other = await insertTestUser(harness, { accountId: accountAdmin.accountId, userName: 'Taken-Name' });
+    const other = await insertTestUser(harness, {
+      accountId: accountAdmin.accountId,
+      userName: 'Taken-Name',
+    });
     const user = await insertTestUser(harness, { accountId: accountAdmin.accountId });
     const response = await put(accountAdmin, user, { ...(await unchanged(user)), user_name: 'taken-name' });
     expect(response.status).toBe(409);
@@ -195,7 +198,10 @@ describe('PUT user/{id}', () => {
   });
 
   it('on a new e-mail address: unverified, open links revoked, a verification to the new and a notice to the old, in one transaction', async () => {
-    const user = await insertTestUser(harness, { accountId: accountAdmin.accountId, email: 'old@example.com' });
+    const user = await insertTestUser(harness, {
+      accountId: accountAdmin.accountId,
+      email: 'old@example.com',
+    });
     const now = harness.deps.now();
     await harness.deps.db
       .insertInto('user_tokens')
@@ -226,7 +232,11 @@ describe('PUT user/{id}', () => {
     expect((await auditDetails(user)).at(-1)?.details).toEqual({ changes: { email: { withheld: true } } });
 
     // The same address in other capitals is no new mailbox: still verified by then, no mail.
-    await harness.deps.db.updateTable('users').set({ email_verified_at: now }).where('id', '=', user).execute();
+    await harness.deps.db
+      .updateTable('users')
+      .set({ email_verified_at: now })
+      .where('id', '=', user)
+      .execute();
     const recased = await put(accountAdmin, user, { ...(await unchanged(user)), email: 'NEW@example.com' });
     expect(recased.status).toBe(204);
     expect((await stored(user)).email_verified_at).not.toBeNull();

@@ -46,7 +46,13 @@ describe('PUT user/{id}/password', () => {
     expect(await sessionLive(third.accessToken)).toBe(false);
     expect(await sessionLive(otherUsers.accessToken)).toBe(true);
     // The ended sessions cannot be refreshed either.
-    const refresh = await sendJson(harness, 'POST', apiPaths.identity.refresh, {}, { cookie: elsewhere.cookie });
+    const refresh = await sendJson(
+      harness,
+      'POST',
+      apiPaths.identity.refresh,
+      {},
+      { cookie: elsewhere.cookie },
+    );
     expect(refresh.status).toBe(401);
 
     // The new password signs in, the old one no longer does.
@@ -65,7 +71,10 @@ describe('PUT user/{id}/password', () => {
       .where('user_id', '=', user.id)
       .where('revoked_at', 'is not', null)
       .execute();
-    expect(revoked.map((session) => session.revoked_reason)).toEqual(['password_changed', 'password_changed']);
+    expect(revoked.map((session) => session.revoked_reason)).toEqual([
+      'password_changed',
+      'password_changed',
+    ]);
     const mail = await harness.deps.db
       .selectFrom('mail_outbox')
       .select(['kind', 'to_address', 'requested_by'])
@@ -121,7 +130,10 @@ describe('PUT user/{id}/password', () => {
     const short = await change(accessToken, user.id, changeOf(user, 'short'));
     expect(short.status).toBe(400);
     expect((await errorOf(short)).field).toBe('password');
-    const mismatch = await change(accessToken, user.id, { ...changeOf(user), repeatedPassword: 'Different-1234' });
+    const mismatch = await change(accessToken, user.id, {
+      ...changeOf(user),
+      repeatedPassword: 'Different-1234',
+    });
     expect(mismatch.status).toBe(400);
     expect((await errorOf(mismatch)).field).toBe('repeatedPassword');
   });
