@@ -168,3 +168,37 @@ test('changing the password in one browser ends the session in another, which si
     await elsewhere.close();
   }
 });
+
+test('a system administrator keeps aliases on their profile', async ({ page }) => {
+  test.setTimeout(60_000);
+  const identifier = `badge-${run}`;
+  const form = page.getByRole('form', { name: 'Edit profile' });
+  const aliases = form.getByRole('group', { name: 'Aliases' });
+
+  await test.step('an alias is added, checked and saved', async () => {
+    await signInOnProfile(page, ADMINISTRATOR);
+    await page.getByRole('link', { name: 'Edit profile' }).click();
+    await aliases.getByRole('button', { name: 'Add alias' }).click();
+    const rows = await aliases.getByRole('listitem').count();
+    await aliases.getByLabel(`Identifier ${rows}`).fill('not valid!');
+    await aliases.getByLabel(`Value ${rows}`).fill('4711');
+    await form.getByRole('button', { name: 'Update' }).click();
+    await expect(aliases.getByText('Invalid identifier.')).toBeVisible();
+    await assertAccessible(page);
+    await aliases.getByLabel(`Identifier ${rows}`).fill(identifier);
+    await form.getByRole('button', { name: 'Update' }).click();
+    await expect(page.getByText('User updated.')).toBeVisible();
+    await assertOnProfile(page);
+    await expect(page.getByText(identifier)).toBeVisible();
+  });
+
+  await test.step('and removed again', async () => {
+    await page.getByRole('link', { name: 'Edit profile' }).click();
+    const rows = await aliases.getByRole('listitem').count();
+    await expect(aliases.getByLabel(`Identifier ${rows}`)).toHaveValue(identifier);
+    await aliases.getByRole('button', { name: `Remove alias ${rows}` }).click();
+    await form.getByRole('button', { name: 'Update' }).click();
+    await assertOnProfile(page);
+    await expect(page.getByText(identifier)).toBeHidden();
+  });
+});

@@ -12,6 +12,7 @@ import { fieldIssues } from '../../../../contract/validation.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { TextField } from '../../../components/ui/field.tsx';
 import type { FieldCodes, FormState, FormValues } from '../../../lib/form/use-form.ts';
+import './profile.css';
 
 /*
  * Aliases (E-20 … E-26) as rows of identifier and value. Inputs are named `alias.<row>.identifier`
@@ -98,7 +99,7 @@ export function AliasesEditor({
   };
 
   return (
-    <fieldset className="form__group aliases-editor">
+    <fieldset className="aliases-editor">
       <legend>
         <Trans>Aliases</Trans>
       </legend>
