@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Hono } from 'hono';
 import type { Kysely } from 'kysely';
 import { DEFAULT_LIST_LIMIT } from '../../contract/schemas/common.ts';
@@ -14,29 +13,23 @@ import {
   userUpdateSchema,
 } from '../../contract/schemas/users.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { recordAuditEvent } from '../audit/record.ts';
 import { ACCOUNT_NOT_FOUND } from '../authorization/account-reach.ts';
 import {
   findReachableUser,
   ROLE_NOT_FOUND,
   reachesAccount,
   reachesRole,
-  USER_NOT_FOUND,
 } from '../authorization/user-reach.ts';
 import { utcDate } from '../dates.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppEnv } from '../http/app-env.ts';
-import { requireAuth, requireSession, sessionIdOf } from '../http/authenticate.ts';
-import { clientAddress } from '../http/client-address.ts';
+import { requireAuth, requireSession } from '../http/authenticate.ts';
 import { csvResponse, EXPORT_BATCH_SIZE } from '../http/csv-stream.ts';
-import { ApiError, errorResponse } from '../http/errors.ts';
-import { invalidField, validateJson, validateParams, validateQuery } from '../http/validate.ts';
-import { hashPassword, inPasswordHashingTurn, verifyPassword } from '../identity/passwords.ts';
+import { ApiError } from '../http/errors.ts';
+import { validateJson, validateParams, validateQuery } from '../http/validate.ts';
 import type { Principal } from '../identity/principal.ts';
-import { accessScopeOf, revokeUserSessions } from '../identity/sessions.ts';
-import { checkSignInThrottle, recordSignInFailure } from '../identity/throttle.ts';
+import { accessScopeOf } from '../identity/sessions.ts';
 import { licensedApplications } from '../licence/store.ts';
-import { enqueueMail } from '../mail/outbox.ts';
 import { type ResourceKind, versionedResource } from '../resources/versioned-resource.ts';
 import { assertMayReadUsers, assertUserAccess } from './access.ts';
 import { USER_CSV_HEADER, userCsvLine } from './csv.ts';
@@ -48,6 +41,7 @@ import {
   findEditableUser,
 } from './edit.ts';
 import { DEFAULT_SORT, listUsers, type UserFilters, userBatches } from './list.ts';
+import { changeOwnPassword } from './password.ts';
 import { applicationOf, applicationRoles, userNameTaken, userRecord } from './repository.ts';
 
 type ReachableUser = NonNullable<Awaited<ReturnType<typeof findReachableUser>>>;
@@ -184,72 +178,7 @@ export function userRoutes(deps: AppDeps): Hono<AppEnv> {
     validateParams(userIdParamsSchema),
     validateJson(passwordChangeSchema),
     async (c) => {
-      const principal = c.var.principal;
-      const sessionId = sessionIdOf(principal);
-      const { current_password: currentPassword, password } = c.req.valid('json');
-      const target = await findReachableUser(db, principal, c.req.valid('param').id, false);
-      if (!target) throw new ApiError(404, USER_NOT_FOUND);
-      if (target.id !== principal.userId) {
-        throw new ApiError(403, 'A password is changed by its own user only.', { code: 'ownUserOnly' });
-      }
-      const ipAddress = clientAddress(c, deps.config);
-      const attempt = { userName: target.user_name, address: ipAddress };
-      const verdict = await checkSignInThrottle(db, deps.now(), attempt);
-      if (verdict.kind === 'blocked') {
-        c.header('Retry-After', String(verdict.retryAfterSeconds));
-        return errorResponse(c, 429, 'Too many failed attempts. Try again later.');
-      }
-      if (verdict.delayMs > 0) await sleep(verdict.delayMs);
-
-      const hashingClient = `user:${principal.userId}`;
-      const stored = await db
-        .selectFrom('users')
-        .select(['password_hash', 'email'])
-        .where('id', '=', target.id)
-        .executeTakeFirstOrThrow();
-      const matches = await inPasswordHashingTurn(hashingClient, () =>
-        verifyPassword(stored.password_hash, currentPassword),
-      );
-      if (!matches) {
-        await db.transaction().execute((trx) => recordSignInFailure(trx, deps.now(), attempt, verdict));
-        throw invalidField('current_password', 'wrongPassword');
-      }
-      if (password === currentPassword) throw invalidField('password', 'samePassword');
-      const passwordHash = await inPasswordHashingTurn(hashingClient, () => hashPassword(password));
-
-      await db.transaction().execute(async (trx) => {
-        const now = deps.now();
-        await trx
-          .updateTable('users')
-          .set((eb) => ({
-            password_hash: passwordHash,
-            password_changed_at: now,
-            updated_at: now,
-            version: eb('version', '+', 1),
-          }))
-          .where('id', '=', target.id)
-          .execute();
-        const ended = await revokeUserSessions(trx, target.id, 'password_changed', now, { keep: sessionId });
-        await enqueueMail(trx, {
-          kind: 'password_changed',
-          userId: target.id,
-          to: stored.email,
-          requestedBy: null,
-          now,
-        });
-        await recordAuditEvent(trx, {
-          action: 'UPDATE_PASSWORD',
-          status: 'success',
-          resourceType: 'USER',
-          resourceId: target.id,
-          accountId: target.primary_account_id,
-          actorId: principal.userId,
-          actorName: principal.userName,
-          ipAddress,
-          details: { sessions_ended: ended },
-          occurredAt: now,
-        });
-      });
+      await changeOwnPassword(deps, c, c.req.valid('param').id, c.req.valid('json'));
       return c.body(null, 204);
     },
   );

@@ -117,6 +117,8 @@ describe('PUT user/{id}/password', () => {
       status = (await change(accessToken, user.id, wrong)).status;
     }
     expect(status).toBe(429);
+    const blocked = await change(accessToken, user.id, wrong);
+    expect(Number(blocked.headers.get('Retry-After'))).toBeGreaterThan(0);
     // Even the right password waits out the back-off.
     expect((await change(accessToken, user.id, changeOf(user))).status).toBe(429);
   });
