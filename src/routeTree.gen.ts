@@ -26,7 +26,9 @@ import { Route as SecureAccountsIndexRouteImport } from './routes/_secure/accoun
 import { Route as SecureAccountsCreateAccountRouteImport } from './routes/_secure/accounts/create-account'
 import { Route as SecureAccountsCreatePartnerAccountRouteImport } from './routes/_secure/accounts/create-partner-account'
 import { Route as SecureProfileIndexRouteImport } from './routes/_secure/profile/index'
+import { Route as SecureProfileChangePasswordRouteImport } from './routes/_secure/profile/change-password'
 import { Route as SecureProfileDetailsRouteImport } from './routes/_secure/profile/details'
+import { Route as SecureProfileEditRouteImport } from './routes/_secure/profile/edit'
 import { Route as SecureReportingIndexRouteImport } from './routes/_secure/reporting/index'
 import { Route as SecureReportingLoggingRouteImport } from './routes/_secure/reporting/logging'
 import { Route as SecureAccessAdministratorsIndexRouteImport } from './routes/_secure/access/administrators/index'
@@ -127,9 +129,20 @@ const SecureProfileIndexRoute = SecureProfileIndexRouteImport.update({
   path: '/profile/',
   getParentRoute: () => SecureRoute,
 } as any)
+const SecureProfileChangePasswordRoute =
+  SecureProfileChangePasswordRouteImport.update({
+    id: '/profile/change-password',
+    path: '/profile/change-password',
+    getParentRoute: () => SecureRoute,
+  } as any)
 const SecureProfileDetailsRoute = SecureProfileDetailsRouteImport.update({
   id: '/profile/details',
   path: '/profile/details',
+  getParentRoute: () => SecureRoute,
+} as any)
+const SecureProfileEditRoute = SecureProfileEditRouteImport.update({
+  id: '/profile/edit',
+  path: '/profile/edit',
   getParentRoute: () => SecureRoute,
 } as any)
 const SecureReportingIndexRoute = SecureReportingIndexRouteImport.update({
@@ -215,7 +228,9 @@ export interface FileRoutesByFullPath {
   '/access/service-user': typeof SecureAccessServiceUserRoute
   '/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
+  '/profile/change-password': typeof SecureProfileChangePasswordRoute
   '/profile/details': typeof SecureProfileDetailsRoute
+  '/profile/edit': typeof SecureProfileEditRoute
   '/reporting/logging': typeof SecureReportingLoggingRoute
   '/access/': typeof SecureAccessIndexRoute
   '/accounts/': typeof SecureAccountsIndexRoute
@@ -246,7 +261,9 @@ export interface FileRoutesByTo {
   '/access/service-user': typeof SecureAccessServiceUserRoute
   '/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
+  '/profile/change-password': typeof SecureProfileChangePasswordRoute
   '/profile/details': typeof SecureProfileDetailsRoute
+  '/profile/edit': typeof SecureProfileEditRoute
   '/reporting/logging': typeof SecureReportingLoggingRoute
   '/access': typeof SecureAccessIndexRoute
   '/accounts': typeof SecureAccountsIndexRoute
@@ -279,7 +296,9 @@ export interface FileRoutesById {
   '/_secure/access/service-user': typeof SecureAccessServiceUserRoute
   '/_secure/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/_secure/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
+  '/_secure/profile/change-password': typeof SecureProfileChangePasswordRoute
   '/_secure/profile/details': typeof SecureProfileDetailsRoute
+  '/_secure/profile/edit': typeof SecureProfileEditRoute
   '/_secure/reporting/logging': typeof SecureReportingLoggingRoute
   '/_secure/access/': typeof SecureAccessIndexRoute
   '/_secure/accounts/': typeof SecureAccountsIndexRoute
@@ -312,7 +331,9 @@ export interface FileRouteTypes {
     | '/access/service-user'
     | '/accounts/create-account'
     | '/accounts/create-partner-account'
+    | '/profile/change-password'
     | '/profile/details'
+    | '/profile/edit'
     | '/reporting/logging'
     | '/access/'
     | '/accounts/'
@@ -343,7 +364,9 @@ export interface FileRouteTypes {
     | '/access/service-user'
     | '/accounts/create-account'
     | '/accounts/create-partner-account'
+    | '/profile/change-password'
     | '/profile/details'
+    | '/profile/edit'
     | '/reporting/logging'
     | '/access'
     | '/accounts'
@@ -375,7 +398,9 @@ export interface FileRouteTypes {
     | '/_secure/access/service-user'
     | '/_secure/accounts/create-account'
     | '/_secure/accounts/create-partner-account'
+    | '/_secure/profile/change-password'
     | '/_secure/profile/details'
+    | '/_secure/profile/edit'
     | '/_secure/reporting/logging'
     | '/_secure/access/'
     | '/_secure/accounts/'
@@ -526,11 +551,25 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureProfileIndexRouteImport
       parentRoute: typeof SecureRoute
     }
+    '/_secure/profile/change-password': {
+      id: '/_secure/profile/change-password'
+      path: '/profile/change-password'
+      fullPath: '/profile/change-password'
+      preLoaderRoute: typeof SecureProfileChangePasswordRouteImport
+      parentRoute: typeof SecureRoute
+    }
     '/_secure/profile/details': {
       id: '/_secure/profile/details'
       path: '/profile/details'
       fullPath: '/profile/details'
       preLoaderRoute: typeof SecureProfileDetailsRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/profile/edit': {
+      id: '/_secure/profile/edit'
+      path: '/profile/edit'
+      fullPath: '/profile/edit'
+      preLoaderRoute: typeof SecureProfileEditRouteImport
       parentRoute: typeof SecureRoute
     }
     '/_secure/reporting/': {
@@ -626,7 +665,9 @@ interface SecureRouteChildren {
   SecureAccessServiceUserRoute: typeof SecureAccessServiceUserRoute
   SecureAccountsCreateAccountRoute: typeof SecureAccountsCreateAccountRoute
   SecureAccountsCreatePartnerAccountRoute: typeof SecureAccountsCreatePartnerAccountRoute
+  SecureProfileChangePasswordRoute: typeof SecureProfileChangePasswordRoute
   SecureProfileDetailsRoute: typeof SecureProfileDetailsRoute
+  SecureProfileEditRoute: typeof SecureProfileEditRoute
   SecureReportingLoggingRoute: typeof SecureReportingLoggingRoute
   SecureAccessIndexRoute: typeof SecureAccessIndexRoute
   SecureAccountsIndexRoute: typeof SecureAccountsIndexRoute
@@ -651,7 +692,9 @@ const SecureRouteChildren: SecureRouteChildren = {
   SecureAccountsCreateAccountRoute: SecureAccountsCreateAccountRoute,
   SecureAccountsCreatePartnerAccountRoute:
     SecureAccountsCreatePartnerAccountRoute,
+  SecureProfileChangePasswordRoute: SecureProfileChangePasswordRoute,
   SecureProfileDetailsRoute: SecureProfileDetailsRoute,
+  SecureProfileEditRoute: SecureProfileEditRoute,
   SecureReportingLoggingRoute: SecureReportingLoggingRoute,
   SecureAccessIndexRoute: SecureAccessIndexRoute,
   SecureAccountsIndexRoute: SecureAccountsIndexRoute,

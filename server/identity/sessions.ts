@@ -13,7 +13,15 @@ import { hashOpaqueToken, isOpaqueToken, newOpaqueToken } from './opaque-tokens.
 
 type SessionDeps = Pick<AppDeps, 'config' | 'now'>;
 
-export type RevocationReason = 'logout' | 'reuse_detected' | 'admin' | 'expired' | 'account_deactivated';
+export type RevocationReason =
+  | 'logout'
+  | 'reuse_detected'
+  | 'admin'
+  | 'expired'
+  | 'account_deactivated'
+  | 'password_changed'
+  | 'password_reset'
+  | 'user_disabled';
 
 export interface IssuedRefreshToken {
   token: string;
@@ -197,6 +205,29 @@ export async function revokeAccountSessions(
       eb.selectFrom('users').select('id').where('primary_account_id', '=', accountId),
     )
     .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/**
+ * Ends at once every live session of the user `userId` but `options.keep` (the session that made the
+ * change, which stays signed in); answers how many ended. As with `revokeAccountSessions`, their
+ * access tokens stop on their next request, since every request looks its session up.
+ */
+export async function revokeUserSessions(
+  db: Kysely<Database>,
+  userId: string,
+  reason: RevocationReason,
+  now: Date,
+  options: { keep?: string } = {},
+): Promise<number> {
+  const { keep } = options;
+  const result = await db
+    .updateTable('sessions')
+    .set({ revoked_at: now, revoked_reason: reason })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .$if(keep !== undefined, (query) => query.where('id', '!=', keep ?? ''))
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }

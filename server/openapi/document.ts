@@ -63,6 +63,7 @@ import {
   tenantUpdateSchema,
 } from '../../contract/schemas/tenants.ts';
 import {
+  passwordChangeSchema,
   permissionGroupListSchema,
   permissionGroupQuerySchema,
   roleCreateSchema,
@@ -83,6 +84,7 @@ import {
   userListQuerySchema,
   userListSchema,
   userSchema,
+  userUpdateSchema,
 } from '../../contract/schemas/users.ts';
 import { VALIDATION_CODES } from '../../contract/validation.ts';
 import {
@@ -243,9 +245,10 @@ export const OPERATIONS: readonly Operation[] = [
     method: 'get',
     path: apiPaths.profile,
     tag: 'Profile',
-    summary: "The signed-in user's profile, accounts, permissions and applications.",
+    summary:
+      "The signed-in user's profile, accounts, permissions and applications; ETag (and `version`) is the user's version, on which the own profile's PUT user/{id} is made.",
     authenticated: true,
-    success: { status: 200, description: 'Profile', schema: profileSchema },
+    success: { status: 200, description: 'Profile', schema: profileSchema, etag: true },
     failures: [401],
   },
   {
@@ -319,6 +322,31 @@ export const OPERATIONS: readonly Operation[] = [
     pathParameters: ['id'],
     success: { status: 200, description: 'User', schema: userSchema, etag: true },
     failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'put',
+    path: `${UI_API_V1}/user/{id}`,
+    tag: 'Users',
+    summary:
+      "Replaces a user's fields (names, user name, e-mail, phone, language, aliases): the person themselves, or whoever may change that user (manage user and the manage permission of its scope) and holds every permission it holds (403 userExceedsYours). Aliases only for system-scope users (400); a taken user name is 409 inUse. A new e-mail address is unverified until its link is used: the user's open links end, a verification goes to the new address and a notice to the old one. Other members (scope, enabled, roles) are ignored.",
+    authenticated: true,
+    pathParameters: ['id'],
+    requestBody: userUpdateSchema,
+    success: { status: 204, description: 'User changed', etag: true },
+    failures: [400, 401, 403, 404, 409, 413, 415],
+    ifMatch: { required: true, current: userSchema },
+  },
+  {
+    method: 'put',
+    path: `${UI_API_V1}/user/{id}/password`,
+    tag: 'Users',
+    summary:
+      "Changes the caller's own password (403 ownUserOnly for anyone else), in a signed-in session only (403 sessionRequired). A wrong current password is 400 wrongPassword and counts against the sign-in throttle (429); the new one must differ (samePassword). Every other session of the user ends; a notice is mailed.",
+    authenticated: true,
+    pathParameters: ['id'],
+    requestBody: passwordChangeSchema,
+    success: { status: 204, description: 'Password changed' },
+    failures: [400, 401, 403, 404, 413, 415, 429],
   },
   {
     method: 'get',

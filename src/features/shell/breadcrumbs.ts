@@ -29,6 +29,7 @@ const ACTION_LABELS: Readonly<Record<string, MessageDescriptor>> = {
   'create-account': msg`Create account`,
   'create-partner-account': msg`Create partner account`,
   'create-contact': msg`Create contact`,
+  'change-password': msg`Change password`,
 };
 
 /** Path segments that only group sections and have no page of their own. */

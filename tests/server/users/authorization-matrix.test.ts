@@ -9,7 +9,8 @@ import { insertCustomRole, insertTestUser } from './helpers.ts';
 import { MATRIX_CALLERS, type MatrixCaller, matrixCallers } from './matrix-callers.ts';
 
 /**
- * Every read endpoint of users and roles (decision 018 slice 1), called by each kind of caller on
+ * Every read endpoint of users and roles (decision 018 slice 1) and the edit of a user's fields
+ * (PUT user/{id}, which a person may make on itself without any permission), called by each kind of caller on
  * each kind of user, with the exact status the server must answer. Callers are those of
  * `matrix-callers.ts`. Users, from the caller's side:
  * - own: the caller itself;
@@ -22,8 +23,10 @@ import { MATRIX_CALLERS, type MatrixCaller, matrixCallers } from './matrix-calle
 
 const TARGETS = ['own', 'managed', 'stronger', 'foreign'] as const;
 type TargetKind = (typeof TARGETS)[number];
+/** A status, or a 403 with the code it must carry when that is not `forbidden`. */
+type Cell = number | readonly [403, 'userExceedsYours'];
 /** Statuses for own, managed, stronger and foreign users. */
-type Row = readonly [number, number, number, number];
+type Row = readonly [Cell, Cell, Cell, Cell];
 
 interface Target {
   userId: string;
@@ -111,7 +114,42 @@ const readsOfAll: Record<MatrixCaller, Row> = {
   'no user permission': [403, 403, 403, 403],
 };
 
+const exceedsYours = [403, 'userExceedsYours'] as const;
+
+/** The target's fields as stored, with a new first name, on its current version. */
+async function editOf(caller: Caller, target: Target): Promise<Response> {
+  const row = await harness.deps.db
+    .selectFrom('users')
+    .selectAll()
+    .where('id', '=', target.userId)
+    .executeTakeFirstOrThrow();
+  return call(harness, 'PUT', apiPaths.users.byId(target.userId), {
+    token: caller.token,
+    headers: { 'If-Match': `"${row.version}"` },
+    body: {
+      first_name: `Edited ${Math.random().toString(36).slice(2, 8)}`,
+      last_name: row.last_name,
+      user_name: row.user_name,
+      email: row.email,
+      phone: row.phone ?? '',
+      locale: row.locale,
+    },
+  });
+}
+
 const ENDPOINTS: Endpoint[] = [
+  {
+    name: 'PUT user/{id} (oneself without any permission; G2, then G4 on a stronger user)',
+    expected: {
+      system: [204, 204, 204, 204],
+      partner: [204, 204, exceedsYours, 404],
+      'account admin': [204, 204, exceedsYours, 404],
+      'account, all permissions': [204, 204, 204, 404],
+      auditor: [204, 403, 403, 404],
+      'no user permission': [204, 403, 403, 404],
+    },
+    request: editOf,
+  },
   {
     name: 'GET user',
     expected: readsOfAll,
@@ -205,10 +243,15 @@ const ENDPOINTS: Endpoint[] = [
 
 describe.each(ENDPOINTS)('$name', (endpoint) => {
   const cells = MATRIX_CALLERS.flatMap((caller) =>
-    TARGETS.map((kind, index) => ({ caller, kind, status: endpoint.expected[caller][index] ?? 0 })),
+    TARGETS.map((kind, index) => {
+      const cell = endpoint.expected[caller][index] ?? 0;
+      return typeof cell === 'number'
+        ? { caller, kind, status: cell, code: 'forbidden' }
+        : { caller, kind, status: cell[0], code: cell[1] };
+    }),
   );
 
-  it.each(cells)('$caller on $kind user → $status', async ({ caller, kind, status }) => {
+  it.each(cells)('$caller on $kind user → $status', async ({ caller, kind, status, code }) => {
     const target = targetFor(caller, kind);
     const response = await endpoint.request(callers[caller], target);
     expect(response.status).toBe(status);
@@ -216,7 +259,7 @@ describe.each(ENDPOINTS)('$name', (endpoint) => {
       const error = await errorOf(response);
       expect(error.status).toBe(status);
       if (status === 404) expect(error.code).toBe('notFound');
-      if (status === 403) expect(error.code).toBe('forbidden');
+      if (status === 403) expect(error.code).toBe(code);
     } else if (endpoint.lists) {
       const reaches = caller === 'system' || kind !== 'foreign';
       expect(await endpoint.lists(response, target)).toBe(reaches);
