@@ -77,6 +77,10 @@ describe('aliases', () => {
     expect(firstCode(aliasesSchema, 'a')).toBe('invalidType');
     expect(firstCode(aliasesSchema, { a: 1 })).toBe('invalidType');
   });
+
+  it('is a map, not a list: an array is refused rather than read as indexes', () => {
+    expect(firstCode(aliasesSchema, ['a'])).toBe('invalidType');
+  });
 });
 
 describe('phone normalisation (E-19)', () => {
