@@ -31,8 +31,12 @@ import { licensedApplications } from '../licence/store.ts';
 import { type ResourceKind, versionedResource } from '../resources/versioned-resource.ts';
 import { assertMayReadUsers, assertUserAccess } from './access.ts';
 import { USER_CSV_HEADER, userCsvLine } from './csv.ts';
+import { userLifecycleRoutes } from './lifecycle.ts';
+import { userLinkRoutes } from './links.ts';
 import { DEFAULT_SORT, listUsers, type UserFilters, userBatches } from './list.ts';
+import { userMailRoutes } from './mail-requests.ts';
 import { applicationOf, applicationRoles, userNameTaken, userRecord } from './repository.ts';
+import { userSelfServiceRoutes } from './self-service.ts';
 
 type ReachableUser = NonNullable<Awaited<ReturnType<typeof findReachableUser>>>;
 
@@ -123,6 +127,11 @@ export function userRoutes(deps: AppDeps): Hono<AppEnv> {
     );
     return c.json({ items, total: items.length } satisfies UserApplicationList);
   });
+
+  userLifecycleRoutes(app, deps, users);
+  userMailRoutes(app, deps);
+  userSelfServiceRoutes(app, deps);
+  userLinkRoutes(app, deps);
 
   return app;
 }
