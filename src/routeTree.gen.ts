@@ -29,6 +29,8 @@ import { Route as SecureProfileIndexRouteImport } from './routes/_secure/profile
 import { Route as SecureProfileDetailsRouteImport } from './routes/_secure/profile/details'
 import { Route as SecureReportingIndexRouteImport } from './routes/_secure/reporting/index'
 import { Route as SecureReportingLoggingRouteImport } from './routes/_secure/reporting/logging'
+import { Route as ResetPasswordUserIdCodeRouteImport } from './routes/reset-password.$userId.$code'
+import { Route as VerifyUserIdCodeRouteImport } from './routes/verify.$userId.$code'
 import { Route as SecureAccessAdministratorsIndexRouteImport } from './routes/_secure/access/administrators/index'
 import { Route as SecureAccountsIdIndexRouteImport } from './routes/_secure/accounts/$id/index'
 import { Route as SecureAccountsIdEditRouteImport } from './routes/_secure/accounts/$id/edit'
@@ -142,6 +144,16 @@ const SecureReportingLoggingRoute = SecureReportingLoggingRouteImport.update({
   path: '/reporting/logging',
   getParentRoute: () => SecureRoute,
 } as any)
+const ResetPasswordUserIdCodeRoute = ResetPasswordUserIdCodeRouteImport.update({
+  id: '/reset-password/$userId/$code',
+  path: '/reset-password/$userId/$code',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const VerifyUserIdCodeRoute = VerifyUserIdCodeRouteImport.update({
+  id: '/verify/$userId/$code',
+  path: '/verify/$userId/$code',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const SecureAccessAdministratorsIndexRoute =
   SecureAccessAdministratorsIndexRouteImport.update({
     id: '/access/administrators/',
@@ -217,6 +229,8 @@ export interface FileRoutesByFullPath {
   '/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
   '/profile/details': typeof SecureProfileDetailsRoute
   '/reporting/logging': typeof SecureReportingLoggingRoute
+  '/reset-password/$userId/$code': typeof ResetPasswordUserIdCodeRoute
+  '/verify/$userId/$code': typeof VerifyUserIdCodeRoute
   '/access/': typeof SecureAccessIndexRoute
   '/accounts/': typeof SecureAccountsIndexRoute
   '/profile/': typeof SecureProfileIndexRoute
@@ -248,6 +262,8 @@ export interface FileRoutesByTo {
   '/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
   '/profile/details': typeof SecureProfileDetailsRoute
   '/reporting/logging': typeof SecureReportingLoggingRoute
+  '/reset-password/$userId/$code': typeof ResetPasswordUserIdCodeRoute
+  '/verify/$userId/$code': typeof VerifyUserIdCodeRoute
   '/access': typeof SecureAccessIndexRoute
   '/accounts': typeof SecureAccountsIndexRoute
   '/profile': typeof SecureProfileIndexRoute
@@ -281,6 +297,8 @@ export interface FileRoutesById {
   '/_secure/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
   '/_secure/profile/details': typeof SecureProfileDetailsRoute
   '/_secure/reporting/logging': typeof SecureReportingLoggingRoute
+  '/reset-password/$userId/$code': typeof ResetPasswordUserIdCodeRoute
+  '/verify/$userId/$code': typeof VerifyUserIdCodeRoute
   '/_secure/access/': typeof SecureAccessIndexRoute
   '/_secure/accounts/': typeof SecureAccountsIndexRoute
   '/_secure/profile/': typeof SecureProfileIndexRoute
@@ -314,6 +332,8 @@ export interface FileRouteTypes {
     | '/accounts/create-partner-account'
     | '/profile/details'
     | '/reporting/logging'
+    | '/reset-password/$userId/$code'
+    | '/verify/$userId/$code'
     | '/access/'
     | '/accounts/'
     | '/profile/'
@@ -345,6 +365,8 @@ export interface FileRouteTypes {
     | '/accounts/create-partner-account'
     | '/profile/details'
     | '/reporting/logging'
+    | '/reset-password/$userId/$code'
+    | '/verify/$userId/$code'
     | '/access'
     | '/accounts'
     | '/profile'
@@ -377,6 +399,8 @@ export interface FileRouteTypes {
     | '/_secure/accounts/create-partner-account'
     | '/_secure/profile/details'
     | '/_secure/reporting/logging'
+    | '/reset-password/$userId/$code'
+    | '/verify/$userId/$code'
     | '/_secure/access/'
     | '/_secure/accounts/'
     | '/_secure/profile/'
@@ -403,6 +427,8 @@ export interface RootRouteChildren {
   SetupUserRoute: typeof SetupUserRoute
   UpdateLicenseErrorRoute: typeof UpdateLicenseErrorRoute
   WelcomeRoute: typeof WelcomeRoute
+  ResetPasswordUserIdCodeRoute: typeof ResetPasswordUserIdCodeRoute
+  VerifyUserIdCodeRoute: typeof VerifyUserIdCodeRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -547,6 +573,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureReportingLoggingRouteImport
       parentRoute: typeof SecureRoute
     }
+    '/reset-password/$userId/$code': {
+      id: '/reset-password/$userId/$code'
+      path: '/reset-password/$userId/$code'
+      fullPath: '/reset-password/$userId/$code'
+      preLoaderRoute: typeof ResetPasswordUserIdCodeRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/verify/$userId/$code': {
+      id: '/verify/$userId/$code'
+      path: '/verify/$userId/$code'
+      fullPath: '/verify/$userId/$code'
+      preLoaderRoute: typeof VerifyUserIdCodeRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/_secure/access/administrators/': {
       id: '/_secure/access/administrators/'
       path: '/access/administrators'
@@ -684,6 +724,8 @@ const rootRouteChildren: RootRouteChildren = {
   SetupUserRoute: SetupUserRoute,
   UpdateLicenseErrorRoute: UpdateLicenseErrorRoute,
   WelcomeRoute: WelcomeRoute,
+  ResetPasswordUserIdCodeRoute: ResetPasswordUserIdCodeRoute,
+  VerifyUserIdCodeRoute: VerifyUserIdCodeRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)
