@@ -47,6 +47,7 @@ async function assertNoSidewaysScroll(page: Page): Promise<void> {
  */
 export const test = base.extend<object, { mailbox: Mailbox }>({
   mailbox: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads which fixtures a fixture uses from this pattern; it uses none.
     async ({}, use) => {
       const mailbox = await startMailbox(mailboxPort(serverPort()));
       await use(mailbox);
