@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hashOpaqueToken } from '../../../server/identity/opaque-tokens.ts';
-import { type RefreshOutcome, rotateRefreshToken, startSession } from '../../../server/identity/sessions.ts';
+import {
+  type RefreshOutcome,
+  revokeUserSessions,
+  rotateRefreshToken,
+  startSession,
+} from '../../../server/identity/sessions.ts';
 import { createTestApp, type TestApp, type TestUser } from '../test-app.ts';
 
 const HOUR = 3600_000;
@@ -124,5 +129,34 @@ describe('sessions and refresh-token rotation', () => {
     });
     await harness.deps.db.updateTable('users').set({ active: false }).where('id', '=', other.id).execute();
     expect((await rotate(refreshToken.token)).kind).toBe('rejected');
+  });
+
+  it('ends every live session of one user but the one kept, and keeps the first reason of one already ended', async () => {
+    const kept = await begin();
+    const ended = await begin();
+    const earlier = await begin();
+    await harness.deps.db
+      .updateTable('sessions')
+      .set({ revoked_at: now, revoked_reason: 'logout' })
+      .where('id', '=', earlier.sessionId)
+      .execute();
+    const other = await harness.createUser({ accessScope: 'account' });
+    const othersSession = await startSession(harness.deps.db, harness.deps, {
+      userId: other.id,
+      ipAddress: '192.0.2.2',
+      userAgent: 'test',
+    });
+
+    const count = await revokeUserSessions(harness.deps.db, user.id, 'password_changed', now, {
+      keep: kept.sessionId,
+    });
+
+    expect(count).toBeGreaterThanOrEqual(1);
+    expect((await sessionRow(ended.sessionId)).revoked_reason).toBe('password_changed');
+    expect((await sessionRow(earlier.sessionId)).revoked_reason).toBe('logout');
+    expect((await sessionRow(kept.sessionId)).revoked_at).toBeNull();
+    expect((await sessionRow(othersSession.sessionId)).revoked_at).toBeNull();
+    await revokeUserSessions(harness.deps.db, user.id, 'password_reset', now);
+    expect((await sessionRow(kept.sessionId)).revoked_reason).toBe('password_reset');
   });
 });

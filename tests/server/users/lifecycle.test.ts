@@ -82,6 +82,8 @@ describe('POST user', () => {
     expect(await outboxOf(user.id)).toEqual([
       { kind: 'invitation', to_address: body.email, requested_by: accountAdmin.id },
     ]);
+    // The record shows the invitation waiting to leave.
+    expect(user.last_mail).toMatchObject({ kind: 'invitation', state: 'pending' });
     const [event] = await auditOf(user.id);
     expect(event).toMatchObject({
       action: 'CREATE',
