@@ -33,6 +33,7 @@ const publicSources = [
   '<rootDir>/src/lib',
   '<rootDir>/src/main.tsx',
   '<rootDir>/src/routes/*.tsx',
+  '<rootDir>/src/features/account-setup',
   '<rootDir>/src/features/session',
   '<rootDir>/src/features/setup',
   '<rootDir>/src/features/welcome',
@@ -65,6 +66,7 @@ export default defineConfig({
         ...secureOnlySources,
       ],
       exclude: [
+        '<rootDir>/src/features/account-setup',
         '<rootDir>/src/features/session',
         '<rootDir>/src/features/setup',
         '<rootDir>/src/features/welcome',

@@ -31,6 +31,8 @@ import { Route as SecureProfileDetailsRouteImport } from './routes/_secure/profi
 import { Route as SecureProfileEditRouteImport } from './routes/_secure/profile/edit'
 import { Route as SecureReportingIndexRouteImport } from './routes/_secure/reporting/index'
 import { Route as SecureReportingLoggingRouteImport } from './routes/_secure/reporting/logging'
+import { Route as ResetPasswordUserIdCodeRouteImport } from './routes/reset-password.$userId.$code'
+import { Route as VerifyUserIdCodeRouteImport } from './routes/verify.$userId.$code'
 import { Route as SecureAccessAdministratorsIndexRouteImport } from './routes/_secure/access/administrators/index'
 import { Route as SecureAccountsIdIndexRouteImport } from './routes/_secure/accounts/$id/index'
 import { Route as SecureAccountsIdEditRouteImport } from './routes/_secure/accounts/$id/edit'
@@ -155,6 +157,16 @@ const SecureReportingLoggingRoute = SecureReportingLoggingRouteImport.update({
   path: '/reporting/logging',
   getParentRoute: () => SecureRoute,
 } as any)
+const ResetPasswordUserIdCodeRoute = ResetPasswordUserIdCodeRouteImport.update({
+  id: '/reset-password/$userId/$code',
+  path: '/reset-password/$userId/$code',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const VerifyUserIdCodeRoute = VerifyUserIdCodeRouteImport.update({
+  id: '/verify/$userId/$code',
+  path: '/verify/$userId/$code',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const SecureAccessAdministratorsIndexRoute =
   SecureAccessAdministratorsIndexRouteImport.update({
     id: '/access/administrators/',
@@ -232,6 +244,8 @@ export interface FileRoutesByFullPath {
   '/profile/details': typeof SecureProfileDetailsRoute
   '/profile/edit': typeof SecureProfileEditRoute
   '/reporting/logging': typeof SecureReportingLoggingRoute
+  '/reset-password/$userId/$code': typeof ResetPasswordUserIdCodeRoute
+  '/verify/$userId/$code': typeof VerifyUserIdCodeRoute
   '/access/': typeof SecureAccessIndexRoute
   '/accounts/': typeof SecureAccountsIndexRoute
   '/profile/': typeof SecureProfileIndexRoute
@@ -265,6 +279,8 @@ export interface FileRoutesByTo {
   '/profile/details': typeof SecureProfileDetailsRoute
   '/profile/edit': typeof SecureProfileEditRoute
   '/reporting/logging': typeof SecureReportingLoggingRoute
+  '/reset-password/$userId/$code': typeof ResetPasswordUserIdCodeRoute
+  '/verify/$userId/$code': typeof VerifyUserIdCodeRoute
   '/access': typeof SecureAccessIndexRoute
   '/accounts': typeof SecureAccountsIndexRoute
   '/profile': typeof SecureProfileIndexRoute
@@ -300,6 +316,8 @@ export interface FileRoutesById {
   '/_secure/profile/details': typeof SecureProfileDetailsRoute
   '/_secure/profile/edit': typeof SecureProfileEditRoute
   '/_secure/reporting/logging': typeof SecureReportingLoggingRoute
+  '/reset-password/$userId/$code': typeof ResetPasswordUserIdCodeRoute
+  '/verify/$userId/$code': typeof VerifyUserIdCodeRoute
   '/_secure/access/': typeof SecureAccessIndexRoute
   '/_secure/accounts/': typeof SecureAccountsIndexRoute
   '/_secure/profile/': typeof SecureProfileIndexRoute
@@ -335,6 +353,8 @@ export interface FileRouteTypes {
     | '/profile/details'
     | '/profile/edit'
     | '/reporting/logging'
+    | '/reset-password/$userId/$code'
+    | '/verify/$userId/$code'
     | '/access/'
     | '/accounts/'
     | '/profile/'
@@ -368,6 +388,8 @@ export interface FileRouteTypes {
     | '/profile/details'
     | '/profile/edit'
     | '/reporting/logging'
+    | '/reset-password/$userId/$code'
+    | '/verify/$userId/$code'
     | '/access'
     | '/accounts'
     | '/profile'
@@ -402,6 +424,8 @@ export interface FileRouteTypes {
     | '/_secure/profile/details'
     | '/_secure/profile/edit'
     | '/_secure/reporting/logging'
+    | '/reset-password/$userId/$code'
+    | '/verify/$userId/$code'
     | '/_secure/access/'
     | '/_secure/accounts/'
     | '/_secure/profile/'
@@ -428,6 +452,8 @@ export interface RootRouteChildren {
   SetupUserRoute: typeof SetupUserRoute
   UpdateLicenseErrorRoute: typeof UpdateLicenseErrorRoute
   WelcomeRoute: typeof WelcomeRoute
+  ResetPasswordUserIdCodeRoute: typeof ResetPasswordUserIdCodeRoute
+  VerifyUserIdCodeRoute: typeof VerifyUserIdCodeRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -586,6 +612,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureReportingLoggingRouteImport
       parentRoute: typeof SecureRoute
     }
+    '/reset-password/$userId/$code': {
+      id: '/reset-password/$userId/$code'
+      path: '/reset-password/$userId/$code'
+      fullPath: '/reset-password/$userId/$code'
+      preLoaderRoute: typeof ResetPasswordUserIdCodeRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/verify/$userId/$code': {
+      id: '/verify/$userId/$code'
+      path: '/verify/$userId/$code'
+      fullPath: '/verify/$userId/$code'
+      preLoaderRoute: typeof VerifyUserIdCodeRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/_secure/access/administrators/': {
       id: '/_secure/access/administrators/'
       path: '/access/administrators'
@@ -727,6 +767,8 @@ const rootRouteChildren: RootRouteChildren = {
   SetupUserRoute: SetupUserRoute,
   UpdateLicenseErrorRoute: UpdateLicenseErrorRoute,
   WelcomeRoute: WelcomeRoute,
+  ResetPasswordUserIdCodeRoute: ResetPasswordUserIdCodeRoute,
+  VerifyUserIdCodeRoute: VerifyUserIdCodeRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

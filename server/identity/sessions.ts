@@ -210,9 +210,10 @@ export async function revokeAccountSessions(
 }
 
 /**
- * Ends at once every live session of the user `userId` but `options.keep` (the session that made the
- * change, which stays signed in); answers how many ended. As with `revokeAccountSessions`, their
- * access tokens stop on their next request, since every request looks its session up.
+ * Ends at once every live session of the user `userId` but `keep` (the session of a person changing
+ * their own password stays); answers how many ended. Disabling a user, a password reset and a
+ * password change call it, so re-enabling never revives a session and a reset locks out whoever
+ * held the old password.
  */
 export async function revokeUserSessions(
   db: Kysely<Database>,
@@ -221,13 +222,12 @@ export async function revokeUserSessions(
   now: Date,
   options: { keep?: string } = {},
 ): Promise<number> {
-  const { keep } = options;
   const result = await db
     .updateTable('sessions')
     .set({ revoked_at: now, revoked_reason: reason })
     .where('user_id', '=', userId)
     .where('revoked_at', 'is', null)
-    .$if(keep !== undefined, (query) => query.where('id', '!=', keep ?? ''))
+    .$if(options.keep !== undefined, (query) => query.where('id', '!=', options.keep ?? ''))
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }

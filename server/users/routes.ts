@@ -40,9 +40,13 @@ import {
   type EditableUser,
   findEditableUser,
 } from './edit.ts';
+import { userLifecycleRoutes } from './lifecycle.ts';
+import { userLinkRoutes } from './links.ts';
 import { DEFAULT_SORT, listUsers, type UserFilters, userBatches } from './list.ts';
+import { userMailRoutes } from './mail-requests.ts';
 import { changeOwnPassword } from './password.ts';
 import { applicationOf, applicationRoles, userNameTaken, userRecord } from './repository.ts';
+import { userSelfServiceRoutes } from './self-service.ts';
 
 type ReachableUser = NonNullable<Awaited<ReturnType<typeof findReachableUser>>>;
 
@@ -191,6 +195,11 @@ export function userRoutes(deps: AppDeps): Hono<AppEnv> {
     );
     return c.json({ items, total: items.length } satisfies UserApplicationList);
   });
+
+  userLifecycleRoutes(app, deps, users);
+  userMailRoutes(app, deps);
+  userSelfServiceRoutes(app, deps);
+  userLinkRoutes(app, deps);
 
   return app;
 }
