@@ -1,10 +1,11 @@
 import { Trans } from '@lingui/react/macro';
+import { useQuery } from '@tanstack/react-query';
 import { type ErrorComponentProps, Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { MessagePage } from '../../../components/message-page.tsx';
 import { RequirePermissions } from '../../../components/require-permissions.tsx';
 import { RouteErrorPage } from '../../../components/route-error-page.tsx';
-import { useFeatureFlags } from '../../../lib/feature-flags.ts';
+import { featureFlagsQueryOptions } from '../../../lib/feature-flags.ts';
 import { ROLE_READ_FLAGS } from '../access.ts';
 
 /**
@@ -12,8 +13,10 @@ import { ROLE_READ_FLAGS } from '../access.ts';
  * with the feature off, a page says so instead (§8.6). `manage` pages need manage user role.
  */
 export function RolesGate({ manage = false, children }: { manage?: boolean; children: ReactNode }) {
-  const rolesOn = useFeatureFlags().roles;
-  if (!rolesOn) {
+  // Until the flags have loaded the pages show (the server refuses what the flag forbids); only a
+  // flag known to be off replaces them, so the notice never flashes on the way in.
+  const flags = useQuery(featureFlagsQueryOptions()).data;
+  if (flags?.roles === false) {
     return (
       <MessagePage title={<Trans>User roles are switched off</Trans>}>
         <p>
