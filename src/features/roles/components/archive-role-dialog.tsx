@@ -1,4 +1,3 @@
-import { Dialog as ArkDialog } from '@ark-ui/react/dialog';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useNavigate } from '@tanstack/react-router';
 import type { RoleDetails } from '../../../../contract/schemas/users.ts';
@@ -46,11 +45,9 @@ export function ArchiveRoleDialog({ role, name, open, onOpenChange }: ArchiveRol
       <div className="dialog__form">
         {archive.error ? <FormErrorAlert error={archive.error} /> : null}
         <div className="dialog__actions">
-          <ArkDialog.CloseTrigger asChild>
-            <Button variant="secondary">
-              <Trans>Cancel</Trans>
-            </Button>
-          </ArkDialog.CloseTrigger>
+          <Button variant="secondary" onClick={() => changeOpen(false)}>
+            <Trans>Cancel</Trans>
+          </Button>
           <Button
             className="button--danger"
             busy={archive.isPending}

@@ -1,4 +1,3 @@
-import { Dialog as ArkDialog } from '@ark-ui/react/dialog';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -114,11 +113,9 @@ function AssignUsersForm({ roleId, onDone }: { roleId: string; onDone: () => voi
         </p>
       ) : null}
       <div className="dialog__actions">
-        <ArkDialog.CloseTrigger asChild>
-          <Button variant="secondary">
-            <Trans>Cancel</Trans>
-          </Button>
-        </ArkDialog.CloseTrigger>
+        <Button variant="secondary" onClick={onDone}>
+          <Trans>Cancel</Trans>
+        </Button>
         <Button type="submit" disabled={chosen.size === 0} busy={change.isPending}>
           <Trans>Assign</Trans>
         </Button>

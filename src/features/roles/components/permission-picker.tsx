@@ -67,17 +67,14 @@ function PermissionGroup({
   reasonId: string | undefined;
 }) {
   const { i18n } = useLingui();
-  const titleId = useId();
   const rows = permissionRows(permissions);
   const grantable = permissions.filter((permission) => permission.grantable);
   const allChosen = grantable.length > 0 && grantable.every((permission) => selected.has(permission.name));
   const group = i18n._(PERMISSION_GROUP_LABELS[groupId]);
   return (
-    <fieldset className="permission-group" aria-labelledby={titleId}>
-      <div className="permission-group__heading">
-        <legend id={titleId} className="permission-group__title">
-          {group}
-        </legend>
+    <fieldset className="permission-group">
+      <legend className="permission-group__title">{group}</legend>
+      <div className="permission-group__select-all">
         <Button
           variant="secondary"
           disabled={grantable.length === 0}

@@ -32,25 +32,31 @@ describe('the permission picker’s rows', () => {
 });
 
 describe('ticking and clearing a box', () => {
-  const [users, systemUsers] = permissionRows(USERS);
-  const [certificates] = permissionRows(CERTIFICATES);
+  const rowOf = (rows: ReturnType<typeof permissionRows>, index: number) => {
+    const row = rows[index];
+    if (!row) throw new Error(`no row ${index}`);
+    return row;
+  };
+  const users = rowOf(permissionRows(USERS), 0);
+  const systemUsers = rowOf(permissionRows(USERS), 1);
+  const certificates = rowOf(permissionRows(CERTIFICATES), 0);
 
   it('ticks View with Manage, since managing needs seeing', () => {
-    expect([...toggle(new Set(), users!, 'change', true)].sort()).toEqual(['MANAGE_USER', 'VIEW_USER']);
+    expect([...toggle(new Set(), users, 'change', true)].sort()).toEqual(['MANAGE_USER', 'VIEW_USER']);
   });
 
   it('clears Manage with View, and leaves View when only Manage is cleared', () => {
     const both = new Set(['VIEW_USER', 'MANAGE_USER']);
-    expect([...toggle(both, users!, 'view', false)]).toEqual([]);
-    expect([...toggle(both, users!, 'change', false)]).toEqual(['VIEW_USER']);
+    expect([...toggle(both, users, 'view', false)]).toEqual([]);
+    expect([...toggle(both, users, 'change', false)]).toEqual(['VIEW_USER']);
   });
 
   it('does not tie Revoke to View: revoking certificates is its own permission', () => {
-    expect([...toggle(new Set(), certificates!, 'change', true)]).toEqual(['REVOKE_CERTIFICATE']);
+    expect([...toggle(new Set(), certificates, 'change', true)]).toEqual(['REVOKE_CERTIFICATE']);
   });
 
   it('never chooses a permission the viewer cannot grant', () => {
-    expect([...toggle(new Set(), systemUsers!, 'change', true)]).toEqual([]);
+    expect([...toggle(new Set(), systemUsers, 'change', true)]).toEqual([]);
   });
 
   it('selects every grantable permission of a group, then clears them', () => {

@@ -89,7 +89,7 @@ describe('Create role', () => {
       account_id: ACCOUNT_ID,
       permissions: expect.arrayContaining(['VIEW_USER', 'MANAGE_USER']),
     });
-    expect((post?.body as { permissions: string[] }).permissions).toHaveLength(2);
+    expect((post?.body as { permissions: string[] } | undefined)?.permissions).toHaveLength(2);
     expect(await screen.findByText('Role created.')).toBeTruthy();
     expect(await screen.findByRole('heading', { name: 'Helpdesk', level: 1 })).toBeTruthy();
   });
