@@ -84,7 +84,8 @@ test('a system administrator clones the account administrator role without the a
     await page.goto(`${ROLES_PATH}/clone-role/${builtInId}?account=${accountId}`);
     await assertOnRoleForm(page, 'Clone role Account administrator');
     await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Copy of Account administrator');
-    await expect(page.getByRole('main').getByText(ACCOUNT_NAME)).toBeVisible();
+    await expect(page.getByRole('combobox', { name: 'Account' })).toHaveValue(accountId);
+    await expect(page.getByRole('option', { name: ACCOUNT_NAME })).toBeAttached();
     const auditLog = permissionBox(page, 'View: Audit log');
     await expect(auditLog).toBeChecked();
     await auditLog.uncheck({ force: true });

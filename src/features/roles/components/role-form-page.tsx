@@ -19,6 +19,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { SelectField, TextAreaField, TextField } from '../../../components/ui/field.tsx';
 import { Form } from '../../../components/ui/form.tsx';
 import { showToast } from '../../../components/ui/toast.tsx';
+import { switchableAccountsOf, useProfile } from '../../../lib/current-user.ts';
 import { type FormValues, useForm } from '../../../lib/form/use-form.ts';
 import { useOnline } from '../../../lib/offline/online.ts';
 import { useCreateRole, useUpdateRole } from '../mutations.ts';
@@ -29,9 +30,10 @@ import './roles.css';
 
 const NAME_TAKEN = msg`A role with this name already exists for this account and application.`;
 
+/** `onAccountChange`: the viewer chose another account for the new role (system and partner scope). */
 export type RoleFormMode =
-  | { kind: 'create'; accountId: string }
-  | { kind: 'clone'; accountId: string; source: RoleDetails }
+  | { kind: 'create'; accountId: string; onAccountChange: (accountId: string) => void }
+  | { kind: 'clone'; accountId: string; source: RoleDetails; onAccountChange: (accountId: string) => void }
   | { kind: 'edit'; role: RoleDetails };
 
 /** The request as the form holds it; the contract schema trims and checks it. */
@@ -91,6 +93,7 @@ function RoleForm({ mode }: { mode: RoleFormMode }) {
   const { t, i18n } = useLingui();
   const navigate = useNavigate();
   const online = useOnline();
+  const profile = useProfile();
   const source = mode.kind === 'create' ? null : mode.kind === 'clone' ? mode.source : mode.role;
   const accountId = mode.kind === 'edit' ? (mode.role.account_id ?? '') : mode.accountId;
   const [application, setApplication] = useState<ApplicationCode>(source?.app_code ?? 'account_manager');
@@ -187,12 +190,23 @@ function RoleForm({ mode }: { mode: RoleFormMode }) {
               {APPLICATION_NAMES[application]}
             </p>
           )}
-          <p className="role-form__fixed">
-            <span className="role-form__fixed-label">
-              <Trans>Account</Trans>
-            </span>{' '}
-            {accountName}
-          </p>
+          {mode.kind !== 'edit' && profile.access_scope !== 'account' ? (
+            <SelectField
+              label={t`Account`}
+              description={t`The account whose users may hold the role. The header's account is chosen first.`}
+              value={accountId}
+              options={accountOptions(switchableAccountsOf(profile), accountId, accountName)}
+              onChange={(event) => mode.onAccountChange(event.target.value)}
+              required
+            />
+          ) : (
+            <p className="role-form__fixed">
+              <span className="role-form__fixed-label">
+                <Trans>Account</Trans>
+              </span>{' '}
+              {accountName}
+            </p>
+          )}
           <TextField
             label={t`Name`}
             name={nameField.name}
@@ -264,4 +278,16 @@ function RoleForm({ mode }: { mode: RoleFormMode }) {
       </Form>
     </section>
   );
+}
+
+/** The accounts the viewer works in, and the one the address names when it is another. */
+function accountOptions(
+  accounts: readonly { id: string; display_name: string }[],
+  accountId: string,
+  accountName: string,
+) {
+  const options = accounts.map((account) => ({ value: account.id, label: account.display_name }));
+  return options.some((option) => option.value === accountId)
+    ? options
+    : [{ value: accountId, label: accountName }, ...options];
 }

@@ -15,9 +15,11 @@ export const Route = createFileRoute('/_secure/access/manage-user-roles/create-r
   component: function CreateRoleRoute() {
     const active = useActiveAccountId();
     const accountId = Route.useSearch().account ?? active;
+    const navigate = Route.useNavigate();
+    const onAccountChange = (account: string) => void navigate({ search: { account }, replace: true });
     return (
       <RolesGate manage>
-        <RoleFormPage key={accountId} mode={{ kind: 'create', accountId }} />
+        <RoleFormPage key={accountId} mode={{ kind: 'create', accountId, onAccountChange }} />
       </RolesGate>
     );
   },

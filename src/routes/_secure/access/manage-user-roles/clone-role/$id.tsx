@@ -6,9 +6,17 @@ import { RolesErrorPage, RolesGate } from '../../../../../features/roles/compone
 import { roleQueryOptions } from '../../../../../features/roles/queries.ts';
 import { useActiveAccountId } from '../../../../../lib/current-user.ts';
 
-function CloneRole({ id, accountId }: { id: string; accountId: string }) {
+function CloneRole({
+  id,
+  accountId,
+  onAccountChange,
+}: {
+  id: string;
+  accountId: string;
+  onAccountChange: (accountId: string) => void;
+}) {
   const { data: source } = useSuspenseQuery(roleQueryOptions(id));
-  return <RoleFormPage key={accountId} mode={{ kind: 'clone', accountId, source }} />;
+  return <RoleFormPage key={accountId} mode={{ kind: 'clone', accountId, source, onAccountChange }} />;
 }
 
 export const Route = createFileRoute('/_secure/access/manage-user-roles/clone-role/$id')({
@@ -21,9 +29,11 @@ export const Route = createFileRoute('/_secure/access/manage-user-roles/clone-ro
     const { id } = Route.useParams();
     const active = useActiveAccountId();
     const accountId = Route.useSearch().account ?? active;
+    const navigate = Route.useNavigate();
+    const onAccountChange = (account: string) => void navigate({ search: { account }, replace: true });
     return (
       <RolesGate manage>
-        <CloneRole id={id} accountId={accountId} />
+        <CloneRole id={id} accountId={accountId} onAccountChange={onAccountChange} />
       </RolesGate>
     );
   },
