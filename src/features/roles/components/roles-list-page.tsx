@@ -19,7 +19,9 @@ import { APPLICATION_NAMES, roleDisplayName } from '../../../components/role-lab
 import { TruncatedText } from '../../../components/truncated-text.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { SelectField } from '../../../components/ui/field.tsx';
+import { Menu } from '../../../components/ui/menu.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
+import { useOnline } from '../../../lib/offline/online.ts';
 import { usePermissionFlags } from '../../../lib/permissions.tsx';
 import {
   ROLE_STATUS_FILTERS,
@@ -197,6 +199,36 @@ interface RolesTableProps {
   busy: boolean;
 }
 
+/**
+ * A row's actions: View, and for those who define roles Clone, and Edit on active custom roles (the
+ * edit page says why when the server still refuses). Archiving is on the role's page, which shows how
+ * many users hold it.
+ */
+function RoleRowMenu({ role, name }: { role: Role; name: string }) {
+  const { t } = useLingui();
+  const navigate = useNavigate();
+  const online = useOnline();
+  const manages = usePermissionFlags().canManageUserRole && online;
+  const params = { id: role.id };
+  const entries = [
+    { value: 'view', label: t`View` },
+    ...(manages && !role.built_in && role.status === 'active' ? [{ value: 'edit', label: t`Edit` }] : []),
+    ...(manages ? [{ value: 'clone', label: t`Clone` }] : []),
+  ];
+  return (
+    <Menu
+      trigger={<span aria-hidden="true">⋯</span>}
+      triggerLabel={t`Actions for ${name}`}
+      sections={[{ id: 'actions', entries }]}
+      onSelect={(value) => {
+        if (value === 'edit') void navigate({ to: '/access/manage-user-roles/edit-role/$id', params });
+        else if (value === 'clone') void navigate({ to: '/access/manage-user-roles/clone-role/$id', params });
+        else void navigate({ to: '/access/manage-user-roles/role-detail/$id', params });
+      }}
+    />
+  );
+}
+
 function RolesTable({ rows, sort, onSortChange, busy }: RolesTableProps) {
   const { t, i18n } = useLingui();
   const sortable = (column: RoleSortColumn, label: ReactNode) => (
@@ -221,6 +253,11 @@ function RolesTable({ rows, sort, onSortChange, busy }: RolesTableProps) {
             <th scope="col">
               <Trans>Status</Trans>
             </th>
+            <th scope="col">
+              <span className="visually-hidden">
+                <Trans>Actions</Trans>
+              </span>
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -235,6 +272,9 @@ function RolesTable({ rows, sort, onSortChange, busy }: RolesTableProps) {
               <td>{i18n._(ROLE_TYPE_LABELS[roleTypeOf(role)])}</td>
               <td>{role.permissions.length}</td>
               <td>{i18n._(ROLE_STATUS_LABELS[role.status])}</td>
+              <td>
+                <RoleRowMenu role={role} name={roleDisplayName(role, i18n)} />
+              </td>
             </tr>
           ))}
         </tbody>
