@@ -1,6 +1,6 @@
 import { apiPaths } from '../contract/paths.ts';
 import type { Role, RoleList, User, UserList } from '../contract/schemas/users.ts';
-import { expect, test } from './fixtures.ts';
+import { assertAccessible, expect, test } from './fixtures.ts';
 import {
   assertOnRoleDetails,
   assertOnRoleForm,
@@ -151,11 +151,29 @@ test('a system administrator clones the account administrator role without the a
     await context.close();
   });
 
-  await test.step('the roles list finds the clone by its name', async () => {
+  await test.step('the roles list finds the clone by its name and offers a new role', async () => {
     await page.goto(ROLES_PATH);
     await filterRolesByType(page, 'Custom');
     await searchRoles(page, run);
     await expect(page.getByText('1 role', { exact: true })).toBeVisible();
     await assertRolesListed(page);
+    await page.getByRole('link', { name: 'Create role' }).click();
+    await assertOnRoleForm(page, 'Create role');
+    await page.getByRole('link', { name: 'Cancel' }).click();
+    await assertRolesListed(page);
+  });
+
+  await test.step('archiving the clone says how many users lose it, and leaves it out of the active roles', async () => {
+    await searchRoles(page, run);
+    await openRole(page, CLONE_NAME);
+    await page.getByRole('button', { name: 'Archive' }).click();
+    const dialog = page.getByRole('alertdialog');
+    await expect(dialog).toContainText('1 user holds this role and loses its permissions at once.');
+    await assertAccessible(page);
+    await dialog.getByRole('button', { name: 'Archive role' }).click();
+    await expect(page.getByText('Role archived.')).toBeVisible();
+    await assertRolesListed(page);
+    await searchRoles(page, run);
+    await expect(page.getByText('No roles match these filters.')).toBeVisible();
   });
 });
