@@ -22,6 +22,7 @@ const secureOnlySources = [
   '<rootDir>/src/components/offline-notice.tsx',
   '<rootDir>/src/components/pending-sync-badge.tsx',
   '<rootDir>/src/components/require-permissions.tsx',
+  '<rootDir>/src/components/role-labels.ts',
   '<rootDir>/src/components/route-error-page.tsx',
   '<rootDir>/src/components/section-card.tsx',
   '<rootDir>/src/components/section-placeholder.tsx',

@@ -20,7 +20,6 @@ import { Route as UpdateLicenseErrorRouteImport } from './routes/updateLicenseEr
 import { Route as WelcomeRouteImport } from './routes/welcome'
 import { Route as SecureSettingsRouteImport } from './routes/_secure/settings'
 import { Route as SecureAccessIndexRouteImport } from './routes/_secure/access/index'
-import { Route as SecureAccessManageUserRolesRouteImport } from './routes/_secure/access/manage-user-roles'
 import { Route as SecureAccessServiceUserRouteImport } from './routes/_secure/access/service-user'
 import { Route as SecureAccountsIndexRouteImport } from './routes/_secure/accounts/index'
 import { Route as SecureAccountsCreateAccountRouteImport } from './routes/_secure/accounts/create-account'
@@ -34,11 +33,16 @@ import { Route as SecureReportingLoggingRouteImport } from './routes/_secure/rep
 import { Route as ResetPasswordUserIdCodeRouteImport } from './routes/reset-password.$userId.$code'
 import { Route as VerifyUserIdCodeRouteImport } from './routes/verify.$userId.$code'
 import { Route as SecureAccessAdministratorsIndexRouteImport } from './routes/_secure/access/administrators/index'
+import { Route as SecureAccessManageUserRolesIndexRouteImport } from './routes/_secure/access/manage-user-roles/index'
+import { Route as SecureAccessManageUserRolesCreateRoleRouteImport } from './routes/_secure/access/manage-user-roles/create-role'
 import { Route as SecureAccountsIdIndexRouteImport } from './routes/_secure/accounts/$id/index'
 import { Route as SecureAccountsIdEditRouteImport } from './routes/_secure/accounts/$id/edit'
 import { Route as SecureCaOrganizationsIndexRouteImport } from './routes/_secure/ca/organizations/index'
 import { Route as SecureCaOrganizationsCreateRouteImport } from './routes/_secure/ca/organizations/create'
 import { Route as SecureAccessAdministratorsIdIndexRouteImport } from './routes/_secure/access/administrators/$id/index'
+import { Route as SecureAccessManageUserRolesCloneRoleIdRouteImport } from './routes/_secure/access/manage-user-roles/clone-role/$id'
+import { Route as SecureAccessManageUserRolesEditRoleIdRouteImport } from './routes/_secure/access/manage-user-roles/edit-role/$id'
+import { Route as SecureAccessManageUserRolesRoleDetailIdRouteImport } from './routes/_secure/access/manage-user-roles/role-detail/$id'
 import { Route as SecureCaOrganizationsIdIndexRouteImport } from './routes/_secure/ca/organizations/$id/index'
 import { Route as SecureCaOrganizationsIdContactIdRouteImport } from './routes/_secure/ca/organizations/$id/$contactId'
 import { Route as SecureCaOrganizationsIdCreateContactRouteImport } from './routes/_secure/ca/organizations/$id/create-contact'
@@ -98,12 +102,6 @@ const SecureAccessIndexRoute = SecureAccessIndexRouteImport.update({
   path: '/access/',
   getParentRoute: () => SecureRoute,
 } as any)
-const SecureAccessManageUserRolesRoute =
-  SecureAccessManageUserRolesRouteImport.update({
-    id: '/access/manage-user-roles',
-    path: '/access/manage-user-roles',
-    getParentRoute: () => SecureRoute,
-  } as any)
 const SecureAccessServiceUserRoute = SecureAccessServiceUserRouteImport.update({
   id: '/access/service-user',
   path: '/access/service-user',
@@ -173,6 +171,18 @@ const SecureAccessAdministratorsIndexRoute =
     path: '/access/administrators/',
     getParentRoute: () => SecureRoute,
   } as any)
+const SecureAccessManageUserRolesIndexRoute =
+  SecureAccessManageUserRolesIndexRouteImport.update({
+    id: '/access/manage-user-roles/',
+    path: '/access/manage-user-roles/',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessManageUserRolesCreateRoleRoute =
+  SecureAccessManageUserRolesCreateRoleRouteImport.update({
+    id: '/access/manage-user-roles/create-role',
+    path: '/access/manage-user-roles/create-role',
+    getParentRoute: () => SecureRoute,
+  } as any)
 const SecureAccountsIdIndexRoute = SecureAccountsIdIndexRouteImport.update({
   id: '/accounts/$id/',
   path: '/accounts/$id/',
@@ -199,6 +209,24 @@ const SecureAccessAdministratorsIdIndexRoute =
   SecureAccessAdministratorsIdIndexRouteImport.update({
     id: '/access/administrators/$id/',
     path: '/access/administrators/$id/',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessManageUserRolesCloneRoleIdRoute =
+  SecureAccessManageUserRolesCloneRoleIdRouteImport.update({
+    id: '/access/manage-user-roles/clone-role/$id',
+    path: '/access/manage-user-roles/clone-role/$id',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessManageUserRolesEditRoleIdRoute =
+  SecureAccessManageUserRolesEditRoleIdRouteImport.update({
+    id: '/access/manage-user-roles/edit-role/$id',
+    path: '/access/manage-user-roles/edit-role/$id',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessManageUserRolesRoleDetailIdRoute =
+  SecureAccessManageUserRolesRoleDetailIdRouteImport.update({
+    id: '/access/manage-user-roles/role-detail/$id',
+    path: '/access/manage-user-roles/role-detail/$id',
     getParentRoute: () => SecureRoute,
   } as any)
 const SecureCaOrganizationsIdIndexRoute =
@@ -236,7 +264,6 @@ export interface FileRoutesByFullPath {
   '/updateLicenseError': typeof UpdateLicenseErrorRoute
   '/welcome': typeof WelcomeRoute
   '/settings': typeof SecureSettingsRoute
-  '/access/manage-user-roles': typeof SecureAccessManageUserRolesRoute
   '/access/service-user': typeof SecureAccessServiceUserRoute
   '/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
@@ -250,11 +277,16 @@ export interface FileRoutesByFullPath {
   '/accounts/': typeof SecureAccountsIndexRoute
   '/profile/': typeof SecureProfileIndexRoute
   '/reporting/': typeof SecureReportingIndexRoute
+  '/access/manage-user-roles/create-role': typeof SecureAccessManageUserRolesCreateRoleRoute
   '/accounts/$id/edit': typeof SecureAccountsIdEditRoute
   '/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
   '/access/administrators/': typeof SecureAccessAdministratorsIndexRoute
+  '/access/manage-user-roles/': typeof SecureAccessManageUserRolesIndexRoute
   '/accounts/$id/': typeof SecureAccountsIdIndexRoute
   '/ca/organizations/': typeof SecureCaOrganizationsIndexRoute
+  '/access/manage-user-roles/clone-role/$id': typeof SecureAccessManageUserRolesCloneRoleIdRoute
+  '/access/manage-user-roles/edit-role/$id': typeof SecureAccessManageUserRolesEditRoleIdRoute
+  '/access/manage-user-roles/role-detail/$id': typeof SecureAccessManageUserRolesRoleDetailIdRoute
   '/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
   '/ca/organizations/$id/create-contact': typeof SecureCaOrganizationsIdCreateContactRoute
   '/ca/organizations/$id/edit': typeof SecureCaOrganizationsIdEditRoute
@@ -271,7 +303,6 @@ export interface FileRoutesByTo {
   '/updateLicenseError': typeof UpdateLicenseErrorRoute
   '/welcome': typeof WelcomeRoute
   '/settings': typeof SecureSettingsRoute
-  '/access/manage-user-roles': typeof SecureAccessManageUserRolesRoute
   '/access/service-user': typeof SecureAccessServiceUserRoute
   '/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
@@ -285,11 +316,16 @@ export interface FileRoutesByTo {
   '/accounts': typeof SecureAccountsIndexRoute
   '/profile': typeof SecureProfileIndexRoute
   '/reporting': typeof SecureReportingIndexRoute
+  '/access/manage-user-roles/create-role': typeof SecureAccessManageUserRolesCreateRoleRoute
   '/accounts/$id/edit': typeof SecureAccountsIdEditRoute
   '/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
   '/access/administrators': typeof SecureAccessAdministratorsIndexRoute
+  '/access/manage-user-roles': typeof SecureAccessManageUserRolesIndexRoute
   '/accounts/$id': typeof SecureAccountsIdIndexRoute
   '/ca/organizations': typeof SecureCaOrganizationsIndexRoute
+  '/access/manage-user-roles/clone-role/$id': typeof SecureAccessManageUserRolesCloneRoleIdRoute
+  '/access/manage-user-roles/edit-role/$id': typeof SecureAccessManageUserRolesEditRoleIdRoute
+  '/access/manage-user-roles/role-detail/$id': typeof SecureAccessManageUserRolesRoleDetailIdRoute
   '/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
   '/ca/organizations/$id/create-contact': typeof SecureCaOrganizationsIdCreateContactRoute
   '/ca/organizations/$id/edit': typeof SecureCaOrganizationsIdEditRoute
@@ -308,7 +344,6 @@ export interface FileRoutesById {
   '/updateLicenseError': typeof UpdateLicenseErrorRoute
   '/welcome': typeof WelcomeRoute
   '/_secure/settings': typeof SecureSettingsRoute
-  '/_secure/access/manage-user-roles': typeof SecureAccessManageUserRolesRoute
   '/_secure/access/service-user': typeof SecureAccessServiceUserRoute
   '/_secure/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/_secure/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
@@ -322,11 +357,16 @@ export interface FileRoutesById {
   '/_secure/accounts/': typeof SecureAccountsIndexRoute
   '/_secure/profile/': typeof SecureProfileIndexRoute
   '/_secure/reporting/': typeof SecureReportingIndexRoute
+  '/_secure/access/manage-user-roles/create-role': typeof SecureAccessManageUserRolesCreateRoleRoute
   '/_secure/accounts/$id/edit': typeof SecureAccountsIdEditRoute
   '/_secure/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
   '/_secure/access/administrators/': typeof SecureAccessAdministratorsIndexRoute
+  '/_secure/access/manage-user-roles/': typeof SecureAccessManageUserRolesIndexRoute
   '/_secure/accounts/$id/': typeof SecureAccountsIdIndexRoute
   '/_secure/ca/organizations/': typeof SecureCaOrganizationsIndexRoute
+  '/_secure/access/manage-user-roles/clone-role/$id': typeof SecureAccessManageUserRolesCloneRoleIdRoute
+  '/_secure/access/manage-user-roles/edit-role/$id': typeof SecureAccessManageUserRolesEditRoleIdRoute
+  '/_secure/access/manage-user-roles/role-detail/$id': typeof SecureAccessManageUserRolesRoleDetailIdRoute
   '/_secure/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
   '/_secure/ca/organizations/$id/create-contact': typeof SecureCaOrganizationsIdCreateContactRoute
   '/_secure/ca/organizations/$id/edit': typeof SecureCaOrganizationsIdEditRoute
@@ -345,7 +385,6 @@ export interface FileRouteTypes {
     | '/updateLicenseError'
     | '/welcome'
     | '/settings'
-    | '/access/manage-user-roles'
     | '/access/service-user'
     | '/accounts/create-account'
     | '/accounts/create-partner-account'
@@ -359,11 +398,16 @@ export interface FileRouteTypes {
     | '/accounts/'
     | '/profile/'
     | '/reporting/'
+    | '/access/manage-user-roles/create-role'
     | '/accounts/$id/edit'
     | '/ca/organizations/create'
     | '/access/administrators/'
+    | '/access/manage-user-roles/'
     | '/accounts/$id/'
     | '/ca/organizations/'
+    | '/access/manage-user-roles/clone-role/$id'
+    | '/access/manage-user-roles/edit-role/$id'
+    | '/access/manage-user-roles/role-detail/$id'
     | '/ca/organizations/$id/$contactId'
     | '/ca/organizations/$id/create-contact'
     | '/ca/organizations/$id/edit'
@@ -380,7 +424,6 @@ export interface FileRouteTypes {
     | '/updateLicenseError'
     | '/welcome'
     | '/settings'
-    | '/access/manage-user-roles'
     | '/access/service-user'
     | '/accounts/create-account'
     | '/accounts/create-partner-account'
@@ -394,11 +437,16 @@ export interface FileRouteTypes {
     | '/accounts'
     | '/profile'
     | '/reporting'
+    | '/access/manage-user-roles/create-role'
     | '/accounts/$id/edit'
     | '/ca/organizations/create'
     | '/access/administrators'
+    | '/access/manage-user-roles'
     | '/accounts/$id'
     | '/ca/organizations'
+    | '/access/manage-user-roles/clone-role/$id'
+    | '/access/manage-user-roles/edit-role/$id'
+    | '/access/manage-user-roles/role-detail/$id'
     | '/ca/organizations/$id/$contactId'
     | '/ca/organizations/$id/create-contact'
     | '/ca/organizations/$id/edit'
@@ -416,7 +464,6 @@ export interface FileRouteTypes {
     | '/updateLicenseError'
     | '/welcome'
     | '/_secure/settings'
-    | '/_secure/access/manage-user-roles'
     | '/_secure/access/service-user'
     | '/_secure/accounts/create-account'
     | '/_secure/accounts/create-partner-account'
@@ -430,11 +477,16 @@ export interface FileRouteTypes {
     | '/_secure/accounts/'
     | '/_secure/profile/'
     | '/_secure/reporting/'
+    | '/_secure/access/manage-user-roles/create-role'
     | '/_secure/accounts/$id/edit'
     | '/_secure/ca/organizations/create'
     | '/_secure/access/administrators/'
+    | '/_secure/access/manage-user-roles/'
     | '/_secure/accounts/$id/'
     | '/_secure/ca/organizations/'
+    | '/_secure/access/manage-user-roles/clone-role/$id'
+    | '/_secure/access/manage-user-roles/edit-role/$id'
+    | '/_secure/access/manage-user-roles/role-detail/$id'
     | '/_secure/ca/organizations/$id/$contactId'
     | '/_secure/ca/organizations/$id/create-contact'
     | '/_secure/ca/organizations/$id/edit'
@@ -535,13 +587,6 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureAccessIndexRouteImport
       parentRoute: typeof SecureRoute
     }
-    '/_secure/access/manage-user-roles': {
-      id: '/_secure/access/manage-user-roles'
-      path: '/access/manage-user-roles'
-      fullPath: '/access/manage-user-roles'
-      preLoaderRoute: typeof SecureAccessManageUserRolesRouteImport
-      parentRoute: typeof SecureRoute
-    }
     '/_secure/access/service-user': {
       id: '/_secure/access/service-user'
       path: '/access/service-user'
@@ -633,6 +678,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureAccessAdministratorsIndexRouteImport
       parentRoute: typeof SecureRoute
     }
+    '/_secure/access/manage-user-roles/': {
+      id: '/_secure/access/manage-user-roles/'
+      path: '/access/manage-user-roles'
+      fullPath: '/access/manage-user-roles/'
+      preLoaderRoute: typeof SecureAccessManageUserRolesIndexRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/manage-user-roles/create-role': {
+      id: '/_secure/access/manage-user-roles/create-role'
+      path: '/access/manage-user-roles/create-role'
+      fullPath: '/access/manage-user-roles/create-role'
+      preLoaderRoute: typeof SecureAccessManageUserRolesCreateRoleRouteImport
+      parentRoute: typeof SecureRoute
+    }
     '/_secure/accounts/$id/': {
       id: '/_secure/accounts/$id/'
       path: '/accounts/$id'
@@ -668,6 +727,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureAccessAdministratorsIdIndexRouteImport
       parentRoute: typeof SecureRoute
     }
+    '/_secure/access/manage-user-roles/clone-role/$id': {
+      id: '/_secure/access/manage-user-roles/clone-role/$id'
+      path: '/access/manage-user-roles/clone-role/$id'
+      fullPath: '/access/manage-user-roles/clone-role/$id'
+      preLoaderRoute: typeof SecureAccessManageUserRolesCloneRoleIdRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/manage-user-roles/edit-role/$id': {
+      id: '/_secure/access/manage-user-roles/edit-role/$id'
+      path: '/access/manage-user-roles/edit-role/$id'
+      fullPath: '/access/manage-user-roles/edit-role/$id'
+      preLoaderRoute: typeof SecureAccessManageUserRolesEditRoleIdRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/manage-user-roles/role-detail/$id': {
+      id: '/_secure/access/manage-user-roles/role-detail/$id'
+      path: '/access/manage-user-roles/role-detail/$id'
+      fullPath: '/access/manage-user-roles/role-detail/$id'
+      preLoaderRoute: typeof SecureAccessManageUserRolesRoleDetailIdRouteImport
+      parentRoute: typeof SecureRoute
+    }
     '/_secure/ca/organizations/$id/': {
       id: '/_secure/ca/organizations/$id/'
       path: '/ca/organizations/$id'
@@ -701,7 +781,6 @@ declare module '@tanstack/react-router' {
 
 interface SecureRouteChildren {
   SecureSettingsRoute: typeof SecureSettingsRoute
-  SecureAccessManageUserRolesRoute: typeof SecureAccessManageUserRolesRoute
   SecureAccessServiceUserRoute: typeof SecureAccessServiceUserRoute
   SecureAccountsCreateAccountRoute: typeof SecureAccountsCreateAccountRoute
   SecureAccountsCreatePartnerAccountRoute: typeof SecureAccountsCreatePartnerAccountRoute
@@ -713,11 +792,16 @@ interface SecureRouteChildren {
   SecureAccountsIndexRoute: typeof SecureAccountsIndexRoute
   SecureProfileIndexRoute: typeof SecureProfileIndexRoute
   SecureReportingIndexRoute: typeof SecureReportingIndexRoute
+  SecureAccessManageUserRolesCreateRoleRoute: typeof SecureAccessManageUserRolesCreateRoleRoute
   SecureAccountsIdEditRoute: typeof SecureAccountsIdEditRoute
   SecureCaOrganizationsCreateRoute: typeof SecureCaOrganizationsCreateRoute
   SecureAccessAdministratorsIndexRoute: typeof SecureAccessAdministratorsIndexRoute
+  SecureAccessManageUserRolesIndexRoute: typeof SecureAccessManageUserRolesIndexRoute
   SecureAccountsIdIndexRoute: typeof SecureAccountsIdIndexRoute
   SecureCaOrganizationsIndexRoute: typeof SecureCaOrganizationsIndexRoute
+  SecureAccessManageUserRolesCloneRoleIdRoute: typeof SecureAccessManageUserRolesCloneRoleIdRoute
+  SecureAccessManageUserRolesEditRoleIdRoute: typeof SecureAccessManageUserRolesEditRoleIdRoute
+  SecureAccessManageUserRolesRoleDetailIdRoute: typeof SecureAccessManageUserRolesRoleDetailIdRoute
   SecureCaOrganizationsIdContactIdRoute: typeof SecureCaOrganizationsIdContactIdRoute
   SecureCaOrganizationsIdCreateContactRoute: typeof SecureCaOrganizationsIdCreateContactRoute
   SecureCaOrganizationsIdEditRoute: typeof SecureCaOrganizationsIdEditRoute
@@ -727,7 +811,6 @@ interface SecureRouteChildren {
 
 const SecureRouteChildren: SecureRouteChildren = {
   SecureSettingsRoute: SecureSettingsRoute,
-  SecureAccessManageUserRolesRoute: SecureAccessManageUserRolesRoute,
   SecureAccessServiceUserRoute: SecureAccessServiceUserRoute,
   SecureAccountsCreateAccountRoute: SecureAccountsCreateAccountRoute,
   SecureAccountsCreatePartnerAccountRoute:
@@ -740,11 +823,20 @@ const SecureRouteChildren: SecureRouteChildren = {
   SecureAccountsIndexRoute: SecureAccountsIndexRoute,
   SecureProfileIndexRoute: SecureProfileIndexRoute,
   SecureReportingIndexRoute: SecureReportingIndexRoute,
+  SecureAccessManageUserRolesCreateRoleRoute:
+    SecureAccessManageUserRolesCreateRoleRoute,
   SecureAccountsIdEditRoute: SecureAccountsIdEditRoute,
   SecureCaOrganizationsCreateRoute: SecureCaOrganizationsCreateRoute,
   SecureAccessAdministratorsIndexRoute: SecureAccessAdministratorsIndexRoute,
+  SecureAccessManageUserRolesIndexRoute: SecureAccessManageUserRolesIndexRoute,
   SecureAccountsIdIndexRoute: SecureAccountsIdIndexRoute,
   SecureCaOrganizationsIndexRoute: SecureCaOrganizationsIndexRoute,
+  SecureAccessManageUserRolesCloneRoleIdRoute:
+    SecureAccessManageUserRolesCloneRoleIdRoute,
+  SecureAccessManageUserRolesEditRoleIdRoute:
+    SecureAccessManageUserRolesEditRoleIdRoute,
+  SecureAccessManageUserRolesRoleDetailIdRoute:
+    SecureAccessManageUserRolesRoleDetailIdRoute,
   SecureCaOrganizationsIdContactIdRoute: SecureCaOrganizationsIdContactIdRoute,
   SecureCaOrganizationsIdCreateContactRoute:
     SecureCaOrganizationsIdCreateContactRoute,

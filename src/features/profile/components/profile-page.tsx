@@ -3,25 +3,14 @@ import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
 import { isPlatformLocale, LANGUAGE_NAMES } from '../../../../contract/locales.ts';
-import type { AccessScope, ApplicationCode } from '../../../../contract/permissions.ts';
+import type { AccessScope } from '../../../../contract/permissions.ts';
+import { APPLICATION_NAMES } from '../../../components/role-labels.ts';
 import { fullNameOf, useProfile } from '../../../lib/current-user.ts';
 
 const SCOPE_LABELS: Readonly<Record<AccessScope, MessageDescriptor>> = {
   system: msg`System`,
   partner: msg`Partner`,
   account: msg`Account`,
-};
-
-/** Product names are not translated; they are the same in every language. */
-const APPLICATION_NAMES: Readonly<Record<ApplicationCode, string>> = {
-  account_manager: 'Account Manager',
-  ca_manager: 'CA Manager',
-  secure_software_manager: 'Secure Software Manager',
-  device_manager: 'Device Manager',
-  enterprise_manager: 'Enterprise Manager',
-  document_signing_manager: 'Document Signing Manager',
-  discovery_automation_manager: 'Discovery and Automation Manager',
-  device_trust_manager: 'Device Trust Manager',
 };
 
 /**
