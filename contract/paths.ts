@@ -79,6 +79,7 @@ export const apiPaths = {
     exists: `${UI_API_V1}/user/exists`,
     byId: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}`,
     applications: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}/applications`,
+    password: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}/password`,
     apiTokens: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}/api-tokens`,
     enable: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}/enable`,
     access: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}/access`,

@@ -21,6 +21,7 @@ import { assertOnAccounts } from './pages/shell.ts';
 import { assertOnSignIn, fillSignInSteps, goToSignIn } from './pages/sign-in.ts';
 import { createAccountThroughApi, dateInDays, signInThroughApi } from './support/accounts-api.ts';
 import { ADMINISTRATOR, ensureSetUp } from './support/administrator.ts';
+import { linkIn } from './support/mailbox.ts';
 
 /** Names unique to this run, so a scenario repeated on the same server finds only its own people. */
 const run = Date.now().toString(36);
@@ -32,6 +33,7 @@ const NEW_ADMINISTRATOR = {
   userName: `grace-${run}`,
 };
 const NEW_NAME = `${NEW_ADMINISTRATOR.firstName} ${NEW_ADMINISTRATOR.lastName}`;
+const NEW_PASSWORD = 'Harbour-Pilot-2026!x';
 const ACCOUNT_ADMINISTRATOR_NAME = `Hedy Harbour ${run}`;
 
 test.beforeAll(async ({ request }) => {
@@ -56,10 +58,12 @@ test.beforeAll(async ({ request }) => {
   });
 });
 
-test('the system administrator creates an administrator through the wizard, edits, disables, enables and deletes administrators', async ({
+test('the system administrator creates an administrator who signs in from the invitation, then edits, disables, enables and deletes administrators', async ({
   page,
+  browser,
+  mailbox,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
 
   await test.step('the system administrator opens the create wizard from Access › Administrators', async () => {
     await goToSignIn(page);
@@ -93,6 +97,29 @@ test('the system administrator creates an administrator through the wizard, edit
     await expect(page.getByText('Pending', { exact: true })).toBeVisible();
   });
 
+  await test.step('the invitation arrives; the new administrator sets a password and signs in', async () => {
+    const mail = await mailbox.waitForMail(NEW_ADMINISTRATOR.email, (message) =>
+      (message.text ?? '').includes('/verify/'),
+    );
+    const link = linkIn(mail);
+    // A browser of their own: the system administrator stays signed in on the first one.
+    const context = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+    const invited = await context.newPage();
+    await invited.goto(`${link.pathname}${link.search}`);
+    await expect(invited.getByRole('heading', { name: 'Set up your account' })).toBeVisible();
+    await assertAccessible(invited);
+    await invited.getByLabel('Username').fill(NEW_ADMINISTRATOR.userName);
+    await invited.getByLabel('New password').fill(NEW_PASSWORD);
+    await invited.getByLabel('Repeat password').fill(NEW_PASSWORD);
+    await invited.getByRole('button', { name: 'Set password' }).click();
+    await expect(invited.getByRole('heading', { name: 'Your account is ready' })).toBeVisible();
+    await invited.getByRole('link', { name: 'Go to sign-in' }).click();
+    await fillSignInSteps(invited, { username: NEW_ADMINISTRATOR.userName, password: NEW_PASSWORD });
+    await expect(invited.getByRole('button', { name: NEW_NAME })).toBeVisible();
+    await assertAccessible(invited);
+    await context.close();
+  });
+
   await test.step('Edit roles keeps the role and shows the permission-edited notice', async () => {
     await page.getByRole('button', { name: 'Actions' }).click();
     await page.getByRole('menuitem', { name: 'Edit roles', exact: true }).click();
@@ -102,6 +129,22 @@ test('the system administrator creates an administrator through the wizard, edit
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await assertNotice(page, 'Permissions edited.');
     await assertOnAdministratorDetails(page, NEW_NAME);
+  });
+
+  await test.step('Edit changes the phone, then keeps accounts and roles, with the notice', async () => {
+    await page.getByRole('link', { name: 'Edit', exact: true }).click();
+    await expect(
+      page.getByRole('heading', { name: `Edit administrator: ${NEW_NAME}`, level: 1 }),
+    ).toBeVisible();
+    await assertAccessible(page);
+    await page.getByLabel('Phone (optional)').fill('+49 30 1234567');
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
+    await expect(page.getByRole('group', { name: 'Step 2 of 2: Accounts and roles' })).toBeVisible();
+    await assertAccessible(page);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await assertNotice(page, 'Administrator updated. Permissions edited.');
+    await assertOnAdministratorDetails(page, NEW_NAME);
+    await expect(page.getByRole('region', { name: 'Profile' }).getByText('+49301234567')).toBeVisible();
   });
 
   await test.step('the list disables and enables the new administrator from its row menu', async () => {

@@ -20,18 +20,23 @@ import { Route as UpdateLicenseErrorRouteImport } from './routes/updateLicenseEr
 import { Route as WelcomeRouteImport } from './routes/welcome'
 import { Route as SecureSettingsRouteImport } from './routes/_secure/settings'
 import { Route as SecureAccessIndexRouteImport } from './routes/_secure/access/index'
-import { Route as SecureAccessManageUserRolesRouteImport } from './routes/_secure/access/manage-user-roles'
 import { Route as SecureAccessServiceUserRouteImport } from './routes/_secure/access/service-user'
 import { Route as SecureAccountsIndexRouteImport } from './routes/_secure/accounts/index'
 import { Route as SecureAccountsCreateAccountRouteImport } from './routes/_secure/accounts/create-account'
 import { Route as SecureAccountsCreatePartnerAccountRouteImport } from './routes/_secure/accounts/create-partner-account'
 import { Route as SecureProfileIndexRouteImport } from './routes/_secure/profile/index'
+import { Route as SecureProfileChangePasswordRouteImport } from './routes/_secure/profile/change-password'
 import { Route as SecureProfileDetailsRouteImport } from './routes/_secure/profile/details'
+import { Route as SecureProfileEditRouteImport } from './routes/_secure/profile/edit'
 import { Route as SecureReportingIndexRouteImport } from './routes/_secure/reporting/index'
 import { Route as SecureReportingLoggingRouteImport } from './routes/_secure/reporting/logging'
+import { Route as ResetPasswordUserIdCodeRouteImport } from './routes/reset-password.$userId.$code'
+import { Route as VerifyUserIdCodeRouteImport } from './routes/verify.$userId.$code'
 import { Route as SecureAccessAdministratorsIndexRouteImport } from './routes/_secure/access/administrators/index'
 import { Route as SecureAccessAdministratorsCreateRouteImport } from './routes/_secure/access/administrators/create'
 import { Route as SecureAccessAdministratorsRoleUserCreateRouteImport } from './routes/_secure/access/administrators/role-user-create'
+import { Route as SecureAccessManageUserRolesIndexRouteImport } from './routes/_secure/access/manage-user-roles/index'
+import { Route as SecureAccessManageUserRolesCreateRoleRouteImport } from './routes/_secure/access/manage-user-roles/create-role'
 import { Route as SecureAccountsIdIndexRouteImport } from './routes/_secure/accounts/$id/index'
 import { Route as SecureAccountsIdEditRouteImport } from './routes/_secure/accounts/$id/edit'
 import { Route as SecureCaOrganizationsIndexRouteImport } from './routes/_secure/ca/organizations/index'
@@ -40,6 +45,9 @@ import { Route as SecureAccessAdministratorsIdIndexRouteImport } from './routes/
 import { Route as SecureAccessAdministratorsIdEditRouteImport } from './routes/_secure/access/administrators/$id/edit'
 import { Route as SecureAccessAdministratorsIdRoleEditRouteImport } from './routes/_secure/access/administrators/$id/role-edit'
 import { Route as SecureAccessAdministratorsIdRoleUserEditRouteImport } from './routes/_secure/access/administrators/$id/role-user-edit'
+import { Route as SecureAccessManageUserRolesCloneRoleIdRouteImport } from './routes/_secure/access/manage-user-roles/clone-role/$id'
+import { Route as SecureAccessManageUserRolesEditRoleIdRouteImport } from './routes/_secure/access/manage-user-roles/edit-role/$id'
+import { Route as SecureAccessManageUserRolesRoleDetailIdRouteImport } from './routes/_secure/access/manage-user-roles/role-detail/$id'
 import { Route as SecureCaOrganizationsIdIndexRouteImport } from './routes/_secure/ca/organizations/$id/index'
 import { Route as SecureCaOrganizationsIdContactIdRouteImport } from './routes/_secure/ca/organizations/$id/$contactId'
 import { Route as SecureCaOrganizationsIdCreateContactRouteImport } from './routes/_secure/ca/organizations/$id/create-contact'
@@ -99,12 +107,6 @@ const SecureAccessIndexRoute = SecureAccessIndexRouteImport.update({
   path: '/access/',
   getParentRoute: () => SecureRoute,
 } as any)
-const SecureAccessManageUserRolesRoute =
-  SecureAccessManageUserRolesRouteImport.update({
-    id: '/access/manage-user-roles',
-    path: '/access/manage-user-roles',
-    getParentRoute: () => SecureRoute,
-  } as any)
 const SecureAccessServiceUserRoute = SecureAccessServiceUserRouteImport.update({
   id: '/access/service-user',
   path: '/access/service-user',
@@ -132,9 +134,20 @@ const SecureProfileIndexRoute = SecureProfileIndexRouteImport.update({
   path: '/profile/',
   getParentRoute: () => SecureRoute,
 } as any)
+const SecureProfileChangePasswordRoute =
+  SecureProfileChangePasswordRouteImport.update({
+    id: '/profile/change-password',
+    path: '/profile/change-password',
+    getParentRoute: () => SecureRoute,
+  } as any)
 const SecureProfileDetailsRoute = SecureProfileDetailsRouteImport.update({
   id: '/profile/details',
   path: '/profile/details',
+  getParentRoute: () => SecureRoute,
+} as any)
+const SecureProfileEditRoute = SecureProfileEditRouteImport.update({
+  id: '/profile/edit',
+  path: '/profile/edit',
   getParentRoute: () => SecureRoute,
 } as any)
 const SecureReportingIndexRoute = SecureReportingIndexRouteImport.update({
@@ -146,6 +159,16 @@ const SecureReportingLoggingRoute = SecureReportingLoggingRouteImport.update({
   id: '/reporting/logging',
   path: '/reporting/logging',
   getParentRoute: () => SecureRoute,
+} as any)
+const ResetPasswordUserIdCodeRoute = ResetPasswordUserIdCodeRouteImport.update({
+  id: '/reset-password/$userId/$code',
+  path: '/reset-password/$userId/$code',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const VerifyUserIdCodeRoute = VerifyUserIdCodeRouteImport.update({
+  id: '/verify/$userId/$code',
+  path: '/verify/$userId/$code',
+  getParentRoute: () => rootRouteImport,
 } as any)
 const SecureAccessAdministratorsIndexRoute =
   SecureAccessAdministratorsIndexRouteImport.update({
@@ -163,6 +186,18 @@ const SecureAccessAdministratorsRoleUserCreateRoute =
   SecureAccessAdministratorsRoleUserCreateRouteImport.update({
     id: '/access/administrators/role-user-create',
     path: '/access/administrators/role-user-create',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessManageUserRolesIndexRoute =
+  SecureAccessManageUserRolesIndexRouteImport.update({
+    id: '/access/manage-user-roles/',
+    path: '/access/manage-user-roles/',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessManageUserRolesCreateRoleRoute =
+  SecureAccessManageUserRolesCreateRoleRouteImport.update({
+    id: '/access/manage-user-roles/create-role',
+    path: '/access/manage-user-roles/create-role',
     getParentRoute: () => SecureRoute,
   } as any)
 const SecureAccountsIdIndexRoute = SecureAccountsIdIndexRouteImport.update({
@@ -211,6 +246,24 @@ const SecureAccessAdministratorsIdRoleUserEditRoute =
     path: '/access/administrators/$id/role-user-edit',
     getParentRoute: () => SecureRoute,
   } as any)
+const SecureAccessManageUserRolesCloneRoleIdRoute =
+  SecureAccessManageUserRolesCloneRoleIdRouteImport.update({
+    id: '/access/manage-user-roles/clone-role/$id',
+    path: '/access/manage-user-roles/clone-role/$id',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessManageUserRolesEditRoleIdRoute =
+  SecureAccessManageUserRolesEditRoleIdRouteImport.update({
+    id: '/access/manage-user-roles/edit-role/$id',
+    path: '/access/manage-user-roles/edit-role/$id',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessManageUserRolesRoleDetailIdRoute =
+  SecureAccessManageUserRolesRoleDetailIdRouteImport.update({
+    id: '/access/manage-user-roles/role-detail/$id',
+    path: '/access/manage-user-roles/role-detail/$id',
+    getParentRoute: () => SecureRoute,
+  } as any)
 const SecureCaOrganizationsIdIndexRoute =
   SecureCaOrganizationsIdIndexRouteImport.update({
     id: '/ca/organizations/$id/',
@@ -246,26 +299,34 @@ export interface FileRoutesByFullPath {
   '/updateLicenseError': typeof UpdateLicenseErrorRoute
   '/welcome': typeof WelcomeRoute
   '/settings': typeof SecureSettingsRoute
-  '/access/manage-user-roles': typeof SecureAccessManageUserRolesRoute
   '/access/service-user': typeof SecureAccessServiceUserRoute
   '/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
+  '/profile/change-password': typeof SecureProfileChangePasswordRoute
   '/profile/details': typeof SecureProfileDetailsRoute
+  '/profile/edit': typeof SecureProfileEditRoute
   '/reporting/logging': typeof SecureReportingLoggingRoute
+  '/reset-password/$userId/$code': typeof ResetPasswordUserIdCodeRoute
+  '/verify/$userId/$code': typeof VerifyUserIdCodeRoute
   '/access/': typeof SecureAccessIndexRoute
   '/accounts/': typeof SecureAccountsIndexRoute
   '/profile/': typeof SecureProfileIndexRoute
   '/reporting/': typeof SecureReportingIndexRoute
   '/access/administrators/create': typeof SecureAccessAdministratorsCreateRoute
   '/access/administrators/role-user-create': typeof SecureAccessAdministratorsRoleUserCreateRoute
+  '/access/manage-user-roles/create-role': typeof SecureAccessManageUserRolesCreateRoleRoute
   '/accounts/$id/edit': typeof SecureAccountsIdEditRoute
   '/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
   '/access/administrators/': typeof SecureAccessAdministratorsIndexRoute
+  '/access/manage-user-roles/': typeof SecureAccessManageUserRolesIndexRoute
   '/accounts/$id/': typeof SecureAccountsIdIndexRoute
   '/ca/organizations/': typeof SecureCaOrganizationsIndexRoute
   '/access/administrators/$id/edit': typeof SecureAccessAdministratorsIdEditRoute
   '/access/administrators/$id/role-edit': typeof SecureAccessAdministratorsIdRoleEditRoute
   '/access/administrators/$id/role-user-edit': typeof SecureAccessAdministratorsIdRoleUserEditRoute
+  '/access/manage-user-roles/clone-role/$id': typeof SecureAccessManageUserRolesCloneRoleIdRoute
+  '/access/manage-user-roles/edit-role/$id': typeof SecureAccessManageUserRolesEditRoleIdRoute
+  '/access/manage-user-roles/role-detail/$id': typeof SecureAccessManageUserRolesRoleDetailIdRoute
   '/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
   '/ca/organizations/$id/create-contact': typeof SecureCaOrganizationsIdCreateContactRoute
   '/ca/organizations/$id/edit': typeof SecureCaOrganizationsIdEditRoute
@@ -282,26 +343,34 @@ export interface FileRoutesByTo {
   '/updateLicenseError': typeof UpdateLicenseErrorRoute
   '/welcome': typeof WelcomeRoute
   '/settings': typeof SecureSettingsRoute
-  '/access/manage-user-roles': typeof SecureAccessManageUserRolesRoute
   '/access/service-user': typeof SecureAccessServiceUserRoute
   '/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
+  '/profile/change-password': typeof SecureProfileChangePasswordRoute
   '/profile/details': typeof SecureProfileDetailsRoute
+  '/profile/edit': typeof SecureProfileEditRoute
   '/reporting/logging': typeof SecureReportingLoggingRoute
+  '/reset-password/$userId/$code': typeof ResetPasswordUserIdCodeRoute
+  '/verify/$userId/$code': typeof VerifyUserIdCodeRoute
   '/access': typeof SecureAccessIndexRoute
   '/accounts': typeof SecureAccountsIndexRoute
   '/profile': typeof SecureProfileIndexRoute
   '/reporting': typeof SecureReportingIndexRoute
   '/access/administrators/create': typeof SecureAccessAdministratorsCreateRoute
   '/access/administrators/role-user-create': typeof SecureAccessAdministratorsRoleUserCreateRoute
+  '/access/manage-user-roles/create-role': typeof SecureAccessManageUserRolesCreateRoleRoute
   '/accounts/$id/edit': typeof SecureAccountsIdEditRoute
   '/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
   '/access/administrators': typeof SecureAccessAdministratorsIndexRoute
+  '/access/manage-user-roles': typeof SecureAccessManageUserRolesIndexRoute
   '/accounts/$id': typeof SecureAccountsIdIndexRoute
   '/ca/organizations': typeof SecureCaOrganizationsIndexRoute
   '/access/administrators/$id/edit': typeof SecureAccessAdministratorsIdEditRoute
   '/access/administrators/$id/role-edit': typeof SecureAccessAdministratorsIdRoleEditRoute
   '/access/administrators/$id/role-user-edit': typeof SecureAccessAdministratorsIdRoleUserEditRoute
+  '/access/manage-user-roles/clone-role/$id': typeof SecureAccessManageUserRolesCloneRoleIdRoute
+  '/access/manage-user-roles/edit-role/$id': typeof SecureAccessManageUserRolesEditRoleIdRoute
+  '/access/manage-user-roles/role-detail/$id': typeof SecureAccessManageUserRolesRoleDetailIdRoute
   '/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
   '/ca/organizations/$id/create-contact': typeof SecureCaOrganizationsIdCreateContactRoute
   '/ca/organizations/$id/edit': typeof SecureCaOrganizationsIdEditRoute
@@ -320,26 +389,34 @@ export interface FileRoutesById {
   '/updateLicenseError': typeof UpdateLicenseErrorRoute
   '/welcome': typeof WelcomeRoute
   '/_secure/settings': typeof SecureSettingsRoute
-  '/_secure/access/manage-user-roles': typeof SecureAccessManageUserRolesRoute
   '/_secure/access/service-user': typeof SecureAccessServiceUserRoute
   '/_secure/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/_secure/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
+  '/_secure/profile/change-password': typeof SecureProfileChangePasswordRoute
   '/_secure/profile/details': typeof SecureProfileDetailsRoute
+  '/_secure/profile/edit': typeof SecureProfileEditRoute
   '/_secure/reporting/logging': typeof SecureReportingLoggingRoute
+  '/reset-password/$userId/$code': typeof ResetPasswordUserIdCodeRoute
+  '/verify/$userId/$code': typeof VerifyUserIdCodeRoute
   '/_secure/access/': typeof SecureAccessIndexRoute
   '/_secure/accounts/': typeof SecureAccountsIndexRoute
   '/_secure/profile/': typeof SecureProfileIndexRoute
   '/_secure/reporting/': typeof SecureReportingIndexRoute
   '/_secure/access/administrators/create': typeof SecureAccessAdministratorsCreateRoute
   '/_secure/access/administrators/role-user-create': typeof SecureAccessAdministratorsRoleUserCreateRoute
+  '/_secure/access/manage-user-roles/create-role': typeof SecureAccessManageUserRolesCreateRoleRoute
   '/_secure/accounts/$id/edit': typeof SecureAccountsIdEditRoute
   '/_secure/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
   '/_secure/access/administrators/': typeof SecureAccessAdministratorsIndexRoute
+  '/_secure/access/manage-user-roles/': typeof SecureAccessManageUserRolesIndexRoute
   '/_secure/accounts/$id/': typeof SecureAccountsIdIndexRoute
   '/_secure/ca/organizations/': typeof SecureCaOrganizationsIndexRoute
   '/_secure/access/administrators/$id/edit': typeof SecureAccessAdministratorsIdEditRoute
   '/_secure/access/administrators/$id/role-edit': typeof SecureAccessAdministratorsIdRoleEditRoute
   '/_secure/access/administrators/$id/role-user-edit': typeof SecureAccessAdministratorsIdRoleUserEditRoute
+  '/_secure/access/manage-user-roles/clone-role/$id': typeof SecureAccessManageUserRolesCloneRoleIdRoute
+  '/_secure/access/manage-user-roles/edit-role/$id': typeof SecureAccessManageUserRolesEditRoleIdRoute
+  '/_secure/access/manage-user-roles/role-detail/$id': typeof SecureAccessManageUserRolesRoleDetailIdRoute
   '/_secure/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
   '/_secure/ca/organizations/$id/create-contact': typeof SecureCaOrganizationsIdCreateContactRoute
   '/_secure/ca/organizations/$id/edit': typeof SecureCaOrganizationsIdEditRoute
@@ -358,26 +435,34 @@ export interface FileRouteTypes {
     | '/updateLicenseError'
     | '/welcome'
     | '/settings'
-    | '/access/manage-user-roles'
     | '/access/service-user'
     | '/accounts/create-account'
     | '/accounts/create-partner-account'
+    | '/profile/change-password'
     | '/profile/details'
+    | '/profile/edit'
     | '/reporting/logging'
+    | '/reset-password/$userId/$code'
+    | '/verify/$userId/$code'
     | '/access/'
     | '/accounts/'
     | '/profile/'
     | '/reporting/'
     | '/access/administrators/create'
     | '/access/administrators/role-user-create'
+    | '/access/manage-user-roles/create-role'
     | '/accounts/$id/edit'
     | '/ca/organizations/create'
     | '/access/administrators/'
+    | '/access/manage-user-roles/'
     | '/accounts/$id/'
     | '/ca/organizations/'
     | '/access/administrators/$id/edit'
     | '/access/administrators/$id/role-edit'
     | '/access/administrators/$id/role-user-edit'
+    | '/access/manage-user-roles/clone-role/$id'
+    | '/access/manage-user-roles/edit-role/$id'
+    | '/access/manage-user-roles/role-detail/$id'
     | '/ca/organizations/$id/$contactId'
     | '/ca/organizations/$id/create-contact'
     | '/ca/organizations/$id/edit'
@@ -394,26 +479,34 @@ export interface FileRouteTypes {
     | '/updateLicenseError'
     | '/welcome'
     | '/settings'
-    | '/access/manage-user-roles'
     | '/access/service-user'
     | '/accounts/create-account'
     | '/accounts/create-partner-account'
+    | '/profile/change-password'
     | '/profile/details'
+    | '/profile/edit'
     | '/reporting/logging'
+    | '/reset-password/$userId/$code'
+    | '/verify/$userId/$code'
     | '/access'
     | '/accounts'
     | '/profile'
     | '/reporting'
     | '/access/administrators/create'
     | '/access/administrators/role-user-create'
+    | '/access/manage-user-roles/create-role'
     | '/accounts/$id/edit'
     | '/ca/organizations/create'
     | '/access/administrators'
+    | '/access/manage-user-roles'
     | '/accounts/$id'
     | '/ca/organizations'
     | '/access/administrators/$id/edit'
     | '/access/administrators/$id/role-edit'
     | '/access/administrators/$id/role-user-edit'
+    | '/access/manage-user-roles/clone-role/$id'
+    | '/access/manage-user-roles/edit-role/$id'
+    | '/access/manage-user-roles/role-detail/$id'
     | '/ca/organizations/$id/$contactId'
     | '/ca/organizations/$id/create-contact'
     | '/ca/organizations/$id/edit'
@@ -431,26 +524,34 @@ export interface FileRouteTypes {
     | '/updateLicenseError'
     | '/welcome'
     | '/_secure/settings'
-    | '/_secure/access/manage-user-roles'
     | '/_secure/access/service-user'
     | '/_secure/accounts/create-account'
     | '/_secure/accounts/create-partner-account'
+    | '/_secure/profile/change-password'
     | '/_secure/profile/details'
+    | '/_secure/profile/edit'
     | '/_secure/reporting/logging'
+    | '/reset-password/$userId/$code'
+    | '/verify/$userId/$code'
     | '/_secure/access/'
     | '/_secure/accounts/'
     | '/_secure/profile/'
     | '/_secure/reporting/'
     | '/_secure/access/administrators/create'
     | '/_secure/access/administrators/role-user-create'
+    | '/_secure/access/manage-user-roles/create-role'
     | '/_secure/accounts/$id/edit'
     | '/_secure/ca/organizations/create'
     | '/_secure/access/administrators/'
+    | '/_secure/access/manage-user-roles/'
     | '/_secure/accounts/$id/'
     | '/_secure/ca/organizations/'
     | '/_secure/access/administrators/$id/edit'
     | '/_secure/access/administrators/$id/role-edit'
     | '/_secure/access/administrators/$id/role-user-edit'
+    | '/_secure/access/manage-user-roles/clone-role/$id'
+    | '/_secure/access/manage-user-roles/edit-role/$id'
+    | '/_secure/access/manage-user-roles/role-detail/$id'
     | '/_secure/ca/organizations/$id/$contactId'
     | '/_secure/ca/organizations/$id/create-contact'
     | '/_secure/ca/organizations/$id/edit'
@@ -468,6 +569,8 @@ export interface RootRouteChildren {
   SetupUserRoute: typeof SetupUserRoute
   UpdateLicenseErrorRoute: typeof UpdateLicenseErrorRoute
   WelcomeRoute: typeof WelcomeRoute
+  ResetPasswordUserIdCodeRoute: typeof ResetPasswordUserIdCodeRoute
+  VerifyUserIdCodeRoute: typeof VerifyUserIdCodeRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -549,13 +652,6 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureAccessIndexRouteImport
       parentRoute: typeof SecureRoute
     }
-    '/_secure/access/manage-user-roles': {
-      id: '/_secure/access/manage-user-roles'
-      path: '/access/manage-user-roles'
-      fullPath: '/access/manage-user-roles'
-      preLoaderRoute: typeof SecureAccessManageUserRolesRouteImport
-      parentRoute: typeof SecureRoute
-    }
     '/_secure/access/service-user': {
       id: '/_secure/access/service-user'
       path: '/access/service-user'
@@ -591,11 +687,25 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureProfileIndexRouteImport
       parentRoute: typeof SecureRoute
     }
+    '/_secure/profile/change-password': {
+      id: '/_secure/profile/change-password'
+      path: '/profile/change-password'
+      fullPath: '/profile/change-password'
+      preLoaderRoute: typeof SecureProfileChangePasswordRouteImport
+      parentRoute: typeof SecureRoute
+    }
     '/_secure/profile/details': {
       id: '/_secure/profile/details'
       path: '/profile/details'
       fullPath: '/profile/details'
       preLoaderRoute: typeof SecureProfileDetailsRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/profile/edit': {
+      id: '/_secure/profile/edit'
+      path: '/profile/edit'
+      fullPath: '/profile/edit'
+      preLoaderRoute: typeof SecureProfileEditRouteImport
       parentRoute: typeof SecureRoute
     }
     '/_secure/reporting/': {
@@ -611,6 +721,20 @@ declare module '@tanstack/react-router' {
       fullPath: '/reporting/logging'
       preLoaderRoute: typeof SecureReportingLoggingRouteImport
       parentRoute: typeof SecureRoute
+    }
+    '/reset-password/$userId/$code': {
+      id: '/reset-password/$userId/$code'
+      path: '/reset-password/$userId/$code'
+      fullPath: '/reset-password/$userId/$code'
+      preLoaderRoute: typeof ResetPasswordUserIdCodeRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/verify/$userId/$code': {
+      id: '/verify/$userId/$code'
+      path: '/verify/$userId/$code'
+      fullPath: '/verify/$userId/$code'
+      preLoaderRoute: typeof VerifyUserIdCodeRouteImport
+      parentRoute: typeof rootRouteImport
     }
     '/_secure/access/administrators/': {
       id: '/_secure/access/administrators/'
@@ -631,6 +755,20 @@ declare module '@tanstack/react-router' {
       path: '/access/administrators/role-user-create'
       fullPath: '/access/administrators/role-user-create'
       preLoaderRoute: typeof SecureAccessAdministratorsRoleUserCreateRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/manage-user-roles/': {
+      id: '/_secure/access/manage-user-roles/'
+      path: '/access/manage-user-roles'
+      fullPath: '/access/manage-user-roles/'
+      preLoaderRoute: typeof SecureAccessManageUserRolesIndexRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/manage-user-roles/create-role': {
+      id: '/_secure/access/manage-user-roles/create-role'
+      path: '/access/manage-user-roles/create-role'
+      fullPath: '/access/manage-user-roles/create-role'
+      preLoaderRoute: typeof SecureAccessManageUserRolesCreateRoleRouteImport
       parentRoute: typeof SecureRoute
     }
     '/_secure/accounts/$id/': {
@@ -689,6 +827,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureAccessAdministratorsIdRoleUserEditRouteImport
       parentRoute: typeof SecureRoute
     }
+    '/_secure/access/manage-user-roles/clone-role/$id': {
+      id: '/_secure/access/manage-user-roles/clone-role/$id'
+      path: '/access/manage-user-roles/clone-role/$id'
+      fullPath: '/access/manage-user-roles/clone-role/$id'
+      preLoaderRoute: typeof SecureAccessManageUserRolesCloneRoleIdRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/manage-user-roles/edit-role/$id': {
+      id: '/_secure/access/manage-user-roles/edit-role/$id'
+      path: '/access/manage-user-roles/edit-role/$id'
+      fullPath: '/access/manage-user-roles/edit-role/$id'
+      preLoaderRoute: typeof SecureAccessManageUserRolesEditRoleIdRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/manage-user-roles/role-detail/$id': {
+      id: '/_secure/access/manage-user-roles/role-detail/$id'
+      path: '/access/manage-user-roles/role-detail/$id'
+      fullPath: '/access/manage-user-roles/role-detail/$id'
+      preLoaderRoute: typeof SecureAccessManageUserRolesRoleDetailIdRouteImport
+      parentRoute: typeof SecureRoute
+    }
     '/_secure/ca/organizations/$id/': {
       id: '/_secure/ca/organizations/$id/'
       path: '/ca/organizations/$id'
@@ -722,11 +881,12 @@ declare module '@tanstack/react-router' {
 
 interface SecureRouteChildren {
   SecureSettingsRoute: typeof SecureSettingsRoute
-  SecureAccessManageUserRolesRoute: typeof SecureAccessManageUserRolesRoute
   SecureAccessServiceUserRoute: typeof SecureAccessServiceUserRoute
   SecureAccountsCreateAccountRoute: typeof SecureAccountsCreateAccountRoute
   SecureAccountsCreatePartnerAccountRoute: typeof SecureAccountsCreatePartnerAccountRoute
+  SecureProfileChangePasswordRoute: typeof SecureProfileChangePasswordRoute
   SecureProfileDetailsRoute: typeof SecureProfileDetailsRoute
+  SecureProfileEditRoute: typeof SecureProfileEditRoute
   SecureReportingLoggingRoute: typeof SecureReportingLoggingRoute
   SecureAccessIndexRoute: typeof SecureAccessIndexRoute
   SecureAccountsIndexRoute: typeof SecureAccountsIndexRoute
@@ -734,14 +894,19 @@ interface SecureRouteChildren {
   SecureReportingIndexRoute: typeof SecureReportingIndexRoute
   SecureAccessAdministratorsCreateRoute: typeof SecureAccessAdministratorsCreateRoute
   SecureAccessAdministratorsRoleUserCreateRoute: typeof SecureAccessAdministratorsRoleUserCreateRoute
+  SecureAccessManageUserRolesCreateRoleRoute: typeof SecureAccessManageUserRolesCreateRoleRoute
   SecureAccountsIdEditRoute: typeof SecureAccountsIdEditRoute
   SecureCaOrganizationsCreateRoute: typeof SecureCaOrganizationsCreateRoute
   SecureAccessAdministratorsIndexRoute: typeof SecureAccessAdministratorsIndexRoute
+  SecureAccessManageUserRolesIndexRoute: typeof SecureAccessManageUserRolesIndexRoute
   SecureAccountsIdIndexRoute: typeof SecureAccountsIdIndexRoute
   SecureCaOrganizationsIndexRoute: typeof SecureCaOrganizationsIndexRoute
   SecureAccessAdministratorsIdEditRoute: typeof SecureAccessAdministratorsIdEditRoute
   SecureAccessAdministratorsIdRoleEditRoute: typeof SecureAccessAdministratorsIdRoleEditRoute
   SecureAccessAdministratorsIdRoleUserEditRoute: typeof SecureAccessAdministratorsIdRoleUserEditRoute
+  SecureAccessManageUserRolesCloneRoleIdRoute: typeof SecureAccessManageUserRolesCloneRoleIdRoute
+  SecureAccessManageUserRolesEditRoleIdRoute: typeof SecureAccessManageUserRolesEditRoleIdRoute
+  SecureAccessManageUserRolesRoleDetailIdRoute: typeof SecureAccessManageUserRolesRoleDetailIdRoute
   SecureCaOrganizationsIdContactIdRoute: typeof SecureCaOrganizationsIdContactIdRoute
   SecureCaOrganizationsIdCreateContactRoute: typeof SecureCaOrganizationsIdCreateContactRoute
   SecureCaOrganizationsIdEditRoute: typeof SecureCaOrganizationsIdEditRoute
@@ -751,12 +916,13 @@ interface SecureRouteChildren {
 
 const SecureRouteChildren: SecureRouteChildren = {
   SecureSettingsRoute: SecureSettingsRoute,
-  SecureAccessManageUserRolesRoute: SecureAccessManageUserRolesRoute,
   SecureAccessServiceUserRoute: SecureAccessServiceUserRoute,
   SecureAccountsCreateAccountRoute: SecureAccountsCreateAccountRoute,
   SecureAccountsCreatePartnerAccountRoute:
     SecureAccountsCreatePartnerAccountRoute,
+  SecureProfileChangePasswordRoute: SecureProfileChangePasswordRoute,
   SecureProfileDetailsRoute: SecureProfileDetailsRoute,
+  SecureProfileEditRoute: SecureProfileEditRoute,
   SecureReportingLoggingRoute: SecureReportingLoggingRoute,
   SecureAccessIndexRoute: SecureAccessIndexRoute,
   SecureAccountsIndexRoute: SecureAccountsIndexRoute,
@@ -765,9 +931,12 @@ const SecureRouteChildren: SecureRouteChildren = {
   SecureAccessAdministratorsCreateRoute: SecureAccessAdministratorsCreateRoute,
   SecureAccessAdministratorsRoleUserCreateRoute:
     SecureAccessAdministratorsRoleUserCreateRoute,
+  SecureAccessManageUserRolesCreateRoleRoute:
+    SecureAccessManageUserRolesCreateRoleRoute,
   SecureAccountsIdEditRoute: SecureAccountsIdEditRoute,
   SecureCaOrganizationsCreateRoute: SecureCaOrganizationsCreateRoute,
   SecureAccessAdministratorsIndexRoute: SecureAccessAdministratorsIndexRoute,
+  SecureAccessManageUserRolesIndexRoute: SecureAccessManageUserRolesIndexRoute,
   SecureAccountsIdIndexRoute: SecureAccountsIdIndexRoute,
   SecureCaOrganizationsIndexRoute: SecureCaOrganizationsIndexRoute,
   SecureAccessAdministratorsIdEditRoute: SecureAccessAdministratorsIdEditRoute,
@@ -775,6 +944,12 @@ const SecureRouteChildren: SecureRouteChildren = {
     SecureAccessAdministratorsIdRoleEditRoute,
   SecureAccessAdministratorsIdRoleUserEditRoute:
     SecureAccessAdministratorsIdRoleUserEditRoute,
+  SecureAccessManageUserRolesCloneRoleIdRoute:
+    SecureAccessManageUserRolesCloneRoleIdRoute,
+  SecureAccessManageUserRolesEditRoleIdRoute:
+    SecureAccessManageUserRolesEditRoleIdRoute,
+  SecureAccessManageUserRolesRoleDetailIdRoute:
+    SecureAccessManageUserRolesRoleDetailIdRoute,
   SecureCaOrganizationsIdContactIdRoute: SecureCaOrganizationsIdContactIdRoute,
   SecureCaOrganizationsIdCreateContactRoute:
     SecureCaOrganizationsIdCreateContactRoute,
@@ -797,6 +972,8 @@ const rootRouteChildren: RootRouteChildren = {
   SetupUserRoute: SetupUserRoute,
   UpdateLicenseErrorRoute: UpdateLicenseErrorRoute,
   WelcomeRoute: WelcomeRoute,
+  ResetPasswordUserIdCodeRoute: ResetPasswordUserIdCodeRoute,
+  VerifyUserIdCodeRoute: VerifyUserIdCodeRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

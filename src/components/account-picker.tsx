@@ -1,6 +1,6 @@
 import { Trans } from '@lingui/react/macro';
 import { useId } from 'react';
-import { Checkbox } from './ui/checkbox.tsx';
+import { ChoiceBox } from './role-picker.tsx';
 import './role-picker.css';
 
 export interface AccountChoice {
@@ -53,7 +53,7 @@ export function AccountPicker({ legend, name, accounts, selected, status, error 
         <ul className="account-picker__list">
           {accounts.map((account) => (
             <li key={account.id}>
-              <Checkbox
+              <ChoiceBox
                 name={name}
                 value={account.id}
                 defaultChecked={selected.has(account.id)}

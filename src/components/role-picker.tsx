@@ -1,7 +1,26 @@
 import { Trans } from '@lingui/react/macro';
+import type { ComponentProps, ReactNode } from 'react';
 import { useId } from 'react';
-import { Checkbox } from './ui/checkbox.tsx';
 import './role-picker.css';
+
+type ChoiceBoxProps = Omit<ComponentProps<'input'>, 'type'> & {
+  label: ReactNode;
+  /** Shown under the label and linked through aria-describedby (why the choice is disabled). */
+  descriptionId?: string | undefined;
+};
+
+/**
+ * A native, uncontrolled checkbox with its label around it, for the pickers of a form-kit form: it
+ * takes part in `FormData` like every other input of the form, whatever step shows it.
+ */
+export function ChoiceBox({ label, descriptionId, className, ...input }: ChoiceBoxProps) {
+  return (
+    <label className={['choice', className].filter(Boolean).join(' ')}>
+      <input type="checkbox" className="choice__control" aria-describedby={descriptionId} {...input} />
+      <span className="choice__label">{label}</span>
+    </label>
+  );
+}
 
 export interface RoleChoice {
   id: string;
@@ -74,7 +93,7 @@ export function RolePicker({ legend, name, applications, roles, selected, error 
             ) : (
               own.map((role) => (
                 <div key={role.id} className="role-picker__role">
-                  <Checkbox
+                  <ChoiceBox
                     name={name}
                     value={role.id}
                     defaultChecked={selected.has(role.id)}

@@ -14,6 +14,6 @@ export const SYNC_TARGETS: readonly SyncTarget[] = [
   // An account's name and end date also show in the user's own profile (the account switcher).
   { prefix: `${UI_API_V1}/tenant`, queryKeys: [accountKeys.all(), currentUserKeys.profile()] },
   { prefix: `${UI_API_V1}/organizations`, queryKeys: [organizationKeys.all()] },
-  // An administrator's edit (decision 018 §8.9); editing oneself also changes the header's name.
+  // A user's edit, an administrator's or the person's own (decision 018 §8.9).
   { prefix: `${UI_API_V1}/user`, queryKeys: [userKeys.all(), currentUserKeys.profile()] },
 ];

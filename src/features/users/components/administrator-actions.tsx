@@ -124,7 +124,7 @@ export function AdministratorActions({
         void navigate({ to: '/access/administrators/$id', params: { id: user.id } });
         return;
       case 'edit':
-        if (own) void navigate({ to: '/profile' });
+        if (own) void navigate({ to: '/profile/edit' });
         else if (featureFlags.roles)
           void navigate({ to: '/access/administrators/$id/role-user-edit', params: { id: user.id } });
         else void navigate({ to: '/access/administrators/$id/edit', params: { id: user.id } });

@@ -48,8 +48,7 @@ function hasSingleSignOn(methods: readonly { signInMethod: string; status: strin
 /** The names of the checked choices under `name`, as their labels say them. */
 function checkedLabels(form: HTMLFormElement, name: string): string[] {
   return [...form.querySelectorAll<HTMLInputElement>(`input[type="checkbox"][name="${name}"]:checked`)].map(
-    (input) =>
-      input.closest('label')?.querySelector('.checkbox__label')?.firstChild?.textContent?.trim() ?? '',
+    (input) => input.closest('label')?.querySelector('.choice__label')?.firstChild?.textContent?.trim() ?? '',
   );
 }
 
@@ -297,12 +296,12 @@ function AdministratorCreateForm() {
               <legend className="role-picker__legend">
                 <Trans>How the administrator signs in</Trans>
               </legend>
-              <label className="checkbox">
+              <label className="choice">
                 <input type="radio" name="sign_in" value="standard" defaultChecked />
                 <Trans>With a password: an invitation e-mail lets them choose it</Trans>
               </label>
               <br />
-              <label className="checkbox">
+              <label className="choice">
                 <input type="radio" name="sign_in" value="single_sign_on" />
                 <Trans>With the account's single sign-on</Trans>
               </label>

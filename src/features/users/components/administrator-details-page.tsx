@@ -58,7 +58,7 @@ export function AdministratorDetailsPage({ userId, apiTokens }: { userId: string
       </p>
       <div className="administrator-actions">
         {own ? (
-          <Link to="/profile" className="button button--primary">
+          <Link to="/profile/edit" className="button button--primary">
             <Trans>Edit</Trans>
           </Link>
         ) : changeable ? (

@@ -339,7 +339,7 @@ function EditableUser({ userId, mode }: { userId: string; mode: EditMode }) {
     return (
       <MessagePage title={<Trans>Edit your own details on your profile</Trans>}>
         <p>
-          <Link to="/profile">
+          <Link to="/profile/edit">
             <Trans>Go to your profile</Trans>
           </Link>
         </p>

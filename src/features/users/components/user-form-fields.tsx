@@ -3,12 +3,13 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
 import { type FocusEvent, useRef, useState } from 'react';
 import * as v from 'valibot';
-import type { AccessScope, ApplicationCode } from '../../../../contract/permissions.ts';
+import type { AccessScope } from '../../../../contract/permissions.ts';
 import type { Profile } from '../../../../contract/schemas/profile.ts';
 import type { Tenant, TenantSummary } from '../../../../contract/schemas/tenants.ts';
 import { aliasesSchema, MAX_ALIASES, type Role } from '../../../../contract/schemas/users.ts';
 import { fieldIssues, userNameSchema } from '../../../../contract/validation.ts';
 import { type AccountChoice, AccountPicker } from '../../../components/account-picker.tsx';
+import { APPLICATION_NAMES, roleDisplayName } from '../../../components/role-labels.ts';
 import { type ApplicationGroup, type RoleChoice, RolePicker } from '../../../components/role-picker.tsx';
 import { SelectField, TextAreaField, TextField } from '../../../components/ui/field.tsx';
 import { useFeatureFlags } from '../../../lib/feature-flags.ts';
@@ -151,17 +152,6 @@ export function allValues(form: HTMLFormElement | null, name: string): string[] 
   return new FormData(form).getAll(name).filter((value): value is string => typeof value === 'string');
 }
 
-const APPLICATION_NAMES: Readonly<Record<ApplicationCode, string>> = {
-  account_manager: 'Account Manager',
-  ca_manager: 'CA Manager',
-  secure_software_manager: 'Secure Software Manager',
-  device_manager: 'Device Manager',
-  enterprise_manager: 'Enterprise Manager',
-  document_signing_manager: 'Document Signing Manager',
-  discovery_automation_manager: 'Discovery and Automation Manager',
-  device_trust_manager: 'Device Trust Manager',
-};
-
 /**
  * The applications to offer roles in: those the account licenses, when it could be read; else those
  * the roles belong to. Account Manager, where administration happens, always comes first.
@@ -218,7 +208,7 @@ export function RoleFields({
   /** The user's scope, when known: built-in roles made for another scope are not offered (G6). */
   scope: AccessScope | null;
 }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const flags = useFeatureFlags();
   const roles = useQuery(accountRolesQueryOptions(accountId));
   if (roles.isPending) {
@@ -241,7 +231,7 @@ export function RoleFields({
   );
   const choices: RoleChoice[] = offered.map((role) => ({
     id: role.id,
-    name: role.name,
+    name: roleDisplayName(role, i18n),
     app_code: role.app_code,
     built_in: role.built_in,
     grantable: isGrantable(role, held),
