@@ -14,6 +14,7 @@ const secureOnlySources = [
   '<rootDir>/src/lib/offline',
   '<rootDir>/src/components/account-picker.tsx',
   '<rootDir>/src/components/account-unavailable-page.tsx',
+  '<rootDir>/src/components/aliases-editor.tsx',
   '<rootDir>/src/components/back-button.tsx',
   '<rootDir>/src/components/cached-data-notice.tsx',
   '<rootDir>/src/components/country-select.tsx',

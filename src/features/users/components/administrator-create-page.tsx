@@ -4,6 +4,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { DEFAULT_PLATFORM_LOCALE } from '../../../../contract/locales.ts';
 import { userCreateSchema } from '../../../../contract/schemas/users.ts';
+import { AliasesEditor, aliasesOf, aliasRules } from '../../../components/aliases-editor.tsx';
 import { ForbiddenPage } from '../../../components/forbidden-page.tsx';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -21,13 +22,10 @@ import { useCreateUser } from '../mutations.ts';
 import { userAccountQueryOptions } from '../queries.ts';
 import { mayCreateUsers, mayManageScope } from '../rules.ts';
 import {
-  AliasesField,
-  aliasesRule,
   allValues,
   FurtherAccounts,
   PERSON_FIELDS,
   PersonFields,
-  parseAliases,
   RoleFields,
   scopeOfAccount,
   USER_IN_USE_MESSAGES,
@@ -115,11 +113,11 @@ function AdministratorCreateForm() {
       primary_account_id: values.primary_account_id ?? '',
       account_ids: allValues(formRef.current, 'account_ids').filter((id) => id !== values.primary_account_id),
       role_ids: [...new Set(allValues(formRef.current, 'role_ids'))],
-      aliases: parseAliases(values.aliases),
+      aliases: aliasesOf(values),
       sign_in: values.sign_in ?? 'standard',
     }),
     refine: (values) => ({
-      ...aliasesRule(values),
+      ...aliasRules(values),
       ...(userNameCheck.isTaken(values.user_name ?? '') ? { user_name: 'inUse' as const } : {}),
     }),
     inUseMessages: USER_IN_USE_MESSAGES,
@@ -285,7 +283,7 @@ function AdministratorCreateForm() {
             selected={new Set()}
             scope={scope}
           />
-          {scope === 'system' ? <AliasesField form={form} defaultValue="" /> : null}
+          {scope === 'system' ? <AliasesEditor initial={{}} form={form} /> : null}
         </fieldset>
         <fieldset hidden={step !== 4} className="administrator-form__step">
           <legend className="administrator-form__legend">

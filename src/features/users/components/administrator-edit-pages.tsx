@@ -10,6 +10,7 @@ import {
   userAccessSchema,
   userUpdateSchema,
 } from '../../../../contract/schemas/users.ts';
+import { AliasesEditor, aliasesOf, aliasRules } from '../../../components/aliases-editor.tsx';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { ForbiddenPage } from '../../../components/forbidden-page.tsx';
 import { MessagePage } from '../../../components/message-page.tsx';
@@ -28,14 +29,10 @@ import { useUpdateUser, useUpdateUserAccess } from '../mutations.ts';
 import { userAccountQueryOptions, userKeys, userQueryOptions } from '../queries.ts';
 import { heldPermissions, isStronger, mayManageScope } from '../rules.ts';
 import {
-  AliasesField,
-  aliasesRule,
   allValues,
   FurtherAccounts,
-  formatAliases,
   PERSON_FIELDS,
   PersonFields,
-  parseAliases,
   RoleFields,
   USER_IN_USE_MESSAGES,
   useAccountChoices,
@@ -47,7 +44,7 @@ import './administrator-forms.css';
 export type EditMode = 'fields' | 'access' | 'both';
 
 const STEPS: StepFields = [
-  [...PERSON_FIELDS, 'aliases'],
+  [...PERSON_FIELDS, 'alias.'],
   ['account_ids', 'role_ids'],
 ];
 
@@ -73,7 +70,7 @@ function personRequest(values: FormValues, withAliases: boolean) {
     email: values.email ?? '',
     phone: values.phone ?? '',
     locale: values.locale ?? '',
-    ...(withAliases ? { aliases: parseAliases(values.aliases) } : {}),
+    ...(withAliases ? { aliases: aliasesOf(values) } : {}),
   };
 }
 
@@ -136,7 +133,7 @@ function EditForm({ loaded, mode }: { loaded: User; mode: EditMode }) {
       };
     },
     refine: (values) => ({
-      ...(editsPerson && systemScope ? aliasesRule(values) : {}),
+      ...(editsPerson && systemScope ? aliasRules(values) : {}),
       ...(editsPerson && userNameCheck.isTaken(values.user_name ?? '')
         ? { user_name: 'inUse' as const }
         : {}),
@@ -189,7 +186,7 @@ function EditForm({ loaded, mode }: { loaded: User; mode: EditMode }) {
         userNameCheck={userNameCheck}
         emailHint={t`A changed address gets a confirmation link; until it is confirmed the e-mail shows as not verified.`}
       />
-      {systemScope ? <AliasesField form={form} defaultValue={formatAliases(user.aliases)} /> : null}
+      {systemScope ? <AliasesEditor initial={user.aliases} form={form} /> : null}
     </>
   );
   const accessFields = (

@@ -6,14 +6,14 @@ import * as v from 'valibot';
 import type { AccessScope } from '../../../../contract/permissions.ts';
 import type { Profile } from '../../../../contract/schemas/profile.ts';
 import type { Tenant, TenantSummary } from '../../../../contract/schemas/tenants.ts';
-import { aliasesSchema, MAX_ALIASES, type Role } from '../../../../contract/schemas/users.ts';
-import { fieldIssues, userNameSchema } from '../../../../contract/validation.ts';
+import type { Role } from '../../../../contract/schemas/users.ts';
+import { userNameSchema } from '../../../../contract/validation.ts';
 import { type AccountChoice, AccountPicker } from '../../../components/account-picker.tsx';
 import { APPLICATION_NAMES, roleDisplayName } from '../../../components/role-labels.ts';
 import { type ApplicationGroup, type RoleChoice, RolePicker } from '../../../components/role-picker.tsx';
-import { SelectField, TextAreaField, TextField } from '../../../components/ui/field.tsx';
+import { SelectField, TextField } from '../../../components/ui/field.tsx';
 import { useFeatureFlags } from '../../../lib/feature-flags.ts';
-import type { FieldCodes, FormState, FormValues } from '../../../lib/form/use-form.ts';
+import type { FormState } from '../../../lib/form/use-form.ts';
 import { languageChoices, platformLocales } from '../../../lib/locales.ts';
 import { usePublicResource } from '../../../lib/public-data.ts';
 import { accountChoicesQueryOptions, accountRolesQueryOptions, userNameTaken } from '../queries.ts';
@@ -293,51 +293,6 @@ export function FurtherAccounts({
       selected={selected}
       status={status}
       error={form.errorOf('account_ids')}
-    />
-  );
-}
-
-/**
- * Aliases as typed: one `identifier: value` a line (E-26), blank lines skipped. A line without a
- * colon is an identifier with no value, which the contract then calls required.
- */
-export function parseAliases(text: string | undefined): Record<string, string> {
-  const aliases: Record<string, string> = {};
-  for (const line of (text ?? '').split('\n')) {
-    if (line.trim() === '') continue;
-    const colon = line.indexOf(':');
-    const identifier = (colon === -1 ? line : line.slice(0, colon)).trim();
-    aliases[identifier] = colon === -1 ? '' : line.slice(colon + 1).trim();
-  }
-  return aliases;
-}
-
-export function formatAliases(aliases: Readonly<Record<string, string>>): string {
-  return Object.entries(aliases)
-    .map(([identifier, value]) => `${identifier}: ${value}`)
-    .join('\n');
-}
-
-/** The contract's alias rules, shown on the one text field the aliases are typed in. */
-export function aliasesRule(values: FormValues): FieldCodes {
-  const parsed = v.safeParse(aliasesSchema, parseAliases(values.aliases));
-  if (parsed.success) return {};
-  const [code] = Object.values(fieldIssues(parsed.issues));
-  return { aliases: code ?? 'invalidValue' };
-}
-
-/** Aliases of a system-scope user (decision 018 §8.4). */
-export function AliasesField({ form, defaultValue }: { form: FormState; defaultValue: string }) {
-  const { t } = useLingui();
-  const max = MAX_ALIASES;
-  return (
-    <TextAreaField
-      label={t`Aliases (optional)`}
-      {...form.field('aliases')}
-      defaultValue={defaultValue}
-      rows={3}
-      spellCheck={false}
-      description={t`One a line, as identifier: value. At most ${max}.`}
     />
   );
 }

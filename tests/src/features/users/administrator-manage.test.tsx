@@ -205,7 +205,7 @@ describe('editing an administrator', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe(`/access/administrators/${USER_ID}`));
   });
 
-  it('edits the aliases of a system-scope administrator, one a line', async () => {
+  it('edits the aliases of a system-scope administrator as rows', async () => {
     const { calls } = usersApi({
       profile: viewer,
       extra: {
@@ -217,13 +217,17 @@ describe('editing an administrator', () => {
     });
     renderApp(`/account/access/administrators/${USER_ID}/edit`);
     const user = userEvent.setup();
-    const aliases = await screen.findByLabelText('Aliases (optional)');
-    expect((aliases as HTMLTextAreaElement).value).toBe('badge: B-17');
-    await user.type(aliases, '{Enter}bad id: x');
+    const identifier = await screen.findByLabelText('Identifier 1');
+    expect((identifier as HTMLInputElement).value).toBe('badge');
+    await user.click(screen.getByRole('button', { name: 'Add alias' }));
+    await user.type(screen.getByLabelText('Identifier 2'), 'bad id');
+    await user.type(screen.getByLabelText('Value 2'), '4.12');
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Invalid identifier.')).toBeTruthy();
-    await user.clear(aliases);
-    await user.type(aliases, 'badge: B-18{Enter}desk: 4.12');
+    await user.clear(screen.getByLabelText('Identifier 2'));
+    await user.type(screen.getByLabelText('Identifier 2'), 'desk');
+    await user.clear(screen.getByLabelText('Value 1'));
+    await user.type(screen.getByLabelText('Value 1'), 'B-18');
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Administrator updated.')).toBeTruthy();
     const put = calls.find((call) => call.method === 'PUT' && call.path === `${API}/user/${USER_ID}`);
