@@ -79,6 +79,11 @@ export const apiPaths = {
     exists: `${UI_API_V1}/user/exists`,
     byId: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}`,
     applications: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}/applications`,
+    bulk: `${UI_API_V1}/user/bulk`,
+    bulkValidate: `${UI_API_V1}/user/bulk/validate`,
+    bulkJob: (jobId: string) => `${UI_API_V1}/user/bulk/${encodeURIComponent(jobId)}`,
+    bulkRows: (jobId: string) => `${UI_API_V1}/user/bulk/${encodeURIComponent(jobId)}/rows`,
+    bulkReport: (jobId: string) => `${UI_API_V1}/user/bulk/${encodeURIComponent(jobId)}/report`,
     apiTokens: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}/api-tokens`,
     apiToken: (id: string, tokenId: string) =>
       `${UI_API_V1}/user/${encodeURIComponent(id)}/api-tokens/${encodeURIComponent(tokenId)}`,

@@ -9,4 +9,6 @@ export interface AppDeps {
   config: ServerConfig;
   /** The current instant; tests pass a fixed clock. */
   now: () => Date;
+  /** The bulk user-creation runner of this process, told when a job starts or is cancelled. */
+  bulkImport?: { nudge: () => void };
 }

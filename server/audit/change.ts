@@ -67,14 +67,48 @@ export function auditChange(
 ) {
   const principal = c.var.principal;
   const { credential } = principal;
+  return auditChangeBy(
+    trx,
+    {
+      id: principal.userId,
+      name: principal.userName,
+      address: clientAddress(c, deps.config),
+      ...(credential.kind === 'apiToken' ? { apiKeyId: credential.tokenId } : {}),
+    },
+    deps,
+    change,
+  );
+}
+
+/** Who made a change, named explicitly where no request carries a signed-in caller. */
+export interface AuditActor {
+  id: string;
+  name: string;
+  /** The client address the change was asked from, when known. */
+  address: string | null;
+  /** The API token the change was made with, if any. */
+  apiKeyId?: string;
+}
+
+/**
+ * Records a successful change made by `actor`, in the transaction that made it (decision 018 §7):
+ * what a background job does for the person who started it (each user a bulk job creates), and what
+ * a public link does for its user. `auditChange` is this for request handlers.
+ */
+export function auditChangeBy(
+  trx: Kysely<Database>,
+  actor: AuditActor,
+  deps: Pick<AppDeps, 'now'>,
+  change: AuditedChange,
+) {
   return recordAuditEvent(trx, {
     ...change,
     details:
-      credential.kind === 'apiToken' ? { ...change.details, api_key_id: credential.tokenId } : change.details,
+      actor.apiKeyId === undefined ? change.details : { ...change.details, api_key_id: actor.apiKeyId },
     status: 'success',
-    actorId: principal.userId,
-    actorName: principal.userName,
-    ipAddress: clientAddress(c, deps.config),
+    actorId: actor.id,
+    actorName: actor.name,
+    ipAddress: actor.address,
     occurredAt: deps.now(),
   });
 }

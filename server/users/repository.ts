@@ -30,6 +30,10 @@ export interface UserToCreate {
   passwordHash: string | null;
   roleIds: readonly string[];
   locale?: string;
+  /** Normalised phone number (`normalizePhone`); none when absent or empty. */
+  phone?: string | null;
+  /** The user who created this one; none for setup. */
+  createdBy?: string | null;
   /**
    * Whether the e-mail address counts as verified from the start: true when the creator chose the
    * password (setup, account creation), false for an invited user who verifies by the link.
@@ -50,7 +54,7 @@ export async function insertUser(db: Kysely<Database>, user: UserToCreate): Prom
       first_name: user.firstName,
       last_name: user.lastName,
       email: user.email,
-      phone: null,
+      phone: user.phone || null,
       locale: user.locale ?? DEFAULT_PLATFORM_LOCALE,
       date_format: null,
       access_scope: user.accessScope,
@@ -61,6 +65,7 @@ export async function insertUser(db: Kysely<Database>, user: UserToCreate): Prom
       created_at: user.now,
       updated_at: user.now,
       email_verified_at: user.emailVerified ? user.now : null,
+      created_by: user.createdBy ?? null,
     })
     .execute();
   await db.insertInto('user_accounts').values({ user_id: id, account_id: user.primaryAccountId }).execute();
