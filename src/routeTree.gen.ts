@@ -30,6 +30,8 @@ import { Route as SecureProfileDetailsRouteImport } from './routes/_secure/profi
 import { Route as SecureReportingIndexRouteImport } from './routes/_secure/reporting/index'
 import { Route as SecureReportingLoggingRouteImport } from './routes/_secure/reporting/logging'
 import { Route as SecureAccessAdministratorsIndexRouteImport } from './routes/_secure/access/administrators/index'
+import { Route as SecureAccessAdministratorsBulkUserCreateRouteImport } from './routes/_secure/access/administrators/bulk-user-create'
+import { Route as SecureAccessAdministratorsRoleBulkUserCreateRouteImport } from './routes/_secure/access/administrators/role-bulk-user-create'
 import { Route as SecureAccountsIdIndexRouteImport } from './routes/_secure/accounts/$id/index'
 import { Route as SecureAccountsIdEditRouteImport } from './routes/_secure/accounts/$id/edit'
 import { Route as SecureCaOrganizationsIndexRouteImport } from './routes/_secure/ca/organizations/index'
@@ -148,6 +150,18 @@ const SecureAccessAdministratorsIndexRoute =
     path: '/access/administrators/',
     getParentRoute: () => SecureRoute,
   } as any)
+const SecureAccessAdministratorsBulkUserCreateRoute =
+  SecureAccessAdministratorsBulkUserCreateRouteImport.update({
+    id: '/access/administrators/bulk-user-create',
+    path: '/access/administrators/bulk-user-create',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessAdministratorsRoleBulkUserCreateRoute =
+  SecureAccessAdministratorsRoleBulkUserCreateRouteImport.update({
+    id: '/access/administrators/role-bulk-user-create',
+    path: '/access/administrators/role-bulk-user-create',
+    getParentRoute: () => SecureRoute,
+  } as any)
 const SecureAccountsIdIndexRoute = SecureAccountsIdIndexRouteImport.update({
   id: '/accounts/$id/',
   path: '/accounts/$id/',
@@ -221,6 +235,8 @@ export interface FileRoutesByFullPath {
   '/accounts/': typeof SecureAccountsIndexRoute
   '/profile/': typeof SecureProfileIndexRoute
   '/reporting/': typeof SecureReportingIndexRoute
+  '/access/administrators/bulk-user-create': typeof SecureAccessAdministratorsBulkUserCreateRoute
+  '/access/administrators/role-bulk-user-create': typeof SecureAccessAdministratorsRoleBulkUserCreateRoute
   '/accounts/$id/edit': typeof SecureAccountsIdEditRoute
   '/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
   '/access/administrators/': typeof SecureAccessAdministratorsIndexRoute
@@ -252,6 +268,8 @@ export interface FileRoutesByTo {
   '/accounts': typeof SecureAccountsIndexRoute
   '/profile': typeof SecureProfileIndexRoute
   '/reporting': typeof SecureReportingIndexRoute
+  '/access/administrators/bulk-user-create': typeof SecureAccessAdministratorsBulkUserCreateRoute
+  '/access/administrators/role-bulk-user-create': typeof SecureAccessAdministratorsRoleBulkUserCreateRoute
   '/accounts/$id/edit': typeof SecureAccountsIdEditRoute
   '/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
   '/access/administrators': typeof SecureAccessAdministratorsIndexRoute
@@ -285,6 +303,8 @@ export interface FileRoutesById {
   '/_secure/accounts/': typeof SecureAccountsIndexRoute
   '/_secure/profile/': typeof SecureProfileIndexRoute
   '/_secure/reporting/': typeof SecureReportingIndexRoute
+  '/_secure/access/administrators/bulk-user-create': typeof SecureAccessAdministratorsBulkUserCreateRoute
+  '/_secure/access/administrators/role-bulk-user-create': typeof SecureAccessAdministratorsRoleBulkUserCreateRoute
   '/_secure/accounts/$id/edit': typeof SecureAccountsIdEditRoute
   '/_secure/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
   '/_secure/access/administrators/': typeof SecureAccessAdministratorsIndexRoute
@@ -318,6 +338,8 @@ export interface FileRouteTypes {
     | '/accounts/'
     | '/profile/'
     | '/reporting/'
+    | '/access/administrators/bulk-user-create'
+    | '/access/administrators/role-bulk-user-create'
     | '/accounts/$id/edit'
     | '/ca/organizations/create'
     | '/access/administrators/'
@@ -349,6 +371,8 @@ export interface FileRouteTypes {
     | '/accounts'
     | '/profile'
     | '/reporting'
+    | '/access/administrators/bulk-user-create'
+    | '/access/administrators/role-bulk-user-create'
     | '/accounts/$id/edit'
     | '/ca/organizations/create'
     | '/access/administrators'
@@ -381,6 +405,8 @@ export interface FileRouteTypes {
     | '/_secure/accounts/'
     | '/_secure/profile/'
     | '/_secure/reporting/'
+    | '/_secure/access/administrators/bulk-user-create'
+    | '/_secure/access/administrators/role-bulk-user-create'
     | '/_secure/accounts/$id/edit'
     | '/_secure/ca/organizations/create'
     | '/_secure/access/administrators/'
@@ -554,6 +580,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureAccessAdministratorsIndexRouteImport
       parentRoute: typeof SecureRoute
     }
+    '/_secure/access/administrators/bulk-user-create': {
+      id: '/_secure/access/administrators/bulk-user-create'
+      path: '/access/administrators/bulk-user-create'
+      fullPath: '/access/administrators/bulk-user-create'
+      preLoaderRoute: typeof SecureAccessAdministratorsBulkUserCreateRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/administrators/role-bulk-user-create': {
+      id: '/_secure/access/administrators/role-bulk-user-create'
+      path: '/access/administrators/role-bulk-user-create'
+      fullPath: '/access/administrators/role-bulk-user-create'
+      preLoaderRoute: typeof SecureAccessAdministratorsRoleBulkUserCreateRouteImport
+      parentRoute: typeof SecureRoute
+    }
     '/_secure/accounts/$id/': {
       id: '/_secure/accounts/$id/'
       path: '/accounts/$id'
@@ -632,6 +672,8 @@ interface SecureRouteChildren {
   SecureAccountsIndexRoute: typeof SecureAccountsIndexRoute
   SecureProfileIndexRoute: typeof SecureProfileIndexRoute
   SecureReportingIndexRoute: typeof SecureReportingIndexRoute
+  SecureAccessAdministratorsBulkUserCreateRoute: typeof SecureAccessAdministratorsBulkUserCreateRoute
+  SecureAccessAdministratorsRoleBulkUserCreateRoute: typeof SecureAccessAdministratorsRoleBulkUserCreateRoute
   SecureAccountsIdEditRoute: typeof SecureAccountsIdEditRoute
   SecureCaOrganizationsCreateRoute: typeof SecureCaOrganizationsCreateRoute
   SecureAccessAdministratorsIndexRoute: typeof SecureAccessAdministratorsIndexRoute
@@ -657,6 +699,10 @@ const SecureRouteChildren: SecureRouteChildren = {
   SecureAccountsIndexRoute: SecureAccountsIndexRoute,
   SecureProfileIndexRoute: SecureProfileIndexRoute,
   SecureReportingIndexRoute: SecureReportingIndexRoute,
+  SecureAccessAdministratorsBulkUserCreateRoute:
+    SecureAccessAdministratorsBulkUserCreateRoute,
+  SecureAccessAdministratorsRoleBulkUserCreateRoute:
+    SecureAccessAdministratorsRoleBulkUserCreateRoute,
   SecureAccountsIdEditRoute: SecureAccountsIdEditRoute,
   SecureCaOrganizationsCreateRoute: SecureCaOrganizationsCreateRoute,
   SecureAccessAdministratorsIndexRoute: SecureAccessAdministratorsIndexRoute,
