@@ -4,8 +4,8 @@ import type { ReactNode } from 'react';
 interface FileUploadProps {
   /** The field's label. */
   label: ReactNode;
-  /** What the drop zone says (drag a file here…). */
-  dropLabel: ReactNode;
+  /** What the drop zone says (drop a file here…); also its accessible name. */
+  dropLabel: string;
   /** The button that opens the browser's file chooser. */
   chooseLabel: ReactNode;
   /** The remove button's accessible name. */
@@ -21,7 +21,7 @@ interface FileUploadProps {
 }
 
 /**
- * One file, dropped or chosen (Ark UI FileUpload): a labelled drop zone that is also a button, the
+ * One file, dropped or chosen (Ark UI FileUpload): a labelled drop zone holding the choose button, the
  * chosen file with its size and a remove button, and the hidden input a form or a test sets. Texts come
  * from the caller, so this component adds nothing to the sign-in page's catalog.
  */
@@ -44,9 +44,11 @@ export function FileUpload({
       maxFileSize={maxFileSize}
       onFileChange={(details) => onFileChange(details.acceptedFiles[0] ?? null)}
       invalid={Boolean(error)}
+      translations={{ dropzone: dropLabel }}
     >
       <ArkFileUpload.Label className="field__label">{label}</ArkFileUpload.Label>
-      <ArkFileUpload.Dropzone className="file-upload__dropzone">
+      {/* Clicking the zone does nothing of its own: the button inside chooses, so no control nests in another. */}
+      <ArkFileUpload.Dropzone className="file-upload__dropzone" disableClick>
         <span>{dropLabel}</span>
         <ArkFileUpload.Trigger className="button button--secondary">{chooseLabel}</ArkFileUpload.Trigger>
       </ArkFileUpload.Dropzone>

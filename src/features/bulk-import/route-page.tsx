@@ -1,4 +1,5 @@
 import { useRouterState } from '@tanstack/react-router';
+import { useRef } from 'react';
 import { RequirePermissions } from '../../components/require-permissions.tsx';
 import { type BulkNavigate, BulkUserCreatePage } from './components/bulk-user-create-page.tsx';
 import { type BulkSearch, stepOfHash } from './search.ts';
@@ -9,10 +10,21 @@ import { type BulkSearch, stepOfHash } from './search.ts';
  * needs manage user (the server checks the account's scope too).
  */
 export function BulkUserCreateRoute({ search, navigate }: { search: BulkSearch; navigate: BulkNavigate }) {
-  const hash = useRouterState({ select: (state) => state.location.hash });
+  // While a link away from the page is followed, the page still renders under the new address: its
+  // hash then says nothing about this page's step.
+  const hash = useRouterState({
+    select: (state) => (/bulk-user-create\/?$/.test(state.location.pathname) ? state.location.hash : null),
+  });
+  const shownHash = useRef(hash ?? '');
+  if (hash !== null) shownHash.current = hash;
   return (
     <RequirePermissions flags={['canManageUser']}>
-      <BulkUserCreatePage search={search} requestedStep={stepOfHash(hash)} navigate={navigate} />
+      <BulkUserCreatePage
+        search={search}
+        requestedStep={stepOfHash(shownHash.current)}
+        here={hash !== null}
+        navigate={navigate}
+      />
     </RequirePermissions>
   );
 }

@@ -164,7 +164,7 @@ export function BulkFileStep({ search, navigate }: { search: BulkSearch; navigat
       />
       <FileUpload
         label={<Trans>CSV file</Trans>}
-        dropLabel={<Trans>Drop a CSV file here, or</Trans>}
+        dropLabel={t`Drop a CSV file here, or`}
         chooseLabel={<Trans>Choose a file</Trans>}
         removeLabel={t`Remove the file`}
         accept={['text/csv', '.csv']}

@@ -17,6 +17,8 @@ interface BulkUserCreatePageProps {
   search: BulkSearch;
   /** The step asked for by the address's `#step=n`. */
   requestedStep: number;
+  /** False while a link away from the page is followed: the page then moves nobody anywhere. */
+  here: boolean;
   navigate: BulkNavigate;
 }
 
@@ -56,7 +58,7 @@ function StepList({ current }: { current: number }) {
  * its summary and report. The job is in the address (`?job=`) and the step in the hash, so a reload
  * or the browser's Back returns to where one was.
  */
-export function BulkUserCreatePage({ search, requestedStep, navigate }: BulkUserCreatePageProps) {
+export function BulkUserCreatePage({ search, requestedStep, here, navigate }: BulkUserCreatePageProps) {
   const job = useQuery({ ...bulkJobQueryOptions(search.job ?? ''), enabled: search.job !== undefined });
   const data = search.job === undefined ? undefined : job.data;
   const step = stepFor(data, requestedStep);
@@ -64,8 +66,8 @@ export function BulkUserCreatePage({ search, requestedStep, navigate }: BulkUser
 
   // A page opened at a step the job does not allow goes to the one it does.
   useEffect(() => {
-    if (data !== undefined && step !== requestedStep) navigate(search, step, { replace: true });
-  }, [data, step, requestedStep, search, navigate]);
+    if (here && data !== undefined && step !== requestedStep) navigate(search, step, { replace: true });
+  }, [here, data, step, requestedStep, search, navigate]);
 
   // Each step change moves the focus to the page's heading, so a screen reader starts at the top.
   const shownStep = useRef(step);
