@@ -265,22 +265,29 @@ export function createBulkImportRunner(deps: BulkImportRunnerDeps): BulkImportRu
     });
   }
 
-  /** Counts a try of the row before making it, so a row that kills its process is not tried forever. */
-  async function countAttempt(jobId: string, rowNumber: number): Promise<number | undefined> {
-    const row = await db
-      .updateTable('bulk_import_rows')
-      .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-      .where('job_id', '=', jobId)
-      .where('row_number', '=', rowNumber)
-      .where('status', '=', 'valid')
-      .returning('attempts')
-      .executeTakeFirst();
-    return row?.attempts;
+  /**
+   * Takes the job's next valid row while the job is still running and counts a try of it, in one
+   * statement committed before the row's transaction, so a row that kills its process is not tried
+   * forever. Answers nothing when the job has no valid row left or is no longer running.
+   */
+  async function takeNextRow(jobId: string): Promise<{ rowNumber: number; attempts: number } | undefined> {
+    const { rows } = await sql<{ row_number: number; attempts: number }>`
+      update bulk_import_rows
+         set attempts = attempts + 1
+       where job_id = ${jobId}
+         and row_number = (
+               select row_number from bulk_import_rows
+                where job_id = ${jobId} and status = 'valid'
+                order by row_number
+                limit 1)
+         and status = 'valid'
+         and exists (select 1 from bulk_import_jobs where id = ${jobId} and state = 'running')
+      returning row_number, attempts`.execute(db);
+    const row = rows[0];
+    return row && { rowNumber: row.row_number, attempts: row.attempts };
   }
 
-  async function processRow(job: ClaimedJob, context: JobContext, rowNumber: number): Promise<void> {
-    const attempts = await countAttempt(job.id, rowNumber);
-    if (attempts === undefined) return;
+  async function processRow(job: ClaimedJob, context: JobContext, rowNumber: number, attempts: number) {
     if (attempts > MAX_ROW_ATTEMPTS) {
       await db
         .transaction()
@@ -306,16 +313,6 @@ export function createBulkImportRunner(deps: BulkImportRunnerDeps): BulkImportRu
     let lastRenewal = now().getTime();
     for (let done = 0; ; done += 1) {
       if (stopped) return;
-      const current = await db
-        .selectFrom('bulk_import_jobs')
-        .select('state')
-        .where('id', '=', job.id)
-        .executeTakeFirst();
-      if (current === undefined) return;
-      if (current.state === 'cancelling') {
-        await db.transaction().execute((trx) => endJob(trx, job.id, 'cancelled', now()));
-        return;
-      }
       if (done > 0 && done % CREATOR_RELOAD_ROWS === 0) context = await contextOf(job);
       if (!creatorMay(context)) {
         await db
@@ -334,19 +331,23 @@ export function createBulkImportRunner(deps: BulkImportRunnerDeps): BulkImportRu
           .where('id', '=', job.id)
           .execute();
       }
-      const next = await db
-        .selectFrom('bulk_import_rows')
-        .select('row_number')
-        .where('job_id', '=', job.id)
-        .where('status', '=', 'valid')
-        .orderBy('row_number')
-        .limit(1)
-        .executeTakeFirst();
-      if (next === undefined) {
-        await db.transaction().execute((trx) => endJob(trx, job.id, 'finished', now()));
-        return;
+      const next = await takeNextRow(job.id);
+      if (next !== undefined) {
+        await processRow(job, context, next.rowNumber, next.attempts);
+        continue;
       }
-      await processRow(job, context, next.row_number);
+      // No row taken: the job is stopping, gone, or has nothing valid left.
+      const current = await db
+        .selectFrom('bulk_import_jobs')
+        .select('state')
+        .where('id', '=', job.id)
+        .executeTakeFirst();
+      if (current === undefined) return;
+      const ending = current.state === 'cancelling' ? 'cancelled' : 'finished';
+      if (current.state === 'cancelling' || current.state === 'running') {
+        await db.transaction().execute((trx) => endJob(trx, job.id, ending, now()));
+      }
+      return;
     }
   }
 

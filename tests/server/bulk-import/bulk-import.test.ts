@@ -1,4 +1,5 @@
 import { parse } from 'csv-parse/sync';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '../../../contract/paths.ts';
 import { PERMISSION_NAMES } from '../../../contract/permissions.ts';
@@ -442,6 +443,46 @@ describe('the job', () => {
     expect(audit).toHaveLength(10);
     const rows = await rowsOf(harness, admin, job.id);
     expect(new Set(rows.items.map((row) => row.user_id)).size).toBe(10);
+  });
+
+  it('rolls a row back whole when it breaks mid-transaction, retries it three times, then reports it', async () => {
+    const job = await validated(harness, admin, csvOf(goodUsers('boom', 3)), defaults());
+    // The user's insert fails after the row was locked: as a process dying mid-row, nothing of it stays.
+    await sql`create function refuse_boom() returns trigger language plpgsql as $$
+      begin
+        if new.user_name = 'boom-2' then raise exception 'simulated failure'; end if;
+        return new;
+      end $$`.execute(harness.deps.db);
+    await sql`create trigger refuse_boom before insert on users for each row execute function refuse_boom()`.execute(
+      harness.deps.db,
+    );
+    try {
+      await start(job);
+      await runner().drain();
+    } finally {
+      await sql`drop trigger refuse_boom on users`.execute(harness.deps.db);
+      await sql`drop function refuse_boom()`.execute(harness.deps.db);
+    }
+    expect(await jobNow(job)).toMatchObject({ state: 'finished', created: 2, failed: 1, processed: 3 });
+    expect((await usersNamed('boom')).map((user) => user.user_name).sort()).toEqual(['boom-1', 'boom-3']);
+    const failed = await rowsOf(harness, admin, job.id, '&status=failed');
+    expect(failed.items.map((row) => [row.row, row.errors, row.user_id])).toEqual([
+      [2, [{ column: 'row', code: 'internalError' }], null],
+    ]);
+    const attempts = await harness.deps.db
+      .selectFrom('bulk_import_rows')
+      .select('attempts')
+      .where('job_id', '=', job.id)
+      .where('row_number', '=', 2)
+      .executeTakeFirstOrThrow();
+    expect(attempts.attempts).toBe(4);
+    const events = await harness.deps.db
+      .selectFrom('audit_events')
+      .select('id')
+      .where('action', '=', 'CREATE')
+      .where(sql<boolean>`details->>'user_name' = 'boom-2'`)
+      .execute();
+    expect(events).toEqual([]);
   });
 
   it('fails a row whose user name was taken after the dry run, and creates the rest', async () => {
