@@ -5,6 +5,7 @@ import { apiPaths } from '../../../contract/paths.ts';
 import { PERMISSION_NAMES } from '../../../contract/permissions.ts';
 import type { BulkJob } from '../../../contract/schemas/bulk-import.ts';
 import { BULK_REPORT_CSV_COLUMNS } from '../../../contract/user-csv.ts';
+import { purgeExpiredJobs } from '../../../server/bulk-import/repository.ts';
 import { type BulkImportRunner, createBulkImportRunner } from '../../../server/bulk-import/runner.ts';
 import { ensureBuiltInRoles } from '../../../server/users/roles.ts';
 import { insertAccount, signedInUser } from '../accounts/helpers.ts';
@@ -591,5 +592,32 @@ describe('a job is its creator’s alone (G10, escalation 9)', () => {
     expect(await jobNow(job)).toMatchObject({ state: 'validated' });
     const anonymous = await harness.app.request(apiPaths.users.bulkJob(job.id));
     expect(anonymous.status).toBe(401);
+  });
+});
+
+describe('keeping personal data no longer than needed', () => {
+  it('deletes a checked job never started after 24 hours and an ended one after 30 days, rows included', async () => {
+    const defaults = { accountId: accountA, roleIds: [roleIds.account_administrator] };
+    const checked = await validated(harness, admin, csvOf(goodUsers('purge-a', 2)), defaults);
+    const ended = await validated(harness, admin, csvOf(goodUsers('purge-b', 2)), defaults);
+    await start(ended);
+    await runner().drain();
+    const exists = async (jobId: string) =>
+      (
+        await harness.deps.db
+          .selectFrom('bulk_import_rows')
+          .select('row_number')
+          .where('job_id', '=', jobId)
+          .execute()
+      ).length > 0;
+    const day = 86_400_000;
+    await purgeExpiredJobs(harness.deps.db, new Date(clock.getTime() + day - 60_000));
+    expect([await exists(checked.id), await exists(ended.id)]).toEqual([true, true]);
+    await purgeExpiredJobs(harness.deps.db, new Date(clock.getTime() + day + 60_000));
+    expect([await exists(checked.id), await exists(ended.id)]).toEqual([false, true]);
+    await purgeExpiredJobs(harness.deps.db, new Date(clock.getTime() + 30 * day + 60_000));
+    expect(await exists(ended.id)).toBe(false);
+    // The users it created stay.
+    expect(await usersNamed('purge-b')).toHaveLength(2);
   });
 });
