@@ -54,7 +54,7 @@ const ROWS: BulkRow[] = [
   },
 ];
 
-function bulkApi(job: () => BulkJob, extra: Parameters<typeof usersApi>[0]['extra'] = {}) {
+function bulkApi(job: () => BulkJob, extra: NonNullable<Parameters<typeof usersApi>[0]>['extra'] = {}) {
   return usersApi({
     extra: {
       [`GET ${API}/tenant/${ACCOUNT_ID}`]: () => json(customerFixture({ id: ACCOUNT_ID })),
