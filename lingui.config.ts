@@ -22,6 +22,7 @@ const secureOnlySources = [
   '<rootDir>/src/components/offline-notice.tsx',
   '<rootDir>/src/components/pending-sync-badge.tsx',
   '<rootDir>/src/components/require-permissions.tsx',
+  '<rootDir>/src/components/role-labels.ts',
   '<rootDir>/src/components/route-error-page.tsx',
   '<rootDir>/src/components/section-card.tsx',
   '<rootDir>/src/components/section-placeholder.tsx',
@@ -33,6 +34,7 @@ const publicSources = [
   '<rootDir>/src/lib',
   '<rootDir>/src/main.tsx',
   '<rootDir>/src/routes/*.tsx',
+  '<rootDir>/src/features/account-setup',
   '<rootDir>/src/features/session',
   '<rootDir>/src/features/setup',
   '<rootDir>/src/features/welcome',
@@ -65,6 +67,7 @@ export default defineConfig({
         ...secureOnlySources,
       ],
       exclude: [
+        '<rootDir>/src/features/account-setup',
         '<rootDir>/src/features/session',
         '<rootDir>/src/features/setup',
         '<rootDir>/src/features/welcome',

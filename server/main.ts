@@ -35,7 +35,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
     now,
   });
   const bulkImport = createBulkImportRunner({ db: database.db, now, mail });
-  const app = createApp({ db: database.db, config, now, bulkImport });
+  const app = createApp({ db: database.db, config, now, mail: { nudge: mail.nudge }, bulkImport });
 
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const listening = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () =>

@@ -20,23 +20,31 @@ import { Route as UpdateLicenseErrorRouteImport } from './routes/updateLicenseEr
 import { Route as WelcomeRouteImport } from './routes/welcome'
 import { Route as SecureSettingsRouteImport } from './routes/_secure/settings'
 import { Route as SecureAccessIndexRouteImport } from './routes/_secure/access/index'
-import { Route as SecureAccessManageUserRolesRouteImport } from './routes/_secure/access/manage-user-roles'
 import { Route as SecureAccessServiceUserRouteImport } from './routes/_secure/access/service-user'
 import { Route as SecureAccountsIndexRouteImport } from './routes/_secure/accounts/index'
 import { Route as SecureAccountsCreateAccountRouteImport } from './routes/_secure/accounts/create-account'
 import { Route as SecureAccountsCreatePartnerAccountRouteImport } from './routes/_secure/accounts/create-partner-account'
 import { Route as SecureProfileIndexRouteImport } from './routes/_secure/profile/index'
+import { Route as SecureProfileChangePasswordRouteImport } from './routes/_secure/profile/change-password'
 import { Route as SecureProfileDetailsRouteImport } from './routes/_secure/profile/details'
+import { Route as SecureProfileEditRouteImport } from './routes/_secure/profile/edit'
 import { Route as SecureReportingIndexRouteImport } from './routes/_secure/reporting/index'
 import { Route as SecureReportingLoggingRouteImport } from './routes/_secure/reporting/logging'
+import { Route as ResetPasswordUserIdCodeRouteImport } from './routes/reset-password.$userId.$code'
+import { Route as VerifyUserIdCodeRouteImport } from './routes/verify.$userId.$code'
 import { Route as SecureAccessAdministratorsIndexRouteImport } from './routes/_secure/access/administrators/index'
 import { Route as SecureAccessAdministratorsBulkUserCreateRouteImport } from './routes/_secure/access/administrators/bulk-user-create'
 import { Route as SecureAccessAdministratorsRoleBulkUserCreateRouteImport } from './routes/_secure/access/administrators/role-bulk-user-create'
+import { Route as SecureAccessManageUserRolesIndexRouteImport } from './routes/_secure/access/manage-user-roles/index'
+import { Route as SecureAccessManageUserRolesCreateRoleRouteImport } from './routes/_secure/access/manage-user-roles/create-role'
 import { Route as SecureAccountsIdIndexRouteImport } from './routes/_secure/accounts/$id/index'
 import { Route as SecureAccountsIdEditRouteImport } from './routes/_secure/accounts/$id/edit'
 import { Route as SecureCaOrganizationsIndexRouteImport } from './routes/_secure/ca/organizations/index'
 import { Route as SecureCaOrganizationsCreateRouteImport } from './routes/_secure/ca/organizations/create'
 import { Route as SecureAccessAdministratorsIdIndexRouteImport } from './routes/_secure/access/administrators/$id/index'
+import { Route as SecureAccessManageUserRolesCloneRoleIdRouteImport } from './routes/_secure/access/manage-user-roles/clone-role/$id'
+import { Route as SecureAccessManageUserRolesEditRoleIdRouteImport } from './routes/_secure/access/manage-user-roles/edit-role/$id'
+import { Route as SecureAccessManageUserRolesRoleDetailIdRouteImport } from './routes/_secure/access/manage-user-roles/role-detail/$id'
 import { Route as SecureCaOrganizationsIdIndexRouteImport } from './routes/_secure/ca/organizations/$id/index'
 import { Route as SecureCaOrganizationsIdContactIdRouteImport } from './routes/_secure/ca/organizations/$id/$contactId'
 import { Route as SecureCaOrganizationsIdCreateContactRouteImport } from './routes/_secure/ca/organizations/$id/create-contact'
@@ -96,12 +104,6 @@ const SecureAccessIndexRoute = SecureAccessIndexRouteImport.update({
   path: '/access/',
   getParentRoute: () => SecureRoute,
 } as any)
-const SecureAccessManageUserRolesRoute =
-  SecureAccessManageUserRolesRouteImport.update({
-    id: '/access/manage-user-roles',
-    path: '/access/manage-user-roles',
-    getParentRoute: () => SecureRoute,
-  } as any)
 const SecureAccessServiceUserRoute = SecureAccessServiceUserRouteImport.update({
   id: '/access/service-user',
   path: '/access/service-user',
@@ -129,9 +131,20 @@ const SecureProfileIndexRoute = SecureProfileIndexRouteImport.update({
   path: '/profile/',
   getParentRoute: () => SecureRoute,
 } as any)
+const SecureProfileChangePasswordRoute =
+  SecureProfileChangePasswordRouteImport.update({
+    id: '/profile/change-password',
+    path: '/profile/change-password',
+    getParentRoute: () => SecureRoute,
+  } as any)
 const SecureProfileDetailsRoute = SecureProfileDetailsRouteImport.update({
   id: '/profile/details',
   path: '/profile/details',
+  getParentRoute: () => SecureRoute,
+} as any)
+const SecureProfileEditRoute = SecureProfileEditRouteImport.update({
+  id: '/profile/edit',
+  path: '/profile/edit',
   getParentRoute: () => SecureRoute,
 } as any)
 const SecureReportingIndexRoute = SecureReportingIndexRouteImport.update({
@@ -143,6 +156,16 @@ const SecureReportingLoggingRoute = SecureReportingLoggingRouteImport.update({
   id: '/reporting/logging',
   path: '/reporting/logging',
   getParentRoute: () => SecureRoute,
+} as any)
+const ResetPasswordUserIdCodeRoute = ResetPasswordUserIdCodeRouteImport.update({
+  id: '/reset-password/$userId/$code',
+  path: '/reset-password/$userId/$code',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const VerifyUserIdCodeRoute = VerifyUserIdCodeRouteImport.update({
+  id: '/verify/$userId/$code',
+  path: '/verify/$userId/$code',
+  getParentRoute: () => rootRouteImport,
 } as any)
 const SecureAccessAdministratorsIndexRoute =
   SecureAccessAdministratorsIndexRouteImport.update({
@@ -160,6 +183,18 @@ const SecureAccessAdministratorsRoleBulkUserCreateRoute =
   SecureAccessAdministratorsRoleBulkUserCreateRouteImport.update({
     id: '/access/administrators/role-bulk-user-create',
     path: '/access/administrators/role-bulk-user-create',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessManageUserRolesIndexRoute =
+  SecureAccessManageUserRolesIndexRouteImport.update({
+    id: '/access/manage-user-roles/',
+    path: '/access/manage-user-roles/',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessManageUserRolesCreateRoleRoute =
+  SecureAccessManageUserRolesCreateRoleRouteImport.update({
+    id: '/access/manage-user-roles/create-role',
+    path: '/access/manage-user-roles/create-role',
     getParentRoute: () => SecureRoute,
   } as any)
 const SecureAccountsIdIndexRoute = SecureAccountsIdIndexRouteImport.update({
@@ -188,6 +223,24 @@ const SecureAccessAdministratorsIdIndexRoute =
   SecureAccessAdministratorsIdIndexRouteImport.update({
     id: '/access/administrators/$id/',
     path: '/access/administrators/$id/',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessManageUserRolesCloneRoleIdRoute =
+  SecureAccessManageUserRolesCloneRoleIdRouteImport.update({
+    id: '/access/manage-user-roles/clone-role/$id',
+    path: '/access/manage-user-roles/clone-role/$id',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessManageUserRolesEditRoleIdRoute =
+  SecureAccessManageUserRolesEditRoleIdRouteImport.update({
+    id: '/access/manage-user-roles/edit-role/$id',
+    path: '/access/manage-user-roles/edit-role/$id',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessManageUserRolesRoleDetailIdRoute =
+  SecureAccessManageUserRolesRoleDetailIdRouteImport.update({
+    id: '/access/manage-user-roles/role-detail/$id',
+    path: '/access/manage-user-roles/role-detail/$id',
     getParentRoute: () => SecureRoute,
   } as any)
 const SecureCaOrganizationsIdIndexRoute =
@@ -225,23 +278,31 @@ export interface FileRoutesByFullPath {
   '/updateLicenseError': typeof UpdateLicenseErrorRoute
   '/welcome': typeof WelcomeRoute
   '/settings': typeof SecureSettingsRoute
-  '/access/manage-user-roles': typeof SecureAccessManageUserRolesRoute
   '/access/service-user': typeof SecureAccessServiceUserRoute
   '/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
+  '/profile/change-password': typeof SecureProfileChangePasswordRoute
   '/profile/details': typeof SecureProfileDetailsRoute
+  '/profile/edit': typeof SecureProfileEditRoute
   '/reporting/logging': typeof SecureReportingLoggingRoute
+  '/reset-password/$userId/$code': typeof ResetPasswordUserIdCodeRoute
+  '/verify/$userId/$code': typeof VerifyUserIdCodeRoute
   '/access/': typeof SecureAccessIndexRoute
   '/accounts/': typeof SecureAccountsIndexRoute
   '/profile/': typeof SecureProfileIndexRoute
   '/reporting/': typeof SecureReportingIndexRoute
   '/access/administrators/bulk-user-create': typeof SecureAccessAdministratorsBulkUserCreateRoute
   '/access/administrators/role-bulk-user-create': typeof SecureAccessAdministratorsRoleBulkUserCreateRoute
+  '/access/manage-user-roles/create-role': typeof SecureAccessManageUserRolesCreateRoleRoute
   '/accounts/$id/edit': typeof SecureAccountsIdEditRoute
   '/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
   '/access/administrators/': typeof SecureAccessAdministratorsIndexRoute
+  '/access/manage-user-roles/': typeof SecureAccessManageUserRolesIndexRoute
   '/accounts/$id/': typeof SecureAccountsIdIndexRoute
   '/ca/organizations/': typeof SecureCaOrganizationsIndexRoute
+  '/access/manage-user-roles/clone-role/$id': typeof SecureAccessManageUserRolesCloneRoleIdRoute
+  '/access/manage-user-roles/edit-role/$id': typeof SecureAccessManageUserRolesEditRoleIdRoute
+  '/access/manage-user-roles/role-detail/$id': typeof SecureAccessManageUserRolesRoleDetailIdRoute
   '/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
   '/ca/organizations/$id/create-contact': typeof SecureCaOrganizationsIdCreateContactRoute
   '/ca/organizations/$id/edit': typeof SecureCaOrganizationsIdEditRoute
@@ -258,23 +319,31 @@ export interface FileRoutesByTo {
   '/updateLicenseError': typeof UpdateLicenseErrorRoute
   '/welcome': typeof WelcomeRoute
   '/settings': typeof SecureSettingsRoute
-  '/access/manage-user-roles': typeof SecureAccessManageUserRolesRoute
   '/access/service-user': typeof SecureAccessServiceUserRoute
   '/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
+  '/profile/change-password': typeof SecureProfileChangePasswordRoute
   '/profile/details': typeof SecureProfileDetailsRoute
+  '/profile/edit': typeof SecureProfileEditRoute
   '/reporting/logging': typeof SecureReportingLoggingRoute
+  '/reset-password/$userId/$code': typeof ResetPasswordUserIdCodeRoute
+  '/verify/$userId/$code': typeof VerifyUserIdCodeRoute
   '/access': typeof SecureAccessIndexRoute
   '/accounts': typeof SecureAccountsIndexRoute
   '/profile': typeof SecureProfileIndexRoute
   '/reporting': typeof SecureReportingIndexRoute
   '/access/administrators/bulk-user-create': typeof SecureAccessAdministratorsBulkUserCreateRoute
   '/access/administrators/role-bulk-user-create': typeof SecureAccessAdministratorsRoleBulkUserCreateRoute
+  '/access/manage-user-roles/create-role': typeof SecureAccessManageUserRolesCreateRoleRoute
   '/accounts/$id/edit': typeof SecureAccountsIdEditRoute
   '/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
   '/access/administrators': typeof SecureAccessAdministratorsIndexRoute
+  '/access/manage-user-roles': typeof SecureAccessManageUserRolesIndexRoute
   '/accounts/$id': typeof SecureAccountsIdIndexRoute
   '/ca/organizations': typeof SecureCaOrganizationsIndexRoute
+  '/access/manage-user-roles/clone-role/$id': typeof SecureAccessManageUserRolesCloneRoleIdRoute
+  '/access/manage-user-roles/edit-role/$id': typeof SecureAccessManageUserRolesEditRoleIdRoute
+  '/access/manage-user-roles/role-detail/$id': typeof SecureAccessManageUserRolesRoleDetailIdRoute
   '/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
   '/ca/organizations/$id/create-contact': typeof SecureCaOrganizationsIdCreateContactRoute
   '/ca/organizations/$id/edit': typeof SecureCaOrganizationsIdEditRoute
@@ -293,23 +362,31 @@ export interface FileRoutesById {
   '/updateLicenseError': typeof UpdateLicenseErrorRoute
   '/welcome': typeof WelcomeRoute
   '/_secure/settings': typeof SecureSettingsRoute
-  '/_secure/access/manage-user-roles': typeof SecureAccessManageUserRolesRoute
   '/_secure/access/service-user': typeof SecureAccessServiceUserRoute
   '/_secure/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/_secure/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
+  '/_secure/profile/change-password': typeof SecureProfileChangePasswordRoute
   '/_secure/profile/details': typeof SecureProfileDetailsRoute
+  '/_secure/profile/edit': typeof SecureProfileEditRoute
   '/_secure/reporting/logging': typeof SecureReportingLoggingRoute
+  '/reset-password/$userId/$code': typeof ResetPasswordUserIdCodeRoute
+  '/verify/$userId/$code': typeof VerifyUserIdCodeRoute
   '/_secure/access/': typeof SecureAccessIndexRoute
   '/_secure/accounts/': typeof SecureAccountsIndexRoute
   '/_secure/profile/': typeof SecureProfileIndexRoute
   '/_secure/reporting/': typeof SecureReportingIndexRoute
   '/_secure/access/administrators/bulk-user-create': typeof SecureAccessAdministratorsBulkUserCreateRoute
   '/_secure/access/administrators/role-bulk-user-create': typeof SecureAccessAdministratorsRoleBulkUserCreateRoute
+  '/_secure/access/manage-user-roles/create-role': typeof SecureAccessManageUserRolesCreateRoleRoute
   '/_secure/accounts/$id/edit': typeof SecureAccountsIdEditRoute
   '/_secure/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
   '/_secure/access/administrators/': typeof SecureAccessAdministratorsIndexRoute
+  '/_secure/access/manage-user-roles/': typeof SecureAccessManageUserRolesIndexRoute
   '/_secure/accounts/$id/': typeof SecureAccountsIdIndexRoute
   '/_secure/ca/organizations/': typeof SecureCaOrganizationsIndexRoute
+  '/_secure/access/manage-user-roles/clone-role/$id': typeof SecureAccessManageUserRolesCloneRoleIdRoute
+  '/_secure/access/manage-user-roles/edit-role/$id': typeof SecureAccessManageUserRolesEditRoleIdRoute
+  '/_secure/access/manage-user-roles/role-detail/$id': typeof SecureAccessManageUserRolesRoleDetailIdRoute
   '/_secure/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
   '/_secure/ca/organizations/$id/create-contact': typeof SecureCaOrganizationsIdCreateContactRoute
   '/_secure/ca/organizations/$id/edit': typeof SecureCaOrganizationsIdEditRoute
@@ -328,23 +405,31 @@ export interface FileRouteTypes {
     | '/updateLicenseError'
     | '/welcome'
     | '/settings'
-    | '/access/manage-user-roles'
     | '/access/service-user'
     | '/accounts/create-account'
     | '/accounts/create-partner-account'
+    | '/profile/change-password'
     | '/profile/details'
+    | '/profile/edit'
     | '/reporting/logging'
+    | '/reset-password/$userId/$code'
+    | '/verify/$userId/$code'
     | '/access/'
     | '/accounts/'
     | '/profile/'
     | '/reporting/'
     | '/access/administrators/bulk-user-create'
     | '/access/administrators/role-bulk-user-create'
+    | '/access/manage-user-roles/create-role'
     | '/accounts/$id/edit'
     | '/ca/organizations/create'
     | '/access/administrators/'
+    | '/access/manage-user-roles/'
     | '/accounts/$id/'
     | '/ca/organizations/'
+    | '/access/manage-user-roles/clone-role/$id'
+    | '/access/manage-user-roles/edit-role/$id'
+    | '/access/manage-user-roles/role-detail/$id'
     | '/ca/organizations/$id/$contactId'
     | '/ca/organizations/$id/create-contact'
     | '/ca/organizations/$id/edit'
@@ -361,23 +446,31 @@ export interface FileRouteTypes {
     | '/updateLicenseError'
     | '/welcome'
     | '/settings'
-    | '/access/manage-user-roles'
     | '/access/service-user'
     | '/accounts/create-account'
     | '/accounts/create-partner-account'
+    | '/profile/change-password'
     | '/profile/details'
+    | '/profile/edit'
     | '/reporting/logging'
+    | '/reset-password/$userId/$code'
+    | '/verify/$userId/$code'
     | '/access'
     | '/accounts'
     | '/profile'
     | '/reporting'
     | '/access/administrators/bulk-user-create'
     | '/access/administrators/role-bulk-user-create'
+    | '/access/manage-user-roles/create-role'
     | '/accounts/$id/edit'
     | '/ca/organizations/create'
     | '/access/administrators'
+    | '/access/manage-user-roles'
     | '/accounts/$id'
     | '/ca/organizations'
+    | '/access/manage-user-roles/clone-role/$id'
+    | '/access/manage-user-roles/edit-role/$id'
+    | '/access/manage-user-roles/role-detail/$id'
     | '/ca/organizations/$id/$contactId'
     | '/ca/organizations/$id/create-contact'
     | '/ca/organizations/$id/edit'
@@ -395,23 +488,31 @@ export interface FileRouteTypes {
     | '/updateLicenseError'
     | '/welcome'
     | '/_secure/settings'
-    | '/_secure/access/manage-user-roles'
     | '/_secure/access/service-user'
     | '/_secure/accounts/create-account'
     | '/_secure/accounts/create-partner-account'
+    | '/_secure/profile/change-password'
     | '/_secure/profile/details'
+    | '/_secure/profile/edit'
     | '/_secure/reporting/logging'
+    | '/reset-password/$userId/$code'
+    | '/verify/$userId/$code'
     | '/_secure/access/'
     | '/_secure/accounts/'
     | '/_secure/profile/'
     | '/_secure/reporting/'
     | '/_secure/access/administrators/bulk-user-create'
     | '/_secure/access/administrators/role-bulk-user-create'
+    | '/_secure/access/manage-user-roles/create-role'
     | '/_secure/accounts/$id/edit'
     | '/_secure/ca/organizations/create'
     | '/_secure/access/administrators/'
+    | '/_secure/access/manage-user-roles/'
     | '/_secure/accounts/$id/'
     | '/_secure/ca/organizations/'
+    | '/_secure/access/manage-user-roles/clone-role/$id'
+    | '/_secure/access/manage-user-roles/edit-role/$id'
+    | '/_secure/access/manage-user-roles/role-detail/$id'
     | '/_secure/ca/organizations/$id/$contactId'
     | '/_secure/ca/organizations/$id/create-contact'
     | '/_secure/ca/organizations/$id/edit'
@@ -429,6 +530,8 @@ export interface RootRouteChildren {
   SetupUserRoute: typeof SetupUserRoute
   UpdateLicenseErrorRoute: typeof UpdateLicenseErrorRoute
   WelcomeRoute: typeof WelcomeRoute
+  ResetPasswordUserIdCodeRoute: typeof ResetPasswordUserIdCodeRoute
+  VerifyUserIdCodeRoute: typeof VerifyUserIdCodeRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -510,13 +613,6 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureAccessIndexRouteImport
       parentRoute: typeof SecureRoute
     }
-    '/_secure/access/manage-user-roles': {
-      id: '/_secure/access/manage-user-roles'
-      path: '/access/manage-user-roles'
-      fullPath: '/access/manage-user-roles'
-      preLoaderRoute: typeof SecureAccessManageUserRolesRouteImport
-      parentRoute: typeof SecureRoute
-    }
     '/_secure/access/service-user': {
       id: '/_secure/access/service-user'
       path: '/access/service-user'
@@ -552,11 +648,25 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureProfileIndexRouteImport
       parentRoute: typeof SecureRoute
     }
+    '/_secure/profile/change-password': {
+      id: '/_secure/profile/change-password'
+      path: '/profile/change-password'
+      fullPath: '/profile/change-password'
+      preLoaderRoute: typeof SecureProfileChangePasswordRouteImport
+      parentRoute: typeof SecureRoute
+    }
     '/_secure/profile/details': {
       id: '/_secure/profile/details'
       path: '/profile/details'
       fullPath: '/profile/details'
       preLoaderRoute: typeof SecureProfileDetailsRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/profile/edit': {
+      id: '/_secure/profile/edit'
+      path: '/profile/edit'
+      fullPath: '/profile/edit'
+      preLoaderRoute: typeof SecureProfileEditRouteImport
       parentRoute: typeof SecureRoute
     }
     '/_secure/reporting/': {
@@ -572,6 +682,20 @@ declare module '@tanstack/react-router' {
       fullPath: '/reporting/logging'
       preLoaderRoute: typeof SecureReportingLoggingRouteImport
       parentRoute: typeof SecureRoute
+    }
+    '/reset-password/$userId/$code': {
+      id: '/reset-password/$userId/$code'
+      path: '/reset-password/$userId/$code'
+      fullPath: '/reset-password/$userId/$code'
+      preLoaderRoute: typeof ResetPasswordUserIdCodeRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/verify/$userId/$code': {
+      id: '/verify/$userId/$code'
+      path: '/verify/$userId/$code'
+      fullPath: '/verify/$userId/$code'
+      preLoaderRoute: typeof VerifyUserIdCodeRouteImport
+      parentRoute: typeof rootRouteImport
     }
     '/_secure/access/administrators/': {
       id: '/_secure/access/administrators/'
@@ -592,6 +716,20 @@ declare module '@tanstack/react-router' {
       path: '/access/administrators/role-bulk-user-create'
       fullPath: '/access/administrators/role-bulk-user-create'
       preLoaderRoute: typeof SecureAccessAdministratorsRoleBulkUserCreateRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/manage-user-roles/': {
+      id: '/_secure/access/manage-user-roles/'
+      path: '/access/manage-user-roles'
+      fullPath: '/access/manage-user-roles/'
+      preLoaderRoute: typeof SecureAccessManageUserRolesIndexRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/manage-user-roles/create-role': {
+      id: '/_secure/access/manage-user-roles/create-role'
+      path: '/access/manage-user-roles/create-role'
+      fullPath: '/access/manage-user-roles/create-role'
+      preLoaderRoute: typeof SecureAccessManageUserRolesCreateRoleRouteImport
       parentRoute: typeof SecureRoute
     }
     '/_secure/accounts/$id/': {
@@ -629,6 +767,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureAccessAdministratorsIdIndexRouteImport
       parentRoute: typeof SecureRoute
     }
+    '/_secure/access/manage-user-roles/clone-role/$id': {
+      id: '/_secure/access/manage-user-roles/clone-role/$id'
+      path: '/access/manage-user-roles/clone-role/$id'
+      fullPath: '/access/manage-user-roles/clone-role/$id'
+      preLoaderRoute: typeof SecureAccessManageUserRolesCloneRoleIdRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/manage-user-roles/edit-role/$id': {
+      id: '/_secure/access/manage-user-roles/edit-role/$id'
+      path: '/access/manage-user-roles/edit-role/$id'
+      fullPath: '/access/manage-user-roles/edit-role/$id'
+      preLoaderRoute: typeof SecureAccessManageUserRolesEditRoleIdRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/manage-user-roles/role-detail/$id': {
+      id: '/_secure/access/manage-user-roles/role-detail/$id'
+      path: '/access/manage-user-roles/role-detail/$id'
+      fullPath: '/access/manage-user-roles/role-detail/$id'
+      preLoaderRoute: typeof SecureAccessManageUserRolesRoleDetailIdRouteImport
+      parentRoute: typeof SecureRoute
+    }
     '/_secure/ca/organizations/$id/': {
       id: '/_secure/ca/organizations/$id/'
       path: '/ca/organizations/$id'
@@ -662,11 +821,12 @@ declare module '@tanstack/react-router' {
 
 interface SecureRouteChildren {
   SecureSettingsRoute: typeof SecureSettingsRoute
-  SecureAccessManageUserRolesRoute: typeof SecureAccessManageUserRolesRoute
   SecureAccessServiceUserRoute: typeof SecureAccessServiceUserRoute
   SecureAccountsCreateAccountRoute: typeof SecureAccountsCreateAccountRoute
   SecureAccountsCreatePartnerAccountRoute: typeof SecureAccountsCreatePartnerAccountRoute
+  SecureProfileChangePasswordRoute: typeof SecureProfileChangePasswordRoute
   SecureProfileDetailsRoute: typeof SecureProfileDetailsRoute
+  SecureProfileEditRoute: typeof SecureProfileEditRoute
   SecureReportingLoggingRoute: typeof SecureReportingLoggingRoute
   SecureAccessIndexRoute: typeof SecureAccessIndexRoute
   SecureAccountsIndexRoute: typeof SecureAccountsIndexRoute
@@ -674,11 +834,16 @@ interface SecureRouteChildren {
   SecureReportingIndexRoute: typeof SecureReportingIndexRoute
   SecureAccessAdministratorsBulkUserCreateRoute: typeof SecureAccessAdministratorsBulkUserCreateRoute
   SecureAccessAdministratorsRoleBulkUserCreateRoute: typeof SecureAccessAdministratorsRoleBulkUserCreateRoute
+  SecureAccessManageUserRolesCreateRoleRoute: typeof SecureAccessManageUserRolesCreateRoleRoute
   SecureAccountsIdEditRoute: typeof SecureAccountsIdEditRoute
   SecureCaOrganizationsCreateRoute: typeof SecureCaOrganizationsCreateRoute
   SecureAccessAdministratorsIndexRoute: typeof SecureAccessAdministratorsIndexRoute
+  SecureAccessManageUserRolesIndexRoute: typeof SecureAccessManageUserRolesIndexRoute
   SecureAccountsIdIndexRoute: typeof SecureAccountsIdIndexRoute
   SecureCaOrganizationsIndexRoute: typeof SecureCaOrganizationsIndexRoute
+  SecureAccessManageUserRolesCloneRoleIdRoute: typeof SecureAccessManageUserRolesCloneRoleIdRoute
+  SecureAccessManageUserRolesEditRoleIdRoute: typeof SecureAccessManageUserRolesEditRoleIdRoute
+  SecureAccessManageUserRolesRoleDetailIdRoute: typeof SecureAccessManageUserRolesRoleDetailIdRoute
   SecureCaOrganizationsIdContactIdRoute: typeof SecureCaOrganizationsIdContactIdRoute
   SecureCaOrganizationsIdCreateContactRoute: typeof SecureCaOrganizationsIdCreateContactRoute
   SecureCaOrganizationsIdEditRoute: typeof SecureCaOrganizationsIdEditRoute
@@ -688,12 +853,13 @@ interface SecureRouteChildren {
 
 const SecureRouteChildren: SecureRouteChildren = {
   SecureSettingsRoute: SecureSettingsRoute,
-  SecureAccessManageUserRolesRoute: SecureAccessManageUserRolesRoute,
   SecureAccessServiceUserRoute: SecureAccessServiceUserRoute,
   SecureAccountsCreateAccountRoute: SecureAccountsCreateAccountRoute,
   SecureAccountsCreatePartnerAccountRoute:
     SecureAccountsCreatePartnerAccountRoute,
+  SecureProfileChangePasswordRoute: SecureProfileChangePasswordRoute,
   SecureProfileDetailsRoute: SecureProfileDetailsRoute,
+  SecureProfileEditRoute: SecureProfileEditRoute,
   SecureReportingLoggingRoute: SecureReportingLoggingRoute,
   SecureAccessIndexRoute: SecureAccessIndexRoute,
   SecureAccountsIndexRoute: SecureAccountsIndexRoute,
@@ -703,11 +869,20 @@ const SecureRouteChildren: SecureRouteChildren = {
     SecureAccessAdministratorsBulkUserCreateRoute,
   SecureAccessAdministratorsRoleBulkUserCreateRoute:
     SecureAccessAdministratorsRoleBulkUserCreateRoute,
+  SecureAccessManageUserRolesCreateRoleRoute:
+    SecureAccessManageUserRolesCreateRoleRoute,
   SecureAccountsIdEditRoute: SecureAccountsIdEditRoute,
   SecureCaOrganizationsCreateRoute: SecureCaOrganizationsCreateRoute,
   SecureAccessAdministratorsIndexRoute: SecureAccessAdministratorsIndexRoute,
+  SecureAccessManageUserRolesIndexRoute: SecureAccessManageUserRolesIndexRoute,
   SecureAccountsIdIndexRoute: SecureAccountsIdIndexRoute,
   SecureCaOrganizationsIndexRoute: SecureCaOrganizationsIndexRoute,
+  SecureAccessManageUserRolesCloneRoleIdRoute:
+    SecureAccessManageUserRolesCloneRoleIdRoute,
+  SecureAccessManageUserRolesEditRoleIdRoute:
+    SecureAccessManageUserRolesEditRoleIdRoute,
+  SecureAccessManageUserRolesRoleDetailIdRoute:
+    SecureAccessManageUserRolesRoleDetailIdRoute,
   SecureCaOrganizationsIdContactIdRoute: SecureCaOrganizationsIdContactIdRoute,
   SecureCaOrganizationsIdCreateContactRoute:
     SecureCaOrganizationsIdCreateContactRoute,
@@ -730,6 +905,8 @@ const rootRouteChildren: RootRouteChildren = {
   SetupUserRoute: SetupUserRoute,
   UpdateLicenseErrorRoute: UpdateLicenseErrorRoute,
   WelcomeRoute: WelcomeRoute,
+  ResetPasswordUserIdCodeRoute: ResetPasswordUserIdCodeRoute,
+  VerifyUserIdCodeRoute: VerifyUserIdCodeRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -16,7 +16,10 @@ export type ChangeAction = Extract<AuditAction, 'CREATE' | 'UPDATE' | 'DELETE'>;
 
 /** One successful change of one object, as the audit trail keeps it. */
 export interface AuditedChange {
-  action: ChangeAction;
+  /** CREATE, UPDATE, DELETE, or one of the user actions the spec names (a password set, a reset sent, terms accepted). */
+  action:
+    | ChangeAction
+    | Extract<AuditAction, 'UPDATE_PASSWORD' | 'SEND_RESET_PASSWORD' | 'TERMS_AND_CONDITIONS'>;
   resourceType: AuditResourceType;
   resourceId: string;
   /** The account the object belongs to: whose trail the event appears in. */

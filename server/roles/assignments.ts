@@ -15,6 +15,7 @@ import type { Database } from '../db/schema.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { ApiError } from '../http/errors.ts';
 import { invalidField } from '../http/validate.ts';
+import type { Principal } from '../identity/principal.ts';
 import { accessScopeOf } from '../identity/sessions.ts';
 import { assertUserAccess } from '../users/access.ts';
 import { recordUserChange } from '../users/changes.ts';
@@ -36,28 +37,65 @@ async function roleNamesOf(db: Kysely<Database>, userId: string): Promise<string
 }
 
 /**
- * G8: the last enabled system-scope user holding the System administrator role keeps it, so the
- * platform is never left without someone who can administer it.
+ * G8: the last enabled system-scope user holding the System administrator role keeps it, stays
+ * enabled and stays, so the platform is never left without someone who can administer it. `losing`
+ * are the users about to lose the role, their enabled state or their existence; 409 when they hold
+ * every remaining one.
  */
-async function assertSystemAdministratorRemains(
+export async function assertSystemAdministratorRemains(
   db: Kysely<Database>,
-  role: Role,
-  removed: readonly string[],
+  losing: readonly string[],
 ): Promise<void> {
-  if (role.code !== 'system_administrator' || removed.length === 0) return;
-  const remaining = await db
+  if (losing.length === 0) return;
+  const holders = await db
     .selectFrom('user_roles')
+    .innerJoin('roles', 'roles.id', 'user_roles.role_id')
     .innerJoin('users', 'users.id', 'user_roles.user_id')
     .select('users.id')
-    .where('user_roles.role_id', '=', role.id)
+    .distinct()
+    .where('roles.code', '=', 'system_administrator')
+    .where('roles.account_id', 'is', null)
     .where('users.active', '=', true)
     .where('users.access_scope', '=', 'system')
-    .where('users.id', 'not in', removed)
-    .executeTakeFirst();
-  if (remaining === undefined) {
-    throw new ApiError(409, 'The last system administrator keeps this role.', {
+    .execute();
+  const lost = new Set(losing);
+  const touched = holders.some((holder) => lost.has(holder.id));
+  if (touched && holders.every((holder) => lost.has(holder.id))) {
+    throw new ApiError(409, 'The last system administrator keeps this role and stays enabled.', {
       code: 'lastSystemAdministrator',
     });
+  }
+}
+
+/**
+ * G5 and G8 for a role about to be given to a user, from the role page or the user's access: the
+ * caller holds everything it grants (403 `permissionNotHeld`, on `field` when the roles came from
+ * the body), and a custom role needs the roles feature on (409 `rolesFeatureOff`).
+ */
+export async function assertMayGiveRole(
+  db: Kysely<Database>,
+  principal: Principal,
+  role: { permissions: readonly string[]; built_in: boolean },
+  field?: string,
+): Promise<void> {
+  assertGrantable(principal, role.permissions, field);
+  if (!role.built_in) await assertRolesFeatureOn(db);
+}
+
+/**
+ * G3 and G4 for every change of a user by someone else: never oneself (403 `ownUser`), never a
+ * user holding what the caller does not (403 `userExceedsYours`).
+ */
+export async function assertMayChangeUser(
+  db: Kysely<Database>,
+  principal: Principal,
+  userIds: readonly string[],
+  options: { self?: 'refused' | 'allowed' } = {},
+): Promise<void> {
+  const held = await permissionsOfUsers(db, userIds);
+  for (const id of userIds) {
+    if (options.self !== 'allowed') assertNotOwnUser(principal, id);
+    if (id !== principal.userId) assertUserWithinYours(principal, held.get(id) ?? []);
   }
 }
 
@@ -91,20 +129,14 @@ export async function changeRoleHolders(
   }
   for (const { user } of targets) assertUserAccess(principal, accessScopeOf(user.access_scope), 'manage');
 
-  const held = await permissionsOfUsers(
+  await assertMayChangeUser(
     trx,
+    principal,
     targets.map(({ user }) => user.id),
   );
-  for (const { user } of targets) {
-    assertNotOwnUser(principal, user.id);
-    assertUserWithinYours(principal, held.get(user.id) ?? []);
-  }
   const adds = targets.filter((target) => target.direction === 'add');
-  if (adds.length > 0) {
-    assertGrantable(principal, role.permissions);
-    if (!role.built_in) await assertRolesFeatureOn(trx);
-  }
-  await assertSystemAdministratorRemains(trx, role, change.remove);
+  if (adds.length > 0) await assertMayGiveRole(trx, principal, role);
+  if (role.code === 'system_administrator') await assertSystemAdministratorRemains(trx, change.remove);
   for (const { user } of adds) {
     assertRoleFitsUser({ ...role, archived: role.status === 'archived' }, user, 'add');
   }

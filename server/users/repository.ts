@@ -30,15 +30,19 @@ export interface UserToCreate {
   passwordHash: string | null;
   roleIds: readonly string[];
   locale?: string;
-  /** Normalised phone number (`normalizePhone`); none when absent or empty. */
-  phone?: string | null;
-  /** The user who created this one; none for setup. */
-  createdBy?: string | null;
   /**
    * Whether the e-mail address counts as verified from the start: true when the creator chose the
    * password (setup, account creation), false for an invited user who verifies by the link.
    */
   emailVerified: boolean;
+  /** Normalised phone number, or null. */
+  phone?: string | null;
+  /** Identifier → value; only a system-scope user carries any. */
+  aliases?: Readonly<Record<string, string>>;
+  /** Who created the user; null for setup and the platform. */
+  createdBy?: string | null;
+  /** Accounts the user belongs to beyond its primary one. */
+  accountIds?: readonly string[];
   now: Date;
 }
 
@@ -54,7 +58,9 @@ export async function insertUser(db: Kysely<Database>, user: UserToCreate): Prom
       first_name: user.firstName,
       last_name: user.lastName,
       email: user.email,
-      phone: user.phone || null,
+      phone: user.phone ?? null,
+      aliases: JSON.stringify(user.aliases ?? {}),
+      created_by: user.createdBy ?? null,
       locale: user.locale ?? DEFAULT_PLATFORM_LOCALE,
       date_format: null,
       access_scope: user.accessScope,
@@ -65,10 +71,13 @@ export async function insertUser(db: Kysely<Database>, user: UserToCreate): Prom
       created_at: user.now,
       updated_at: user.now,
       email_verified_at: user.emailVerified ? user.now : null,
-      created_by: user.createdBy ?? null,
     })
     .execute();
-  await db.insertInto('user_accounts').values({ user_id: id, account_id: user.primaryAccountId }).execute();
+  const accountIds = new Set([user.primaryAccountId, ...(user.accountIds ?? [])]);
+  await db
+    .insertInto('user_accounts')
+    .values([...accountIds].map((accountId) => ({ user_id: id, account_id: accountId })))
+    .execute();
   if (user.roleIds.length > 0) {
     await db
       .insertInto('user_roles')
@@ -144,7 +153,7 @@ export async function userRecord(
   id: string,
   now: Date,
 ): Promise<User | undefined> {
-  const [row, accounts, roles, licensed] = await Promise.all([
+  const [row, accounts, roles, licensed, lastMail] = await Promise.all([
     db
       .selectFrom('users as u')
       .selectAll('u')
@@ -180,6 +189,13 @@ export async function userRecord(
       .orderBy('roles.id')
       .execute(),
     licensedApplications(db, now),
+    db
+      .selectFrom('mail_outbox')
+      .select(['kind', 'created_at', 'sent_at', 'failed_at'])
+      .where('user_id', '=', id)
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .executeTakeFirst(),
   ]);
   if (!row) return undefined;
   const applications = await applicationRoles(db, id, licensed);
@@ -232,8 +248,15 @@ export async function userRecord(
     },
     default_application: row.default_application,
     agreement_accepted_at: timestamp(row.agreement_accepted_at),
-    // No mail leaves the platform before the mailer lands.
-    last_mail: null,
+    // The last message queued for the user, so an administrator sees an undelivered invitation.
+    last_mail:
+      lastMail === undefined
+        ? null
+        : {
+            kind: lastMail.kind,
+            state: lastMail.sent_at !== null ? 'sent' : lastMail.failed_at !== null ? 'failed' : 'pending',
+            at: (lastMail.sent_at ?? lastMail.failed_at ?? lastMail.created_at).toISOString(),
+          },
     version: row.version,
   };
 }
