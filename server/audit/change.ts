@@ -68,19 +68,18 @@ export function auditChange(
   deps: Pick<AppDeps, 'config' | 'now'>,
   change: AuditedChange,
 ) {
-  const principal = c.var.principal;
-  const { credential } = principal;
-  return auditChangeBy(
-    trx,
-    {
-      id: principal.userId,
-      name: principal.userName,
-      address: clientAddress(c, deps.config),
-      ...(credential.kind === 'apiToken' ? { apiKeyId: credential.tokenId } : {}),
-    },
-    deps,
-    change,
-  );
+  return auditChangeBy(trx, requestActor(c, deps.config), deps, change);
+}
+
+/** The signed-in caller of `c` as the trail names an actor: who, from where, and with which API token. */
+export function requestActor(c: Context<AppEnv>, config: AppDeps['config']): AuditActor {
+  const { credential, userId, userName } = c.var.principal;
+  return {
+    id: userId,
+    name: userName,
+    address: clientAddress(c, config),
+    ...(credential.kind === 'apiToken' ? { apiKeyId: credential.tokenId } : {}),
+  };
 }
 
 /** Who made a change, named explicitly where no request carries a signed-in caller. */

@@ -1,14 +1,13 @@
 import { type Kysely, sql } from 'kysely';
 import type { BulkRowError } from '../../contract/schemas/bulk-import.ts';
 import type { BulkUserCsvColumn } from '../../contract/user-csv.ts';
-import { type AuditActor, auditChangeBy } from '../audit/change.ts';
 import type { Database } from '../db/schema.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
 import { principalOfUser } from '../http/authenticate.ts';
+import { ApiError } from '../http/errors.ts';
 import type { Principal } from '../identity/principal.ts';
-import { enqueueMail } from '../mail/outbox.ts';
 import { assertUserAccess } from '../users/access.ts';
-import { insertUser, userNameTaken } from '../users/repository.ts';
+import { createPerson } from '../users/create.ts';
 import { endJob, purgeExpiredJobs } from './repository.ts';
 import {
   type BulkAccount,
@@ -88,6 +87,23 @@ interface ClaimedJob {
   requested_from: string | null;
 }
 
+/**
+ * The row reason of a refusal of the create path (POST user's checks): the same codes the dry run
+ * gives, a role out of reach or of another account being `unknownRole` there too. Null for a refusal
+ * the bulk file cannot cause, which is then an unexpected error of the row.
+ */
+export function reasonOfRefusal(error: ApiError): BulkRowError | null {
+  const { code, field } = error.detail;
+  if (code === 'inUse') return { column: 'user_name', code: 'inUse' };
+  if (code === 'permissionNotHeld' || code === 'roleNotForUser') return { column: 'roles', code };
+  if (code === 'rolesFeatureOff' || (error.status === 404 && field === 'role_ids')) {
+    return { column: 'roles', code: 'unknownRole' };
+  }
+  if (error.status === 404) return { column: 'row', code: 'accountUnavailable' };
+  if (error.status === 403) return { column: 'row', code: 'creatorLostPermission' };
+  return null;
+}
+
 export function createBulkImportRunner(deps: BulkImportRunnerDeps): BulkImportRunner {
   const { db, now } = deps;
   const log = deps.log ?? console;
@@ -160,7 +176,12 @@ export function createBulkImportRunner(deps: BulkImportRunnerDeps): BulkImportRu
       .execute();
   }
 
-  /** One row in one transaction; answers whether it queued an invitation. */
+  /**
+   * One row in one transaction; answers whether it queued an invitation. The row's cells and roles
+   * are checked again as the dry run checked them, then the user is made by `createPerson`, the one
+   * create path POST user runs, with its own checks; a refusal of it rolls the row's transaction back
+   * and `processRow` records the reason.
+   */
   async function createRow(job: ClaimedJob, context: JobContext, rowNumber: number): Promise<boolean> {
     return db.transaction().execute(async (trx) => {
       const row = await trx
@@ -182,14 +203,7 @@ export function createBulkImportRunner(deps: BulkImportRunnerDeps): BulkImportRu
       const checked = checkCells({ cells, raw: cells, cellCountMatches: true }, account);
       const roles = checkRoles(checked.roleNames, context.known, context.defaults, creator, account);
       const errors = [...checked.errors, ...roles.errors];
-      const fields = checked.fields;
-      if (
-        fields.user_name !== undefined &&
-        errors.length === 0 &&
-        (await userNameTaken(trx, fields.user_name))
-      ) {
-        errors.push({ column: 'user_name', code: 'inUse' });
-      }
+      const { fields } = checked;
       if (
         errors.length > 0 ||
         fields.user_name === undefined ||
@@ -206,53 +220,32 @@ export function createBulkImportRunner(deps: BulkImportRunnerDeps): BulkImportRu
         );
         return false;
       }
-      const at = now();
-      const userId = await insertUser(trx, {
-        userName: fields.user_name,
-        firstName: fields.first_name,
-        lastName: fields.last_name,
-        email: fields.email,
-        phone: fields.phone ?? null,
-        locale: fields.locale,
-        accessScope: account.scope,
-        primaryAccountId: account.id,
-        passwordHash: null,
-        roleIds: roles.roles.map((role) => role.id),
-        emailVerified: false,
-        createdBy: creator.userId,
-        now: at,
-      });
-      const actor: AuditActor = { id: creator.userId, name: creator.userName, address: job.requested_from };
-      await auditChangeBy(
+      const userId = await createPerson(
         trx,
-        actor,
+        creator,
         { now },
         {
-          action: 'CREATE',
-          resourceType: 'USER',
-          resourceId: userId,
-          accountId: account.id,
-          details: {
-            user_name: fields.user_name,
-            access_scope: account.scope,
-            primary_account_id: account.id,
-            roles: roles.roles.map((role) => role.name).sort(),
-            bulk_job_id: job.id,
-          },
+          first_name: fields.first_name,
+          last_name: fields.last_name,
+          email: fields.email,
+          user_name: fields.user_name,
+          phone: fields.phone ?? '',
+          locale: fields.locale,
+          primary_account_id: account.id,
+          account_ids: [],
+          role_ids: roles.roles.map((role) => role.id),
+          aliases: {},
+          sign_in: 'standard',
+        },
+        {
+          actor: { id: creator.userId, name: creator.userName, address: job.requested_from },
+          invitation: job.send_invitations,
+          details: { bulk_job_id: job.id },
         },
       );
-      if (job.send_invitations) {
-        await enqueueMail(trx, {
-          kind: 'invitation',
-          userId,
-          to: fields.email,
-          requestedBy: creator.userId,
-          now: at,
-        });
-      }
       await trx
         .updateTable('bulk_import_rows')
-        .set({ status: 'created', user_id: userId, errors: '[]', processed_at: at })
+        .set({ status: 'created', user_id: userId, errors: '[]', processed_at: now() })
         .where('job_id', '=', job.id)
         .where('row_number', '=', rowNumber)
         .execute();
@@ -297,11 +290,14 @@ export function createBulkImportRunner(deps: BulkImportRunnerDeps): BulkImportRu
     try {
       if (await createRow(job, context, rowNumber)) deps.mail?.nudge();
     } catch (error) {
-      if (isUniqueViolation(error, 'users_user_name_key_key')) {
-        // Another request took the name between the check and the insert.
-        await db
-          .transaction()
-          .execute((trx) => markFailed(trx, job.id, rowNumber, [{ column: 'user_name', code: 'inUse' }]));
+      // Another request took the name between the check and the insert, or the create path refused.
+      const reason = isUniqueViolation(error, 'users_user_name_key_key')
+        ? ({ column: 'user_name', code: 'inUse' } as const)
+        : error instanceof ApiError
+          ? reasonOfRefusal(error)
+          : null;
+      if (reason !== null) {
+        await db.transaction().execute((trx) => markFailed(trx, job.id, rowNumber, [reason]));
         return;
       }
       log.error(`Bulk job ${job.id} row ${rowNumber} failed (attempt ${attempts}):`, error);

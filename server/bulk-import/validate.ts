@@ -14,6 +14,7 @@ import { ApiError } from '../http/errors.ts';
 import { invalidField } from '../http/validate.ts';
 import type { Principal } from '../identity/principal.ts';
 import { assertUserAccess } from '../users/access.ts';
+import { scopeOfAccountType } from '../users/grants.ts';
 import type { ParsedRow } from './parse.ts';
 
 /**
@@ -40,11 +41,6 @@ export interface BulkRole {
   account_id: string | null;
   archived: boolean;
   permissions: string[];
-}
-
-function scopeOfAccountType(type: string): AccessScope {
-  if (type === 'system') return 'system';
-  return type === 'partner' ? 'partner' : 'account';
 }
 
 /** The account if `principal` reaches its users, whatever its state; undefined otherwise. */
