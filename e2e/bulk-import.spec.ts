@@ -61,6 +61,7 @@ test.beforeAll(async ({ request }) => {
 
 test('the system administrator creates 47 of 50 users from a CSV file with three bad rows and reads the report', async ({
   page,
+  mailbox,
 }) => {
   test.setTimeout(120_000);
 
@@ -117,6 +118,13 @@ test('the system administrator creates 47 of 50 users from a CSV file with three
     expect(reasons[23]).toBe('user_name: Row 1 of the file already has this user name. [duplicateInFile]');
     expect(reasons[41]).toContain('[formulaCell]');
     expect(records.filter((record) => record[8] !== '')).toHaveLength(47);
+  });
+
+  await test.step('each created user is invited, in the mail the server sent', async () => {
+    const mail = await mailbox.waitForMail(`bulk-${run}-50@example.com`, (message) =>
+      (message.text ?? '').includes('/verify/'),
+    );
+    expect(mail.text).toContain(`bulk-${run}-50`);
   });
 
   await test.step('the new users are in the administrators list, pending their invitation', async () => {
