@@ -50,11 +50,11 @@ export default defineConfig({
   locales: [...CONSOLE_LOCALES],
   fallbackLocales: { default: DEFAULT_CONSOLE_LOCALE },
   catalogs: [
-    // The server's: the messages it mails, rendered in the recipient's language
+    // The server's: the messages it mails, rendered in the recipient's language, and the bulk report's reasons
     // (docs/decisions/018-users-roles-and-tokens.md §6.4, read by server/i18n/catalog.ts).
     {
       path: '<rootDir>/server/i18n/locales/{locale}/server',
-      include: ['<rootDir>/server/mail/messages.ts'],
+      include: ['<rootDir>/server/mail/messages.ts', '<rootDir>/server/bulk-import/reasons.ts'],
     },
     {
       path: '<rootDir>/src/locales/{locale}/public',

@@ -33,7 +33,9 @@ import { Route as SecureReportingLoggingRouteImport } from './routes/_secure/rep
 import { Route as ResetPasswordUserIdCodeRouteImport } from './routes/reset-password.$userId.$code'
 import { Route as VerifyUserIdCodeRouteImport } from './routes/verify.$userId.$code'
 import { Route as SecureAccessAdministratorsIndexRouteImport } from './routes/_secure/access/administrators/index'
+import { Route as SecureAccessAdministratorsBulkUserCreateRouteImport } from './routes/_secure/access/administrators/bulk-user-create'
 import { Route as SecureAccessAdministratorsCreateRouteImport } from './routes/_secure/access/administrators/create'
+import { Route as SecureAccessAdministratorsRoleBulkUserCreateRouteImport } from './routes/_secure/access/administrators/role-bulk-user-create'
 import { Route as SecureAccessAdministratorsRoleUserCreateRouteImport } from './routes/_secure/access/administrators/role-user-create'
 import { Route as SecureAccessManageUserRolesIndexRouteImport } from './routes/_secure/access/manage-user-roles/index'
 import { Route as SecureAccessManageUserRolesCreateRoleRouteImport } from './routes/_secure/access/manage-user-roles/create-role'
@@ -176,10 +178,22 @@ const SecureAccessAdministratorsIndexRoute =
     path: '/access/administrators/',
     getParentRoute: () => SecureRoute,
   } as any)
+const SecureAccessAdministratorsBulkUserCreateRoute =
+  SecureAccessAdministratorsBulkUserCreateRouteImport.update({
+    id: '/access/administrators/bulk-user-create',
+    path: '/access/administrators/bulk-user-create',
+    getParentRoute: () => SecureRoute,
+  } as any)
 const SecureAccessAdministratorsCreateRoute =
   SecureAccessAdministratorsCreateRouteImport.update({
     id: '/access/administrators/create',
     path: '/access/administrators/create',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessAdministratorsRoleBulkUserCreateRoute =
+  SecureAccessAdministratorsRoleBulkUserCreateRouteImport.update({
+    id: '/access/administrators/role-bulk-user-create',
+    path: '/access/administrators/role-bulk-user-create',
     getParentRoute: () => SecureRoute,
   } as any)
 const SecureAccessAdministratorsRoleUserCreateRoute =
@@ -312,7 +326,9 @@ export interface FileRoutesByFullPath {
   '/accounts/': typeof SecureAccountsIndexRoute
   '/profile/': typeof SecureProfileIndexRoute
   '/reporting/': typeof SecureReportingIndexRoute
+  '/access/administrators/bulk-user-create': typeof SecureAccessAdministratorsBulkUserCreateRoute
   '/access/administrators/create': typeof SecureAccessAdministratorsCreateRoute
+  '/access/administrators/role-bulk-user-create': typeof SecureAccessAdministratorsRoleBulkUserCreateRoute
   '/access/administrators/role-user-create': typeof SecureAccessAdministratorsRoleUserCreateRoute
   '/access/manage-user-roles/create-role': typeof SecureAccessManageUserRolesCreateRoleRoute
   '/accounts/$id/edit': typeof SecureAccountsIdEditRoute
@@ -356,7 +372,9 @@ export interface FileRoutesByTo {
   '/accounts': typeof SecureAccountsIndexRoute
   '/profile': typeof SecureProfileIndexRoute
   '/reporting': typeof SecureReportingIndexRoute
+  '/access/administrators/bulk-user-create': typeof SecureAccessAdministratorsBulkUserCreateRoute
   '/access/administrators/create': typeof SecureAccessAdministratorsCreateRoute
+  '/access/administrators/role-bulk-user-create': typeof SecureAccessAdministratorsRoleBulkUserCreateRoute
   '/access/administrators/role-user-create': typeof SecureAccessAdministratorsRoleUserCreateRoute
   '/access/manage-user-roles/create-role': typeof SecureAccessManageUserRolesCreateRoleRoute
   '/accounts/$id/edit': typeof SecureAccountsIdEditRoute
@@ -402,7 +420,9 @@ export interface FileRoutesById {
   '/_secure/accounts/': typeof SecureAccountsIndexRoute
   '/_secure/profile/': typeof SecureProfileIndexRoute
   '/_secure/reporting/': typeof SecureReportingIndexRoute
+  '/_secure/access/administrators/bulk-user-create': typeof SecureAccessAdministratorsBulkUserCreateRoute
   '/_secure/access/administrators/create': typeof SecureAccessAdministratorsCreateRoute
+  '/_secure/access/administrators/role-bulk-user-create': typeof SecureAccessAdministratorsRoleBulkUserCreateRoute
   '/_secure/access/administrators/role-user-create': typeof SecureAccessAdministratorsRoleUserCreateRoute
   '/_secure/access/manage-user-roles/create-role': typeof SecureAccessManageUserRolesCreateRoleRoute
   '/_secure/accounts/$id/edit': typeof SecureAccountsIdEditRoute
@@ -448,7 +468,9 @@ export interface FileRouteTypes {
     | '/accounts/'
     | '/profile/'
     | '/reporting/'
+    | '/access/administrators/bulk-user-create'
     | '/access/administrators/create'
+    | '/access/administrators/role-bulk-user-create'
     | '/access/administrators/role-user-create'
     | '/access/manage-user-roles/create-role'
     | '/accounts/$id/edit'
@@ -492,7 +514,9 @@ export interface FileRouteTypes {
     | '/accounts'
     | '/profile'
     | '/reporting'
+    | '/access/administrators/bulk-user-create'
     | '/access/administrators/create'
+    | '/access/administrators/role-bulk-user-create'
     | '/access/administrators/role-user-create'
     | '/access/manage-user-roles/create-role'
     | '/accounts/$id/edit'
@@ -537,7 +561,9 @@ export interface FileRouteTypes {
     | '/_secure/accounts/'
     | '/_secure/profile/'
     | '/_secure/reporting/'
+    | '/_secure/access/administrators/bulk-user-create'
     | '/_secure/access/administrators/create'
+    | '/_secure/access/administrators/role-bulk-user-create'
     | '/_secure/access/administrators/role-user-create'
     | '/_secure/access/manage-user-roles/create-role'
     | '/_secure/accounts/$id/edit'
@@ -743,11 +769,25 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureAccessAdministratorsIndexRouteImport
       parentRoute: typeof SecureRoute
     }
+    '/_secure/access/administrators/bulk-user-create': {
+      id: '/_secure/access/administrators/bulk-user-create'
+      path: '/access/administrators/bulk-user-create'
+      fullPath: '/access/administrators/bulk-user-create'
+      preLoaderRoute: typeof SecureAccessAdministratorsBulkUserCreateRouteImport
+      parentRoute: typeof SecureRoute
+    }
     '/_secure/access/administrators/create': {
       id: '/_secure/access/administrators/create'
       path: '/access/administrators/create'
       fullPath: '/access/administrators/create'
       preLoaderRoute: typeof SecureAccessAdministratorsCreateRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/administrators/role-bulk-user-create': {
+      id: '/_secure/access/administrators/role-bulk-user-create'
+      path: '/access/administrators/role-bulk-user-create'
+      fullPath: '/access/administrators/role-bulk-user-create'
+      preLoaderRoute: typeof SecureAccessAdministratorsRoleBulkUserCreateRouteImport
       parentRoute: typeof SecureRoute
     }
     '/_secure/access/administrators/role-user-create': {
@@ -892,7 +932,9 @@ interface SecureRouteChildren {
   SecureAccountsIndexRoute: typeof SecureAccountsIndexRoute
   SecureProfileIndexRoute: typeof SecureProfileIndexRoute
   SecureReportingIndexRoute: typeof SecureReportingIndexRoute
+  SecureAccessAdministratorsBulkUserCreateRoute: typeof SecureAccessAdministratorsBulkUserCreateRoute
   SecureAccessAdministratorsCreateRoute: typeof SecureAccessAdministratorsCreateRoute
+  SecureAccessAdministratorsRoleBulkUserCreateRoute: typeof SecureAccessAdministratorsRoleBulkUserCreateRoute
   SecureAccessAdministratorsRoleUserCreateRoute: typeof SecureAccessAdministratorsRoleUserCreateRoute
   SecureAccessManageUserRolesCreateRoleRoute: typeof SecureAccessManageUserRolesCreateRoleRoute
   SecureAccountsIdEditRoute: typeof SecureAccountsIdEditRoute
@@ -928,7 +970,11 @@ const SecureRouteChildren: SecureRouteChildren = {
   SecureAccountsIndexRoute: SecureAccountsIndexRoute,
   SecureProfileIndexRoute: SecureProfileIndexRoute,
   SecureReportingIndexRoute: SecureReportingIndexRoute,
+  SecureAccessAdministratorsBulkUserCreateRoute:
+    SecureAccessAdministratorsBulkUserCreateRoute,
   SecureAccessAdministratorsCreateRoute: SecureAccessAdministratorsCreateRoute,
+  SecureAccessAdministratorsRoleBulkUserCreateRoute:
+    SecureAccessAdministratorsRoleBulkUserCreateRoute,
   SecureAccessAdministratorsRoleUserCreateRoute:
     SecureAccessAdministratorsRoleUserCreateRoute,
   SecureAccessManageUserRolesCreateRoleRoute:
