@@ -117,6 +117,18 @@ export function AdministratorsPage({ search }: { search: UserListSearch }) {
               <Trans>Create administrator</Trans>
             </Link>
           ) : null}
+          {mayCreateUsers(permissions) ? (
+            <Link
+              to={
+                featureFlags.roles
+                  ? '/access/administrators/role-bulk-user-create'
+                  : '/access/administrators/bulk-user-create'
+              }
+              className="button"
+            >
+              <Trans>Bulk create</Trans>
+            </Link>
+          ) : null}
           <ExportCsvButton
             path={apiPaths.users.export}
             query={userFilterQuery(search, viewer.access_scope)}

@@ -60,6 +60,35 @@ describe('administrators list', () => {
     expect(queriesOf(requests, LIST_PATH)[0]).toEqual({ limit: '20', offset: '0', sort: 'name:asc' });
   });
 
+  it('leads to single and bulk creation, on the routes of the roles feature when it is on', async () => {
+    const flags = (roles: boolean) => ({
+      [`GET ${API}/feature-flag/features`]: () =>
+        json({ items: [{ name: 'roles', enabled: roles }], total: 1 }),
+    });
+    usersApi({ extra: flags(false) });
+    const { unmount } = renderApp('/account/access/administrators');
+    await findAdministratorsTable();
+    expect(screen.getByRole('link', { name: 'Create administrator' }).getAttribute('href')).toBe(
+      '/account/access/administrators/create',
+    );
+    expect(screen.getByRole('link', { name: 'Bulk create' }).getAttribute('href')).toBe(
+      '/account/access/administrators/bulk-user-create',
+    );
+    unmount();
+
+    usersApi({ extra: flags(true) });
+    renderApp('/account/access/administrators');
+    await findAdministratorsTable();
+    await waitFor(() =>
+      expect(screen.getByRole('link', { name: 'Bulk create' }).getAttribute('href')).toBe(
+        '/account/access/administrators/role-bulk-user-create',
+      ),
+    );
+    expect(screen.getByRole('link', { name: 'Create administrator' }).getAttribute('href')).toBe(
+      '/account/access/administrators/role-user-create',
+    );
+  });
+
   it('hides the account and scope columns and the scope filter from an account-scope viewer', async () => {
     usersApi({ profile: profileFixture({ access_scope: 'account' }) });
     renderApp('/account/access/administrators');
