@@ -182,7 +182,7 @@ export async function userRecord(
     db
       .selectFrom('user_roles')
       .innerJoin('roles', 'roles.id', 'user_roles.role_id')
-      .select(['roles.id', 'roles.name', 'roles.app_code', 'roles.account_id'])
+      .select(['roles.id', 'roles.name', 'roles.code', 'roles.app_code', 'roles.account_id'])
       .where('user_roles.user_id', '=', id)
       .where('roles.archived', '=', false)
       .orderBy('roles.name')
@@ -236,6 +236,7 @@ export async function userRecord(
     roles: roles.map((role) => ({
       id: role.id,
       name: role.name,
+      code: role.code,
       app_code: oneOf(APPLICATION_CODES, role.app_code, 'application'),
       built_in: role.account_id === null,
     })),

@@ -3,25 +3,29 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { BUILT_IN_ROLES } from '../../../../contract/permissions.ts';
-import type { Role } from '../../../../contract/schemas/users.ts';
+import type { RoleDetails } from '../../../../contract/schemas/users.ts';
 import { ACCOUNT_ID, profileFixture } from '../../fixtures.ts';
 import { json, mockApi, renderApp, signedInHandlers } from '../../support.tsx';
 
 const API = '/account/ui-api/v1';
 
-const ROWS: Role[] = [
+const ROWS: RoleDetails[] = [
   {
     id: 'role-1',
     name: 'Account administrator',
     code: 'account_administrator',
     app_code: 'account_manager',
     account_id: null,
+    account_name: null,
     built_in: true,
     status: 'active',
     permissions: ['VIEW_USER', 'MANAGE_USER'],
     description: '',
     cloned_from: null,
+    users_count: 4,
+    created_at: '2026-01-02T09:00:00Z',
     version: 1,
+    editable: false,
   },
   {
     id: 'role-7',
@@ -29,12 +33,16 @@ const ROWS: Role[] = [
     code: null,
     app_code: 'account_manager',
     account_id: ACCOUNT_ID,
+    account_name: 'Example Corp',
     built_in: false,
     status: 'active',
     permissions: ['VIEW_AUDIT_LOG'],
     description: '',
     cloned_from: null,
+    users_count: 2,
+    created_at: '2026-03-04T10:00:00Z',
     version: 3,
+    editable: true,
   },
 ];
 
