@@ -46,16 +46,17 @@ const ROWS: RoleDetails[] = [
   },
 ];
 
-function listApi() {
+function listApi(extra: Parameters<typeof mockApi>[0] = {}) {
   const asked: URLSearchParams[] = [];
-  mockApi({
+  const api = mockApi({
     ...signedInHandlers(profileFixture(), BUILT_IN_ROLES.account_administrator.permissions),
     [`GET ${API}/role`]: ({ url }) => {
       asked.push(url.searchParams);
       return json({ items: ROWS, total: ROWS.length });
     },
+    ...extra,
   });
-  return asked;
+  return Object.assign(asked, { calls: api.calls });
 }
 
 describe('the user roles list', () => {
@@ -84,5 +85,53 @@ describe('the user roles list', () => {
     await user.keyboard('{Escape}');
     await user.click(screen.getByRole('button', { name: 'Actions for Auditors' }));
     expect(await screen.findByRole('menuitem', { name: 'Edit' })).toBeTruthy();
+  });
+
+  it('shows the account, the holders and the creation day, and sorts by holders', async () => {
+    const asked = listApi();
+    renderApp('/account/access/manage-user-roles');
+    const user = userEvent.setup();
+    const row = (await screen.findByRole('link', { name: 'Auditors' })).closest('tr') as HTMLElement;
+    const headers = screen
+      .getAllByRole('columnheader')
+      .map((cell) => cell.textContent?.replace(/[▲▼↕]/g, ''));
+    expect(headers.slice(0, 8)).toEqual([
+      'Name',
+      'Application',
+      'Account',
+      'Type',
+      'Permissions',
+      'Users',
+      'Status',
+      'Created',
+    ]);
+    const cells = [...row.querySelectorAll('td')].map((cell) => cell.textContent);
+    expect(cells).toContain('Example Corp');
+    expect(cells).toContain('2');
+    expect(cells.some((text) => text?.includes('2026'))).toBe(true);
+    await user.click(screen.getByRole('button', { name: /Users/ }));
+    await waitFor(() => expect(asked.at(-1)?.get('sort')).toBe('users:asc'));
+  });
+
+  it('offers Archive only where the server says the viewer may edit, with the row’s holders in the dialog', async () => {
+    const { calls } = listApi({ [`DELETE ${API}/role/role-7`]: () => new Response(null, { status: 204 }) });
+    renderApp('/account/access/manage-user-roles');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Actions for Account administrator' }));
+    expect(screen.queryByRole('menuitem', { name: 'Archive' })).toBeNull();
+    await user.keyboard('{Escape}');
+    await user.click(screen.getByRole('button', { name: 'Actions for Auditors' }));
+    // Chosen by keyboard, as a click in jsdom also lands outside the dialog it opens.
+    const item = await screen.findByRole('menuitem', { name: 'Archive' });
+    for (let step = 0; step < 6 && !item.hasAttribute('data-highlighted'); step += 1) {
+      await user.keyboard('{ArrowDown}');
+    }
+    await user.keyboard('{Enter}');
+    const dialog = await screen.findByRole('alertdialog');
+    expect(dialog.textContent).toContain('2 users hold this role');
+    await user.click(screen.getByRole('button', { name: 'Archive role' }));
+    await waitFor(() =>
+      expect(calls.find((call) => call.method === 'DELETE')?.headers.get('If-Match')).toBe('"3"'),
+    );
   });
 });
