@@ -103,7 +103,10 @@ const userApplicationSchema = v.object({
 
 /** GET user/{id}/applications: the licensed applications the user holds a role in, with those roles. */
 export const userApplicationListSchema = listSchema(
-  v.object({ ...userApplicationSchema.entries, roles: v.array(idNameSchema) }),
+  v.object({
+    ...userApplicationSchema.entries,
+    roles: v.array(v.object({ ...idNameSchema.entries, code: v.nullable(v.string()) })),
+  }),
 );
 export type UserApplicationList = v.InferOutput<typeof userApplicationListSchema>;
 

@@ -6,6 +6,7 @@ import { isPlatformLocale, LANGUAGE_NAMES } from '../../../../contract/locales.t
 import type { User } from '../../../../contract/schemas/users.ts';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
+import { roleDisplayName } from '../../../components/role-labels.ts';
 import { useProfile } from '../../../lib/current-user.ts';
 import { userDate } from '../../../lib/dates.ts';
 import { usePermissionFlags } from '../../../lib/permissions.tsx';
@@ -58,7 +59,7 @@ export function AdministratorDetailsPage({ userId, apiTokens }: { userId: string
                 value: (
                   <ul className="administrator-details__roles">
                     {application.roles.map((role) => (
-                      <li key={role.id}>{role.name}</li>
+                      <li key={role.id}>{roleDisplayName(role, i18n)}</li>
                     ))}
                     {data.default_application === application.context ? (
                       <li>

@@ -140,7 +140,7 @@ export function usersApi({
             app_code: 'account_manager',
             app_name: 'Account Manager',
             context: 'account-manager',
-            roles: [{ id: 'role-1', name: 'Account administrator' }],
+            roles: [{ id: 'role-1', name: 'Account administrator', code: 'account_administrator' }],
           },
         ],
         total: 1,
