@@ -12,7 +12,9 @@ import { CONSOLE_LOCALES, DEFAULT_CONSOLE_LOCALE } from './contract/locales.ts';
 /** Shared components and libraries only the secure screens use: their words load with `console`. */
 const secureOnlySources = [
   '<rootDir>/src/lib/offline',
+  '<rootDir>/src/components/account-picker.tsx',
   '<rootDir>/src/components/account-unavailable-page.tsx',
+  '<rootDir>/src/components/aliases-editor.tsx',
   '<rootDir>/src/components/back-button.tsx',
   '<rootDir>/src/components/cached-data-notice.tsx',
   '<rootDir>/src/components/country-select.tsx',
@@ -23,6 +25,7 @@ const secureOnlySources = [
   '<rootDir>/src/components/pending-sync-badge.tsx',
   '<rootDir>/src/components/require-permissions.tsx',
   '<rootDir>/src/components/role-labels.ts',
+  '<rootDir>/src/components/role-picker.tsx',
   '<rootDir>/src/components/route-error-page.tsx',
   '<rootDir>/src/components/section-card.tsx',
   '<rootDir>/src/components/section-placeholder.tsx',

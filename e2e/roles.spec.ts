@@ -9,11 +9,11 @@ import {
   fillRoleName,
   filterRolesByType,
   nextRoleStep,
-  roleFormStep,
   openRole,
   openRolesFromNavigation,
   permissionBox,
   ROLES_PATH,
+  roleFormStep,
   roleUserRow,
   searchRoles,
 } from './pages/roles.ts';

@@ -33,6 +33,8 @@ import { Route as SecureReportingLoggingRouteImport } from './routes/_secure/rep
 import { Route as ResetPasswordUserIdCodeRouteImport } from './routes/reset-password.$userId.$code'
 import { Route as VerifyUserIdCodeRouteImport } from './routes/verify.$userId.$code'
 import { Route as SecureAccessAdministratorsIndexRouteImport } from './routes/_secure/access/administrators/index'
+import { Route as SecureAccessAdministratorsCreateRouteImport } from './routes/_secure/access/administrators/create'
+import { Route as SecureAccessAdministratorsRoleUserCreateRouteImport } from './routes/_secure/access/administrators/role-user-create'
 import { Route as SecureAccessManageUserRolesIndexRouteImport } from './routes/_secure/access/manage-user-roles/index'
 import { Route as SecureAccessManageUserRolesCreateRoleRouteImport } from './routes/_secure/access/manage-user-roles/create-role'
 import { Route as SecureAccountsIdIndexRouteImport } from './routes/_secure/accounts/$id/index'
@@ -40,6 +42,9 @@ import { Route as SecureAccountsIdEditRouteImport } from './routes/_secure/accou
 import { Route as SecureCaOrganizationsIndexRouteImport } from './routes/_secure/ca/organizations/index'
 import { Route as SecureCaOrganizationsCreateRouteImport } from './routes/_secure/ca/organizations/create'
 import { Route as SecureAccessAdministratorsIdIndexRouteImport } from './routes/_secure/access/administrators/$id/index'
+import { Route as SecureAccessAdministratorsIdEditRouteImport } from './routes/_secure/access/administrators/$id/edit'
+import { Route as SecureAccessAdministratorsIdRoleEditRouteImport } from './routes/_secure/access/administrators/$id/role-edit'
+import { Route as SecureAccessAdministratorsIdRoleUserEditRouteImport } from './routes/_secure/access/administrators/$id/role-user-edit'
 import { Route as SecureAccessManageUserRolesCloneRoleIdRouteImport } from './routes/_secure/access/manage-user-roles/clone-role/$id'
 import { Route as SecureAccessManageUserRolesEditRoleIdRouteImport } from './routes/_secure/access/manage-user-roles/edit-role/$id'
 import { Route as SecureAccessManageUserRolesRoleDetailIdRouteImport } from './routes/_secure/access/manage-user-roles/role-detail/$id'
@@ -171,6 +176,18 @@ const SecureAccessAdministratorsIndexRoute =
     path: '/access/administrators/',
     getParentRoute: () => SecureRoute,
   } as any)
+const SecureAccessAdministratorsCreateRoute =
+  SecureAccessAdministratorsCreateRouteImport.update({
+    id: '/access/administrators/create',
+    path: '/access/administrators/create',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessAdministratorsRoleUserCreateRoute =
+  SecureAccessAdministratorsRoleUserCreateRouteImport.update({
+    id: '/access/administrators/role-user-create',
+    path: '/access/administrators/role-user-create',
+    getParentRoute: () => SecureRoute,
+  } as any)
 const SecureAccessManageUserRolesIndexRoute =
   SecureAccessManageUserRolesIndexRouteImport.update({
     id: '/access/manage-user-roles/',
@@ -209,6 +226,24 @@ const SecureAccessAdministratorsIdIndexRoute =
   SecureAccessAdministratorsIdIndexRouteImport.update({
     id: '/access/administrators/$id/',
     path: '/access/administrators/$id/',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessAdministratorsIdEditRoute =
+  SecureAccessAdministratorsIdEditRouteImport.update({
+    id: '/access/administrators/$id/edit',
+    path: '/access/administrators/$id/edit',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessAdministratorsIdRoleEditRoute =
+  SecureAccessAdministratorsIdRoleEditRouteImport.update({
+    id: '/access/administrators/$id/role-edit',
+    path: '/access/administrators/$id/role-edit',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessAdministratorsIdRoleUserEditRoute =
+  SecureAccessAdministratorsIdRoleUserEditRouteImport.update({
+    id: '/access/administrators/$id/role-user-edit',
+    path: '/access/administrators/$id/role-user-edit',
     getParentRoute: () => SecureRoute,
   } as any)
 const SecureAccessManageUserRolesCloneRoleIdRoute =
@@ -277,6 +312,8 @@ export interface FileRoutesByFullPath {
   '/accounts/': typeof SecureAccountsIndexRoute
   '/profile/': typeof SecureProfileIndexRoute
   '/reporting/': typeof SecureReportingIndexRoute
+  '/access/administrators/create': typeof SecureAccessAdministratorsCreateRoute
+  '/access/administrators/role-user-create': typeof SecureAccessAdministratorsRoleUserCreateRoute
   '/access/manage-user-roles/create-role': typeof SecureAccessManageUserRolesCreateRoleRoute
   '/accounts/$id/edit': typeof SecureAccountsIdEditRoute
   '/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
@@ -284,6 +321,9 @@ export interface FileRoutesByFullPath {
   '/access/manage-user-roles/': typeof SecureAccessManageUserRolesIndexRoute
   '/accounts/$id/': typeof SecureAccountsIdIndexRoute
   '/ca/organizations/': typeof SecureCaOrganizationsIndexRoute
+  '/access/administrators/$id/edit': typeof SecureAccessAdministratorsIdEditRoute
+  '/access/administrators/$id/role-edit': typeof SecureAccessAdministratorsIdRoleEditRoute
+  '/access/administrators/$id/role-user-edit': typeof SecureAccessAdministratorsIdRoleUserEditRoute
   '/access/manage-user-roles/clone-role/$id': typeof SecureAccessManageUserRolesCloneRoleIdRoute
   '/access/manage-user-roles/edit-role/$id': typeof SecureAccessManageUserRolesEditRoleIdRoute
   '/access/manage-user-roles/role-detail/$id': typeof SecureAccessManageUserRolesRoleDetailIdRoute
@@ -316,6 +356,8 @@ export interface FileRoutesByTo {
   '/accounts': typeof SecureAccountsIndexRoute
   '/profile': typeof SecureProfileIndexRoute
   '/reporting': typeof SecureReportingIndexRoute
+  '/access/administrators/create': typeof SecureAccessAdministratorsCreateRoute
+  '/access/administrators/role-user-create': typeof SecureAccessAdministratorsRoleUserCreateRoute
   '/access/manage-user-roles/create-role': typeof SecureAccessManageUserRolesCreateRoleRoute
   '/accounts/$id/edit': typeof SecureAccountsIdEditRoute
   '/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
@@ -323,6 +365,9 @@ export interface FileRoutesByTo {
   '/access/manage-user-roles': typeof SecureAccessManageUserRolesIndexRoute
   '/accounts/$id': typeof SecureAccountsIdIndexRoute
   '/ca/organizations': typeof SecureCaOrganizationsIndexRoute
+  '/access/administrators/$id/edit': typeof SecureAccessAdministratorsIdEditRoute
+  '/access/administrators/$id/role-edit': typeof SecureAccessAdministratorsIdRoleEditRoute
+  '/access/administrators/$id/role-user-edit': typeof SecureAccessAdministratorsIdRoleUserEditRoute
   '/access/manage-user-roles/clone-role/$id': typeof SecureAccessManageUserRolesCloneRoleIdRoute
   '/access/manage-user-roles/edit-role/$id': typeof SecureAccessManageUserRolesEditRoleIdRoute
   '/access/manage-user-roles/role-detail/$id': typeof SecureAccessManageUserRolesRoleDetailIdRoute
@@ -357,6 +402,8 @@ export interface FileRoutesById {
   '/_secure/accounts/': typeof SecureAccountsIndexRoute
   '/_secure/profile/': typeof SecureProfileIndexRoute
   '/_secure/reporting/': typeof SecureReportingIndexRoute
+  '/_secure/access/administrators/create': typeof SecureAccessAdministratorsCreateRoute
+  '/_secure/access/administrators/role-user-create': typeof SecureAccessAdministratorsRoleUserCreateRoute
   '/_secure/access/manage-user-roles/create-role': typeof SecureAccessManageUserRolesCreateRoleRoute
   '/_secure/accounts/$id/edit': typeof SecureAccountsIdEditRoute
   '/_secure/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
@@ -364,6 +411,9 @@ export interface FileRoutesById {
   '/_secure/access/manage-user-roles/': typeof SecureAccessManageUserRolesIndexRoute
   '/_secure/accounts/$id/': typeof SecureAccountsIdIndexRoute
   '/_secure/ca/organizations/': typeof SecureCaOrganizationsIndexRoute
+  '/_secure/access/administrators/$id/edit': typeof SecureAccessAdministratorsIdEditRoute
+  '/_secure/access/administrators/$id/role-edit': typeof SecureAccessAdministratorsIdRoleEditRoute
+  '/_secure/access/administrators/$id/role-user-edit': typeof SecureAccessAdministratorsIdRoleUserEditRoute
   '/_secure/access/manage-user-roles/clone-role/$id': typeof SecureAccessManageUserRolesCloneRoleIdRoute
   '/_secure/access/manage-user-roles/edit-role/$id': typeof SecureAccessManageUserRolesEditRoleIdRoute
   '/_secure/access/manage-user-roles/role-detail/$id': typeof SecureAccessManageUserRolesRoleDetailIdRoute
@@ -398,6 +448,8 @@ export interface FileRouteTypes {
     | '/accounts/'
     | '/profile/'
     | '/reporting/'
+    | '/access/administrators/create'
+    | '/access/administrators/role-user-create'
     | '/access/manage-user-roles/create-role'
     | '/accounts/$id/edit'
     | '/ca/organizations/create'
@@ -405,6 +457,9 @@ export interface FileRouteTypes {
     | '/access/manage-user-roles/'
     | '/accounts/$id/'
     | '/ca/organizations/'
+    | '/access/administrators/$id/edit'
+    | '/access/administrators/$id/role-edit'
+    | '/access/administrators/$id/role-user-edit'
     | '/access/manage-user-roles/clone-role/$id'
     | '/access/manage-user-roles/edit-role/$id'
     | '/access/manage-user-roles/role-detail/$id'
@@ -437,6 +492,8 @@ export interface FileRouteTypes {
     | '/accounts'
     | '/profile'
     | '/reporting'
+    | '/access/administrators/create'
+    | '/access/administrators/role-user-create'
     | '/access/manage-user-roles/create-role'
     | '/accounts/$id/edit'
     | '/ca/organizations/create'
@@ -444,6 +501,9 @@ export interface FileRouteTypes {
     | '/access/manage-user-roles'
     | '/accounts/$id'
     | '/ca/organizations'
+    | '/access/administrators/$id/edit'
+    | '/access/administrators/$id/role-edit'
+    | '/access/administrators/$id/role-user-edit'
     | '/access/manage-user-roles/clone-role/$id'
     | '/access/manage-user-roles/edit-role/$id'
     | '/access/manage-user-roles/role-detail/$id'
@@ -477,6 +537,8 @@ export interface FileRouteTypes {
     | '/_secure/accounts/'
     | '/_secure/profile/'
     | '/_secure/reporting/'
+    | '/_secure/access/administrators/create'
+    | '/_secure/access/administrators/role-user-create'
     | '/_secure/access/manage-user-roles/create-role'
     | '/_secure/accounts/$id/edit'
     | '/_secure/ca/organizations/create'
@@ -484,6 +546,9 @@ export interface FileRouteTypes {
     | '/_secure/access/manage-user-roles/'
     | '/_secure/accounts/$id/'
     | '/_secure/ca/organizations/'
+    | '/_secure/access/administrators/$id/edit'
+    | '/_secure/access/administrators/$id/role-edit'
+    | '/_secure/access/administrators/$id/role-user-edit'
     | '/_secure/access/manage-user-roles/clone-role/$id'
     | '/_secure/access/manage-user-roles/edit-role/$id'
     | '/_secure/access/manage-user-roles/role-detail/$id'
@@ -678,6 +743,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureAccessAdministratorsIndexRouteImport
       parentRoute: typeof SecureRoute
     }
+    '/_secure/access/administrators/create': {
+      id: '/_secure/access/administrators/create'
+      path: '/access/administrators/create'
+      fullPath: '/access/administrators/create'
+      preLoaderRoute: typeof SecureAccessAdministratorsCreateRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/administrators/role-user-create': {
+      id: '/_secure/access/administrators/role-user-create'
+      path: '/access/administrators/role-user-create'
+      fullPath: '/access/administrators/role-user-create'
+      preLoaderRoute: typeof SecureAccessAdministratorsRoleUserCreateRouteImport
+      parentRoute: typeof SecureRoute
+    }
     '/_secure/access/manage-user-roles/': {
       id: '/_secure/access/manage-user-roles/'
       path: '/access/manage-user-roles'
@@ -725,6 +804,27 @@ declare module '@tanstack/react-router' {
       path: '/access/administrators/$id'
       fullPath: '/access/administrators/$id/'
       preLoaderRoute: typeof SecureAccessAdministratorsIdIndexRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/administrators/$id/edit': {
+      id: '/_secure/access/administrators/$id/edit'
+      path: '/access/administrators/$id/edit'
+      fullPath: '/access/administrators/$id/edit'
+      preLoaderRoute: typeof SecureAccessAdministratorsIdEditRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/administrators/$id/role-edit': {
+      id: '/_secure/access/administrators/$id/role-edit'
+      path: '/access/administrators/$id/role-edit'
+      fullPath: '/access/administrators/$id/role-edit'
+      preLoaderRoute: typeof SecureAccessAdministratorsIdRoleEditRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/administrators/$id/role-user-edit': {
+      id: '/_secure/access/administrators/$id/role-user-edit'
+      path: '/access/administrators/$id/role-user-edit'
+      fullPath: '/access/administrators/$id/role-user-edit'
+      preLoaderRoute: typeof SecureAccessAdministratorsIdRoleUserEditRouteImport
       parentRoute: typeof SecureRoute
     }
     '/_secure/access/manage-user-roles/clone-role/$id': {
@@ -792,6 +892,8 @@ interface SecureRouteChildren {
   SecureAccountsIndexRoute: typeof SecureAccountsIndexRoute
   SecureProfileIndexRoute: typeof SecureProfileIndexRoute
   SecureReportingIndexRoute: typeof SecureReportingIndexRoute
+  SecureAccessAdministratorsCreateRoute: typeof SecureAccessAdministratorsCreateRoute
+  SecureAccessAdministratorsRoleUserCreateRoute: typeof SecureAccessAdministratorsRoleUserCreateRoute
   SecureAccessManageUserRolesCreateRoleRoute: typeof SecureAccessManageUserRolesCreateRoleRoute
   SecureAccountsIdEditRoute: typeof SecureAccountsIdEditRoute
   SecureCaOrganizationsCreateRoute: typeof SecureCaOrganizationsCreateRoute
@@ -799,6 +901,9 @@ interface SecureRouteChildren {
   SecureAccessManageUserRolesIndexRoute: typeof SecureAccessManageUserRolesIndexRoute
   SecureAccountsIdIndexRoute: typeof SecureAccountsIdIndexRoute
   SecureCaOrganizationsIndexRoute: typeof SecureCaOrganizationsIndexRoute
+  SecureAccessAdministratorsIdEditRoute: typeof SecureAccessAdministratorsIdEditRoute
+  SecureAccessAdministratorsIdRoleEditRoute: typeof SecureAccessAdministratorsIdRoleEditRoute
+  SecureAccessAdministratorsIdRoleUserEditRoute: typeof SecureAccessAdministratorsIdRoleUserEditRoute
   SecureAccessManageUserRolesCloneRoleIdRoute: typeof SecureAccessManageUserRolesCloneRoleIdRoute
   SecureAccessManageUserRolesEditRoleIdRoute: typeof SecureAccessManageUserRolesEditRoleIdRoute
   SecureAccessManageUserRolesRoleDetailIdRoute: typeof SecureAccessManageUserRolesRoleDetailIdRoute
@@ -823,6 +928,9 @@ const SecureRouteChildren: SecureRouteChildren = {
   SecureAccountsIndexRoute: SecureAccountsIndexRoute,
   SecureProfileIndexRoute: SecureProfileIndexRoute,
   SecureReportingIndexRoute: SecureReportingIndexRoute,
+  SecureAccessAdministratorsCreateRoute: SecureAccessAdministratorsCreateRoute,
+  SecureAccessAdministratorsRoleUserCreateRoute:
+    SecureAccessAdministratorsRoleUserCreateRoute,
   SecureAccessManageUserRolesCreateRoleRoute:
     SecureAccessManageUserRolesCreateRoleRoute,
   SecureAccountsIdEditRoute: SecureAccountsIdEditRoute,
@@ -831,6 +939,11 @@ const SecureRouteChildren: SecureRouteChildren = {
   SecureAccessManageUserRolesIndexRoute: SecureAccessManageUserRolesIndexRoute,
   SecureAccountsIdIndexRoute: SecureAccountsIdIndexRoute,
   SecureCaOrganizationsIndexRoute: SecureCaOrganizationsIndexRoute,
+  SecureAccessAdministratorsIdEditRoute: SecureAccessAdministratorsIdEditRoute,
+  SecureAccessAdministratorsIdRoleEditRoute:
+    SecureAccessAdministratorsIdRoleEditRoute,
+  SecureAccessAdministratorsIdRoleUserEditRoute:
+    SecureAccessAdministratorsIdRoleUserEditRoute,
   SecureAccessManageUserRolesCloneRoleIdRoute:
     SecureAccessManageUserRolesCloneRoleIdRoute,
   SecureAccessManageUserRolesEditRoleIdRoute:
