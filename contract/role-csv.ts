@@ -7,9 +7,12 @@ export const ROLE_CSV_COLUMNS = [
   'application',
   'type',
   'account_id',
+  'account_name',
   'status',
   'description',
   'permissions',
+  'users',
+  'created_at',
 ] as const;
 export type RoleCsvColumn = (typeof ROLE_CSV_COLUMNS)[number];
 

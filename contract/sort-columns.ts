@@ -30,7 +30,7 @@ export const USER_SORT_COLUMNS = [
 export type UserSortColumn = (typeof USER_SORT_COLUMNS)[number];
 
 /** The roles list; `application` is the application's code, `type` built-in before custom. */
-export const ROLE_SORT_COLUMNS = ['name', 'application', 'type'] as const;
+export const ROLE_SORT_COLUMNS = ['name', 'application', 'type', 'users', 'created'] as const;
 export type RoleSortColumn = (typeof ROLE_SORT_COLUMNS)[number];
 
 export type SortDirection = 'asc' | 'desc';

@@ -8,10 +8,12 @@ import {
   assignUser,
   fillRoleName,
   filterRolesByType,
+  nextRoleStep,
   openRole,
   openRolesFromNavigation,
   permissionBox,
   ROLES_PATH,
+  roleFormStep,
   roleUserRow,
   searchRoles,
 } from './pages/roles.ts';
@@ -86,11 +88,23 @@ test('a system administrator clones the account administrator role without the a
     await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Copy of Account administrator');
     await expect(page.getByRole('combobox', { name: 'Account' })).toHaveValue(accountId);
     await expect(page.getByRole('option', { name: ACCOUNT_NAME })).toBeAttached();
+    await fillRoleName(page, CLONE_NAME);
+    await nextRoleStep(page);
     const auditLog = permissionBox(page, 'View: Audit log');
     await expect(auditLog).toBeChecked();
     await auditLog.uncheck({ force: true });
     await expect(auditLog).not.toBeChecked();
-    await fillRoleName(page, CLONE_NAME);
+    await nextRoleStep(page);
+    const review = page.getByRole('group', { name: 'Step 3 of 3: Review' });
+    await expect(review).toContainText(CLONE_NAME);
+    await expect(review.getByText('Manage: Users', { exact: true })).toBeVisible();
+    await expect(review.getByText('View: Audit log')).toHaveCount(0);
+    await assertAccessible(page);
+    // The browser's Back returns a step, with the choices kept.
+    await page.goBack();
+    await expect.poll(() => roleFormStep(page)).toBe(2);
+    await expect(permissionBox(page, 'View: Audit log')).not.toBeChecked();
+    await nextRoleStep(page);
     await page.getByRole('button', { name: 'Create role' }).click();
     await expect(page.getByText('Role created.')).toBeVisible();
     await assertOnRoleDetails(page, CLONE_NAME);
@@ -101,6 +115,7 @@ test('a system administrator clones the account administrator role without the a
   await test.step('the edit form of the custom role opens with its permissions', async () => {
     await page.getByRole('link', { name: 'Edit' }).click();
     await assertOnRoleForm(page, `Edit role ${CLONE_NAME}`);
+    await expect(page.getByLabel('Name', { exact: true })).toHaveValue(CLONE_NAME);
     await expect(permissionBox(page, 'View: Audit log')).not.toBeChecked();
     await expect(permissionBox(page, 'Manage: Users')).toBeChecked();
     await page.getByRole('link', { name: 'Cancel' }).click();
@@ -157,6 +172,10 @@ test('a system administrator clones the account administrator role without the a
     await searchRoles(page, run);
     await expect(page.getByText('1 role', { exact: true })).toBeVisible();
     await assertRolesListed(page);
+    // Its one holder, and its account, in the row.
+    const row = page.getByRole('row', { name: new RegExp(CLONE_NAME) });
+    await expect(row).toContainText(ACCOUNT_NAME);
+    await expect(row.getByRole('cell', { name: '1', exact: true })).toHaveCount(1);
     await page.getByRole('link', { name: 'Create role' }).click();
     await assertOnRoleForm(page, 'Create role');
     await page.getByRole('link', { name: 'Cancel' }).click();

@@ -55,8 +55,8 @@ export const userSummarySchema = v.object({
   primary_account: idNameSchema,
   status: v.picklist(USER_STATUSES),
   email_verified: v.boolean(),
-  /** The user's roles that are not archived, by name. */
-  roles: v.array(idNameSchema),
+  /** The user's roles that are not archived, by name; `code` names a built-in role (null for custom). */
+  roles: v.array(v.object({ ...idNameSchema.entries, code: v.nullable(v.string()) })),
   last_sign_in_at: v.nullable(timestampSchema),
   created_at: timestampSchema,
   /** Row version: the user's ETag. */
@@ -103,7 +103,10 @@ const userApplicationSchema = v.object({
 
 /** GET user/{id}/applications: the licensed applications the user holds a role in, with those roles. */
 export const userApplicationListSchema = listSchema(
-  v.object({ ...userApplicationSchema.entries, roles: v.array(idNameSchema) }),
+  v.object({
+    ...userApplicationSchema.entries,
+    roles: v.array(v.object({ ...idNameSchema.entries, code: v.nullable(v.string()) })),
+  }),
 );
 export type UserApplicationList = v.InferOutput<typeof userApplicationListSchema>;
 
@@ -143,7 +146,13 @@ export const userSchema = v.object({
   email_verified: v.boolean(),
   status: v.picklist(USER_STATUSES),
   roles: v.array(
-    v.object({ ...idNameSchema.entries, app_code: v.picklist(APPLICATION_CODES), built_in: v.boolean() }),
+    v.object({
+      ...idNameSchema.entries,
+      /** The built-in role's code, by which the console translates its name; null for a custom role. */
+      code: v.nullable(v.string()),
+      app_code: v.picklist(APPLICATION_CODES),
+      built_in: v.boolean(),
+    }),
   ),
   last_sign_in_at: v.nullable(timestampSchema),
   password_changed_at: v.nullable(timestampSchema),
@@ -170,29 +179,36 @@ export const roleSchema = v.object({
   app_code: v.picklist(APPLICATION_CODES),
   /** The account a custom role belongs to; null for a built-in role, which every account shares. */
   account_id: v.nullable(v.string()),
+  /** That account's name; null for a built-in role. */
+  account_name: v.nullable(v.string()),
   built_in: v.boolean(),
   status: v.picklist(ROLE_STATUSES),
   permissions: v.array(v.string()),
   description: v.string(),
   /** The role the console filled the create form from, if it was a clone and that role still exists. */
   cloned_from: v.nullable(v.string()),
+  /**
+   * How many users hold the role among those the caller reaches (decision 018 §3.1), archived or not:
+   * the count the archive dialog shows, the same on the list and the details.
+   */
+  users_count: v.number(),
+  created_at: timestampSchema,
   version: v.number(),
 });
 export type Role = v.InferOutput<typeof roleSchema>;
 
 /**
- * GET role/{id}: the role with how many of its holders the caller reaches and whether the caller may
- * edit and archive it (a custom, active role, the roles feature on, manage user role, and everything
- * it grants held by the caller), so the console offers only what the server accepts.
+ * GET role/{id} and the rows of GET role: the role with whether the caller may edit and archive it (a
+ * custom, active role, the roles feature on, manage user role, and everything it grants held by the
+ * caller), so the console offers only what the server accepts.
  */
 export const roleDetailsSchema = v.object({
   ...roleSchema.entries,
-  users_count: v.number(),
   editable: v.boolean(),
 });
 export type RoleDetails = v.InferOutput<typeof roleDetailsSchema>;
 
-export const roleListSchema = listSchema(roleSchema);
+export const roleListSchema = listSchema(roleDetailsSchema);
 export type RoleList = v.InferOutput<typeof roleListSchema>;
 
 /**

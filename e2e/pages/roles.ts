@@ -47,8 +47,21 @@ export async function assertOnRoleDetails(page: Page, name: string): Promise<voi
 /** The role form, once its permission groups arrived. */
 export async function assertOnRoleForm(page: Page, title: string): Promise<void> {
   await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible();
-  await expect(page.getByRole('group', { name: 'Users and roles' })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Steps' })).toBeVisible();
   await assertAccessible(page);
+}
+
+/** The step of the role form the address names (`#step=n`), 1 without one. */
+export function roleFormStep(page: Page): number {
+  const match = /step=(\d+)/.exec(new URL(page.url()).hash);
+  return match ? Number(match[1]) : 1;
+}
+
+/** Goes on to the next step of the role form, which the address then names. */
+export async function nextRoleStep(page: Page): Promise<void> {
+  const step = roleFormStep(page);
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect.poll(() => roleFormStep(page)).toBe(step + 1);
 }
 
 export function permissionBox(page: Page, label: string): Locator {

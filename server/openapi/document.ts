@@ -674,7 +674,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: apiPaths.roles.list,
     tag: 'Roles',
     summary:
-      'The built-in roles and the custom roles of the accounts whose users the caller reaches (view or manage user role, or manage user); an account filter out of reach is 404.',
+      'The built-in roles and the custom roles of the accounts whose users the caller reaches (view or manage user role, or manage user), each with its account name, the count of its holders the caller reaches and whether the caller may edit it; sortable by name, application, type, users and created; an account filter out of reach is 404.',
     authenticated: true,
     query: roleListQuerySchema,
     success: { status: 200, description: 'Roles', schema: roleListSchema },

@@ -13,7 +13,10 @@ function roleCsvRecord(role: Role): RoleCsvRecord {
     application: role.app_code,
     type: role.built_in ? 'built_in' : 'custom',
     account_id: role.account_id ?? '',
+    account_name: role.account_name ?? '',
     status: role.status,
+    users: String(role.users_count),
+    created_at: role.created_at,
     description: role.description,
     permissions: role.permissions.join(PERMISSION_NAME_SEPARATOR),
   };

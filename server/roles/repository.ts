@@ -4,7 +4,7 @@ import { APPLICATION_CODES } from '../../contract/permissions.ts';
 import type { SortOrder } from '../../contract/schemas/query.ts';
 import type { Role, RoleListQuery } from '../../contract/schemas/users.ts';
 import type { RoleSortColumn } from '../../contract/sort-columns.ts';
-import { roleReach } from '../authorization/user-reach.ts';
+import { roleReach, userReach } from '../authorization/user-reach.ts';
 import { keysetBatches, orderByKeys, type SortKeys } from '../db/keyset.ts';
 import { containsPattern } from '../db/like.ts';
 import type { Database } from '../db/schema.ts';
@@ -18,15 +18,31 @@ export const DEFAULT_SORT: SortOrder<RoleSortColumn> = { column: 'name', directi
 
 const lowerName = sql<string>`lower(${sql.ref('roles.name')})`;
 
-/** Sort keys per column, before the `id` tie-breaker; built-in roles (no account) sort before custom ones. */
-const SORT_KEYS: Record<RoleSortColumn, readonly RawBuilder<unknown>[]> = {
-  name: [lowerName],
-  application: [sql.ref('roles.app_code'), lowerName],
-  type: [sql`(${sql.ref('roles.account_id')} is not null)`, lowerName],
-};
+/**
+ * How many users hold the role of the row among those `principal` reaches (the reach clause of
+ * `authorization/user-reach.ts`), over the unaliased `roles` table. Archived roles keep their
+ * assignments, so they keep their count. The one definition of a role's `users_count`: the list, its
+ * sort, the export and the details all read it.
+ */
+function holdersCount(db: Kysely<Database>, principal: Principal): RawBuilder<number> {
+  const reachedHolders = db
+    .selectFrom('user_roles')
+    .select(sql<number>`count(*)::int`.as('holders'))
+    .where(sql<boolean>`${sql.ref('user_roles.role_id')} = ${sql.ref('roles.id')}`)
+    .where('user_roles.user_id', 'in', db.selectFrom('users').select('users.id').where(userReach(principal)));
+  return sql<number>`(${reachedHolders})`;
+}
 
-function sortKeys(column: RoleSortColumn): SortKeys {
-  return [...SORT_KEYS[column], sql.ref('roles.id')];
+/** Sort keys per column, before the `id` tie-breaker; built-in roles (no account) sort before custom ones. */
+function sortKeys(db: Kysely<Database>, principal: Principal, column: RoleSortColumn): SortKeys {
+  const keys: Record<RoleSortColumn, readonly RawBuilder<unknown>[]> = {
+    name: [lowerName],
+    application: [sql.ref('roles.app_code'), lowerName],
+    type: [sql`(${sql.ref('roles.account_id')} is not null)`, lowerName],
+    users: [holdersCount(db, principal), lowerName],
+    created: [sql.ref('roles.created_at')],
+  };
+  return [...keys[column], sql.ref('roles.id')];
 }
 
 /** The roles `principal` reaches, narrowed by the list's filters; an account out of reach is refused first. */
@@ -51,18 +67,26 @@ function filteredRoles(db: Kysely<Database>, principal: Principal, filters: Role
 
 type FilteredRoles = ReturnType<typeof filteredRoles>;
 
-/** The columns of a Role. */
-function selectRole(query: FilteredRoles) {
+/** The columns of a Role, its holders counted within `principal`'s reach. */
+function selectRole(db: Kysely<Database>, principal: Principal, query: FilteredRoles) {
   return query.select([
     'roles.id',
     'roles.name',
     'roles.code',
     'roles.app_code',
     'roles.account_id',
+    // A subquery rather than a join, so that the row can be locked (`for update`).
+    sql<
+      string | null
+    >`(select ${sql.ref('accounts.name')} from accounts where ${sql.ref('accounts.id')} = ${sql.ref('roles.account_id')})`.as(
+      'account_name',
+    ),
     'roles.archived',
     'roles.permissions',
     'roles.description',
     'roles.cloned_from',
+    holdersCount(db, principal).as('users_count'),
+    'roles.created_at',
     'roles.version',
   ]);
 }
@@ -76,11 +100,14 @@ function toRole(row: RoleRow): Role {
     code: row.code,
     app_code: oneOf(APPLICATION_CODES, row.app_code, 'application'),
     account_id: row.account_id,
+    account_name: row.account_name,
     built_in: row.account_id === null,
     status: row.archived ? 'archived' : 'active',
     permissions: row.permissions,
     description: row.description,
     cloned_from: row.cloned_from,
+    users_count: row.users_count,
+    created_at: row.created_at.toISOString(),
     version: row.version,
   };
 }
@@ -99,7 +126,11 @@ export async function listRoles(
   page: ListPage,
 ): Promise<{ items: Role[]; total: number }> {
   const filtered = filteredRoles(db, principal, filters);
-  const rowsQuery = orderByKeys(selectRole(filtered), sortKeys(page.sort.column), page.sort.direction);
+  const rowsQuery = orderByKeys(
+    selectRole(db, principal, filtered),
+    sortKeys(db, principal, page.sort.column),
+    page.sort.direction,
+  );
   const [rows, count] = await Promise.all([
     rowsQuery.limit(page.limit).offset(page.offset).execute(),
     filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
@@ -115,8 +146,9 @@ export async function* roleBatches(
   sort: SortOrder<RoleSortColumn>,
   batchSize: number,
 ): AsyncGenerator<Role[], void, undefined> {
-  const rows = () => selectRole(filteredRoles(db, principal, filters));
-  for await (const batch of keysetBatches(rows, sortKeys(sort.column), sort.direction, batchSize)) {
+  const rows = () => selectRole(db, principal, filteredRoles(db, principal, filters));
+  const keys = sortKeys(db, principal, sort.column);
+  for await (const batch of keysetBatches(rows, keys, sort.direction, batchSize)) {
     yield batch.map(toRole);
   }
 }
@@ -131,7 +163,7 @@ export async function findReachableRole(
   id: string,
   lock: boolean,
 ): Promise<Role | undefined> {
-  const row = await selectRole(filteredRoles(db, principal, {}))
+  const row = await selectRole(db, principal, filteredRoles(db, principal, {}))
     .where('roles.id', '=', id)
     .$if(lock, (query) => query.forUpdate())
     .executeTakeFirst();

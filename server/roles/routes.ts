@@ -62,7 +62,9 @@ import {
   assertPermissionsFitAccount,
   assertRoleNameFree,
   assertRolesFeatureOn,
+  mayEditRole,
   roleNameInUse,
+  rolesFeatureOn,
 } from './rules.ts';
 
 const roleKind: ResourceKind<{ id: string }, Role> = {
@@ -75,31 +77,11 @@ const roleKind: ResourceKind<{ id: string }, Role> = {
   },
   authorize: (principal, _found, access) =>
     access === 'view' ? assertMayReadRoles(principal) : assertMayDefineRoles(principal),
-  represent: async (db, principal, { row }): Promise<RoleDetails> => {
-    const holders = await listUsers(
-      db,
-      principal,
-      { role_id: row.id },
-      { limit: 1, offset: 0, sort: DEFAULT_USER_SORT },
-    );
-    return { ...row, users_count: holders.total, editable: await mayEdit(db, principal, row) };
-  },
+  represent: async (db, principal, { row }): Promise<RoleDetails> => ({
+    ...row,
+    editable: mayEditRole(principal, row, await rolesFeatureOn(db)),
+  }),
 };
-
-/** Whether the edit and archive checks (G2, G5, G8) would let `principal` change `role`. */
-async function mayEdit(db: AppDeps['db'], principal: Principal, role: Role): Promise<boolean> {
-  try {
-    assertMayDefineRoles(principal);
-    assertNotBuiltIn(role);
-    assertNotArchived(role);
-    assertRoleWithinYours(principal, role.permissions);
-    await assertRolesFeatureOn(db);
-    return true;
-  } catch (error) {
-    if (error instanceof ApiError) return false;
-    throw error;
-  }
-}
 
 /** Fields of a role whose values the trail keeps: a role holds no personal data. */
 const DISCLOSED = ['name', 'description', 'permissions', 'archived'];
@@ -137,7 +119,14 @@ export function roleRoutes(deps: AppDeps): Hono<AppEnv> {
     const principal = c.var.principal;
     const { limit = DEFAULT_LIST_LIMIT, offset = 0, sort = DEFAULT_SORT, ...filters } = c.req.valid('query');
     await assertListable(db, principal, filters);
-    const list: RoleList = await listRoles(db, principal, filters, { limit, offset, sort });
+    const [page, featureOn] = await Promise.all([
+      listRoles(db, principal, filters, { limit, offset, sort }),
+      rolesFeatureOn(db),
+    ]);
+    const list: RoleList = {
+      items: page.items.map((role) => ({ ...role, editable: mayEditRole(principal, role, featureOn) })),
+      total: page.total,
+    };
     return c.json(list);
   });
 

@@ -1,11 +1,13 @@
 import type { Kysely } from 'kysely';
 import { type ApplicationCode, PERMISSION_GROUPS, type PermissionName } from '../../contract/permissions.ts';
 import type { Role } from '../../contract/schemas/users.ts';
-import { permissionsForAccountType } from '../authorization/grants.ts';
+import { assertRoleWithinYours, permissionsForAccountType } from '../authorization/grants.ts';
 import type { Database } from '../db/schema.ts';
 import { readFeatureFlags } from '../feature-flags/store.ts';
 import { ApiError } from '../http/errors.ts';
 import { invalidField } from '../http/validate.ts';
+import type { Principal } from '../identity/principal.ts';
+import { assertMayDefineRoles } from './access.ts';
 import { accountType, type RoleNameScope, roleNameTaken } from './repository.ts';
 
 /**
@@ -13,10 +15,34 @@ import { accountType, type RoleNameScope, roleNameTaken } from './repository.ts'
  * (G1), permission (G2) and grant-only-what-you-hold (G5) come from `authorization/`.
  */
 
+/** Whether the roles feature is on (G8). */
+export async function rolesFeatureOn(db: Kysely<Database>): Promise<boolean> {
+  return (await readFeatureFlags(db)).roles;
+}
+
 /** G8: with the roles feature off, custom roles are neither defined nor newly assigned. */
 export async function assertRolesFeatureOn(db: Kysely<Database>): Promise<void> {
-  if (!(await readFeatureFlags(db)).roles) {
+  if (!(await rolesFeatureOn(db))) {
     throw new ApiError(409, 'Custom roles are turned off on this platform.', { code: 'rolesFeatureOff' });
+  }
+}
+
+/**
+ * Whether the edit and archive checks (G2, G5, G8) would let `principal` change `role`: the one rule
+ * behind `editable` on the list's rows and on GET role/{id}. `featureOn` is `rolesFeatureOn`, read
+ * once per request.
+ */
+export function mayEditRole(principal: Principal, role: Role, featureOn: boolean): boolean {
+  if (!featureOn) return false;
+  try {
+    assertMayDefineRoles(principal);
+    assertNotBuiltIn(role);
+    assertNotArchived(role);
+    assertRoleWithinYours(principal, role.permissions);
+    return true;
+  } catch (error) {
+    if (error instanceof ApiError) return false;
+    throw error;
   }
 }
 

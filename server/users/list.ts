@@ -106,9 +106,9 @@ function withAccountName(filtered: FilteredUsers) {
   return filtered.innerJoin('accounts as a', 'a.id', 'u.primary_account_id');
 }
 
-/** The user's roles that are not archived, `{id, name}` in name order, as one subquery. */
-const rolesOf = sql<{ id: string; name: string }[]>`(
-  select coalesce(jsonb_agg(jsonb_build_object('id', r.id, 'name', r.name) order by lower(r.name), r.id), '[]'::jsonb)
+/** The user's roles that are not archived, `{id, name, code}` in name order, as one subquery. */
+const rolesOf = sql<{ id: string; name: string; code: string | null }[]>`(
+  select coalesce(jsonb_agg(jsonb_build_object('id', r.id, 'name', r.name, 'code', r.code) order by lower(r.name), r.id), '[]'::jsonb)
   from user_roles ur join roles r on r.id = ur.role_id and not r.archived
   where ur.user_id = ${sql.ref('u.id')}
 )`;

@@ -105,7 +105,7 @@ export function applicationOf(appCode: ApplicationCode): Application {
 
 export interface ApplicationRoles {
   appCode: ApplicationCode;
-  roles: { id: string; name: string }[];
+  roles: { id: string; name: string; code: string | null }[];
 }
 
 /**
@@ -123,7 +123,7 @@ export async function applicationRoles(
   let query = db
     .selectFrom('user_roles')
     .innerJoin('roles', 'roles.id', 'user_roles.role_id')
-    .select(['roles.id', 'roles.app_code', 'roles.name'])
+    .select(['roles.id', 'roles.app_code', 'roles.name', 'roles.code'])
     .where('user_roles.user_id', '=', userId)
     .where('roles.archived', '=', false)
     .where('roles.app_code', 'in', [...licensed]);
@@ -136,7 +136,7 @@ export async function applicationRoles(
   return APPLICATION_CODES.filter((code) => licensed.has(code))
     .map((appCode) => ({
       appCode,
-      roles: rows.filter((row) => row.app_code === appCode).map(({ id, name }) => ({ id, name })),
+      roles: rows.filter((row) => row.app_code === appCode).map(({ id, name, code }) => ({ id, name, code })),
     }))
     .filter((application) => application.roles.length > 0);
 }
@@ -182,7 +182,7 @@ export async function userRecord(
     db
       .selectFrom('user_roles')
       .innerJoin('roles', 'roles.id', 'user_roles.role_id')
-      .select(['roles.id', 'roles.name', 'roles.app_code', 'roles.account_id'])
+      .select(['roles.id', 'roles.name', 'roles.code', 'roles.app_code', 'roles.account_id'])
       .where('user_roles.user_id', '=', id)
       .where('roles.archived', '=', false)
       .orderBy('roles.name')
@@ -236,6 +236,7 @@ export async function userRecord(
     roles: roles.map((role) => ({
       id: role.id,
       name: role.name,
+      code: role.code,
       app_code: oneOf(APPLICATION_CODES, role.app_code, 'application'),
       built_in: role.account_id === null,
     })),

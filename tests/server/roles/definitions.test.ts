@@ -11,6 +11,7 @@ import type {
   PermissionGroupList,
   Role,
   RoleDetails,
+  RoleList,
   RoleUnique,
   UserList,
 } from '../../../contract/schemas/users.ts';
@@ -349,7 +350,12 @@ describe('export', () => {
     expect(response.headers.get('Content-Type')).toContain('text/csv');
     const lines = (await response.text()).trim().split('\r\n');
     expect(lines[0]).toBe(ROLE_CSV_COLUMNS.join(','));
-    expect(lines).toContain(`${name},account_manager,custom,${accountA},active,,VIEW_ACCOUNT|VIEW_USER`);
+    const line = lines.find((candidate) => candidate.startsWith(`${name},`));
+    expect(line).toMatch(
+      new RegExp(
+        `^${name},account_manager,custom,${accountA},Account A,active,,VIEW_ACCOUNT\\|VIEW_USER,0,\\d{4}-\\d\\d-\\d\\dT`,
+      ),
+    );
     expect(lines.some((line) => line.includes(foreign))).toBe(false);
     expect(lines.some((line) => line.includes('Account administrator'))).toBe(false);
     const names = lines.slice(1).map((line) => line.split(',')[0] ?? '');
@@ -417,6 +423,118 @@ describe('holders', () => {
     };
     expect(await ids(accountAdmin)).not.toContain(foreignAdmin.id);
     expect(await ids(system)).toContain(foreignAdmin.id);
+  });
+});
+
+describe('the list’s rows', () => {
+  let partnerAdmin: Caller;
+  let partnerR: string;
+  let underR: string;
+  let underS: string;
+
+  beforeAll(async () => {
+    partnerR = await insertAccount(harness, { name: 'Partner R', type: 'partner' });
+    const partnerS = await insertAccount(harness, { name: 'Partner S', type: 'partner' });
+    underR = await insertAccount(harness, { name: 'Under R', partnerAccountId: partnerR });
+    underS = await insertAccount(harness, { name: 'Under S', partnerAccountId: partnerS });
+    partnerAdmin = await signedInUser(harness, { accessScope: 'partner', accountId: partnerR });
+  });
+
+  async function rows(caller: Caller, query: string) {
+    const response = await call(harness, 'GET', `${apiPaths.roles.list}?limit=100&${query}`, {
+      token: caller.token,
+    });
+    expect(response.status).toBe(200);
+    return ((await response.json()) as RoleList).items;
+  }
+
+  async function rowOf(caller: Caller, id: string) {
+    const row = (await rows(caller, 'type=built_in')).find((item) => item.id === id);
+    if (!row) throw new Error(`role ${id} is not listed`);
+    return row;
+  }
+
+  async function holdRole(accountId: string, roleId: string) {
+    await insertTestUser(harness, { accountId, roleIds: [roleId] });
+  }
+
+  it('counts the holders the caller reaches, as the details do, never those of another partner', async () => {
+    const auditor = await harness.deps.db
+      .selectFrom('roles')
+      .select('id')
+      .where('code', '=', 'read_only_auditor')
+      .executeTakeFirstOrThrow();
+    const partnerBefore = (await rowOf(partnerAdmin, auditor.id)).users_count;
+    const systemBefore = (await rowOf(system, auditor.id)).users_count;
+    await holdRole(underS, auditor.id);
+    await holdRole(underS, auditor.id);
+    await holdRole(underR, auditor.id);
+    const partnerRow = await rowOf(partnerAdmin, auditor.id);
+    expect(partnerRow.users_count).toBe(partnerBefore + 1);
+    expect((await rowOf(system, auditor.id)).users_count).toBe(systemBefore + 3);
+    const details = (await (await read(partnerAdmin, auditor.id)).json()) as RoleDetails;
+    expect(details.users_count).toBe(partnerRow.users_count);
+    expect(partnerRow).toMatchObject({ account_name: null, editable: false });
+  });
+
+  it('names the account of a custom role, and says whether the caller may edit it as the details do', async () => {
+    const mine = await insertCustomRole(harness, underR, ['VIEW_USER']);
+    const stronger = await insertCustomRole(harness, underR, ['MANAGE_SYSTEM_SETTINGS']);
+    const listed = await rows(partnerAdmin, `type=custom&account_id=${underR}`);
+    for (const id of [mine, stronger]) {
+      const row = listed.find((item) => item.id === id);
+      const details = (await (await read(partnerAdmin, id)).json()) as RoleDetails;
+      expect(row).toMatchObject({ account_name: 'Under R', users_count: 0, editable: details.editable });
+      expect(row?.created_at).toBe(details.created_at);
+    }
+    expect(listed.find((item) => item.id === mine)?.editable).toBe(true);
+    expect(listed.find((item) => item.id === stronger)?.editable).toBe(false);
+    const auditor = await signedInUser(harness, {
+      accessScope: 'account',
+      accountId: underR,
+      roles: ['read_only_auditor'],
+    });
+    expect((await rows(auditor, 'type=custom')).every((item) => !item.editable)).toBe(true);
+  });
+
+  it('sorts by users and by creation, in the list and in the export', async () => {
+    const account = await insertAccount(harness, { name: 'Sorted', partnerAccountId: partnerR });
+    const none = await insertCustomRole(harness, account, [], 'Sorted none');
+    const two = await insertCustomRole(harness, account, [], 'Sorted two');
+    const one = await insertCustomRole(harness, account, [], 'Sorted one');
+    await holdRole(account, two);
+    await holdRole(account, two);
+    await holdRole(account, one);
+    // A holder out of the partner's reach counts for nobody but the system.
+    await holdRole(underS, none);
+    await holdRole(underS, none);
+    await holdRole(underS, none);
+    const days = { [none]: '2026-01-03', [two]: '2026-01-01', [one]: '2026-01-02' };
+    for (const [id, day] of Object.entries(days)) {
+      await harness.deps.db
+        .updateTable('roles')
+        .set({ created_at: new Date(`${day}T00:00:00Z`) })
+        .where('id', '=', id)
+        .execute();
+    }
+    const order = async (sort: string) =>
+      (await rows(partnerAdmin, `type=custom&account_id=${account}&sort=${sort}`)).map((item) => item.id);
+    expect(await order('users:desc')).toEqual([two, one, none]);
+    expect(await order('users:asc')).toEqual([none, one, two]);
+    expect(await order('created:asc')).toEqual([two, one, none]);
+    expect((await rows(system, `type=custom&account_id=${account}&sort=users:desc`))[0]?.id).toBe(none);
+    const response = await call(
+      harness,
+      'GET',
+      `${apiPaths.roles.export}?type=custom&account_id=${account}&sort=users:desc`,
+      { token: partnerAdmin.token },
+    );
+    const names = (await response.text())
+      .trim()
+      .split('\r\n')
+      .slice(1)
+      .map((line) => line.split(',')[0]);
+    expect(names).toEqual(['Sorted two', 'Sorted one', 'Sorted none']);
   });
 });
 

@@ -149,7 +149,7 @@ describe('a listed user', () => {
           primary_account: { id: accountA, name: 'Account A' },
           status: 'active',
           email_verified: true,
-          roles: [{ id: roleA, name: 'Auditors of A' }],
+          roles: [{ id: roleA, name: 'Auditors of A', code: null }],
           last_sign_in_at: at(20).toISOString(),
           created_at: at(1).toISOString(),
           version: 1,
@@ -316,7 +316,7 @@ describe('GET user/{id}', () => {
       access_scope: 'account',
       primary_account_id: accountA,
       permissions: [{ name: 'VIEW_USER' }],
-      roles: [{ id: roleA, name: 'Auditors of A', app_code: 'account_manager', built_in: false }],
+      roles: [{ id: roleA, name: 'Auditors of A', code: null, app_code: 'account_manager', built_in: false }],
       last_sign_in_at: at(20).toISOString(),
       mfa: { enrolled: false, locked: false },
       last_mail: null,
@@ -396,7 +396,7 @@ describe('GET role', () => {
 
   it('refuses an unknown sort or filter value naming the field', async () => {
     for (const [query, field] of [
-      ['sort=users:asc', 'sort'],
+      ['sort=holders:asc', 'sort'],
       ['type=special', 'type'],
       ['application_id=mail', 'application_id'],
     ]) {

@@ -128,6 +128,9 @@ function PermissionBox({
     <Checkbox
       checked={selected.has(permission.name)}
       disabled={!permission.grantable}
+      // Named for the form, so a server error on `permissions` finds its step and a box to focus.
+      name="permissions"
+      value={permission.name}
       describedBy={permission.grantable ? undefined : reasonId}
       onCheckedChange={(checked) => onChange(toggle(selected, row, which, checked))}
     >

@@ -1,11 +1,12 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { type ReactNode, useCallback } from 'react';
+import { type ReactNode, useCallback, useState } from 'react';
 import { apiPaths } from '../../../../contract/paths.ts';
 import { APPLICATION_CODES } from '../../../../contract/permissions.ts';
 import { PAGE_SIZE } from '../../../../contract/schemas/common.ts';
-import { ROLE_TYPES, type Role } from '../../../../contract/schemas/users.ts';
+import type { Profile } from '../../../../contract/schemas/profile.ts';
+import { ROLE_TYPES, type RoleDetails } from '../../../../contract/schemas/users.ts';
 import { formatSort, type RoleSortColumn, type SortOrder } from '../../../../contract/sort-columns.ts';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { DebouncedTextField } from '../../../components/list/debounced-text-field.tsx';
@@ -21,6 +22,8 @@ import { Button } from '../../../components/ui/button.tsx';
 import { SelectField } from '../../../components/ui/field.tsx';
 import { Menu } from '../../../components/ui/menu.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
+import { useProfile } from '../../../lib/current-user.ts';
+import { userDate } from '../../../lib/dates.ts';
 import { useOnline } from '../../../lib/offline/online.ts';
 import { usePermissionFlags } from '../../../lib/permissions.tsx';
 import {
@@ -31,6 +34,7 @@ import {
   roleSortOf,
 } from '../list-search.ts';
 import { roleListQueryOptions } from '../queries.ts';
+import { ArchiveRoleDialog } from './archive-role-dialog.tsx';
 import { ROLE_STATUS_LABELS, ROLE_TYPE_LABELS, roleTypeOf } from './role-labels.ts';
 import './roles.css';
 
@@ -54,6 +58,7 @@ export function RolesListPage({ search }: { search: RoleListSearch }) {
   const page = search.page ?? 1;
   const list = useQuery(roleListQueryOptions(roleListQuery(search)));
   const manages = usePermissionFlags().canManageUserRole;
+  const viewer = useProfile();
 
   const updateSearch = useCallback(
     (changes: Partial<RoleListSearch>, replace = false) =>
@@ -178,7 +183,13 @@ export function RolesListPage({ search }: { search: RoleListSearch }) {
       >
         {({ items, total }) => (
           <>
-            <RolesTable rows={items} sort={sort} onSortChange={changeSort} busy={list.isPlaceholderData} />
+            <RolesTable
+              rows={items}
+              viewer={viewer}
+              sort={sort}
+              onSortChange={changeSort}
+              busy={list.isPlaceholderData}
+            />
             <Pagination
               count={total}
               pageSize={PAGE_SIZE}
@@ -193,44 +204,55 @@ export function RolesListPage({ search }: { search: RoleListSearch }) {
 }
 
 interface RolesTableProps {
-  rows: readonly Role[];
+  rows: readonly RoleDetails[];
+  viewer: Profile;
   sort: SortOrder<RoleSortColumn>;
   onSortChange: (sort: SortOrder<RoleSortColumn>) => void;
   busy: boolean;
 }
 
 /**
- * A row's actions: View, and for those who define roles Clone, and Edit on active custom roles (the
- * edit page says why when the server still refuses). Archiving is on the role's page, which shows how
- * many users hold it.
+ * A row's actions: View; for those who define roles Clone; Edit and Archive where the server says the
+ * viewer may change the role (`editable`, the rule of GET role/{id}). Archive opens the dialog of the
+ * role's page, which says how many users lose the role.
  */
-function RoleRowMenu({ role, name }: { role: Role; name: string }) {
+function RoleRowMenu({ role, name }: { role: RoleDetails; name: string }) {
   const { t } = useLingui();
   const navigate = useNavigate();
   const online = useOnline();
+  const [archiving, setArchiving] = useState(false);
   const manages = usePermissionFlags().canManageUserRole && online;
+  const editable = online && role.editable;
   const params = { id: role.id };
   const entries = [
     { value: 'view', label: t`View` },
-    ...(manages && !role.built_in && role.status === 'active' ? [{ value: 'edit', label: t`Edit` }] : []),
+    ...(editable ? [{ value: 'edit', label: t`Edit` }] : []),
     ...(manages ? [{ value: 'clone', label: t`Clone` }] : []),
+    ...(editable ? [{ value: 'archive', label: t`Archive` }] : []),
   ];
   return (
-    <Menu
-      trigger={<span aria-hidden="true">⋯</span>}
-      triggerLabel={t`Actions for ${name}`}
-      sections={[{ id: 'actions', entries }]}
-      onSelect={(value) => {
-        if (value === 'edit') void navigate({ to: '/access/manage-user-roles/edit-role/$id', params });
-        else if (value === 'clone') void navigate({ to: '/access/manage-user-roles/clone-role/$id', params });
-        else void navigate({ to: '/access/manage-user-roles/role-detail/$id', params });
-      }}
-    />
+    <>
+      <Menu
+        trigger={<span aria-hidden="true">⋯</span>}
+        triggerLabel={t`Actions for ${name}`}
+        sections={[{ id: 'actions', entries }]}
+        onSelect={(value) => {
+          if (value === 'edit') void navigate({ to: '/access/manage-user-roles/edit-role/$id', params });
+          else if (value === 'clone')
+            void navigate({ to: '/access/manage-user-roles/clone-role/$id', params });
+          else if (value === 'archive') setArchiving(true);
+          else void navigate({ to: '/access/manage-user-roles/role-detail/$id', params });
+        }}
+      />
+      <ArchiveRoleDialog role={role} name={name} open={archiving} onOpenChange={setArchiving} />
+    </>
   );
 }
 
-function RolesTable({ rows, sort, onSortChange, busy }: RolesTableProps) {
+function RolesTable({ rows, viewer, sort, onSortChange, busy }: RolesTableProps) {
   const { t, i18n } = useLingui();
+  // Account viewers see their own account's roles only: the column would say one name on every row.
+  const otherAccounts = viewer.access_scope !== 'account';
   const sortable = (column: RoleSortColumn, label: ReactNode) => (
     <SortableHeader column={column} sort={sort} onSortChange={onSortChange}>
       {label}
@@ -246,13 +268,20 @@ function RolesTable({ rows, sort, onSortChange, busy }: RolesTableProps) {
           <tr>
             {sortable('name', <Trans>Name</Trans>)}
             {sortable('application', <Trans>Application</Trans>)}
+            {otherAccounts ? (
+              <th scope="col">
+                <Trans>Account</Trans>
+              </th>
+            ) : null}
             {sortable('type', <Trans>Type</Trans>)}
             <th scope="col">
               <Trans>Permissions</Trans>
             </th>
+            {sortable('users', <Trans>Users</Trans>)}
             <th scope="col">
               <Trans>Status</Trans>
             </th>
+            {sortable('created', <Trans>Created</Trans>)}
             <th scope="col">
               <span className="visually-hidden">
                 <Trans>Actions</Trans>
@@ -269,9 +298,22 @@ function RolesTable({ rows, sort, onSortChange, busy }: RolesTableProps) {
                 </Link>
               </th>
               <td>{APPLICATION_NAMES[role.app_code]}</td>
+              {otherAccounts ? (
+                <td>
+                  {role.account_name === null ? (
+                    <span className="roles-table__none">
+                      <Trans>Every account</Trans>
+                    </span>
+                  ) : (
+                    <TruncatedText text={role.account_name} />
+                  )}
+                </td>
+              ) : null}
               <td>{i18n._(ROLE_TYPE_LABELS[roleTypeOf(role)])}</td>
               <td>{role.permissions.length}</td>
+              <td>{role.users_count}</td>
               <td>{i18n._(ROLE_STATUS_LABELS[role.status])}</td>
+              <td>{userDate(role.created_at, viewer.date_format, i18n.locale)}</td>
               <td>
                 <RoleRowMenu role={role} name={roleDisplayName(role, i18n)} />
               </td>

@@ -7,6 +7,7 @@ import type { User, UserApplicationList } from '../../../../contract/schemas/use
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
+import { roleDisplayName } from '../../../components/role-labels.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { SelectField } from '../../../components/ui/field.tsx';
 import { FormErrorAlert } from '../../../components/ui/form.tsx';
@@ -107,7 +108,7 @@ export function AdministratorDetailsPage({ userId, apiTokens }: { userId: string
                   value: (
                     <ul className="administrator-details__roles">
                       {application.roles.map((role) => (
-                        <li key={role.id}>{role.name}</li>
+                        <li key={role.id}>{roleDisplayName(role, i18n)}</li>
                       ))}
                       {data.default_application === application.context ? (
                         <li>

@@ -12,6 +12,7 @@ import { DebouncedTextField } from '../../../components/list/debounced-text-fiel
 import { ExportCsvButton } from '../../../components/list/export-csv-button.tsx';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
 import { usePageInRange } from '../../../components/list/use-page-in-range.ts';
+import { roleDisplayName } from '../../../components/role-labels.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { SelectField } from '../../../components/ui/field.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
@@ -180,7 +181,7 @@ export function AdministratorsPage({ search }: { search: UserListSearch }) {
             disabled={roles.data === undefined}
             options={[
               any,
-              ...(roles.data?.items.map((role) => ({ value: role.id, label: role.name })) ??
+              ...(roles.data?.items.map((role) => ({ value: role.id, label: roleDisplayName(role, i18n) })) ??
                 (search.role ? [{ value: search.role, label: t`Chosen role` }] : [])),
             ]}
             onChange={(event) =>

@@ -6,6 +6,7 @@ import type { Role, UserSummary } from '../../../../contract/schemas/users.ts';
 import type { SortOrder, UserSortColumn } from '../../../../contract/sort-columns.ts';
 import { SortableHeader } from '../../../components/list/sortable-header.tsx';
 import { TableFrame } from '../../../components/list/table-frame.tsx';
+import { roleDisplayName } from '../../../components/role-labels.ts';
 import { TruncatedText } from '../../../components/truncated-text.tsx';
 import { userDate } from '../../../lib/dates.ts';
 import { seesOtherAccounts } from '../list-search.ts';
@@ -190,8 +191,9 @@ function AdministratorRow({
 }
 
 /** The first roles by name and how many more; every name stays in the cell's title. */
-function RoleNames({ roles }: { roles: UserSummary['roles'] }) {
-  const { t } = useLingui();
+function RoleNames({ roles: held }: { roles: UserSummary['roles'] }) {
+  const { t, i18n } = useLingui();
+  const roles = held.map((role) => ({ id: role.id, name: roleDisplayName(role, i18n) }));
   if (roles.length === 0) {
     return (
       <span className="administrators-table__secondary">

@@ -23,11 +23,13 @@ function roleFixture(overrides: Partial<RoleDetails> = {}): RoleDetails {
     code: null,
     app_code: 'account_manager',
     account_id: ACCOUNT_ID,
+    account_name: 'Example Corp',
     built_in: false,
     status: 'active',
     permissions: ['VIEW_USER', 'VIEW_AUDIT_LOG'],
     description: 'Read the log',
     cloned_from: null,
+    created_at: '2026-01-02T09:00:00Z',
     version: 4,
     users_count: 2,
     editable: true,
@@ -56,6 +58,18 @@ async function findBox(name: string) {
   return screen.findByRole('checkbox', { name });
 }
 
+type User = ReturnType<typeof userEvent.setup>;
+
+async function clickNext(user: User) {
+  await user.click(screen.getByRole('button', { name: 'Next' }));
+}
+
+/** The step the address names (`#step=n`), 1 without one. */
+function stepOf(router: ReturnType<typeof renderApp>['router']): number {
+  const match = /step=(\d+)/.exec(router.state.location.hash);
+  return match ? Number(match[1]) : 1;
+}
+
 describe('Create role', () => {
   it('ticks View with Manage, disables what cannot be granted with the reason, and sends the chosen set', async () => {
     const api = rolesApi({
@@ -63,8 +77,12 @@ describe('Create role', () => {
       [`GET ${API}/role/role-9`]: () => json(roleFixture({ id: 'role-9', name: 'Helpdesk' })),
       [`GET ${API}/role/role-9/users`]: () => json({ items: [], total: 0 }),
     });
-    renderApp(`${ROLES}/create-role`);
+    const { router } = renderApp(`${ROLES}/create-role`);
     const user = userEvent.setup();
+
+    await user.type(await screen.findByRole('textbox', { name: 'Name' }), 'Helpdesk');
+    await clickNext(user);
+    await waitFor(() => expect(stepOf(router)).toBe(2));
 
     const systemSettings = await findBox('Manage: System settings');
     expect((systemSettings as HTMLInputElement).disabled).toBe(true);
@@ -74,8 +92,12 @@ describe('Create role', () => {
     await user.click(await findBox('Manage: Users'));
     expect(((await findBox('View: Users')) as HTMLInputElement).checked).toBe(true);
     expect(screen.getByText('2 permissions chosen')).toBeTruthy();
+    await clickNext(user);
 
-    await user.type(screen.getByRole('textbox', { name: 'Name' }), 'Helpdesk');
+    const review = await screen.findByRole('group', { name: 'Step 3 of 3: Review' });
+    expect(within(review).getByText('Helpdesk')).toBeTruthy();
+    expect(within(review).getByText('Manage: Users')).toBeTruthy();
+    expect(within(review).getByText('View: Users')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Create role' }));
 
     await waitFor(() =>
@@ -98,8 +120,7 @@ describe('Create role', () => {
     const api = rolesApi({}, false);
     renderApp(`${ROLES}/create-role`);
     const user = userEvent.setup();
-    await findBox('View: Users');
-    const name = screen.getByRole('textbox', { name: 'Name' });
+    const name = await screen.findByRole('textbox', { name: 'Name' });
     await user.type(name, 'Auditors');
     await user.tab();
     expect(
@@ -107,6 +128,68 @@ describe('Create role', () => {
     ).toBeTruthy();
     const check = api.calls.find((call) => call.path === `${API}/role/unique`);
     expect(check).toBeDefined();
+    // Next asks again and stays on the name.
+    await clickNext(user);
+    await waitFor(() => expect(document.activeElement).toBe(name));
+    expect(screen.getByRole('group', { name: 'Step 1 of 3: Role' }).hidden).toBe(false);
+  });
+
+  it('validates only the step’s fields on Next, keeps the step in the address, and goes back a step with Back', async () => {
+    const { router } = renderApp(`${ROLES}/create-role`);
+    rolesApi();
+    const user = userEvent.setup();
+    const name = await screen.findByRole('textbox', { name: 'Name' });
+    await clickNext(user);
+    expect(await screen.findByText('This field is required.')).toBeTruthy();
+    expect(stepOf(router)).toBe(1);
+    expect(document.activeElement).toBe(name);
+
+    await user.type(name, 'Helpdesk');
+    await clickNext(user);
+    await waitFor(() => expect(stepOf(router)).toBe(2));
+    expect(screen.queryByRole('textbox', { name: 'Name' })).toBeNull();
+    await findBox('View: Users');
+    // No permission is required: the role may start empty.
+    await clickNext(user);
+    await waitFor(() => expect(stepOf(router)).toBe(3));
+    expect(
+      await screen.findByText('None: the role grants nothing until permissions are added.'),
+    ).toBeTruthy();
+
+    router.history.back();
+    await waitFor(() => expect(stepOf(router)).toBe(2));
+    router.history.back();
+    await waitFor(() => expect(stepOf(router)).toBe(1));
+    // The inputs kept what was typed: one form holds every step.
+    expect((screen.getByRole('textbox', { name: 'Name' }) as HTMLInputElement).value).toBe('Helpdesk');
+  });
+
+  it('opened at a later step with an empty first step, starts at the first step', async () => {
+    rolesApi();
+    const { router } = renderApp(`${ROLES}/create-role#step=3`);
+    await screen.findByRole('textbox', { name: 'Name' });
+    await waitFor(() => expect(stepOf(router)).toBe(1));
+  });
+
+  it('opens the step of the field a server error names, and focuses it', async () => {
+    const inUse = () =>
+      json({ error: { status: 409, message: 'name: already in use', field: 'name', code: 'inUse' } }, 409);
+    const { router } = renderApp(`${ROLES}/create-role`);
+    rolesApi({ [`POST ${API}/role`]: inUse });
+    const user = userEvent.setup();
+    await user.type(await screen.findByRole('textbox', { name: 'Name' }), 'Taken meanwhile');
+    await clickNext(user);
+    await waitFor(() => expect(stepOf(router)).toBe(2));
+    await findBox('View: Users');
+    await clickNext(user);
+    await waitFor(() => expect(stepOf(router)).toBe(3));
+    await user.click(screen.getByRole('button', { name: 'Create role' }));
+    await waitFor(() => expect(stepOf(router)).toBe(1));
+    const name = screen.getByRole('textbox', { name: 'Name' });
+    await waitFor(() => expect(document.activeElement).toBe(name));
+    expect(
+      await screen.findByText('A role with this name already exists for this account and application.'),
+    ).toBeTruthy();
   });
 });
 
@@ -128,14 +211,20 @@ describe('Clone role', () => {
     renderApp(`${ROLES}/clone-role/role-1`);
     const user = userEvent.setup();
     expect(await screen.findByRole('heading', { name: 'Clone role System administrator' })).toBeTruthy();
-    expect(((await findBox('View: Users')) as HTMLInputElement).checked).toBe(true);
     expect((screen.getByRole('textbox', { name: 'Name' }) as HTMLInputElement).value).toBe(
       'Copy of System administrator',
     );
-    const notice = screen.getByText(/are left out, as you cannot grant them/).closest('[role="alert"], div');
+    expect(
+      ((await screen.findByRole('checkbox', { name: 'View: Users', hidden: true })) as HTMLInputElement)
+        .checked,
+    ).toBe(true);
+    await clickNext(user);
+    const notice = (await screen.findByText(/are left out, as you cannot grant them/)).closest(
+      '[role="alert"], div',
+    );
     expect(within(notice as HTMLElement).getByText('Manage: System settings')).toBeTruthy();
-
-    await user.click(screen.getByRole('button', { name: 'Create role' }));
+    await clickNext(user);
+    await user.click(await screen.findByRole('button', { name: 'Create role' }));
     const isCreation = (call: { method: string; path: string }) =>
       call.method === 'POST' && call.path === `${API}/role`;
     await waitFor(() => expect(api.calls.some(isCreation)).toBe(true));
@@ -153,8 +242,14 @@ describe('Edit role', () => {
     });
     renderApp(`${ROLES}/edit-role/role-7`);
     const user = userEvent.setup();
+    // One step of name, description and permissions, the application and account shown fixed.
+    expect(await screen.findByRole('group', { name: 'Step 1 of 2: Name and permissions' })).toBeTruthy();
+    expect(screen.queryByRole('combobox', { name: 'Application' })).toBeNull();
+    expect((screen.getByRole('textbox', { name: 'Name' }) as HTMLInputElement).value).toBe('Auditors');
     await user.click(await findBox('View: Audit log'));
-    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+    await clickNext(user);
+    await user.click(await screen.findByRole('button', { name: 'Save' }));
     await waitFor(() => expect(api.calls.some((call) => call.method === 'PUT')).toBe(true));
     const put = api.calls.find((call) => call.method === 'PUT');
     expect(put?.headers.get('If-Match')).toBe('"4"');

@@ -2,7 +2,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { Role, RoleList } from '../../../../contract/schemas/users.ts';
+import type { RoleDetails, RoleList } from '../../../../contract/schemas/users.ts';
 import { ACCOUNT_ID, customerFixture, profileFixture } from '../../fixtures.ts';
 import { json, renderApp } from '../../support.tsx';
 import {
@@ -20,19 +20,23 @@ const noContent = () => new Response(null, { status: 204 });
 /** The signed-in system administrator, holding what the built-in role grants. */
 const viewer = profileFixture({ permissions: SYSTEM_ADMINISTRATOR.map((name) => ({ name })) });
 
-function role(overrides: Partial<Role>): Role {
+function role(overrides: Partial<RoleDetails>): RoleDetails {
   return {
     id: 'role-1',
     name: 'Account administrator',
     code: 'account_administrator',
     app_code: 'account_manager',
     account_id: null,
+    account_name: null,
     built_in: true,
     status: 'active',
     permissions: ['VIEW_USER'],
     description: '',
     cloned_from: null,
+    users_count: 0,
+    created_at: '2026-01-02T09:00:00Z',
     version: 1,
+    editable: false,
     ...overrides,
   };
 }
@@ -243,7 +247,13 @@ describe('editing an administrator', () => {
           json(
             userFixture({
               roles: [
-                { id: 'role-1', name: 'Account administrator', app_code: 'account_manager', built_in: true },
+                {
+                  id: 'role-1',
+                  name: 'Account administrator',
+                  code: 'account_administrator',
+                  app_code: 'account_manager',
+                  built_in: true,
+                },
               ],
             }),
           ),

@@ -29,7 +29,7 @@ describe('administrators list', () => {
       status: 'pending',
       email_verified: false,
       last_sign_in_at: null,
-      roles: ['A', 'B', 'C', 'D', 'E'].map((name) => ({ id: name, name: `Role ${name}` })),
+      roles: ['A', 'B', 'C', 'D', 'E'].map((name) => ({ id: name, name: `Role ${name}`, code: null })),
     });
     const { requests } = usersApi({ users: [row] });
     renderApp('/account/access/administrators');
