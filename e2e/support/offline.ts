@@ -66,12 +66,16 @@ export async function cachedQueryHashes(page: Page): Promise<string[]> {
 }
 
 /** Waits until the sealed query cache holds a query whose hash starts with `prefix`. */
-export async function waitForCachedQuery(page: Page, prefix: string): Promise<void> {
+export async function waitForCachedQuery(page: Page, prefix: string, containing = ''): Promise<void> {
   await expect
-    .poll(async () => (await cachedQueryHashes(page)).some((hash) => hash.startsWith(prefix)), {
-      message: `the offline cache holds ${prefix}`,
-      timeout: 10_000,
-    })
+    .poll(
+      async () =>
+        (await cachedQueryHashes(page)).some((hash) => hash.startsWith(prefix) && hash.includes(containing)),
+      {
+        message: `the offline cache holds ${prefix}${containing ? ` with ${containing}` : ''}`,
+        timeout: 10_000,
+      },
+    )
     .toBe(true);
 }
 
