@@ -8,6 +8,7 @@ import * as mailOutbox from './migrations/20261212T0900-mail-outbox.ts';
 import * as usersRead from './migrations/20261212T1000-users-read.ts';
 import * as apiTokens from './migrations/20261213T0900-api-tokens.ts';
 import * as rolesManagement from './migrations/20261213T1000-roles-management.ts';
+import * as serviceUsers from './migrations/20261213T1100-service-users.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261212T1000-users-read': usersRead,
   '20261213T0900-api-tokens': apiTokens,
   '20261213T1000-roles-management': rolesManagement,
+  '20261213T1100-service-users': serviceUsers,
 };
 
 const staticProvider: MigrationProvider = {

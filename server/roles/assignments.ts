@@ -10,14 +10,16 @@ import {
   assertUserWithinYours,
   permissionsOfUsers,
 } from '../authorization/grants.ts';
-import { findReachableUser, USER_NOT_FOUND } from '../authorization/user-reach.ts';
+import { findReachableUser, ROLE_NOT_FOUND, USER_NOT_FOUND } from '../authorization/user-reach.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { ApiError } from '../http/errors.ts';
 import { invalidField } from '../http/validate.ts';
+import type { Principal } from '../identity/principal.ts';
 import { accessScopeOf } from '../identity/sessions.ts';
 import { assertUserAccess } from '../users/access.ts';
 import { recordUserChange } from '../users/changes.ts';
+import { findReachableRole } from './repository.ts';
 import { assertRolesFeatureOn } from './rules.ts';
 
 type Direction = 'add' | 'remove';
@@ -136,4 +138,32 @@ export async function changeRoleHolders(
       updateDetails({ roles: before }, { roles: after }, ['roles']),
     );
   }
+}
+
+/**
+ * The roles `roleIds` about to be given to a user of `user`'s scope and primary account (a user being
+ * created, or one whose roles are set), checked in the order of decision 018 §3.4: 404 for a role out
+ * of the caller's reach (G1), 403 `permissionNotHeld` for a role granting more than the caller holds
+ * (G5), 409 `rolesFeatureOff` for a custom role while the feature is off (G8), then 400
+ * `roleNotForUser` for a role that does not fit the user (G6), each on `field`. Answers the roles, in
+ * the order given, each once.
+ */
+export async function assertRolesAssignable(
+  trx: Kysely<Database>,
+  principal: Principal,
+  roleIds: readonly string[],
+  user: { access_scope: string; primary_account_id: string },
+  field: string,
+): Promise<Role[]> {
+  const roles: Role[] = [];
+  for (const id of new Set(roleIds)) {
+    const role = await findReachableRole(trx, principal, id, false);
+    if (!role) throw new ApiError(404, ROLE_NOT_FOUND, { field });
+    roles.push(role);
+  }
+  for (const role of roles) assertGrantable(principal, role.permissions, field);
+  if (roles.some((role) => !role.built_in)) await assertRolesFeatureOn(trx);
+  for (const role of roles)
+    assertRoleFitsUser({ ...role, archived: role.status === 'archived' }, user, field);
+  return roles;
 }

@@ -207,8 +207,7 @@ export async function userRecord(
     primary_account_dta_enabled: false,
     date_format: row.date_format,
     applications: applications.map(({ appCode }) => applicationOf(appCode)),
-    // Service users arrive with their own slice; every user is a person until then.
-    kind: 'person',
+    kind: row.kind,
     enabled: row.active,
     email_verified: row.email_verified_at !== null,
     status: oneOf(USER_STATUSES, row.status, 'user status'),
