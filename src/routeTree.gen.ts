@@ -21,7 +21,6 @@ import { Route as WelcomeRouteImport } from './routes/welcome'
 import { Route as SecureSettingsRouteImport } from './routes/_secure/settings'
 import { Route as SecureAccessIndexRouteImport } from './routes/_secure/access/index'
 import { Route as SecureAccessManageUserRolesRouteImport } from './routes/_secure/access/manage-user-roles'
-import { Route as SecureAccessServiceUserRouteImport } from './routes/_secure/access/service-user'
 import { Route as SecureAccountsIndexRouteImport } from './routes/_secure/accounts/index'
 import { Route as SecureAccountsCreateAccountRouteImport } from './routes/_secure/accounts/create-account'
 import { Route as SecureAccountsCreatePartnerAccountRouteImport } from './routes/_secure/accounts/create-partner-account'
@@ -30,11 +29,17 @@ import { Route as SecureProfileDetailsRouteImport } from './routes/_secure/profi
 import { Route as SecureReportingIndexRouteImport } from './routes/_secure/reporting/index'
 import { Route as SecureReportingLoggingRouteImport } from './routes/_secure/reporting/logging'
 import { Route as SecureAccessAdministratorsIndexRouteImport } from './routes/_secure/access/administrators/index'
+import { Route as SecureAccessServiceUserIndexRouteImport } from './routes/_secure/access/service-user/index'
+import { Route as SecureAccessServiceUserCreateRouteImport } from './routes/_secure/access/service-user/create'
+import { Route as SecureAccessServiceUserRoleServiceUserCreateRouteImport } from './routes/_secure/access/service-user/role-service-user-create'
 import { Route as SecureAccountsIdIndexRouteImport } from './routes/_secure/accounts/$id/index'
 import { Route as SecureAccountsIdEditRouteImport } from './routes/_secure/accounts/$id/edit'
 import { Route as SecureCaOrganizationsIndexRouteImport } from './routes/_secure/ca/organizations/index'
 import { Route as SecureCaOrganizationsCreateRouteImport } from './routes/_secure/ca/organizations/create'
 import { Route as SecureAccessAdministratorsIdIndexRouteImport } from './routes/_secure/access/administrators/$id/index'
+import { Route as SecureAccessServiceUserIdIndexRouteImport } from './routes/_secure/access/service-user/$id/index'
+import { Route as SecureAccessServiceUserIdEditRouteImport } from './routes/_secure/access/service-user/$id/edit'
+import { Route as SecureAccessServiceUserIdRoleServiceUserEditRouteImport } from './routes/_secure/access/service-user/$id/role-service-user-edit'
 import { Route as SecureCaOrganizationsIdIndexRouteImport } from './routes/_secure/ca/organizations/$id/index'
 import { Route as SecureCaOrganizationsIdContactIdRouteImport } from './routes/_secure/ca/organizations/$id/$contactId'
 import { Route as SecureCaOrganizationsIdCreateContactRouteImport } from './routes/_secure/ca/organizations/$id/create-contact'
@@ -100,11 +105,6 @@ const SecureAccessManageUserRolesRoute =
     path: '/access/manage-user-roles',
     getParentRoute: () => SecureRoute,
   } as any)
-const SecureAccessServiceUserRoute = SecureAccessServiceUserRouteImport.update({
-  id: '/access/service-user',
-  path: '/access/service-user',
-  getParentRoute: () => SecureRoute,
-} as any)
 const SecureAccountsIndexRoute = SecureAccountsIndexRouteImport.update({
   id: '/accounts/',
   path: '/accounts/',
@@ -148,6 +148,24 @@ const SecureAccessAdministratorsIndexRoute =
     path: '/access/administrators/',
     getParentRoute: () => SecureRoute,
   } as any)
+const SecureAccessServiceUserIndexRoute =
+  SecureAccessServiceUserIndexRouteImport.update({
+    id: '/access/service-user/',
+    path: '/access/service-user/',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessServiceUserCreateRoute =
+  SecureAccessServiceUserCreateRouteImport.update({
+    id: '/access/service-user/create',
+    path: '/access/service-user/create',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessServiceUserRoleServiceUserCreateRoute =
+  SecureAccessServiceUserRoleServiceUserCreateRouteImport.update({
+    id: '/access/service-user/role-service-user-create',
+    path: '/access/service-user/role-service-user-create',
+    getParentRoute: () => SecureRoute,
+  } as any)
 const SecureAccountsIdIndexRoute = SecureAccountsIdIndexRouteImport.update({
   id: '/accounts/$id/',
   path: '/accounts/$id/',
@@ -174,6 +192,24 @@ const SecureAccessAdministratorsIdIndexRoute =
   SecureAccessAdministratorsIdIndexRouteImport.update({
     id: '/access/administrators/$id/',
     path: '/access/administrators/$id/',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessServiceUserIdIndexRoute =
+  SecureAccessServiceUserIdIndexRouteImport.update({
+    id: '/access/service-user/$id/',
+    path: '/access/service-user/$id/',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessServiceUserIdEditRoute =
+  SecureAccessServiceUserIdEditRouteImport.update({
+    id: '/access/service-user/$id/edit',
+    path: '/access/service-user/$id/edit',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessServiceUserIdRoleServiceUserEditRoute =
+  SecureAccessServiceUserIdRoleServiceUserEditRouteImport.update({
+    id: '/access/service-user/$id/role-service-user-edit',
+    path: '/access/service-user/$id/role-service-user-edit',
     getParentRoute: () => SecureRoute,
   } as any)
 const SecureCaOrganizationsIdIndexRoute =
@@ -212,7 +248,6 @@ export interface FileRoutesByFullPath {
   '/welcome': typeof WelcomeRoute
   '/settings': typeof SecureSettingsRoute
   '/access/manage-user-roles': typeof SecureAccessManageUserRolesRoute
-  '/access/service-user': typeof SecureAccessServiceUserRoute
   '/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
   '/profile/details': typeof SecureProfileDetailsRoute
@@ -221,15 +256,21 @@ export interface FileRoutesByFullPath {
   '/accounts/': typeof SecureAccountsIndexRoute
   '/profile/': typeof SecureProfileIndexRoute
   '/reporting/': typeof SecureReportingIndexRoute
+  '/access/service-user/create': typeof SecureAccessServiceUserCreateRoute
+  '/access/service-user/role-service-user-create': typeof SecureAccessServiceUserRoleServiceUserCreateRoute
   '/accounts/$id/edit': typeof SecureAccountsIdEditRoute
   '/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
   '/access/administrators/': typeof SecureAccessAdministratorsIndexRoute
+  '/access/service-user/': typeof SecureAccessServiceUserIndexRoute
   '/accounts/$id/': typeof SecureAccountsIdIndexRoute
   '/ca/organizations/': typeof SecureCaOrganizationsIndexRoute
+  '/access/service-user/$id/edit': typeof SecureAccessServiceUserIdEditRoute
+  '/access/service-user/$id/role-service-user-edit': typeof SecureAccessServiceUserIdRoleServiceUserEditRoute
   '/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
   '/ca/organizations/$id/create-contact': typeof SecureCaOrganizationsIdCreateContactRoute
   '/ca/organizations/$id/edit': typeof SecureCaOrganizationsIdEditRoute
   '/access/administrators/$id/': typeof SecureAccessAdministratorsIdIndexRoute
+  '/access/service-user/$id/': typeof SecureAccessServiceUserIdIndexRoute
   '/ca/organizations/$id/': typeof SecureCaOrganizationsIdIndexRoute
 }
 export interface FileRoutesByTo {
@@ -243,7 +284,6 @@ export interface FileRoutesByTo {
   '/welcome': typeof WelcomeRoute
   '/settings': typeof SecureSettingsRoute
   '/access/manage-user-roles': typeof SecureAccessManageUserRolesRoute
-  '/access/service-user': typeof SecureAccessServiceUserRoute
   '/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
   '/profile/details': typeof SecureProfileDetailsRoute
@@ -252,15 +292,21 @@ export interface FileRoutesByTo {
   '/accounts': typeof SecureAccountsIndexRoute
   '/profile': typeof SecureProfileIndexRoute
   '/reporting': typeof SecureReportingIndexRoute
+  '/access/service-user/create': typeof SecureAccessServiceUserCreateRoute
+  '/access/service-user/role-service-user-create': typeof SecureAccessServiceUserRoleServiceUserCreateRoute
   '/accounts/$id/edit': typeof SecureAccountsIdEditRoute
   '/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
   '/access/administrators': typeof SecureAccessAdministratorsIndexRoute
+  '/access/service-user': typeof SecureAccessServiceUserIndexRoute
   '/accounts/$id': typeof SecureAccountsIdIndexRoute
   '/ca/organizations': typeof SecureCaOrganizationsIndexRoute
+  '/access/service-user/$id/edit': typeof SecureAccessServiceUserIdEditRoute
+  '/access/service-user/$id/role-service-user-edit': typeof SecureAccessServiceUserIdRoleServiceUserEditRoute
   '/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
   '/ca/organizations/$id/create-contact': typeof SecureCaOrganizationsIdCreateContactRoute
   '/ca/organizations/$id/edit': typeof SecureCaOrganizationsIdEditRoute
   '/access/administrators/$id': typeof SecureAccessAdministratorsIdIndexRoute
+  '/access/service-user/$id': typeof SecureAccessServiceUserIdIndexRoute
   '/ca/organizations/$id': typeof SecureCaOrganizationsIdIndexRoute
 }
 export interface FileRoutesById {
@@ -276,7 +322,6 @@ export interface FileRoutesById {
   '/welcome': typeof WelcomeRoute
   '/_secure/settings': typeof SecureSettingsRoute
   '/_secure/access/manage-user-roles': typeof SecureAccessManageUserRolesRoute
-  '/_secure/access/service-user': typeof SecureAccessServiceUserRoute
   '/_secure/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/_secure/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
   '/_secure/profile/details': typeof SecureProfileDetailsRoute
@@ -285,15 +330,21 @@ export interface FileRoutesById {
   '/_secure/accounts/': typeof SecureAccountsIndexRoute
   '/_secure/profile/': typeof SecureProfileIndexRoute
   '/_secure/reporting/': typeof SecureReportingIndexRoute
+  '/_secure/access/service-user/create': typeof SecureAccessServiceUserCreateRoute
+  '/_secure/access/service-user/role-service-user-create': typeof SecureAccessServiceUserRoleServiceUserCreateRoute
   '/_secure/accounts/$id/edit': typeof SecureAccountsIdEditRoute
   '/_secure/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
   '/_secure/access/administrators/': typeof SecureAccessAdministratorsIndexRoute
+  '/_secure/access/service-user/': typeof SecureAccessServiceUserIndexRoute
   '/_secure/accounts/$id/': typeof SecureAccountsIdIndexRoute
   '/_secure/ca/organizations/': typeof SecureCaOrganizationsIndexRoute
+  '/_secure/access/service-user/$id/edit': typeof SecureAccessServiceUserIdEditRoute
+  '/_secure/access/service-user/$id/role-service-user-edit': typeof SecureAccessServiceUserIdRoleServiceUserEditRoute
   '/_secure/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
   '/_secure/ca/organizations/$id/create-contact': typeof SecureCaOrganizationsIdCreateContactRoute
   '/_secure/ca/organizations/$id/edit': typeof SecureCaOrganizationsIdEditRoute
   '/_secure/access/administrators/$id/': typeof SecureAccessAdministratorsIdIndexRoute
+  '/_secure/access/service-user/$id/': typeof SecureAccessServiceUserIdIndexRoute
   '/_secure/ca/organizations/$id/': typeof SecureCaOrganizationsIdIndexRoute
 }
 export interface FileRouteTypes {
@@ -309,7 +360,6 @@ export interface FileRouteTypes {
     | '/welcome'
     | '/settings'
     | '/access/manage-user-roles'
-    | '/access/service-user'
     | '/accounts/create-account'
     | '/accounts/create-partner-account'
     | '/profile/details'
@@ -318,15 +368,21 @@ export interface FileRouteTypes {
     | '/accounts/'
     | '/profile/'
     | '/reporting/'
+    | '/access/service-user/create'
+    | '/access/service-user/role-service-user-create'
     | '/accounts/$id/edit'
     | '/ca/organizations/create'
     | '/access/administrators/'
+    | '/access/service-user/'
     | '/accounts/$id/'
     | '/ca/organizations/'
+    | '/access/service-user/$id/edit'
+    | '/access/service-user/$id/role-service-user-edit'
     | '/ca/organizations/$id/$contactId'
     | '/ca/organizations/$id/create-contact'
     | '/ca/organizations/$id/edit'
     | '/access/administrators/$id/'
+    | '/access/service-user/$id/'
     | '/ca/organizations/$id/'
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -340,7 +396,6 @@ export interface FileRouteTypes {
     | '/welcome'
     | '/settings'
     | '/access/manage-user-roles'
-    | '/access/service-user'
     | '/accounts/create-account'
     | '/accounts/create-partner-account'
     | '/profile/details'
@@ -349,15 +404,21 @@ export interface FileRouteTypes {
     | '/accounts'
     | '/profile'
     | '/reporting'
+    | '/access/service-user/create'
+    | '/access/service-user/role-service-user-create'
     | '/accounts/$id/edit'
     | '/ca/organizations/create'
     | '/access/administrators'
+    | '/access/service-user'
     | '/accounts/$id'
     | '/ca/organizations'
+    | '/access/service-user/$id/edit'
+    | '/access/service-user/$id/role-service-user-edit'
     | '/ca/organizations/$id/$contactId'
     | '/ca/organizations/$id/create-contact'
     | '/ca/organizations/$id/edit'
     | '/access/administrators/$id'
+    | '/access/service-user/$id'
     | '/ca/organizations/$id'
   id:
     | '__root__'
@@ -372,7 +433,6 @@ export interface FileRouteTypes {
     | '/welcome'
     | '/_secure/settings'
     | '/_secure/access/manage-user-roles'
-    | '/_secure/access/service-user'
     | '/_secure/accounts/create-account'
     | '/_secure/accounts/create-partner-account'
     | '/_secure/profile/details'
@@ -381,15 +441,21 @@ export interface FileRouteTypes {
     | '/_secure/accounts/'
     | '/_secure/profile/'
     | '/_secure/reporting/'
+    | '/_secure/access/service-user/create'
+    | '/_secure/access/service-user/role-service-user-create'
     | '/_secure/accounts/$id/edit'
     | '/_secure/ca/organizations/create'
     | '/_secure/access/administrators/'
+    | '/_secure/access/service-user/'
     | '/_secure/accounts/$id/'
     | '/_secure/ca/organizations/'
+    | '/_secure/access/service-user/$id/edit'
+    | '/_secure/access/service-user/$id/role-service-user-edit'
     | '/_secure/ca/organizations/$id/$contactId'
     | '/_secure/ca/organizations/$id/create-contact'
     | '/_secure/ca/organizations/$id/edit'
     | '/_secure/access/administrators/$id/'
+    | '/_secure/access/service-user/$id/'
     | '/_secure/ca/organizations/$id/'
   fileRoutesById: FileRoutesById
 }
@@ -491,13 +557,6 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureAccessManageUserRolesRouteImport
       parentRoute: typeof SecureRoute
     }
-    '/_secure/access/service-user': {
-      id: '/_secure/access/service-user'
-      path: '/access/service-user'
-      fullPath: '/access/service-user'
-      preLoaderRoute: typeof SecureAccessServiceUserRouteImport
-      parentRoute: typeof SecureRoute
-    }
     '/_secure/accounts/': {
       id: '/_secure/accounts/'
       path: '/accounts'
@@ -554,6 +613,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureAccessAdministratorsIndexRouteImport
       parentRoute: typeof SecureRoute
     }
+    '/_secure/access/service-user/': {
+      id: '/_secure/access/service-user/'
+      path: '/access/service-user'
+      fullPath: '/access/service-user/'
+      preLoaderRoute: typeof SecureAccessServiceUserIndexRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/service-user/create': {
+      id: '/_secure/access/service-user/create'
+      path: '/access/service-user/create'
+      fullPath: '/access/service-user/create'
+      preLoaderRoute: typeof SecureAccessServiceUserCreateRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/service-user/role-service-user-create': {
+      id: '/_secure/access/service-user/role-service-user-create'
+      path: '/access/service-user/role-service-user-create'
+      fullPath: '/access/service-user/role-service-user-create'
+      preLoaderRoute: typeof SecureAccessServiceUserRoleServiceUserCreateRouteImport
+      parentRoute: typeof SecureRoute
+    }
     '/_secure/accounts/$id/': {
       id: '/_secure/accounts/$id/'
       path: '/accounts/$id'
@@ -587,6 +667,27 @@ declare module '@tanstack/react-router' {
       path: '/access/administrators/$id'
       fullPath: '/access/administrators/$id/'
       preLoaderRoute: typeof SecureAccessAdministratorsIdIndexRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/service-user/$id/': {
+      id: '/_secure/access/service-user/$id/'
+      path: '/access/service-user/$id'
+      fullPath: '/access/service-user/$id/'
+      preLoaderRoute: typeof SecureAccessServiceUserIdIndexRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/service-user/$id/edit': {
+      id: '/_secure/access/service-user/$id/edit'
+      path: '/access/service-user/$id/edit'
+      fullPath: '/access/service-user/$id/edit'
+      preLoaderRoute: typeof SecureAccessServiceUserIdEditRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/service-user/$id/role-service-user-edit': {
+      id: '/_secure/access/service-user/$id/role-service-user-edit'
+      path: '/access/service-user/$id/role-service-user-edit'
+      fullPath: '/access/service-user/$id/role-service-user-edit'
+      preLoaderRoute: typeof SecureAccessServiceUserIdRoleServiceUserEditRouteImport
       parentRoute: typeof SecureRoute
     }
     '/_secure/ca/organizations/$id/': {
@@ -623,7 +724,6 @@ declare module '@tanstack/react-router' {
 interface SecureRouteChildren {
   SecureSettingsRoute: typeof SecureSettingsRoute
   SecureAccessManageUserRolesRoute: typeof SecureAccessManageUserRolesRoute
-  SecureAccessServiceUserRoute: typeof SecureAccessServiceUserRoute
   SecureAccountsCreateAccountRoute: typeof SecureAccountsCreateAccountRoute
   SecureAccountsCreatePartnerAccountRoute: typeof SecureAccountsCreatePartnerAccountRoute
   SecureProfileDetailsRoute: typeof SecureProfileDetailsRoute
@@ -632,22 +732,27 @@ interface SecureRouteChildren {
   SecureAccountsIndexRoute: typeof SecureAccountsIndexRoute
   SecureProfileIndexRoute: typeof SecureProfileIndexRoute
   SecureReportingIndexRoute: typeof SecureReportingIndexRoute
+  SecureAccessServiceUserCreateRoute: typeof SecureAccessServiceUserCreateRoute
+  SecureAccessServiceUserRoleServiceUserCreateRoute: typeof SecureAccessServiceUserRoleServiceUserCreateRoute
   SecureAccountsIdEditRoute: typeof SecureAccountsIdEditRoute
   SecureCaOrganizationsCreateRoute: typeof SecureCaOrganizationsCreateRoute
   SecureAccessAdministratorsIndexRoute: typeof SecureAccessAdministratorsIndexRoute
+  SecureAccessServiceUserIndexRoute: typeof SecureAccessServiceUserIndexRoute
   SecureAccountsIdIndexRoute: typeof SecureAccountsIdIndexRoute
   SecureCaOrganizationsIndexRoute: typeof SecureCaOrganizationsIndexRoute
+  SecureAccessServiceUserIdEditRoute: typeof SecureAccessServiceUserIdEditRoute
+  SecureAccessServiceUserIdRoleServiceUserEditRoute: typeof SecureAccessServiceUserIdRoleServiceUserEditRoute
   SecureCaOrganizationsIdContactIdRoute: typeof SecureCaOrganizationsIdContactIdRoute
   SecureCaOrganizationsIdCreateContactRoute: typeof SecureCaOrganizationsIdCreateContactRoute
   SecureCaOrganizationsIdEditRoute: typeof SecureCaOrganizationsIdEditRoute
   SecureAccessAdministratorsIdIndexRoute: typeof SecureAccessAdministratorsIdIndexRoute
+  SecureAccessServiceUserIdIndexRoute: typeof SecureAccessServiceUserIdIndexRoute
   SecureCaOrganizationsIdIndexRoute: typeof SecureCaOrganizationsIdIndexRoute
 }
 
 const SecureRouteChildren: SecureRouteChildren = {
   SecureSettingsRoute: SecureSettingsRoute,
   SecureAccessManageUserRolesRoute: SecureAccessManageUserRolesRoute,
-  SecureAccessServiceUserRoute: SecureAccessServiceUserRoute,
   SecureAccountsCreateAccountRoute: SecureAccountsCreateAccountRoute,
   SecureAccountsCreatePartnerAccountRoute:
     SecureAccountsCreatePartnerAccountRoute,
@@ -657,17 +762,25 @@ const SecureRouteChildren: SecureRouteChildren = {
   SecureAccountsIndexRoute: SecureAccountsIndexRoute,
   SecureProfileIndexRoute: SecureProfileIndexRoute,
   SecureReportingIndexRoute: SecureReportingIndexRoute,
+  SecureAccessServiceUserCreateRoute: SecureAccessServiceUserCreateRoute,
+  SecureAccessServiceUserRoleServiceUserCreateRoute:
+    SecureAccessServiceUserRoleServiceUserCreateRoute,
   SecureAccountsIdEditRoute: SecureAccountsIdEditRoute,
   SecureCaOrganizationsCreateRoute: SecureCaOrganizationsCreateRoute,
   SecureAccessAdministratorsIndexRoute: SecureAccessAdministratorsIndexRoute,
+  SecureAccessServiceUserIndexRoute: SecureAccessServiceUserIndexRoute,
   SecureAccountsIdIndexRoute: SecureAccountsIdIndexRoute,
   SecureCaOrganizationsIndexRoute: SecureCaOrganizationsIndexRoute,
+  SecureAccessServiceUserIdEditRoute: SecureAccessServiceUserIdEditRoute,
+  SecureAccessServiceUserIdRoleServiceUserEditRoute:
+    SecureAccessServiceUserIdRoleServiceUserEditRoute,
   SecureCaOrganizationsIdContactIdRoute: SecureCaOrganizationsIdContactIdRoute,
   SecureCaOrganizationsIdCreateContactRoute:
     SecureCaOrganizationsIdCreateContactRoute,
   SecureCaOrganizationsIdEditRoute: SecureCaOrganizationsIdEditRoute,
   SecureAccessAdministratorsIdIndexRoute:
     SecureAccessAdministratorsIdIndexRoute,
+  SecureAccessServiceUserIdIndexRoute: SecureAccessServiceUserIdIndexRoute,
   SecureCaOrganizationsIdIndexRoute: SecureCaOrganizationsIdIndexRoute,
 }
 

@@ -1,6 +1,7 @@
 import { UI_API_V1 } from '../../contract/paths.ts';
 import { accountKeys } from '../features/accounts/queries.ts';
 import { organizationKeys } from '../features/organizations/queries.ts';
+import { serviceUserKeys } from '../features/service-users/queries.ts';
 import { currentUserKeys } from '../lib/current-user.ts';
 import type { SyncTarget } from '../lib/offline/sync-targets.ts';
 
@@ -13,4 +14,5 @@ export const SYNC_TARGETS: readonly SyncTarget[] = [
   // An account's name and end date also show in the user's own profile (the account switcher).
   { prefix: `${UI_API_V1}/tenant`, queryKeys: [accountKeys.all(), currentUserKeys.profile()] },
   { prefix: `${UI_API_V1}/organizations`, queryKeys: [organizationKeys.all()] },
+  { prefix: `${UI_API_V1}/service-user`, queryKeys: [serviceUserKeys.all()] },
 ];

@@ -29,6 +29,8 @@ const ACTION_LABELS: Readonly<Record<string, MessageDescriptor>> = {
   'create-account': msg`Create account`,
   'create-partner-account': msg`Create partner account`,
   'create-contact': msg`Create contact`,
+  'role-service-user-create': msg`Create`,
+  'role-service-user-edit': msg`Edit`,
 };
 
 /** Path segments that only group sections and have no page of their own. */

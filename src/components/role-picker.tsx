@@ -1,0 +1,76 @@
+import { Trans } from '@lingui/react/macro';
+import { APPLICATIONS } from '../../contract/applications.ts';
+import { APPLICATION_CODES, type ApplicationCode } from '../../contract/permissions.ts';
+import './role-picker.css';
+
+/** A role as the picker offers it. */
+export interface RoleChoice {
+  id: string;
+  name: string;
+  app_code: ApplicationCode;
+  built_in: boolean;
+}
+
+interface RolePickerProps {
+  /** The roles the user may be given, of every application; grouped here by application. */
+  roles: readonly RoleChoice[];
+  selected: ReadonlySet<string>;
+  onChange: (selected: ReadonlySet<string>) => void;
+  /** The name the form's errors use (`role_ids`): the server's field error lands here. */
+  name: string;
+  error?: string | undefined;
+  disabled?: boolean;
+}
+
+/**
+ * Roles per application as groups of checkboxes (decision 018 §8): one fieldset per application that
+ * has roles to offer, built-in and custom roles told apart. Presentational: each feature feeds it from
+ * its own query and keeps the choice in its own state. Native checkboxes keep the platform's keyboard
+ * and screen-reader behaviour; the group's error is tied to every box.
+ */
+export function RolePicker({ roles, selected, onChange, name, error, disabled }: RolePickerProps) {
+  const errorId = `${name}-error`;
+  const toggle = (id: string, checked: boolean) => {
+    const next = new Set(selected);
+    if (checked) next.add(id);
+    else next.delete(id);
+    onChange(next);
+  };
+  const applications = APPLICATION_CODES.filter((code) => roles.some((role) => role.app_code === code));
+  return (
+    <div className="role-picker" data-field={name}>
+      {applications.map((code) => (
+        <fieldset key={code} className="role-picker__application">
+          <legend>{APPLICATIONS[code].name}</legend>
+          {roles
+            .filter((role) => role.app_code === code)
+            .map((role) => (
+              <label key={role.id} className="role-picker__choice">
+                <input
+                  type="checkbox"
+                  name={name}
+                  value={role.id}
+                  checked={selected.has(role.id)}
+                  disabled={disabled}
+                  aria-invalid={error ? true : undefined}
+                  aria-describedby={error ? errorId : undefined}
+                  onChange={(event) => toggle(role.id, event.currentTarget.checked)}
+                />
+                <span>{role.name}</span>
+                {role.built_in ? null : (
+                  <span className="role-picker__note">
+                    <Trans>Custom</Trans>
+                  </span>
+                )}
+              </label>
+            ))}
+        </fieldset>
+      ))}
+      {error ? (
+        <p id={errorId} className="field__error">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
