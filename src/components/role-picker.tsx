@@ -9,6 +9,8 @@ export interface RoleChoice {
   name: string;
   app_code: ApplicationCode;
   built_in: boolean;
+  /** Why the role cannot be chosen (it grants more than the caller holds); absent when it can. */
+  unavailable?: string | undefined;
 }
 
 interface RolePickerProps {
@@ -24,7 +26,8 @@ interface RolePickerProps {
 
 /**
  * Roles per application as groups of checkboxes (decision 018 §8): one fieldset per application that
- * has roles to offer, built-in and custom roles told apart. Presentational: each feature feeds it from
+ * has roles to offer, built-in and custom roles told apart, and a role the caller may not give shown
+ * disabled with the reason (decision 018 §8.4 step 3). Presentational: each feature feeds it from
  * its own query and keeps the choice in its own state. Native checkboxes keep the platform's keyboard
  * and screen-reader behaviour; the group's error is tied to every box.
  */
@@ -51,9 +54,13 @@ export function RolePicker({ roles, selected, onChange, name, error, disabled }:
                   name={name}
                   value={role.id}
                   checked={selected.has(role.id)}
-                  disabled={disabled}
+                  disabled={disabled || role.unavailable !== undefined}
                   aria-invalid={error ? true : undefined}
-                  aria-describedby={error ? errorId : undefined}
+                  aria-describedby={
+                    [error ? errorId : null, role.unavailable ? `${name}-${role.id}-why` : null]
+                      .filter(Boolean)
+                      .join(' ') || undefined
+                  }
                   onChange={(event) => toggle(role.id, event.currentTarget.checked)}
                 />
                 <span>{role.name}</span>
@@ -62,6 +69,11 @@ export function RolePicker({ roles, selected, onChange, name, error, disabled }:
                     <Trans>Custom</Trans>
                   </span>
                 )}
+                {role.unavailable ? (
+                  <span id={`${name}-${role.id}-why`} className="role-picker__note">
+                    {role.unavailable}
+                  </span>
+                ) : null}
               </label>
             ))}
         </fieldset>

@@ -62,6 +62,7 @@ function CreateForm({ onCreated }: { onCreated: (created: ServiceUserCreated) =>
   const [accountId, setAccountId] = useState(viewer.primary_account_id);
   const roles = useQuery(roleChoicesQueryOptions(accountId));
   const [roleIds, setRoleIds] = useState<ReadonlySet<string>>(new Set());
+  const held = new Set(viewer.permissions.map((permission) => permission.name));
 
   const form = useForm(serviceUserCreateSchema, {
     request: (values) => ({
@@ -145,7 +146,13 @@ function CreateForm({ onCreated }: { onCreated: (created: ServiceUserCreated) =>
             {({ items }) => (
               <RolePicker
                 name="role_ids"
-                roles={items.map((role) => ({ ...role }))}
+                roles={items.map((role) => ({
+                  ...role,
+                  // G5: a role granting what the caller lacks is refused by the server; said here first.
+                  unavailable: role.permissions.every((permission) => held.has(permission))
+                    ? undefined
+                    : t`Grants permissions you do not hold.`,
+                }))}
                 selected={roleIds}
                 onChange={setRoleIds}
                 error={form.errorOf('role_ids')}
