@@ -24,6 +24,7 @@ const secureOnlySources = [
   '<rootDir>/src/components/pending-sync-badge.tsx',
   '<rootDir>/src/components/require-permissions.tsx',
   '<rootDir>/src/components/role-picker.tsx',
+  '<rootDir>/src/components/role-labels.ts',
   '<rootDir>/src/components/route-error-page.tsx',
   '<rootDir>/src/components/section-card.tsx',
   '<rootDir>/src/components/section-placeholder.tsx',
@@ -35,6 +36,7 @@ const publicSources = [
   '<rootDir>/src/lib',
   '<rootDir>/src/main.tsx',
   '<rootDir>/src/routes/*.tsx',
+  '<rootDir>/src/features/account-setup',
   '<rootDir>/src/features/session',
   '<rootDir>/src/features/setup',
   '<rootDir>/src/features/welcome',
@@ -67,6 +69,7 @@ export default defineConfig({
         ...secureOnlySources,
       ],
       exclude: [
+        '<rootDir>/src/features/account-setup',
         '<rootDir>/src/features/session',
         '<rootDir>/src/features/setup',
         '<rootDir>/src/features/welcome',

@@ -8,6 +8,7 @@ import {
   DEFAULT_E2E_PORT,
   E2E_DATA_DIR_VARIABLE,
   E2E_PORT_VARIABLE,
+  mailboxPort,
 } from './e2e/support/environment.ts';
 import { CHROMIUM_INSTALL_HINT, findChromium } from './scripts/chromium.ts';
 
@@ -77,6 +78,11 @@ export default defineConfig({
       // Always PGlite in the fresh data directory, even where CI exports a PostgreSQL URL: first-run
       // needs a database nobody has set up.
       DATABASE_URL: '',
+      // Mail goes to the scenarios' mailbox (e2e/fixtures.ts), and its links to the address the
+      // browser opens.
+      SMTP_URL: `smtp://127.0.0.1:${mailboxPort(port)}`,
+      PUBLIC_URL: baseURL,
+      MAIL_FROM: 'no-reply@example.com',
     },
   },
 });

@@ -79,7 +79,22 @@ export const apiPaths = {
     exists: `${UI_API_V1}/user/exists`,
     byId: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}`,
     applications: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}/applications`,
+    password: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}/password`,
     apiTokens: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}/api-tokens`,
+    enable: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}/enable`,
+    access: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}/access`,
+    verification: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}/verification`,
+    resetMail: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}/email`,
+    standardLogin: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}/standard-login`,
+    resendSsoEmail: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}/resendSsoEmail`,
+    mfa: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}/mfa`,
+    defaultManager: (id: string, appUrl: string) =>
+      `${UI_API_V1}/user/${encodeURIComponent(id)}/defaultManager?appUrl=${encodeURIComponent(appUrl)}`,
+    agreement: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}/agreement`,
+    /** Public: the mailed verification or invitation code. */
+    verify: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}/verify`,
+    /** Public: the mailed password-reset code. */
+    resetPassword: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}/reset-password`,
     apiToken: (id: string, tokenId: string) =>
       `${UI_API_V1}/user/${encodeURIComponent(id)}/api-tokens/${encodeURIComponent(tokenId)}`,
   },

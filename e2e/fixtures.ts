@@ -1,5 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
+import { mailboxPort, serverPort } from './support/environment.ts';
+import { type Mailbox, startMailbox } from './support/mailbox.ts';
 
 /** WCAG 2.1 A and AA, the level the console is built to. */
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -39,10 +41,20 @@ async function assertNoSidewaysScroll(page: Page): Promise<void> {
 }
 
 /**
- * Playwright's test with one addition: whatever page a scenario ends on is checked for accessibility
- * too, so a screen no helper announced is still covered.
+ * Playwright's test with two additions: whatever page a scenario ends on is checked for accessibility
+ * too, so a screen no helper announced is still covered; and `mailbox`, the SMTP server the e2e server
+ * sends its mail to (playwright.config.ts), started once per worker by the scenarios that read mail.
  */
-export const test = base.extend({
+export const test = base.extend<object, { mailbox: Mailbox }>({
+  mailbox: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads which fixtures a fixture uses from this pattern; it uses none.
+    async ({}, use) => {
+      const mailbox = await startMailbox(mailboxPort(serverPort()));
+      await use(mailbox);
+      await mailbox.close();
+    },
+    { scope: 'worker' },
+  ],
   page: async ({ page }, use, testInfo) => {
     await use(page);
     const passedSoFar = testInfo.status === testInfo.expectedStatus;

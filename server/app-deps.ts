@@ -9,4 +9,10 @@ export interface AppDeps {
   config: ServerConfig;
   /** The current instant; tests pass a fixed clock. */
   now: () => Date;
+  /**
+   * The mail dispatcher of this process: routes call `nudge()` after committing a change that
+   * enqueued mail, so it leaves at once rather than at the next poll (decision 018 §6.2). A no-op in
+   * tests that drive a dispatcher themselves.
+   */
+  mail: { nudge(): void };
 }

@@ -24,7 +24,6 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
   const database = await openDatabase(config);
   await migrateToLatest(database.db);
   const now = () => new Date();
-  const app = createApp({ db: database.db, config, now });
   // Read before listening: a catalog that does not compile stops the start, not a later send.
   const catalogs = await loadServerCatalogs();
   const mail = createMailDispatcher({
@@ -34,6 +33,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
     catalogs,
     now,
   });
+  const app = createApp({ db: database.db, config, now, mail: { nudge: mail.nudge } });
 
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const listening = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () =>

@@ -45,7 +45,10 @@ async function boot(): Promise<void> {
     lost: () => void leaveForSignIn(),
   });
   const router = createAppRouter({ loadQueryClient, session });
-  onUnauthorized(() => void leaveForSignIn());
+  onUnauthorized({
+    renew: async () => (await session.refresh()) === 'renewed',
+    lost: () => void leaveForSignIn(),
+  });
 
   // The profile's locale is applied by the secure layout once it is known; until then, the stored one.
   await activateLocale(resolveConsoleLocale(storedLanguage(), null));

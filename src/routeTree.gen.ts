@@ -20,15 +20,20 @@ import { Route as UpdateLicenseErrorRouteImport } from './routes/updateLicenseEr
 import { Route as WelcomeRouteImport } from './routes/welcome'
 import { Route as SecureSettingsRouteImport } from './routes/_secure/settings'
 import { Route as SecureAccessIndexRouteImport } from './routes/_secure/access/index'
-import { Route as SecureAccessManageUserRolesRouteImport } from './routes/_secure/access/manage-user-roles'
 import { Route as SecureAccountsIndexRouteImport } from './routes/_secure/accounts/index'
 import { Route as SecureAccountsCreateAccountRouteImport } from './routes/_secure/accounts/create-account'
 import { Route as SecureAccountsCreatePartnerAccountRouteImport } from './routes/_secure/accounts/create-partner-account'
 import { Route as SecureProfileIndexRouteImport } from './routes/_secure/profile/index'
+import { Route as SecureProfileChangePasswordRouteImport } from './routes/_secure/profile/change-password'
 import { Route as SecureProfileDetailsRouteImport } from './routes/_secure/profile/details'
+import { Route as SecureProfileEditRouteImport } from './routes/_secure/profile/edit'
 import { Route as SecureReportingIndexRouteImport } from './routes/_secure/reporting/index'
 import { Route as SecureReportingLoggingRouteImport } from './routes/_secure/reporting/logging'
+import { Route as ResetPasswordUserIdCodeRouteImport } from './routes/reset-password.$userId.$code'
+import { Route as VerifyUserIdCodeRouteImport } from './routes/verify.$userId.$code'
 import { Route as SecureAccessAdministratorsIndexRouteImport } from './routes/_secure/access/administrators/index'
+import { Route as SecureAccessManageUserRolesIndexRouteImport } from './routes/_secure/access/manage-user-roles/index'
+import { Route as SecureAccessManageUserRolesCreateRoleRouteImport } from './routes/_secure/access/manage-user-roles/create-role'
 import { Route as SecureAccessServiceUserIndexRouteImport } from './routes/_secure/access/service-user/index'
 import { Route as SecureAccessServiceUserCreateRouteImport } from './routes/_secure/access/service-user/create'
 import { Route as SecureAccessServiceUserRoleServiceUserCreateRouteImport } from './routes/_secure/access/service-user/role-service-user-create'
@@ -37,6 +42,9 @@ import { Route as SecureAccountsIdEditRouteImport } from './routes/_secure/accou
 import { Route as SecureCaOrganizationsIndexRouteImport } from './routes/_secure/ca/organizations/index'
 import { Route as SecureCaOrganizationsCreateRouteImport } from './routes/_secure/ca/organizations/create'
 import { Route as SecureAccessAdministratorsIdIndexRouteImport } from './routes/_secure/access/administrators/$id/index'
+import { Route as SecureAccessManageUserRolesCloneRoleIdRouteImport } from './routes/_secure/access/manage-user-roles/clone-role/$id'
+import { Route as SecureAccessManageUserRolesEditRoleIdRouteImport } from './routes/_secure/access/manage-user-roles/edit-role/$id'
+import { Route as SecureAccessManageUserRolesRoleDetailIdRouteImport } from './routes/_secure/access/manage-user-roles/role-detail/$id'
 import { Route as SecureAccessServiceUserIdIndexRouteImport } from './routes/_secure/access/service-user/$id/index'
 import { Route as SecureAccessServiceUserIdEditRouteImport } from './routes/_secure/access/service-user/$id/edit'
 import { Route as SecureAccessServiceUserIdRoleServiceUserEditRouteImport } from './routes/_secure/access/service-user/$id/role-service-user-edit'
@@ -99,12 +107,6 @@ const SecureAccessIndexRoute = SecureAccessIndexRouteImport.update({
   path: '/access/',
   getParentRoute: () => SecureRoute,
 } as any)
-const SecureAccessManageUserRolesRoute =
-  SecureAccessManageUserRolesRouteImport.update({
-    id: '/access/manage-user-roles',
-    path: '/access/manage-user-roles',
-    getParentRoute: () => SecureRoute,
-  } as any)
 const SecureAccountsIndexRoute = SecureAccountsIndexRouteImport.update({
   id: '/accounts/',
   path: '/accounts/',
@@ -127,9 +129,20 @@ const SecureProfileIndexRoute = SecureProfileIndexRouteImport.update({
   path: '/profile/',
   getParentRoute: () => SecureRoute,
 } as any)
+const SecureProfileChangePasswordRoute =
+  SecureProfileChangePasswordRouteImport.update({
+    id: '/profile/change-password',
+    path: '/profile/change-password',
+    getParentRoute: () => SecureRoute,
+  } as any)
 const SecureProfileDetailsRoute = SecureProfileDetailsRouteImport.update({
   id: '/profile/details',
   path: '/profile/details',
+  getParentRoute: () => SecureRoute,
+} as any)
+const SecureProfileEditRoute = SecureProfileEditRouteImport.update({
+  id: '/profile/edit',
+  path: '/profile/edit',
   getParentRoute: () => SecureRoute,
 } as any)
 const SecureReportingIndexRoute = SecureReportingIndexRouteImport.update({
@@ -142,10 +155,32 @@ const SecureReportingLoggingRoute = SecureReportingLoggingRouteImport.update({
   path: '/reporting/logging',
   getParentRoute: () => SecureRoute,
 } as any)
+const ResetPasswordUserIdCodeRoute = ResetPasswordUserIdCodeRouteImport.update({
+  id: '/reset-password/$userId/$code',
+  path: '/reset-password/$userId/$code',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const VerifyUserIdCodeRoute = VerifyUserIdCodeRouteImport.update({
+  id: '/verify/$userId/$code',
+  path: '/verify/$userId/$code',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const SecureAccessAdministratorsIndexRoute =
   SecureAccessAdministratorsIndexRouteImport.update({
     id: '/access/administrators/',
     path: '/access/administrators/',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessManageUserRolesIndexRoute =
+  SecureAccessManageUserRolesIndexRouteImport.update({
+    id: '/access/manage-user-roles/',
+    path: '/access/manage-user-roles/',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessManageUserRolesCreateRoleRoute =
+  SecureAccessManageUserRolesCreateRoleRouteImport.update({
+    id: '/access/manage-user-roles/create-role',
+    path: '/access/manage-user-roles/create-role',
     getParentRoute: () => SecureRoute,
   } as any)
 const SecureAccessServiceUserIndexRoute =
@@ -192,6 +227,24 @@ const SecureAccessAdministratorsIdIndexRoute =
   SecureAccessAdministratorsIdIndexRouteImport.update({
     id: '/access/administrators/$id/',
     path: '/access/administrators/$id/',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessManageUserRolesCloneRoleIdRoute =
+  SecureAccessManageUserRolesCloneRoleIdRouteImport.update({
+    id: '/access/manage-user-roles/clone-role/$id',
+    path: '/access/manage-user-roles/clone-role/$id',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessManageUserRolesEditRoleIdRoute =
+  SecureAccessManageUserRolesEditRoleIdRouteImport.update({
+    id: '/access/manage-user-roles/edit-role/$id',
+    path: '/access/manage-user-roles/edit-role/$id',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessManageUserRolesRoleDetailIdRoute =
+  SecureAccessManageUserRolesRoleDetailIdRouteImport.update({
+    id: '/access/manage-user-roles/role-detail/$id',
+    path: '/access/manage-user-roles/role-detail/$id',
     getParentRoute: () => SecureRoute,
   } as any)
 const SecureAccessServiceUserIdIndexRoute =
@@ -247,23 +300,31 @@ export interface FileRoutesByFullPath {
   '/updateLicenseError': typeof UpdateLicenseErrorRoute
   '/welcome': typeof WelcomeRoute
   '/settings': typeof SecureSettingsRoute
-  '/access/manage-user-roles': typeof SecureAccessManageUserRolesRoute
   '/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
+  '/profile/change-password': typeof SecureProfileChangePasswordRoute
   '/profile/details': typeof SecureProfileDetailsRoute
+  '/profile/edit': typeof SecureProfileEditRoute
   '/reporting/logging': typeof SecureReportingLoggingRoute
+  '/reset-password/$userId/$code': typeof ResetPasswordUserIdCodeRoute
+  '/verify/$userId/$code': typeof VerifyUserIdCodeRoute
   '/access/': typeof SecureAccessIndexRoute
   '/accounts/': typeof SecureAccountsIndexRoute
   '/profile/': typeof SecureProfileIndexRoute
   '/reporting/': typeof SecureReportingIndexRoute
+  '/access/manage-user-roles/create-role': typeof SecureAccessManageUserRolesCreateRoleRoute
   '/access/service-user/create': typeof SecureAccessServiceUserCreateRoute
   '/access/service-user/role-service-user-create': typeof SecureAccessServiceUserRoleServiceUserCreateRoute
   '/accounts/$id/edit': typeof SecureAccountsIdEditRoute
   '/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
   '/access/administrators/': typeof SecureAccessAdministratorsIndexRoute
+  '/access/manage-user-roles/': typeof SecureAccessManageUserRolesIndexRoute
   '/access/service-user/': typeof SecureAccessServiceUserIndexRoute
   '/accounts/$id/': typeof SecureAccountsIdIndexRoute
   '/ca/organizations/': typeof SecureCaOrganizationsIndexRoute
+  '/access/manage-user-roles/clone-role/$id': typeof SecureAccessManageUserRolesCloneRoleIdRoute
+  '/access/manage-user-roles/edit-role/$id': typeof SecureAccessManageUserRolesEditRoleIdRoute
+  '/access/manage-user-roles/role-detail/$id': typeof SecureAccessManageUserRolesRoleDetailIdRoute
   '/access/service-user/$id/edit': typeof SecureAccessServiceUserIdEditRoute
   '/access/service-user/$id/role-service-user-edit': typeof SecureAccessServiceUserIdRoleServiceUserEditRoute
   '/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
@@ -283,23 +344,31 @@ export interface FileRoutesByTo {
   '/updateLicenseError': typeof UpdateLicenseErrorRoute
   '/welcome': typeof WelcomeRoute
   '/settings': typeof SecureSettingsRoute
-  '/access/manage-user-roles': typeof SecureAccessManageUserRolesRoute
   '/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
+  '/profile/change-password': typeof SecureProfileChangePasswordRoute
   '/profile/details': typeof SecureProfileDetailsRoute
+  '/profile/edit': typeof SecureProfileEditRoute
   '/reporting/logging': typeof SecureReportingLoggingRoute
+  '/reset-password/$userId/$code': typeof ResetPasswordUserIdCodeRoute
+  '/verify/$userId/$code': typeof VerifyUserIdCodeRoute
   '/access': typeof SecureAccessIndexRoute
   '/accounts': typeof SecureAccountsIndexRoute
   '/profile': typeof SecureProfileIndexRoute
   '/reporting': typeof SecureReportingIndexRoute
+  '/access/manage-user-roles/create-role': typeof SecureAccessManageUserRolesCreateRoleRoute
   '/access/service-user/create': typeof SecureAccessServiceUserCreateRoute
   '/access/service-user/role-service-user-create': typeof SecureAccessServiceUserRoleServiceUserCreateRoute
   '/accounts/$id/edit': typeof SecureAccountsIdEditRoute
   '/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
   '/access/administrators': typeof SecureAccessAdministratorsIndexRoute
+  '/access/manage-user-roles': typeof SecureAccessManageUserRolesIndexRoute
   '/access/service-user': typeof SecureAccessServiceUserIndexRoute
   '/accounts/$id': typeof SecureAccountsIdIndexRoute
   '/ca/organizations': typeof SecureCaOrganizationsIndexRoute
+  '/access/manage-user-roles/clone-role/$id': typeof SecureAccessManageUserRolesCloneRoleIdRoute
+  '/access/manage-user-roles/edit-role/$id': typeof SecureAccessManageUserRolesEditRoleIdRoute
+  '/access/manage-user-roles/role-detail/$id': typeof SecureAccessManageUserRolesRoleDetailIdRoute
   '/access/service-user/$id/edit': typeof SecureAccessServiceUserIdEditRoute
   '/access/service-user/$id/role-service-user-edit': typeof SecureAccessServiceUserIdRoleServiceUserEditRoute
   '/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
@@ -321,23 +390,31 @@ export interface FileRoutesById {
   '/updateLicenseError': typeof UpdateLicenseErrorRoute
   '/welcome': typeof WelcomeRoute
   '/_secure/settings': typeof SecureSettingsRoute
-  '/_secure/access/manage-user-roles': typeof SecureAccessManageUserRolesRoute
   '/_secure/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/_secure/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
+  '/_secure/profile/change-password': typeof SecureProfileChangePasswordRoute
   '/_secure/profile/details': typeof SecureProfileDetailsRoute
+  '/_secure/profile/edit': typeof SecureProfileEditRoute
   '/_secure/reporting/logging': typeof SecureReportingLoggingRoute
+  '/reset-password/$userId/$code': typeof ResetPasswordUserIdCodeRoute
+  '/verify/$userId/$code': typeof VerifyUserIdCodeRoute
   '/_secure/access/': typeof SecureAccessIndexRoute
   '/_secure/accounts/': typeof SecureAccountsIndexRoute
   '/_secure/profile/': typeof SecureProfileIndexRoute
   '/_secure/reporting/': typeof SecureReportingIndexRoute
+  '/_secure/access/manage-user-roles/create-role': typeof SecureAccessManageUserRolesCreateRoleRoute
   '/_secure/access/service-user/create': typeof SecureAccessServiceUserCreateRoute
   '/_secure/access/service-user/role-service-user-create': typeof SecureAccessServiceUserRoleServiceUserCreateRoute
   '/_secure/accounts/$id/edit': typeof SecureAccountsIdEditRoute
   '/_secure/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
   '/_secure/access/administrators/': typeof SecureAccessAdministratorsIndexRoute
+  '/_secure/access/manage-user-roles/': typeof SecureAccessManageUserRolesIndexRoute
   '/_secure/access/service-user/': typeof SecureAccessServiceUserIndexRoute
   '/_secure/accounts/$id/': typeof SecureAccountsIdIndexRoute
   '/_secure/ca/organizations/': typeof SecureCaOrganizationsIndexRoute
+  '/_secure/access/manage-user-roles/clone-role/$id': typeof SecureAccessManageUserRolesCloneRoleIdRoute
+  '/_secure/access/manage-user-roles/edit-role/$id': typeof SecureAccessManageUserRolesEditRoleIdRoute
+  '/_secure/access/manage-user-roles/role-detail/$id': typeof SecureAccessManageUserRolesRoleDetailIdRoute
   '/_secure/access/service-user/$id/edit': typeof SecureAccessServiceUserIdEditRoute
   '/_secure/access/service-user/$id/role-service-user-edit': typeof SecureAccessServiceUserIdRoleServiceUserEditRoute
   '/_secure/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
@@ -359,23 +436,31 @@ export interface FileRouteTypes {
     | '/updateLicenseError'
     | '/welcome'
     | '/settings'
-    | '/access/manage-user-roles'
     | '/accounts/create-account'
     | '/accounts/create-partner-account'
+    | '/profile/change-password'
     | '/profile/details'
+    | '/profile/edit'
     | '/reporting/logging'
+    | '/reset-password/$userId/$code'
+    | '/verify/$userId/$code'
     | '/access/'
     | '/accounts/'
     | '/profile/'
     | '/reporting/'
+    | '/access/manage-user-roles/create-role'
     | '/access/service-user/create'
     | '/access/service-user/role-service-user-create'
     | '/accounts/$id/edit'
     | '/ca/organizations/create'
     | '/access/administrators/'
+    | '/access/manage-user-roles/'
     | '/access/service-user/'
     | '/accounts/$id/'
     | '/ca/organizations/'
+    | '/access/manage-user-roles/clone-role/$id'
+    | '/access/manage-user-roles/edit-role/$id'
+    | '/access/manage-user-roles/role-detail/$id'
     | '/access/service-user/$id/edit'
     | '/access/service-user/$id/role-service-user-edit'
     | '/ca/organizations/$id/$contactId'
@@ -395,23 +480,31 @@ export interface FileRouteTypes {
     | '/updateLicenseError'
     | '/welcome'
     | '/settings'
-    | '/access/manage-user-roles'
     | '/accounts/create-account'
     | '/accounts/create-partner-account'
+    | '/profile/change-password'
     | '/profile/details'
+    | '/profile/edit'
     | '/reporting/logging'
+    | '/reset-password/$userId/$code'
+    | '/verify/$userId/$code'
     | '/access'
     | '/accounts'
     | '/profile'
     | '/reporting'
+    | '/access/manage-user-roles/create-role'
     | '/access/service-user/create'
     | '/access/service-user/role-service-user-create'
     | '/accounts/$id/edit'
     | '/ca/organizations/create'
     | '/access/administrators'
+    | '/access/manage-user-roles'
     | '/access/service-user'
     | '/accounts/$id'
     | '/ca/organizations'
+    | '/access/manage-user-roles/clone-role/$id'
+    | '/access/manage-user-roles/edit-role/$id'
+    | '/access/manage-user-roles/role-detail/$id'
     | '/access/service-user/$id/edit'
     | '/access/service-user/$id/role-service-user-edit'
     | '/ca/organizations/$id/$contactId'
@@ -432,23 +525,31 @@ export interface FileRouteTypes {
     | '/updateLicenseError'
     | '/welcome'
     | '/_secure/settings'
-    | '/_secure/access/manage-user-roles'
     | '/_secure/accounts/create-account'
     | '/_secure/accounts/create-partner-account'
+    | '/_secure/profile/change-password'
     | '/_secure/profile/details'
+    | '/_secure/profile/edit'
     | '/_secure/reporting/logging'
+    | '/reset-password/$userId/$code'
+    | '/verify/$userId/$code'
     | '/_secure/access/'
     | '/_secure/accounts/'
     | '/_secure/profile/'
     | '/_secure/reporting/'
+    | '/_secure/access/manage-user-roles/create-role'
     | '/_secure/access/service-user/create'
     | '/_secure/access/service-user/role-service-user-create'
     | '/_secure/accounts/$id/edit'
     | '/_secure/ca/organizations/create'
     | '/_secure/access/administrators/'
+    | '/_secure/access/manage-user-roles/'
     | '/_secure/access/service-user/'
     | '/_secure/accounts/$id/'
     | '/_secure/ca/organizations/'
+    | '/_secure/access/manage-user-roles/clone-role/$id'
+    | '/_secure/access/manage-user-roles/edit-role/$id'
+    | '/_secure/access/manage-user-roles/role-detail/$id'
     | '/_secure/access/service-user/$id/edit'
     | '/_secure/access/service-user/$id/role-service-user-edit'
     | '/_secure/ca/organizations/$id/$contactId'
@@ -469,6 +570,8 @@ export interface RootRouteChildren {
   SetupUserRoute: typeof SetupUserRoute
   UpdateLicenseErrorRoute: typeof UpdateLicenseErrorRoute
   WelcomeRoute: typeof WelcomeRoute
+  ResetPasswordUserIdCodeRoute: typeof ResetPasswordUserIdCodeRoute
+  VerifyUserIdCodeRoute: typeof VerifyUserIdCodeRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -550,13 +653,6 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureAccessIndexRouteImport
       parentRoute: typeof SecureRoute
     }
-    '/_secure/access/manage-user-roles': {
-      id: '/_secure/access/manage-user-roles'
-      path: '/access/manage-user-roles'
-      fullPath: '/access/manage-user-roles'
-      preLoaderRoute: typeof SecureAccessManageUserRolesRouteImport
-      parentRoute: typeof SecureRoute
-    }
     '/_secure/accounts/': {
       id: '/_secure/accounts/'
       path: '/accounts'
@@ -585,11 +681,25 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureProfileIndexRouteImport
       parentRoute: typeof SecureRoute
     }
+    '/_secure/profile/change-password': {
+      id: '/_secure/profile/change-password'
+      path: '/profile/change-password'
+      fullPath: '/profile/change-password'
+      preLoaderRoute: typeof SecureProfileChangePasswordRouteImport
+      parentRoute: typeof SecureRoute
+    }
     '/_secure/profile/details': {
       id: '/_secure/profile/details'
       path: '/profile/details'
       fullPath: '/profile/details'
       preLoaderRoute: typeof SecureProfileDetailsRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/profile/edit': {
+      id: '/_secure/profile/edit'
+      path: '/profile/edit'
+      fullPath: '/profile/edit'
+      preLoaderRoute: typeof SecureProfileEditRouteImport
       parentRoute: typeof SecureRoute
     }
     '/_secure/reporting/': {
@@ -606,11 +716,39 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureReportingLoggingRouteImport
       parentRoute: typeof SecureRoute
     }
+    '/reset-password/$userId/$code': {
+      id: '/reset-password/$userId/$code'
+      path: '/reset-password/$userId/$code'
+      fullPath: '/reset-password/$userId/$code'
+      preLoaderRoute: typeof ResetPasswordUserIdCodeRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/verify/$userId/$code': {
+      id: '/verify/$userId/$code'
+      path: '/verify/$userId/$code'
+      fullPath: '/verify/$userId/$code'
+      preLoaderRoute: typeof VerifyUserIdCodeRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/_secure/access/administrators/': {
       id: '/_secure/access/administrators/'
       path: '/access/administrators'
       fullPath: '/access/administrators/'
       preLoaderRoute: typeof SecureAccessAdministratorsIndexRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/manage-user-roles/': {
+      id: '/_secure/access/manage-user-roles/'
+      path: '/access/manage-user-roles'
+      fullPath: '/access/manage-user-roles/'
+      preLoaderRoute: typeof SecureAccessManageUserRolesIndexRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/manage-user-roles/create-role': {
+      id: '/_secure/access/manage-user-roles/create-role'
+      path: '/access/manage-user-roles/create-role'
+      fullPath: '/access/manage-user-roles/create-role'
+      preLoaderRoute: typeof SecureAccessManageUserRolesCreateRoleRouteImport
       parentRoute: typeof SecureRoute
     }
     '/_secure/access/service-user/': {
@@ -669,6 +807,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureAccessAdministratorsIdIndexRouteImport
       parentRoute: typeof SecureRoute
     }
+    '/_secure/access/manage-user-roles/clone-role/$id': {
+      id: '/_secure/access/manage-user-roles/clone-role/$id'
+      path: '/access/manage-user-roles/clone-role/$id'
+      fullPath: '/access/manage-user-roles/clone-role/$id'
+      preLoaderRoute: typeof SecureAccessManageUserRolesCloneRoleIdRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/manage-user-roles/edit-role/$id': {
+      id: '/_secure/access/manage-user-roles/edit-role/$id'
+      path: '/access/manage-user-roles/edit-role/$id'
+      fullPath: '/access/manage-user-roles/edit-role/$id'
+      preLoaderRoute: typeof SecureAccessManageUserRolesEditRoleIdRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/manage-user-roles/role-detail/$id': {
+      id: '/_secure/access/manage-user-roles/role-detail/$id'
+      path: '/access/manage-user-roles/role-detail/$id'
+      fullPath: '/access/manage-user-roles/role-detail/$id'
+      preLoaderRoute: typeof SecureAccessManageUserRolesRoleDetailIdRouteImport
+      parentRoute: typeof SecureRoute
+    }
     '/_secure/access/service-user/$id/': {
       id: '/_secure/access/service-user/$id/'
       path: '/access/service-user/$id'
@@ -723,23 +882,29 @@ declare module '@tanstack/react-router' {
 
 interface SecureRouteChildren {
   SecureSettingsRoute: typeof SecureSettingsRoute
-  SecureAccessManageUserRolesRoute: typeof SecureAccessManageUserRolesRoute
   SecureAccountsCreateAccountRoute: typeof SecureAccountsCreateAccountRoute
   SecureAccountsCreatePartnerAccountRoute: typeof SecureAccountsCreatePartnerAccountRoute
+  SecureProfileChangePasswordRoute: typeof SecureProfileChangePasswordRoute
   SecureProfileDetailsRoute: typeof SecureProfileDetailsRoute
+  SecureProfileEditRoute: typeof SecureProfileEditRoute
   SecureReportingLoggingRoute: typeof SecureReportingLoggingRoute
   SecureAccessIndexRoute: typeof SecureAccessIndexRoute
   SecureAccountsIndexRoute: typeof SecureAccountsIndexRoute
   SecureProfileIndexRoute: typeof SecureProfileIndexRoute
   SecureReportingIndexRoute: typeof SecureReportingIndexRoute
+  SecureAccessManageUserRolesCreateRoleRoute: typeof SecureAccessManageUserRolesCreateRoleRoute
   SecureAccessServiceUserCreateRoute: typeof SecureAccessServiceUserCreateRoute
   SecureAccessServiceUserRoleServiceUserCreateRoute: typeof SecureAccessServiceUserRoleServiceUserCreateRoute
   SecureAccountsIdEditRoute: typeof SecureAccountsIdEditRoute
   SecureCaOrganizationsCreateRoute: typeof SecureCaOrganizationsCreateRoute
   SecureAccessAdministratorsIndexRoute: typeof SecureAccessAdministratorsIndexRoute
+  SecureAccessManageUserRolesIndexRoute: typeof SecureAccessManageUserRolesIndexRoute
   SecureAccessServiceUserIndexRoute: typeof SecureAccessServiceUserIndexRoute
   SecureAccountsIdIndexRoute: typeof SecureAccountsIdIndexRoute
   SecureCaOrganizationsIndexRoute: typeof SecureCaOrganizationsIndexRoute
+  SecureAccessManageUserRolesCloneRoleIdRoute: typeof SecureAccessManageUserRolesCloneRoleIdRoute
+  SecureAccessManageUserRolesEditRoleIdRoute: typeof SecureAccessManageUserRolesEditRoleIdRoute
+  SecureAccessManageUserRolesRoleDetailIdRoute: typeof SecureAccessManageUserRolesRoleDetailIdRoute
   SecureAccessServiceUserIdEditRoute: typeof SecureAccessServiceUserIdEditRoute
   SecureAccessServiceUserIdRoleServiceUserEditRoute: typeof SecureAccessServiceUserIdRoleServiceUserEditRoute
   SecureCaOrganizationsIdContactIdRoute: typeof SecureCaOrganizationsIdContactIdRoute
@@ -752,25 +917,35 @@ interface SecureRouteChildren {
 
 const SecureRouteChildren: SecureRouteChildren = {
   SecureSettingsRoute: SecureSettingsRoute,
-  SecureAccessManageUserRolesRoute: SecureAccessManageUserRolesRoute,
   SecureAccountsCreateAccountRoute: SecureAccountsCreateAccountRoute,
   SecureAccountsCreatePartnerAccountRoute:
     SecureAccountsCreatePartnerAccountRoute,
+  SecureProfileChangePasswordRoute: SecureProfileChangePasswordRoute,
   SecureProfileDetailsRoute: SecureProfileDetailsRoute,
+  SecureProfileEditRoute: SecureProfileEditRoute,
   SecureReportingLoggingRoute: SecureReportingLoggingRoute,
   SecureAccessIndexRoute: SecureAccessIndexRoute,
   SecureAccountsIndexRoute: SecureAccountsIndexRoute,
   SecureProfileIndexRoute: SecureProfileIndexRoute,
   SecureReportingIndexRoute: SecureReportingIndexRoute,
+  SecureAccessManageUserRolesCreateRoleRoute:
+    SecureAccessManageUserRolesCreateRoleRoute,
   SecureAccessServiceUserCreateRoute: SecureAccessServiceUserCreateRoute,
   SecureAccessServiceUserRoleServiceUserCreateRoute:
     SecureAccessServiceUserRoleServiceUserCreateRoute,
   SecureAccountsIdEditRoute: SecureAccountsIdEditRoute,
   SecureCaOrganizationsCreateRoute: SecureCaOrganizationsCreateRoute,
   SecureAccessAdministratorsIndexRoute: SecureAccessAdministratorsIndexRoute,
+  SecureAccessManageUserRolesIndexRoute: SecureAccessManageUserRolesIndexRoute,
   SecureAccessServiceUserIndexRoute: SecureAccessServiceUserIndexRoute,
   SecureAccountsIdIndexRoute: SecureAccountsIdIndexRoute,
   SecureCaOrganizationsIndexRoute: SecureCaOrganizationsIndexRoute,
+  SecureAccessManageUserRolesCloneRoleIdRoute:
+    SecureAccessManageUserRolesCloneRoleIdRoute,
+  SecureAccessManageUserRolesEditRoleIdRoute:
+    SecureAccessManageUserRolesEditRoleIdRoute,
+  SecureAccessManageUserRolesRoleDetailIdRoute:
+    SecureAccessManageUserRolesRoleDetailIdRoute,
   SecureAccessServiceUserIdEditRoute: SecureAccessServiceUserIdEditRoute,
   SecureAccessServiceUserIdRoleServiceUserEditRoute:
     SecureAccessServiceUserIdRoleServiceUserEditRoute,
@@ -797,6 +972,8 @@ const rootRouteChildren: RootRouteChildren = {
   SetupUserRoute: SetupUserRoute,
   UpdateLicenseErrorRoute: UpdateLicenseErrorRoute,
   WelcomeRoute: WelcomeRoute,
+  ResetPasswordUserIdCodeRoute: ResetPasswordUserIdCodeRoute,
+  VerifyUserIdCodeRoute: VerifyUserIdCodeRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

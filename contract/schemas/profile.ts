@@ -31,6 +31,15 @@ export const profileSchema = v.object({
       roles: v.array(v.object({ name: v.string() })),
     }),
   ),
+  /** What the own profile page shows and edits (decision 018 §8.7). */
+  phone: v.nullable(v.string()),
+  aliases: v.record(v.string(), v.string()),
+  saml_username: v.nullable(v.string()),
+  oidc_username: v.nullable(v.string()),
+  email_verified: v.boolean(),
+  default_application: v.nullable(v.string()),
+  /** The user's version (its ETag), on which the own profile's edit is made. */
+  version: v.number(),
 });
 export type Profile = v.InferOutput<typeof profileSchema>;
 

@@ -323,6 +323,11 @@ export const aliasValueSchema = v.pipe(
 
 /** Aliases as the API holds them: identifier → value (E-26); only a system-scope user may carry any. */
 export const aliasesSchema = v.pipe(
+  // A JSON array is an object too, and `record` would read it as indexes → values.
+  v.custom<object>(
+    (input) => typeof input === 'object' && input !== null && !Array.isArray(input),
+    'invalidType',
+  ),
   v.record(aliasIdentifierSchema, aliasValueSchema, 'invalidType'),
   v.check((aliases) => Object.keys(aliases).length <= MAX_ALIASES, 'tooManyAliases'),
 );

@@ -17,3 +17,18 @@ export function serverDataDir(): string {
 
 /** Short enough that the session-expiry scenario waits seconds, not the default ten minutes. */
 export const ACCESS_TOKEN_TTL_SECONDS = 15;
+
+/**
+ * The browser scenarios' mailbox (e2e/fixtures.ts) listens on the server's port plus this offset, so
+ * runs on different ports never share one; playwright.config.ts gives the server the same SMTP_URL.
+ */
+const SMTP_PORT_OFFSET = 20_000;
+
+export function mailboxPort(serverPort: number): number {
+  return serverPort + SMTP_PORT_OFFSET;
+}
+
+/** The port of the server this run started, as playwright.config.ts chose it. */
+export function serverPort(): number {
+  return Number(process.env[E2E_PORT_VARIABLE] ?? DEFAULT_E2E_PORT);
+}

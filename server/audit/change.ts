@@ -16,7 +16,10 @@ export type ChangeAction = Extract<AuditAction, 'CREATE' | 'UPDATE' | 'DELETE'>;
 
 /** One successful change of one object, as the audit trail keeps it. */
 export interface AuditedChange {
-  action: ChangeAction;
+  /** CREATE, UPDATE, DELETE, or one of the user actions the spec names (a password set, a reset sent, terms accepted). */
+  action:
+    | ChangeAction
+    | Extract<AuditAction, 'UPDATE_PASSWORD' | 'SEND_RESET_PASSWORD' | 'TERMS_AND_CONDITIONS'>;
   resourceType: AuditResourceType;
   resourceId: string;
   /** The account the object belongs to: whose trail the event appears in. */
@@ -74,6 +77,34 @@ export function auditChange(
     status: 'success',
     actorId: principal.userId,
     actorName: principal.userName,
+    ipAddress: clientAddress(c, deps.config),
+    occurredAt: deps.now(),
+  });
+}
+
+/** Who acted, when no signed-in caller did: the user of a one-time link acting on itself. */
+export interface AuditActor {
+  id: string;
+  name: string;
+}
+
+/**
+ * Records a successful change made by `actor` rather than by a signed-in caller: the public verify
+ * and reset routes, where the mailed code is the credential and the user acts on itself. Same
+ * transaction rule as `auditChange`.
+ */
+export function auditChangeBy(
+  trx: Kysely<Database>,
+  c: Context<AppEnv>,
+  actor: AuditActor,
+  deps: Pick<AppDeps, 'config' | 'now'>,
+  change: AuditedChange,
+) {
+  return recordAuditEvent(trx, {
+    ...change,
+    status: 'success',
+    actorId: actor.id,
+    actorName: actor.name,
     ipAddress: clientAddress(c, deps.config),
     occurredAt: deps.now(),
   });

@@ -1,6 +1,5 @@
 import { type Expression, type Kysely, sql } from 'kysely';
 import {
-  type AccessScope,
   BUILT_IN_ROLES,
   isPermissionName,
   PERMISSION_NAMES,
@@ -80,16 +79,6 @@ export function permissionsForAccountType(accountType: string): ReadonlySet<Perm
   return new Set(
     accountType === 'partner' ? partner : partner.filter((name) => !name.endsWith('_PARTNER_USER')),
   );
-}
-
-/**
- * The scope a user gets from its primary account's type (decision 018 §1): the System Account gives
- * `system`, a partner account `partner`, a standard account `account`. Forms ask for the account,
- * never for a scope.
- */
-export function accessScopeForAccountType(accountType: string): AccessScope {
-  if (accountType === 'system') return 'system';
-  return accountType === 'partner' ? 'partner' : 'account';
 }
 
 /** What each of `userIds` holds (`effectivePermissions`), by user id. */

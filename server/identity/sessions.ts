@@ -13,7 +13,15 @@ import { hashOpaqueToken, isOpaqueToken, newOpaqueToken } from './opaque-tokens.
 
 type SessionDeps = Pick<AppDeps, 'config' | 'now'>;
 
-export type RevocationReason = 'logout' | 'reuse_detected' | 'admin' | 'expired' | 'account_deactivated';
+export type RevocationReason =
+  | 'logout'
+  | 'reuse_detected'
+  | 'admin'
+  | 'expired'
+  | 'account_deactivated'
+  | 'password_changed'
+  | 'password_reset'
+  | 'user_disabled';
 
 export interface IssuedRefreshToken {
   token: string;
@@ -199,6 +207,29 @@ export async function revokeAccountSessions(
       eb.selectFrom('users').select('id').where('primary_account_id', '=', accountId),
     )
     .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/**
+ * Ends at once every live session of the user `userId` but `keep` (the session of a person changing
+ * their own password stays); answers how many ended. Disabling a user, a password reset and a
+ * password change call it, so re-enabling never revives a session and a reset locks out whoever
+ * held the old password.
+ */
+export async function revokeUserSessions(
+  db: Kysely<Database>,
+  userId: string,
+  reason: RevocationReason,
+  now: Date,
+  options: { keep?: string } = {},
+): Promise<number> {
+  const result = await db
+    .updateTable('sessions')
+    .set({ revoked_at: now, revoked_reason: reason })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .$if(options.keep !== undefined, (query) => query.where('id', '!=', options.keep ?? ''))
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }

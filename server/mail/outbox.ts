@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { MailKind } from './kinds.ts';
 
@@ -23,7 +23,7 @@ export interface MailRequest {
  * dispatcher sends it after the commit. Answers the outbox row's id. Called by the user flows of
  * slice 2 (creation, e-mail change, resend, reset, password sign-in, two-factor reset).
  */
-export async function enqueueMail(trx: Transaction<Database>, request: MailRequest): Promise<string> {
+export async function enqueueMail(trx: Kysely<Database>, request: MailRequest): Promise<string> {
   const id = randomUUID();
   await trx
     .insertInto('mail_outbox')

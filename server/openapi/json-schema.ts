@@ -110,6 +110,10 @@ function convertNode(node: ValibotNode): JsonSchema {
         ...(node.type === 'strict_object' ? { additionalProperties: false } : {}),
       };
     }
+    case 'custom':
+      // A check written as code (an alias map that must not be an array) has no JSON Schema
+      // counterpart; the schemas piped after it describe the value.
+      return {};
     default:
       throw new Error(`No JSON Schema conversion for valibot "${node.type}" schemas.`);
   }

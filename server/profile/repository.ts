@@ -6,7 +6,22 @@ import type { Principal } from '../identity/principal.ts';
 export function findProfileUser(db: Kysely<Database>, userId: string) {
   return db
     .selectFrom('users')
-    .select(['id', 'user_name', 'first_name', 'last_name', 'email', 'locale', 'date_format'])
+    .select([
+      'id',
+      'user_name',
+      'first_name',
+      'last_name',
+      'email',
+      'locale',
+      'date_format',
+      'phone',
+      'aliases',
+      'saml_username',
+      'oidc_username',
+      'email_verified_at',
+      'default_application',
+      'version',
+    ])
     .where('id', '=', userId)
     .executeTakeFirstOrThrow();
 }

@@ -14,6 +14,7 @@ import { forbidden } from '../authorization/permissions.ts';
 import { findReachableUser, USER_NOT_FOUND } from '../authorization/user-reach.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { requireAuth } from '../http/authenticate.ts';
+import { entityTag } from '../http/entity-tags.ts';
 import { ApiError } from '../http/errors.ts';
 import { validateParams, validateQuery } from '../http/validate.ts';
 import type { Principal } from '../identity/principal.ts';
@@ -72,7 +73,16 @@ export function profileRoutes(deps: AppDeps): Hono<AppEnv> {
         app_code: appCode,
         roles: roles.map(({ name }) => ({ name })),
       })),
+      phone: user.phone,
+      aliases: user.aliases,
+      saml_username: user.saml_username,
+      oidc_username: user.oidc_username,
+      email_verified: user.email_verified_at !== null,
+      default_application: user.default_application,
+      version: user.version,
     };
+    // The version the own profile's edit is made on (PUT user/{id} requires If-Match).
+    c.header('ETag', entityTag(user.version));
     return c.json(profile);
   });
 

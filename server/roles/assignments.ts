@@ -10,7 +10,7 @@ import {
   assertUserWithinYours,
   permissionsOfUsers,
 } from '../authorization/grants.ts';
-import { findReachableUser, ROLE_NOT_FOUND, USER_NOT_FOUND } from '../authorization/user-reach.ts';
+import { findReachableUser, USER_NOT_FOUND } from '../authorization/user-reach.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { ApiError } from '../http/errors.ts';
@@ -19,7 +19,6 @@ import type { Principal } from '../identity/principal.ts';
 import { accessScopeOf } from '../identity/sessions.ts';
 import { assertUserAccess } from '../users/access.ts';
 import { recordUserChange } from '../users/changes.ts';
-import { findReachableRole } from './repository.ts';
 import { assertRolesFeatureOn } from './rules.ts';
 
 type Direction = 'add' | 'remove';
@@ -38,28 +37,65 @@ async function roleNamesOf(db: Kysely<Database>, userId: string): Promise<string
 }
 
 /**
- * G8: the last enabled system-scope user holding the System administrator role keeps it, so the
- * platform is never left without someone who can administer it.
+ * G8: the last enabled system-scope user holding the System administrator role keeps it, stays
+ * enabled and stays, so the platform is never left without someone who can administer it. `losing`
+ * are the users about to lose the role, their enabled state or their existence; 409 when they hold
+ * every remaining one.
  */
-async function assertSystemAdministratorRemains(
+export async function assertSystemAdministratorRemains(
   db: Kysely<Database>,
-  role: Role,
-  removed: readonly string[],
+  losing: readonly string[],
 ): Promise<void> {
-  if (role.code !== 'system_administrator' || removed.length === 0) return;
-  const remaining = await db
+  if (losing.length === 0) return;
+  const holders = await db
     .selectFrom('user_roles')
+    .innerJoin('roles', 'roles.id', 'user_roles.role_id')
     .innerJoin('users', 'users.id', 'user_roles.user_id')
     .select('users.id')
-    .where('user_roles.role_id', '=', role.id)
+    .distinct()
+    .where('roles.code', '=', 'system_administrator')
+    .where('roles.account_id', 'is', null)
     .where('users.active', '=', true)
     .where('users.access_scope', '=', 'system')
-    .where('users.id', 'not in', removed)
-    .executeTakeFirst();
-  if (remaining === undefined) {
-    throw new ApiError(409, 'The last system administrator keeps this role.', {
+    .execute();
+  const lost = new Set(losing);
+  const touched = holders.some((holder) => lost.has(holder.id));
+  if (touched && holders.every((holder) => lost.has(holder.id))) {
+    throw new ApiError(409, 'The last system administrator keeps this role and stays enabled.', {
       code: 'lastSystemAdministrator',
     });
+  }
+}
+
+/**
+ * G5 and G8 for a role about to be given to a user, from the role page or the user's access: the
+ * caller holds everything it grants (403 `permissionNotHeld`, on `field` when the roles came from
+ * the body), and a custom role needs the roles feature on (409 `rolesFeatureOff`).
+ */
+export async function assertMayGiveRole(
+  db: Kysely<Database>,
+  principal: Principal,
+  role: { permissions: readonly string[]; built_in: boolean },
+  field?: string,
+): Promise<void> {
+  assertGrantable(principal, role.permissions, field);
+  if (!role.built_in) await assertRolesFeatureOn(db);
+}
+
+/**
+ * G3 and G4 for every change of a user by someone else: never oneself (403 `ownUser`), never a
+ * user holding what the caller does not (403 `userExceedsYours`).
+ */
+export async function assertMayChangeUser(
+  db: Kysely<Database>,
+  principal: Principal,
+  userIds: readonly string[],
+  options: { self?: 'refused' | 'allowed' } = {},
+): Promise<void> {
+  const held = await permissionsOfUsers(db, userIds);
+  for (const id of userIds) {
+    if (options.self !== 'allowed') assertNotOwnUser(principal, id);
+    if (id !== principal.userId) assertUserWithinYours(principal, held.get(id) ?? []);
   }
 }
 
@@ -93,20 +129,14 @@ export async function changeRoleHolders(
   }
   for (const { user } of targets) assertUserAccess(principal, accessScopeOf(user.access_scope), 'manage');
 
-  const held = await permissionsOfUsers(
+  await assertMayChangeUser(
     trx,
+    principal,
     targets.map(({ user }) => user.id),
   );
-  for (const { user } of targets) {
-    assertNotOwnUser(principal, user.id);
-    assertUserWithinYours(principal, held.get(user.id) ?? []);
-  }
   const adds = targets.filter((target) => target.direction === 'add');
-  if (adds.length > 0) {
-    assertGrantable(principal, role.permissions);
-    if (!role.built_in) await assertRolesFeatureOn(trx);
-  }
-  await assertSystemAdministratorRemains(trx, role, change.remove);
+  if (adds.length > 0) await assertMayGiveRole(trx, principal, role);
+  if (role.code === 'system_administrator') await assertSystemAdministratorRemains(trx, change.remove);
   for (const { user } of adds) {
     assertRoleFitsUser({ ...role, archived: role.status === 'archived' }, user, 'add');
   }
@@ -138,32 +168,4 @@ export async function changeRoleHolders(
       updateDetails({ roles: before }, { roles: after }, ['roles']),
     );
   }
-}
-
-/**
- * The roles `roleIds` about to be given to a user of `user`'s scope and primary account (a user being
- * created, or one whose roles are set), checked in the order of decision 018 §3.4: 404 for a role out
- * of the caller's reach (G1), 403 `permissionNotHeld` for a role granting more than the caller holds
- * (G5), 409 `rolesFeatureOff` for a custom role while the feature is off (G8), then 400
- * `roleNotForUser` for a role that does not fit the user (G6), each on `field`. Answers the roles, in
- * the order given, each once.
- */
-export async function assertRolesAssignable(
-  trx: Kysely<Database>,
-  principal: Principal,
-  roleIds: readonly string[],
-  user: { access_scope: string; primary_account_id: string },
-  field: string,
-): Promise<Role[]> {
-  const roles: Role[] = [];
-  for (const id of new Set(roleIds)) {
-    const role = await findReachableRole(trx, principal, id, false);
-    if (!role) throw new ApiError(404, ROLE_NOT_FOUND, { field });
-    roles.push(role);
-  }
-  for (const role of roles) assertGrantable(principal, role.permissions, field);
-  if (roles.some((role) => !role.built_in)) await assertRolesFeatureOn(trx);
-  for (const role of roles)
-    assertRoleFitsUser({ ...role, archived: role.status === 'archived' }, user, field);
-  return roles;
 }

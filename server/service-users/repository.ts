@@ -1,6 +1,4 @@
-import { randomUUID } from 'node:crypto';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
-import { DEFAULT_PLATFORM_LOCALE } from '../../contract/locales.ts';
 import { type AccessScope, APPLICATION_CODES, isPermissionName } from '../../contract/permissions.ts';
 import type { SortOrder } from '../../contract/schemas/query.ts';
 import {
@@ -22,6 +20,7 @@ import type { Database } from '../db/schema.ts';
 import { oneOf } from '../db/stored-values.ts';
 import type { Principal } from '../identity/principal.ts';
 import { accessScopeOf } from '../identity/sessions.ts';
+import { insertUser } from '../users/repository.ts';
 
 /**
  * Service users as stored (decision 018 §2): a `users` row of kind `service` (name, e-mail, enabled
@@ -328,51 +327,30 @@ export interface ServiceUserToCreate {
 }
 
 /**
- * Inserts a service user: its `users` row (kind `service`, no password, names empty, e-mail counted
- * as verified since no mail is ever sent to it), its `service_users` row, its accounts and roles.
- * Answers the new id.
+ * Inserts a service user: its `users` row through the one user insert (kind `service`, no password,
+ * names empty, e-mail counted as verified since no mail is ever sent to it), with its accounts and
+ * roles, and its `service_users` row. Answers the new id.
  */
 export async function insertServiceUser(db: Kysely<Database>, user: ServiceUserToCreate): Promise<string> {
-  const id = randomUUID();
-  await db
-    .insertInto('users')
-    .values({
-      id,
-      kind: 'service',
-      user_name: user.name,
-      user_name_key: user.name.toLowerCase(),
-      first_name: '',
-      last_name: '',
-      email: user.email,
-      phone: null,
-      locale: DEFAULT_PLATFORM_LOCALE,
-      date_format: null,
-      access_scope: user.accessScope,
-      primary_account_id: user.primaryAccountId,
-      password_hash: null,
-      saml_username: null,
-      oidc_username: null,
-      created_at: user.now,
-      updated_at: user.now,
-      email_verified_at: user.now,
-      created_by: user.createdBy,
-    })
-    .execute();
+  const id = await insertUser(db, {
+    kind: 'service',
+    userName: user.name,
+    firstName: '',
+    lastName: '',
+    email: user.email,
+    accessScope: user.accessScope,
+    primaryAccountId: user.primaryAccountId,
+    accountIds: user.accountIds,
+    passwordHash: null,
+    roleIds: [...new Set(user.roleIds)],
+    emailVerified: true,
+    createdBy: user.createdBy,
+    now: user.now,
+  });
   await db
     .insertInto('service_users')
     .values({ user_id: id, description: user.description, end_date: user.endDate })
     .execute();
-  const accountIds = [...new Set([user.primaryAccountId, ...user.accountIds])];
-  await db
-    .insertInto('user_accounts')
-    .values(accountIds.map((accountId) => ({ user_id: id, account_id: accountId })))
-    .execute();
-  if (user.roleIds.length > 0) {
-    await db
-      .insertInto('user_roles')
-      .values([...new Set(user.roleIds)].map((roleId) => ({ user_id: id, role_id: roleId })))
-      .execute();
-  }
   return id;
 }
 

@@ -11,14 +11,14 @@ import {
   serviceUserListQuerySchema,
   serviceUserUpdateSchema,
 } from '../../contract/schemas/service-users.ts';
-import { userEnableSchema } from '../../contract/schemas/users.ts';
+import { userAccessSchema, userEnableSchema } from '../../contract/schemas/users.ts';
 import { isServiceEndDateAllowed } from '../../contract/validation.ts';
 import { apiTokenRoutes, issueApiToken } from '../api-tokens/routes.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { auditChange, changesNothing, updateDetails } from '../audit/change.ts';
 import { ACCOUNT_NOT_FOUND } from '../authorization/account-reach.ts';
-import { accessScopeForAccountType, assertNotOwnUser } from '../authorization/grants.ts';
-import { reachesAccount } from '../authorization/user-reach.ts';
+import { assertNotOwnUser, assertRoleFitsUser } from '../authorization/grants.ts';
+import { reachesAccount, reachesUsersOf } from '../authorization/user-reach.ts';
 import { utcDate } from '../dates.ts';
 import type { Database } from '../db/schema.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
@@ -30,9 +30,10 @@ import { ApiError } from '../http/errors.ts';
 import { invalidField, validateJson, validateParams, validateQuery } from '../http/validate.ts';
 import type { Principal } from '../identity/principal.ts';
 import { type ResourceKind, versionedResource } from '../resources/versioned-resource.ts';
-import { assertRolesAssignable } from '../roles/assignments.ts';
-import { accountType } from '../roles/repository.ts';
+import { assertMayGiveRole } from '../roles/assignments.ts';
 import { assertMayReadUsers, assertUserAccess } from '../users/access.ts';
+import { permitAccessChange, replaceAccess } from '../users/access-change.ts';
+import { assertAccountsInReach, type RoleToGive, rolesInReach, scopeOfAccountType } from '../users/grants.ts';
 import { userNameTaken } from '../users/repository.ts';
 import { assertServiceUserAccess, SERVICE_USER_TOKEN_OWNERS } from './access.ts';
 import { SERVICE_USER_CSV_HEADER, serviceUserCsvLine } from './csv.ts';
@@ -135,22 +136,24 @@ export function serviceUserRoutes(deps: AppDeps): Hono<AppEnv> {
     let created: ServiceUserCreated;
     try {
       created = await db.transaction().execute(async (trx) => {
-        // 404: the accounts it is made in must be within the caller's reach (G1).
-        if (!(await reachesAccount(trx, principal, body.primary_account_id))) {
-          throw new ApiError(404, ACCOUNT_NOT_FOUND, { field: 'primary_account_id' });
-        }
-        for (const accountId of new Set(body.account_ids)) {
-          if (!(await reachesAccount(trx, principal, accountId))) {
-            throw new ApiError(404, ACCOUNT_NOT_FOUND, { field: 'account_ids' });
-          }
-        }
-        // 403: changing users of the scope the primary account gives (G2); a token mints no token (G7).
-        const accessScope = accessScopeForAccountType(await accountType(trx, body.primary_account_id));
+        // The order of checks of POST user, with its shared pieces: 404 for an account or role out of
+        // reach (G1), 403 without the permission for the scope the primary account gives (G2), a
+        // token minting no token (G7), then G5 and G8 on each role, and G6.
+        const account = await trx
+          .selectFrom('accounts')
+          .select(['id', 'type'])
+          .where('accounts.id', '=', body.primary_account_id)
+          .where(reachesUsersOf(principal))
+          .executeTakeFirst();
+        if (!account) throw new ApiError(404, ACCOUNT_NOT_FOUND, { field: 'primary_account_id' });
+        await assertAccountsInReach(trx, principal, body.account_ids, 'account_ids');
+        const roles = await rolesInReach(trx, principal, body.role_ids, 'role_ids');
+        const accessScope = scopeOfAccountType(account.type);
         assertUserAccess(principal, accessScope, 'manage');
         sessionIdOf(principal);
-        // G1, G5, G8, G6 on the roles, shared with every other assignment of roles.
-        const target = { access_scope: accessScope, primary_account_id: body.primary_account_id };
-        const roles = await assertRolesAssignable(trx, principal, body.role_ids, target, 'role_ids');
+        for (const role of roles) await assertMayGiveRole(trx, principal, role, 'role_ids');
+        const target = { access_scope: accessScope, primary_account_id: account.id };
+        for (const role of roles) assertRoleFitsUser(role, target, 'role_ids');
         assertEndDate(body.end_date, utcDate(now));
         if (await userNameTaken(trx, body.name)) throw nameInUse();
 
@@ -263,6 +266,19 @@ export function serviceUserRoutes(deps: AppDeps): Hono<AppEnv> {
       if (isUniqueViolation(error, USER_NAME_CONSTRAINT)) throw nameInUse();
       throw error;
     }
+  });
+
+  // Its accounts and roles, under the rules of PUT user/{id}/access (one shared pair of steps).
+  app.put('/service-user/:id/access', authenticated, params, validateJson(userAccessSchema), (c) => {
+    const access = c.req.valid('json');
+    let roles: RoleToGive[] = [];
+    return serviceUsers.change(c, c.req.valid('param'), {
+      precondition: 'required',
+      permit: async ({ row }, trx) => {
+        roles = await permitAccessChange(trx, c.var.principal, row.id, access);
+      },
+      apply: (trx, { row }, now) => replaceAccess(trx, row, access, roles, now),
+    });
   });
 
   app.put('/service-user/:id/enable', authenticated, params, validateJson(userEnableSchema), (c) => {

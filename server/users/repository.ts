@@ -12,7 +12,7 @@ import type { Application } from '../../contract/schemas/profile.ts';
 import { USER_STATUSES, type User } from '../../contract/schemas/users.ts';
 import { visibleTo } from '../authorization/account-reach.ts';
 import { effectivePermissions } from '../authorization/grants.ts';
-import type { Database } from '../db/schema.ts';
+import type { Database, UserKind } from '../db/schema.ts';
 import { oneOf } from '../db/stored-values.ts';
 import type { Principal } from '../identity/principal.ts';
 import { accessScopeOf } from '../identity/sessions.ts';
@@ -35,6 +35,16 @@ export interface UserToCreate {
    * password (setup, account creation), false for an invited user who verifies by the link.
    */
   emailVerified: boolean;
+  /** Normalised phone number, or null. */
+  phone?: string | null;
+  /** Identifier → value; only a system-scope user carries any. */
+  aliases?: Readonly<Record<string, string>>;
+  /** Who created the user; null for setup and the platform. */
+  createdBy?: string | null;
+  /** Accounts the user belongs to beyond its primary one. */
+  accountIds?: readonly string[];
+  /** `person` (the default) or `service`, which never signs in (decision 018 §1). */
+  kind?: UserKind;
   now: Date;
 }
 
@@ -45,12 +55,15 @@ export async function insertUser(db: Kysely<Database>, user: UserToCreate): Prom
     .insertInto('users')
     .values({
       id,
+      kind: user.kind ?? 'person',
       user_name: user.userName,
       user_name_key: user.userName.toLowerCase(),
       first_name: user.firstName,
       last_name: user.lastName,
       email: user.email,
-      phone: null,
+      phone: user.phone ?? null,
+      aliases: JSON.stringify(user.aliases ?? {}),
+      created_by: user.createdBy ?? null,
       locale: user.locale ?? DEFAULT_PLATFORM_LOCALE,
       date_format: null,
       access_scope: user.accessScope,
@@ -63,7 +76,11 @@ export async function insertUser(db: Kysely<Database>, user: UserToCreate): Prom
       email_verified_at: user.emailVerified ? user.now : null,
     })
     .execute();
-  await db.insertInto('user_accounts').values({ user_id: id, account_id: user.primaryAccountId }).execute();
+  const accountIds = new Set([user.primaryAccountId, ...(user.accountIds ?? [])]);
+  await db
+    .insertInto('user_accounts')
+    .values([...accountIds].map((accountId) => ({ user_id: id, account_id: accountId })))
+    .execute();
   if (user.roleIds.length > 0) {
     await db
       .insertInto('user_roles')
@@ -139,7 +156,7 @@ export async function userRecord(
   id: string,
   now: Date,
 ): Promise<User | undefined> {
-  const [row, accounts, roles, licensed] = await Promise.all([
+  const [row, accounts, roles, licensed, lastMail] = await Promise.all([
     db
       .selectFrom('users as u')
       .selectAll('u')
@@ -175,6 +192,13 @@ export async function userRecord(
       .orderBy('roles.id')
       .execute(),
     licensedApplications(db, now),
+    db
+      .selectFrom('mail_outbox')
+      .select(['kind', 'created_at', 'sent_at', 'failed_at'])
+      .where('user_id', '=', id)
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .executeTakeFirst(),
   ]);
   if (!row) return undefined;
   const applications = await applicationRoles(db, id, licensed);
@@ -226,8 +250,15 @@ export async function userRecord(
     },
     default_application: row.default_application,
     agreement_accepted_at: timestamp(row.agreement_accepted_at),
-    // No mail leaves the platform before the mailer lands.
-    last_mail: null,
+    // The last message queued for the user, so an administrator sees an undelivered invitation.
+    last_mail:
+      lastMail === undefined
+        ? null
+        : {
+            kind: lastMail.kind,
+            state: lastMail.sent_at !== null ? 'sent' : lastMail.failed_at !== null ? 'failed' : 'pending',
+            at: (lastMail.sent_at ?? lastMail.failed_at ?? lastMail.created_at).toISOString(),
+          },
     version: row.version,
   };
 }

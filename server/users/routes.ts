@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import type { Kysely } from 'kysely';
 import { DEFAULT_LIST_LIMIT } from '../../contract/schemas/common.ts';
 import {
+  passwordChangeSchema,
   type UserApplicationList,
   type UserExists,
   type UserList,
@@ -9,6 +10,7 @@ import {
   userExportQuerySchema,
   userIdParamsSchema,
   userListQuerySchema,
+  userUpdateSchema,
 } from '../../contract/schemas/users.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { ACCOUNT_NOT_FOUND } from '../authorization/account-reach.ts';
@@ -21,18 +23,30 @@ import {
 import { utcDate } from '../dates.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppEnv } from '../http/app-env.ts';
-import { requireAuth } from '../http/authenticate.ts';
+import { requireAuth, requireSession } from '../http/authenticate.ts';
 import { csvResponse, EXPORT_BATCH_SIZE } from '../http/csv-stream.ts';
 import { ApiError } from '../http/errors.ts';
-import { validateParams, validateQuery } from '../http/validate.ts';
+import { validateJson, validateParams, validateQuery } from '../http/validate.ts';
 import type { Principal } from '../identity/principal.ts';
 import { accessScopeOf } from '../identity/sessions.ts';
 import { licensedApplications } from '../licence/store.ts';
 import { type ResourceKind, versionedResource } from '../resources/versioned-resource.ts';
 import { assertMayReadUsers, assertUserAccess } from './access.ts';
 import { USER_CSV_HEADER, userCsvLine } from './csv.ts';
+import {
+  applyUserUpdate,
+  assertEditableByYou,
+  assertMayEditUser,
+  type EditableUser,
+  findEditableUser,
+} from './edit.ts';
+import { userLifecycleRoutes } from './lifecycle.ts';
+import { userLinkRoutes } from './links.ts';
 import { DEFAULT_SORT, listUsers, type UserFilters, userBatches } from './list.ts';
+import { userMailRoutes } from './mail-requests.ts';
+import { changeOwnPassword } from './password.ts';
 import { applicationOf, applicationRoles, userNameTaken, userRecord } from './repository.ts';
+import { userSelfServiceRoutes } from './self-service.ts';
 
 type ReachableUser = NonNullable<Awaited<ReturnType<typeof findReachableUser>>>;
 
@@ -51,6 +65,28 @@ function userKind(deps: AppDeps): ResourceKind<{ id: string }, ReachableUser> {
     },
     authorize: (principal, { row }, access) =>
       assertUserAccess(principal, accessScopeOf(row.access_scope), access),
+    represent: async (db, principal, { row }) => {
+      const user = await userRecord(db, principal, row.id, deps.now());
+      if (!user) throw new Error('A located user is gone.');
+      return user;
+    },
+  };
+}
+
+/**
+ * A user as its edit addresses it: out of reach is not found; oneself needs no permission (the own
+ * profile), anyone else the permission of changing users of that scope. The 412 body is the user as
+ * GET user/{id} answers it.
+ */
+function editableUserKind(deps: AppDeps): ResourceKind<{ id: string }, EditableUser> {
+  return {
+    label: 'User',
+    resourceType: 'USER',
+    find: async (db, principal, { id }, lock) => {
+      const row = await findEditableUser(db, principal, id, lock);
+      return row && { row, accountId: row.primary_account_id };
+    },
+    authorize: (principal, { row }, access) => assertMayEditUser(principal, row, access),
     represent: async (db, principal, { row }) => {
       const user = await userRecord(db, principal, row.id, deps.now());
       if (!user) throw new Error('A located user is gone.');
@@ -85,6 +121,7 @@ export function userRoutes(deps: AppDeps): Hono<AppEnv> {
   // Per route, not `app.use()`: this app shares its base path with other modules.
   const authenticated = requireAuth(deps);
   const users = versionedResource(deps, userKind(deps));
+  const editableUsers = versionedResource(deps, editableUserKind(deps));
 
   app.get('/user', authenticated, validateQuery(userListQuerySchema), async (c) => {
     const { limit = DEFAULT_LIST_LIMIT, offset = 0, sort = DEFAULT_SORT, ...filters } = c.req.valid('query');
@@ -115,6 +152,41 @@ export function userRoutes(deps: AppDeps): Hono<AppEnv> {
     users.read(c, c.req.valid('param')),
   );
 
+  // An administrator's edit and the person's own profile alike (decision 018 §4.1); queueable offline,
+  // so If-Match is required. Members outside the schema (scope, enabled, roles) are dropped unread.
+  app.put(
+    '/user/:id',
+    authenticated,
+    validateParams(userIdParamsSchema),
+    validateJson(userUpdateSchema),
+    async (c) => {
+      const principal = c.var.principal;
+      const update = c.req.valid('json');
+      return editableUsers.change(c, c.req.valid('param'), {
+        precondition: 'required',
+        permit: ({ row }) => assertEditableByYou(principal, row),
+        apply: async (trx, { row }, now) => {
+          const details = await applyUserUpdate(trx, principal, row, update, now);
+          return details && { action: 'UPDATE', details };
+        },
+      });
+    },
+  );
+
+  // One's own password, in a signed-in session only (G7): proven by the current one, whose guesses
+  // count against the sign-in throttle; every other session of the user ends.
+  app.put(
+    '/user/:id/password',
+    authenticated,
+    requireSession(),
+    validateParams(userIdParamsSchema),
+    validateJson(passwordChangeSchema),
+    async (c) => {
+      await changeOwnPassword(deps, c, c.req.valid('param').id, c.req.valid('json'));
+      return c.body(null, 204);
+    },
+  );
+
   app.get('/user/:id/applications', authenticated, validateParams(userIdParamsSchema), async (c) => {
     const { row } = await users.locate(db, c.var.principal, c.req.valid('param'), 'view', false);
     const licensed = await licensedApplications(db, deps.now());
@@ -123,6 +195,11 @@ export function userRoutes(deps: AppDeps): Hono<AppEnv> {
     );
     return c.json({ items, total: items.length } satisfies UserApplicationList);
   });
+
+  userLifecycleRoutes(app, deps, users);
+  userMailRoutes(app, deps);
+  userSelfServiceRoutes(app, deps);
+  userLinkRoutes(app, deps);
 
   return app;
 }

@@ -1,6 +1,6 @@
 import { Trans } from '@lingui/react/macro';
-import { APPLICATIONS } from '../../contract/applications.ts';
 import { APPLICATION_CODES, type ApplicationCode } from '../../contract/permissions.ts';
+import { APPLICATION_NAMES } from './role-labels.ts';
 import './role-picker.css';
 
 /** A role as the picker offers it. */
@@ -44,7 +44,7 @@ export function RolePicker({ roles, selected, onChange, name, error, disabled }:
     <div className="role-picker" data-field={name}>
       {applications.map((code) => (
         <fieldset key={code} className="role-picker__application">
-          <legend>{APPLICATIONS[code].name}</legend>
+          <legend>{APPLICATION_NAMES[code]}</legend>
           {roles
             .filter((role) => role.app_code === code)
             .map((role) => (

@@ -46,15 +46,23 @@ export class OfflineError extends Error {
   }
 }
 
-type UnauthorizedHandler = () => void;
-let unauthorizedHandler: UnauthorizedHandler | null = null;
+interface UnauthorizedHandlers {
+  /** Asks the refresh cookie for a new access token; true when one arrived. */
+  renew(): Promise<boolean>;
+  /** The session is over (S-15). */
+  lost(): void;
+}
+let unauthorizedHandlers: UnauthorizedHandlers | null = null;
 
 /**
- * Called when a request that carried the access token gets 401: the session is over (S-15). Requests
- * without a token (sign-in, refresh) report their 401 to the caller instead.
+ * What a 401 on a request that carried the access token does. The token may have expired between
+ * the request leaving and the planned renewal (B-22 renews at the expiry time itself), so the session
+ * is first renewed and the request sent once more with the new token; only when no token comes back
+ * is the session over. A 401 means the server refused the caller before acting, so sending again
+ * never repeats a change. Requests without a token (sign-in, refresh) report their 401 to the caller.
  */
-export function onUnauthorized(handler: UnauthorizedHandler | null): void {
-  unauthorizedHandler = handler;
+export function onUnauthorized(handlers: UnauthorizedHandlers | null): void {
+  unauthorizedHandlers = handlers;
 }
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -118,11 +126,31 @@ async function errorFrom(response: Response): Promise<ApiError> {
 
 /**
  * The successful response of one call to the platform API, before its body is read: the bearer token
- * from memory, errors as `ApiError`, a 401 on a call that carried the token ends the session.
+ * from memory, errors as `ApiError`, a 401 on a call that carried the token renews it or ends the session.
  * Same-origin only, so the refresh cookie rides along where the server scoped it.
  */
 export async function apiFetch(method: Method, path: string, options: FetchOptions = {}): Promise<Response> {
   const token = getAccessToken();
+  const response = await send(method, path, options, token);
+  if (response.ok) return response;
+  if (response.status !== 401 || !token || options.sessionCheck === false) throw await errorFrom(response);
+
+  const renewed = (await unauthorizedHandlers?.renew()) === true;
+  const newToken = getAccessToken();
+  if (renewed && newToken !== null && newToken !== token) {
+    const retried = await send(method, path, options, newToken);
+    if (retried.ok) return retried;
+    if (retried.status !== 401) throw await errorFrom(retried);
+    const error = await errorFrom(retried);
+    unauthorizedHandlers?.lost();
+    throw error;
+  }
+  const error = await errorFrom(response);
+  unauthorizedHandlers?.lost();
+  throw error;
+}
+
+function send(method: Method, path: string, options: FetchOptions, token: string | null): Promise<Response> {
   const headers = new Headers({ Accept: options.accept ?? 'application/json' });
   if (token) headers.set('Authorization', `Bearer ${token}`);
   // The header by its standard name: the outbox module, which names it too, is not for the sign-in page.
@@ -130,21 +158,13 @@ export async function apiFetch(method: Method, path: string, options: FetchOptio
   for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
   const hasBody = method === 'POST' || method === 'PUT';
   if (hasBody) headers.set('Content-Type', 'application/json');
-
-  const response = await fetch(withQuery(path, options.query), {
+  return fetch(withQuery(path, options.query), {
     method,
     headers,
     credentials: 'same-origin',
     body: hasBody ? JSON.stringify(options.body ?? {}) : undefined,
     signal: options.signal,
   });
-
-  if (!response.ok) {
-    const error = await errorFrom(response);
-    if (response.status === 401 && token && options.sessionCheck !== false) unauthorizedHandler?.();
-    throw error;
-  }
-  return response;
 }
 
 /** One call to the platform API with JSON both ways, its answer checked against the contract. */

@@ -74,4 +74,14 @@ export function storeLanguageAndReload(code: PlatformLocale): void {
   window.location.reload();
 }
 
+/**
+ * Stores the choice and switches the console to it without a reload (the own profile's save): the
+ * language's catalogs are loaded, then every screen renders in it.
+ */
+export async function storeLanguageAndActivate(code: PlatformLocale): Promise<void> {
+  writeStored(STORAGE_KEYS.language, code);
+  await activateLocale(consoleLocaleFor(code));
+  await loadConsoleCatalog();
+}
+
 export { i18n };

@@ -107,7 +107,13 @@ export async function createTestApp(
     consoleDistDir: path.join(dataDir, 'console'),
     ...options.config,
   };
-  const deps: AppDeps = { db: database.db, config, now: options.now ?? (() => new Date()) };
+  // Suites that need delivery drive a dispatcher of their own (tests/server/mail/helpers.ts).
+  const deps: AppDeps = {
+    db: database.db,
+    config,
+    now: options.now ?? (() => new Date()),
+    mail: { nudge: () => undefined },
+  };
   const app = createApp(deps);
 
   const signLicence = async (overrides: Partial<LicencePayload> = {}): Promise<string> => {

@@ -23,6 +23,13 @@ export function profileFixture(overrides: Partial<Profile> = {}): Profile {
     user_name: 'ada',
     date_format: null,
     applications: [],
+    phone: null,
+    aliases: {},
+    saml_username: null,
+    oidc_username: null,
+    email_verified: true,
+    default_application: null,
+    version: 1,
     ...overrides,
   };
 }

@@ -29,9 +29,22 @@ const ACTION_LABELS: Readonly<Record<string, MessageDescriptor>> = {
   'create-account': msg`Create account`,
   'create-partner-account': msg`Create partner account`,
   'create-contact': msg`Create contact`,
-  'role-service-user-create': msg`Create`,
-  'role-service-user-edit': msg`Edit`,
+  'create-role': msg`Create role`,
+  'clone-role': msg`Clone role`,
+  'edit-role': msg`Edit role`,
+  'role-detail': msg`Role`,
+  'role-user-create': msg`Create administrator`,
+  'role-bulk-user-create': msg`Import administrators`,
+  'bulk-user-create': msg`Import administrators`,
+  'role-service-user-create': msg`Create service user`,
+  'role-service-user-edit': msg`Edit service user`,
+  'role-edit': msg`Edit roles`,
+  'role-user-edit': msg`Edit administrator`,
+  'change-password': msg`Change password`,
 };
+
+/** Segments that name an action on the id after them and have no page of their own: text, not links (decision 018 §8.2). */
+const PAGELESS_SEGMENTS = new Set(['clone-role', 'edit-role', 'role-detail']);
 
 /** Path segments that only group sections and have no page of their own. */
 const GROUPING_SEGMENTS = new Set(['ca']);
@@ -44,7 +57,8 @@ export function breadcrumbsFor(pathname: string): Crumb[] {
     const known = KNOWN_CRUMBS[path];
     if (known) return [{ path, label: known.label, disabled: known.disabled ?? false }];
     if (GROUPING_SEGMENTS.has(segment) && index === 0) return [];
-    return [{ path, label: ACTION_LABELS[segment] ?? msg`Details`, disabled: false }];
+    const pageless = PAGELESS_SEGMENTS.has(segment) && index < segments.length - 1;
+    return [{ path, label: ACTION_LABELS[segment] ?? msg`Details`, disabled: pageless }];
   });
 }
 

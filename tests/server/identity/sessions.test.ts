@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hashOpaqueToken } from '../../../server/identity/opaque-tokens.ts';
-import { type RefreshOutcome, rotateRefreshToken, startSession } from '../../../server/identity/sessions.ts';
+import {
+  type RefreshOutcome,
+  revokeUserSessions,
+  rotateRefreshToken,
+  startSession,
+} from '../../../server/identity/sessions.ts';
 import { createTestApp, type TestApp, type TestUser } from '../test-app.ts';
 
 const HOUR = 3600_000;
@@ -124,5 +129,38 @@ describe('sessions and refresh-token rotation', () => {
     });
     await harness.deps.db.updateTable('users').set({ active: false }).where('id', '=', other.id).execute();
     expect((await rotate(refreshToken.token)).kind).toBe('rejected');
+  });
+
+  it('ends every live session of one user but the one kept, and says how many ended', async () => {
+    const owner = await harness.createUser({ accessScope: 'account' });
+    const bystander = await harness.createUser({ accessScope: 'account' });
+    const open = (userId: string) =>
+      startSession(harness.deps.db, harness.deps, { userId, ipAddress: null, userAgent: null });
+    const kept = await open(owner.id);
+    const ended = [await open(owner.id), await open(owner.id)];
+    const alreadyEnded = await open(owner.id);
+    await harness.deps.db
+      .updateTable('sessions')
+      .set({ revoked_at: now, revoked_reason: 'logout' })
+      .where('id', '=', alreadyEnded.sessionId)
+      .execute();
+    const other = await open(bystander.id);
+
+    const count = await revokeUserSessions(harness.deps.db, owner.id, 'password_changed', now, {
+      keep: kept.sessionId,
+    });
+    expect(count).toBe(2);
+    expect((await sessionRow(kept.sessionId)).revoked_at).toBeNull();
+    for (const session of ended) {
+      expect(await sessionRow(session.sessionId)).toMatchObject({ revoked_reason: 'password_changed' });
+      expect((await rotate(session.refreshToken.token)).kind).toBe('rejected');
+    }
+    // A session ended before keeps its first reason; another user's sessions are untouched.
+    expect((await sessionRow(alreadyEnded.sessionId)).revoked_reason).toBe('logout');
+    expect((await sessionRow(other.sessionId)).revoked_at).toBeNull();
+
+    // Without one to keep, every live session of the user ends.
+    expect(await revokeUserSessions(harness.deps.db, owner.id, 'password_reset', now)).toBe(1);
+    expect((await sessionRow(kept.sessionId)).revoked_reason).toBe('password_reset');
   });
 });

@@ -70,7 +70,15 @@ describe('the signed-in user’s profile', () => {
       applications: [
         { app_code: 'account_manager', roles: [{ name: BUILT_IN_ROLES.system_administrator.name }] },
       ],
+      phone: null,
+      aliases: {},
+      saml_username: null,
+      oidc_username: null,
+      email_verified: true,
+      default_application: null,
+      version: 1,
     });
+    expect(response.headers.get('ETag')).toBe('"1"');
   });
 
   it('lists an account user’s primary account first, then the accounts they were added to', async () => {

@@ -149,6 +149,16 @@ const ENDPOINTS: {
       }),
   },
   {
+    name: 'PUT service-user/{id}/access (a role of its account granting view user)',
+    expected: changes(204),
+    request: async (caller, kind) =>
+      call(harness, 'PUT', `${apiPaths.serviceUsers.byId(await serviceUser(kind))}/access`, {
+        token: caller.token,
+        headers: ifMatchOne,
+        body: { account_ids: [], role_ids: [kind === 'foreign' ? roleOf.foreign : roleOf.managed] },
+      }),
+  },
+  {
     name: 'PUT service-user/{id}/enable',
     expected: changes(204),
     request: async (caller, kind) =>

@@ -276,6 +276,39 @@ describe('changing a service user', () => {
     expect(JSON.stringify(event.details)).not.toContain('new@example.com');
   });
 
+  it('replaces its roles with If-Match, under the rules of giving roles to people', async () => {
+    const made = await create();
+    const path = `${apiPaths.serviceUsers.byId(made.service_user.id)}/access`;
+    const otherRole = await insertCustomRole(harness, accountA, ['VIEW_ACCOUNT'], 'Account viewers');
+    const body = { account_ids: [], role_ids: [otherRole] };
+    expect((await asAdmin('PUT', path, body)).status).toBe(428);
+    const { etag } = await read(made.service_user.id);
+    const stronger = await asAdmin(
+      'PUT',
+      path,
+      { account_ids: [], role_ids: [accountAdministratorRole] },
+      {
+        'If-Match': etag,
+      },
+    );
+    expect(stronger.status).toBe(403);
+    expect(await errorOf(stronger)).toMatchObject({ field: 'role_ids', code: 'permissionNotHeld' });
+    const response = await asAdmin('PUT', path, body, { 'If-Match': etag });
+    expect(response.status).toBe(204);
+    const after = await read(made.service_user.id);
+    expect(after.body.roles.map((role) => role.name)).toEqual(['Account viewers']);
+    expect(after.body.permissions).toEqual(['VIEW_ACCOUNT']);
+    const event = await harness.deps.db
+      .selectFrom('audit_events')
+      .select('details')
+      .where('resource_id', '=', made.service_user.id)
+      .where('action', '=', 'UPDATE')
+      .executeTakeFirstOrThrow();
+    expect(event.details).toMatchObject({
+      changes: { roles: { from: ['Viewers'], to: ['Account viewers'] } },
+    });
+  });
+
   it('refuses an end date that is not in the future', async () => {
     const made = await create();
     const { etag } = await read(made.service_user.id);

@@ -1,8 +1,10 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
+import { Link } from '@tanstack/react-router';
 import { isPlatformLocale, LANGUAGE_NAMES } from '../../../../contract/locales.ts';
-import type { AccessScope, ApplicationCode } from '../../../../contract/permissions.ts';
+import type { AccessScope } from '../../../../contract/permissions.ts';
+import { APPLICATION_NAMES } from '../../../components/role-labels.ts';
 import { fullNameOf, useProfile } from '../../../lib/current-user.ts';
 
 const SCOPE_LABELS: Readonly<Record<AccessScope, MessageDescriptor>> = {
@@ -11,28 +13,31 @@ const SCOPE_LABELS: Readonly<Record<AccessScope, MessageDescriptor>> = {
   account: msg`Account`,
 };
 
-/** Product names are not translated; they are the same in every language. */
-const APPLICATION_NAMES: Readonly<Record<ApplicationCode, string>> = {
-  account_manager: 'Account Manager',
-  ca_manager: 'CA Manager',
-  secure_software_manager: 'Secure Software Manager',
-  device_manager: 'Device Manager',
-  enterprise_manager: 'Enterprise Manager',
-  document_signing_manager: 'Document Signing Manager',
-  discovery_automation_manager: 'Discovery and Automation Manager',
-  device_trust_manager: 'Device Trust Manager',
-};
-
-/** The signed-in user's own profile, read-only (E-01). */
+/**
+ * The signed-in user's own profile, read-only (E-01, decision 018 §8.7), with the ways to edit it,
+ * change the password, and reach one's API tokens on one's details page (the profile redirect).
+ */
 export function ProfilePage() {
   const profile = useProfile();
   const { i18n } = useLingui();
   const language = isPlatformLocale(profile.locale) ? LANGUAGE_NAMES[profile.locale] : profile.locale;
+  const aliases = Object.entries(profile.aliases).sort(([a], [b]) => a.localeCompare(b));
   return (
     <section className="page" aria-labelledby="page-title">
       <h1 id="page-title" className="page__title">
         {fullNameOf(profile)}
       </h1>
+      <p className="form__actions">
+        <Link to="/profile/edit" className="button button--primary">
+          <Trans>Edit profile</Trans>
+        </Link>
+        <Link to="/profile/change-password" className="button button--secondary">
+          <Trans>Change password</Trans>
+        </Link>
+        <Link to="/profile/details" className="button button--secondary">
+          <Trans>API tokens and certificates</Trans>
+        </Link>
+      </p>
       <dl className="details">
         <dt>
           <Trans>First name</Trans>
@@ -46,10 +51,38 @@ export function ProfilePage() {
           <Trans>Username</Trans>
         </dt>
         <dd>{profile.user_name}</dd>
+        {profile.saml_username ? (
+          <>
+            <dt>
+              <Trans>SAML username</Trans>
+            </dt>
+            <dd>{profile.saml_username}</dd>
+          </>
+        ) : null}
+        {profile.oidc_username ? (
+          <>
+            <dt>
+              <Trans>OIDC username</Trans>
+            </dt>
+            <dd>{profile.oidc_username}</dd>
+          </>
+        ) : null}
         <dt>
           <Trans>Email</Trans>
         </dt>
-        <dd>{profile.email}</dd>
+        <dd>
+          {profile.email}
+          {profile.email_verified ? null : (
+            <>
+              {' '}
+              <Trans>(not verified)</Trans>
+            </>
+          )}
+        </dd>
+        <dt>
+          <Trans>Phone</Trans>
+        </dt>
+        <dd>{profile.phone ?? <Trans>None</Trans>}</dd>
         <dt>
           <Trans>Language</Trans>
         </dt>
@@ -59,6 +92,27 @@ export function ProfilePage() {
         </dt>
         <dd>{i18n._(SCOPE_LABELS[profile.access_scope])}</dd>
       </dl>
+      {profile.access_scope === 'system' ? (
+        <>
+          <h2>
+            <Trans>Aliases</Trans>
+          </h2>
+          {aliases.length === 0 ? (
+            <p>
+              <Trans>You have no aliases.</Trans>
+            </p>
+          ) : (
+            <dl className="details">
+              {aliases.map(([identifier, value]) => (
+                <div key={identifier} className="details__row">
+                  <dt>{identifier}</dt>
+                  <dd>{value}</dd>
+                </div>
+              ))}
+            </dl>
+          )}
+        </>
+      ) : null}
       <h2>
         <Trans>Accounts</Trans>
       </h2>

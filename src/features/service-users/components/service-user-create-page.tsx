@@ -12,6 +12,7 @@ import {
 } from '../../../../contract/schemas/service-users.ts';
 import { CreatedToken } from '../../../components/created-token.tsx';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
+import { roleDisplayName } from '../../../components/role-labels.ts';
 import { RolePicker } from '../../../components/role-picker.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { SelectField, TextAreaField, TextField } from '../../../components/ui/field.tsx';
@@ -54,7 +55,7 @@ export function ServiceUserCreatePage() {
 }
 
 function CreateForm({ onCreated }: { onCreated: (created: ServiceUserCreated) => void }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const viewer = useProfile();
   const create = useCreateServiceUser();
   const otherAccounts = viewer.access_scope !== 'account';
@@ -148,6 +149,7 @@ function CreateForm({ onCreated }: { onCreated: (created: ServiceUserCreated) =>
                 name="role_ids"
                 roles={items.map((role) => ({
                   ...role,
+                  name: roleDisplayName(role, i18n),
                   // G5: a role granting what the caller lacks is refused by the server; said here first.
                   unavailable: role.permissions.every((permission) => held.has(permission))
                     ? undefined

@@ -2,10 +2,10 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { type ReactNode, useState } from 'react';
-import { APPLICATIONS } from '../../../../contract/applications.ts';
 import type { ServiceUser } from '../../../../contract/schemas/service-users.ts';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
+import { APPLICATION_NAMES } from '../../../components/role-labels.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { TypeToConfirmDialog } from '../../../components/ui/dialog.tsx';
 import { FormErrorAlert } from '../../../components/ui/form.tsx';
@@ -116,7 +116,7 @@ export function ServiceUserDetailsPage({ id, apiTokens }: { id: string; apiToken
             </ul>
           </Row>
           {rolesByApplication(serviceUser).map(({ app, roles }) => (
-            <Row key={app} label={APPLICATIONS[app].name}>
+            <Row key={app} label={APPLICATION_NAMES[app]}>
               <ul className="service-user-details__list">
                 {roles.map((role) => (
                   <li key={role.id}>{role.name}</li>

@@ -1,0 +1,222 @@
+import type { Context, Hono } from 'hono';
+import type { Kysely } from 'kysely';
+import { apiPaths } from '../../contract/paths.ts';
+import {
+  userAccessSchema,
+  userCreateSchema,
+  userDeleteQuerySchema,
+  userEnableSchema,
+  userIdParamsSchema,
+} from '../../contract/schemas/users.ts';
+import type { AppDeps } from '../app-deps.ts';
+import { auditChange, updateDetails } from '../audit/change.ts';
+import { ACCOUNT_NOT_FOUND } from '../authorization/account-reach.ts';
+import { assertRoleFitsUser } from '../authorization/grants.ts';
+import { findReachableUser, reachesUsersOf, USER_NOT_FOUND } from '../authorization/user-reach.ts';
+import type { Database } from '../db/schema.ts';
+import type { AppEnv } from '../http/app-env.ts';
+import { requireAuth } from '../http/authenticate.ts';
+import { entityTag } from '../http/entity-tags.ts';
+import { ApiError } from '../http/errors.ts';
+import { invalidField, validateJson, validateParams, validateQuery } from '../http/validate.ts';
+import { accessScopeOf, revokeUserSessions } from '../identity/sessions.ts';
+import { enqueueMail } from '../mail/outbox.ts';
+import type { versionedResource } from '../resources/versioned-resource.ts';
+import {
+  assertMayChangeUser,
+  assertMayGiveRole,
+  assertSystemAdministratorRemains,
+} from '../roles/assignments.ts';
+import { assertUserAccess } from './access.ts';
+import { permitAccessChange, replaceAccess } from './access-change.ts';
+import { assertAccountsInReach, type RoleToGive, rolesInReach, scopeOfAccountType } from './grants.ts';
+import { insertUser, userNameTaken, userRecord } from './repository.ts';
+
+type ReachableUser = NonNullable<Awaited<ReturnType<typeof findReachableUser>>>;
+type Users = ReturnType<typeof versionedResource<{ id: string }, ReachableUser>>;
+
+/**
+ * The user lifecycle of decision 018 §4.1: creating a person (with the invitation mail), deleting one
+ * or several, enabling and disabling, and replacing a user's accounts and roles. Every route runs the
+ * order of checks of §3.4 and shares G3–G8 with the role page's assignment (`roles/assignments.ts`).
+ */
+export function userLifecycleRoutes(app: Hono<AppEnv>, deps: AppDeps, users: Users): void {
+  const { db } = deps;
+  const authenticated = requireAuth(deps);
+  const userParams = validateParams(userIdParamsSchema);
+
+  app.post('/user', authenticated, validateJson(userCreateSchema), async (c) => {
+    const body = c.req.valid('json');
+    const principal = c.var.principal;
+    const now = deps.now();
+    const id = await db.transaction().execute(async (trx) => {
+      const account = await trx
+        .selectFrom('accounts')
+        .select(['id', 'type'])
+        .where('accounts.id', '=', body.primary_account_id)
+        .where(reachesUsersOf(principal))
+        .executeTakeFirst();
+      if (!account) throw new ApiError(404, ACCOUNT_NOT_FOUND, { field: 'primary_account_id' });
+      await assertAccountsInReach(trx, principal, body.account_ids, 'account_ids');
+      const roles = await rolesInReach(trx, principal, body.role_ids, 'role_ids');
+      const scope = scopeOfAccountType(account.type);
+      assertUserAccess(principal, scope, 'manage');
+      for (const role of roles) await assertMayGiveRole(trx, principal, role, 'role_ids');
+      // No account has a single sign-on method yet: such a user could never sign in.
+      if (body.sign_in === 'single_sign_on') {
+        throw new ApiError(409, 'The account has no single sign-on method.', {
+          field: 'sign_in',
+          code: 'noSingleSignOn',
+        });
+      }
+      if (scope !== 'system' && Object.keys(body.aliases).length > 0) {
+        throw invalidField('aliases', 'invalidValue');
+      }
+      const user = { access_scope: scope, primary_account_id: account.id };
+      for (const role of roles) assertRoleFitsUser(role, user, 'role_ids');
+      if (await userNameTaken(trx, body.user_name)) {
+        throw new ApiError(409, 'This user name is taken.', { field: 'user_name', code: 'inUse' });
+      }
+      const created = await insertUser(trx, {
+        userName: body.user_name,
+        firstName: body.first_name,
+        lastName: body.last_name,
+        email: body.email,
+        phone: body.phone === '' ? null : body.phone,
+        locale: body.locale,
+        aliases: body.aliases,
+        accessScope: scope,
+        primaryAccountId: account.id,
+        accountIds: body.account_ids,
+        passwordHash: null,
+        roleIds: roles.map((role) => role.id),
+        emailVerified: false,
+        createdBy: principal.userId,
+        now,
+      });
+      await enqueueMail(trx, {
+        kind: 'invitation',
+        userId: created,
+        to: body.email,
+        requestedBy: principal.userId,
+        now,
+      });
+      await auditChange(trx, c, deps, {
+        action: 'CREATE',
+        resourceType: 'USER',
+        resourceId: created,
+        accountId: account.id,
+        details: {
+          user_name: body.user_name,
+          access_scope: scope,
+          primary_account_id: account.id,
+          roles: roles.map((role) => role.name).sort(),
+        },
+      });
+      return created;
+    });
+    deps.mail.nudge();
+    const user = await userRecord(db, principal, id, deps.now());
+    if (!user) throw new Error('A created user is gone.');
+    c.header('Location', apiPaths.users.byId(id));
+    c.header('ETag', entityTag(user.version));
+    return c.json(user, 201);
+  });
+
+  app.delete('/user', authenticated, validateQuery(userDeleteQuerySchema), async (c) => {
+    const { ids } = c.req.valid('query');
+    const principal = c.var.principal;
+    await db.transaction().execute(async (trx) => {
+      const found: ReachableUser[] = [];
+      for (const id of new Set(ids)) {
+        const user = await findReachableUser(trx, principal, id, true);
+        if (!user) throw new ApiError(404, USER_NOT_FOUND, { field: 'ids' });
+        found.push(user);
+      }
+      for (const user of found) assertUserAccess(principal, accessScopeOf(user.access_scope), 'manage');
+      await assertMayChangeUser(
+        trx,
+        principal,
+        found.map((user) => user.id),
+      );
+      await assertSystemAdministratorRemains(
+        trx,
+        found.map((user) => user.id),
+      );
+      for (const user of found) await deleteUser(trx, c, deps, user);
+    });
+    return c.body(null, 204);
+  });
+
+  app.delete('/user/:id', authenticated, userParams, (c) =>
+    users.change(c, c.req.valid('param'), {
+      precondition: 'honoured',
+      permit: async ({ row }, trx) => {
+        await assertMayChangeUser(trx, c.var.principal, [row.id]);
+        await assertSystemAdministratorRemains(trx, [row.id]);
+      },
+      apply: async (trx, { row }) => {
+        await trx.deleteFrom('users').where('id', '=', row.id).execute();
+        return { action: 'DELETE', details: { user_name: row.user_name, access_scope: row.access_scope } };
+      },
+    }),
+  );
+
+  app.put('/user/:id/enable', authenticated, userParams, validateJson(userEnableSchema), (c) => {
+    const { enabled } = c.req.valid('json');
+    return users.change(c, c.req.valid('param'), {
+      precondition: 'required',
+      permit: async ({ row }, trx) => {
+        await assertMayChangeUser(trx, c.var.principal, [row.id]);
+        if (!enabled) await assertSystemAdministratorRemains(trx, [row.id]);
+      },
+      apply: async (trx, { row }, now) => {
+        const before = await trx
+          .selectFrom('users')
+          .select('active')
+          .where('id', '=', row.id)
+          .executeTakeFirstOrThrow();
+        if (before.active === enabled) return null;
+        await trx
+          .updateTable('users')
+          .set((eb) => ({ active: enabled, updated_at: now, version: eb('version', '+', 1) }))
+          .where('id', '=', row.id)
+          .execute();
+        // The sessions end with the disabling, so enabling again never revives one; API tokens stop
+        // through the enabled check every request makes.
+        const ended = enabled ? 0 : await revokeUserSessions(trx, row.id, 'user_disabled', now);
+        const details = updateDetails({ enabled: before.active }, { enabled }, ['enabled']);
+        return { action: 'UPDATE', details: enabled ? details : { ...details, sessions_ended: ended } };
+      },
+    });
+  });
+
+  app.put('/user/:id/access', authenticated, userParams, validateJson(userAccessSchema), (c) => {
+    const access = c.req.valid('json');
+    let roles: RoleToGive[] = [];
+    return users.change(c, c.req.valid('param'), {
+      precondition: 'required',
+      permit: async ({ row }, trx) => {
+        roles = await permitAccessChange(trx, c.var.principal, row.id, access);
+      },
+      apply: (trx, { row }, now) => replaceAccess(trx, row, access, roles, now),
+    });
+  });
+}
+
+/** Deletes one user found within reach and records DELETE USER in its account's trail. */
+async function deleteUser(
+  trx: Kysely<Database>,
+  c: Context<AppEnv>,
+  deps: AppDeps,
+  user: ReachableUser,
+): Promise<void> {
+  await trx.deleteFrom('users').where('id', '=', user.id).execute();
+  await auditChange(trx, c, deps, {
+    action: 'DELETE',
+    resourceType: 'USER',
+    resourceId: user.id,
+    accountId: user.primary_account_id,
+    details: { user_name: user.user_name, access_scope: user.access_scope },
+  });
+}

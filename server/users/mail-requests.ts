@@ -1,0 +1,212 @@
+import type { Context, Hono } from 'hono';
+import type { Kysely } from 'kysely';
+import { userIdParamsSchema } from '../../contract/schemas/users.ts';
+import type { AppDeps } from '../app-deps.ts';
+import { auditChange, updateDetails } from '../audit/change.ts';
+import { findReachableUser, USER_NOT_FOUND } from '../authorization/user-reach.ts';
+import type { Database } from '../db/schema.ts';
+import type { AppEnv } from '../http/app-env.ts';
+import { requireAuth } from '../http/authenticate.ts';
+import { ApiError } from '../http/errors.ts';
+import { validateParams } from '../http/validate.ts';
+import { accessScopeOf } from '../identity/sessions.ts';
+import type { MailKind } from '../mail/kinds.ts';
+import { enqueueMail } from '../mail/outbox.ts';
+import { assertMayChangeUser } from '../roles/assignments.ts';
+import { assertUserAccess } from './access.ts';
+
+/** How long after a mail of one kind to one user the same kind is refused (decision 018 §6.2). */
+export const RESEND_INTERVAL_SECONDS = 60;
+
+/** The stored facts the mail routes decide on. */
+interface MailTarget {
+  id: string;
+  email: string;
+  primary_account_id: string;
+  access_scope: string;
+  password_hash: string | null;
+  email_verified_at: Date | null;
+  saml_username: string | null;
+  oidc_username: string | null;
+  mfa_enrolled_at: Date | null;
+  mfa_locked_until: Date | null;
+}
+
+/**
+ * The user `id` locked for the change, once the caller may send it mail: 404 out of reach, 403
+ * without the permission of changing that user, then G4 (`userExceedsYours`: a reset link to a
+ * stronger user's mailbox is a takeover) and, for `own: 'refused'`, G3. Oneself needs no permission
+ * where `own: 'free'` (resending one's own verification link).
+ */
+async function mailTarget(
+  trx: Kysely<Database>,
+  c: Context<AppEnv>,
+  id: string,
+  own: 'free' | 'refused' | 'managed',
+): Promise<MailTarget> {
+  const principal = c.var.principal;
+  const reachable = await findReachableUser(trx, principal, id, true);
+  if (!reachable) throw new ApiError(404, USER_NOT_FOUND);
+  const self = reachable.id === principal.userId;
+  if (!(self && own === 'free')) {
+    assertUserAccess(principal, accessScopeOf(reachable.access_scope), 'manage');
+    await assertMayChangeUser(trx, principal, [reachable.id], {
+      self: own === 'refused' ? 'refused' : 'allowed',
+    });
+  }
+  return trx
+    .selectFrom('users')
+    .select([
+      'id',
+      'email',
+      'primary_account_id',
+      'access_scope',
+      'password_hash',
+      'email_verified_at',
+      'saml_username',
+      'oidc_username',
+      'mfa_enrolled_at',
+      'mfa_locked_until',
+    ])
+    .where('id', '=', reachable.id)
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * 429 with `Retry-After` when a mail of `kind` was queued for the user less than a minute ago, so a
+ * button pressed twice (or a script) does not flood a mailbox.
+ */
+async function assertNotJustSent(
+  trx: Kysely<Database>,
+  c: Context<AppEnv>,
+  userId: string,
+  kind: MailKind,
+  now: Date,
+): Promise<void> {
+  const last = await trx
+    .selectFrom('mail_outbox')
+    .select('created_at')
+    .where('user_id', '=', userId)
+    .where('kind', '=', kind)
+    .where('created_at', '>', new Date(now.getTime() - RESEND_INTERVAL_SECONDS * 1000))
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+  if (last === undefined) return;
+  const wait = Math.max(
+    1,
+    Math.ceil((last.created_at.getTime() + RESEND_INTERVAL_SECONDS * 1000 - now.getTime()) / 1000),
+  );
+  c.header('Retry-After', String(wait));
+  throw new ApiError(429, 'This mail was sent less than a minute ago. Try again later.');
+}
+
+/**
+ * The mail an administrator asks for (decision 018 §4.1, §6.3): resending the invitation or
+ * verification link, the password reset, the standard-login invitation, the single sign-on mail,
+ * and the two-factor reset. Each queues its message in the transaction of its checks (and of its
+ * change, for the two-factor reset) and nudges the dispatcher after the commit.
+ */
+export function userMailRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
+  const { db } = deps;
+  const authenticated = requireAuth(deps);
+  const userParams = validateParams(userIdParamsSchema);
+
+  /** Queues `kind` for the user of the path once `decide` accepts the target; answers 204. */
+  const sendMail = async (
+    c: Context<AppEnv>,
+    id: string,
+    own: 'free' | 'refused' | 'managed',
+    decide: (target: MailTarget, trx: Kysely<Database>, now: Date) => Promise<MailKind | null>,
+  ) => {
+    const now = deps.now();
+    await db.transaction().execute(async (trx) => {
+      const target = await mailTarget(trx, c, id, own);
+      const kind = await decide(target, trx, now);
+      if (kind === null) return;
+      await assertNotJustSent(trx, c, target.id, kind, now);
+      await enqueueMail(trx, {
+        kind,
+        userId: target.id,
+        to: target.email,
+        requestedBy: c.var.principal.userId,
+        now,
+      });
+    });
+    deps.mail.nudge();
+    return c.body(null, 204);
+  };
+
+  // The invitation while no password was ever set, else the verification of the current address.
+  app.put('/user/:id/verification', authenticated, userParams, (c) =>
+    sendMail(c, c.req.valid('param').id, 'free', async (target) => {
+      if (target.password_hash === null) return 'invitation';
+      if (target.email_verified_at !== null) {
+        throw new ApiError(409, 'The e-mail address is already verified.');
+      }
+      return 'verify_email';
+    }),
+  );
+
+  app.put('/user/:id/email', authenticated, userParams, (c) =>
+    sendMail(c, c.req.valid('param').id, 'managed', async (target, trx) => {
+      if (target.email_verified_at === null) {
+        throw new ApiError(409, 'A password reset is sent to a verified address only.', {
+          code: 'emailNotVerified',
+        });
+      }
+      await auditChange(trx, c, deps, {
+        action: 'SEND_RESET_PASSWORD',
+        resourceType: 'USER',
+        resourceId: target.id,
+        accountId: target.primary_account_id,
+        details: {},
+      });
+      return 'reset_password';
+    }),
+  );
+
+  app.put('/user/:id/standard-login', authenticated, userParams, (c) =>
+    sendMail(c, c.req.valid('param').id, 'managed', async (target) => {
+      if (target.password_hash !== null) {
+        throw new ApiError(409, 'The user already signs in with a password.', { code: 'hasPassword' });
+      }
+      return 'standard_login';
+    }),
+  );
+
+  app.put('/user/:id/resendSsoEmail', authenticated, userParams, (c) =>
+    sendMail(c, c.req.valid('param').id, 'managed', async (target) => {
+      if (target.saml_username === null && target.oidc_username === null) {
+        throw new ApiError(409, 'The user has no single sign-on user name.', { code: 'noSingleSignOn' });
+      }
+      return 'sso_sign_in';
+    }),
+  );
+
+  // A locked user is unlocked (and told so); otherwise the enrollment is cleared, so the user sets
+  // two-factor up again at the next sign-in. Nobody resets their own (G3).
+  app.delete('/user/:id/mfa', authenticated, userParams, (c) =>
+    sendMail(c, c.req.valid('param').id, 'refused', async (target, trx, now) => {
+      const locked = target.mfa_locked_until !== null && target.mfa_locked_until > now;
+      if (!locked && target.mfa_enrolled_at === null) return null;
+      const field = locked ? 'mfa_locked' : 'mfa_enrolled';
+      await trx
+        .updateTable('users')
+        .set((eb) => ({
+          ...(locked ? { mfa_locked_until: null } : { mfa_enrolled_at: null, mfa_locked_until: null }),
+          updated_at: now,
+          version: eb('version', '+', 1),
+        }))
+        .where('id', '=', target.id)
+        .execute();
+      await auditChange(trx, c, deps, {
+        action: 'UPDATE',
+        resourceType: 'USER',
+        resourceId: target.id,
+        accountId: target.primary_account_id,
+        details: updateDetails({ [field]: true }, { [field]: false }, [field]),
+      });
+      return locked ? 'unlock' : 'mfa_reset';
+    }),
+  );
+}

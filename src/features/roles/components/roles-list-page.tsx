@@ -1,0 +1,284 @@
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { type ReactNode, useCallback } from 'react';
+import { apiPaths } from '../../../../contract/paths.ts';
+import { APPLICATION_CODES } from '../../../../contract/permissions.ts';
+import { PAGE_SIZE } from '../../../../contract/schemas/common.ts';
+import { ROLE_TYPES, type Role } from '../../../../contract/schemas/users.ts';
+import { formatSort, type RoleSortColumn, type SortOrder } from '../../../../contract/sort-columns.ts';
+import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
+import { DebouncedTextField } from '../../../components/list/debounced-text-field.tsx';
+import { ExportCsvButton } from '../../../components/list/export-csv-button.tsx';
+import { QueryStatus } from '../../../components/list/query-status.tsx';
+import { SortableHeader } from '../../../components/list/sortable-header.tsx';
+import { TableFrame } from '../../../components/list/table-frame.tsx';
+import { usePageInRange } from '../../../components/list/use-page-in-range.ts';
+import { NeedsConnection } from '../../../components/offline-notice.tsx';
+import { APPLICATION_NAMES, roleDisplayName } from '../../../components/role-labels.ts';
+import { TruncatedText } from '../../../components/truncated-text.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { SelectField } from '../../../components/ui/field.tsx';
+import { Menu } from '../../../components/ui/menu.tsx';
+import { Pagination } from '../../../components/ui/pagination.tsx';
+import { useOnline } from '../../../lib/offline/online.ts';
+import { usePermissionFlags } from '../../../lib/permissions.tsx';
+import {
+  ROLE_STATUS_FILTERS,
+  type RoleListSearch,
+  roleFilterQuery,
+  roleListQuery,
+  roleSortOf,
+} from '../list-search.ts';
+import { roleListQueryOptions } from '../queries.ts';
+import { ROLE_STATUS_LABELS, ROLE_TYPE_LABELS, roleTypeOf } from './role-labels.ts';
+import './roles.css';
+
+const NO_FILTERS: Partial<RoleListSearch> = {
+  q: undefined,
+  application: undefined,
+  type: undefined,
+  role_status: undefined,
+  page: undefined,
+};
+
+function pick<const T extends string>(choices: readonly T[], value: string): T | undefined {
+  return choices.find((choice) => choice === value);
+}
+
+/** Access › User roles: the roles the viewer sees, built-in and custom, filtered, sorted and paged by 20 (O-10). */
+export function RolesListPage({ search }: { search: RoleListSearch }) {
+  const { t, i18n } = useLingui();
+  const navigate = useNavigate();
+  const sort = roleSortOf(search);
+  const page = search.page ?? 1;
+  const list = useQuery(roleListQueryOptions(roleListQuery(search)));
+  const manages = usePermissionFlags().canManageUserRole;
+
+  const updateSearch = useCallback(
+    (changes: Partial<RoleListSearch>, replace = false) =>
+      void navigate({
+        to: '/access/manage-user-roles',
+        search: (current) => ({ ...current, ...changes }),
+        replace,
+      }),
+    [navigate],
+  );
+  const changeFilter = (changes: Partial<RoleListSearch>, replace = false) =>
+    updateSearch({ ...changes, page: undefined }, replace);
+  const changeSort = (next: SortOrder<RoleSortColumn>) => changeFilter({ sort: formatSort(next) });
+  const replacePage = useCallback(
+    (next: number) => updateSearch({ page: next === 1 ? undefined : next }, true),
+    [updateSearch],
+  );
+  usePageInRange({
+    page,
+    pageSize: PAGE_SIZE,
+    total: list.isPlaceholderData ? undefined : list.data?.total,
+    replacePage,
+  });
+
+  const filtered =
+    Boolean(search.q?.trim()) ||
+    search.application !== undefined ||
+    search.type !== undefined ||
+    search.role_status !== undefined;
+  const any = { value: '', label: t`All` };
+  const statusLabels = {
+    active: i18n._(ROLE_STATUS_LABELS.active),
+    archived: i18n._(ROLE_STATUS_LABELS.archived),
+    all: t`All`,
+  };
+
+  return (
+    <section className="page" aria-labelledby="page-title">
+      <div className="list-heading">
+        <h1 id="page-title" className="page__title">
+          <Trans>User roles</Trans>
+        </h1>
+        <div className="list-heading__actions">
+          {manages ? (
+            <NeedsConnection>
+              {(gate) => (
+                <Link to="/access/manage-user-roles/create-role" className="button" {...gate.controlProps}>
+                  <Trans>Create role</Trans>
+                </Link>
+              )}
+            </NeedsConnection>
+          ) : null}
+          <ExportCsvButton path={apiPaths.roles.export} query={roleFilterQuery(search)} fileName="roles" />
+        </div>
+      </div>
+      <CachedDataNotice updatedAt={list.dataUpdatedAt} />
+      {/* biome-ignore lint/a11y/useSemanticElements: jsdom does not map <search> to the landmark, as the other lists. */}
+      <form
+        className="list-filters"
+        role="search"
+        aria-label={t`Filter roles`}
+        onSubmit={(event) => event.preventDefault()}
+      >
+        <DebouncedTextField
+          label={t`Search`}
+          description={t`Role name`}
+          type="search"
+          value={search.q ?? ''}
+          onCommit={(typed) => changeFilter({ q: typed.trim() === '' ? undefined : typed }, true)}
+        />
+        <SelectField
+          label={t`Application`}
+          value={search.application ?? ''}
+          options={[
+            any,
+            ...APPLICATION_CODES.map((code) => ({ value: code, label: APPLICATION_NAMES[code] })),
+          ]}
+          onChange={(event) => changeFilter({ application: pick(APPLICATION_CODES, event.target.value) })}
+        />
+        <SelectField
+          label={t`Type`}
+          value={search.type ?? ''}
+          options={[
+            any,
+            ...ROLE_TYPES.map((type) => ({ value: type, label: i18n._(ROLE_TYPE_LABELS[type]) })),
+          ]}
+          onChange={(event) => changeFilter({ type: pick(ROLE_TYPES, event.target.value) })}
+        />
+        <SelectField
+          label={t`Status`}
+          value={search.role_status ?? 'active'}
+          options={ROLE_STATUS_FILTERS.map((status) => ({ value: status, label: statusLabels[status] }))}
+          onChange={(event) => {
+            const status = pick(ROLE_STATUS_FILTERS, event.target.value);
+            changeFilter({ role_status: status === 'active' ? undefined : status });
+          }}
+        />
+      </form>
+      <p role="status" className="roles-count">
+        {list.data ? <Plural value={list.data.total} _0="No roles" one="# role" other="# roles" /> : null}
+      </p>
+      <QueryStatus
+        query={list}
+        pendingText={<Trans>Loading roles…</Trans>}
+        empty={{
+          when: ({ total }) => total === 0,
+          content: filtered ? (
+            <>
+              <p>
+                <Trans>No roles match these filters.</Trans>
+              </p>
+              <Button variant="secondary" onClick={() => changeFilter(NO_FILTERS)}>
+                <Trans>Reset filters</Trans>
+              </Button>
+            </>
+          ) : (
+            <p>
+              <Trans>There are no roles you can see.</Trans>
+            </p>
+          ),
+        }}
+      >
+        {({ items, total }) => (
+          <>
+            <RolesTable rows={items} sort={sort} onSortChange={changeSort} busy={list.isPlaceholderData} />
+            <Pagination
+              count={total}
+              pageSize={PAGE_SIZE}
+              page={page}
+              onPageChange={(next) => updateSearch({ page: next === 1 ? undefined : next })}
+            />
+          </>
+        )}
+      </QueryStatus>
+    </section>
+  );
+}
+
+interface RolesTableProps {
+  rows: readonly Role[];
+  sort: SortOrder<RoleSortColumn>;
+  onSortChange: (sort: SortOrder<RoleSortColumn>) => void;
+  busy: boolean;
+}
+
+/**
+ * A row's actions: View, and for those who define roles Clone, and Edit on active custom roles (the
+ * edit page says why when the server still refuses). Archiving is on the role's page, which shows how
+ * many users hold it.
+ */
+function RoleRowMenu({ role, name }: { role: Role; name: string }) {
+  const { t } = useLingui();
+  const navigate = useNavigate();
+  const online = useOnline();
+  const manages = usePermissionFlags().canManageUserRole && online;
+  const params = { id: role.id };
+  const entries = [
+    { value: 'view', label: t`View` },
+    ...(manages && !role.built_in && role.status === 'active' ? [{ value: 'edit', label: t`Edit` }] : []),
+    ...(manages ? [{ value: 'clone', label: t`Clone` }] : []),
+  ];
+  return (
+    <Menu
+      trigger={<span aria-hidden="true">⋯</span>}
+      triggerLabel={t`Actions for ${name}`}
+      sections={[{ id: 'actions', entries }]}
+      onSelect={(value) => {
+        if (value === 'edit') void navigate({ to: '/access/manage-user-roles/edit-role/$id', params });
+        else if (value === 'clone') void navigate({ to: '/access/manage-user-roles/clone-role/$id', params });
+        else void navigate({ to: '/access/manage-user-roles/role-detail/$id', params });
+      }}
+    />
+  );
+}
+
+function RolesTable({ rows, sort, onSortChange, busy }: RolesTableProps) {
+  const { t, i18n } = useLingui();
+  const sortable = (column: RoleSortColumn, label: ReactNode) => (
+    <SortableHeader column={column} sort={sort} onSortChange={onSortChange}>
+      {label}
+    </SortableHeader>
+  );
+  return (
+    <TableFrame label={t`Roles table`}>
+      <table className="list-table roles-table" aria-busy={busy || undefined}>
+        <caption className="visually-hidden">
+          <Trans>User roles</Trans>
+        </caption>
+        <thead>
+          <tr>
+            {sortable('name', <Trans>Name</Trans>)}
+            {sortable('application', <Trans>Application</Trans>)}
+            {sortable('type', <Trans>Type</Trans>)}
+            <th scope="col">
+              <Trans>Permissions</Trans>
+            </th>
+            <th scope="col">
+              <Trans>Status</Trans>
+            </th>
+            <th scope="col">
+              <span className="visually-hidden">
+                <Trans>Actions</Trans>
+              </span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((role) => (
+            <tr key={role.id}>
+              <th scope="row">
+                <Link to="/access/manage-user-roles/role-detail/$id" params={{ id: role.id }}>
+                  <TruncatedText text={roleDisplayName(role, i18n)} />
+                </Link>
+              </th>
+              <td>{APPLICATION_NAMES[role.app_code]}</td>
+              <td>{i18n._(ROLE_TYPE_LABELS[roleTypeOf(role)])}</td>
+              <td>{role.permissions.length}</td>
+              <td>{i18n._(ROLE_STATUS_LABELS[role.status])}</td>
+              <td>
+                <RoleRowMenu role={role} name={roleDisplayName(role, i18n)} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableFrame>
+  );
+}
