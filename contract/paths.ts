@@ -103,6 +103,7 @@ export const apiPaths = {
     export: `${UI_API_V1}/service-user/export`,
     byId: (id: string) => `${UI_API_V1}/service-user/${encodeURIComponent(id)}`,
     enable: (id: string) => `${UI_API_V1}/service-user/${encodeURIComponent(id)}/enable`,
+    access: (id: string) => `${UI_API_V1}/service-user/${encodeURIComponent(id)}/access`,
     apiTokens: (id: string) => `${UI_API_V1}/service-user/${encodeURIComponent(id)}/api-tokens`,
     apiToken: (id: string, tokenId: string) =>
       `${UI_API_V1}/service-user/${encodeURIComponent(id)}/api-tokens/${encodeURIComponent(tokenId)}`,

@@ -7,6 +7,7 @@ import {
   type ServiceUserUpdate,
   serviceUserCreatedSchema,
 } from '../../../contract/schemas/service-users.ts';
+import type { UserAccess } from '../../../contract/schemas/users.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 import { useProfile } from '../../lib/current-user.ts';
 import { isQueued } from '../../lib/offline/queueable-request.ts';
@@ -17,6 +18,7 @@ export const serviceUserMutationKeys = {
   create: () => ['service-users', 'create'] as const,
   update: (id: string) => ['service-users', 'update', id] as const,
   enable: (id: string) => ['service-users', 'enable', id] as const,
+  access: (id: string) => ['service-users', 'access', id] as const,
   delete: (id: string) => ['service-users', 'delete', id] as const,
 };
 
@@ -75,6 +77,21 @@ export function useEnableServiceUser(id: string) {
     mutationFn: ({ enabled, version }: { enabled: boolean; version: number }) =>
       apiRequest('PUT', apiPaths.serviceUsers.enable(id), { body: { enabled }, ifMatch: version }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: serviceUserKeys.all() }),
+  });
+}
+
+/**
+ * PUT service-user/{id}/access: its whole set of accounts beyond the primary one and of roles, on the
+ * version shown. Needs the server (a change of what it may do is never queued); the form shows a failure.
+ */
+export function useChangeServiceUserAccess(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: serviceUserMutationKeys.access(id),
+    meta: { errorToast: false },
+    mutationFn: ({ access, version }: { access: UserAccess; version: number }) =>
+      apiRequest('PUT', apiPaths.serviceUsers.access(id), { body: access, ifMatch: version }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: serviceUserKeys.all() }),
   });
 }
 

@@ -152,7 +152,7 @@ const ENDPOINTS: {
     name: 'PUT service-user/{id}/access (a role of its account granting view user)',
     expected: changes(204),
     request: async (caller, kind) =>
-      call(harness, 'PUT', `${apiPaths.serviceUsers.byId(await serviceUser(kind))}/access`, {
+      call(harness, 'PUT', apiPaths.serviceUsers.access(await serviceUser(kind)), {
         token: caller.token,
         headers: ifMatchOne,
         body: { account_ids: [], role_ids: [kind === 'foreign' ? roleOf.foreign : roleOf.managed] },

@@ -278,7 +278,7 @@ describe('changing a service user', () => {
 
   it('replaces its roles with If-Match, under the rules of giving roles to people', async () => {
     const made = await create();
-    const path = `${apiPaths.serviceUsers.byId(made.service_user.id)}/access`;
+    const path = apiPaths.serviceUsers.access(made.service_user.id);
     const otherRole = await insertCustomRole(harness, accountA, ['VIEW_ACCOUNT'], 'Account viewers');
     const body = { account_ids: [], role_ids: [otherRole] };
     expect((await asAdmin('PUT', path, body)).status).toBe(428);

@@ -2,7 +2,7 @@ import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import {
   SERVICE_USER_DESCRIPTION_MAX_LENGTH,
   SERVICE_USER_NAME_MAX_LENGTH,
@@ -20,35 +20,38 @@ import { isQueued, newIdempotencyKey } from '../../../lib/offline/queueable-requ
 import { SERVICE_USER_MANAGE_FLAGS } from '../access.ts';
 import { useUpdateServiceUser } from '../mutations.ts';
 import { serviceUserKeys, serviceUserQueryOptions } from '../queries.ts';
+import { ServiceUserAccessForm } from './service-user-access-form.tsx';
 import { endDateOf, endDateRule } from './service-user-fields.ts';
 
 const IN_USE_MESSAGES = { name: msg`A user or service user with this name exists.` };
 
 /**
- * Edit service user (O-09 `/{id}/edit` and, until its roles can be changed, `/{id}/role-service-user-edit`):
- * name, description, e-mail and end date on the version the form was filled from (If-Match);
- * queueable offline like the other edits.
+ * Edit service user (O-09): `/{id}/edit` its name, description, e-mail and end date on the version
+ * the form was filled from (If-Match), queueable offline like the other edits;
+ * `/{id}/role-service-user-edit` (`withRoles`) the same and its roles below.
  */
-export function ServiceUserEditPage({ id }: { id: string }) {
+export function ServiceUserEditPage({ id, withRoles = false }: { id: string; withRoles?: boolean }) {
   return (
     <RequirePermissions flags={SERVICE_USER_MANAGE_FLAGS}>
-      <EditableServiceUser id={id} />
+      <EditableServiceUser id={id} withRoles={withRoles} />
     </RequirePermissions>
   );
 }
 
-function EditableServiceUser({ id }: { id: string }) {
+function EditableServiceUser({ id, withRoles }: { id: string; withRoles: boolean }) {
   const { data, dataUpdatedAt } = useSuspenseQuery(serviceUserQueryOptions(id));
   return (
     <>
       <CachedDataNotice updatedAt={dataUpdatedAt} />
-      {/* A new version (reloaded after a conflict) starts the form again from it. */}
-      <EditForm key={data.version} loaded={data} />
+      {/* A new version (reloaded after a conflict) starts the forms again from it. */}
+      <EditForm key={data.version} loaded={data}>
+        {withRoles ? <ServiceUserAccessForm serviceUser={data} /> : null}
+      </EditForm>
     </>
   );
 }
 
-function EditForm({ loaded }: { loaded: ServiceUser }) {
+function EditForm({ loaded, children }: { loaded: ServiceUser; children?: ReactNode }) {
   const { t } = useLingui();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -146,6 +149,7 @@ function EditForm({ loaded }: { loaded: ServiceUser }) {
           </Link>
         </div>
       </Form>
+      {children}
     </section>
   );
 }

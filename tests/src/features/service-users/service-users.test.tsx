@@ -60,8 +60,21 @@ const ROLES: RoleList = {
       cloned_from: null,
       version: 1,
     },
+    {
+      id: 'role-2',
+      name: 'Exporters',
+      code: null,
+      app_code: 'account_manager',
+      account_id: ACCOUNT_ID,
+      built_in: false,
+      status: 'active',
+      permissions: [],
+      description: '',
+      cloned_from: null,
+      version: 1,
+    },
   ],
-  total: 1,
+  total: 2,
 };
 
 function serviceUsersApi() {
@@ -93,6 +106,7 @@ function serviceUsersApi() {
         201,
       ),
     [`PUT ${API}/service-user/${SERVICE_USER_ID}/enable`]: () => new Response(null, { status: 204 }),
+    [`PUT ${API}/service-user/${SERVICE_USER_ID}/access`]: () => new Response(null, { status: 204 }),
   });
 }
 
@@ -160,5 +174,22 @@ describe('Access › Service users', () => {
     expect(put?.body).toEqual({ enabled: false });
     expect(put?.headers.get('If-Match')).toBe('"4"');
     expect(await screen.findByText('Service user disabled.')).toBeTruthy();
+  });
+
+  it('replaces its roles on the version shown, keeping the ones it holds', async () => {
+    const { calls } = serviceUsersApi();
+    renderApp(`/account/access/service-user/${SERVICE_USER_ID}/role-service-user-edit`);
+    const user = userEvent.setup();
+    const roles = await screen.findByRole('region', { name: 'Roles' });
+    const held = await within(roles).findByRole('checkbox', { name: /Read-only auditor/ });
+    expect((held as HTMLInputElement).checked).toBe(true);
+    await user.click(within(roles).getByRole('checkbox', { name: /Exporters/ }));
+    await user.click(within(roles).getByRole('button', { name: 'Save roles' }));
+    await waitFor(() =>
+      expect(calls.some((call) => call.method === 'PUT' && call.path.endsWith('/access'))).toBe(true),
+    );
+    const put = calls.find((call) => call.method === 'PUT' && call.path.endsWith('/access'));
+    expect(put?.body).toEqual({ account_ids: [], role_ids: ['role-1', 'role-2'] });
+    expect(put?.headers.get('If-Match')).toBe('"4"');
   });
 });

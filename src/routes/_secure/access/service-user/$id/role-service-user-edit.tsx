@@ -3,7 +3,7 @@ import { ServiceUserEditPage } from '../../../../../features/service-users/compo
 import { ServiceUsersErrorPage } from '../../../../../features/service-users/components/service-users-error-page.tsx';
 import { serviceUserQueryOptions } from '../../../../../features/service-users/queries.ts';
 
-// Its fields; accounts and roles join the role- page once they can be changed (decision 018 §8.5).
+// Its fields and its roles (decision 018 §8.3, §8.5).
 export const Route = createFileRoute('/_secure/access/service-user/$id/role-service-user-edit')({
   loader: async ({ context: { screenData }, params }) => {
     await screenData.preloadCurrent(serviceUserQueryOptions(params.id));
@@ -11,6 +11,6 @@ export const Route = createFileRoute('/_secure/access/service-user/$id/role-serv
   errorComponent: ServiceUsersErrorPage,
   component: function ServiceUserEditRoute() {
     const { id } = Route.useParams();
-    return <ServiceUserEditPage id={id} />;
+    return <ServiceUserEditPage id={id} withRoles />;
   },
 });
