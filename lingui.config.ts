@@ -12,7 +12,9 @@ import { CONSOLE_LOCALES, DEFAULT_CONSOLE_LOCALE } from './contract/locales.ts';
 /** Shared components and libraries only the secure screens use: their words load with `console`. */
 const secureOnlySources = [
   '<rootDir>/src/lib/offline',
+  '<rootDir>/src/components/account-picker.tsx',
   '<rootDir>/src/components/account-unavailable-page.tsx',
+  '<rootDir>/src/components/aliases-editor.tsx',
   '<rootDir>/src/components/back-button.tsx',
   '<rootDir>/src/components/cached-data-notice.tsx',
   '<rootDir>/src/components/country-select.tsx',
@@ -25,6 +27,7 @@ const secureOnlySources = [
   '<rootDir>/src/components/require-permissions.tsx',
   '<rootDir>/src/components/role-picker.tsx',
   '<rootDir>/src/components/role-labels.ts',
+  '<rootDir>/src/components/role-picker.tsx',
   '<rootDir>/src/components/route-error-page.tsx',
   '<rootDir>/src/components/section-card.tsx',
   '<rootDir>/src/components/section-placeholder.tsx',
@@ -49,11 +52,11 @@ export default defineConfig({
   locales: [...CONSOLE_LOCALES],
   fallbackLocales: { default: DEFAULT_CONSOLE_LOCALE },
   catalogs: [
-    // The server's: the messages it mails, rendered in the recipient's language
+    // The server's: the messages it mails, rendered in the recipient's language, and the bulk report's reasons
     // (docs/decisions/018-users-roles-and-tokens.md §6.4, read by server/i18n/catalog.ts).
     {
       path: '<rootDir>/server/i18n/locales/{locale}/server',
-      include: ['<rootDir>/server/mail/messages.ts'],
+      include: ['<rootDir>/server/mail/messages.ts', '<rootDir>/server/bulk-import/reasons.ts'],
     },
     {
       path: '<rootDir>/src/locales/{locale}/public',

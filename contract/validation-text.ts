@@ -39,6 +39,16 @@ export const VALIDATION_TEXT: Readonly<Record<ValidationCode, string>> = {
   invalidLogin: 'is not the user name of this user',
   linkExpired: 'is a link that has expired or was already used',
   samePassword: 'must differ from the current password',
+  notUtf8: 'is not UTF-8 text; save it as CSV UTF-8',
+  emptyFile: 'holds no header row',
+  tooManyRows: 'has more than 10,000 rows',
+  missingColumn: 'is a required column missing from the header row',
+  unknownColumn: 'is a column the file may not have',
+  malformedCsv: 'is where the CSV cannot be read (an unclosed quote)',
+  wrongCellCount: 'has a number of cells other than the header row',
+  duplicateInFile: 'repeats a user name of an earlier row',
+  unknownRole: 'names a role that does not exist for this account',
+  formulaCell: 'starts like a spreadsheet formula',
 };
 
 /** A failed request value as the server answers it: where, which rule, and the rule in English. */

@@ -43,6 +43,17 @@ export const VALIDATION_CODES = [
   'invalidLogin',
   'linkExpired',
   'samePassword',
+  // The bulk user-creation file (decision 018 §7): refusals of the whole file, then of one row.
+  'notUtf8',
+  'emptyFile',
+  'tooManyRows',
+  'missingColumn',
+  'unknownColumn',
+  'malformedCsv',
+  'wrongCellCount',
+  'duplicateInFile',
+  'unknownRole',
+  'formulaCell',
 ] as const;
 export type ValidationCode = (typeof VALIDATION_CODES)[number];
 

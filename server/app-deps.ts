@@ -15,4 +15,6 @@ export interface AppDeps {
    * tests that drive a dispatcher themselves.
    */
   mail: { nudge(): void };
+  /** The bulk user-creation runner of this process, told when a job starts or is cancelled. */
+  bulkImport?: { nudge: () => void };
 }

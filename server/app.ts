@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
-import { ACCOUNT_API_V1, IDENTITY_API_V1, isApiPath, UI_API_V1 } from '../contract/paths.ts';
+import { ACCOUNT_API_V1, apiPaths, IDENTITY_API_V1, isApiPath, UI_API_V1 } from '../contract/paths.ts';
+import { BULK_USER_MAX_BYTES } from '../contract/user-csv.ts';
 import { accountFederationRoutes, accountRoutes } from './accounts/routes.ts';
 import { apiTokenRoutes } from './api-tokens/routes.ts';
 import type { AppDeps } from './app-deps.ts';
@@ -10,7 +11,7 @@ import { consoleRoutes } from './http/console-static.ts';
 import { notFound, onError } from './http/errors.ts';
 import { idempotencyKeys } from './http/idempotency.ts';
 import { securityHeaders } from './http/security-headers.ts';
-import { limitBodySize } from './http/validate.ts';
+import { limitBodySizeByPath } from './http/validate.ts';
 import { identityRoutes } from './identity/routes.ts';
 import { licenceRoutes } from './licence/routes.ts';
 import { localeRoutes } from './locales/routes.ts';
@@ -29,6 +30,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.notFound(notFound);
   app.use(securityHeaders(deps.config));
   app.use(warnOfUntrustedProxy(deps.config));
+  const limitBodySize = limitBodySizeByPath({
+    [apiPaths.users.bulkValidate]: { bytes: BULK_USER_MAX_BYTES, words: '4 MiB' },
+  });
   app.use(async (c, next) => (isApiPath(c.req.path) ? limitBodySize(c, next) : next()));
   // After the body limit, which it relies on when it reads the body of a request with a key.
   app.use(idempotencyKeys(deps));

@@ -2,6 +2,7 @@ import { pathToFileURL } from 'node:url';
 import { serve } from '@hono/node-server';
 import { apiPaths, SETUP_LICENCE_PATH } from '../contract/paths.ts';
 import { createApp } from './app.ts';
+import { createBulkImportRunner } from './bulk-import/runner.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/connection.ts';
 import { migrateToLatest } from './db/migrator.ts';
@@ -17,7 +18,7 @@ export interface RunningServer {
 
 /**
  * Opens and migrates the database, then serves the platform API and the console, and sends the
- * outbox's mail from this process too.
+ * outbox's mail and runs bulk user-creation jobs from this process too.
  */
 export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise<RunningServer> {
   const config = loadConfig(env);
@@ -33,7 +34,8 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
     catalogs,
     now,
   });
-  const app = createApp({ db: database.db, config, now, mail: { nudge: mail.nudge } });
+  const bulkImport = createBulkImportRunner({ db: database.db, now, mail });
+  const app = createApp({ db: database.db, config, now, mail: { nudge: mail.nudge }, bulkImport });
 
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const listening = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () =>
@@ -52,6 +54,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
     console.info(`No SMTP_URL is set: mail is written to ${config.dataDir}/mail as .eml files.`);
   }
   mail.start();
+  bulkImport.start();
   if ((await findCurrentLicence(database.db)) === undefined) {
     console.info(
       `No licence is installed. Create one with:\n  npm run --silent licence -- --days 365 --data-dir ${JSON.stringify(config.dataDir)} > licence.txt\nthen paste it at ${url}${SETUP_LICENCE_PATH}`,
@@ -64,6 +67,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
     stopping ??= Promise.all([
       new Promise<void>((resolve) => server.close(() => resolve())),
       mail.stop(),
+      bulkImport.stop(),
     ]).then(() => database.close());
     return stopping;
   };

@@ -32,6 +32,10 @@ import { Route as SecureReportingLoggingRouteImport } from './routes/_secure/rep
 import { Route as ResetPasswordUserIdCodeRouteImport } from './routes/reset-password.$userId.$code'
 import { Route as VerifyUserIdCodeRouteImport } from './routes/verify.$userId.$code'
 import { Route as SecureAccessAdministratorsIndexRouteImport } from './routes/_secure/access/administrators/index'
+import { Route as SecureAccessAdministratorsBulkUserCreateRouteImport } from './routes/_secure/access/administrators/bulk-user-create'
+import { Route as SecureAccessAdministratorsCreateRouteImport } from './routes/_secure/access/administrators/create'
+import { Route as SecureAccessAdministratorsRoleBulkUserCreateRouteImport } from './routes/_secure/access/administrators/role-bulk-user-create'
+import { Route as SecureAccessAdministratorsRoleUserCreateRouteImport } from './routes/_secure/access/administrators/role-user-create'
 import { Route as SecureAccessManageUserRolesIndexRouteImport } from './routes/_secure/access/manage-user-roles/index'
 import { Route as SecureAccessManageUserRolesCreateRoleRouteImport } from './routes/_secure/access/manage-user-roles/create-role'
 import { Route as SecureAccessServiceUserIndexRouteImport } from './routes/_secure/access/service-user/index'
@@ -42,6 +46,9 @@ import { Route as SecureAccountsIdEditRouteImport } from './routes/_secure/accou
 import { Route as SecureCaOrganizationsIndexRouteImport } from './routes/_secure/ca/organizations/index'
 import { Route as SecureCaOrganizationsCreateRouteImport } from './routes/_secure/ca/organizations/create'
 import { Route as SecureAccessAdministratorsIdIndexRouteImport } from './routes/_secure/access/administrators/$id/index'
+import { Route as SecureAccessAdministratorsIdEditRouteImport } from './routes/_secure/access/administrators/$id/edit'
+import { Route as SecureAccessAdministratorsIdRoleEditRouteImport } from './routes/_secure/access/administrators/$id/role-edit'
+import { Route as SecureAccessAdministratorsIdRoleUserEditRouteImport } from './routes/_secure/access/administrators/$id/role-user-edit'
 import { Route as SecureAccessManageUserRolesCloneRoleIdRouteImport } from './routes/_secure/access/manage-user-roles/clone-role/$id'
 import { Route as SecureAccessManageUserRolesEditRoleIdRouteImport } from './routes/_secure/access/manage-user-roles/edit-role/$id'
 import { Route as SecureAccessManageUserRolesRoleDetailIdRouteImport } from './routes/_secure/access/manage-user-roles/role-detail/$id'
@@ -171,6 +178,30 @@ const SecureAccessAdministratorsIndexRoute =
     path: '/access/administrators/',
     getParentRoute: () => SecureRoute,
   } as any)
+const SecureAccessAdministratorsBulkUserCreateRoute =
+  SecureAccessAdministratorsBulkUserCreateRouteImport.update({
+    id: '/access/administrators/bulk-user-create',
+    path: '/access/administrators/bulk-user-create',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessAdministratorsCreateRoute =
+  SecureAccessAdministratorsCreateRouteImport.update({
+    id: '/access/administrators/create',
+    path: '/access/administrators/create',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessAdministratorsRoleBulkUserCreateRoute =
+  SecureAccessAdministratorsRoleBulkUserCreateRouteImport.update({
+    id: '/access/administrators/role-bulk-user-create',
+    path: '/access/administrators/role-bulk-user-create',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessAdministratorsRoleUserCreateRoute =
+  SecureAccessAdministratorsRoleUserCreateRouteImport.update({
+    id: '/access/administrators/role-user-create',
+    path: '/access/administrators/role-user-create',
+    getParentRoute: () => SecureRoute,
+  } as any)
 const SecureAccessManageUserRolesIndexRoute =
   SecureAccessManageUserRolesIndexRouteImport.update({
     id: '/access/manage-user-roles/',
@@ -227,6 +258,24 @@ const SecureAccessAdministratorsIdIndexRoute =
   SecureAccessAdministratorsIdIndexRouteImport.update({
     id: '/access/administrators/$id/',
     path: '/access/administrators/$id/',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessAdministratorsIdEditRoute =
+  SecureAccessAdministratorsIdEditRouteImport.update({
+    id: '/access/administrators/$id/edit',
+    path: '/access/administrators/$id/edit',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessAdministratorsIdRoleEditRoute =
+  SecureAccessAdministratorsIdRoleEditRouteImport.update({
+    id: '/access/administrators/$id/role-edit',
+    path: '/access/administrators/$id/role-edit',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessAdministratorsIdRoleUserEditRoute =
+  SecureAccessAdministratorsIdRoleUserEditRouteImport.update({
+    id: '/access/administrators/$id/role-user-edit',
+    path: '/access/administrators/$id/role-user-edit',
     getParentRoute: () => SecureRoute,
   } as any)
 const SecureAccessManageUserRolesCloneRoleIdRoute =
@@ -312,6 +361,10 @@ export interface FileRoutesByFullPath {
   '/accounts/': typeof SecureAccountsIndexRoute
   '/profile/': typeof SecureProfileIndexRoute
   '/reporting/': typeof SecureReportingIndexRoute
+  '/access/administrators/bulk-user-create': typeof SecureAccessAdministratorsBulkUserCreateRoute
+  '/access/administrators/create': typeof SecureAccessAdministratorsCreateRoute
+  '/access/administrators/role-bulk-user-create': typeof SecureAccessAdministratorsRoleBulkUserCreateRoute
+  '/access/administrators/role-user-create': typeof SecureAccessAdministratorsRoleUserCreateRoute
   '/access/manage-user-roles/create-role': typeof SecureAccessManageUserRolesCreateRoleRoute
   '/access/service-user/create': typeof SecureAccessServiceUserCreateRoute
   '/access/service-user/role-service-user-create': typeof SecureAccessServiceUserRoleServiceUserCreateRoute
@@ -322,6 +375,9 @@ export interface FileRoutesByFullPath {
   '/access/service-user/': typeof SecureAccessServiceUserIndexRoute
   '/accounts/$id/': typeof SecureAccountsIdIndexRoute
   '/ca/organizations/': typeof SecureCaOrganizationsIndexRoute
+  '/access/administrators/$id/edit': typeof SecureAccessAdministratorsIdEditRoute
+  '/access/administrators/$id/role-edit': typeof SecureAccessAdministratorsIdRoleEditRoute
+  '/access/administrators/$id/role-user-edit': typeof SecureAccessAdministratorsIdRoleUserEditRoute
   '/access/manage-user-roles/clone-role/$id': typeof SecureAccessManageUserRolesCloneRoleIdRoute
   '/access/manage-user-roles/edit-role/$id': typeof SecureAccessManageUserRolesEditRoleIdRoute
   '/access/manage-user-roles/role-detail/$id': typeof SecureAccessManageUserRolesRoleDetailIdRoute
@@ -356,6 +412,10 @@ export interface FileRoutesByTo {
   '/accounts': typeof SecureAccountsIndexRoute
   '/profile': typeof SecureProfileIndexRoute
   '/reporting': typeof SecureReportingIndexRoute
+  '/access/administrators/bulk-user-create': typeof SecureAccessAdministratorsBulkUserCreateRoute
+  '/access/administrators/create': typeof SecureAccessAdministratorsCreateRoute
+  '/access/administrators/role-bulk-user-create': typeof SecureAccessAdministratorsRoleBulkUserCreateRoute
+  '/access/administrators/role-user-create': typeof SecureAccessAdministratorsRoleUserCreateRoute
   '/access/manage-user-roles/create-role': typeof SecureAccessManageUserRolesCreateRoleRoute
   '/access/service-user/create': typeof SecureAccessServiceUserCreateRoute
   '/access/service-user/role-service-user-create': typeof SecureAccessServiceUserRoleServiceUserCreateRoute
@@ -366,6 +426,9 @@ export interface FileRoutesByTo {
   '/access/service-user': typeof SecureAccessServiceUserIndexRoute
   '/accounts/$id': typeof SecureAccountsIdIndexRoute
   '/ca/organizations': typeof SecureCaOrganizationsIndexRoute
+  '/access/administrators/$id/edit': typeof SecureAccessAdministratorsIdEditRoute
+  '/access/administrators/$id/role-edit': typeof SecureAccessAdministratorsIdRoleEditRoute
+  '/access/administrators/$id/role-user-edit': typeof SecureAccessAdministratorsIdRoleUserEditRoute
   '/access/manage-user-roles/clone-role/$id': typeof SecureAccessManageUserRolesCloneRoleIdRoute
   '/access/manage-user-roles/edit-role/$id': typeof SecureAccessManageUserRolesEditRoleIdRoute
   '/access/manage-user-roles/role-detail/$id': typeof SecureAccessManageUserRolesRoleDetailIdRoute
@@ -402,6 +465,10 @@ export interface FileRoutesById {
   '/_secure/accounts/': typeof SecureAccountsIndexRoute
   '/_secure/profile/': typeof SecureProfileIndexRoute
   '/_secure/reporting/': typeof SecureReportingIndexRoute
+  '/_secure/access/administrators/bulk-user-create': typeof SecureAccessAdministratorsBulkUserCreateRoute
+  '/_secure/access/administrators/create': typeof SecureAccessAdministratorsCreateRoute
+  '/_secure/access/administrators/role-bulk-user-create': typeof SecureAccessAdministratorsRoleBulkUserCreateRoute
+  '/_secure/access/administrators/role-user-create': typeof SecureAccessAdministratorsRoleUserCreateRoute
   '/_secure/access/manage-user-roles/create-role': typeof SecureAccessManageUserRolesCreateRoleRoute
   '/_secure/access/service-user/create': typeof SecureAccessServiceUserCreateRoute
   '/_secure/access/service-user/role-service-user-create': typeof SecureAccessServiceUserRoleServiceUserCreateRoute
@@ -412,6 +479,9 @@ export interface FileRoutesById {
   '/_secure/access/service-user/': typeof SecureAccessServiceUserIndexRoute
   '/_secure/accounts/$id/': typeof SecureAccountsIdIndexRoute
   '/_secure/ca/organizations/': typeof SecureCaOrganizationsIndexRoute
+  '/_secure/access/administrators/$id/edit': typeof SecureAccessAdministratorsIdEditRoute
+  '/_secure/access/administrators/$id/role-edit': typeof SecureAccessAdministratorsIdRoleEditRoute
+  '/_secure/access/administrators/$id/role-user-edit': typeof SecureAccessAdministratorsIdRoleUserEditRoute
   '/_secure/access/manage-user-roles/clone-role/$id': typeof SecureAccessManageUserRolesCloneRoleIdRoute
   '/_secure/access/manage-user-roles/edit-role/$id': typeof SecureAccessManageUserRolesEditRoleIdRoute
   '/_secure/access/manage-user-roles/role-detail/$id': typeof SecureAccessManageUserRolesRoleDetailIdRoute
@@ -448,6 +518,10 @@ export interface FileRouteTypes {
     | '/accounts/'
     | '/profile/'
     | '/reporting/'
+    | '/access/administrators/bulk-user-create'
+    | '/access/administrators/create'
+    | '/access/administrators/role-bulk-user-create'
+    | '/access/administrators/role-user-create'
     | '/access/manage-user-roles/create-role'
     | '/access/service-user/create'
     | '/access/service-user/role-service-user-create'
@@ -458,6 +532,9 @@ export interface FileRouteTypes {
     | '/access/service-user/'
     | '/accounts/$id/'
     | '/ca/organizations/'
+    | '/access/administrators/$id/edit'
+    | '/access/administrators/$id/role-edit'
+    | '/access/administrators/$id/role-user-edit'
     | '/access/manage-user-roles/clone-role/$id'
     | '/access/manage-user-roles/edit-role/$id'
     | '/access/manage-user-roles/role-detail/$id'
@@ -492,6 +569,10 @@ export interface FileRouteTypes {
     | '/accounts'
     | '/profile'
     | '/reporting'
+    | '/access/administrators/bulk-user-create'
+    | '/access/administrators/create'
+    | '/access/administrators/role-bulk-user-create'
+    | '/access/administrators/role-user-create'
     | '/access/manage-user-roles/create-role'
     | '/access/service-user/create'
     | '/access/service-user/role-service-user-create'
@@ -502,6 +583,9 @@ export interface FileRouteTypes {
     | '/access/service-user'
     | '/accounts/$id'
     | '/ca/organizations'
+    | '/access/administrators/$id/edit'
+    | '/access/administrators/$id/role-edit'
+    | '/access/administrators/$id/role-user-edit'
     | '/access/manage-user-roles/clone-role/$id'
     | '/access/manage-user-roles/edit-role/$id'
     | '/access/manage-user-roles/role-detail/$id'
@@ -537,6 +621,10 @@ export interface FileRouteTypes {
     | '/_secure/accounts/'
     | '/_secure/profile/'
     | '/_secure/reporting/'
+    | '/_secure/access/administrators/bulk-user-create'
+    | '/_secure/access/administrators/create'
+    | '/_secure/access/administrators/role-bulk-user-create'
+    | '/_secure/access/administrators/role-user-create'
     | '/_secure/access/manage-user-roles/create-role'
     | '/_secure/access/service-user/create'
     | '/_secure/access/service-user/role-service-user-create'
@@ -547,6 +635,9 @@ export interface FileRouteTypes {
     | '/_secure/access/service-user/'
     | '/_secure/accounts/$id/'
     | '/_secure/ca/organizations/'
+    | '/_secure/access/administrators/$id/edit'
+    | '/_secure/access/administrators/$id/role-edit'
+    | '/_secure/access/administrators/$id/role-user-edit'
     | '/_secure/access/manage-user-roles/clone-role/$id'
     | '/_secure/access/manage-user-roles/edit-role/$id'
     | '/_secure/access/manage-user-roles/role-detail/$id'
@@ -737,6 +828,34 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureAccessAdministratorsIndexRouteImport
       parentRoute: typeof SecureRoute
     }
+    '/_secure/access/administrators/bulk-user-create': {
+      id: '/_secure/access/administrators/bulk-user-create'
+      path: '/access/administrators/bulk-user-create'
+      fullPath: '/access/administrators/bulk-user-create'
+      preLoaderRoute: typeof SecureAccessAdministratorsBulkUserCreateRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/administrators/create': {
+      id: '/_secure/access/administrators/create'
+      path: '/access/administrators/create'
+      fullPath: '/access/administrators/create'
+      preLoaderRoute: typeof SecureAccessAdministratorsCreateRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/administrators/role-bulk-user-create': {
+      id: '/_secure/access/administrators/role-bulk-user-create'
+      path: '/access/administrators/role-bulk-user-create'
+      fullPath: '/access/administrators/role-bulk-user-create'
+      preLoaderRoute: typeof SecureAccessAdministratorsRoleBulkUserCreateRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/administrators/role-user-create': {
+      id: '/_secure/access/administrators/role-user-create'
+      path: '/access/administrators/role-user-create'
+      fullPath: '/access/administrators/role-user-create'
+      preLoaderRoute: typeof SecureAccessAdministratorsRoleUserCreateRouteImport
+      parentRoute: typeof SecureRoute
+    }
     '/_secure/access/manage-user-roles/': {
       id: '/_secure/access/manage-user-roles/'
       path: '/access/manage-user-roles'
@@ -805,6 +924,27 @@ declare module '@tanstack/react-router' {
       path: '/access/administrators/$id'
       fullPath: '/access/administrators/$id/'
       preLoaderRoute: typeof SecureAccessAdministratorsIdIndexRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/administrators/$id/edit': {
+      id: '/_secure/access/administrators/$id/edit'
+      path: '/access/administrators/$id/edit'
+      fullPath: '/access/administrators/$id/edit'
+      preLoaderRoute: typeof SecureAccessAdministratorsIdEditRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/administrators/$id/role-edit': {
+      id: '/_secure/access/administrators/$id/role-edit'
+      path: '/access/administrators/$id/role-edit'
+      fullPath: '/access/administrators/$id/role-edit'
+      preLoaderRoute: typeof SecureAccessAdministratorsIdRoleEditRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/administrators/$id/role-user-edit': {
+      id: '/_secure/access/administrators/$id/role-user-edit'
+      path: '/access/administrators/$id/role-user-edit'
+      fullPath: '/access/administrators/$id/role-user-edit'
+      preLoaderRoute: typeof SecureAccessAdministratorsIdRoleUserEditRouteImport
       parentRoute: typeof SecureRoute
     }
     '/_secure/access/manage-user-roles/clone-role/$id': {
@@ -892,6 +1032,10 @@ interface SecureRouteChildren {
   SecureAccountsIndexRoute: typeof SecureAccountsIndexRoute
   SecureProfileIndexRoute: typeof SecureProfileIndexRoute
   SecureReportingIndexRoute: typeof SecureReportingIndexRoute
+  SecureAccessAdministratorsBulkUserCreateRoute: typeof SecureAccessAdministratorsBulkUserCreateRoute
+  SecureAccessAdministratorsCreateRoute: typeof SecureAccessAdministratorsCreateRoute
+  SecureAccessAdministratorsRoleBulkUserCreateRoute: typeof SecureAccessAdministratorsRoleBulkUserCreateRoute
+  SecureAccessAdministratorsRoleUserCreateRoute: typeof SecureAccessAdministratorsRoleUserCreateRoute
   SecureAccessManageUserRolesCreateRoleRoute: typeof SecureAccessManageUserRolesCreateRoleRoute
   SecureAccessServiceUserCreateRoute: typeof SecureAccessServiceUserCreateRoute
   SecureAccessServiceUserRoleServiceUserCreateRoute: typeof SecureAccessServiceUserRoleServiceUserCreateRoute
@@ -902,6 +1046,9 @@ interface SecureRouteChildren {
   SecureAccessServiceUserIndexRoute: typeof SecureAccessServiceUserIndexRoute
   SecureAccountsIdIndexRoute: typeof SecureAccountsIdIndexRoute
   SecureCaOrganizationsIndexRoute: typeof SecureCaOrganizationsIndexRoute
+  SecureAccessAdministratorsIdEditRoute: typeof SecureAccessAdministratorsIdEditRoute
+  SecureAccessAdministratorsIdRoleEditRoute: typeof SecureAccessAdministratorsIdRoleEditRoute
+  SecureAccessAdministratorsIdRoleUserEditRoute: typeof SecureAccessAdministratorsIdRoleUserEditRoute
   SecureAccessManageUserRolesCloneRoleIdRoute: typeof SecureAccessManageUserRolesCloneRoleIdRoute
   SecureAccessManageUserRolesEditRoleIdRoute: typeof SecureAccessManageUserRolesEditRoleIdRoute
   SecureAccessManageUserRolesRoleDetailIdRoute: typeof SecureAccessManageUserRolesRoleDetailIdRoute
@@ -928,6 +1075,13 @@ const SecureRouteChildren: SecureRouteChildren = {
   SecureAccountsIndexRoute: SecureAccountsIndexRoute,
   SecureProfileIndexRoute: SecureProfileIndexRoute,
   SecureReportingIndexRoute: SecureReportingIndexRoute,
+  SecureAccessAdministratorsBulkUserCreateRoute:
+    SecureAccessAdministratorsBulkUserCreateRoute,
+  SecureAccessAdministratorsCreateRoute: SecureAccessAdministratorsCreateRoute,
+  SecureAccessAdministratorsRoleBulkUserCreateRoute:
+    SecureAccessAdministratorsRoleBulkUserCreateRoute,
+  SecureAccessAdministratorsRoleUserCreateRoute:
+    SecureAccessAdministratorsRoleUserCreateRoute,
   SecureAccessManageUserRolesCreateRoleRoute:
     SecureAccessManageUserRolesCreateRoleRoute,
   SecureAccessServiceUserCreateRoute: SecureAccessServiceUserCreateRoute,
@@ -940,6 +1094,11 @@ const SecureRouteChildren: SecureRouteChildren = {
   SecureAccessServiceUserIndexRoute: SecureAccessServiceUserIndexRoute,
   SecureAccountsIdIndexRoute: SecureAccountsIdIndexRoute,
   SecureCaOrganizationsIndexRoute: SecureCaOrganizationsIndexRoute,
+  SecureAccessAdministratorsIdEditRoute: SecureAccessAdministratorsIdEditRoute,
+  SecureAccessAdministratorsIdRoleEditRoute:
+    SecureAccessAdministratorsIdRoleEditRoute,
+  SecureAccessAdministratorsIdRoleUserEditRoute:
+    SecureAccessAdministratorsIdRoleUserEditRoute,
   SecureAccessManageUserRolesCloneRoleIdRoute:
     SecureAccessManageUserRolesCloneRoleIdRoute,
   SecureAccessManageUserRolesEditRoleIdRoute:

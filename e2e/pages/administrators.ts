@@ -73,3 +73,77 @@ export async function assertOnAdministratorDetails(page: Page, fullName: string)
 export async function clickBack(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Back' }).click();
 }
+
+/* ---- Changing administrators (decision 018 slice 2) ---- */
+
+/** Opens the create wizard from the list's button. */
+export async function clickCreateAdministrator(page: Page): Promise<void> {
+  await page.getByRole('link', { name: 'Create administrator' }).click();
+  await expect(page.getByRole('heading', { name: 'Create administrator', level: 1 })).toBeVisible();
+}
+
+/** The wizard at step `step`: its legend shows, the address says it, and the page is accessible. */
+export async function assertOnWizardStep(page: Page, step: number): Promise<void> {
+  await expect(page.getByRole('group', { name: new RegExp(`^Step ${step} of 4`) })).toBeVisible();
+  if (step > 1) await expect(page).toHaveURL((url) => url.hash === `#step=${step}`);
+  await assertAccessible(page);
+}
+
+export async function clickWizardNext(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Next', exact: true }).click();
+}
+
+export interface NewAdministrator {
+  firstName: string;
+  lastName: string;
+  email: string;
+  userName: string;
+}
+
+export async function fillIdentity(page: Page, person: NewAdministrator): Promise<void> {
+  await page.getByLabel('First name').fill(person.firstName);
+  await page.getByLabel('Last name').fill(person.lastName);
+  await page.getByLabel('E-mail').fill(person.email);
+  await page.getByLabel('Username').fill(person.userName);
+}
+
+export async function choosePrimaryAccount(page: Page, accountName: string): Promise<void> {
+  await page.getByLabel('Primary account').selectOption({ label: accountName });
+}
+
+export async function chooseRole(page: Page, roleName: string): Promise<void> {
+  await page.getByRole('checkbox', { name: new RegExp(`^${roleName}`) }).check();
+}
+
+export async function clickCreate(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Create administrator' }).click();
+}
+
+/** A success notice of account administration §8, as the toast shows it. */
+export async function assertNotice(page: Page, text: string): Promise<void> {
+  await expect(page.getByText(text, { exact: true })).toBeVisible();
+}
+
+/** Chooses an entry of a row's action menu. */
+export async function chooseRowAction(page: Page, fullName: string, action: string): Promise<void> {
+  await administratorRow(page, fullName)
+    .getByRole('button', { name: `Actions for ${fullName}` })
+    .click();
+  await page.getByRole('menuitem', { name: action, exact: true }).click();
+}
+
+export async function selectRow(page: Page, fullName: string): Promise<void> {
+  await administratorRow(page, fullName)
+    .getByRole('checkbox', { name: `Select ${fullName}` })
+    .check();
+}
+
+/** Delete selected: the dialog, DELETE typed, confirmed. */
+export async function deleteSelected(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Delete selected' }).click();
+  const dialog = page.getByRole('alertdialog', { name: 'Delete administrators' });
+  await expect(dialog).toBeVisible();
+  await assertAccessible(page);
+  await dialog.getByLabel('Type DELETE to confirm').fill('DELETE');
+  await dialog.getByRole('button', { name: 'Delete administrators' }).click();
+}

@@ -68,44 +68,49 @@ export function auditChange(
   deps: Pick<AppDeps, 'config' | 'now'>,
   change: AuditedChange,
 ) {
-  const principal = c.var.principal;
-  const { credential } = principal;
-  return recordAuditEvent(trx, {
-    ...change,
-    details:
-      credential.kind === 'apiToken' ? { ...change.details, api_key_id: credential.tokenId } : change.details,
-    status: 'success',
-    actorId: principal.userId,
-    actorName: principal.userName,
-    ipAddress: clientAddress(c, deps.config),
-    occurredAt: deps.now(),
-  });
+  return auditChangeBy(trx, requestActor(c, deps.config), deps, change);
 }
 
-/** Who acted, when no signed-in caller did: the user of a one-time link acting on itself. */
+/** The signed-in caller of `c` as the trail names an actor: who, from where, and with which API token. */
+export function requestActor(c: Context<AppEnv>, config: AppDeps['config']): AuditActor {
+  const { credential, userId, userName } = c.var.principal;
+  return {
+    id: userId,
+    name: userName,
+    address: clientAddress(c, config),
+    ...(credential.kind === 'apiToken' ? { apiKeyId: credential.tokenId } : {}),
+  };
+}
+
+/** Who made a change, named explicitly where no request carries a signed-in caller. */
 export interface AuditActor {
   id: string;
   name: string;
+  /** The client address the change was asked from, when known. */
+  address: string | null;
+  /** The API token the change was made with, if any. */
+  apiKeyId?: string;
 }
 
 /**
- * Records a successful change made by `actor` rather than by a signed-in caller: the public verify
- * and reset routes, where the mailed code is the credential and the user acts on itself. Same
- * transaction rule as `auditChange`.
+ * Records a successful change made by `actor`, in the transaction that made it (decision 018 §7):
+ * what a background job does for the person who started it (each user a bulk job creates), and what
+ * a public link does for its user. `auditChange` is this for request handlers.
  */
 export function auditChangeBy(
   trx: Kysely<Database>,
-  c: Context<AppEnv>,
   actor: AuditActor,
-  deps: Pick<AppDeps, 'config' | 'now'>,
+  deps: Pick<AppDeps, 'now'>,
   change: AuditedChange,
 ) {
   return recordAuditEvent(trx, {
     ...change,
+    details:
+      actor.apiKeyId === undefined ? change.details : { ...change.details, api_key_id: actor.apiKeyId },
     status: 'success',
     actorId: actor.id,
     actorName: actor.name,
-    ipAddress: clientAddress(c, deps.config),
+    ipAddress: actor.address,
     occurredAt: deps.now(),
   });
 }

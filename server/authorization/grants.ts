@@ -51,7 +51,8 @@ export function assertRoleWithinYours(principal: Principal, granted: Iterable<st
   }
 }
 
-function holds(principal: Principal, name: string): boolean {
+/** Whether the caller holds the permission `name` (G5's and G4's unit). */
+export function holds(principal: Principal, name: string): boolean {
   return isPermissionName(name) && principal.permissions.has(name);
 }
 
@@ -132,7 +133,11 @@ export function assertRoleFitsUser(
   if (!roleFitsUser(role, user)) throw invalidField(field, 'roleNotForUser');
 }
 
-function roleFitsUser(role: AssignableRole, user: { access_scope: string; primary_account_id: string }) {
+/** G6 as a test, for callers that collect reasons instead of throwing (the bulk file's rows). */
+export function roleFitsUser(
+  role: AssignableRole,
+  user: { access_scope: string; primary_account_id: string },
+) {
   if (role.archived) return false;
   if (role.account_id !== null) return role.account_id === user.primary_account_id;
   const builtIn = Object.entries(BUILT_IN_ROLES).find(([code]) => code === role.code)?.[1];

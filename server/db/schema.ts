@@ -312,6 +312,46 @@ export interface ApiTokensTable {
   version: Generated<number>;
 }
 
+/** A bulk user-creation job; see migrations/20261213T1100-bulk-user-import.ts. */
+export interface BulkImportJobsTable {
+  id: string;
+  created_by: string;
+  account_id: string;
+  role_ids: Json<string[]>;
+  send_invitations: Generated<boolean>;
+  file_name: string;
+  file_sha256: string;
+  /** A `BulkJobState`. */
+  state: string;
+  total_rows: number;
+  valid_rows: number;
+  processed: Generated<number>;
+  created_count: Generated<number>;
+  failed_count: Generated<number>;
+  cancelled_count: Generated<number>;
+  requested_from: string | null;
+  locale: string;
+  created_at: Timestamp;
+  started_at: Timestamp | null;
+  finished_at: Timestamp | null;
+  claimed_until: Timestamp | null;
+  expires_at: Timestamp | null;
+}
+
+/** One row of a bulk job's file, with its status and reasons (`[{column, code}]`). */
+export interface BulkImportRowsTable {
+  job_id: string;
+  row_number: number;
+  line: number;
+  cells: Json<Record<string, string>>;
+  /** A `BulkRowStatus`. */
+  status: string;
+  errors: Json<{ column: string; code: string; first_row?: number }[]>;
+  user_id: string | null;
+  attempts: Generated<number>;
+  processed_at: Timestamp | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   organizations: OrganizationsTable;
@@ -334,6 +374,8 @@ export interface Database {
   mail_outbox: MailOutboxTable;
   user_tokens: UserTokensTable;
   api_tokens: ApiTokensTable;
+  bulk_import_jobs: BulkImportJobsTable;
+  bulk_import_rows: BulkImportRowsTable;
 }
 
 export type Account = Selectable<AccountsTable>;

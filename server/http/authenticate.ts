@@ -81,6 +81,15 @@ async function sessionPrincipal(
   return row ? principalOf(row, { kind: 'session', sessionId: claims.sessionId }) : null;
 }
 
+/**
+ * A user as the caller of work done for them outside a request (a bulk job runs for its creator):
+ * what they hold now, or null once they are disabled or gone. Acting for them needs no credential.
+ */
+export async function principalOfUser(db: Kysely<Database>, userId: string): Promise<Principal | null> {
+  const row = await principalQuery(db).where('users.id', '=', userId).executeTakeFirst();
+  return row ? principalOf(row, { kind: 'session', sessionId: '' }) : null;
+}
+
 /** `last_used_at` is written at most this often per token, so busy scripts do not write on every call. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 

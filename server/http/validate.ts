@@ -1,3 +1,4 @@
+import type { Context, Next } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { validator } from 'hono/validator';
 import * as v from 'valibot';
@@ -93,10 +94,25 @@ export function validateParams<TSchema extends v.GenericSchema>(schema: TSchema)
   return validator('param', (value: unknown) => parseWith(schema, value));
 }
 
+function bodyLimitOf(maxSize: number, words: string) {
+  return bodyLimit({
+    maxSize,
+    onError: () => {
+      throw new ApiError(413, `Request body is larger than ${words}.`);
+    },
+  });
+}
+
 /** Answers 413 before a handler reads more than `MAX_BODY_BYTES` of a body. */
-export const limitBodySize = bodyLimit({
-  maxSize: MAX_BODY_BYTES,
-  onError: () => {
-    throw new ApiError(413, 'Request body is larger than 1 MiB.');
-  },
-});
+export const limitBodySize = bodyLimitOf(MAX_BODY_BYTES, '1 MiB');
+
+/**
+ * The body limit of one path: `MAX_BODY_BYTES` everywhere but the paths given a larger one (the bulk
+ * user file, decision 018 §7).
+ */
+export function limitBodySizeByPath(larger: Readonly<Record<string, { bytes: number; words: string }>>) {
+  const limits = new Map(
+    Object.entries(larger).map(([path, { bytes, words }]) => [path, bodyLimitOf(bytes, words)]),
+  );
+  return (c: Context, next: Next) => (limits.get(c.req.path) ?? limitBodySize)(c, next);
+}

@@ -13,6 +13,13 @@ import {
   apiTokenSchema,
   apiTokenUpdateSchema,
 } from '../../contract/schemas/api-tokens.ts';
+import {
+  bulkJobSchema,
+  bulkRowListSchema,
+  bulkRowsQuerySchema,
+  bulkStartSchema,
+  bulkValidateQuerySchema,
+} from '../../contract/schemas/bulk-import.ts';
 import { API_ERROR_CODES, apiErrorSchema, listSchema } from '../../contract/schemas/common.ts';
 import {
   authMeSchema,
@@ -125,6 +132,8 @@ export interface Operation {
   query?: v.ObjectSchema<v.ObjectEntries, undefined>;
   pathParameters?: readonly string[];
   requestBody?: v.GenericSchema;
+  /** The body is a CSV file's raw bytes (`text/csv`), not JSON. */
+  csvBody?: string;
   success: { status: number; description: string; schema?: v.GenericSchema; etag?: boolean };
   failures: readonly number[];
   /**
@@ -537,6 +546,73 @@ export const OPERATIONS: readonly Operation[] = [
     requestBody: passwordResetSchema,
     success: { status: 204, description: 'Password set' },
     failures: [400, 413, 415],
+  },
+  {
+    method: 'post',
+    path: apiPaths.users.bulkValidate,
+    tag: 'Bulk user creation',
+    summary:
+      'Dry run of a bulk user file: the account first (404 out of reach, 403 without the permission of creating users there), then the default roles (404, 403 permissionNotHeld, 400 roleNotForUser), then the file, refused whole with 400 notUtf8, emptyFile, tooManyRows (over 10,000 rows), missingColumn or unknownColumn (field file.<column>), malformedCsv (field file.line.<n>), 413 above 4 MiB, 415 unless text/csv. Every row is stored valid or invalid with its reasons; the answer is the job.',
+    authenticated: true,
+    query: bulkValidateQuerySchema,
+    csvBody:
+      'The file: a header row naming first_name, last_name, email, user_name and optionally phone, locale, roles (| between role names); comma- or semicolon-separated, UTF-8.',
+    success: { status: 200, description: 'Job, state validated', schema: bulkJobSchema },
+    failures: [400, 401, 403, 404, 409, 413, 415],
+  },
+  {
+    method: 'post',
+    path: apiPaths.users.bulk,
+    tag: 'Bulk user creation',
+    summary:
+      "Starts one's own validated job (409 otherwise): its valid rows are created in the background one transaction each, with an invitation unless send_invitations is false. Location names the job.",
+    authenticated: true,
+    requestBody: bulkStartSchema,
+    success: { status: 202, description: 'Job queued', schema: bulkJobSchema },
+    failures: [400, 401, 403, 404, 409, 413, 415],
+  },
+  {
+    method: 'get',
+    path: `${UI_API_V1}/user/bulk/{jobId}`,
+    tag: 'Bulk user creation',
+    summary: "One's own bulk job with its counts; anyone else's is 404.",
+    authenticated: true,
+    pathParameters: ['jobId'],
+    success: { status: 200, description: 'Job', schema: bulkJobSchema },
+    failures: [400, 401, 404],
+  },
+  {
+    method: 'get',
+    path: `${UI_API_V1}/user/bulk/{jobId}/rows`,
+    tag: 'Bulk user creation',
+    summary: "A page of one's own job's rows in file order, all or of one status, with each row's reasons.",
+    authenticated: true,
+    pathParameters: ['jobId'],
+    query: bulkRowsQuerySchema,
+    success: { status: 200, description: 'Rows', schema: bulkRowListSchema },
+    failures: [400, 401, 404],
+  },
+  {
+    method: 'delete',
+    path: `${UI_API_V1}/user/bulk/{jobId}`,
+    tag: 'Bulk user creation',
+    summary:
+      "Cancels one's own job: one not yet running ends at once, a running one stops between two rows; rows not yet processed become cancelled. 409 once it has ended.",
+    authenticated: true,
+    pathParameters: ['jobId'],
+    success: { status: 204, description: 'Cancelled or cancelling' },
+    failures: [400, 401, 404, 409],
+  },
+  {
+    method: 'get',
+    path: `${UI_API_V1}/user/bulk/{jobId}/report`,
+    tag: 'Bulk user creation',
+    summary:
+      "One's own job's report as a CSV attachment: every row with its outcome (created, invalid, failed, cancelled), its reasons in the creator's language with the stable codes, and the new user's id.",
+    authenticated: true,
+    pathParameters: ['jobId'],
+    success: { status: 200, description: 'CSV file, header row first' },
+    failures: [400, 401, 404],
   },
   {
     method: 'get',
@@ -1266,6 +1342,15 @@ function describeOperation(operation: Operation): JsonSchema {
           requestBody: {
             required: true,
             content: { 'application/json': { schema: toJsonSchema(operation.requestBody) } },
+          },
+        }
+      : {}),
+    ...(operation.csvBody
+      ? {
+          requestBody: {
+            required: true,
+            description: operation.csvBody,
+            content: { 'text/csv': { schema: { type: 'string' } } },
           },
         }
       : {}),

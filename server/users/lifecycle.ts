@@ -9,28 +9,22 @@ import {
   userIdParamsSchema,
 } from '../../contract/schemas/users.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { auditChange, updateDetails } from '../audit/change.ts';
-import { ACCOUNT_NOT_FOUND } from '../authorization/account-reach.ts';
-import { assertRoleFitsUser } from '../authorization/grants.ts';
-import { findReachableUser, reachesUsersOf, USER_NOT_FOUND } from '../authorization/user-reach.ts';
+import { auditChange, requestActor, updateDetails } from '../audit/change.ts';
+import { findReachableUser, USER_NOT_FOUND } from '../authorization/user-reach.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { requireAuth } from '../http/authenticate.ts';
 import { entityTag } from '../http/entity-tags.ts';
 import { ApiError } from '../http/errors.ts';
-import { invalidField, validateJson, validateParams, validateQuery } from '../http/validate.ts';
+import { validateJson, validateParams, validateQuery } from '../http/validate.ts';
 import { accessScopeOf, revokeUserSessions } from '../identity/sessions.ts';
-import { enqueueMail } from '../mail/outbox.ts';
 import type { versionedResource } from '../resources/versioned-resource.ts';
-import {
-  assertMayChangeUser,
-  assertMayGiveRole,
-  assertSystemAdministratorRemains,
-} from '../roles/assignments.ts';
+import { assertMayChangeUser, assertSystemAdministratorRemains } from '../roles/assignments.ts';
 import { assertUserAccess } from './access.ts';
 import { permitAccessChange, replaceAccess } from './access-change.ts';
-import { assertAccountsInReach, type RoleToGive, rolesInReach, scopeOfAccountType } from './grants.ts';
-import { insertUser, userNameTaken, userRecord } from './repository.ts';
+import { createPerson } from './create.ts';
+import type { RoleToGive } from './grants.ts';
+import { userRecord } from './repository.ts';
 
 type ReachableUser = NonNullable<Awaited<ReturnType<typeof findReachableUser>>>;
 type Users = ReturnType<typeof versionedResource<{ id: string }, ReachableUser>>;
@@ -48,73 +42,11 @@ export function userLifecycleRoutes(app: Hono<AppEnv>, deps: AppDeps, users: Use
   app.post('/user', authenticated, validateJson(userCreateSchema), async (c) => {
     const body = c.req.valid('json');
     const principal = c.var.principal;
-    const now = deps.now();
-    const id = await db.transaction().execute(async (trx) => {
-      const account = await trx
-        .selectFrom('accounts')
-        .select(['id', 'type'])
-        .where('accounts.id', '=', body.primary_account_id)
-        .where(reachesUsersOf(principal))
-        .executeTakeFirst();
-      if (!account) throw new ApiError(404, ACCOUNT_NOT_FOUND, { field: 'primary_account_id' });
-      await assertAccountsInReach(trx, principal, body.account_ids, 'account_ids');
-      const roles = await rolesInReach(trx, principal, body.role_ids, 'role_ids');
-      const scope = scopeOfAccountType(account.type);
-      assertUserAccess(principal, scope, 'manage');
-      for (const role of roles) await assertMayGiveRole(trx, principal, role, 'role_ids');
-      // No account has a single sign-on method yet: such a user could never sign in.
-      if (body.sign_in === 'single_sign_on') {
-        throw new ApiError(409, 'The account has no single sign-on method.', {
-          field: 'sign_in',
-          code: 'noSingleSignOn',
-        });
-      }
-      if (scope !== 'system' && Object.keys(body.aliases).length > 0) {
-        throw invalidField('aliases', 'invalidValue');
-      }
-      const user = { access_scope: scope, primary_account_id: account.id };
-      for (const role of roles) assertRoleFitsUser(role, user, 'role_ids');
-      if (await userNameTaken(trx, body.user_name)) {
-        throw new ApiError(409, 'This user name is taken.', { field: 'user_name', code: 'inUse' });
-      }
-      const created = await insertUser(trx, {
-        userName: body.user_name,
-        firstName: body.first_name,
-        lastName: body.last_name,
-        email: body.email,
-        phone: body.phone === '' ? null : body.phone,
-        locale: body.locale,
-        aliases: body.aliases,
-        accessScope: scope,
-        primaryAccountId: account.id,
-        accountIds: body.account_ids,
-        passwordHash: null,
-        roleIds: roles.map((role) => role.id),
-        emailVerified: false,
-        createdBy: principal.userId,
-        now,
-      });
-      await enqueueMail(trx, {
-        kind: 'invitation',
-        userId: created,
-        to: body.email,
-        requestedBy: principal.userId,
-        now,
-      });
-      await auditChange(trx, c, deps, {
-        action: 'CREATE',
-        resourceType: 'USER',
-        resourceId: created,
-        accountId: account.id,
-        details: {
-          user_name: body.user_name,
-          access_scope: scope,
-          primary_account_id: account.id,
-          roles: roles.map((role) => role.name).sort(),
-        },
-      });
-      return created;
-    });
+    const id = await db
+      .transaction()
+      .execute((trx) =>
+        createPerson(trx, principal, deps, body, { actor: requestActor(c, deps.config), invitation: true }),
+      );
     deps.mail.nudge();
     const user = await userRecord(db, principal, id, deps.now());
     if (!user) throw new Error('A created user is gone.');

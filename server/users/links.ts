@@ -93,7 +93,12 @@ async function spendCode(
   return current;
 }
 
-const actorOf = (holder: LinkHolder): AuditActor => ({ id: holder.id, name: holder.user_name });
+/** The user of a link, acting on itself from the address the link was opened at. */
+const actorOf = (holder: LinkHolder, c: Context<AppEnv>, config: AppDeps['config']): AuditActor => ({
+  id: holder.id,
+  name: holder.user_name,
+  address: clientAddress(c, config),
+});
 
 export function userLinkRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
   const { db, config } = deps;
@@ -135,12 +140,12 @@ export function userLinkRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
           resourceId: spent.id,
           accountId: spent.primary_account_id,
         } as const;
-        await auditChangeBy(trx, c, actorOf(spent), deps, {
+        await auditChangeBy(trx, actorOf(spent, c, deps.config), deps, {
           ...change,
           action: 'UPDATE',
           details: updateDetails({ email_verified: false }, { email_verified: true }, ['email_verified']),
         });
-        await auditChangeBy(trx, c, actorOf(spent), deps, {
+        await auditChangeBy(trx, actorOf(spent, c, deps.config), deps, {
           ...change,
           action: 'UPDATE_PASSWORD',
           details: {},
@@ -183,7 +188,7 @@ export function userLinkRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
         .set((eb) => ({ email_verified_at: now, updated_at: now, version: eb('version', '+', 1) }))
         .where('id', '=', spent.id)
         .execute();
-      await auditChangeBy(trx, c, actorOf(spent), deps, {
+      await auditChangeBy(trx, actorOf(spent, c, deps.config), deps, {
         action: 'UPDATE',
         resourceType: 'USER',
         resourceId: spent.id,
@@ -218,7 +223,7 @@ export function userLinkRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
         .execute();
       // Whoever knew the old password is signed out everywhere.
       const ended = await revokeUserSessions(trx, spent.id, 'password_reset', now);
-      await auditChangeBy(trx, c, actorOf(spent), deps, {
+      await auditChangeBy(trx, actorOf(spent, c, deps.config), deps, {
         action: 'UPDATE_PASSWORD',
         resourceType: 'USER',
         resourceId: spent.id,

@@ -20,6 +20,7 @@ import {
   reachesAccount,
   reachesRole,
 } from '../authorization/user-reach.ts';
+import { bulkImportRoutes } from '../bulk-import/routes.ts';
 import { utcDate } from '../dates.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppEnv } from '../http/app-env.ts';
@@ -122,6 +123,8 @@ export function userRoutes(deps: AppDeps): Hono<AppEnv> {
   const authenticated = requireAuth(deps);
   const users = versionedResource(deps, userKind(deps));
   const editableUsers = versionedResource(deps, editableUserKind(deps));
+  // `user/bulk…` is static: before `user/:id`.
+  app.route('/', bulkImportRoutes(deps));
 
   app.get('/user', authenticated, validateQuery(userListQuerySchema), async (c) => {
     const { limit = DEFAULT_LIST_LIMIT, offset = 0, sort = DEFAULT_SORT, ...filters } = c.req.valid('query');

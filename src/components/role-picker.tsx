@@ -1,88 +1,131 @@
 import { Trans } from '@lingui/react/macro';
-import { APPLICATION_CODES, type ApplicationCode } from '../../contract/permissions.ts';
-import { APPLICATION_NAMES } from './role-labels.ts';
+import type { ComponentProps, ReactNode } from 'react';
+import { useId } from 'react';
 import './role-picker.css';
 
-/** A role as the picker offers it. */
+type ChoiceBoxProps = Omit<ComponentProps<'input'>, 'type'> & {
+  label: ReactNode;
+  /** Shown under the label and linked through aria-describedby (why the choice is disabled). */
+  descriptionId?: string | undefined;
+};
+
+/**
+ * A native, uncontrolled checkbox with its label around it, for the pickers of a form-kit form: it
+ * takes part in `FormData` like every other input of the form, whatever step shows it.
+ */
+export function ChoiceBox({ label, descriptionId, className, ...input }: ChoiceBoxProps) {
+  return (
+    <label className={['choice', className].filter(Boolean).join(' ')}>
+      <input type="checkbox" className="choice__control" aria-describedby={descriptionId} {...input} />
+      <span className="choice__label">{label}</span>
+    </label>
+  );
+}
+
 export interface RoleChoice {
   id: string;
   name: string;
-  app_code: ApplicationCode;
+  app_code: string;
   built_in: boolean;
-  /** Why the role cannot be chosen (it grants more than the caller holds); absent when it can. */
-  unavailable?: string | undefined;
+  /** False when the role grants a permission the chooser does not hold (decision 018 G5). */
+  grantable: boolean;
+}
+
+export interface ApplicationGroup {
+  code: string;
+  name: string;
 }
 
 interface RolePickerProps {
-  /** The roles the user may be given, of every application; grouped here by application. */
-  roles: readonly RoleChoice[];
-  selected: ReadonlySet<string>;
-  onChange: (selected: ReadonlySet<string>) => void;
-  /** The name the form's errors use (`role_ids`): the server's field error lands here. */
+  legend: string;
+  /** The input name of every choice; the roles chosen are the form's values under it. */
   name: string;
+  applications: readonly ApplicationGroup[];
+  roles: readonly RoleChoice[];
+  /** The roles chosen when the form opens. */
+  selected: ReadonlySet<string>;
   error?: string | undefined;
-  disabled?: boolean;
 }
 
 /**
- * Roles per application as groups of checkboxes (decision 018 §8): one fieldset per application that
- * has roles to offer, built-in and custom roles told apart, and a role the caller may not give shown
- * disabled with the reason (decision 018 §8.4 step 3). Presentational: each feature feeds it from
- * its own query and keeps the choice in its own state. Native checkboxes keep the platform's keyboard
- * and screen-reader behaviour; the group's error is tied to every box.
+ * The roles to give a user, per application, as checkboxes (decision 018 §8): a role the chooser may
+ * not grant is shown disabled with the reason; one the user already holds stays chosen through a
+ * hidden input, since taking it away is not what the form is for.
  */
-export function RolePicker({ roles, selected, onChange, name, error, disabled }: RolePickerProps) {
-  const errorId = `${name}-error`;
-  const toggle = (id: string, checked: boolean) => {
-    const next = new Set(selected);
-    if (checked) next.add(id);
-    else next.delete(id);
-    onChange(next);
-  };
-  const applications = APPLICATION_CODES.filter((code) => roles.some((role) => role.app_code === code));
+export function RolePicker({ legend, name, applications, roles, selected, error }: RolePickerProps) {
+  const id = useId();
+  const reasonId = `${id}-not-grantable`;
+  const errorId = `${id}-error`;
+  const anyRefused = roles.some((role) => !role.grantable);
   return (
-    <div className="role-picker" data-field={name}>
-      {applications.map((code) => (
-        <fieldset key={code} className="role-picker__application">
-          <legend>{APPLICATION_NAMES[code]}</legend>
-          {roles
-            .filter((role) => role.app_code === code)
-            .map((role) => (
-              <label key={role.id} className="role-picker__choice">
-                <input
-                  type="checkbox"
-                  name={name}
-                  value={role.id}
-                  checked={selected.has(role.id)}
-                  disabled={disabled || role.unavailable !== undefined}
-                  aria-invalid={error ? true : undefined}
-                  aria-describedby={
-                    [error ? errorId : null, role.unavailable ? `${name}-${role.id}-why` : null]
-                      .filter(Boolean)
-                      .join(' ') || undefined
-                  }
-                  onChange={(event) => toggle(role.id, event.currentTarget.checked)}
-                />
-                <span>{role.name}</span>
-                {role.built_in ? null : (
-                  <span className="role-picker__note">
-                    <Trans>Custom</Trans>
-                  </span>
-                )}
-                {role.unavailable ? (
-                  <span id={`${name}-${role.id}-why`} className="role-picker__note">
-                    {role.unavailable}
-                  </span>
-                ) : null}
-              </label>
-            ))}
-        </fieldset>
-      ))}
+    <fieldset
+      className="role-picker"
+      name={name}
+      // The form kit focuses the group when a submit finds no role chosen.
+      tabIndex={-1}
+      aria-invalid={Boolean(error) || undefined}
+      aria-describedby={error ? errorId : undefined}
+    >
+      <legend className="role-picker__legend">{legend}</legend>
       {error ? (
-        <p id={errorId} className="field__error">
+        <div className="field__error" id={errorId}>
           {error}
+        </div>
+      ) : null}
+      {anyRefused ? (
+        <p className="field__hint" id={reasonId}>
+          <Trans>
+            Roles you cannot grant are shown disabled: they include permissions you do not hold yourself.
+          </Trans>
         </p>
       ) : null}
-    </div>
+      {applications.map((application) => {
+        const own = roles.filter((role) => role.app_code === application.code);
+        // An application without a role to give is left out, unless no application has one.
+        if (own.length === 0 && roles.length > 0) return null;
+        return (
+          <fieldset key={application.code} className="role-picker__application">
+            <legend className="role-picker__application-name">{application.name}</legend>
+            {own.length === 0 ? (
+              <p className="field__hint">
+                <Trans>No roles in this application.</Trans>
+              </p>
+            ) : (
+              own.map((role) => (
+                <div key={role.id} className="role-picker__role">
+                  <ChoiceBox
+                    name={name}
+                    value={role.id}
+                    defaultChecked={selected.has(role.id)}
+                    disabled={!role.grantable}
+                    descriptionId={role.grantable ? undefined : reasonId}
+                    label={
+                      <>
+                        {role.name}
+                        {role.built_in ? null : (
+                          <span className="role-picker__kind">
+                            {' '}
+                            <Trans>(custom)</Trans>
+                          </span>
+                        )}
+                        {role.grantable ? null : (
+                          <span className="role-picker__kind">
+                            {' '}
+                            <Trans>(you cannot grant it)</Trans>
+                          </span>
+                        )}
+                      </>
+                    }
+                  />
+                  {!role.grantable && selected.has(role.id) ? (
+                    <input type="hidden" name={name} value={role.id} />
+                  ) : null}
+                </div>
+              ))
+            )}
+          </fieldset>
+        );
+      })}
+    </fieldset>
   );
 }

@@ -71,6 +71,8 @@ export type QueryValue = string | number | boolean | null | undefined;
 
 export interface FetchOptions {
   body?: unknown;
+  /** A body sent as it is, not as JSON: a file's bytes with their media type (`text/csv`). */
+  rawBody?: { contentType: string; data: Blob };
   query?: Record<string, QueryValue>;
   signal?: AbortSignal;
   /** `false` when a 401 is expected and handled by the caller (sign-out of an expired session). */
@@ -157,12 +159,14 @@ function send(method: Method, path: string, options: FetchOptions, token: string
   if (options.ifMatch !== undefined) headers.set('If-Match', `"${options.ifMatch}"`);
   for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
   const hasBody = method === 'POST' || method === 'PUT';
-  if (hasBody) headers.set('Content-Type', 'application/json');
+  const { rawBody } = options;
+  if (hasBody) headers.set('Content-Type', rawBody?.contentType ?? 'application/json');
+  const body = rawBody === undefined ? JSON.stringify(options.body ?? {}) : rawBody.data;
   return fetch(withQuery(path, options.query), {
     method,
     headers,
     credentials: 'same-origin',
-    body: hasBody ? JSON.stringify(options.body ?? {}) : undefined,
+    body: hasBody ? body : undefined,
     signal: options.signal,
   });
 }

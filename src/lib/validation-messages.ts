@@ -40,6 +40,16 @@ const VALIDATION_MESSAGES: Readonly<Record<ValidationCode, MessageDescriptor>> =
   invalidLogin: msg`This is not the username of this account.`,
   linkExpired: msg`This link has expired or was already used. Ask for a new one.`,
   samePassword: msg`The new password must differ from the current one.`,
+  notUtf8: msg`The file is not UTF-8 text. Save it as "CSV UTF-8" and choose it again.`,
+  emptyFile: msg`The file is empty. It needs a header row and one row per user.`,
+  tooManyRows: msg`The file has more than 10,000 rows. Split it into several files.`,
+  missingColumn: msg`A required column is missing from the header row.`,
+  unknownColumn: msg`The header row names a column the file may not have.`,
+  malformedCsv: msg`The file cannot be read as CSV: a quote is not closed.`,
+  wrongCellCount: msg`This row has a different number of cells than the header row.`,
+  duplicateInFile: msg`This user name is already used by an earlier row of the file.`,
+  unknownRole: msg`This role does not exist for the chosen account.`,
+  formulaCell: msg`This cell starts like a spreadsheet formula (=, +, -, @).`,
 };
 
 export function validationMessage(code: ValidationCode, i18n: I18n): string {

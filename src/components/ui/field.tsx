@@ -72,9 +72,16 @@ export function TextField({ label, error, required, description, className, ...i
 
 type TextAreaFieldProps = Omit<FieldFrameProps, 'children'> & Omit<ComponentProps<'textarea'>, 'required'>;
 
-export function TextAreaField({ label, error, required, className, ...textarea }: TextAreaFieldProps) {
+export function TextAreaField({
+  label,
+  error,
+  required,
+  description,
+  className,
+  ...textarea
+}: TextAreaFieldProps) {
   return (
-    <FieldFrame label={label} error={error} required={required ?? false}>
+    <FieldFrame label={label} error={error} required={required ?? false} description={description}>
       {(control) => (
         <textarea
           className={['field__control', className].filter(Boolean).join(' ')}

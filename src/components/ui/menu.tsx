@@ -8,6 +8,10 @@ export interface MenuEntry {
   /** Marks the current choice in a list of options (language, theme, account). */
   checked?: boolean;
   lang?: string;
+  /** Shown but not chosen; `description` says why. */
+  disabled?: boolean;
+  /** A second line under the label (why the entry is disabled). */
+  description?: ReactNode;
 }
 
 export interface MenuSection {
@@ -48,12 +52,20 @@ export function Menu({ trigger, triggerLabel, sections, onSelect }: MenuProps) {
                     value={entry.value}
                     className="menu__item"
                     lang={entry.lang}
+                    disabled={entry.disabled}
                     aria-current={entry.checked ? 'true' : undefined}
                   >
                     <span className="menu__check" aria-hidden="true">
                       {entry.checked ? '✓' : ''}
                     </span>
-                    {entry.label}
+                    {entry.description ? (
+                      <span className="menu__text">
+                        {entry.label}
+                        <span className="menu__description">{entry.description}</span>
+                      </span>
+                    ) : (
+                      entry.label
+                    )}
                   </ArkMenu.Item>
                 ))}
               </ArkMenu.ItemGroup>

@@ -1,9 +1,12 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { apiPaths } from '../../../contract/paths.ts';
+import { ALL_ITEMS_LIMIT } from '../../../contract/schemas/common.ts';
+import { tenantListSchema, tenantSchema } from '../../../contract/schemas/tenants.ts';
 import {
   roleListSchema,
   type UserListQueryInput,
   userApplicationListSchema,
+  userExistsSchema,
   userListSchema,
   userSchema,
 } from '../../../contract/schemas/users.ts';
@@ -20,6 +23,12 @@ export const userKeys = {
   detail: (id: string) => [...userKeys.all(), 'detail', id] as const,
   applications: (id: string) => [...userKeys.detail(id), 'applications'] as const,
   roleChoices: () => [...userKeys.all(), 'role-choices'] as const,
+  /** The roles a user of `accountId` may hold: built-in ones and that account's custom ones. */
+  accountRoles: (accountId: string) => [...userKeys.all(), 'account-roles', accountId] as const,
+  /** The accounts a new user's primary account and further accounts are chosen from. */
+  accountChoices: () => [...userKeys.all(), 'account-choices'] as const,
+  /** What the pages read of one account: its licensed applications and sign-in methods. */
+  account: (accountId: string) => [...userKeys.all(), 'account', accountId] as const,
 };
 
 export function userListQueryOptions(query: UserListQueryInput) {
@@ -61,4 +70,52 @@ export function roleChoicesQueryOptions() {
         signal,
       }),
   });
+}
+
+/** The active roles a user of `accountId` may be given (GET role?account_id=), by name. */
+export function accountRolesQueryOptions(accountId: string) {
+  return queryOptions({
+    queryKey: userKeys.accountRoles(accountId),
+    queryFn: ({ signal }) =>
+      apiRequest('GET', apiPaths.roles.list, {
+        query: { account_id: accountId, status: 'active', sort: 'name:asc', limit: String(ALL_ITEMS_LIMIT) },
+        schema: roleListSchema,
+        signal,
+      }),
+  });
+}
+
+/**
+ * The active accounts the caller sees, by name, to choose a user's accounts from. Users are managed
+ * in accounts within reach only; the server answers 404 for any other, whatever this list offers.
+ */
+export function accountChoicesQueryOptions() {
+  return queryOptions({
+    queryKey: userKeys.accountChoices(),
+    queryFn: ({ signal }) =>
+      apiRequest('GET', apiPaths.tenants.list, {
+        query: { active: 'true', sort: 'name:asc', limit: String(ALL_ITEMS_LIMIT) },
+        schema: tenantListSchema,
+        signal,
+      }),
+  });
+}
+
+/** One account: which applications it licenses and whether it has a single sign-on method. */
+export function userAccountQueryOptions(accountId: string) {
+  return queryOptions({
+    queryKey: userKeys.account(accountId),
+    queryFn: ({ signal }) =>
+      apiRequest('GET', apiPaths.tenants.byId(accountId), { schema: tenantSchema, signal }),
+  });
+}
+
+/** GET user/exists: whether a user name is taken. Asked on leaving the field, never cached. */
+export async function userNameTaken(userName: string, signal?: AbortSignal): Promise<boolean> {
+  const answer = await apiRequest('GET', apiPaths.users.exists, {
+    query: { user_name: userName },
+    schema: userExistsSchema,
+    ...(signal ? { signal } : {}),
+  });
+  return answer.exists;
 }

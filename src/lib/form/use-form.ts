@@ -116,6 +116,11 @@ export interface FormState {
   field: (name: string) => { name: string; error: string | undefined };
   /** The error text of a field, for controls that wire it themselves (a radio group). */
   errorOf: (name: string) => string | undefined;
+  /**
+   * Checks only `names` (one step of a multi-step form, lib/form/steps.ts): true when they are valid;
+   * otherwise shows their errors and focuses the first, unless `silent`.
+   */
+  checkFields: (form: HTMLFormElement, names: readonly string[], silent?: boolean) => boolean;
   /** Spread on the submit button: announced busy, and refusing a second submission, while one runs. */
   submitProps: { type: 'submit'; busy: boolean; 'aria-disabled': true | undefined };
   pending: boolean;
@@ -224,6 +229,13 @@ export function useForm<TSchema extends v.GenericSchema>(
     },
     field: (name) => ({ name, error: errorOf(name) }),
     errorOf,
+    checkFields: (form, names, silent = false) => {
+      const { issues } = check(readValues(form));
+      const own = Object.fromEntries(Object.entries(issues).filter(([name]) => names.includes(name)));
+      if (Object.keys(own).length === 0) return true;
+      if (!silent) showErrors(form, own);
+      return false;
+    },
     submitProps: { type: 'submit', busy: pending, 'aria-disabled': pending || undefined },
     pending,
     error,

@@ -8,6 +8,7 @@ import { isPlatformLocale } from '../../../../contract/locales.ts';
 import type { Profile } from '../../../../contract/schemas/profile.ts';
 import { type UserUpdate, userUpdateSchema } from '../../../../contract/schemas/users.ts';
 import { userNameSchema } from '../../../../contract/validation.ts';
+import { AliasesEditor, aliasesOf, aliasRules } from '../../../components/aliases-editor.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { SelectField, TextField } from '../../../components/ui/field.tsx';
 import { Form } from '../../../components/ui/form.tsx';
@@ -20,7 +21,6 @@ import { isQueued, newIdempotencyKey } from '../../../lib/offline/queueable-requ
 import { useGoBack } from '../../../lib/page-mode.ts';
 import { usePublicResource } from '../../../lib/public-data.ts';
 import { userNameExists, useUpdateProfile } from '../mutations.ts';
-import { AliasesEditor, aliasesOf, aliasRules } from './aliases-editor.tsx';
 
 const IN_USE_MESSAGES = { user_name: msg`Username exists.` };
 

@@ -2,7 +2,7 @@ import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import {
   DEFAULT_SERVICE_USER_TOKEN_NAME,
   SERVICE_USER_DESCRIPTION_MAX_LENGTH,
@@ -12,7 +12,6 @@ import {
 } from '../../../../contract/schemas/service-users.ts';
 import { CreatedToken } from '../../../components/created-token.tsx';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
-import { roleDisplayName } from '../../../components/role-labels.ts';
 import { RolePicker } from '../../../components/role-picker.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { SelectField, TextAreaField, TextField } from '../../../components/ui/field.tsx';
@@ -22,6 +21,7 @@ import { useProfile } from '../../../lib/current-user.ts';
 import { useForm } from '../../../lib/form/use-form.ts';
 import { useCreateServiceUser } from '../mutations.ts';
 import { accountChoicesQueryOptions, roleChoicesQueryOptions } from '../queries.ts';
+import { checkedValues, roleChoices } from './role-choices.ts';
 import { endDateOf, endDateRule } from './service-user-fields.ts';
 
 const IN_USE_MESSAGES = { name: msg`A user or service user with this name exists.` };
@@ -62,7 +62,7 @@ function CreateForm({ onCreated }: { onCreated: (created: ServiceUserCreated) =>
   const accounts = useQuery({ ...accountChoicesQueryOptions(), enabled: otherAccounts });
   const [accountId, setAccountId] = useState(viewer.primary_account_id);
   const roles = useQuery(roleChoicesQueryOptions(accountId));
-  const [roleIds, setRoleIds] = useState<ReadonlySet<string>>(new Set());
+  const formRef = useRef<HTMLFormElement>(null);
   const held = new Set(viewer.permissions.map((permission) => permission.name));
 
   const form = useForm(serviceUserCreateSchema, {
@@ -72,7 +72,7 @@ function CreateForm({ onCreated }: { onCreated: (created: ServiceUserCreated) =>
       email: values.email ?? '',
       end_date: endDateOf(values),
       primary_account_id: accountId,
-      role_ids: [...roleIds],
+      role_ids: [...new Set(checkedValues(formRef.current, 'role_ids'))],
       ...(values.token_name?.trim() ? { token_name: values.token_name } : {}),
     }),
     refine: endDateRule(null),
@@ -97,7 +97,7 @@ function CreateForm({ onCreated }: { onCreated: (created: ServiceUserCreated) =>
       <h1 id="page-title" className="page__title">
         <Trans>Create service user</Trans>
       </h1>
-      <Form form={form} className="service-user-form">
+      <Form form={form} className="service-user-form" ref={formRef}>
         <TextField
           label={t`Name`}
           description={t`Letters, digits, spaces, dashes and underscores.`}
@@ -135,33 +135,24 @@ function CreateForm({ onCreated }: { onCreated: (created: ServiceUserCreated) =>
             required
             onChange={(event) => {
               setAccountId(event.target.value);
-              setRoleIds(new Set());
             }}
           />
         ) : null}
-        <fieldset className="service-user-form__roles">
-          <legend>
-            <Trans>Roles</Trans>
-          </legend>
-          <QueryStatus query={roles} pendingText={<Trans>Loading roles…</Trans>}>
-            {({ items }) => (
+        <QueryStatus query={roles} pendingText={<Trans>Loading roles…</Trans>}>
+          {({ items }) => {
+            const { choices, applications } = roleChoices(items, held, i18n);
+            return (
               <RolePicker
+                legend={t`Roles per application`}
                 name="role_ids"
-                roles={items.map((role) => ({
-                  ...role,
-                  name: roleDisplayName(role, i18n),
-                  // G5: a role granting what the caller lacks is refused by the server; said here first.
-                  unavailable: role.permissions.every((permission) => held.has(permission))
-                    ? undefined
-                    : t`Grants permissions you do not hold.`,
-                }))}
-                selected={roleIds}
-                onChange={setRoleIds}
+                applications={applications}
+                roles={choices}
+                selected={new Set()}
                 error={form.errorOf('role_ids')}
               />
-            )}
-          </QueryStatus>
-        </fieldset>
+            );
+          }}
+        </QueryStatus>
         <TextField
           label={t`First API token’s name`}
           {...form.field('token_name')}

@@ -1,26 +1,45 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
-import type { ReactNode } from 'react';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { type ReactNode, useState } from 'react';
 import { isPlatformLocale, LANGUAGE_NAMES } from '../../../../contract/locales.ts';
-import type { User } from '../../../../contract/schemas/users.ts';
+import type { User, UserApplicationList } from '../../../../contract/schemas/users.ts';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
+import { NeedsConnection } from '../../../components/offline-notice.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { SelectField } from '../../../components/ui/field.tsx';
+import { FormErrorAlert } from '../../../components/ui/form.tsx';
+import { showToast } from '../../../components/ui/toast.tsx';
 import { useProfile } from '../../../lib/current-user.ts';
 import { userDate } from '../../../lib/dates.ts';
+import { useFeatureFlags } from '../../../lib/feature-flags.ts';
 import { usePermissionFlags } from '../../../lib/permissions.tsx';
+import { useUserAction } from '../mutations.ts';
 import { userApplicationsQueryOptions, userQueryOptions } from '../queries.ts';
+import { heldPermissions, isStronger, mayManageScope } from '../rules.ts';
+import { AdministratorActions } from './administrator-actions.tsx';
 import { SCOPE_LABELS, UserStatusBadge } from './user-labels.tsx';
 
 /**
- * One administrator, read-only (decision 018 §8.4 `/{id}`); the actions come with the user lifecycle.
+ * One administrator (decision 018 §8.4 `/{id}`), with Edit and the row menu's actions beside it.
  * `apiTokens` is the API tokens section, which the route composes in on one's own page.
  */
 export function AdministratorDetailsPage({ userId, apiTokens }: { userId: string; apiTokens?: ReactNode }) {
   const { i18n } = useLingui();
+  const navigate = useNavigate();
+  const profile = useProfile();
+  const flags = usePermissionFlags();
+  const featureFlags = useFeatureFlags();
   const user = useSuspenseQuery(userQueryOptions(userId));
   const applications = useQuery(userApplicationsQueryOptions(userId));
   const { data } = user;
+  const own = data.id === profile.id;
+  const stronger = isStronger(
+    data.permissions.map((permission) => permission.name),
+    heldPermissions(profile),
+  );
+  const changeable = own || (mayManageScope(flags, data.access_scope) && !stronger);
   const scope = i18n._(SCOPE_LABELS[data.access_scope]);
   const userName = data.user_name;
   return (
@@ -37,6 +56,35 @@ export function AdministratorDetailsPage({ userId, apiTokens }: { userId: string
         </Trans>{' '}
         <PrimaryAccount user={data} />
       </p>
+      <div className="administrator-actions">
+        {own ? (
+          <Link to="/profile/edit" className="button button--primary">
+            <Trans>Edit</Trans>
+          </Link>
+        ) : changeable ? (
+          <Link
+            to={
+              featureFlags.roles
+                ? '/access/administrators/$id/role-user-edit'
+                : '/access/administrators/$id/edit'
+            }
+            params={{ id: data.id }}
+            className="button button--primary"
+          >
+            <Trans>Edit</Trans>
+          </Link>
+        ) : null}
+        <AdministratorActions
+          user={{
+            ...data,
+            sso: data.saml_username !== null || data.oidc_username !== null,
+            hasPassword: data.password_changed_at !== null,
+          }}
+          stronger={stronger}
+          onDetails
+          onDeleted={() => void navigate({ to: '/access/administrators' })}
+        />
+      </div>
       <CachedDataNotice updatedAt={[user.dataUpdatedAt, applications.dataUpdatedAt]} />
       <ProfileSection user={data} />
       <section aria-labelledby="accounts-and-roles">
@@ -52,23 +100,26 @@ export function AdministratorDetailsPage({ userId, apiTokens }: { userId: string
           }}
         >
           {({ items }) => (
-            <Details
-              rows={items.map((application) => ({
-                label: application.app_name,
-                value: (
-                  <ul className="administrator-details__roles">
-                    {application.roles.map((role) => (
-                      <li key={role.id}>{role.name}</li>
-                    ))}
-                    {data.default_application === application.context ? (
-                      <li>
-                        <Trans>Default application</Trans>
-                      </li>
-                    ) : null}
-                  </ul>
-                ),
-              }))}
-            />
+            <>
+              <Details
+                rows={items.map((application) => ({
+                  label: application.app_name,
+                  value: (
+                    <ul className="administrator-details__roles">
+                      {application.roles.map((role) => (
+                        <li key={role.id}>{role.name}</li>
+                      ))}
+                      {data.default_application === application.context ? (
+                        <li>
+                          <Trans>Default application</Trans>
+                        </li>
+                      ) : null}
+                    </ul>
+                  ),
+                }))}
+              />
+              {changeable ? <DefaultApplication user={data} applications={items} /> : null}
+            </>
           )}
         </QueryStatus>
       </section>
@@ -200,5 +251,63 @@ function SignInSection({ user }: { user: User }) {
         ]}
       />
     </section>
+  );
+}
+
+/**
+ * The application the user lands in after signing in, among those they hold a role in (PUT
+ * user/{id}/defaultManager, O-25). One value, sent at once; needs a connection.
+ */
+function DefaultApplication({
+  user,
+  applications,
+}: {
+  user: User;
+  applications: UserApplicationList['items'];
+}) {
+  const { t } = useLingui();
+  const action = useUserAction(user.id);
+  const [chosen, setChosen] = useState(user.default_application ?? '');
+  const options = [
+    ...(user.default_application === null ? [{ value: '', label: t`Not chosen` }] : []),
+    ...applications.map((application) => ({ value: application.context, label: application.app_name })),
+  ];
+  const save = () => {
+    if (chosen === '' || action.isPending) return;
+    action.mutate(
+      { kind: 'defaultApplication', context: chosen },
+      { onSuccess: () => showToast('success', t`Default application updated.`) },
+    );
+  };
+  return (
+    <form
+      className="administrator-actions"
+      aria-label={t`Default application`}
+      onSubmit={(event) => {
+        event.preventDefault();
+        save();
+      }}
+    >
+      <SelectField
+        label={t`Default application`}
+        value={chosen}
+        options={options}
+        onChange={(event) => setChosen(event.currentTarget.value)}
+      />
+      <NeedsConnection>
+        {(gate) => (
+          <Button
+            type="submit"
+            variant="secondary"
+            busy={action.isPending}
+            disabled={chosen === '' || chosen === user.default_application}
+            {...gate.controlProps}
+          >
+            <Trans>Set default application</Trans>
+          </Button>
+        )}
+      </NeedsConnection>
+      {action.error ? <FormErrorAlert error={action.error} /> : null}
+    </form>
   );
 }

@@ -1,7 +1,7 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
-import { useNavigate } from '@tanstack/react-router';
-import { useCallback } from 'react';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useCallback, useState } from 'react';
 import { apiPaths } from '../../../../contract/paths.ts';
 import { ACCESS_SCOPES } from '../../../../contract/permissions.ts';
 import { PAGE_SIZE } from '../../../../contract/schemas/common.ts';
@@ -16,6 +16,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { SelectField } from '../../../components/ui/field.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
 import { useProfile } from '../../../lib/current-user.ts';
+import { useFeatureFlags } from '../../../lib/feature-flags.ts';
 import { usePermissionFlags } from '../../../lib/permissions.tsx';
 import { ROLE_READ_FLAGS } from '../access.ts';
 import {
@@ -26,7 +27,9 @@ import {
   userSortOf,
 } from '../list-search.ts';
 import { roleChoicesQueryOptions, userListQueryOptions } from '../queries.ts';
+import { mayCreateUsers } from '../rules.ts';
 import { AdministratorsTable } from './administrators-table.tsx';
+import { DeleteSelectedButton } from './delete-selected-dialog.tsx';
 import { SCOPE_LABELS, STATUS_LABELS } from './user-labels.tsx';
 
 const NO_FILTERS: Partial<UserListSearch> = {
@@ -54,6 +57,15 @@ export function AdministratorsPage({ search }: { search: UserListSearch }) {
   // The role filter needs the roles, which not every reader of users may read.
   const seesRoles = ROLE_READ_FLAGS.some((flag) => permissions[flag]);
   const roles = useQuery({ ...roleChoicesQueryOptions(), enabled: seesRoles });
+  const featureFlags = useFeatureFlags();
+  // What is selected belongs to the rows shown: another page, filter or sort starts with none.
+  const [selection, setSelection] = useState<{ key: string; ids: ReadonlySet<string> }>({
+    key: '',
+    ids: new Set(),
+  });
+  const selectionKey = JSON.stringify(search);
+  const selected = selection.key === selectionKey ? selection.ids : new Set<string>();
+  const setSelected = (ids: ReadonlySet<string>) => setSelection({ key: selectionKey, ids });
 
   const updateSearch = useCallback(
     (changes: Partial<UserListSearch>, replace = false) =>
@@ -92,11 +104,25 @@ export function AdministratorsPage({ search }: { search: UserListSearch }) {
         <h1 id="page-title" className="page__title">
           <Trans>Administrators</Trans>
         </h1>
-        <ExportCsvButton
-          path={apiPaths.users.export}
-          query={userFilterQuery(search, viewer.access_scope)}
-          fileName="administrators"
-        />
+        <div className="administrator-actions">
+          {mayCreateUsers(permissions) ? (
+            <Link
+              to={
+                featureFlags.roles
+                  ? '/access/administrators/role-user-create'
+                  : '/access/administrators/create'
+              }
+              className="button button--primary"
+            >
+              <Trans>Create administrator</Trans>
+            </Link>
+          ) : null}
+          <ExportCsvButton
+            path={apiPaths.users.export}
+            query={userFilterQuery(search, viewer.access_scope)}
+            fileName="administrators"
+          />
+        </div>
       </div>
       <CachedDataNotice updatedAt={list.dataUpdatedAt} />
       {/* A form with the search role, as the accounts filters: jsdom does not map <search> to the landmark. */}
@@ -185,7 +211,16 @@ export function AdministratorsPage({ search }: { search: UserListSearch }) {
       >
         {({ items, total }) => (
           <>
+            {mayCreateUsers(permissions) ? (
+              <DeleteSelectedButton
+                users={items.filter((item) => selected.has(item.id))}
+                onDeleted={() => setSelected(new Set())}
+              />
+            ) : null}
             <AdministratorsTable
+              roles={roles.data?.items}
+              selected={selected}
+              onSelectedChange={setSelected}
               rows={items}
               viewer={viewer}
               sort={sort}

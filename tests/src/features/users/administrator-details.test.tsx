@@ -17,7 +17,7 @@ import {
 } from './users-support.ts';
 
 describe('administrator details', () => {
-  it('shows the administrator read-only, with a Back link instead of breadcrumbs', async () => {
+  it('shows the administrator, with a Back link instead of breadcrumbs', async () => {
     usersApi({
       extra: {
         [`GET ${API}/user/${USER_ID}`]: () =>
@@ -40,13 +40,15 @@ describe('administrator details', () => {
     expect(within(profile).getByText('Deutsch')).toBeTruthy();
     expect(within(profile).getByText('Aliases')).toBeTruthy();
     const roles = screen.getByRole('region', { name: 'Accounts and roles' });
-    expect(await within(roles).findByText('Account Manager')).toBeTruthy();
+    expect(await within(roles).findByText('Account Manager', { selector: 'dt' })).toBeTruthy();
     expect(within(roles).getByText('Account administrator')).toBeTruthy();
     expect(within(screen.getByRole('region', { name: 'Sign-in' })).getByText('Set up')).toBeTruthy();
     expect(screen.getByRole('button', { name: /Back/ })).toBeTruthy();
     expect(screen.queryByRole('navigation', { name: 'Breadcrumb' })).toBeNull();
-    // Changes come with the user lifecycle: no button that would do nothing.
-    expect(screen.queryByRole('button', { name: /Edit|Delete|Disable|Enable/ })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Edit' }).getAttribute('href')).toBe(
+      `/account/access/administrators/${USER_ID}/edit`,
+    );
+    expect(screen.getByRole('button', { name: 'Actions' })).toBeTruthy();
   });
 
   it('goes back to the list it was opened from, filters and all', async () => {

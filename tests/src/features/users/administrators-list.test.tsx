@@ -45,6 +45,7 @@ describe('administrators list', () => {
       'Status',
       'Last sign-in',
       'Created',
+      'Actions',
     ]);
     const link = within(table).getByRole('link', { name: 'Grace Hopper' });
     expect(link.getAttribute('href')).toBe(`/account/access/administrators/${row.id}`);

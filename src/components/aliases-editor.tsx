@@ -7,14 +7,15 @@ import {
   aliasIdentifierSchema,
   aliasValueSchema,
   MAX_ALIASES,
-} from '../../../../contract/schemas/users.ts';
-import { fieldIssues } from '../../../../contract/validation.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { TextField } from '../../../components/ui/field.tsx';
-import type { FieldCodes, FormState, FormValues } from '../../../lib/form/use-form.ts';
-import './profile.css';
+} from '../../contract/schemas/users.ts';
+import { fieldIssues } from '../../contract/validation.ts';
+import type { FieldCodes, FormState, FormValues } from '../lib/form/use-form.ts';
+import { Button } from './ui/button.tsx';
+import { TextField } from './ui/field.tsx';
+import './aliases-editor.css';
 
 /*
+ * Shared by the own profile and the administrator pages (decision 018 §8).
  * Aliases (E-20 … E-26) as rows of identifier and value. Inputs are named `alias.<row>.identifier`
  * and `alias.<row>.value`, so the form kit shows each row's errors under its own inputs; the request
  * gets them as the map of identifier to value the contract holds.

@@ -1,0 +1,186 @@
+import { createHash } from 'node:crypto';
+import { Hono } from 'hono';
+import { consoleLocaleFor, DEFAULT_CONSOLE_LOCALE } from '../../contract/locales.ts';
+import { apiPaths } from '../../contract/paths.ts';
+import {
+  type BulkJob,
+  type BulkRow,
+  type BulkRowList,
+  bulkJobParamsSchema,
+  bulkRowsQuerySchema,
+  bulkStartSchema,
+  bulkValidateQuerySchema,
+} from '../../contract/schemas/bulk-import.ts';
+import { DEFAULT_LIST_LIMIT } from '../../contract/schemas/common.ts';
+import { BULK_REPORT_CSV_COLUMNS } from '../../contract/user-csv.ts';
+import type { AppDeps } from '../app-deps.ts';
+import { utcDate } from '../dates.ts';
+import type { AppEnv } from '../http/app-env.ts';
+import { requireAuth } from '../http/authenticate.ts';
+import { clientAddress } from '../http/client-address.ts';
+import { readCsvBody } from '../http/csv-body.ts';
+import { csvLine, csvResponse, EXPORT_BATCH_SIZE } from '../http/csv-stream.ts';
+import { ApiError } from '../http/errors.ts';
+import { validateJson, validateParams, validateQuery } from '../http/validate.ts';
+import { loadServerCatalogs, type ServerCatalogs } from '../i18n/catalog.ts';
+import { parseBulkFile } from './parse.ts';
+import { reasonText } from './reasons.ts';
+import { endJob, findOwnJob, insertJob, jobOf, listRows, rowBatches } from './repository.ts';
+import { bulkAccountFor, defaultRolesFor, validateRows } from './validate.ts';
+
+const JOB_NOT_FOUND = 'Bulk job not found.';
+
+let catalogs: Promise<ServerCatalogs> | null = null;
+/** The server catalogs, read once per process when the first report is asked for. */
+function serverCatalogs(): Promise<ServerCatalogs> {
+  catalogs ??= loadServerCatalogs().catch((error: unknown) => {
+    catalogs = null;
+    throw error;
+  });
+  return catalogs;
+}
+
+/**
+ * Bulk creation of users from a CSV file (/account/ui-api/v1/user/bulk…, decision 018 §4.5, §7),
+ * described in docs/api.md. Only a job's creator reads or acts on it; anyone else is answered 404
+ * (G10). No bulk call is audited itself: each user a job creates is a CREATE USER event.
+ */
+export function bulkImportRoutes(deps: AppDeps): Hono<AppEnv> {
+  const { db } = deps;
+  const app = new Hono<AppEnv>();
+  const authenticated = requireAuth(deps);
+
+  async function ownJob(userId: string, jobId: string) {
+    const job = await findOwnJob(db, userId, jobId);
+    if (job === undefined) throw new ApiError(404, JOB_NOT_FOUND);
+    return job;
+  }
+
+  // The dry run: the account first (404, 403) before a byte of the file is read, then the default
+  // roles, then the file (415, 413 by the body limit, 400 for the whole file), then every row.
+  app.post('/user/bulk/validate', authenticated, validateQuery(bulkValidateQuerySchema), async (c) => {
+    const { account_id, role_ids, file_name } = c.req.valid('query');
+    const principal = c.var.principal;
+    const account = await bulkAccountFor(db, principal, account_id);
+    const defaults = await defaultRolesFor(db, principal, account, role_ids);
+    const bytes = await readCsvBody(c);
+    const file = parseBulkFile(bytes);
+    const rows = await validateRows(db, principal, account, defaults, file.rows);
+    const creator = await db
+      .selectFrom('users')
+      .select('locale')
+      .where('id', '=', principal.userId)
+      .executeTakeFirst();
+    const job = await db.transaction().execute((trx) =>
+      insertJob(trx, {
+        createdBy: principal.userId,
+        accountId: account.id,
+        roleIds: defaults.map((role) => role.id),
+        fileName: file_name,
+        fileSha256: createHash('sha256').update(bytes).digest('hex'),
+        requestedFrom: clientAddress(c, deps.config),
+        locale: consoleLocaleFor(creator?.locale),
+        now: deps.now(),
+        rows,
+      }),
+    );
+    return c.json(jobOf(job) satisfies BulkJob);
+  });
+
+  app.post('/user/bulk', authenticated, validateJson(bulkStartSchema), async (c) => {
+    const { job_id, send_invitations } = c.req.valid('json');
+    const principal = c.var.principal;
+    const started = await db.transaction().execute(async (trx) => {
+      const job = await findOwnJob(trx, principal.userId, job_id, true);
+      if (job === undefined) throw new ApiError(404, JOB_NOT_FOUND, { field: 'job_id' });
+      // The creator may have lost the account or the permission since the dry run.
+      await bulkAccountFor(trx, principal, job.account_id);
+      if (job.state !== 'validated') {
+        throw new ApiError(409, `The job is ${job.state}; only a checked job can be started.`);
+      }
+      return trx
+        .updateTable('bulk_import_jobs')
+        .set({ state: 'queued', send_invitations, expires_at: null })
+        .where('id', '=', job.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    });
+    deps.bulkImport?.nudge();
+    c.header('Location', apiPaths.users.bulkJob(started.id));
+    return c.json(jobOf(started) satisfies BulkJob, 202);
+  });
+
+  app.get('/user/bulk/:jobId', authenticated, validateParams(bulkJobParamsSchema), async (c) => {
+    const job = await ownJob(c.var.principal.userId, c.req.valid('param').jobId);
+    return c.json(jobOf(job) satisfies BulkJob);
+  });
+
+  app.get(
+    '/user/bulk/:jobId/rows',
+    authenticated,
+    validateParams(bulkJobParamsSchema),
+    validateQuery(bulkRowsQuerySchema),
+    async (c) => {
+      const job = await ownJob(c.var.principal.userId, c.req.valid('param').jobId);
+      const { limit = DEFAULT_LIST_LIMIT, offset = 0, status } = c.req.valid('query');
+      const list: BulkRowList = await listRows(db, job.id, status, { limit, offset });
+      return c.json(list);
+    },
+  );
+
+  // Cancel: a job not yet taken by a runner ends at once; a running one stops between two rows.
+  app.delete('/user/bulk/:jobId', authenticated, validateParams(bulkJobParamsSchema), async (c) => {
+    const principal = c.var.principal;
+    await db.transaction().execute(async (trx) => {
+      const job = await findOwnJob(trx, principal.userId, c.req.valid('param').jobId, true);
+      if (job === undefined) throw new ApiError(404, JOB_NOT_FOUND);
+      switch (job.state) {
+        case 'validated':
+        case 'queued':
+          // Locked here, so no runner holds it: runners claim with `skip locked`.
+          await endJob(trx, job.id, 'cancelled', deps.now());
+          return;
+        case 'running':
+          await trx
+            .updateTable('bulk_import_jobs')
+            .set({ state: 'cancelling' })
+            .where('id', '=', job.id)
+            .execute();
+          return;
+        case 'cancelling':
+          return;
+        default:
+          throw new ApiError(409, `The job is ${job.state} already.`);
+      }
+    });
+    deps.bulkImport?.nudge();
+    return c.body(null, 204);
+  });
+
+  app.get('/user/bulk/:jobId/report', authenticated, validateParams(bulkJobParamsSchema), async (c) => {
+    const job = await ownJob(c.var.principal.userId, c.req.valid('param').jobId);
+    const loaded = await serverCatalogs();
+    const i18n = loaded.get(consoleLocaleFor(job.locale)) ?? loaded.get(DEFAULT_CONSOLE_LOCALE);
+    if (i18n === undefined) throw new Error('The server catalogs are not loaded.');
+    const line = (row: BulkRow) =>
+      csvLine([
+        String(row.row),
+        String(row.line),
+        row.cells.user_name ?? '',
+        row.cells.email ?? '',
+        row.cells.first_name ?? '',
+        row.cells.last_name ?? '',
+        row.status,
+        row.errors.map((error) => reasonText(i18n, error)).join('; '),
+        row.user_id ?? '',
+      ]);
+    return csvResponse(c, {
+      header: csvLine(BULK_REPORT_CSV_COLUMNS),
+      batches: rowBatches(db, job.id, EXPORT_BATCH_SIZE),
+      line,
+      filename: `bulk-users-report-${utcDate(deps.now())}.csv`,
+    });
+  });
+
+  return app;
+}

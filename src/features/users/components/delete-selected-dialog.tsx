@@ -1,0 +1,95 @@
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
+import { useState } from 'react';
+import type { UserSummary } from '../../../../contract/schemas/users.ts';
+import { NeedsConnection } from '../../../components/offline-notice.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { TypeToConfirmDialog } from '../../../components/ui/dialog.tsx';
+import { FormErrorAlert } from '../../../components/ui/form.tsx';
+import { showToast } from '../../../components/ui/toast.tsx';
+import { useDeleteUsers } from '../mutations.ts';
+import { DELETE_CONFIRMATION_WORD } from './administrator-actions.tsx';
+import './administrator-forms.css';
+
+/**
+ * "Delete selected" over the list (decision 018 §8.4): the selected rows of the page, deleted all or
+ * none (DELETE user?ids=) once the user typed DELETE.
+ */
+export function DeleteSelectedButton({
+  users,
+  onDeleted,
+}: {
+  users: readonly UserSummary[];
+  onDeleted: () => void;
+}) {
+  const { t } = useLingui();
+  const [open, setOpen] = useState(false);
+  const remove = useDeleteUsers();
+  const count = users.length;
+  const changeOpen = (next: boolean) => {
+    if (!next) remove.reset();
+    setOpen(next);
+  };
+  return (
+    <div className="administrators-selection">
+      <span role="status">
+        {count > 0 ? <Plural value={count} one="# selected" other="# selected" /> : null}
+      </span>
+      <NeedsConnection>
+        {(gate) => (
+          <Button
+            variant="secondary"
+            className="button--danger"
+            disabled={count === 0}
+            {...gate.controlProps}
+            onClick={() => setOpen(true)}
+          >
+            <Trans>Delete selected</Trans>
+          </Button>
+        )}
+      </NeedsConnection>
+      <TypeToConfirmDialog
+        open={open}
+        onOpenChange={changeOpen}
+        title={<Trans>Delete administrators</Trans>}
+        warning={
+          <>
+            <Plural
+              value={count}
+              one="# administrator will be deleted. This cannot be undone."
+              other="# administrators will be deleted. This cannot be undone."
+            />
+            <ul>
+              {users.map((user) => (
+                <li key={user.id}>
+                  {user.first_name} {user.last_name} ({user.user_name})
+                </li>
+              ))}
+            </ul>
+          </>
+        }
+        inputLabel={t`Type DELETE to confirm`}
+        expected={DELETE_CONFIRMATION_WORD}
+        maxLength={DELETE_CONFIRMATION_WORD.length}
+        confirmLabel={<Trans>Delete administrators</Trans>}
+        cancelLabel={<Trans>Cancel</Trans>}
+        pending={remove.isPending}
+        error={remove.error ? <FormErrorAlert error={remove.error} /> : null}
+        onConfirm={() =>
+          remove.mutate(
+            users.map((user) => user.id),
+            {
+              onSuccess: () => {
+                showToast(
+                  'success',
+                  count === 1 ? t`Administrator deleted.` : t`${count} administrators deleted.`,
+                );
+                changeOpen(false);
+                onDeleted();
+              },
+            },
+          )
+        }
+      />
+    </div>
+  );
+}
