@@ -103,6 +103,16 @@ export const apiPaths = {
     apiToken: (id: string, tokenId: string) =>
       `${UI_API_V1}/user/${encodeURIComponent(id)}/api-tokens/${encodeURIComponent(tokenId)}`,
   },
+  serviceUsers: {
+    list: `${UI_API_V1}/service-user`,
+    export: `${UI_API_V1}/service-user/export`,
+    byId: (id: string) => `${UI_API_V1}/service-user/${encodeURIComponent(id)}`,
+    enable: (id: string) => `${UI_API_V1}/service-user/${encodeURIComponent(id)}/enable`,
+    access: (id: string) => `${UI_API_V1}/service-user/${encodeURIComponent(id)}/access`,
+    apiTokens: (id: string) => `${UI_API_V1}/service-user/${encodeURIComponent(id)}/api-tokens`,
+    apiToken: (id: string, tokenId: string) =>
+      `${UI_API_V1}/service-user/${encodeURIComponent(id)}/api-tokens/${encodeURIComponent(tokenId)}`,
+  },
   roles: {
     list: `${UI_API_V1}/role`,
     unique: `${UI_API_V1}/role/unique`,

@@ -29,6 +29,17 @@ export const USER_SORT_COLUMNS = [
 ] as const;
 export type UserSortColumn = (typeof USER_SORT_COLUMNS)[number];
 
+/** The service users list (decision 018 §8.5); `account` is the primary account's name. */
+export const SERVICE_USER_SORT_COLUMNS = [
+  'name',
+  'account',
+  'status',
+  'end_date',
+  'last_used',
+  'created',
+] as const;
+export type ServiceUserSortColumn = (typeof SERVICE_USER_SORT_COLUMNS)[number];
+
 /** The roles list; `application` is the application's code, `type` built-in before custom. */
 export const ROLE_SORT_COLUMNS = ['name', 'application', 'type', 'users', 'created'] as const;
 export type RoleSortColumn = (typeof ROLE_SORT_COLUMNS)[number];

@@ -19,6 +19,7 @@ import { openApiRoutes } from './openapi/routes.ts';
 import { organizationRoutes } from './organizations/routes.ts';
 import { profileRoutes } from './profile/routes.ts';
 import { roleRoutes } from './roles/routes.ts';
+import { serviceUserRoutes } from './service-users/routes.ts';
 import { setupRoutes } from './setup/routes.ts';
 import { userRoutes } from './users/routes.ts';
 
@@ -43,6 +44,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route(UI_API_V1, profileRoutes(deps));
   app.route(UI_API_V1, userRoutes(deps));
   app.route(UI_API_V1, apiTokenRoutes(deps));
+  app.route(UI_API_V1, serviceUserRoutes(deps));
   app.route(UI_API_V1, roleRoutes(deps));
   app.route(UI_API_V1, organizationRoutes(deps));
   app.route(UI_API_V1, accountRoutes(deps));

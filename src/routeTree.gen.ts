@@ -20,7 +20,6 @@ import { Route as UpdateLicenseErrorRouteImport } from './routes/updateLicenseEr
 import { Route as WelcomeRouteImport } from './routes/welcome'
 import { Route as SecureSettingsRouteImport } from './routes/_secure/settings'
 import { Route as SecureAccessIndexRouteImport } from './routes/_secure/access/index'
-import { Route as SecureAccessServiceUserRouteImport } from './routes/_secure/access/service-user'
 import { Route as SecureAccountsIndexRouteImport } from './routes/_secure/accounts/index'
 import { Route as SecureAccountsCreateAccountRouteImport } from './routes/_secure/accounts/create-account'
 import { Route as SecureAccountsCreatePartnerAccountRouteImport } from './routes/_secure/accounts/create-partner-account'
@@ -39,6 +38,9 @@ import { Route as SecureAccessAdministratorsRoleBulkUserCreateRouteImport } from
 import { Route as SecureAccessAdministratorsRoleUserCreateRouteImport } from './routes/_secure/access/administrators/role-user-create'
 import { Route as SecureAccessManageUserRolesIndexRouteImport } from './routes/_secure/access/manage-user-roles/index'
 import { Route as SecureAccessManageUserRolesCreateRoleRouteImport } from './routes/_secure/access/manage-user-roles/create-role'
+import { Route as SecureAccessServiceUserIndexRouteImport } from './routes/_secure/access/service-user/index'
+import { Route as SecureAccessServiceUserCreateRouteImport } from './routes/_secure/access/service-user/create'
+import { Route as SecureAccessServiceUserRoleServiceUserCreateRouteImport } from './routes/_secure/access/service-user/role-service-user-create'
 import { Route as SecureAccountsIdIndexRouteImport } from './routes/_secure/accounts/$id/index'
 import { Route as SecureAccountsIdEditRouteImport } from './routes/_secure/accounts/$id/edit'
 import { Route as SecureCaOrganizationsIndexRouteImport } from './routes/_secure/ca/organizations/index'
@@ -50,6 +52,9 @@ import { Route as SecureAccessAdministratorsIdRoleUserEditRouteImport } from './
 import { Route as SecureAccessManageUserRolesCloneRoleIdRouteImport } from './routes/_secure/access/manage-user-roles/clone-role/$id'
 import { Route as SecureAccessManageUserRolesEditRoleIdRouteImport } from './routes/_secure/access/manage-user-roles/edit-role/$id'
 import { Route as SecureAccessManageUserRolesRoleDetailIdRouteImport } from './routes/_secure/access/manage-user-roles/role-detail/$id'
+import { Route as SecureAccessServiceUserIdIndexRouteImport } from './routes/_secure/access/service-user/$id/index'
+import { Route as SecureAccessServiceUserIdEditRouteImport } from './routes/_secure/access/service-user/$id/edit'
+import { Route as SecureAccessServiceUserIdRoleServiceUserEditRouteImport } from './routes/_secure/access/service-user/$id/role-service-user-edit'
 import { Route as SecureCaOrganizationsIdIndexRouteImport } from './routes/_secure/ca/organizations/$id/index'
 import { Route as SecureCaOrganizationsIdContactIdRouteImport } from './routes/_secure/ca/organizations/$id/$contactId'
 import { Route as SecureCaOrganizationsIdCreateContactRouteImport } from './routes/_secure/ca/organizations/$id/create-contact'
@@ -107,11 +112,6 @@ const SecureSettingsRoute = SecureSettingsRouteImport.update({
 const SecureAccessIndexRoute = SecureAccessIndexRouteImport.update({
   id: '/access/',
   path: '/access/',
-  getParentRoute: () => SecureRoute,
-} as any)
-const SecureAccessServiceUserRoute = SecureAccessServiceUserRouteImport.update({
-  id: '/access/service-user',
-  path: '/access/service-user',
   getParentRoute: () => SecureRoute,
 } as any)
 const SecureAccountsIndexRoute = SecureAccountsIndexRouteImport.update({
@@ -214,6 +214,24 @@ const SecureAccessManageUserRolesCreateRoleRoute =
     path: '/access/manage-user-roles/create-role',
     getParentRoute: () => SecureRoute,
   } as any)
+const SecureAccessServiceUserIndexRoute =
+  SecureAccessServiceUserIndexRouteImport.update({
+    id: '/access/service-user/',
+    path: '/access/service-user/',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessServiceUserCreateRoute =
+  SecureAccessServiceUserCreateRouteImport.update({
+    id: '/access/service-user/create',
+    path: '/access/service-user/create',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessServiceUserRoleServiceUserCreateRoute =
+  SecureAccessServiceUserRoleServiceUserCreateRouteImport.update({
+    id: '/access/service-user/role-service-user-create',
+    path: '/access/service-user/role-service-user-create',
+    getParentRoute: () => SecureRoute,
+  } as any)
 const SecureAccountsIdIndexRoute = SecureAccountsIdIndexRouteImport.update({
   id: '/accounts/$id/',
   path: '/accounts/$id/',
@@ -278,6 +296,24 @@ const SecureAccessManageUserRolesRoleDetailIdRoute =
     path: '/access/manage-user-roles/role-detail/$id',
     getParentRoute: () => SecureRoute,
   } as any)
+const SecureAccessServiceUserIdIndexRoute =
+  SecureAccessServiceUserIdIndexRouteImport.update({
+    id: '/access/service-user/$id/',
+    path: '/access/service-user/$id/',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessServiceUserIdEditRoute =
+  SecureAccessServiceUserIdEditRouteImport.update({
+    id: '/access/service-user/$id/edit',
+    path: '/access/service-user/$id/edit',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessServiceUserIdRoleServiceUserEditRoute =
+  SecureAccessServiceUserIdRoleServiceUserEditRouteImport.update({
+    id: '/access/service-user/$id/role-service-user-edit',
+    path: '/access/service-user/$id/role-service-user-edit',
+    getParentRoute: () => SecureRoute,
+  } as any)
 const SecureCaOrganizationsIdIndexRoute =
   SecureCaOrganizationsIdIndexRouteImport.update({
     id: '/ca/organizations/$id/',
@@ -313,7 +349,6 @@ export interface FileRoutesByFullPath {
   '/updateLicenseError': typeof UpdateLicenseErrorRoute
   '/welcome': typeof WelcomeRoute
   '/settings': typeof SecureSettingsRoute
-  '/access/service-user': typeof SecureAccessServiceUserRoute
   '/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
   '/profile/change-password': typeof SecureProfileChangePasswordRoute
@@ -331,10 +366,13 @@ export interface FileRoutesByFullPath {
   '/access/administrators/role-bulk-user-create': typeof SecureAccessAdministratorsRoleBulkUserCreateRoute
   '/access/administrators/role-user-create': typeof SecureAccessAdministratorsRoleUserCreateRoute
   '/access/manage-user-roles/create-role': typeof SecureAccessManageUserRolesCreateRoleRoute
+  '/access/service-user/create': typeof SecureAccessServiceUserCreateRoute
+  '/access/service-user/role-service-user-create': typeof SecureAccessServiceUserRoleServiceUserCreateRoute
   '/accounts/$id/edit': typeof SecureAccountsIdEditRoute
   '/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
   '/access/administrators/': typeof SecureAccessAdministratorsIndexRoute
   '/access/manage-user-roles/': typeof SecureAccessManageUserRolesIndexRoute
+  '/access/service-user/': typeof SecureAccessServiceUserIndexRoute
   '/accounts/$id/': typeof SecureAccountsIdIndexRoute
   '/ca/organizations/': typeof SecureCaOrganizationsIndexRoute
   '/access/administrators/$id/edit': typeof SecureAccessAdministratorsIdEditRoute
@@ -343,10 +381,13 @@ export interface FileRoutesByFullPath {
   '/access/manage-user-roles/clone-role/$id': typeof SecureAccessManageUserRolesCloneRoleIdRoute
   '/access/manage-user-roles/edit-role/$id': typeof SecureAccessManageUserRolesEditRoleIdRoute
   '/access/manage-user-roles/role-detail/$id': typeof SecureAccessManageUserRolesRoleDetailIdRoute
+  '/access/service-user/$id/edit': typeof SecureAccessServiceUserIdEditRoute
+  '/access/service-user/$id/role-service-user-edit': typeof SecureAccessServiceUserIdRoleServiceUserEditRoute
   '/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
   '/ca/organizations/$id/create-contact': typeof SecureCaOrganizationsIdCreateContactRoute
   '/ca/organizations/$id/edit': typeof SecureCaOrganizationsIdEditRoute
   '/access/administrators/$id/': typeof SecureAccessAdministratorsIdIndexRoute
+  '/access/service-user/$id/': typeof SecureAccessServiceUserIdIndexRoute
   '/ca/organizations/$id/': typeof SecureCaOrganizationsIdIndexRoute
 }
 export interface FileRoutesByTo {
@@ -359,7 +400,6 @@ export interface FileRoutesByTo {
   '/updateLicenseError': typeof UpdateLicenseErrorRoute
   '/welcome': typeof WelcomeRoute
   '/settings': typeof SecureSettingsRoute
-  '/access/service-user': typeof SecureAccessServiceUserRoute
   '/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
   '/profile/change-password': typeof SecureProfileChangePasswordRoute
@@ -377,10 +417,13 @@ export interface FileRoutesByTo {
   '/access/administrators/role-bulk-user-create': typeof SecureAccessAdministratorsRoleBulkUserCreateRoute
   '/access/administrators/role-user-create': typeof SecureAccessAdministratorsRoleUserCreateRoute
   '/access/manage-user-roles/create-role': typeof SecureAccessManageUserRolesCreateRoleRoute
+  '/access/service-user/create': typeof SecureAccessServiceUserCreateRoute
+  '/access/service-user/role-service-user-create': typeof SecureAccessServiceUserRoleServiceUserCreateRoute
   '/accounts/$id/edit': typeof SecureAccountsIdEditRoute
   '/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
   '/access/administrators': typeof SecureAccessAdministratorsIndexRoute
   '/access/manage-user-roles': typeof SecureAccessManageUserRolesIndexRoute
+  '/access/service-user': typeof SecureAccessServiceUserIndexRoute
   '/accounts/$id': typeof SecureAccountsIdIndexRoute
   '/ca/organizations': typeof SecureCaOrganizationsIndexRoute
   '/access/administrators/$id/edit': typeof SecureAccessAdministratorsIdEditRoute
@@ -389,10 +432,13 @@ export interface FileRoutesByTo {
   '/access/manage-user-roles/clone-role/$id': typeof SecureAccessManageUserRolesCloneRoleIdRoute
   '/access/manage-user-roles/edit-role/$id': typeof SecureAccessManageUserRolesEditRoleIdRoute
   '/access/manage-user-roles/role-detail/$id': typeof SecureAccessManageUserRolesRoleDetailIdRoute
+  '/access/service-user/$id/edit': typeof SecureAccessServiceUserIdEditRoute
+  '/access/service-user/$id/role-service-user-edit': typeof SecureAccessServiceUserIdRoleServiceUserEditRoute
   '/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
   '/ca/organizations/$id/create-contact': typeof SecureCaOrganizationsIdCreateContactRoute
   '/ca/organizations/$id/edit': typeof SecureCaOrganizationsIdEditRoute
   '/access/administrators/$id': typeof SecureAccessAdministratorsIdIndexRoute
+  '/access/service-user/$id': typeof SecureAccessServiceUserIdIndexRoute
   '/ca/organizations/$id': typeof SecureCaOrganizationsIdIndexRoute
 }
 export interface FileRoutesById {
@@ -407,7 +453,6 @@ export interface FileRoutesById {
   '/updateLicenseError': typeof UpdateLicenseErrorRoute
   '/welcome': typeof WelcomeRoute
   '/_secure/settings': typeof SecureSettingsRoute
-  '/_secure/access/service-user': typeof SecureAccessServiceUserRoute
   '/_secure/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/_secure/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
   '/_secure/profile/change-password': typeof SecureProfileChangePasswordRoute
@@ -425,10 +470,13 @@ export interface FileRoutesById {
   '/_secure/access/administrators/role-bulk-user-create': typeof SecureAccessAdministratorsRoleBulkUserCreateRoute
   '/_secure/access/administrators/role-user-create': typeof SecureAccessAdministratorsRoleUserCreateRoute
   '/_secure/access/manage-user-roles/create-role': typeof SecureAccessManageUserRolesCreateRoleRoute
+  '/_secure/access/service-user/create': typeof SecureAccessServiceUserCreateRoute
+  '/_secure/access/service-user/role-service-user-create': typeof SecureAccessServiceUserRoleServiceUserCreateRoute
   '/_secure/accounts/$id/edit': typeof SecureAccountsIdEditRoute
   '/_secure/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
   '/_secure/access/administrators/': typeof SecureAccessAdministratorsIndexRoute
   '/_secure/access/manage-user-roles/': typeof SecureAccessManageUserRolesIndexRoute
+  '/_secure/access/service-user/': typeof SecureAccessServiceUserIndexRoute
   '/_secure/accounts/$id/': typeof SecureAccountsIdIndexRoute
   '/_secure/ca/organizations/': typeof SecureCaOrganizationsIndexRoute
   '/_secure/access/administrators/$id/edit': typeof SecureAccessAdministratorsIdEditRoute
@@ -437,10 +485,13 @@ export interface FileRoutesById {
   '/_secure/access/manage-user-roles/clone-role/$id': typeof SecureAccessManageUserRolesCloneRoleIdRoute
   '/_secure/access/manage-user-roles/edit-role/$id': typeof SecureAccessManageUserRolesEditRoleIdRoute
   '/_secure/access/manage-user-roles/role-detail/$id': typeof SecureAccessManageUserRolesRoleDetailIdRoute
+  '/_secure/access/service-user/$id/edit': typeof SecureAccessServiceUserIdEditRoute
+  '/_secure/access/service-user/$id/role-service-user-edit': typeof SecureAccessServiceUserIdRoleServiceUserEditRoute
   '/_secure/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
   '/_secure/ca/organizations/$id/create-contact': typeof SecureCaOrganizationsIdCreateContactRoute
   '/_secure/ca/organizations/$id/edit': typeof SecureCaOrganizationsIdEditRoute
   '/_secure/access/administrators/$id/': typeof SecureAccessAdministratorsIdIndexRoute
+  '/_secure/access/service-user/$id/': typeof SecureAccessServiceUserIdIndexRoute
   '/_secure/ca/organizations/$id/': typeof SecureCaOrganizationsIdIndexRoute
 }
 export interface FileRouteTypes {
@@ -455,7 +506,6 @@ export interface FileRouteTypes {
     | '/updateLicenseError'
     | '/welcome'
     | '/settings'
-    | '/access/service-user'
     | '/accounts/create-account'
     | '/accounts/create-partner-account'
     | '/profile/change-password'
@@ -473,10 +523,13 @@ export interface FileRouteTypes {
     | '/access/administrators/role-bulk-user-create'
     | '/access/administrators/role-user-create'
     | '/access/manage-user-roles/create-role'
+    | '/access/service-user/create'
+    | '/access/service-user/role-service-user-create'
     | '/accounts/$id/edit'
     | '/ca/organizations/create'
     | '/access/administrators/'
     | '/access/manage-user-roles/'
+    | '/access/service-user/'
     | '/accounts/$id/'
     | '/ca/organizations/'
     | '/access/administrators/$id/edit'
@@ -485,10 +538,13 @@ export interface FileRouteTypes {
     | '/access/manage-user-roles/clone-role/$id'
     | '/access/manage-user-roles/edit-role/$id'
     | '/access/manage-user-roles/role-detail/$id'
+    | '/access/service-user/$id/edit'
+    | '/access/service-user/$id/role-service-user-edit'
     | '/ca/organizations/$id/$contactId'
     | '/ca/organizations/$id/create-contact'
     | '/ca/organizations/$id/edit'
     | '/access/administrators/$id/'
+    | '/access/service-user/$id/'
     | '/ca/organizations/$id/'
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -501,7 +557,6 @@ export interface FileRouteTypes {
     | '/updateLicenseError'
     | '/welcome'
     | '/settings'
-    | '/access/service-user'
     | '/accounts/create-account'
     | '/accounts/create-partner-account'
     | '/profile/change-password'
@@ -519,10 +574,13 @@ export interface FileRouteTypes {
     | '/access/administrators/role-bulk-user-create'
     | '/access/administrators/role-user-create'
     | '/access/manage-user-roles/create-role'
+    | '/access/service-user/create'
+    | '/access/service-user/role-service-user-create'
     | '/accounts/$id/edit'
     | '/ca/organizations/create'
     | '/access/administrators'
     | '/access/manage-user-roles'
+    | '/access/service-user'
     | '/accounts/$id'
     | '/ca/organizations'
     | '/access/administrators/$id/edit'
@@ -531,10 +589,13 @@ export interface FileRouteTypes {
     | '/access/manage-user-roles/clone-role/$id'
     | '/access/manage-user-roles/edit-role/$id'
     | '/access/manage-user-roles/role-detail/$id'
+    | '/access/service-user/$id/edit'
+    | '/access/service-user/$id/role-service-user-edit'
     | '/ca/organizations/$id/$contactId'
     | '/ca/organizations/$id/create-contact'
     | '/ca/organizations/$id/edit'
     | '/access/administrators/$id'
+    | '/access/service-user/$id'
     | '/ca/organizations/$id'
   id:
     | '__root__'
@@ -548,7 +609,6 @@ export interface FileRouteTypes {
     | '/updateLicenseError'
     | '/welcome'
     | '/_secure/settings'
-    | '/_secure/access/service-user'
     | '/_secure/accounts/create-account'
     | '/_secure/accounts/create-partner-account'
     | '/_secure/profile/change-password'
@@ -566,10 +626,13 @@ export interface FileRouteTypes {
     | '/_secure/access/administrators/role-bulk-user-create'
     | '/_secure/access/administrators/role-user-create'
     | '/_secure/access/manage-user-roles/create-role'
+    | '/_secure/access/service-user/create'
+    | '/_secure/access/service-user/role-service-user-create'
     | '/_secure/accounts/$id/edit'
     | '/_secure/ca/organizations/create'
     | '/_secure/access/administrators/'
     | '/_secure/access/manage-user-roles/'
+    | '/_secure/access/service-user/'
     | '/_secure/accounts/$id/'
     | '/_secure/ca/organizations/'
     | '/_secure/access/administrators/$id/edit'
@@ -578,10 +641,13 @@ export interface FileRouteTypes {
     | '/_secure/access/manage-user-roles/clone-role/$id'
     | '/_secure/access/manage-user-roles/edit-role/$id'
     | '/_secure/access/manage-user-roles/role-detail/$id'
+    | '/_secure/access/service-user/$id/edit'
+    | '/_secure/access/service-user/$id/role-service-user-edit'
     | '/_secure/ca/organizations/$id/$contactId'
     | '/_secure/ca/organizations/$id/create-contact'
     | '/_secure/ca/organizations/$id/edit'
     | '/_secure/access/administrators/$id/'
+    | '/_secure/access/service-user/$id/'
     | '/_secure/ca/organizations/$id/'
   fileRoutesById: FileRoutesById
 }
@@ -676,13 +742,6 @@ declare module '@tanstack/react-router' {
       path: '/access'
       fullPath: '/access/'
       preLoaderRoute: typeof SecureAccessIndexRouteImport
-      parentRoute: typeof SecureRoute
-    }
-    '/_secure/access/service-user': {
-      id: '/_secure/access/service-user'
-      path: '/access/service-user'
-      fullPath: '/access/service-user'
-      preLoaderRoute: typeof SecureAccessServiceUserRouteImport
       parentRoute: typeof SecureRoute
     }
     '/_secure/accounts/': {
@@ -811,6 +870,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureAccessManageUserRolesCreateRoleRouteImport
       parentRoute: typeof SecureRoute
     }
+    '/_secure/access/service-user/': {
+      id: '/_secure/access/service-user/'
+      path: '/access/service-user'
+      fullPath: '/access/service-user/'
+      preLoaderRoute: typeof SecureAccessServiceUserIndexRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/service-user/create': {
+      id: '/_secure/access/service-user/create'
+      path: '/access/service-user/create'
+      fullPath: '/access/service-user/create'
+      preLoaderRoute: typeof SecureAccessServiceUserCreateRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/service-user/role-service-user-create': {
+      id: '/_secure/access/service-user/role-service-user-create'
+      path: '/access/service-user/role-service-user-create'
+      fullPath: '/access/service-user/role-service-user-create'
+      preLoaderRoute: typeof SecureAccessServiceUserRoleServiceUserCreateRouteImport
+      parentRoute: typeof SecureRoute
+    }
     '/_secure/accounts/$id/': {
       id: '/_secure/accounts/$id/'
       path: '/accounts/$id'
@@ -888,6 +968,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureAccessManageUserRolesRoleDetailIdRouteImport
       parentRoute: typeof SecureRoute
     }
+    '/_secure/access/service-user/$id/': {
+      id: '/_secure/access/service-user/$id/'
+      path: '/access/service-user/$id'
+      fullPath: '/access/service-user/$id/'
+      preLoaderRoute: typeof SecureAccessServiceUserIdIndexRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/service-user/$id/edit': {
+      id: '/_secure/access/service-user/$id/edit'
+      path: '/access/service-user/$id/edit'
+      fullPath: '/access/service-user/$id/edit'
+      preLoaderRoute: typeof SecureAccessServiceUserIdEditRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/service-user/$id/role-service-user-edit': {
+      id: '/_secure/access/service-user/$id/role-service-user-edit'
+      path: '/access/service-user/$id/role-service-user-edit'
+      fullPath: '/access/service-user/$id/role-service-user-edit'
+      preLoaderRoute: typeof SecureAccessServiceUserIdRoleServiceUserEditRouteImport
+      parentRoute: typeof SecureRoute
+    }
     '/_secure/ca/organizations/$id/': {
       id: '/_secure/ca/organizations/$id/'
       path: '/ca/organizations/$id'
@@ -921,7 +1022,6 @@ declare module '@tanstack/react-router' {
 
 interface SecureRouteChildren {
   SecureSettingsRoute: typeof SecureSettingsRoute
-  SecureAccessServiceUserRoute: typeof SecureAccessServiceUserRoute
   SecureAccountsCreateAccountRoute: typeof SecureAccountsCreateAccountRoute
   SecureAccountsCreatePartnerAccountRoute: typeof SecureAccountsCreatePartnerAccountRoute
   SecureProfileChangePasswordRoute: typeof SecureProfileChangePasswordRoute
@@ -937,10 +1037,13 @@ interface SecureRouteChildren {
   SecureAccessAdministratorsRoleBulkUserCreateRoute: typeof SecureAccessAdministratorsRoleBulkUserCreateRoute
   SecureAccessAdministratorsRoleUserCreateRoute: typeof SecureAccessAdministratorsRoleUserCreateRoute
   SecureAccessManageUserRolesCreateRoleRoute: typeof SecureAccessManageUserRolesCreateRoleRoute
+  SecureAccessServiceUserCreateRoute: typeof SecureAccessServiceUserCreateRoute
+  SecureAccessServiceUserRoleServiceUserCreateRoute: typeof SecureAccessServiceUserRoleServiceUserCreateRoute
   SecureAccountsIdEditRoute: typeof SecureAccountsIdEditRoute
   SecureCaOrganizationsCreateRoute: typeof SecureCaOrganizationsCreateRoute
   SecureAccessAdministratorsIndexRoute: typeof SecureAccessAdministratorsIndexRoute
   SecureAccessManageUserRolesIndexRoute: typeof SecureAccessManageUserRolesIndexRoute
+  SecureAccessServiceUserIndexRoute: typeof SecureAccessServiceUserIndexRoute
   SecureAccountsIdIndexRoute: typeof SecureAccountsIdIndexRoute
   SecureCaOrganizationsIndexRoute: typeof SecureCaOrganizationsIndexRoute
   SecureAccessAdministratorsIdEditRoute: typeof SecureAccessAdministratorsIdEditRoute
@@ -949,16 +1052,18 @@ interface SecureRouteChildren {
   SecureAccessManageUserRolesCloneRoleIdRoute: typeof SecureAccessManageUserRolesCloneRoleIdRoute
   SecureAccessManageUserRolesEditRoleIdRoute: typeof SecureAccessManageUserRolesEditRoleIdRoute
   SecureAccessManageUserRolesRoleDetailIdRoute: typeof SecureAccessManageUserRolesRoleDetailIdRoute
+  SecureAccessServiceUserIdEditRoute: typeof SecureAccessServiceUserIdEditRoute
+  SecureAccessServiceUserIdRoleServiceUserEditRoute: typeof SecureAccessServiceUserIdRoleServiceUserEditRoute
   SecureCaOrganizationsIdContactIdRoute: typeof SecureCaOrganizationsIdContactIdRoute
   SecureCaOrganizationsIdCreateContactRoute: typeof SecureCaOrganizationsIdCreateContactRoute
   SecureCaOrganizationsIdEditRoute: typeof SecureCaOrganizationsIdEditRoute
   SecureAccessAdministratorsIdIndexRoute: typeof SecureAccessAdministratorsIdIndexRoute
+  SecureAccessServiceUserIdIndexRoute: typeof SecureAccessServiceUserIdIndexRoute
   SecureCaOrganizationsIdIndexRoute: typeof SecureCaOrganizationsIdIndexRoute
 }
 
 const SecureRouteChildren: SecureRouteChildren = {
   SecureSettingsRoute: SecureSettingsRoute,
-  SecureAccessServiceUserRoute: SecureAccessServiceUserRoute,
   SecureAccountsCreateAccountRoute: SecureAccountsCreateAccountRoute,
   SecureAccountsCreatePartnerAccountRoute:
     SecureAccountsCreatePartnerAccountRoute,
@@ -979,10 +1084,14 @@ const SecureRouteChildren: SecureRouteChildren = {
     SecureAccessAdministratorsRoleUserCreateRoute,
   SecureAccessManageUserRolesCreateRoleRoute:
     SecureAccessManageUserRolesCreateRoleRoute,
+  SecureAccessServiceUserCreateRoute: SecureAccessServiceUserCreateRoute,
+  SecureAccessServiceUserRoleServiceUserCreateRoute:
+    SecureAccessServiceUserRoleServiceUserCreateRoute,
   SecureAccountsIdEditRoute: SecureAccountsIdEditRoute,
   SecureCaOrganizationsCreateRoute: SecureCaOrganizationsCreateRoute,
   SecureAccessAdministratorsIndexRoute: SecureAccessAdministratorsIndexRoute,
   SecureAccessManageUserRolesIndexRoute: SecureAccessManageUserRolesIndexRoute,
+  SecureAccessServiceUserIndexRoute: SecureAccessServiceUserIndexRoute,
   SecureAccountsIdIndexRoute: SecureAccountsIdIndexRoute,
   SecureCaOrganizationsIndexRoute: SecureCaOrganizationsIndexRoute,
   SecureAccessAdministratorsIdEditRoute: SecureAccessAdministratorsIdEditRoute,
@@ -996,12 +1105,16 @@ const SecureRouteChildren: SecureRouteChildren = {
     SecureAccessManageUserRolesEditRoleIdRoute,
   SecureAccessManageUserRolesRoleDetailIdRoute:
     SecureAccessManageUserRolesRoleDetailIdRoute,
+  SecureAccessServiceUserIdEditRoute: SecureAccessServiceUserIdEditRoute,
+  SecureAccessServiceUserIdRoleServiceUserEditRoute:
+    SecureAccessServiceUserIdRoleServiceUserEditRoute,
   SecureCaOrganizationsIdContactIdRoute: SecureCaOrganizationsIdContactIdRoute,
   SecureCaOrganizationsIdCreateContactRoute:
     SecureCaOrganizationsIdCreateContactRoute,
   SecureCaOrganizationsIdEditRoute: SecureCaOrganizationsIdEditRoute,
   SecureAccessAdministratorsIdIndexRoute:
     SecureAccessAdministratorsIdIndexRoute,
+  SecureAccessServiceUserIdIndexRoute: SecureAccessServiceUserIdIndexRoute,
   SecureCaOrganizationsIdIndexRoute: SecureCaOrganizationsIdIndexRoute,
 }
 

@@ -11,6 +11,8 @@ export interface TokenOwner {
   access_scope: Principal['accessScope'];
   /** What the owner holds, for G4. */
   permissions: readonly string[];
+  /** A service user's own end date (`YYYY-MM-DD`), which its tokens may not pass; absent for people. */
+  end_date?: string | null;
 }
 
 /**

@@ -5,6 +5,7 @@ import {
 } from '../../contract/schemas/api-tokens.ts';
 import { ApiError } from '../http/errors.ts';
 import { invalidField } from '../http/validate.ts';
+import type { TokenOwner } from './access.ts';
 
 /** The end-date rule of `contract/schemas/api-tokens.ts`, the one the console's form applies too. */
 export function assertEndDate(endDate: string | null, today: string): void {
@@ -29,4 +30,15 @@ export function assertBelowLimit(activeTokens: number): void {
 
 export function nameInUse(): ApiError {
   return new ApiError(409, 'name: already in use', { field: 'name', code: 'inUse' });
+}
+
+/**
+ * A service user's token ends no later than the service user (decision 018 §5): a date after its end
+ * date is 400 on `end_date`. A token without an end date stops with its service user anyway, since
+ * authentication checks both dates.
+ */
+export function assertWithinOwnerEndDate(owner: TokenOwner, endDate: string | null): void {
+  const ownerEnd = owner.end_date ?? null;
+  if (ownerEnd !== null && endDate !== null && endDate > ownerEnd)
+    throw invalidField('end_date', 'invalidValue');
 }

@@ -9,6 +9,7 @@ import * as usersRead from './migrations/20261212T1000-users-read.ts';
 import * as apiTokens from './migrations/20261213T0900-api-tokens.ts';
 import * as rolesManagement from './migrations/20261213T1000-roles-management.ts';
 import * as bulkUserImport from './migrations/20261213T1100-bulk-user-import.ts';
+import * as serviceUsers from './migrations/20261213T1200-service-users.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261213T0900-api-tokens': apiTokens,
   '20261213T1000-roles-management': rolesManagement,
   '20261213T1100-bulk-user-import': bulkUserImport,
+  '20261213T1200-service-users': serviceUsers,
 };
 
 const staticProvider: MigrationProvider = {

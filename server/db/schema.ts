@@ -103,6 +103,18 @@ export interface UsersTable {
   mfa_enrolled_at: Timestamp | null;
   mfa_locked_until: Timestamp | null;
   created_by: string | null;
+  /** `person` signs in; `service` authenticates with API tokens only (decision 018 §1). */
+  kind: Generated<UserKind>;
+}
+
+export type UserKind = 'person' | 'service';
+
+/** What only a service user has; its name, e-mail and enabled state are its `users` row's. */
+export interface ServiceUsersTable {
+  user_id: string;
+  description: Generated<string>;
+  /** `YYYY-MM-DD`: the service user works through 23:59:59 UTC of this day; null for no end date. */
+  end_date: string | null;
 }
 
 export interface UserAccountsTable {
@@ -345,6 +357,7 @@ export interface Database {
   organizations: OrganizationsTable;
   organization_contacts: OrganizationContactsTable;
   users: UsersTable;
+  service_users: ServiceUsersTable;
   user_accounts: UserAccountsTable;
   roles: RolesTable;
   user_roles: UserRolesTable;

@@ -75,6 +75,8 @@ async function sessionPrincipal(
     .where('sessions.user_id', '=', claims.userId)
     .where('sessions.revoked_at', 'is', null)
     .where('sessions.expires_at', '>', now)
+    // Service users never sign in; a session of one (none can be made) would still be refused.
+    .where('users.kind', '=', 'person')
     .executeTakeFirst();
   return row ? principalOf(row, { kind: 'session', sessionId: claims.sessionId }) : null;
 }
@@ -93,17 +95,21 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 
 /**
  * The user an API token acts as (decision 018 §5): one query on the token's hash, where the token is
- * not revoked, its end date not passed and its user active. Nothing is cached, so a revocation, an
- * expiry, a disabled or deleted user takes effect on the next request in every server process.
+ * not revoked, its end date not passed, its user active and, for a service user, the service user's
+ * own end date not passed either. Nothing is cached, so a revocation, an expiry, a disabled or
+ * deleted user takes effect on the next request in every server process.
  */
 async function apiTokenPrincipal(db: Kysely<Database>, now: Date, token: string): Promise<Principal | null> {
+  const today = utcDate(now);
   const row = await principalQuery(db)
     .innerJoin('api_tokens', 'api_tokens.user_id', 'users.id')
+    .leftJoin('service_users', 'service_users.user_id', 'users.id')
     .select('api_tokens.id as token_id')
     .where('api_tokens.token_hash', '=', hashOpaqueToken(token))
     .where('api_tokens.revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('api_tokens.end_date', 'is', null), eb('api_tokens.end_date', '>=', today)]))
     .where((eb) =>
-      eb.or([eb('api_tokens.end_date', 'is', null), eb('api_tokens.end_date', '>=', utcDate(now))]),
+      eb.or([eb('service_users.end_date', 'is', null), eb('service_users.end_date', '>=', today)]),
     )
     .executeTakeFirst();
   if (!row) return null;

@@ -46,13 +46,18 @@ export const ANONYMOUS_SCOPE = 'anonymous';
 const MUTATING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 const CREDENTIAL_PATHS: ReadonlySet<string> = new Set([apiPaths.identity.login, apiPaths.identity.refresh]);
-/** An API token's creation, as requested (`user/<id>/api-tokens`) and as the reference names it (`{id}`). */
-const API_TOKEN_CREATION_PATH = new RegExp(`^${UI_API_V1}/user/[^/]+/api-tokens$`);
+/**
+ * An API token's creation (`user/<id>/api-tokens`, `service-user/<id>/api-tokens`) and a service
+ * user's, whose answer holds its first token.
+ */
+const API_TOKEN_CREATION_PATH = new RegExp(
+  `^${UI_API_V1}/(?:(?:user|service-user)/[^/]+/api-tokens|service-user)$`,
+);
 
 /**
  * Whether the Idempotency-Key of a mutating request to `path` is ignored: the answers of sign-in,
- * refresh and an API token's creation carry credentials (an access token, a refresh token and its
- * cookie, an API token). Storing them would put live secrets in the database, and a replay would hand
+ * refresh and an API token's creation (alone or with its service user) carry credentials (an access
+ * token, a refresh token and its cookie, an API token). Storing them would put live secrets in the database, and a replay would hand
  * them to anyone holding the key. Each is safe to repeat anyway: a second sign-in is another session,
  * a second refresh of the same token is refused as reuse, and a second creation is another token
  * (or 409 for its name) that its user can see in the list and revoke.

@@ -134,6 +134,8 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
       .selectFrom('users')
       .select(['id', 'user_name', 'password_hash', 'active', 'access_scope', 'primary_account_id'])
       .where('user_name_key', '=', username.toLowerCase())
+      // A service user never signs in (decision 018 §5): its name is answered like an unknown one.
+      .where('kind', '=', 'person')
       .executeTakeFirst();
     const devices = await presentedDevices(db, c, config, deps.now());
     const device = user ? devices.find((known) => known.userId === user.id) : undefined;

@@ -133,6 +133,8 @@ export async function rotateRefreshToken(
       'users.active',
     ])
     .where('refresh_tokens.token_hash', '=', hashOpaqueToken(presentedToken))
+    // Service users never sign in, so they never refresh either (decision 018 §5).
+    .where('users.kind', '=', 'person')
     .forUpdate(['refresh_tokens', 'sessions'])
     .executeTakeFirst();
   if (!row) return { kind: 'rejected' };

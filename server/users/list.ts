@@ -56,7 +56,12 @@ function sortKeys(column: UserSortColumn): SortKeys {
  * reachable ones, as the accounts list does.
  */
 function reachableUsers(db: Kysely<Database>, principal: Principal) {
-  const reached = db.selectFrom('users').selectAll().where(userReach(principal));
+  // People only: service users have their own list (GET service-user).
+  const reached = db
+    .selectFrom('users')
+    .selectAll()
+    .where(userReach(principal))
+    .where('users.kind', '=', 'person');
   return principal.accessScope === 'system' ? reached : reached.offset(0);
 }
 

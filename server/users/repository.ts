@@ -12,7 +12,7 @@ import type { Application } from '../../contract/schemas/profile.ts';
 import { USER_STATUSES, type User } from '../../contract/schemas/users.ts';
 import { visibleTo } from '../authorization/account-reach.ts';
 import { effectivePermissions } from '../authorization/grants.ts';
-import type { Database } from '../db/schema.ts';
+import type { Database, UserKind } from '../db/schema.ts';
 import { oneOf } from '../db/stored-values.ts';
 import type { Principal } from '../identity/principal.ts';
 import { accessScopeOf } from '../identity/sessions.ts';
@@ -43,6 +43,8 @@ export interface UserToCreate {
   createdBy?: string | null;
   /** Accounts the user belongs to beyond its primary one. */
   accountIds?: readonly string[];
+  /** `person` (the default) or `service`, which never signs in (decision 018 §1). */
+  kind?: UserKind;
   now: Date;
 }
 
@@ -53,6 +55,7 @@ export async function insertUser(db: Kysely<Database>, user: UserToCreate): Prom
     .insertInto('users')
     .values({
       id,
+      kind: user.kind ?? 'person',
       user_name: user.userName,
       user_name_key: user.userName.toLowerCase(),
       first_name: user.firstName,
@@ -228,8 +231,7 @@ export async function userRecord(
     primary_account_dta_enabled: false,
     date_format: row.date_format,
     applications: applications.map(({ appCode }) => applicationOf(appCode)),
-    // Service users arrive with their own slice; every user is a person until then.
-    kind: 'person',
+    kind: row.kind,
     enabled: row.active,
     email_verified: row.email_verified_at !== null,
     status: oneOf(USER_STATUSES, row.status, 'user status'),

@@ -1,5 +1,4 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiPaths } from '../../../contract/paths.ts';
 import {
   type ApiToken,
   type ApiTokenCreate,
@@ -7,7 +6,7 @@ import {
   apiTokenCreatedSchema,
 } from '../../../contract/schemas/api-tokens.ts';
 import { apiRequest } from '../../lib/api-client.ts';
-import { apiTokenKeys } from './queries.ts';
+import { apiTokenKeys, type TokenOwner, tokenPaths } from './queries.ts';
 
 /*
  * API tokens need the server: a new token's value exists only in its creation answer, and a change of
@@ -22,37 +21,40 @@ export const apiTokenMutationKeys = {
   revoke: (userId: string) => ['api-tokens', 'revoke', userId] as const,
 };
 
-export function useCreateApiToken(userId: string) {
+export function useCreateApiToken(owner: TokenOwner) {
   const queryClient = useQueryClient();
+  const userId = owner.id;
   return useMutation({
     mutationKey: apiTokenMutationKeys.create(userId),
     meta: { errorToast: false },
     // The answer holds the token: the mutation cache drops it as soon as no dialog shows it.
     gcTime: 0,
     mutationFn: (request: ApiTokenCreate) =>
-      apiRequest('POST', apiPaths.users.apiTokens(userId), { body: request, schema: apiTokenCreatedSchema }),
+      apiRequest('POST', tokenPaths(owner).list, { body: request, schema: apiTokenCreatedSchema }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: apiTokenKeys.list(userId) }),
   });
 }
 
 /** PUT on the version the list showed: a change made meanwhile is refused (412), not overwritten. */
-export function useUpdateApiToken(userId: string) {
+export function useUpdateApiToken(owner: TokenOwner) {
   const queryClient = useQueryClient();
+  const userId = owner.id;
   return useMutation({
     mutationKey: apiTokenMutationKeys.update(userId),
     meta: { errorToast: false },
     mutationFn: ({ token, update }: { token: ApiToken; update: ApiTokenUpdate }) =>
-      apiRequest('PUT', apiPaths.users.apiToken(userId, token.id), { body: update, ifMatch: token.version }),
+      apiRequest('PUT', tokenPaths(owner).one(token.id), { body: update, ifMatch: token.version }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: apiTokenKeys.list(userId) }),
   });
 }
 
-export function useRevokeApiToken(userId: string) {
+export function useRevokeApiToken(owner: TokenOwner) {
   const queryClient = useQueryClient();
+  const userId = owner.id;
   return useMutation({
     mutationKey: apiTokenMutationKeys.revoke(userId),
     meta: { errorToast: false },
-    mutationFn: (token: ApiToken) => apiRequest('DELETE', apiPaths.users.apiToken(userId, token.id)),
+    mutationFn: (token: ApiToken) => apiRequest('DELETE', tokenPaths(owner).one(token.id)),
     onSettled: () => queryClient.invalidateQueries({ queryKey: apiTokenKeys.list(userId) }),
   });
 }

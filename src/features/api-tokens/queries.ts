@@ -3,17 +3,35 @@ import { apiPaths } from '../../../contract/paths.ts';
 import { apiTokenListSchema } from '../../../contract/schemas/api-tokens.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 
+/**
+ * Whose tokens: a person's (`user/{id}/api-tokens`) or a service user's
+ * (`service-user/{id}/api-tokens`, managed by whoever may change it; decision 018 §4.3).
+ */
+export interface TokenOwner {
+  kind: 'person' | 'service';
+  id: string;
+}
+
+/** The token paths of `owner`. */
+export function tokenPaths(owner: TokenOwner) {
+  const paths = owner.kind === 'service' ? apiPaths.serviceUsers : apiPaths.users;
+  return {
+    list: paths.apiTokens(owner.id),
+    one: (tokenId: string) => paths.apiToken(owner.id, tokenId),
+  };
+}
+
 /** A user's API tokens. The list never holds a token's value: only the creation answer does. */
 export const apiTokenKeys = {
   all: () => ['api-tokens'] as const,
   list: (userId: string) => [...apiTokenKeys.all(), userId] as const,
 };
 
-export function apiTokenListQueryOptions(userId: string) {
+export function apiTokenListQueryOptions(owner: TokenOwner) {
   return queryOptions({
-    queryKey: apiTokenKeys.list(userId),
+    queryKey: apiTokenKeys.list(owner.id),
     queryFn: ({ signal }) =>
-      apiRequest('GET', apiPaths.users.apiTokens(userId), {
+      apiRequest('GET', tokenPaths(owner).list, {
         query: { status: 'active', limit: '100' },
         schema: apiTokenListSchema,
         signal,

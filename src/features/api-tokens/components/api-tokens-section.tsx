@@ -9,6 +9,7 @@ import {
   apiTokenEndDateIssue,
   apiTokenUpdateSchema,
 } from '../../../../contract/schemas/api-tokens.ts';
+import { CreatedToken } from '../../../components/created-token.tsx';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
 import { TableFrame } from '../../../components/list/table-frame.tsx';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
@@ -20,7 +21,7 @@ import { useProfile } from '../../../lib/current-user.ts';
 import { formatUserDate, parseCalendarDate, today, userDate } from '../../../lib/dates.ts';
 import { type FormState, type FormValues, useForm } from '../../../lib/form/use-form.ts';
 import { useCreateApiToken, useRevokeApiToken, useUpdateApiToken } from '../mutations.ts';
-import { apiTokenListQueryOptions } from '../queries.ts';
+import { apiTokenListQueryOptions, type TokenOwner } from '../queries.ts';
 import './api-tokens.css';
 
 /** The server's today: end dates are calendar days in UTC (decision 018 §2). */
@@ -39,11 +40,13 @@ function endDateRule(values: FormValues) {
 }
 
 /**
- * The signed-in person's own API tokens on their details page (decision 018 §8): the active ones,
- * making one (its value shown once), changing its end date and revoking it.
+ * API tokens on a details page (decision 018 §8.4, §8.5): the signed-in person's own, or a service
+ * user's for whoever may change it. The active ones, making one (its value shown once), changing its
+ * end date and revoking it.
  */
-export function ApiTokensSection({ userId }: { userId: string }) {
-  const tokens = useQuery(apiTokenListQueryOptions(userId));
+export function ApiTokensSection({ owner }: { owner: TokenOwner }) {
+  const tokens = useQuery(apiTokenListQueryOptions(owner));
+  const service = owner.kind === 'service';
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<ApiToken | null>(null);
   const [revoking, setRevoking] = useState<ApiToken | null>(null);
@@ -62,21 +65,35 @@ export function ApiTokensSection({ userId }: { userId: string }) {
         </NeedsConnection>
       </div>
       <p className="api-tokens__hint">
-        <Trans>
-          An API token lets a script call the API as you, with your permissions. Keep it secret, and revoke it
-          when it is no longer needed.
-        </Trans>
+        {service ? (
+          <Trans>
+            An API token lets a script call the API as this service user, with its permissions. Keep it
+            secret, and revoke it when it is no longer needed.
+          </Trans>
+        ) : (
+          <Trans>
+            An API token lets a script call the API as you, with your permissions. Keep it secret, and revoke
+            it when it is no longer needed.
+          </Trans>
+        )}
       </p>
       <QueryStatus
         query={tokens}
         pendingText={<Trans>Loading API tokens…</Trans>}
-        empty={{ when: ({ total }) => total === 0, content: <Trans>You have no active API token.</Trans> }}
+        empty={{
+          when: ({ total }) => total === 0,
+          content: service ? (
+            <Trans>This service user has no active API token.</Trans>
+          ) : (
+            <Trans>You have no active API token.</Trans>
+          ),
+        }}
       >
         {({ items }) => <TokenTable tokens={items} onEdit={setEditing} onRevoke={setRevoking} />}
       </QueryStatus>
-      <CreateTokenDialog userId={userId} open={creating} onOpenChange={setCreating} />
-      <EditEndDateDialog userId={userId} token={editing} onClose={() => setEditing(null)} />
-      <RevokeTokenDialog userId={userId} token={revoking} onClose={() => setRevoking(null)} />
+      <CreateTokenDialog owner={owner} open={creating} onOpenChange={setCreating} />
+      <EditEndDateDialog owner={owner} token={editing} onClose={() => setEditing(null)} />
+      <RevokeTokenDialog owner={owner} token={revoking} onClose={() => setRevoking(null)} />
     </section>
   );
 }
@@ -175,15 +192,15 @@ function TokenTable({
 }
 
 function CreateTokenDialog({
-  userId,
+  owner,
   open,
   onOpenChange,
 }: {
-  userId: string;
+  owner: TokenOwner;
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
-  const create = useCreateApiToken(userId);
+  const create = useCreateApiToken(owner);
   // The token lives here and in no query or storage; closing the dialog forgets it.
   const [created, setCreated] = useState<ApiTokenCreated | null>(null);
   const changeOpen = (next: boolean) => {
@@ -202,7 +219,7 @@ function CreateTokenDialog({
       title={created ? <Trans>Your new API token</Trans> : <Trans>Create API token</Trans>}
     >
       {created ? (
-        <CreatedToken token={created} onDone={() => changeOpen(false)} />
+        <CreatedToken name={created.name} value={created.value} onDone={() => changeOpen(false)} />
       ) : (
         <CreateTokenForm
           onSubmit={async (request) => setCreated(await create.mutateAsync(request))}
@@ -274,56 +291,15 @@ function CreateTokenForm({
   );
 }
 
-function CreatedToken({ token, onDone }: { token: ApiTokenCreated; onDone: () => void }) {
-  const { t } = useLingui();
-  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
-  const name = token.name;
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(token.value);
-      setCopied('yes');
-    } catch {
-      setCopied('failed');
-    }
-  };
-  return (
-    <div className="dialog__form">
-      <p>
-        <Trans>Copy this token now. It will not be shown again.</Trans>
-      </p>
-      <TextField
-        label={t`API token ${name}`}
-        value={token.value}
-        readOnly
-        className="api-tokens__value"
-        onFocus={(event) => event.currentTarget.select()}
-        spellCheck={false}
-      />
-      <p role="status" className="api-tokens__copied">
-        {copied === 'yes' ? <Trans>Copied.</Trans> : null}
-        {copied === 'failed' ? <Trans>Could not copy. Select the token and copy it yourself.</Trans> : null}
-      </p>
-      <div className="dialog__actions">
-        <Button variant="secondary" onClick={copy}>
-          <Trans>Copy</Trans>
-        </Button>
-        <Button onClick={onDone}>
-          <Trans>Done</Trans>
-        </Button>
-      </div>
-    </div>
-  );
-}
-
 /** A dialog about one token of the list, open while `token` is set. */
 interface TokenDialogProps {
-  userId: string;
+  owner: TokenOwner;
   token: ApiToken | null;
   onClose: () => void;
 }
 
-function EditEndDateDialog({ userId, token, onClose }: TokenDialogProps) {
-  const update = useUpdateApiToken(userId);
+function EditEndDateDialog({ owner, token, onClose }: TokenDialogProps) {
+  const update = useUpdateApiToken(owner);
   const close = () => {
     update.reset();
     onClose();
@@ -377,8 +353,8 @@ function EditEndDateForm({
   );
 }
 
-function RevokeTokenDialog({ userId, token, onClose }: TokenDialogProps) {
-  const revoke = useRevokeApiToken(userId);
+function RevokeTokenDialog({ owner, token, onClose }: TokenDialogProps) {
+  const revoke = useRevokeApiToken(owner);
   const close = () => {
     revoke.reset();
     onClose();

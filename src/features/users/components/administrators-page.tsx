@@ -48,7 +48,7 @@ function pick<const T extends string>(choices: readonly T[], value: string): T |
 /** Access › Administrators: the people the viewer reaches, searchable, filtered, sorted and paged by 20. */
 export function AdministratorsPage({ search }: { search: UserListSearch }) {
   const { t, i18n } = useLingui();
-  const navigate = useNavigate();
+  const navigate = useNavigate({ from: '/access/administrators/' });
   const viewer = useProfile();
   const otherAccounts = seesOtherAccounts(viewer.access_scope);
   const sort = userSortOf(search, viewer.access_scope);

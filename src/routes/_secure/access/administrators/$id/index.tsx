@@ -24,6 +24,11 @@ export const Route = createFileRoute('/_secure/access/administrators/$id/')({
     const allowed = own || USER_READ_FLAGS.some((flag) => permissions[flag]);
     if (!allowed) return <ForbiddenPage />;
     // One's own tokens only: nobody makes or changes another person's (decision 018 G7).
-    return <AdministratorDetailsPage userId={id} apiTokens={own ? <ApiTokensSection userId={id} /> : null} />;
+    return (
+      <AdministratorDetailsPage
+        userId={id}
+        apiTokens={own ? <ApiTokensSection owner={{ kind: 'person', id }} /> : null}
+      />
+    );
   },
 });

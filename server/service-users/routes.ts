@@ -1,0 +1,320 @@
+import { Hono } from 'hono';
+import type { Kysely } from 'kysely';
+import { apiPaths } from '../../contract/paths.ts';
+import { DEFAULT_LIST_LIMIT } from '../../contract/schemas/common.ts';
+import {
+  type ServiceUserCreated,
+  type ServiceUserList,
+  serviceUserCreateSchema,
+  serviceUserExportQuerySchema,
+  serviceUserIdParamsSchema,
+  serviceUserListQuerySchema,
+  serviceUserUpdateSchema,
+} from '../../contract/schemas/service-users.ts';
+import { userAccessSchema, userEnableSchema } from '../../contract/schemas/users.ts';
+import { isServiceEndDateAllowed } from '../../contract/validation.ts';
+import { apiTokenRoutes, issueApiToken } from '../api-tokens/routes.ts';
+import type { AppDeps } from '../app-deps.ts';
+import { auditChange, changesNothing, updateDetails } from '../audit/change.ts';
+import { ACCOUNT_NOT_FOUND } from '../authorization/account-reach.ts';
+import { assertNotOwnUser, assertRoleFitsUser } from '../authorization/grants.ts';
+import { reachesAccount, reachesUsersOf } from '../authorization/user-reach.ts';
+import { utcDate } from '../dates.ts';
+import type { Database } from '../db/schema.ts';
+import { isUniqueViolation } from '../db/unique-violation.ts';
+import type { AppEnv } from '../http/app-env.ts';
+import { requireAuth, sessionIdOf } from '../http/authenticate.ts';
+import { csvResponse, EXPORT_BATCH_SIZE } from '../http/csv-stream.ts';
+import { entityTag } from '../http/entity-tags.ts';
+import { ApiError } from '../http/errors.ts';
+import { invalidField, validateJson, validateParams, validateQuery } from '../http/validate.ts';
+import type { Principal } from '../identity/principal.ts';
+import { type ResourceKind, versionedResource } from '../resources/versioned-resource.ts';
+import { assertMayGiveRole } from '../roles/assignments.ts';
+import { assertMayReadUsers, assertUserAccess } from '../users/access.ts';
+import { permitAccessChange, replaceAccess } from '../users/access-change.ts';
+import { assertAccountsInReach, type RoleToGive, rolesInReach, scopeOfAccountType } from '../users/grants.ts';
+import { userNameTaken } from '../users/repository.ts';
+import { assertServiceUserAccess, SERVICE_USER_TOKEN_OWNERS } from './access.ts';
+import { SERVICE_USER_CSV_HEADER, serviceUserCsvLine } from './csv.ts';
+import {
+  DEFAULT_SORT,
+  deleteServiceUser,
+  findReachableServiceUser,
+  insertServiceUser,
+  listServiceUsers,
+  type ReachableServiceUser,
+  type ServiceUserFilters,
+  serviceUserBatches,
+  serviceUserRecord,
+  updateServiceUserFields,
+} from './repository.ts';
+
+/** The unique constraint of user names (people and service users share one namespace). */
+const USER_NAME_CONSTRAINT = 'users_user_name_key_key';
+
+function nameInUse(): ApiError {
+  return new ApiError(409, 'name: already in use', { field: 'name', code: 'inUse' });
+}
+
+/** A service user's end date, when it changes: none, or a day after today (as accounts' and tokens'). */
+function assertEndDate(endDate: string | null, today: string): void {
+  if (endDate !== null && !isServiceEndDateAllowed(endDate, today)) {
+    throw invalidField('end_date', 'endDateNotInFuture');
+  }
+}
+
+/** A service user as the versioned-resource helper addresses it; out of reach is not found. */
+function serviceUserKind(deps: AppDeps): ResourceKind<{ id: string }, ReachableServiceUser> {
+  return {
+    label: 'Service user',
+    resourceType: 'USER',
+    find: async (db, principal, { id }, lock) => {
+      const row = await findReachableServiceUser(db, principal, id, lock);
+      return row && { row, accountId: row.primary_account_id };
+    },
+    authorize: (principal, { row }, access) => assertServiceUserAccess(principal, row, access),
+    represent: async (db, principal, { row }) => {
+      const record = await serviceUserRecord(db, principal, row.id, deps.now());
+      if (!record) throw new Error('A located service user is gone.');
+      return record;
+    },
+  };
+}
+
+/** An account filter out of reach is 404, never an empty page (G10); then the read permission. */
+async function assertListable(
+  db: Kysely<Database>,
+  principal: Principal,
+  filters: ServiceUserFilters,
+): Promise<void> {
+  if (filters.account_id !== undefined && !(await reachesAccount(db, principal, filters.account_id))) {
+    throw new ApiError(404, ACCOUNT_NOT_FOUND);
+  }
+  assertMayReadUsers(principal);
+}
+
+/** Service users (/account/ui-api/v1, decision 018 §4.4), described in docs/api.md. */
+export function serviceUserRoutes(deps: AppDeps): Hono<AppEnv> {
+  const { db } = deps;
+  const app = new Hono<AppEnv>();
+  const authenticated = requireAuth(deps);
+  const serviceUsers = versionedResource(deps, serviceUserKind(deps));
+  const params = validateParams(serviceUserIdParamsSchema);
+
+  app.get('/service-user', authenticated, validateQuery(serviceUserListQuerySchema), async (c) => {
+    const { limit = DEFAULT_LIST_LIMIT, offset = 0, sort = DEFAULT_SORT, ...filters } = c.req.valid('query');
+    await assertListable(db, c.var.principal, filters);
+    const list: ServiceUserList = await listServiceUsers(
+      db,
+      c.var.principal,
+      filters,
+      { limit, offset, sort },
+      deps.now(),
+    );
+    return c.json(list);
+  });
+
+  app.get('/service-user/export', authenticated, validateQuery(serviceUserExportQuerySchema), async (c) => {
+    const { sort = DEFAULT_SORT, ...filters } = c.req.valid('query');
+    await assertListable(db, c.var.principal, filters);
+    const now = deps.now();
+    return csvResponse(c, {
+      header: SERVICE_USER_CSV_HEADER,
+      batches: serviceUserBatches(db, c.var.principal, filters, sort, EXPORT_BATCH_SIZE, now),
+      line: serviceUserCsvLine,
+      filename: `service-users-${utcDate(now)}.csv`,
+    });
+  });
+
+  // Not through `versionedResource.create`: the answer holds the first token's value, so it is never
+  // stored by the idempotency middleware (`isIdempotencyExempt`) and marked for no cache to keep.
+  app.post('/service-user', authenticated, validateJson(serviceUserCreateSchema), async (c) => {
+    const principal = c.var.principal;
+    const body = c.req.valid('json');
+    const now = deps.now();
+    let created: ServiceUserCreated;
+    try {
+      created = await db.transaction().execute(async (trx) => {
+        // The order of checks of POST user, with its shared pieces: 404 for an account or role out of
+        // reach (G1), 403 without the permission for the scope the primary account gives (G2), a
+        // token minting no token (G7), then G5 and G8 on each role, and G6.
+        const account = await trx
+          .selectFrom('accounts')
+          .select(['id', 'type'])
+          .where('accounts.id', '=', body.primary_account_id)
+          .where(reachesUsersOf(principal))
+          .executeTakeFirst();
+        if (!account) throw new ApiError(404, ACCOUNT_NOT_FOUND, { field: 'primary_account_id' });
+        await assertAccountsInReach(trx, principal, body.account_ids, 'account_ids');
+        const roles = await rolesInReach(trx, principal, body.role_ids, 'role_ids');
+        const accessScope = scopeOfAccountType(account.type);
+        assertUserAccess(principal, accessScope, 'manage');
+        sessionIdOf(principal);
+        for (const role of roles) await assertMayGiveRole(trx, principal, role, 'role_ids');
+        const target = { access_scope: accessScope, primary_account_id: account.id };
+        for (const role of roles) assertRoleFitsUser(role, target, 'role_ids');
+        assertEndDate(body.end_date, utcDate(now));
+        if (await userNameTaken(trx, body.name)) throw nameInUse();
+
+        const id = await insertServiceUser(trx, {
+          name: body.name,
+          description: body.description,
+          email: body.email,
+          endDate: body.end_date,
+          accessScope,
+          primaryAccountId: body.primary_account_id,
+          accountIds: body.account_ids,
+          roleIds: roles.map((role) => role.id),
+          createdBy: principal.userId,
+          now,
+        });
+        await auditChange(trx, c, deps, {
+          action: 'CREATE',
+          resourceType: 'USER',
+          resourceId: id,
+          accountId: body.primary_account_id,
+          details: {
+            user_name: body.name,
+            kind: 'service',
+            access_scope: accessScope,
+            end_date: body.end_date,
+            account_ids: [...new Set([body.primary_account_id, ...body.account_ids])],
+            roles: roles.map((role) => role.name).sort(),
+          },
+        });
+        const token = await issueApiToken(
+          trx,
+          c,
+          deps,
+          {
+            id,
+            access_scope: accessScope,
+            permissions: [],
+            primary_account_id: body.primary_account_id,
+            end_date: body.end_date,
+          },
+          { name: body.token_name, endDate: null },
+          now,
+        );
+        const record = await serviceUserRecord(trx, principal, id, now);
+        if (!record) throw new Error('A service user just made is gone.');
+        return { service_user: record, api_token: token };
+      });
+    } catch (error) {
+      // Two creations of one name at once: the second meets the unique constraint.
+      if (isUniqueViolation(error, USER_NAME_CONSTRAINT)) throw nameInUse();
+      throw error;
+    }
+    c.header('Cache-Control', 'no-store');
+    c.header('Location', apiPaths.serviceUsers.byId(created.service_user.id));
+    c.header('ETag', entityTag(created.service_user.version));
+    return c.json(created, 201);
+  });
+
+  app.get('/service-user/:id', authenticated, params, (c) => serviceUsers.read(c, c.req.valid('param')));
+
+  app.put('/service-user/:id', authenticated, params, validateJson(serviceUserUpdateSchema), async (c) => {
+    const body = c.req.valid('json');
+    try {
+      return await serviceUsers.change(c, c.req.valid('param'), {
+        precondition: 'required',
+        apply: async (trx, { row }, now) => {
+          if (body.end_date !== row.end_date) assertEndDate(body.end_date, utcDate(now));
+          const renamed = body.name !== row.user_name;
+          if (
+            renamed &&
+            body.name.toLowerCase() !== row.user_name.toLowerCase() &&
+            (await userNameTaken(trx, body.name))
+          ) {
+            throw nameInUse();
+          }
+          const before = {
+            user_name: row.user_name,
+            description: row.description,
+            email: row.email,
+            end_date: row.end_date,
+          };
+          const after = {
+            user_name: body.name,
+            description: body.description,
+            email: body.email,
+            end_date: body.end_date,
+          };
+          // The responsible person's address is personal data: the trail says it changed, not to what.
+          const details = updateDetails(before, after, ['user_name', 'description', 'end_date']);
+          if (changesNothing(details)) return null;
+          await trx
+            .updateTable('users')
+            .set((eb) => ({
+              user_name: body.name,
+              user_name_key: body.name.toLowerCase(),
+              email: body.email,
+              updated_at: now,
+              version: eb('version', '+', 1),
+            }))
+            .where('id', '=', row.id)
+            .execute();
+          await updateServiceUserFields(trx, row.id, {
+            description: body.description,
+            end_date: body.end_date,
+          });
+          return { action: 'UPDATE', details };
+        },
+      });
+    } catch (error) {
+      if (isUniqueViolation(error, USER_NAME_CONSTRAINT)) throw nameInUse();
+      throw error;
+    }
+  });
+
+  // Its accounts and roles, under the rules of PUT user/{id}/access (one shared pair of steps).
+  app.put('/service-user/:id/access', authenticated, params, validateJson(userAccessSchema), (c) => {
+    const access = c.req.valid('json');
+    let roles: RoleToGive[] = [];
+    return serviceUsers.change(c, c.req.valid('param'), {
+      precondition: 'required',
+      permit: async ({ row }, trx) => {
+        roles = await permitAccessChange(trx, c.var.principal, row.id, access);
+      },
+      apply: (trx, { row }, now) => replaceAccess(trx, row, access, roles, now),
+    });
+  });
+
+  app.put('/service-user/:id/enable', authenticated, params, validateJson(userEnableSchema), (c) => {
+    const { enabled } = c.req.valid('json');
+    return serviceUsers.change(c, c.req.valid('param'), {
+      precondition: 'required',
+      // G3: a service user's token does not switch its own service user off or on.
+      permit: ({ row }) => assertNotOwnUser(c.var.principal, row.id),
+      apply: async (trx, { row }, now) => {
+        if (row.active === enabled) return null;
+        await trx
+          .updateTable('users')
+          .set((eb) => ({ active: enabled, updated_at: now, version: eb('version', '+', 1) }))
+          .where('id', '=', row.id)
+          .execute();
+        return {
+          action: 'UPDATE',
+          details: updateDetails({ enabled: row.active }, { enabled }, ['enabled']),
+        };
+      },
+    });
+  });
+
+  app.delete('/service-user/:id', authenticated, params, (c) =>
+    serviceUsers.change(c, c.req.valid('param'), {
+      precondition: 'honoured',
+      permit: ({ row }) => assertNotOwnUser(c.var.principal, row.id),
+      apply: async (trx, { row }) => {
+        await deleteServiceUser(trx, row.id);
+        return { action: 'DELETE', details: { user_name: row.user_name, kind: 'service' } };
+      },
+    }),
+  );
+
+  // Its tokens: the token routes of people, with whoever may change the service user as the owner.
+  app.route('/', apiTokenRoutes(deps, SERVICE_USER_TOKEN_OWNERS));
+
+  return app;
+}

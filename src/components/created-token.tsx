@@ -1,0 +1,58 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useState } from 'react';
+import { Button } from './ui/button.tsx';
+import { TextField } from './ui/field.tsx';
+import './created-token.css';
+
+/**
+ * A new API token's value, shown this once with Copy and the warning that it will not be shown again
+ * (decision 018 §5, §8.4). Shared by the API-token dialog and the service-user creation page. The
+ * value lives in the caller's state only: never in a query, the address or storage.
+ */
+export function CreatedToken({
+  name,
+  value,
+  onDone,
+  doneLabel,
+}: {
+  name: string;
+  value: string;
+  onDone: () => void;
+  doneLabel?: React.ReactNode;
+}) {
+  const { t } = useLingui();
+  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+      setCopied('yes');
+    } catch {
+      setCopied('failed');
+    }
+  };
+  return (
+    <div className="dialog__form">
+      <p>
+        <Trans>Copy this token now. It will not be shown again.</Trans>
+      </p>
+      <TextField
+        label={t`API token ${name}`}
+        value={value}
+        readOnly
+        className="created-token__value"
+        onFocus={(event) => event.currentTarget.select()}
+        spellCheck={false}
+      />
+      <p role="status" className="created-token__copied">
+        {copied === 'yes' ? <Trans>Copied.</Trans> : null}
+        {copied === 'failed' ? <Trans>Could not copy. Select the token and copy it yourself.</Trans> : null}
+      </p>
+      <div className="dialog__actions">
+        <Button variant="secondary" onClick={copy}>
+          <Trans>Copy</Trans>
+        </Button>
+        <Button onClick={onDone}>{doneLabel ?? <Trans>Done</Trans>}</Button>
+      </div>
+    </div>
+  );
+}

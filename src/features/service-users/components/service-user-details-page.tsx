@@ -1,0 +1,195 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useSuspenseQuery } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { type ReactNode, useState } from 'react';
+import type { ServiceUser } from '../../../../contract/schemas/service-users.ts';
+import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
+import { NeedsConnection } from '../../../components/offline-notice.tsx';
+import { APPLICATION_NAMES } from '../../../components/role-labels.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { TypeToConfirmDialog } from '../../../components/ui/dialog.tsx';
+import { FormErrorAlert } from '../../../components/ui/form.tsx';
+import { showToast } from '../../../components/ui/toast.tsx';
+import { useProfile } from '../../../lib/current-user.ts';
+import { formatUserDate, parseCalendarDate, userDate } from '../../../lib/dates.ts';
+import { useFeatureFlags } from '../../../lib/feature-flags.ts';
+import { usePermissionFlags } from '../../../lib/permissions.tsx';
+import { SERVICE_USER_MANAGE_FLAGS } from '../access.ts';
+import { useDeleteServiceUser } from '../mutations.ts';
+import { serviceUserQueryOptions } from '../queries.ts';
+import { ServiceUserStatusBadge } from './service-user-labels.tsx';
+import { ServiceUserStatusDialog } from './service-user-status-dialog.tsx';
+
+/**
+ * One service user (O-09 `/{id}`; decision 018 §8.5): its details, accounts and roles, and its API
+ * tokens, the section the route composes in from the API-token feature; Edit, Enable or Disable, and
+ * Delete for whoever may change it.
+ */
+export function ServiceUserDetailsPage({ id, apiTokens }: { id: string; apiTokens?: ReactNode }) {
+  const { i18n } = useLingui();
+  const query = useSuspenseQuery(serviceUserQueryOptions(id));
+  const serviceUser = query.data;
+  const viewer = useProfile();
+  const permissions = usePermissionFlags();
+  const rolesFeature = useFeatureFlags().roles;
+  const manages = SERVICE_USER_MANAGE_FLAGS.every((flag) => permissions[flag]);
+  const [changingStatus, setChangingStatus] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const endDate = parseCalendarDate(serviceUser.end_date);
+  const date = (value: string | null) =>
+    value === null ? <Trans>Never</Trans> : userDate(value, viewer.date_format, i18n.locale);
+  const creator = serviceUser.created_by?.name;
+  return (
+    <section className="page service-user-details" aria-labelledby="page-title">
+      <div className="list-heading">
+        <h1 id="page-title" className="page__title">
+          {serviceUser.name}
+        </h1>
+        <ServiceUserStatusBadge status={serviceUser.status} />
+      </div>
+      <CachedDataNotice updatedAt={query.dataUpdatedAt} />
+      {manages ? (
+        <p className="service-users__actions">
+          <Link
+            className="button button--secondary"
+            to={
+              rolesFeature
+                ? '/access/service-user/$id/role-service-user-edit'
+                : '/access/service-user/$id/edit'
+            }
+            params={{ id }}
+          >
+            <Trans>Edit</Trans>
+          </Link>
+          <NeedsConnection>
+            {(gate) => (
+              <Button variant="secondary" {...gate.controlProps} onClick={() => setChangingStatus(true)}>
+                {serviceUser.status === 'disabled' ? <Trans>Enable</Trans> : <Trans>Disable</Trans>}
+              </Button>
+            )}
+          </NeedsConnection>
+          <NeedsConnection>
+            {(gate) => (
+              <Button className="button--danger" {...gate.controlProps} onClick={() => setDeleting(true)}>
+                <Trans>Delete</Trans>
+              </Button>
+            )}
+          </NeedsConnection>
+        </p>
+      ) : null}
+      <section aria-labelledby="details">
+        <h2 id="details">
+          <Trans>Details</Trans>
+        </h2>
+        <dl className="details">
+          <Row label={<Trans>Description</Trans>}>{serviceUser.description || <Trans>Not given</Trans>}</Row>
+          <Row label={<Trans>Responsible person’s e-mail</Trans>}>{serviceUser.email}</Row>
+          <Row label={<Trans>End date</Trans>}>
+            {endDate === null ? (
+              <Trans>No end date</Trans>
+            ) : (
+              formatUserDate(endDate, viewer.date_format, i18n.locale)
+            )}
+          </Row>
+          <Row label={<Trans>Last used</Trans>}>{date(serviceUser.last_used_at)}</Row>
+          <Row label={<Trans>Created</Trans>}>
+            {date(serviceUser.created_at)}
+            {creator ? (
+              <>
+                {' '}
+                <Trans>by {creator}</Trans>
+              </>
+            ) : null}
+          </Row>
+        </dl>
+      </section>
+      <section aria-labelledby="accounts-and-roles">
+        <h2 id="accounts-and-roles">
+          <Trans>Accounts and roles</Trans>
+        </h2>
+        <dl className="details">
+          <Row label={<Trans>Accounts</Trans>}>
+            <ul className="service-user-details__list">
+              {serviceUser.accounts.map((account) => (
+                <li key={account.id}>{account.name}</li>
+              ))}
+            </ul>
+          </Row>
+          {rolesByApplication(serviceUser).map(({ app, roles }) => (
+            <Row key={app} label={APPLICATION_NAMES[app]}>
+              <ul className="service-user-details__list">
+                {roles.map((role) => (
+                  <li key={role.id}>{role.name}</li>
+                ))}
+              </ul>
+            </Row>
+          ))}
+        </dl>
+      </section>
+      {apiTokens}
+      <ServiceUserStatusDialog
+        serviceUser={changingStatus ? serviceUser : null}
+        onClose={() => setChangingStatus(false)}
+      />
+      <DeleteServiceUserDialog serviceUser={serviceUser} open={deleting} onClose={() => setDeleting(false)} />
+    </section>
+  );
+}
+
+function Row({ label, children }: { label: ReactNode; children: ReactNode }) {
+  return (
+    <div className="details__row">
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+function rolesByApplication(serviceUser: ServiceUser) {
+  const apps = [...new Set(serviceUser.roles.map((role) => role.app_code))];
+  return apps.map((app) => ({ app, roles: serviceUser.roles.filter((role) => role.app_code === app) }));
+}
+
+function DeleteServiceUserDialog({
+  serviceUser,
+  open,
+  onClose,
+}: {
+  serviceUser: ServiceUser;
+  open: boolean;
+  onClose: () => void;
+}) {
+  const { t } = useLingui();
+  const navigate = useNavigate();
+  const remove = useDeleteServiceUser(serviceUser.id);
+  const name = serviceUser.name;
+  const close = () => {
+    remove.reset();
+    onClose();
+  };
+  return (
+    <TypeToConfirmDialog
+      open={open}
+      onOpenChange={(next) => (next ? undefined : close())}
+      title={<Trans>Delete {name}?</Trans>}
+      warning={
+        <Trans>The service user and its API tokens are deleted. Scripts using them are refused.</Trans>
+      }
+      inputLabel={t`Type DELETE to confirm`}
+      expected="DELETE"
+      maxLength={6}
+      confirmLabel={<Trans>Delete</Trans>}
+      cancelLabel={<Trans>Cancel</Trans>}
+      pending={remove.isPending}
+      error={remove.error ? <FormErrorAlert error={remove.error} /> : null}
+      onConfirm={() =>
+        remove.mutate(serviceUser.version, {
+          onSuccess: () => {
+            showToast('success', t`Service user deleted.`);
+            void navigate({ to: '/access/service-user' });
+          },
+        })
+      }
+    />
+  );
+}

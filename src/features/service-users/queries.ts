@@ -1,0 +1,69 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { apiPaths } from '../../../contract/paths.ts';
+import {
+  type ServiceUserListQueryInput,
+  serviceUserListSchema,
+  serviceUserSchema,
+} from '../../../contract/schemas/service-users.ts';
+import { tenantListSchema } from '../../../contract/schemas/tenants.ts';
+import { roleListSchema } from '../../../contract/schemas/users.ts';
+import { apiRequest } from '../../lib/api-client.ts';
+
+/**
+ * Service-user queries. Not account-scoped: which service users a caller reaches follows its own
+ * scope (decision 018 §3.1).
+ */
+export const serviceUserKeys = {
+  all: () => ['service-users'] as const,
+  lists: () => [...serviceUserKeys.all(), 'list'] as const,
+  list: (query: ServiceUserListQueryInput) => [...serviceUserKeys.lists(), query] as const,
+  detail: (id: string) => [...serviceUserKeys.all(), 'detail', id] as const,
+  accountChoices: () => [...serviceUserKeys.all(), 'account-choices'] as const,
+  roleChoices: (accountId: string) => [...serviceUserKeys.all(), 'role-choices', accountId] as const,
+};
+
+export function serviceUserListQueryOptions(query: ServiceUserListQueryInput) {
+  return queryOptions({
+    queryKey: serviceUserKeys.list(query),
+    queryFn: ({ signal }) =>
+      apiRequest('GET', apiPaths.serviceUsers.list, { query, schema: serviceUserListSchema, signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function serviceUserQueryOptions(id: string) {
+  return queryOptions({
+    queryKey: serviceUserKeys.detail(id),
+    queryFn: ({ signal }) =>
+      apiRequest('GET', apiPaths.serviceUsers.byId(id), { schema: serviceUserSchema, signal }),
+  });
+}
+
+/**
+ * The accounts a system or partner viewer may make a service user in: the first 100 by name. Account
+ * scope makes them in its own account only and never asks.
+ */
+export function accountChoicesQueryOptions() {
+  return queryOptions({
+    queryKey: serviceUserKeys.accountChoices(),
+    queryFn: ({ signal }) =>
+      apiRequest('GET', apiPaths.tenants.list, {
+        query: { active: 'true', sort: 'name:asc', limit: '100' },
+        schema: tenantListSchema,
+        signal,
+      }),
+  });
+}
+
+/** The active roles a user of `accountId` may hold: built-in ones and that account's own. */
+export function roleChoicesQueryOptions(accountId: string) {
+  return queryOptions({
+    queryKey: serviceUserKeys.roleChoices(accountId),
+    queryFn: ({ signal }) =>
+      apiRequest('GET', apiPaths.roles.list, {
+        query: { account_id: accountId, status: 'active', sort: 'name:asc', limit: '100' },
+        schema: roleListSchema,
+        signal,
+      }),
+  });
+}
