@@ -8,7 +8,7 @@ import {
   type ApiTokenListQuery,
 } from '../../contract/schemas/api-tokens.ts';
 import { effectivePermissions } from '../authorization/grants.ts';
-import { userReach } from '../authorization/user-reach.ts';
+import { reachablePerson } from '../authorization/user-reach.ts';
 import { utcDate } from '../dates.ts';
 import type { Database } from '../db/schema.ts';
 import { hashOpaqueToken, newOpaqueToken } from '../identity/opaque-tokens.ts';
@@ -197,23 +197,23 @@ export async function revokeApiToken(
     .execute();
 }
 
-/** The user `id` with what they hold, if `principal` reaches them (else undefined, answered 404). */
+/**
+ * The person `id` with what they hold, if `principal` reaches them (else undefined, answered 404); a
+ * service user's tokens live under `service-user/{id}/api-tokens`.
+ */
 export async function findTokenOwner(
   db: Kysely<Database>,
   principal: Principal,
   id: string,
   lock: boolean,
 ): Promise<(TokenOwner & { primary_account_id: string }) | undefined> {
-  const row = await db
-    .selectFrom('users')
+  const row = await reachablePerson(db, principal, id)
     .select((eb) => [
       'users.id',
       'users.access_scope',
       'users.primary_account_id',
       effectivePermissions(eb.ref('users.id')).as('permissions'),
     ])
-    .where('users.id', '=', id)
-    .where(userReach(principal))
     .$if(lock, (query) => query.forUpdate())
     .executeTakeFirst();
   return row && { ...row, access_scope: accessScopeOf(row.access_scope) };

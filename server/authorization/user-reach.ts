@@ -102,15 +102,25 @@ export async function reachesRole(
 }
 
 /**
- * The user with `id` if `principal` reaches it; with `lock`, locked for the rest of the transaction so
- * the checks made on it still hold when a change is written.
+ * The person `id` as a query to select from, if `principal` reaches them. Service users are reached
+ * through their own routes only (`service-users/`): a person's mail, password, two-factor, token and
+ * role calls have no meaning for them, so `user/{id}/…` answers 404 for one like a missing user.
  */
-export function findReachableUser(db: Kysely<Database>, principal: Principal, id: string, lock: boolean) {
+export function reachablePerson(db: Kysely<Database>, principal: Principal, id: string) {
   return db
     .selectFrom('users')
-    .select(['id', 'user_name', 'locale', 'access_scope', 'primary_account_id', 'version'])
     .where('users.id', '=', id)
-    .where(userReach(principal))
+    .where('users.kind', '=', 'person')
+    .where(userReach(principal));
+}
+
+/**
+ * The person with `id` if `principal` reaches them; with `lock`, locked for the rest of the
+ * transaction so the checks made on it still hold when a change is written.
+ */
+export function findReachableUser(db: Kysely<Database>, principal: Principal, id: string, lock: boolean) {
+  return reachablePerson(db, principal, id)
+    .select(['id', 'user_name', 'locale', 'access_scope', 'primary_account_id', 'version'])
     .$if(lock, (query) => query.forUpdate())
     .executeTakeFirst();
 }

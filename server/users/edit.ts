@@ -3,7 +3,7 @@ import type { AuditUpdateDetails } from '../../contract/audit.ts';
 import type { UserUpdate } from '../../contract/schemas/users.ts';
 import { changesNothing, updateDetails } from '../audit/change.ts';
 import { assertUserWithinYours, effectivePermissions } from '../authorization/grants.ts';
-import { userReach } from '../authorization/user-reach.ts';
+import { reachablePerson } from '../authorization/user-reach.ts';
 import type { Database } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
 import type { Principal } from '../identity/principal.ts';
@@ -30,15 +30,14 @@ export interface EditableUser {
   permissions: readonly string[];
 }
 
-/** The user `id` within the caller's reach, with what its edit needs; locked with `lock`. */
+/** The person `id` within the caller's reach, with what its edit needs; locked with `lock`. */
 export async function findEditableUser(
   db: Kysely<Database>,
   principal: Principal,
   id: string,
   lock: boolean,
 ): Promise<EditableUser | undefined> {
-  const row = await db
-    .selectFrom('users')
+  const row = await reachablePerson(db, principal, id)
     .select((eb) => [
       'users.id',
       'users.version',
@@ -53,8 +52,6 @@ export async function findEditableUser(
       'users.aliases',
       effectivePermissions(eb.ref('users.id')).as('permissions'),
     ])
-    .where('users.id', '=', id)
-    .where(userReach(principal))
     .$if(lock, (query) => query.forUpdate())
     .executeTakeFirst();
   return row && { ...row, access_scope: accessScopeOf(row.access_scope) };

@@ -202,6 +202,34 @@ describe('creating a service user', () => {
   });
 });
 
+describe('the people routes', () => {
+  it('do not reach a service user: user/{id} and its mail, access, token and delete calls answer 404', async () => {
+    const made = await create({ name: 'Not a person bot' });
+    const id = made.service_user.id;
+    const ifMatch = { 'If-Match': '"1"' };
+    const attempts: [string, 'GET' | 'PUT' | 'DELETE' | 'POST', string, unknown?][] = [
+      ['read', 'GET', apiPaths.users.byId(id)],
+      [
+        'edit',
+        'PUT',
+        apiPaths.users.byId(id),
+        { first_name: 'A', last_name: 'B', user_name: 'x', email: 'x@example.com', locale: 'en_US' },
+      ],
+      ['reset mail', 'PUT', apiPaths.users.resetMail(id)],
+      ['verification', 'PUT', apiPaths.users.verification(id)],
+      ['access', 'PUT', apiPaths.users.access(id), { account_ids: [], role_ids: [viewerRole] }],
+      ['tokens', 'GET', apiPaths.users.apiTokens(id)],
+      ['two-factor', 'DELETE', apiPaths.users.mfa(id)],
+      ['delete', 'DELETE', apiPaths.users.byId(id)],
+    ];
+    for (const [label, method, path, body] of attempts) {
+      const response = await asAdmin(method, path, body, ifMatch);
+      expect(response.status, label).toBe(404);
+    }
+    expect((await read(id)).body.status).toBe('enabled');
+  });
+});
+
 describe('listing and exporting', () => {
   it('lists service users with filters and sort, never in the people list', async () => {
     const made = await create({ name: 'Zeta listing bot', description: 'find-me-here' });
