@@ -6,15 +6,20 @@ import { OFFLINE_DATABASE_NAME } from '../../contract/offline-storage.ts';
 
 /**
  * The console's service worker controls the page. The first load of a build is not controlled until
- * the worker activates and claims it; its registration loads after the first screen.
+ * the worker activates and claims it; its registration loads after the first screen. On a loaded
+ * machine the claim has been seen to miss a page that loaded while the worker was installing; a page
+ * loaded once a worker is active is always controlled, so the check reloads once before failing.
+ * Callers call it right after a navigation, where a reload loses nothing.
  */
 export async function waitForWorkerControl(page: Page): Promise<void> {
+  const controlled = () =>
+    page.evaluate(() => navigator.serviceWorker.controller !== null).catch(() => false);
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  const deadline = Date.now() + 10_000;
+  while (!(await controlled()) && Date.now() < deadline) await page.waitForTimeout(250);
+  if (!(await controlled())) await page.reload();
   await expect
-    .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), {
-      message: 'the service worker controls the page',
-      timeout: 15_000,
-    })
+    .poll(controlled, { message: 'the service worker controls the page', timeout: 15_000 })
     .toBe(true);
 }
 
