@@ -56,9 +56,14 @@ export function AdministratorDetailsPage({ userId, apiTokens }: { userId: string
       </p>
       <div className="administrator-actions">
         {own ? (
-          <Link to="/profile/edit" className="button button--primary">
-            <Trans>Edit</Trans>
-          </Link>
+          <>
+            <Link to="/profile/edit" className="button button--primary">
+              <Trans>Edit</Trans>
+            </Link>
+            <Link to="/profile/change-password" className="button button--secondary">
+              <Trans>Change password</Trans>
+            </Link>
+          </>
         ) : changeable ? (
           <Link
             to={
