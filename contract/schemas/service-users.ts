@@ -52,8 +52,8 @@ export const serviceUserSummarySchema = v.object({
   end_date: v.nullable(v.string()),
   status: v.picklist(SERVICE_USER_STATUSES),
   primary_account: idNameSchema,
-  /** Its roles that are not archived, by name. */
-  roles: v.array(idNameSchema),
+  /** Its roles that are not archived, by name; `code` names a built-in role (null for custom ones). */
+  roles: v.array(v.object({ ...idNameSchema.entries, code: v.nullable(v.string()) })),
   /** When any of its tokens was last used. */
   last_used_at: v.nullable(v.string()),
   created_at: v.string(),
@@ -72,7 +72,12 @@ export const serviceUserSchema = v.object({
   /** Its accounts that the caller sees, primary first. */
   accounts: v.array(idNameSchema),
   roles: v.array(
-    v.object({ ...idNameSchema.entries, app_code: v.picklist(APPLICATION_CODES), built_in: v.boolean() }),
+    v.object({
+      ...idNameSchema.entries,
+      code: v.nullable(v.string()),
+      app_code: v.picklist(APPLICATION_CODES),
+      built_in: v.boolean(),
+    }),
   ),
   /** What its roles grant, archived roles excluded. */
   permissions: v.array(v.string()),

@@ -46,9 +46,9 @@ const lastUsedOf = sql<Date | null>`(
   select max(t.last_used_at) from api_tokens t where t.user_id = ${sql.ref('users.id')}
 )`;
 
-/** Its roles that are not archived, `{id, name}` in name order. */
-const rolesOf = sql<{ id: string; name: string }[]>`(
-  select coalesce(jsonb_agg(jsonb_build_object('id', r.id, 'name', r.name) order by lower(r.name), r.id), '[]'::jsonb)
+/** Its roles that are not archived, `{id, name, code}` in name order (`code` null for custom roles). */
+const rolesOf = sql<{ id: string; name: string; code: string | null }[]>`(
+  select coalesce(jsonb_agg(jsonb_build_object('id', r.id, 'name', r.name, 'code', r.code) order by lower(r.name), r.id), '[]'::jsonb)
   from user_roles ur join roles r on r.id = ur.role_id and not r.archived
   where ur.user_id = ${sql.ref('users.id')}
 )`;
@@ -283,7 +283,7 @@ export async function serviceUserRecord(
     db
       .selectFrom('user_roles')
       .innerJoin('roles', 'roles.id', 'user_roles.role_id')
-      .select(['roles.id', 'roles.name', 'roles.app_code', 'roles.account_id'])
+      .select(['roles.id', 'roles.name', 'roles.code', 'roles.app_code', 'roles.account_id'])
       .where('user_roles.user_id', '=', id)
       .where('roles.archived', '=', false)
       .orderBy('roles.name')
@@ -302,6 +302,7 @@ export async function serviceUserRecord(
     roles: roles.map((role) => ({
       id: role.id,
       name: role.name,
+      code: role.code,
       app_code: oneOf(APPLICATION_CODES, role.app_code, 'application'),
       built_in: role.account_id === null,
     })),

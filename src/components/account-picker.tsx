@@ -1,7 +1,7 @@
 import { Trans } from '@lingui/react/macro';
 import { useId } from 'react';
-import { ChoiceBox } from './role-picker.tsx';
 import './role-picker.css';
+import { Checkbox } from './ui/checkbox.tsx';
 
 export interface AccountChoice {
   id: string;
@@ -53,12 +53,9 @@ export function AccountPicker({ legend, name, accounts, selected, status, error 
         <ul className="account-picker__list">
           {accounts.map((account) => (
             <li key={account.id}>
-              <ChoiceBox
-                name={name}
-                value={account.id}
-                defaultChecked={selected.has(account.id)}
-                label={account.name}
-              />
+              <Checkbox name={name} value={account.id} defaultChecked={selected.has(account.id)}>
+                {account.name}
+              </Checkbox>
             </li>
           ))}
         </ul>

@@ -1,26 +1,7 @@
 import { Trans } from '@lingui/react/macro';
-import type { ComponentProps, ReactNode } from 'react';
 import { useId } from 'react';
 import './role-picker.css';
-
-type ChoiceBoxProps = Omit<ComponentProps<'input'>, 'type'> & {
-  label: ReactNode;
-  /** Shown under the label and linked through aria-describedby (why the choice is disabled). */
-  descriptionId?: string | undefined;
-};
-
-/**
- * A native, uncontrolled checkbox with its label around it, for the pickers of a form-kit form: it
- * takes part in `FormData` like every other input of the form, whatever step shows it.
- */
-export function ChoiceBox({ label, descriptionId, className, ...input }: ChoiceBoxProps) {
-  return (
-    <label className={['choice', className].filter(Boolean).join(' ')}>
-      <input type="checkbox" className="choice__control" aria-describedby={descriptionId} {...input} />
-      <span className="choice__label">{label}</span>
-    </label>
-  );
-}
+import { Checkbox } from './ui/checkbox.tsx';
 
 export interface RoleChoice {
   id: string;
@@ -93,30 +74,27 @@ export function RolePicker({ legend, name, applications, roles, selected, error 
             ) : (
               own.map((role) => (
                 <div key={role.id} className="role-picker__role">
-                  <ChoiceBox
+                  <Checkbox
                     name={name}
                     value={role.id}
                     defaultChecked={selected.has(role.id)}
                     disabled={!role.grantable}
-                    descriptionId={role.grantable ? undefined : reasonId}
-                    label={
-                      <>
-                        {role.name}
-                        {role.built_in ? null : (
-                          <span className="role-picker__kind">
-                            {' '}
-                            <Trans>(custom)</Trans>
-                          </span>
-                        )}
-                        {role.grantable ? null : (
-                          <span className="role-picker__kind">
-                            {' '}
-                            <Trans>(you cannot grant it)</Trans>
-                          </span>
-                        )}
-                      </>
-                    }
-                  />
+                    describedBy={role.grantable ? undefined : reasonId}
+                  >
+                    {role.name}
+                    {role.built_in ? null : (
+                      <span className="role-picker__kind">
+                        {' '}
+                        <Trans>(custom)</Trans>
+                      </span>
+                    )}
+                    {role.grantable ? null : (
+                      <span className="role-picker__kind">
+                        {' '}
+                        <Trans>(you cannot grant it)</Trans>
+                      </span>
+                    )}
+                  </Checkbox>
                   {!role.grantable && selected.has(role.id) ? (
                     <input type="hidden" name={name} value={role.id} />
                   ) : null}

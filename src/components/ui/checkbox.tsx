@@ -1,9 +1,13 @@
 import { Checkbox as ArkCheckbox } from '@ark-ui/react/checkbox';
 import type { ReactNode } from 'react';
+import './checkbox.css';
 
 interface CheckboxProps {
-  checked: boolean;
-  onCheckedChange: (checked: boolean) => void;
+  /** Controlled: the state and its change. Leave both out for a box the form reads through `name`. */
+  checked?: boolean;
+  onCheckedChange?: (checked: boolean) => void;
+  /** Uncontrolled: the state the box starts in. */
+  defaultChecked?: boolean;
   /** The accessible name; may be visually hidden where a column header says it. */
   children: ReactNode;
   disabled?: boolean;
@@ -15,12 +19,14 @@ interface CheckboxProps {
 }
 
 /**
- * A checkbox (Ark Checkbox over a native input): Space toggles it, its label is its name, and a
- * disabled box stays visible with the reason linked to it.
+ * The one checkbox (Ark Checkbox over a native input): Space toggles it, its label is its name, and a
+ * disabled box stays visible with the reason linked to it. With `name` and `value` its hidden native
+ * input takes part in `FormData` like every other input of a form.
  */
 export function Checkbox({
   checked,
   onCheckedChange,
+  defaultChecked,
   children,
   disabled = false,
   describedBy,
@@ -31,11 +37,11 @@ export function Checkbox({
   return (
     <ArkCheckbox.Root
       className={['checkbox', className].filter(Boolean).join(' ')}
-      checked={checked}
+      {...(checked === undefined ? { defaultChecked: defaultChecked ?? false } : { checked })}
       disabled={disabled}
       name={name}
       value={value}
-      onCheckedChange={(details) => onCheckedChange(details.checked === true)}
+      onCheckedChange={(details) => onCheckedChange?.(details.checked === true)}
     >
       <ArkCheckbox.Control className="checkbox__control">
         <ArkCheckbox.Indicator className="checkbox__indicator">

@@ -8,6 +8,7 @@ import {
   type UserUpdate,
   userExistsSchema,
 } from '../../../contract/schemas/users.ts';
+import { notifyError } from '../../components/notify.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 import { currentUserKeys } from '../../lib/current-user.ts';
 import { applyToCached } from '../../lib/offline/optimistic.ts';
@@ -17,6 +18,8 @@ import { sendVersionedChange, type Versioned } from '../../lib/offline/versioned
 export const profileMutationKeys = {
   update: (id: string) => ['profile', 'update', id] as const,
   changePassword: (id: string) => ['profile', 'change-password', id] as const,
+  verification: (id: string) => ['profile', 'verification', id] as const,
+  defaultApplication: (id: string) => ['profile', 'default-application', id] as const,
 };
 
 /**
@@ -88,6 +91,30 @@ export function useChangePassword(userId: string) {
     meta: { errorToast: false },
     mutationFn: (request: PasswordChange) =>
       apiRequest('PUT', apiPaths.users.password(userId), { body: request }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: currentUserKeys.profile(), exact: true }),
+  });
+}
+
+/**
+ * PUT user/{own id}/verification: sends the link to confirm one's e-mail again. Needs the server; a
+ * refusal (such as 429 when it was just sent) is shown as the usual error notice.
+ */
+export function useResendVerification(userId: string) {
+  return useMutation({
+    mutationKey: profileMutationKeys.verification(userId),
+    meta: { errorToast: false },
+    onError: notifyError,
+    mutationFn: () => apiRequest('PUT', apiPaths.users.verification(userId)),
+  });
+}
+
+/** PUT user/{own id}/defaultManager?appUrl=: the application one lands in after signing in (O-25). */
+export function useSetDefaultApplication(userId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: profileMutationKeys.defaultApplication(userId),
+    meta: { errorToast: false },
+    mutationFn: (context: string) => apiRequest('PUT', apiPaths.users.defaultManager(userId, context)),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: currentUserKeys.profile(), exact: true }),
   });
 }

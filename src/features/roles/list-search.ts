@@ -19,13 +19,15 @@ const choiceSearch = <const T extends string>(choices: readonly T[]) =>
 export const ROLE_STATUS_FILTERS = ['active', 'archived', 'all'] as const;
 export type RoleStatusFilter = (typeof ROLE_STATUS_FILTERS)[number];
 
-/** The roles list's address: search, application, type, status, sort and page. */
+/** The roles list's address: search, application, type, status, account, sort and page. */
 export const roleListSearchSchema = v.object({
   q: textSearch,
   application: choiceSearch(APPLICATION_CODES),
   type: choiceSearch(ROLE_TYPES),
   /** Named apart from the users list's `status`, whose values differ. */
   role_status: choiceSearch(ROLE_STATUS_FILTERS),
+  /** The account whose custom roles are listed beside the built-in ones (system and partner viewers). */
+  account: v.fallback(v.optional(v.pipe(v.string(), v.uuid())), undefined),
   sort: sortSearch(ROLE_SORT_COLUMNS),
   page: pageSearch,
 });
@@ -44,6 +46,7 @@ export function roleFilterQuery(search: RoleListSearch): Record<string, string> 
     ...(q ? { q } : {}),
     ...(search.application ? { application_id: search.application } : {}),
     ...(search.type ? { type: search.type } : {}),
+    ...(search.account ? { account_id: search.account } : {}),
     ...(status === 'all' ? {} : { status }),
   };
 }

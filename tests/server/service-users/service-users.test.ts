@@ -99,7 +99,7 @@ describe('creating a service user', () => {
       enabled: true,
       access_scope: 'account',
       primary_account: { id: accountA, name: 'Account A' },
-      roles: [{ id: viewerRole, name: 'Viewers' }],
+      roles: [{ id: viewerRole, name: 'Viewers', code: null, built_in: false }],
       permissions: ['VIEW_USER'],
       created_by: { id: admin.id, name: admin.userName },
     });
@@ -238,7 +238,7 @@ describe('listing and exporting', () => {
     const body = (await list.json()) as ServiceUserList;
     expect(body.items.map((item) => item.id)).toEqual([made.service_user.id]);
     expect(body.total).toBe(1);
-    expect(body.items[0]).toMatchObject({ status: 'enabled', roles: [{ name: 'Viewers' }] });
+    expect(body.items[0]).toMatchObject({ status: 'enabled', roles: [{ name: 'Viewers', code: null }] });
 
     const people = (await (await asAdmin('GET', `${apiPaths.users.list}?limit=1000`)).json()) as UserList;
     expect(people.items.map((item) => item.id)).not.toContain(made.service_user.id);

@@ -1,11 +1,18 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { isPlatformLocale, LANGUAGE_NAMES } from '../../../../contract/locales.ts';
 import type { AccessScope } from '../../../../contract/permissions.ts';
+import { DefaultApplicationPicker } from '../../../components/default-application-picker.tsx';
+import { NeedsConnection } from '../../../components/offline-notice.tsx';
 import { APPLICATION_NAMES } from '../../../components/role-labels.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { showToast } from '../../../components/ui/toast.tsx';
 import { fullNameOf, useProfile } from '../../../lib/current-user.ts';
+import { useResendVerification, useSetDefaultApplication } from '../mutations.ts';
+import { ownApplicationsQueryOptions } from '../queries.ts';
 
 const SCOPE_LABELS: Readonly<Record<AccessScope, MessageDescriptor>> = {
   system: msg`System`,
@@ -75,7 +82,7 @@ export function ProfilePage() {
           {profile.email_verified ? null : (
             <>
               {' '}
-              <Trans>(not verified)</Trans>
+              <Trans>(not verified)</Trans> <ResendVerification userId={profile.id} />
             </>
           )}
         </dd>
@@ -146,6 +153,56 @@ export function ProfilePage() {
           ))}
         </dl>
       )}
+      <DefaultApplication userId={profile.id} current={profile.default_application} />
     </section>
+  );
+}
+
+/** Sends the link that confirms one's e-mail again (decision 018 §8.7); needs a connection. */
+function ResendVerification({ userId }: { userId: string }) {
+  const { t } = useLingui();
+  const resend = useResendVerification(userId);
+  return (
+    <NeedsConnection>
+      {(gate) => (
+        <Button
+          variant="secondary"
+          busy={resend.isPending}
+          {...gate.controlProps}
+          onClick={() =>
+            resend.mutate(undefined, {
+              onSuccess: () => showToast('success', t`Verification link resent.`),
+            })
+          }
+        >
+          <Trans>Resend</Trans>
+        </Button>
+      )}
+    </NeedsConnection>
+  );
+}
+
+/** The default application, chosen among the applications one holds a role in (O-25). */
+function DefaultApplication({ userId, current }: { userId: string; current: string | null }) {
+  const { t } = useLingui();
+  const applications = useQuery(ownApplicationsQueryOptions(userId));
+  const save = useSetDefaultApplication(userId);
+  const items = applications.data?.items ?? [];
+  if (items.length === 0) return null;
+  return (
+    <>
+      <h2>
+        <Trans>Default application</Trans>
+      </h2>
+      <DefaultApplicationPicker
+        current={current}
+        applications={items}
+        pending={save.isPending}
+        error={save.error}
+        onSave={(context) =>
+          save.mutate(context, { onSuccess: () => showToast('success', t`Default application updated.`) })
+        }
+      />
+    </>
   );
 }

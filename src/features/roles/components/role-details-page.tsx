@@ -24,7 +24,7 @@ import { Pagination } from '../../../components/ui/pagination.tsx';
 import { showToast } from '../../../components/ui/toast.tsx';
 import { usePermissionFlags } from '../../../lib/permissions.tsx';
 import { useChangeRoleUsers } from '../mutations.ts';
-import { roleAccountQueryOptions, roleQueryOptions, roleUsersQueryOptions } from '../queries.ts';
+import { roleQueryOptions, roleUsersQueryOptions } from '../queries.ts';
 import { ArchiveRoleDialog } from './archive-role-dialog.tsx';
 import { AssignUsersDialog } from './assign-users-dialog.tsx';
 import { ROLE_STATUS_LABELS, ROLE_TYPE_LABELS, roleTypeOf } from './role-labels.ts';
@@ -99,10 +99,6 @@ export function RoleDetailsPage({ roleId }: { roleId: string }) {
 
 function RoleFields({ role }: { role: RoleDetails }) {
   const { i18n } = useLingui();
-  const account = useQuery({
-    ...roleAccountQueryOptions(role.account_id ?? ''),
-    enabled: role.account_id !== null,
-  });
   const clonedFrom = useQuery({
     ...roleQueryOptions(role.cloned_from ?? ''),
     enabled: role.cloned_from !== null,
@@ -121,7 +117,7 @@ function RoleFields({ role }: { role: RoleDetails }) {
         <Trans>Account</Trans>
       </dt>
       <dd>
-        {role.account_id === null ? <Trans>Every account</Trans> : (account.data?.name ?? role.account_id)}
+        {role.account_id === null ? <Trans>Every account</Trans> : (role.account_name ?? role.account_id)}
       </dd>
       <dt>
         <Trans>Type</Trans>

@@ -22,7 +22,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { SelectField } from '../../../components/ui/field.tsx';
 import { Menu } from '../../../components/ui/menu.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
-import { useProfile } from '../../../lib/current-user.ts';
+import { switchableAccountsOf, useProfile } from '../../../lib/current-user.ts';
 import { userDate } from '../../../lib/dates.ts';
 import { useOnline } from '../../../lib/offline/online.ts';
 import { usePermissionFlags } from '../../../lib/permissions.tsx';
@@ -43,11 +43,26 @@ const NO_FILTERS: Partial<RoleListSearch> = {
   application: undefined,
   type: undefined,
   role_status: undefined,
+  account: undefined,
   page: undefined,
 };
 
 function pick<const T extends string>(choices: readonly T[], value: string): T | undefined {
   return choices.find((choice) => choice === value);
+}
+
+/**
+ * The account filter's choices: every account, then the accounts the viewer works in, and the one
+ * the address names when it is none of them (a link from elsewhere).
+ */
+function accountFilterOptions(
+  accounts: readonly { id: string; display_name: string }[],
+  chosen: string | undefined,
+  any: { value: string; label: string },
+) {
+  const options = accounts.map((account) => ({ value: account.id, label: account.display_name }));
+  const unknown = chosen !== undefined && !options.some((option) => option.value === chosen);
+  return [any, ...(unknown ? [{ value: chosen, label: chosen }] : []), ...options];
 }
 
 /** Access › User roles: the roles the viewer sees, built-in and custom, filtered, sorted and paged by 20 (O-10). */
@@ -87,7 +102,8 @@ export function RolesListPage({ search }: { search: RoleListSearch }) {
     Boolean(search.q?.trim()) ||
     search.application !== undefined ||
     search.type !== undefined ||
-    search.role_status !== undefined;
+    search.role_status !== undefined ||
+    search.account !== undefined;
   const any = { value: '', label: t`All` };
   const statusLabels = {
     active: i18n._(ROLE_STATUS_LABELS.active),
@@ -147,6 +163,14 @@ export function RolesListPage({ search }: { search: RoleListSearch }) {
           ]}
           onChange={(event) => changeFilter({ type: pick(ROLE_TYPES, event.target.value) })}
         />
+        {viewer.access_scope !== 'account' ? (
+          <SelectField
+            label={t`Account`}
+            value={search.account ?? ''}
+            options={accountFilterOptions(switchableAccountsOf(viewer), search.account, any)}
+            onChange={(event) => changeFilter({ account: event.target.value || undefined })}
+          />
+        ) : null}
         <SelectField
           label={t`Status`}
           value={search.role_status ?? 'active'}

@@ -5,18 +5,15 @@ import { type ReactNode, useState } from 'react';
 import type { ServiceUser } from '../../../../contract/schemas/service-users.ts';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
-import { APPLICATION_NAMES } from '../../../components/role-labels.ts';
+import { APPLICATION_NAMES, roleDisplayName } from '../../../components/role-labels.ts';
 import { Button } from '../../../components/ui/button.tsx';
-import { TypeToConfirmDialog } from '../../../components/ui/dialog.tsx';
-import { FormErrorAlert } from '../../../components/ui/form.tsx';
-import { showToast } from '../../../components/ui/toast.tsx';
 import { useProfile } from '../../../lib/current-user.ts';
 import { formatUserDate, parseCalendarDate, userDate } from '../../../lib/dates.ts';
 import { useFeatureFlags } from '../../../lib/feature-flags.ts';
 import { usePermissionFlags } from '../../../lib/permissions.tsx';
 import { SERVICE_USER_MANAGE_FLAGS } from '../access.ts';
-import { useDeleteServiceUser } from '../mutations.ts';
 import { serviceUserQueryOptions } from '../queries.ts';
+import { ServiceUserDeleteDialog } from './service-user-delete-dialog.tsx';
 import { ServiceUserStatusBadge } from './service-user-labels.tsx';
 import { ServiceUserStatusDialog } from './service-user-status-dialog.tsx';
 
@@ -27,6 +24,7 @@ import { ServiceUserStatusDialog } from './service-user-status-dialog.tsx';
  */
 export function ServiceUserDetailsPage({ id, apiTokens }: { id: string; apiTokens?: ReactNode }) {
   const { i18n } = useLingui();
+  const navigate = useNavigate();
   const query = useSuspenseQuery(serviceUserQueryOptions(id));
   const serviceUser = query.data;
   const viewer = useProfile();
@@ -119,7 +117,7 @@ export function ServiceUserDetailsPage({ id, apiTokens }: { id: string; apiToken
             <Row key={app} label={APPLICATION_NAMES[app]}>
               <ul className="service-user-details__list">
                 {roles.map((role) => (
-                  <li key={role.id}>{role.name}</li>
+                  <li key={role.id}>{roleDisplayName(role, i18n)}</li>
                 ))}
               </ul>
             </Row>
@@ -131,7 +129,11 @@ export function ServiceUserDetailsPage({ id, apiTokens }: { id: string; apiToken
         serviceUser={changingStatus ? serviceUser : null}
         onClose={() => setChangingStatus(false)}
       />
-      <DeleteServiceUserDialog serviceUser={serviceUser} open={deleting} onClose={() => setDeleting(false)} />
+      <ServiceUserDeleteDialog
+        serviceUser={deleting ? serviceUser : null}
+        onClose={() => setDeleting(false)}
+        onDeleted={() => void navigate({ to: '/access/service-user' })}
+      />
     </section>
   );
 }
@@ -148,48 +150,4 @@ function Row({ label, children }: { label: ReactNode; children: ReactNode }) {
 function rolesByApplication(serviceUser: ServiceUser) {
   const apps = [...new Set(serviceUser.roles.map((role) => role.app_code))];
   return apps.map((app) => ({ app, roles: serviceUser.roles.filter((role) => role.app_code === app) }));
-}
-
-function DeleteServiceUserDialog({
-  serviceUser,
-  open,
-  onClose,
-}: {
-  serviceUser: ServiceUser;
-  open: boolean;
-  onClose: () => void;
-}) {
-  const { t } = useLingui();
-  const navigate = useNavigate();
-  const remove = useDeleteServiceUser(serviceUser.id);
-  const name = serviceUser.name;
-  const close = () => {
-    remove.reset();
-    onClose();
-  };
-  return (
-    <TypeToConfirmDialog
-      open={open}
-      onOpenChange={(next) => (next ? undefined : close())}
-      title={<Trans>Delete {name}?</Trans>}
-      warning={
-        <Trans>The service user and its API tokens are deleted. Scripts using them are refused.</Trans>
-      }
-      inputLabel={t`Type DELETE to confirm`}
-      expected="DELETE"
-      maxLength={6}
-      confirmLabel={<Trans>Delete</Trans>}
-      cancelLabel={<Trans>Cancel</Trans>}
-      pending={remove.isPending}
-      error={remove.error ? <FormErrorAlert error={remove.error} /> : null}
-      onConfirm={() =>
-        remove.mutate(serviceUser.version, {
-          onSuccess: () => {
-            showToast('success', t`Service user deleted.`);
-            void navigate({ to: '/access/service-user' });
-          },
-        })
-      }
-    />
-  );
 }

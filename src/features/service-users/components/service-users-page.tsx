@@ -17,6 +17,7 @@ import { SortableHeader } from '../../../components/list/sortable-header.tsx';
 import { TableFrame } from '../../../components/list/table-frame.tsx';
 import { usePageInRange } from '../../../components/list/use-page-in-range.ts';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
+import { roleDisplayName } from '../../../components/role-labels.ts';
 import { TruncatedText } from '../../../components/truncated-text.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { SelectField } from '../../../components/ui/field.tsx';
@@ -34,6 +35,7 @@ import {
   serviceUserSortOf,
 } from '../list-search.ts';
 import { accountChoicesQueryOptions, serviceUserListQueryOptions } from '../queries.ts';
+import { ServiceUserDeleteDialog } from './service-user-delete-dialog.tsx';
 import { SERVICE_USER_STATUS_LABELS, ServiceUserStatusBadge } from './service-user-labels.tsx';
 import { ServiceUserStatusDialog } from './service-user-status-dialog.tsx';
 
@@ -58,6 +60,7 @@ export function ServiceUsersPage({ search }: { search: ServiceUserListSearch }) 
   const page = search.page ?? 1;
   const list = useQuery(serviceUserListQueryOptions(serviceUserListQuery(search)));
   const [statusOf, setStatusOf] = useState<ServiceUserSummary | null>(null);
+  const [deleting, setDeleting] = useState<ServiceUserSummary | null>(null);
 
   const updateSearch = useCallback(
     (changes: Partial<ServiceUserListSearch>, replace = false) =>
@@ -186,6 +189,7 @@ export function ServiceUsersPage({ search }: { search: ServiceUserListSearch }) 
               manages={manages}
               rolesFeature={rolesFeature}
               onStatus={setStatusOf}
+              onDelete={setDeleting}
             />
             <Pagination
               count={total}
@@ -197,6 +201,7 @@ export function ServiceUsersPage({ search }: { search: ServiceUserListSearch }) 
         )}
       </QueryStatus>
       <ServiceUserStatusDialog serviceUser={statusOf} onClose={() => setStatusOf(null)} />
+      <ServiceUserDeleteDialog serviceUser={deleting} onClose={() => setDeleting(null)} />
     </section>
   );
 }
@@ -233,9 +238,19 @@ interface TableProps {
   manages: boolean;
   rolesFeature: boolean;
   onStatus: (row: ServiceUserSummary) => void;
+  onDelete: (row: ServiceUserSummary) => void;
 }
 
-function ServiceUsersTable({ rows, sort, onSortChange, busy, manages, rolesFeature, onStatus }: TableProps) {
+function ServiceUsersTable({
+  rows,
+  sort,
+  onSortChange,
+  busy,
+  manages,
+  rolesFeature,
+  onStatus,
+  onDelete,
+}: TableProps) {
   const { t } = useLingui();
   const sortable = (column: ServiceUserSortColumn, label: ReactNode) => (
     <SortableHeader column={column} sort={sort} onSortChange={onSortChange}>
@@ -277,6 +292,7 @@ function ServiceUsersTable({ rows, sort, onSortChange, busy, manages, rolesFeatu
               manages={manages}
               rolesFeature={rolesFeature}
               onStatus={onStatus}
+              onDelete={onDelete}
             />
           ))}
         </tbody>
@@ -290,11 +306,13 @@ function ServiceUserRow({
   manages,
   rolesFeature,
   onStatus,
+  onDelete,
 }: {
   row: ServiceUserSummary;
   manages: boolean;
   rolesFeature: boolean;
   onStatus: (row: ServiceUserSummary) => void;
+  onDelete: (row: ServiceUserSummary) => void;
 }) {
   const { i18n, t } = useLingui();
   const viewer = useProfile();
@@ -314,7 +332,7 @@ function ServiceUserRow({
         <TruncatedText text={row.primary_account.name} />
       </td>
       <td>
-        <TruncatedText text={row.roles.map((role) => role.name).join(', ')} />
+        <TruncatedText text={row.roles.map((role) => roleDisplayName(role, i18n)).join(', ')} />
       </td>
       <td>
         <ServiceUserStatusBadge status={row.status} />
@@ -359,6 +377,18 @@ function ServiceUserRow({
                   onClick={() => onStatus(row)}
                 >
                   {row.status === 'disabled' ? <Trans>Enable</Trans> : <Trans>Disable</Trans>}
+                </Button>
+              )}
+            </NeedsConnection>
+            <NeedsConnection>
+              {(gate) => (
+                <Button
+                  variant="link"
+                  aria-label={t`Delete ${name}`}
+                  {...gate.controlProps}
+                  onClick={() => onDelete(row)}
+                >
+                  <Trans>Delete</Trans>
                 </Button>
               )}
             </NeedsConnection>

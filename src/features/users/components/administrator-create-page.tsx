@@ -46,7 +46,8 @@ function hasSingleSignOn(methods: readonly { signInMethod: string; status: strin
 /** The names of the checked choices under `name`, as their labels say them. */
 function checkedLabels(form: HTMLFormElement, name: string): string[] {
   return [...form.querySelectorAll<HTMLInputElement>(`input[type="checkbox"][name="${name}"]:checked`)].map(
-    (input) => input.closest('label')?.querySelector('.choice__label')?.firstChild?.textContent?.trim() ?? '',
+    (input) =>
+      input.closest('.checkbox')?.querySelector('.checkbox__label')?.firstChild?.textContent?.trim() ?? '',
   );
 }
 

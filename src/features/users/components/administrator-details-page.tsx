@@ -1,16 +1,13 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { type ReactNode, useState } from 'react';
+import type { ReactNode } from 'react';
 import { isPlatformLocale, LANGUAGE_NAMES } from '../../../../contract/locales.ts';
 import type { User, UserApplicationList } from '../../../../contract/schemas/users.ts';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
+import { DefaultApplicationPicker } from '../../../components/default-application-picker.tsx';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
-import { NeedsConnection } from '../../../components/offline-notice.tsx';
 import { roleDisplayName } from '../../../components/role-labels.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { SelectField } from '../../../components/ui/field.tsx';
-import { FormErrorAlert } from '../../../components/ui/form.tsx';
 import { showToast } from '../../../components/ui/toast.tsx';
 import { useProfile } from '../../../lib/current-user.ts';
 import { userDate } from '../../../lib/dates.ts';
@@ -59,9 +56,14 @@ export function AdministratorDetailsPage({ userId, apiTokens }: { userId: string
       </p>
       <div className="administrator-actions">
         {own ? (
-          <Link to="/profile/edit" className="button button--primary">
-            <Trans>Edit</Trans>
-          </Link>
+          <>
+            <Link to="/profile/edit" className="button button--primary">
+              <Trans>Edit</Trans>
+            </Link>
+            <Link to="/profile/change-password" className="button button--secondary">
+              <Trans>Change password</Trans>
+            </Link>
+          </>
         ) : changeable ? (
           <Link
             to={
@@ -110,7 +112,7 @@ export function AdministratorDetailsPage({ userId, apiTokens }: { userId: string
                       {application.roles.map((role) => (
                         <li key={role.id}>{roleDisplayName(role, i18n)}</li>
                       ))}
-                      {data.default_application === application.context ? (
+                      {data.default_application === application.app_code ? (
                         <li>
                           <Trans>Default application</Trans>
                         </li>
@@ -255,10 +257,7 @@ function SignInSection({ user }: { user: User }) {
   );
 }
 
-/**
- * The application the user lands in after signing in, among those they hold a role in (PUT
- * user/{id}/defaultManager, O-25). One value, sent at once; needs a connection.
- */
+/** The default application of `user`, through the shared picker (PUT user/{id}/defaultManager, O-25). */
 function DefaultApplication({
   user,
   applications,
@@ -268,47 +267,18 @@ function DefaultApplication({
 }) {
   const { t } = useLingui();
   const action = useUserAction(user.id);
-  const [chosen, setChosen] = useState(user.default_application ?? '');
-  const options = [
-    ...(user.default_application === null ? [{ value: '', label: t`Not chosen` }] : []),
-    ...applications.map((application) => ({ value: application.context, label: application.app_name })),
-  ];
-  const save = () => {
-    if (chosen === '' || action.isPending) return;
-    action.mutate(
-      { kind: 'defaultApplication', context: chosen },
-      { onSuccess: () => showToast('success', t`Default application updated.`) },
-    );
-  };
   return (
-    <form
-      className="administrator-actions"
-      aria-label={t`Default application`}
-      onSubmit={(event) => {
-        event.preventDefault();
-        save();
-      }}
-    >
-      <SelectField
-        label={t`Default application`}
-        value={chosen}
-        options={options}
-        onChange={(event) => setChosen(event.currentTarget.value)}
-      />
-      <NeedsConnection>
-        {(gate) => (
-          <Button
-            type="submit"
-            variant="secondary"
-            busy={action.isPending}
-            disabled={chosen === '' || chosen === user.default_application}
-            {...gate.controlProps}
-          >
-            <Trans>Set default application</Trans>
-          </Button>
-        )}
-      </NeedsConnection>
-      {action.error ? <FormErrorAlert error={action.error} /> : null}
-    </form>
+    <DefaultApplicationPicker
+      current={user.default_application}
+      applications={applications}
+      pending={action.isPending}
+      error={action.error}
+      onSave={(context) =>
+        action.mutate(
+          { kind: 'defaultApplication', context },
+          { onSuccess: () => showToast('success', t`Default application updated.`) },
+        )
+      }
+    />
   );
 }

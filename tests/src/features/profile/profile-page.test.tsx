@@ -1,12 +1,13 @@
 // @vitest-environment jsdom
 
-import { screen, waitFor, within } from '@testing-library/react';
+import { onlineManager } from '@tanstack/react-query';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { Profile } from '../../../../contract/schemas/profile.ts';
 import { profileFixture } from '../../fixtures.ts';
 import { fieldErrorAnswer } from '../../lib/form/field-error.ts';
-import { mockApi, renderApp, signedInHandlers } from '../../support.tsx';
+import { apiError, json, mockApi, renderApp, signedInHandlers } from '../../support.tsx';
 
 const BASE = '/account/ui-api/v1';
 
@@ -37,7 +38,7 @@ describe('own profile', () => {
     expect(details().getByText('+49301234567')).toBeTruthy();
     expect(details().getByText('ada@oidc.example')).toBeTruthy();
     expect(details().queryByText('SAML username')).toBeNull();
-    expect(details().getByText('ada@example.com (not verified)')).toBeTruthy();
+    expect(details().getByText(/ada@example\.com \(not verified\)/)).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Aliases' })).toBeTruthy();
     expect(screen.getByText('4711')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Edit profile' }).getAttribute('href')).toBe(
@@ -56,6 +57,79 @@ describe('own profile', () => {
     renderApp('/account/profile');
     await screen.findByRole('heading', { name: 'Ada Lovelace', level: 1 });
     expect(screen.queryByRole('heading', { name: 'Aliases' })).toBeNull();
+  });
+});
+
+describe('own profile: verification and default application', () => {
+  const ID = profileFixture().id;
+  const applications = {
+    items: [
+      { id: 'a1', app_code: 'account_manager', app_name: 'Document management', context: 'dms', roles: [] },
+      { id: 'a2', app_code: 'ca_manager', app_name: 'Records management', context: 'rms', roles: [] },
+    ],
+    total: 2,
+  };
+
+  it('resends the verification link only while the e-mail is not verified, and shows a 429 as the throttling notice', async () => {
+    let answer: () => Response = () => new Response(null, { status: 204 });
+    const api = profileApi(profileFixture({ email_verified: false }), {
+      [`PUT ${BASE}/user/${ID}/verification`]: () => answer(),
+    });
+    renderApp('/account/profile');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Resend' }));
+    expect(await screen.findByText('Verification link resent.')).toBeTruthy();
+    expect(api.calls.filter((call) => call.method === 'PUT').map((call) => call.path)).toEqual([
+      `${BASE}/user/${ID}/verification`,
+    ]);
+    answer = () => apiError(429, 'Try again in 5 minutes.', { 'Retry-After': '300' });
+    await user.click(screen.getByRole('button', { name: 'Resend' }));
+    expect(await screen.findByText('Too many requests. Wait a moment and try again.')).toBeTruthy();
+  });
+
+  it('offers no resend for a verified e-mail', async () => {
+    profileApi(profileFixture({ email_verified: true }));
+    renderApp('/account/profile');
+    await screen.findByRole('heading', { name: 'Ada Lovelace', level: 1 });
+    expect(screen.queryByRole('button', { name: 'Resend' })).toBeNull();
+  });
+
+  it('disables resend offline', async () => {
+    profileApi(profileFixture({ email_verified: false }));
+    renderApp('/account/profile');
+    const button = await screen.findByRole('button', { name: 'Resend' });
+    act(() => onlineManager.setOnline(false));
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Resend' }).getAttribute('aria-disabled')).toBe('true'),
+    );
+    expect(button).toBeTruthy();
+    act(() => onlineManager.setOnline(true));
+  });
+
+  it('saves the default application among the applications one holds a role in', async () => {
+    let appUrl: string | null = null;
+    const api = profileApi(profileFixture({ default_application: 'account_manager' }), {
+      [`GET ${BASE}/user/${ID}/applications`]: () => json(applications),
+      [`PUT ${BASE}/user/${ID}/defaultManager`]: ({ url }) => {
+        appUrl = url.searchParams.get('appUrl');
+        return new Response(null, { status: 204 });
+      },
+    });
+    renderApp('/account/profile');
+    await screen.findByRole('heading', { name: 'Ada Lovelace', level: 1 });
+    const select = (await screen.findByRole('combobox', {
+      name: 'Default application',
+    })) as HTMLSelectElement;
+    expect(select.value).toBe('dms');
+    const save = screen.getByRole('button', { name: 'Set default application' }) as HTMLButtonElement;
+    expect(save.disabled).toBe(true);
+    const user = userEvent.setup();
+    await user.selectOptions(select, 'rms');
+    await user.click(save);
+    expect(await screen.findByText('Default application updated.')).toBeTruthy();
+    const put = api.calls.find((call) => call.method === 'PUT');
+    expect(put?.path).toBe(`${BASE}/user/${ID}/defaultManager`);
+    expect(appUrl).toBe('rms');
   });
 });
 

@@ -83,6 +83,14 @@ describe('Role details', () => {
     expect(screen.queryByRole('button', { name: 'Archive' })).toBeNull();
   });
 
+  it('names the account of a custom role from the role itself, without asking for the account', async () => {
+    const api = detailsApi(roleFixture());
+    renderApp('/account/access/manage-user-roles/role-detail/role-7');
+    const account = await screen.findByText('Example Corp', { selector: 'dd' });
+    expect(account.previousElementSibling?.textContent).toBe('Account');
+    expect(api.calls.some((call) => call.path.startsWith(`${API}/tenant/`))).toBe(false);
+  });
+
   it('archives after saying how many users lose the role, on the role’s version', async () => {
     const api = detailsApi(roleFixture());
     renderApp('/account/access/manage-user-roles/role-detail/role-7');

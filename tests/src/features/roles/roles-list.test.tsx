@@ -75,6 +75,30 @@ describe('the user roles list', () => {
     await waitFor(() => expect(asked.at(-1)?.has('status')).toBe(false));
   });
 
+  it('filters by account for a system viewer, among the accounts they work in', async () => {
+    const asked = listApi();
+    renderApp('/account/access/manage-user-roles');
+    const user = userEvent.setup();
+    await screen.findByRole('link', { name: 'Auditors' });
+    expect(asked[0]?.has('account_id')).toBe(false);
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Account' }), 'System Account');
+    await waitFor(() => expect(asked.at(-1)?.get('account_id')).toBe(ACCOUNT_ID));
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Account' }), 'All');
+    await waitFor(() => expect(asked.at(-1)?.has('account_id')).toBe(false));
+  });
+
+  it('offers no account filter to an account-scope viewer', async () => {
+    listApi({
+      ...signedInHandlers(
+        profileFixture({ access_scope: 'account' }),
+        BUILT_IN_ROLES.account_administrator.permissions,
+      ),
+    });
+    renderApp('/account/access/manage-user-roles');
+    await screen.findByRole('link', { name: 'Auditors' });
+    expect(screen.queryByRole('combobox', { name: 'Account' })).toBeNull();
+  });
+
   it('offers Edit in the row menu of a custom role only, and Clone on both', async () => {
     listApi();
     renderApp('/account/access/manage-user-roles');

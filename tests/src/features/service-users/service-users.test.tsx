@@ -24,7 +24,7 @@ function summary(overrides: Partial<ServiceUserSummary> = {}): ServiceUserSummar
     end_date: '2026-12-31',
     status: 'enabled',
     primary_account: { id: ACCOUNT_ID, name: 'Example Corp' },
-    roles: [{ id: 'role-1', name: 'Read-only auditor' }],
+    roles: [{ id: 'role-1', name: 'Read-only auditor', code: 'read_only_auditor' }],
     last_used_at: null,
     created_at: '2026-01-02T09:00:00Z',
     version: 4,
@@ -38,7 +38,15 @@ function record(overrides: Partial<ServiceUser> = {}): ServiceUser {
     enabled: true,
     access_scope: 'account',
     accounts: [{ id: ACCOUNT_ID, name: 'Example Corp' }],
-    roles: [{ id: 'role-1', name: 'Read-only auditor', app_code: 'account_manager', built_in: true }],
+    roles: [
+      {
+        id: 'role-1',
+        name: 'Read-only auditor',
+        code: 'read_only_auditor',
+        app_code: 'account_manager',
+        built_in: true,
+      },
+    ],
     permissions: ['VIEW_USER'],
     created_by: { id: 'admin-1', name: 'ada' },
     ...overrides,
@@ -85,7 +93,7 @@ const ROLES: RoleList = {
   total: 2,
 };
 
-function serviceUsersApi() {
+function serviceUsersApi(extra: Parameters<typeof mockApi>[0] = {}) {
   const profile = profileFixture({ access_scope: 'account', primary_account_id: ACCOUNT_ID });
   return mockApi({
     ...signedInHandlers(profile, BUILT_IN_ROLES.account_administrator.permissions),
@@ -115,6 +123,7 @@ function serviceUsersApi() {
       ),
     [`PUT ${API}/service-user/${SERVICE_USER_ID}/enable`]: () => new Response(null, { status: 204 }),
     [`PUT ${API}/service-user/${SERVICE_USER_ID}/access`]: () => new Response(null, { status: 204 }),
+    ...extra,
   });
 }
 
@@ -142,6 +151,48 @@ describe('Access › Service users', () => {
     expect(within(table).getByText('Enabled')).toBeTruthy();
     const list = calls.find((call) => call.path === `${API}/service-user`);
     expect(list).toBeDefined();
+  });
+
+  it('shows built-in role names translated by their code, custom ones as named', async () => {
+    serviceUsersApi({
+      [`GET ${API}/service-user`]: () =>
+        json({
+          items: [
+            summary({
+              roles: [
+                { id: 'role-1', name: 'Stored auditor name', code: 'read_only_auditor' },
+                { id: 'role-2', name: 'Exporters', code: null },
+              ],
+            }),
+          ],
+          total: 1,
+        }),
+    });
+    renderApp('/account/access/service-user');
+    const table = await screen.findByRole('table', { name: 'Service users' });
+    expect(within(table).getByText('Read-only auditor, Exporters')).toBeTruthy();
+    expect(within(table).queryByText(/Stored auditor name/)).toBeNull();
+  });
+
+  it('deletes one from its row after typing DELETE, on the version shown', async () => {
+    let ifMatch: string | null = null;
+    const { calls } = serviceUsersApi({
+      [`DELETE ${API}/service-user/${SERVICE_USER_ID}`]: () => new Response(null, { status: 204 }),
+    });
+    renderApp('/account/access/service-user');
+    const user = userEvent.setup();
+    const table = await screen.findByRole('table', { name: 'Service users' });
+    await user.click(within(table).getByRole('button', { name: 'Delete Nightly export' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Delete Nightly export?' });
+    const confirm = within(dialog).getByRole('button', { name: 'Delete' }) as HTMLButtonElement;
+    expect(confirm.disabled).toBe(true);
+    await user.type(within(dialog).getByLabelText('Type DELETE to confirm'), 'DELETE');
+    await user.click(confirm);
+    expect(await screen.findByText('Service user deleted.')).toBeTruthy();
+    const removal = calls.find((call) => call.method === 'DELETE');
+    ifMatch = removal?.headers.get('If-Match') ?? null;
+    expect(removal?.path).toBe(`${API}/service-user/${SERVICE_USER_ID}`);
+    expect(ifMatch).toBe('"4"');
   });
 
   it('creates one with the chosen roles and shows its token once', async () => {

@@ -97,6 +97,27 @@ describe('administrator details', () => {
     await act(() => router.navigate({ to: '/access/administrators/$id', params: { id: other } }));
     expect(await screen.findByText('403')).toBeTruthy();
   });
+
+  it('offers Change password and the profile edit on one’s own page, and neither on someone else’s', async () => {
+    const other = userSummaryFixture().id;
+    usersApi({
+      profile: profileFixture({ id: USER_ID }),
+      extra: {
+        [`GET ${API}/user/${other}`]: () =>
+          json(userFixture({ id: other, first_name: 'Alan', last_name: 'Turing' })),
+        [`GET ${API}/user/${other}/applications`]: () => json({ items: [], total: 0 }),
+      },
+    });
+    const { router } = renderApp(`/account/access/administrators/${USER_ID}`);
+    await screen.findByRole('heading', { name: 'Grace Hopper', level: 1 });
+    expect(screen.getByRole('link', { name: 'Change password' }).getAttribute('href')).toBe(
+      '/account/profile/change-password',
+    );
+    expect(screen.getByRole('link', { name: 'Edit' }).getAttribute('href')).toBe('/account/profile/edit');
+    await act(() => router.navigate({ to: '/access/administrators/$id', params: { id: other } }));
+    await screen.findByRole('heading', { name: 'Alan Turing', level: 1 });
+    expect(screen.queryByRole('link', { name: 'Change password' })).toBeNull();
+  });
 });
 
 describe('profile redirect', () => {

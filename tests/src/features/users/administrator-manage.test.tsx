@@ -133,6 +133,11 @@ describe('creating an administrator', () => {
     await waitFor(() => expect(router.state.location.hash).toBe('step=4'));
 
     expect(screen.getByText('linus@example.com')).toBeTruthy();
+    // The review names the roles chosen, read from the checked boxes of step 3.
+    const rolesRow = [...document.querySelectorAll('.details__row')].find(
+      (row) => row.querySelector('dt')?.textContent === 'Roles',
+    );
+    expect(rolesRow?.querySelector('dd')?.textContent).toBe('Account administrator');
     await user.click(screen.getByRole('button', { name: 'Create administrator' }));
     expect(
       await screen.findByText('Administrator created. An invitation was sent to linus@example.com.'),
