@@ -1,6 +1,7 @@
 import { apiPaths } from '../contract/paths.ts';
 import type { Role, RoleList, User, UserList } from '../contract/schemas/users.ts';
 import { assertAccessible, expect, test } from './fixtures.ts';
+import { setChecked } from './pages/controls.ts';
 import {
   assertOnRoleDetails,
   assertOnRoleForm,
@@ -92,8 +93,7 @@ test('a system administrator clones the account administrator role without the a
     await nextRoleStep(page);
     const auditLog = permissionBox(page, 'View: Audit log');
     await expect(auditLog).toBeChecked();
-    await auditLog.uncheck({ force: true });
-    await expect(auditLog).not.toBeChecked();
+    await setChecked(auditLog, false);
     await nextRoleStep(page);
     const review = page.getByRole('group', { name: 'Step 3 of 3: Review' });
     await expect(review).toContainText(CLONE_NAME);

@@ -2,6 +2,7 @@ import { apiPaths, CONSOLE_BASE_PATH } from '../contract/paths.ts';
 import { API_TOKEN_PATTERN } from '../contract/schemas/api-tokens.ts';
 import type { AuthMe } from '../contract/schemas/identity.ts';
 import { assertAccessible, expect, test } from './fixtures.ts';
+import { setChecked } from './pages/controls.ts';
 import { assertOnAccounts } from './pages/shell.ts';
 import { assertOnSignIn, fillSignInSteps, goToSignIn } from './pages/sign-in.ts';
 import { ADMINISTRATOR, ensureSetUp } from './support/administrator.ts';
@@ -41,7 +42,7 @@ test('an administrator makes a service user, copies its token, calls the API wit
     await expect(page.getByRole('heading', { name: 'Create service user', level: 1 })).toBeVisible();
     await page.getByLabel('Name', { exact: true }).fill(SERVICE_USER_NAME);
     await page.getByLabel('Responsible person’s e-mail').fill('data-team@example.com');
-    await page.getByRole('checkbox', { name: 'Read-only auditor' }).check();
+    await setChecked(page.getByRole('checkbox', { name: 'Read-only auditor' }), true);
     await assertAccessible(page);
     await page.getByRole('button', { name: 'Create', exact: true }).click();
     await expect(

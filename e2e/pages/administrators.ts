@@ -1,6 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { CONSOLE_BASE_PATH } from '../../contract/paths.ts';
 import { assertAccessible, expect } from '../fixtures.ts';
+import { setChecked } from './controls.ts';
 
 const ADMINISTRATORS_PATH = `${CONSOLE_BASE_PATH}/access/administrators`;
 
@@ -112,7 +113,7 @@ export async function choosePrimaryAccount(page: Page, accountName: string): Pro
 }
 
 export async function chooseRole(page: Page, roleName: string): Promise<void> {
-  await page.getByRole('checkbox', { name: new RegExp(`^${roleName}`) }).check();
+  await setChecked(page.getByRole('checkbox', { name: new RegExp(`^${roleName}`) }), true);
 }
 
 export async function clickCreate(page: Page): Promise<void> {
