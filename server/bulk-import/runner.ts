@@ -6,6 +6,7 @@ import { isUniqueViolation } from '../db/unique-violation.ts';
 import { principalOfUser } from '../http/authenticate.ts';
 import { ApiError } from '../http/errors.ts';
 import type { Principal } from '../identity/principal.ts';
+import { pollingLoop } from '../polling-loop.ts';
 import { assertUserAccess } from '../users/access.ts';
 import { createPerson } from '../users/create.ts';
 import { endJob, purgeExpiredJobs } from './repository.ts';
@@ -308,7 +309,7 @@ export function createBulkImportRunner(deps: BulkImportRunnerDeps): BulkImportRu
     let context = await contextOf(job);
     let lastRenewal = now().getTime();
     for (let done = 0; ; done += 1) {
-      if (stopped) return;
+      if (loop.stopped) return;
       if (done > 0 && done % CREATOR_RELOAD_ROWS === 0) context = await contextOf(job);
       if (!creatorMay(context)) {
         await db
@@ -354,56 +355,26 @@ export function createBulkImportRunner(deps: BulkImportRunnerDeps): BulkImportRu
     return true;
   }
 
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-  let again = false;
-  let stopped = false;
   let lastPurge = 0;
+  const loop = pollingLoop({
+    intervalMs: BULK_POLL_MS,
+    pass: drain,
+    onError: (error) => log.error('The bulk import runner failed; it tries again at the next poll:', error),
+  });
 
   async function drain(): Promise<void> {
-    while (!stopped && (await runNext()));
-    if (!stopped && now().getTime() - lastPurge >= PURGE_INTERVAL_MS) {
+    while (!loop.stopped && (await runNext()));
+    if (!loop.stopped && now().getTime() - lastPurge >= PURGE_INTERVAL_MS) {
       lastPurge = now().getTime();
       await purgeExpiredJobs(db, now());
     }
   }
 
-  function run(): void {
-    if (stopped) return;
-    if (running !== null) {
-      again = true;
-      return;
-    }
-    running = drain()
-      .then(
-        () => undefined,
-        (error: unknown) =>
-          log.error('The bulk import runner failed; it tries again at the next poll:', error),
-      )
-      .finally(() => {
-        running = null;
-        if (again) {
-          again = false;
-          run();
-        }
-      });
-  }
-
   return {
-    start: () => {
-      stopped = false;
-      timer ??= setInterval(run, BULK_POLL_MS);
-      timer.unref();
-      run();
-    },
-    nudge: run,
+    start: loop.start,
+    nudge: loop.nudge,
     runNext,
     drain,
-    stop: async () => {
-      stopped = true;
-      if (timer !== null) clearInterval(timer);
-      timer = null;
-      await running;
-    },
+    stop: loop.stop,
   };
 }

@@ -4,6 +4,7 @@ import type { ServerConfig } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import type { ServerCatalogs } from '../i18n/catalog.ts';
 import { hashOpaqueToken, newOpaqueToken } from '../identity/opaque-tokens.ts';
+import { pollingLoop } from '../polling-loop.ts';
 import { isMailKind, MAIL_LINKS, type MailKind } from './kinds.ts';
 import { type MailAction, type MailFacts, renderMail } from './messages.ts';
 import { purgeFinishedMail } from './outbox.ts';
@@ -243,59 +244,30 @@ export function createMailDispatcher(deps: MailDispatcherDeps): MailDispatcher {
     return true;
   }
 
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-  let again = false;
-  let stopped = false;
   let lastPurge = 0;
+  const loop = pollingLoop({
+    intervalMs: MAIL_POLL_MS,
+    pass: drain,
+    onError: (error) => log.error('The mail dispatcher failed; it tries again at the next poll:', error),
+  });
 
   async function drain(): Promise<number> {
     let delivered = 0;
-    while (!stopped && (await deliverNext())) delivered += 1;
-    if (!stopped && now().getTime() - lastPurge >= PURGE_INTERVAL_MS) {
+    while (!loop.stopped && (await deliverNext())) delivered += 1;
+    if (!loop.stopped && now().getTime() - lastPurge >= PURGE_INTERVAL_MS) {
       lastPurge = now().getTime();
       await purgeFinishedMail(db, now());
     }
     return delivered;
   }
 
-  /** One pass at a time per process; a nudge during a pass makes one more pass after it. */
-  function run(): void {
-    if (stopped) return;
-    if (running !== null) {
-      again = true;
-      return;
-    }
-    running = drain()
-      .then(
-        () => undefined,
-        (error: unknown) => log.error('The mail dispatcher failed; it tries again at the next poll:', error),
-      )
-      .finally(() => {
-        running = null;
-        if (again) {
-          again = false;
-          run();
-        }
-      });
-  }
-
   return {
-    start: () => {
-      stopped = false;
-      timer ??= setInterval(run, MAIL_POLL_MS);
-      // Polling must not keep a process alive that has nothing else to do.
-      timer.unref();
-      run();
-    },
-    nudge: run,
+    start: loop.start,
+    nudge: loop.nudge,
     deliverNext,
     drain,
     stop: async () => {
-      stopped = true;
-      if (timer !== null) clearInterval(timer);
-      timer = null;
-      await running;
+      await loop.stop();
       transport.close();
     },
   };
