@@ -34,10 +34,14 @@ export const AUDIT_RESOURCE_TYPES = [
   'LICENSE',
   'DIGEST_AUTH',
   'SSO_OIDC_IDP_MFA',
-  // Beyond the spec's filter list: changes to organizations, to their contacts and to roles.
+  // Beyond the spec's filter list: changes to organizations, to their contacts and to roles, and the
+  // certificate authority's own objects.
   'ORGANIZATION',
   'ORGANIZATION_CONTACT',
   'ROLE',
+  'CERTIFICATE_AUTHORITY',
+  'CERTIFICATE_PROFILE',
+  'CERTIFICATE',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 

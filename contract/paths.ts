@@ -102,6 +102,12 @@ export const apiPaths = {
     resetPassword: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}/reset-password`,
     apiToken: (id: string, tokenId: string) =>
       `${UI_API_V1}/user/${encodeURIComponent(id)}/api-tokens/${encodeURIComponent(tokenId)}`,
+    clientAuthCertificates: (id: string) =>
+      `${UI_API_V1}/user/${encodeURIComponent(id)}/client-auth-certificate`,
+    clientAuthCertificateEnable: (id: string, certId: string) =>
+      `${UI_API_V1}/user/${encodeURIComponent(id)}/client-auth-certificate/${encodeURIComponent(certId)}/enable`,
+    sendSetupCacBasedLoginEmail: (id: string) =>
+      `${UI_API_V1}/user/${encodeURIComponent(id)}/sendSetupCacBasedLoginEmail`,
   },
   serviceUsers: {
     list: `${UI_API_V1}/service-user`,
@@ -112,6 +118,44 @@ export const apiPaths = {
     apiTokens: (id: string) => `${UI_API_V1}/service-user/${encodeURIComponent(id)}/api-tokens`,
     apiToken: (id: string, tokenId: string) =>
       `${UI_API_V1}/service-user/${encodeURIComponent(id)}/api-tokens/${encodeURIComponent(tokenId)}`,
+    clientAuthCertificates: (id: string) =>
+      `${UI_API_V1}/service-user/${encodeURIComponent(id)}/client-auth-certificate`,
+    clientAuthCertificateEnable: (id: string, certId: string) =>
+      `${UI_API_V1}/service-user/${encodeURIComponent(id)}/client-auth-certificate/${encodeURIComponent(certId)}/enable`,
+  },
+  /** The platform's CAs; their certificates and CRLs are public (decision 019). */
+  certificateAuthority: {
+    list: `${CA_API_V1}/ca`,
+    byId: (id: string) => `${CA_API_V1}/ca/${encodeURIComponent(id)}`,
+    /** Public: the CA's certificate, DER (`.crt`) or PEM (`.pem`). */
+    certificate: (id: string, extension: 'crt' | 'pem') =>
+      `${CA_API_V1}/ca/${encodeURIComponent(id)}/certificate.${extension}`,
+    /** Public: the CA's CRL, DER; the address every certificate it issues names. */
+    crl: (id: string) => `${CA_API_V1}/crl/${encodeURIComponent(id)}.crl`,
+  },
+  /**
+   * Certificates the platform CA issued, on the certificate authority's base path (overview §7,
+   * reference data `certificate` and `certificate/export`).
+   */
+  certificates: {
+    list: `${CA_API_V1}/certificate`,
+    byId: (id: string) => `${CA_API_V1}/certificate/${encodeURIComponent(id)}`,
+    revoke: (id: string) => `${CA_API_V1}/certificate/${encodeURIComponent(id)}/revoke`,
+    /** One certificate as pem, der or p7b (with its chain), or the filtered list as csv. */
+    export: `${CA_API_V1}/certificate/export`,
+  },
+  /**
+   * Certificate profiles (templates of cert_type end_entity) and the enrollment reference data, on
+   * the certificate authority's base path; an account's own on the console API (account §7).
+   */
+  certificateProfiles: {
+    profiles: `${CA_API_V1}/profile`,
+    byId: (id: string) => `${CA_API_V1}/profile/${encodeURIComponent(id)}`,
+    templates: `${CA_API_V1}/template`,
+    accountTemplates: (accountId: string) => `${UI_API_V1}/account/${encodeURIComponent(accountId)}/template`,
+    accountProfiles: (accountId: string) => `${UI_API_V1}/account/${encodeURIComponent(accountId)}/profile`,
+    enrollmentMethods: `${CA_API_V1}/enrollment-method`,
+    keystoreTypes: `${CA_API_V1}/keystore-type`,
   },
   roles: {
     list: `${UI_API_V1}/role`,

@@ -10,6 +10,7 @@ import * as apiTokens from './migrations/20261213T0900-api-tokens.ts';
 import * as rolesManagement from './migrations/20261213T1000-roles-management.ts';
 import * as bulkUserImport from './migrations/20261213T1100-bulk-user-import.ts';
 import * as serviceUsers from './migrations/20261213T1200-service-users.ts';
+import * as certificateAuthority from './migrations/20261214T0900-certificate-authority.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261213T1000-roles-management': rolesManagement,
   '20261213T1100-bulk-user-import': bulkUserImport,
   '20261213T1200-service-users': serviceUsers,
+  '20261214T0900-certificate-authority': certificateAuthority,
 };
 
 const staticProvider: MigrationProvider = {

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ProfilePolicy, RevocationReason } from '../../contract/certificate-policy.ts';
 
 /**
  * Tables of the platform database. One interface per table, combined into `Database` (the Kysely
@@ -352,6 +353,94 @@ export interface BulkImportRowsTable {
   processed_at: Timestamp | null;
 }
 
+/** The platform's CAs (decision 019): one working root and one working issuing CA. */
+export interface CertificateAuthoritiesTable {
+  id: string;
+  kind: 'root' | 'issuing';
+  parent_id: string | null;
+  key_algorithm: string;
+  key_custody: 'encrypted' | 'pkcs11';
+  /** The PKCS#8 private key sealed under the operator's key; null when a token holds it. */
+  sealed_private_key: Uint8Array | null;
+  /** The key's label on the PKCS#11 token; null when the key is sealed here. */
+  key_label: string | null;
+  /** DER. */
+  certificate: Uint8Array;
+  subject: string;
+  serial_number: string;
+  not_before: Timestamp;
+  not_after: Timestamp;
+  sha256_fingerprint: string;
+  crl_number: Generated<number>;
+  /** DER of the CRL signed last. */
+  crl: Uint8Array | null;
+  crl_this_update: Timestamp | null;
+  crl_next_update: Timestamp | null;
+  created_at: Timestamp;
+  retired_at: Timestamp | null;
+}
+
+/** An account's certificate profiles (templates of cert_type end_entity). */
+export interface CertificateProfilesTable {
+  id: string;
+  account_id: string;
+  name: string;
+  description: Generated<string>;
+  cert_type: Generated<'end_entity'>;
+  /** contract/certificate-policy.ts ProfilePolicy. */
+  policy: Json<ProfilePolicy>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  created_by: string | null;
+  version: Generated<number>;
+}
+
+/** Every certificate the platform CA issued; kept after its account, profile or owner is gone. */
+export interface CertificatesTable {
+  id: string;
+  /** Lower-case hexadecimal without separators. */
+  serial_number: string;
+  issuer_id: string;
+  account_id: string | null;
+  profile_id: string | null;
+  profile_name: string | null;
+  source: 'client_auth' | 'enrollment' | 'profile';
+  /** RFC 4514 distinguished name. */
+  subject: string;
+  common_name: string;
+  /** e.g. "RSA 2048", "EC P-256". */
+  key_algorithm: string;
+  not_before: Timestamp;
+  not_after: Timestamp;
+  /** DER. */
+  certificate: Uint8Array;
+  sha256_fingerprint: string;
+  owner_user_id: string | null;
+  issued_by: string | null;
+  created_at: Timestamp;
+  revoked_at: Timestamp | null;
+  revocation_reason: RevocationReason | null;
+  revoked_by: string | null;
+  version: Generated<number>;
+}
+
+/** A user's client-authentication certificates: issued by the platform CA or uploaded. */
+export interface ClientAuthCertificatesTable {
+  id: string;
+  user_id: string;
+  source: 'issued' | 'uploaded';
+  certificate_id: string | null;
+  /** DER. */
+  certificate: Uint8Array;
+  common_name: string;
+  not_after: Timestamp;
+  sha256_fingerprint: string;
+  enabled: Generated<boolean>;
+  created_at: Timestamp;
+  created_by: string | null;
+  version: Generated<number>;
+}
+
 export interface Database {
   accounts: AccountsTable;
   organizations: OrganizationsTable;
@@ -376,6 +465,10 @@ export interface Database {
   api_tokens: ApiTokensTable;
   bulk_import_jobs: BulkImportJobsTable;
   bulk_import_rows: BulkImportRowsTable;
+  certificate_authorities: CertificateAuthoritiesTable;
+  certificate_profiles: CertificateProfilesTable;
+  certificates: CertificatesTable;
+  client_auth_certificates: ClientAuthCertificatesTable;
 }
 
 export type Account = Selectable<AccountsTable>;

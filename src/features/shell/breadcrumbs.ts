@@ -13,6 +13,10 @@ export interface Crumb {
 const KNOWN_CRUMBS: Readonly<Record<string, { label: MessageDescriptor; disabled?: boolean }>> = {
   '/accounts': { label: SECTION_LABELS.accounts },
   '/ca/organizations': { label: SECTION_LABELS.organizations },
+  '/ca/certificates': { label: SECTION_LABELS.certificates },
+  '/ca/profiles': { label: SECTION_LABELS.certificateProfiles },
+  '/ca/root': { label: SECTION_LABELS.rootCa },
+  '/ca/intermediate': { label: SECTION_LABELS.intermediateCa },
   '/access': { label: SECTION_LABELS.access },
   '/access/administrators': { label: SECTION_LABELS.administrators },
   '/access/service-user': { label: SECTION_LABELS.serviceUsers },
@@ -41,6 +45,8 @@ const ACTION_LABELS: Readonly<Record<string, MessageDescriptor>> = {
   'role-edit': msg`Edit roles`,
   'role-user-edit': msg`Edit administrator`,
   'change-password': msg`Change password`,
+  'client-auth': msg`Client certificates`,
+  'upload-certificate': msg`Upload certificate`,
 };
 
 /** Segments that name an action on the id after them and have no page of their own: text, not links (decision 018 §8.2). */

@@ -6,6 +6,11 @@ import type { NavigationItemId } from './navigation.ts';
 export const SECTION_LABELS: Readonly<Record<NavigationItemId | 'profile', MessageDescriptor>> = {
   accounts: msg`Accounts`,
   organizations: msg`Organizations`,
+  certificateAuthority: msg`Certificate authority`,
+  certificates: msg`Certificates`,
+  certificateProfiles: msg`Certificate profiles`,
+  rootCa: msg`Root CA`,
+  intermediateCa: msg`Intermediate CA`,
   access: msg`Access`,
   administrators: msg`Administrators`,
   serviceUsers: msg`Service users`,

@@ -4,6 +4,11 @@ import type { Profile } from '../../../contract/schemas/profile.ts';
 export type NavigationItemId =
   | 'accounts'
   | 'organizations'
+  | 'certificateAuthority'
+  | 'certificates'
+  | 'certificateProfiles'
+  | 'rootCa'
+  | 'intermediateCa'
   | 'access'
   | 'administrators'
   | 'serviceUsers'
@@ -50,6 +55,20 @@ function accessItem({ flags, profile, rolesFeatureEnabled }: NavigationInput): N
   ]);
 }
 
+/** The certificate authority's pages, each behind its view permission (decision 019). */
+function certificateAuthorityItem({ flags }: NavigationInput): NavigationItem | null {
+  const children = [
+    ...(flags.canViewCertificate ? [item('certificates', '/ca/certificates')] : []),
+    ...(flags.canViewProfile || flags.canManageProfile ? [item('certificateProfiles', '/ca/profiles')] : []),
+    ...(flags.canViewCa || flags.canManageCa
+      ? [item('rootCa', '/ca/root'), item('intermediateCa', '/ca/intermediate')]
+      : []),
+  ];
+  const first = children[0];
+  if (first === undefined) return null;
+  return { id: 'certificateAuthority', target: first.target, children };
+}
+
 /** The main navigation for a user, by the permission rules of overview §6 (C-02..C-13). */
 export function navigationItems(input: NavigationInput): NavigationItem[] {
   const { flags, scope } = input;
@@ -58,6 +77,8 @@ export function navigationItems(input: NavigationInput): NavigationItem[] {
   if (flags.canViewOrganization || flags.canManageOrganization) {
     items.push(item('organizations', '/ca/organizations'));
   }
+  const certificateAuthority = certificateAuthorityItem(input);
+  if (certificateAuthority) items.push(certificateAuthority);
   items.push(accessItem(input));
   if (flags.canViewAuditLog)
     items.push(item('reporting', '/reporting', [item('logging', '/reporting/logging')]));

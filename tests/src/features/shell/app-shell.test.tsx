@@ -31,6 +31,11 @@ describe('secure layout', () => {
     expect(await mainNavigationLinks()).toEqual([
       'Accounts',
       'Organizations',
+      'Certificate authority',
+      'Certificates',
+      'Certificate profiles',
+      'Root CA',
+      'Intermediate CA',
       'Access',
       'Administrators',
       'Service users',

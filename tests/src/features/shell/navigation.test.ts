@@ -87,9 +87,23 @@ describe('main navigation rules', () => {
     expect(ids(navigationItems({ ...input([]), flags: everything, scope: 'system' }))).toEqual([
       'accounts',
       'organizations',
+      'certificateAuthority',
       'access',
       'reporting',
       'platformSettings',
+    ]);
+  });
+
+  it('shows each certificate authority page behind its own view permission', () => {
+    const ca = (names: PermissionFlag[]) =>
+      navigationItems(input(names)).find((item) => item.id === 'certificateAuthority');
+    expect(ca([])).toBeUndefined();
+    expect(ca(['canViewCertificate'])?.children.map((child) => child.id)).toEqual(['certificates']);
+    expect(ca(['canViewProfile'])?.target).toEqual({ to: '/ca/profiles' });
+    expect(ca(['canViewCa', 'canViewCertificate'])?.children.map((child) => child.id)).toEqual([
+      'certificates',
+      'rootCa',
+      'intermediateCa',
     ]);
   });
 });
