@@ -49,6 +49,10 @@ export const VALIDATION_TEXT: Readonly<Record<ValidationCode, string>> = {
   duplicateInFile: 'repeats a user name of an earlier row',
   unknownRole: 'names a role that does not exist for this account',
   formulaCell: 'starts like a spreadsheet formula',
+  certificateUnreadable: 'is not an X.509 certificate in PEM or DER',
+  notOneCertificate: 'must hold exactly one certificate and nothing after it',
+  certificateExpired: 'is a certificate that has expired',
+  certificateNotYetValid: 'is a certificate that is not valid yet',
 };
 
 /** A failed request value as the server answers it: where, which rule, and the rule in English. */

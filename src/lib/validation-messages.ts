@@ -50,6 +50,10 @@ const VALIDATION_MESSAGES: Readonly<Record<ValidationCode, MessageDescriptor>> =
   duplicateInFile: msg`This user name is already used by an earlier row of the file.`,
   unknownRole: msg`This role does not exist for the chosen account.`,
   formulaCell: msg`This cell starts like a spreadsheet formula (=, +, -, @).`,
+  certificateUnreadable: msg`This file is not an X.509 certificate in PEM or DER format.`,
+  notOneCertificate: msg`The file must hold exactly one certificate, with nothing after it.`,
+  certificateExpired: msg`This certificate has expired.`,
+  certificateNotYetValid: msg`This certificate is not valid yet.`,
 };
 
 export function validationMessage(code: ValidationCode, i18n: I18n): string {
