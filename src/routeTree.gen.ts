@@ -46,13 +46,16 @@ import { Route as SecureAccountsIdEditRouteImport } from './routes/_secure/accou
 import { Route as SecureCaOrganizationsIndexRouteImport } from './routes/_secure/ca/organizations/index'
 import { Route as SecureCaOrganizationsCreateRouteImport } from './routes/_secure/ca/organizations/create'
 import { Route as SecureAccessAdministratorsIdIndexRouteImport } from './routes/_secure/access/administrators/$id/index'
+import { Route as SecureAccessAdministratorsIdClientAuthRouteImport } from './routes/_secure/access/administrators/$id/client-auth'
 import { Route as SecureAccessAdministratorsIdEditRouteImport } from './routes/_secure/access/administrators/$id/edit'
 import { Route as SecureAccessAdministratorsIdRoleEditRouteImport } from './routes/_secure/access/administrators/$id/role-edit'
 import { Route as SecureAccessAdministratorsIdRoleUserEditRouteImport } from './routes/_secure/access/administrators/$id/role-user-edit'
+import { Route as SecureAccessAdministratorsIdUploadCertificateRouteImport } from './routes/_secure/access/administrators/$id/upload-certificate'
 import { Route as SecureAccessManageUserRolesCloneRoleIdRouteImport } from './routes/_secure/access/manage-user-roles/clone-role/$id'
 import { Route as SecureAccessManageUserRolesEditRoleIdRouteImport } from './routes/_secure/access/manage-user-roles/edit-role/$id'
 import { Route as SecureAccessManageUserRolesRoleDetailIdRouteImport } from './routes/_secure/access/manage-user-roles/role-detail/$id'
 import { Route as SecureAccessServiceUserIdIndexRouteImport } from './routes/_secure/access/service-user/$id/index'
+import { Route as SecureAccessServiceUserIdClientAuthRouteImport } from './routes/_secure/access/service-user/$id/client-auth'
 import { Route as SecureAccessServiceUserIdEditRouteImport } from './routes/_secure/access/service-user/$id/edit'
 import { Route as SecureAccessServiceUserIdRoleServiceUserEditRouteImport } from './routes/_secure/access/service-user/$id/role-service-user-edit'
 import { Route as SecureCaOrganizationsIdIndexRouteImport } from './routes/_secure/ca/organizations/$id/index'
@@ -260,6 +263,12 @@ const SecureAccessAdministratorsIdIndexRoute =
     path: '/access/administrators/$id/',
     getParentRoute: () => SecureRoute,
   } as any)
+const SecureAccessAdministratorsIdClientAuthRoute =
+  SecureAccessAdministratorsIdClientAuthRouteImport.update({
+    id: '/access/administrators/$id/client-auth',
+    path: '/access/administrators/$id/client-auth',
+    getParentRoute: () => SecureRoute,
+  } as any)
 const SecureAccessAdministratorsIdEditRoute =
   SecureAccessAdministratorsIdEditRouteImport.update({
     id: '/access/administrators/$id/edit',
@@ -276,6 +285,12 @@ const SecureAccessAdministratorsIdRoleUserEditRoute =
   SecureAccessAdministratorsIdRoleUserEditRouteImport.update({
     id: '/access/administrators/$id/role-user-edit',
     path: '/access/administrators/$id/role-user-edit',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessAdministratorsIdUploadCertificateRoute =
+  SecureAccessAdministratorsIdUploadCertificateRouteImport.update({
+    id: '/access/administrators/$id/upload-certificate',
+    path: '/access/administrators/$id/upload-certificate',
     getParentRoute: () => SecureRoute,
   } as any)
 const SecureAccessManageUserRolesCloneRoleIdRoute =
@@ -300,6 +315,12 @@ const SecureAccessServiceUserIdIndexRoute =
   SecureAccessServiceUserIdIndexRouteImport.update({
     id: '/access/service-user/$id/',
     path: '/access/service-user/$id/',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessServiceUserIdClientAuthRoute =
+  SecureAccessServiceUserIdClientAuthRouteImport.update({
+    id: '/access/service-user/$id/client-auth',
+    path: '/access/service-user/$id/client-auth',
     getParentRoute: () => SecureRoute,
   } as any)
 const SecureAccessServiceUserIdEditRoute =
@@ -375,12 +396,15 @@ export interface FileRoutesByFullPath {
   '/access/service-user/': typeof SecureAccessServiceUserIndexRoute
   '/accounts/$id/': typeof SecureAccountsIdIndexRoute
   '/ca/organizations/': typeof SecureCaOrganizationsIndexRoute
+  '/access/administrators/$id/client-auth': typeof SecureAccessAdministratorsIdClientAuthRoute
   '/access/administrators/$id/edit': typeof SecureAccessAdministratorsIdEditRoute
   '/access/administrators/$id/role-edit': typeof SecureAccessAdministratorsIdRoleEditRoute
   '/access/administrators/$id/role-user-edit': typeof SecureAccessAdministratorsIdRoleUserEditRoute
+  '/access/administrators/$id/upload-certificate': typeof SecureAccessAdministratorsIdUploadCertificateRoute
   '/access/manage-user-roles/clone-role/$id': typeof SecureAccessManageUserRolesCloneRoleIdRoute
   '/access/manage-user-roles/edit-role/$id': typeof SecureAccessManageUserRolesEditRoleIdRoute
   '/access/manage-user-roles/role-detail/$id': typeof SecureAccessManageUserRolesRoleDetailIdRoute
+  '/access/service-user/$id/client-auth': typeof SecureAccessServiceUserIdClientAuthRoute
   '/access/service-user/$id/edit': typeof SecureAccessServiceUserIdEditRoute
   '/access/service-user/$id/role-service-user-edit': typeof SecureAccessServiceUserIdRoleServiceUserEditRoute
   '/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
@@ -426,12 +450,15 @@ export interface FileRoutesByTo {
   '/access/service-user': typeof SecureAccessServiceUserIndexRoute
   '/accounts/$id': typeof SecureAccountsIdIndexRoute
   '/ca/organizations': typeof SecureCaOrganizationsIndexRoute
+  '/access/administrators/$id/client-auth': typeof SecureAccessAdministratorsIdClientAuthRoute
   '/access/administrators/$id/edit': typeof SecureAccessAdministratorsIdEditRoute
   '/access/administrators/$id/role-edit': typeof SecureAccessAdministratorsIdRoleEditRoute
   '/access/administrators/$id/role-user-edit': typeof SecureAccessAdministratorsIdRoleUserEditRoute
+  '/access/administrators/$id/upload-certificate': typeof SecureAccessAdministratorsIdUploadCertificateRoute
   '/access/manage-user-roles/clone-role/$id': typeof SecureAccessManageUserRolesCloneRoleIdRoute
   '/access/manage-user-roles/edit-role/$id': typeof SecureAccessManageUserRolesEditRoleIdRoute
   '/access/manage-user-roles/role-detail/$id': typeof SecureAccessManageUserRolesRoleDetailIdRoute
+  '/access/service-user/$id/client-auth': typeof SecureAccessServiceUserIdClientAuthRoute
   '/access/service-user/$id/edit': typeof SecureAccessServiceUserIdEditRoute
   '/access/service-user/$id/role-service-user-edit': typeof SecureAccessServiceUserIdRoleServiceUserEditRoute
   '/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
@@ -479,12 +506,15 @@ export interface FileRoutesById {
   '/_secure/access/service-user/': typeof SecureAccessServiceUserIndexRoute
   '/_secure/accounts/$id/': typeof SecureAccountsIdIndexRoute
   '/_secure/ca/organizations/': typeof SecureCaOrganizationsIndexRoute
+  '/_secure/access/administrators/$id/client-auth': typeof SecureAccessAdministratorsIdClientAuthRoute
   '/_secure/access/administrators/$id/edit': typeof SecureAccessAdministratorsIdEditRoute
   '/_secure/access/administrators/$id/role-edit': typeof SecureAccessAdministratorsIdRoleEditRoute
   '/_secure/access/administrators/$id/role-user-edit': typeof SecureAccessAdministratorsIdRoleUserEditRoute
+  '/_secure/access/administrators/$id/upload-certificate': typeof SecureAccessAdministratorsIdUploadCertificateRoute
   '/_secure/access/manage-user-roles/clone-role/$id': typeof SecureAccessManageUserRolesCloneRoleIdRoute
   '/_secure/access/manage-user-roles/edit-role/$id': typeof SecureAccessManageUserRolesEditRoleIdRoute
   '/_secure/access/manage-user-roles/role-detail/$id': typeof SecureAccessManageUserRolesRoleDetailIdRoute
+  '/_secure/access/service-user/$id/client-auth': typeof SecureAccessServiceUserIdClientAuthRoute
   '/_secure/access/service-user/$id/edit': typeof SecureAccessServiceUserIdEditRoute
   '/_secure/access/service-user/$id/role-service-user-edit': typeof SecureAccessServiceUserIdRoleServiceUserEditRoute
   '/_secure/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
@@ -532,12 +562,15 @@ export interface FileRouteTypes {
     | '/access/service-user/'
     | '/accounts/$id/'
     | '/ca/organizations/'
+    | '/access/administrators/$id/client-auth'
     | '/access/administrators/$id/edit'
     | '/access/administrators/$id/role-edit'
     | '/access/administrators/$id/role-user-edit'
+    | '/access/administrators/$id/upload-certificate'
     | '/access/manage-user-roles/clone-role/$id'
     | '/access/manage-user-roles/edit-role/$id'
     | '/access/manage-user-roles/role-detail/$id'
+    | '/access/service-user/$id/client-auth'
     | '/access/service-user/$id/edit'
     | '/access/service-user/$id/role-service-user-edit'
     | '/ca/organizations/$id/$contactId'
@@ -583,12 +616,15 @@ export interface FileRouteTypes {
     | '/access/service-user'
     | '/accounts/$id'
     | '/ca/organizations'
+    | '/access/administrators/$id/client-auth'
     | '/access/administrators/$id/edit'
     | '/access/administrators/$id/role-edit'
     | '/access/administrators/$id/role-user-edit'
+    | '/access/administrators/$id/upload-certificate'
     | '/access/manage-user-roles/clone-role/$id'
     | '/access/manage-user-roles/edit-role/$id'
     | '/access/manage-user-roles/role-detail/$id'
+    | '/access/service-user/$id/client-auth'
     | '/access/service-user/$id/edit'
     | '/access/service-user/$id/role-service-user-edit'
     | '/ca/organizations/$id/$contactId'
@@ -635,12 +671,15 @@ export interface FileRouteTypes {
     | '/_secure/access/service-user/'
     | '/_secure/accounts/$id/'
     | '/_secure/ca/organizations/'
+    | '/_secure/access/administrators/$id/client-auth'
     | '/_secure/access/administrators/$id/edit'
     | '/_secure/access/administrators/$id/role-edit'
     | '/_secure/access/administrators/$id/role-user-edit'
+    | '/_secure/access/administrators/$id/upload-certificate'
     | '/_secure/access/manage-user-roles/clone-role/$id'
     | '/_secure/access/manage-user-roles/edit-role/$id'
     | '/_secure/access/manage-user-roles/role-detail/$id'
+    | '/_secure/access/service-user/$id/client-auth'
     | '/_secure/access/service-user/$id/edit'
     | '/_secure/access/service-user/$id/role-service-user-edit'
     | '/_secure/ca/organizations/$id/$contactId'
@@ -926,6 +965,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureAccessAdministratorsIdIndexRouteImport
       parentRoute: typeof SecureRoute
     }
+    '/_secure/access/administrators/$id/client-auth': {
+      id: '/_secure/access/administrators/$id/client-auth'
+      path: '/access/administrators/$id/client-auth'
+      fullPath: '/access/administrators/$id/client-auth'
+      preLoaderRoute: typeof SecureAccessAdministratorsIdClientAuthRouteImport
+      parentRoute: typeof SecureRoute
+    }
     '/_secure/access/administrators/$id/edit': {
       id: '/_secure/access/administrators/$id/edit'
       path: '/access/administrators/$id/edit'
@@ -945,6 +991,13 @@ declare module '@tanstack/react-router' {
       path: '/access/administrators/$id/role-user-edit'
       fullPath: '/access/administrators/$id/role-user-edit'
       preLoaderRoute: typeof SecureAccessAdministratorsIdRoleUserEditRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/administrators/$id/upload-certificate': {
+      id: '/_secure/access/administrators/$id/upload-certificate'
+      path: '/access/administrators/$id/upload-certificate'
+      fullPath: '/access/administrators/$id/upload-certificate'
+      preLoaderRoute: typeof SecureAccessAdministratorsIdUploadCertificateRouteImport
       parentRoute: typeof SecureRoute
     }
     '/_secure/access/manage-user-roles/clone-role/$id': {
@@ -973,6 +1026,13 @@ declare module '@tanstack/react-router' {
       path: '/access/service-user/$id'
       fullPath: '/access/service-user/$id/'
       preLoaderRoute: typeof SecureAccessServiceUserIdIndexRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/service-user/$id/client-auth': {
+      id: '/_secure/access/service-user/$id/client-auth'
+      path: '/access/service-user/$id/client-auth'
+      fullPath: '/access/service-user/$id/client-auth'
+      preLoaderRoute: typeof SecureAccessServiceUserIdClientAuthRouteImport
       parentRoute: typeof SecureRoute
     }
     '/_secure/access/service-user/$id/edit': {
@@ -1046,12 +1106,15 @@ interface SecureRouteChildren {
   SecureAccessServiceUserIndexRoute: typeof SecureAccessServiceUserIndexRoute
   SecureAccountsIdIndexRoute: typeof SecureAccountsIdIndexRoute
   SecureCaOrganizationsIndexRoute: typeof SecureCaOrganizationsIndexRoute
+  SecureAccessAdministratorsIdClientAuthRoute: typeof SecureAccessAdministratorsIdClientAuthRoute
   SecureAccessAdministratorsIdEditRoute: typeof SecureAccessAdministratorsIdEditRoute
   SecureAccessAdministratorsIdRoleEditRoute: typeof SecureAccessAdministratorsIdRoleEditRoute
   SecureAccessAdministratorsIdRoleUserEditRoute: typeof SecureAccessAdministratorsIdRoleUserEditRoute
+  SecureAccessAdministratorsIdUploadCertificateRoute: typeof SecureAccessAdministratorsIdUploadCertificateRoute
   SecureAccessManageUserRolesCloneRoleIdRoute: typeof SecureAccessManageUserRolesCloneRoleIdRoute
   SecureAccessManageUserRolesEditRoleIdRoute: typeof SecureAccessManageUserRolesEditRoleIdRoute
   SecureAccessManageUserRolesRoleDetailIdRoute: typeof SecureAccessManageUserRolesRoleDetailIdRoute
+  SecureAccessServiceUserIdClientAuthRoute: typeof SecureAccessServiceUserIdClientAuthRoute
   SecureAccessServiceUserIdEditRoute: typeof SecureAccessServiceUserIdEditRoute
   SecureAccessServiceUserIdRoleServiceUserEditRoute: typeof SecureAccessServiceUserIdRoleServiceUserEditRoute
   SecureCaOrganizationsIdContactIdRoute: typeof SecureCaOrganizationsIdContactIdRoute
@@ -1094,17 +1157,23 @@ const SecureRouteChildren: SecureRouteChildren = {
   SecureAccessServiceUserIndexRoute: SecureAccessServiceUserIndexRoute,
   SecureAccountsIdIndexRoute: SecureAccountsIdIndexRoute,
   SecureCaOrganizationsIndexRoute: SecureCaOrganizationsIndexRoute,
+  SecureAccessAdministratorsIdClientAuthRoute:
+    SecureAccessAdministratorsIdClientAuthRoute,
   SecureAccessAdministratorsIdEditRoute: SecureAccessAdministratorsIdEditRoute,
   SecureAccessAdministratorsIdRoleEditRoute:
     SecureAccessAdministratorsIdRoleEditRoute,
   SecureAccessAdministratorsIdRoleUserEditRoute:
     SecureAccessAdministratorsIdRoleUserEditRoute,
+  SecureAccessAdministratorsIdUploadCertificateRoute:
+    SecureAccessAdministratorsIdUploadCertificateRoute,
   SecureAccessManageUserRolesCloneRoleIdRoute:
     SecureAccessManageUserRolesCloneRoleIdRoute,
   SecureAccessManageUserRolesEditRoleIdRoute:
     SecureAccessManageUserRolesEditRoleIdRoute,
   SecureAccessManageUserRolesRoleDetailIdRoute:
     SecureAccessManageUserRolesRoleDetailIdRoute,
+  SecureAccessServiceUserIdClientAuthRoute:
+    SecureAccessServiceUserIdClientAuthRoute,
   SecureAccessServiceUserIdEditRoute: SecureAccessServiceUserIdEditRoute,
   SecureAccessServiceUserIdRoleServiceUserEditRoute:
     SecureAccessServiceUserIdRoleServiceUserEditRoute,

@@ -104,3 +104,38 @@ export const clientAuthCertificateParamsSchema = v.object({
   id: resourceIdSchema,
   certId: resourceIdSchema,
 });
+
+/** Keys the browser makes for a generated certificate: RSA 2048 by default, or ECDSA P-256. */
+export const CLIENT_AUTH_KEY_CHOICES = ['RSA-2048', 'ECDSA-P256'] as const;
+export type ClientAuthKeyChoice = (typeof CLIENT_AUTH_KEY_CHOICES)[number];
+
+/**
+ * The generate form, which never reaches the server: the key type and the password of the PKCS#12
+ * file, typed twice. At least 12 characters, as account passwords: the file may be copied anywhere,
+ * and only its password stands between a copy and the user's sign-in. No character classes are
+ * required: a long passphrase is the stronger habit for a file password.
+ */
+export const PKCS12_PASSWORD_MIN_LENGTH = 12;
+export const PKCS12_PASSWORD_MAX_LENGTH = 255;
+export const clientAuthGenerateFormSchema = v.object({
+  key_type: v.picklist(CLIENT_AUTH_KEY_CHOICES, 'invalidValue' satisfies ValidationCode),
+  password: v.pipe(
+    v.string('invalidType' satisfies ValidationCode),
+    v.nonEmpty('required' satisfies ValidationCode),
+    v.minLength(PKCS12_PASSWORD_MIN_LENGTH, 'passwordInvalidLength' satisfies ValidationCode),
+    v.maxLength(PKCS12_PASSWORD_MAX_LENGTH, 'passwordInvalidMaxLength' satisfies ValidationCode),
+  ),
+  password_confirmation: v.pipe(
+    v.string('invalidType' satisfies ValidationCode),
+    v.nonEmpty('required' satisfies ValidationCode),
+  ),
+});
+export type ClientAuthGenerateForm = v.InferOutput<typeof clientAuthGenerateFormSchema>;
+
+/** The repeated password's rule, between two fields: the code for `password_confirmation`, or null. */
+export function pkcs12ConfirmationIssue(
+  password: string,
+  confirmation: string,
+): 'passwordConfirmationMismatch' | null {
+  return confirmation !== '' && password !== confirmation ? 'passwordConfirmationMismatch' : null;
+}

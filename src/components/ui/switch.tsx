@@ -17,7 +17,14 @@ interface SwitchProps {
  * An on/off switch (Ark Switch over a native checkbox with the `switch` role): Space toggles it, its
  * label is its name, and its state is said by the role, not by colour alone.
  */
-export function Switch({ checked, onCheckedChange, children, hideLabel = false, disabled = false, busy = false }: SwitchProps) {
+export function Switch({
+  checked,
+  onCheckedChange,
+  children,
+  hideLabel = false,
+  disabled = false,
+  busy = false,
+}: SwitchProps) {
   return (
     <ArkSwitch.Root
       className="switch"
@@ -29,7 +36,9 @@ export function Switch({ checked, onCheckedChange, children, hideLabel = false, 
       <ArkSwitch.Control className="switch__control">
         <ArkSwitch.Thumb className="switch__thumb" />
       </ArkSwitch.Control>
-      <ArkSwitch.Label className={hideLabel ? 'visually-hidden' : 'switch__label'}>{children}</ArkSwitch.Label>
+      <ArkSwitch.Label className={hideLabel ? 'visually-hidden' : 'switch__label'}>
+        {children}
+      </ArkSwitch.Label>
       <ArkSwitch.HiddenInput />
     </ArkSwitch.Root>
   );

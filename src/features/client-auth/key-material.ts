@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
+import type { ClientAuthKeyChoice } from '../../../contract/schemas/client-auth.ts';
 
 /**
  * The key of a client-authentication certificate, made and kept in the browser (decision 019): a
@@ -11,7 +12,7 @@ import * as pkijs from 'pkijs';
  * the same API.
  */
 
-export type KeyChoice = 'RSA-2048' | 'ECDSA-P256';
+export type KeyChoice = ClientAuthKeyChoice;
 
 const KEY_ALGORITHMS: Record<KeyChoice, RsaHashedKeyGenParams | EcKeyGenParams> = {
   'RSA-2048': {
@@ -38,7 +39,7 @@ function webCrypto(): Crypto {
 }
 
 let engineSet = false;
-function useWebCrypto(): void {
+function selectWebCrypto(): void {
   if (engineSet) return;
   const crypto = webCrypto();
   x509.cryptoProvider.set(crypto);
@@ -60,7 +61,7 @@ export async function generateKeyAndCsr(
   choice: KeyChoice,
   commonName: string,
 ): Promise<{ keys: CryptoKeyPair; csr: string }> {
-  useWebCrypto();
+  selectWebCrypto();
   const keys = (await webCrypto().subtle.generateKey(KEY_ALGORITHMS[choice], true, [
     'sign',
     'verify',
@@ -123,7 +124,7 @@ export async function buildPkcs12(options: {
   password: string;
   friendlyName: string;
 }): Promise<Uint8Array<ArrayBuffer>> {
-  useWebCrypto();
+  selectWebCrypto();
   const crypto = webCrypto();
   const password = new TextEncoder().encode(options.password).buffer as ArrayBuffer;
   const pkcs8 = await crypto.subtle.exportKey('pkcs8', options.privateKey);
@@ -160,7 +161,11 @@ export async function buildPkcs12(options: {
   });
   await keyBag.makeInternalValues({
     password,
-    contentEncryptionAlgorithm: { name: 'AES-CBC', length: 256 } as AesKeyAlgorithm,
+    // pkijs draws the IV itself for each encryption.
+    contentEncryptionAlgorithm: {
+      name: 'AES-CBC',
+      length: 256,
+    } as unknown as pkijs.ContentEncryptionAesCbcParams,
     hmacHashAlgorithm: 'SHA-256',
     iterationCount: KEY_BAG_ITERATIONS,
   });

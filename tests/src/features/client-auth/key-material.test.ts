@@ -67,14 +67,20 @@ describe('generateKeyAndCsr and buildPkcs12', () => {
     expect(info.status, info.stderr).toBe(0);
     const described = `${info.stdout}\n${info.stderr}`;
     expect(described).toMatch(/MAC: sha256/);
-    expect(described).toMatch(/Shrouded Keybag: PBES2, PBKDF2, AES-256-CBC, Iteration 600000, PRF hmacWithSHA256/);
+    expect(described).toMatch(
+      /Shrouded Keybag: PBES2, PBKDF2, AES-256-CBC, Iteration 600000, PRF hmacWithSHA256/,
+    );
     expect(described).toContain('subject=CN = jane.doe');
     expect(described).toContain('subject=CN = Test CA');
 
     // The key inside is the key of the certificate.
-    const keyPem = execFileSync('openssl', ['pkcs12', '-in', file, '-nocerts', '-nodes', '-passin', `pass:${password}`], {
-      encoding: 'utf8',
-    });
+    const keyPem = execFileSync(
+      'openssl',
+      ['pkcs12', '-in', file, '-nocerts', '-nodes', '-passin', `pass:${password}`],
+      {
+        encoding: 'utf8',
+      },
+    );
     const certificateFile = path.join(directory, 'leaf.pem');
     writeFileSync(certificateFile, issued.certificate);
     const keyFile = path.join(directory, 'key.pem');
