@@ -72,6 +72,7 @@ export function GenerateCertificateDialog({
     setDownload({ url: URL.createObjectURL(blob), fileName: fileNameOf(userName) });
   };
 
+  const fileName = download?.fileName ?? '';
   return (
     <Dialog
       open={open}
@@ -102,7 +103,7 @@ export function GenerateCertificateDialog({
               download={download.fileName}
               onClick={() => setDownloaded(true)}
             >
-              <Trans>Download {download.fileName}</Trans>
+              <Trans>Download {fileName}</Trans>
             </a>
             <Button variant={downloaded ? 'primary' : 'secondary'} onClick={close}>
               <Trans>Done</Trans>
