@@ -39,7 +39,8 @@ export function Switch({
       <ArkSwitch.Label className={hideLabel ? 'visually-hidden' : 'switch__label'}>
         {children}
       </ArkSwitch.Label>
-      <ArkSwitch.HiddenInput />
+      {/* A checkbox announced as a switch: on and off, not ticked and unticked. */}
+      <ArkSwitch.HiddenInput role="switch" />
     </ArkSwitch.Root>
   );
 }
