@@ -7,6 +7,7 @@ import type {
 } from '../../../contract/schemas/client-auth.ts';
 import { acceptedClientCertificate } from '../../../server/client-auth/check.ts';
 import { errorOf } from '../errors.ts';
+import { signIn } from '../identity/requests.ts';
 import { type Caller, call } from '../organizations/requests.ts';
 import { insertTestServiceUser } from '../service-users/helpers.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
@@ -35,7 +36,6 @@ let ca: PlatformCa;
 beforeAll(async () => {
   harness = await createTestApp();
   const user = await harness.createUser({ accessScope: 'system' });
-  const { signIn } = await import('../identity/requests.ts');
   admin = { ...user, token: (await signIn(harness, user)).accessToken };
   personId = await insertTestUser(harness, { accountId: admin.accountId, userName: 'jane.doe' });
   serviceUserId = (await insertTestServiceUser(harness, { accountId: admin.accountId, createdBy: admin.id }))

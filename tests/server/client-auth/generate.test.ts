@@ -11,7 +11,7 @@ import { scratchFiles, tool } from '../ca/openssl.ts';
 import { errorOf } from '../errors.ts';
 import { signIn } from '../identity/requests.ts';
 import { type Caller, call } from '../organizations/requests.ts';
-import { insertTestServiceUser } from '../service-users/helpers.ts';
+import { insertTestServiceUser, tokenFor } from '../service-users/helpers.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 import { insertTestUser } from '../users/helpers.ts';
 
@@ -149,7 +149,6 @@ describe('POST user/{id}/client-auth-certificate with a CSR', () => {
   });
 
   it('is refused to an API token (403 sessionRequired): a token cannot mint a certificate', async () => {
-    const { tokenFor } = await import('../service-users/helpers.ts');
     const token = await tokenFor(harness, admin.id);
     const { pem: csr } = await createCsr('EC P-256');
     const response = await call(harness, 'POST', apiPaths.users.clientAuthCertificates(personId), {
