@@ -18,6 +18,8 @@ import { DEFAULT_LIST_LIMIT } from '../../contract/schemas/common.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { requestActor } from '../audit/change.ts';
 import { assertPermission } from '../authorization/permissions.ts';
+import { describeCertificate } from '../ca/describe.ts';
+import { certificatePem, exportCertificate } from '../ca/export.ts';
 import { issueCertificate } from '../ca/issue.ts';
 import { revokeCertificate } from '../ca/revoke.ts';
 import { utcDate } from '../dates.ts';
@@ -40,12 +42,11 @@ import {
   listCertificates,
   type ReachableCertificate,
 } from './repository.ts';
-import { certificateDetails, derToPem, pkcs7Der } from './x509.ts';
 
 /** The GET answer of one certificate: the row, its parsed details and its PEM. */
-function certificateRecord(row: ReachableCertificate, now: Date): Certificate {
+async function certificateRecord(row: ReachableCertificate, now: Date): Promise<Certificate> {
   const { der, issuer_id: _issuer, account_id: _account, ...summary } = row;
-  return { ...summary, details: certificateDetails(der, now), pem: derToPem(der) };
+  return { ...summary, details: await describeCertificate(der, now), pem: certificatePem(der) };
 }
 
 /** A certificate as the versioned-resource helper addresses it; out of reach is not found. */
@@ -71,12 +72,6 @@ function exportFilename(row: ReachableCertificate, extension: string): string {
     .slice(0, 64);
   return `${name ? `${name}-` : ''}${row.serial_number}.${extension}`;
 }
-
-const EXPORTS: Record<CertificateExportFormat, { extension: string; type: string }> = {
-  pem: { extension: 'pem', type: 'application/x-pem-file' },
-  der: { extension: 'cer', type: 'application/pkix-cert' },
-  p7b: { extension: 'p7b', type: 'application/x-pkcs7-certificates' },
-};
 
 /** The subject values of an issue request, as the issuing CA takes them. */
 function subjectValuesOf(body: Record<string, unknown>): SubjectValues {
@@ -126,14 +121,9 @@ export function certificateRoutes(deps: AppDeps): Hono<AppEnv> {
   });
 
   async function exportOne(c: Context<AppEnv>, row: ReachableCertificate, format: CertificateExportFormat) {
-    const { extension, type } = EXPORTS[format];
-    const body =
-      format === 'pem'
-        ? derToPem(row.der)
-        : format === 'der'
-          ? row.der
-          : pkcs7Der(row.der, await issuerChain(db, row.issuer_id));
-    c.header('Content-Type', type);
+    const chain = format === 'der' ? [] : await issuerChain(db, row.issuer_id);
+    const { body, contentType, extension } = exportCertificate(row.der, chain, format);
+    c.header('Content-Type', contentType);
     c.header('Content-Disposition', `attachment; filename="${exportFilename(row, extension)}"`);
     c.header('ETag', entityTag(row.version));
     return c.body(typeof body === 'string' ? body : new Uint8Array(body), 200);

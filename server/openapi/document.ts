@@ -703,7 +703,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: apiPaths.certificates.export,
     tag: 'Certificates',
     summary:
-      'format=pem|der|p7b with id: one certificate as an attachment (PEM; DER, application/pkix-cert; PKCS#7 certs-only DER with the issuing CA and the root). format=csv with the list filters and sort: every matching certificate as a CSV attachment (text/csv). View certificate.',
+      'format=pem|der|p7b with id: one certificate as an attachment (PEM, the certificate then the issuing CA and the root; DER, the certificate alone, application/pkix-cert; PKCS#7 certs-only DER with the issuing CA and the root, application/pkcs7-mime). format=csv with the list filters and sort: every matching certificate as a CSV attachment (text/csv). View certificate.',
     authenticated: true,
     query: certificateExportQueryObjectSchema,
     success: { status: 200, description: 'The certificate file, or a CSV file with its header row first' },

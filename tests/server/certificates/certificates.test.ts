@@ -187,7 +187,7 @@ describe('GET certificate/{id}', () => {
       isValid: true,
       serial_number: serials['alpha-web.example.com'],
       key_algorithm: 'EC P-256',
-      signature_algorithm: 'ECDSA with SHA-256',
+      signature_algorithm: 'ecdsa-with-SHA256',
       subject: {
         common_name: 'alpha-web.example.com',
         organizational_unit: 'Devices',

@@ -62,7 +62,7 @@ function NameSection({ id, title, name }: { id: string; title: ReactNode; name: 
 const FORMAT_MEDIA_TYPES: Record<CertificateExportFormat, string> = {
   pem: 'application/x-pem-file',
   der: 'application/pkix-cert',
-  p7b: 'application/x-pkcs7-certificates',
+  p7b: 'application/pkcs7-mime',
 };
 
 const FORMAT_LABELS: Record<CertificateExportFormat, ReactNode> = {
