@@ -45,6 +45,8 @@ import { Route as SecureAccountsIdIndexRouteImport } from './routes/_secure/acco
 import { Route as SecureAccountsIdEditRouteImport } from './routes/_secure/accounts/$id/edit'
 import { Route as SecureCaOrganizationsIndexRouteImport } from './routes/_secure/ca/organizations/index'
 import { Route as SecureCaOrganizationsCreateRouteImport } from './routes/_secure/ca/organizations/create'
+import { Route as SecureCaProfilesIndexRouteImport } from './routes/_secure/ca/profiles/index'
+import { Route as SecureCaProfilesCreateRouteImport } from './routes/_secure/ca/profiles/create'
 import { Route as SecureAccessAdministratorsIdIndexRouteImport } from './routes/_secure/access/administrators/$id/index'
 import { Route as SecureAccessAdministratorsIdEditRouteImport } from './routes/_secure/access/administrators/$id/edit'
 import { Route as SecureAccessAdministratorsIdRoleEditRouteImport } from './routes/_secure/access/administrators/$id/role-edit'
@@ -59,6 +61,8 @@ import { Route as SecureCaOrganizationsIdIndexRouteImport } from './routes/_secu
 import { Route as SecureCaOrganizationsIdContactIdRouteImport } from './routes/_secure/ca/organizations/$id/$contactId'
 import { Route as SecureCaOrganizationsIdCreateContactRouteImport } from './routes/_secure/ca/organizations/$id/create-contact'
 import { Route as SecureCaOrganizationsIdEditRouteImport } from './routes/_secure/ca/organizations/$id/edit'
+import { Route as SecureCaProfilesIdIndexRouteImport } from './routes/_secure/ca/profiles/$id/index'
+import { Route as SecureCaProfilesIdEditRouteImport } from './routes/_secure/ca/profiles/$id/edit'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -254,6 +258,16 @@ const SecureCaOrganizationsCreateRoute =
     path: '/ca/organizations/create',
     getParentRoute: () => SecureRoute,
   } as any)
+const SecureCaProfilesIndexRoute = SecureCaProfilesIndexRouteImport.update({
+  id: '/ca/profiles/',
+  path: '/ca/profiles/',
+  getParentRoute: () => SecureRoute,
+} as any)
+const SecureCaProfilesCreateRoute = SecureCaProfilesCreateRouteImport.update({
+  id: '/ca/profiles/create',
+  path: '/ca/profiles/create',
+  getParentRoute: () => SecureRoute,
+} as any)
 const SecureAccessAdministratorsIdIndexRoute =
   SecureAccessAdministratorsIdIndexRouteImport.update({
     id: '/access/administrators/$id/',
@@ -338,6 +352,16 @@ const SecureCaOrganizationsIdEditRoute =
     path: '/ca/organizations/$id/edit',
     getParentRoute: () => SecureRoute,
   } as any)
+const SecureCaProfilesIdIndexRoute = SecureCaProfilesIdIndexRouteImport.update({
+  id: '/ca/profiles/$id/',
+  path: '/ca/profiles/$id/',
+  getParentRoute: () => SecureRoute,
+} as any)
+const SecureCaProfilesIdEditRoute = SecureCaProfilesIdEditRouteImport.update({
+  id: '/ca/profiles/$id/edit',
+  path: '/ca/profiles/$id/edit',
+  getParentRoute: () => SecureRoute,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -370,11 +394,13 @@ export interface FileRoutesByFullPath {
   '/access/service-user/role-service-user-create': typeof SecureAccessServiceUserRoleServiceUserCreateRoute
   '/accounts/$id/edit': typeof SecureAccountsIdEditRoute
   '/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
+  '/ca/profiles/create': typeof SecureCaProfilesCreateRoute
   '/access/administrators/': typeof SecureAccessAdministratorsIndexRoute
   '/access/manage-user-roles/': typeof SecureAccessManageUserRolesIndexRoute
   '/access/service-user/': typeof SecureAccessServiceUserIndexRoute
   '/accounts/$id/': typeof SecureAccountsIdIndexRoute
   '/ca/organizations/': typeof SecureCaOrganizationsIndexRoute
+  '/ca/profiles/': typeof SecureCaProfilesIndexRoute
   '/access/administrators/$id/edit': typeof SecureAccessAdministratorsIdEditRoute
   '/access/administrators/$id/role-edit': typeof SecureAccessAdministratorsIdRoleEditRoute
   '/access/administrators/$id/role-user-edit': typeof SecureAccessAdministratorsIdRoleUserEditRoute
@@ -386,9 +412,11 @@ export interface FileRoutesByFullPath {
   '/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
   '/ca/organizations/$id/create-contact': typeof SecureCaOrganizationsIdCreateContactRoute
   '/ca/organizations/$id/edit': typeof SecureCaOrganizationsIdEditRoute
+  '/ca/profiles/$id/edit': typeof SecureCaProfilesIdEditRoute
   '/access/administrators/$id/': typeof SecureAccessAdministratorsIdIndexRoute
   '/access/service-user/$id/': typeof SecureAccessServiceUserIdIndexRoute
   '/ca/organizations/$id/': typeof SecureCaOrganizationsIdIndexRoute
+  '/ca/profiles/$id/': typeof SecureCaProfilesIdIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -421,11 +449,13 @@ export interface FileRoutesByTo {
   '/access/service-user/role-service-user-create': typeof SecureAccessServiceUserRoleServiceUserCreateRoute
   '/accounts/$id/edit': typeof SecureAccountsIdEditRoute
   '/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
+  '/ca/profiles/create': typeof SecureCaProfilesCreateRoute
   '/access/administrators': typeof SecureAccessAdministratorsIndexRoute
   '/access/manage-user-roles': typeof SecureAccessManageUserRolesIndexRoute
   '/access/service-user': typeof SecureAccessServiceUserIndexRoute
   '/accounts/$id': typeof SecureAccountsIdIndexRoute
   '/ca/organizations': typeof SecureCaOrganizationsIndexRoute
+  '/ca/profiles': typeof SecureCaProfilesIndexRoute
   '/access/administrators/$id/edit': typeof SecureAccessAdministratorsIdEditRoute
   '/access/administrators/$id/role-edit': typeof SecureAccessAdministratorsIdRoleEditRoute
   '/access/administrators/$id/role-user-edit': typeof SecureAccessAdministratorsIdRoleUserEditRoute
@@ -437,9 +467,11 @@ export interface FileRoutesByTo {
   '/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
   '/ca/organizations/$id/create-contact': typeof SecureCaOrganizationsIdCreateContactRoute
   '/ca/organizations/$id/edit': typeof SecureCaOrganizationsIdEditRoute
+  '/ca/profiles/$id/edit': typeof SecureCaProfilesIdEditRoute
   '/access/administrators/$id': typeof SecureAccessAdministratorsIdIndexRoute
   '/access/service-user/$id': typeof SecureAccessServiceUserIdIndexRoute
   '/ca/organizations/$id': typeof SecureCaOrganizationsIdIndexRoute
+  '/ca/profiles/$id': typeof SecureCaProfilesIdIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -474,11 +506,13 @@ export interface FileRoutesById {
   '/_secure/access/service-user/role-service-user-create': typeof SecureAccessServiceUserRoleServiceUserCreateRoute
   '/_secure/accounts/$id/edit': typeof SecureAccountsIdEditRoute
   '/_secure/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
+  '/_secure/ca/profiles/create': typeof SecureCaProfilesCreateRoute
   '/_secure/access/administrators/': typeof SecureAccessAdministratorsIndexRoute
   '/_secure/access/manage-user-roles/': typeof SecureAccessManageUserRolesIndexRoute
   '/_secure/access/service-user/': typeof SecureAccessServiceUserIndexRoute
   '/_secure/accounts/$id/': typeof SecureAccountsIdIndexRoute
   '/_secure/ca/organizations/': typeof SecureCaOrganizationsIndexRoute
+  '/_secure/ca/profiles/': typeof SecureCaProfilesIndexRoute
   '/_secure/access/administrators/$id/edit': typeof SecureAccessAdministratorsIdEditRoute
   '/_secure/access/administrators/$id/role-edit': typeof SecureAccessAdministratorsIdRoleEditRoute
   '/_secure/access/administrators/$id/role-user-edit': typeof SecureAccessAdministratorsIdRoleUserEditRoute
@@ -490,9 +524,11 @@ export interface FileRoutesById {
   '/_secure/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
   '/_secure/ca/organizations/$id/create-contact': typeof SecureCaOrganizationsIdCreateContactRoute
   '/_secure/ca/organizations/$id/edit': typeof SecureCaOrganizationsIdEditRoute
+  '/_secure/ca/profiles/$id/edit': typeof SecureCaProfilesIdEditRoute
   '/_secure/access/administrators/$id/': typeof SecureAccessAdministratorsIdIndexRoute
   '/_secure/access/service-user/$id/': typeof SecureAccessServiceUserIdIndexRoute
   '/_secure/ca/organizations/$id/': typeof SecureCaOrganizationsIdIndexRoute
+  '/_secure/ca/profiles/$id/': typeof SecureCaProfilesIdIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -527,11 +563,13 @@ export interface FileRouteTypes {
     | '/access/service-user/role-service-user-create'
     | '/accounts/$id/edit'
     | '/ca/organizations/create'
+    | '/ca/profiles/create'
     | '/access/administrators/'
     | '/access/manage-user-roles/'
     | '/access/service-user/'
     | '/accounts/$id/'
     | '/ca/organizations/'
+    | '/ca/profiles/'
     | '/access/administrators/$id/edit'
     | '/access/administrators/$id/role-edit'
     | '/access/administrators/$id/role-user-edit'
@@ -543,9 +581,11 @@ export interface FileRouteTypes {
     | '/ca/organizations/$id/$contactId'
     | '/ca/organizations/$id/create-contact'
     | '/ca/organizations/$id/edit'
+    | '/ca/profiles/$id/edit'
     | '/access/administrators/$id/'
     | '/access/service-user/$id/'
     | '/ca/organizations/$id/'
+    | '/ca/profiles/$id/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -578,11 +618,13 @@ export interface FileRouteTypes {
     | '/access/service-user/role-service-user-create'
     | '/accounts/$id/edit'
     | '/ca/organizations/create'
+    | '/ca/profiles/create'
     | '/access/administrators'
     | '/access/manage-user-roles'
     | '/access/service-user'
     | '/accounts/$id'
     | '/ca/organizations'
+    | '/ca/profiles'
     | '/access/administrators/$id/edit'
     | '/access/administrators/$id/role-edit'
     | '/access/administrators/$id/role-user-edit'
@@ -594,9 +636,11 @@ export interface FileRouteTypes {
     | '/ca/organizations/$id/$contactId'
     | '/ca/organizations/$id/create-contact'
     | '/ca/organizations/$id/edit'
+    | '/ca/profiles/$id/edit'
     | '/access/administrators/$id'
     | '/access/service-user/$id'
     | '/ca/organizations/$id'
+    | '/ca/profiles/$id'
   id:
     | '__root__'
     | '/'
@@ -630,11 +674,13 @@ export interface FileRouteTypes {
     | '/_secure/access/service-user/role-service-user-create'
     | '/_secure/accounts/$id/edit'
     | '/_secure/ca/organizations/create'
+    | '/_secure/ca/profiles/create'
     | '/_secure/access/administrators/'
     | '/_secure/access/manage-user-roles/'
     | '/_secure/access/service-user/'
     | '/_secure/accounts/$id/'
     | '/_secure/ca/organizations/'
+    | '/_secure/ca/profiles/'
     | '/_secure/access/administrators/$id/edit'
     | '/_secure/access/administrators/$id/role-edit'
     | '/_secure/access/administrators/$id/role-user-edit'
@@ -646,9 +692,11 @@ export interface FileRouteTypes {
     | '/_secure/ca/organizations/$id/$contactId'
     | '/_secure/ca/organizations/$id/create-contact'
     | '/_secure/ca/organizations/$id/edit'
+    | '/_secure/ca/profiles/$id/edit'
     | '/_secure/access/administrators/$id/'
     | '/_secure/access/service-user/$id/'
     | '/_secure/ca/organizations/$id/'
+    | '/_secure/ca/profiles/$id/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -919,6 +967,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureCaOrganizationsCreateRouteImport
       parentRoute: typeof SecureRoute
     }
+    '/_secure/ca/profiles/': {
+      id: '/_secure/ca/profiles/'
+      path: '/ca/profiles'
+      fullPath: '/ca/profiles/'
+      preLoaderRoute: typeof SecureCaProfilesIndexRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/ca/profiles/create': {
+      id: '/_secure/ca/profiles/create'
+      path: '/ca/profiles/create'
+      fullPath: '/ca/profiles/create'
+      preLoaderRoute: typeof SecureCaProfilesCreateRouteImport
+      parentRoute: typeof SecureRoute
+    }
     '/_secure/access/administrators/$id/': {
       id: '/_secure/access/administrators/$id/'
       path: '/access/administrators/$id'
@@ -1017,6 +1079,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureCaOrganizationsIdEditRouteImport
       parentRoute: typeof SecureRoute
     }
+    '/_secure/ca/profiles/$id/': {
+      id: '/_secure/ca/profiles/$id/'
+      path: '/ca/profiles/$id'
+      fullPath: '/ca/profiles/$id/'
+      preLoaderRoute: typeof SecureCaProfilesIdIndexRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/ca/profiles/$id/edit': {
+      id: '/_secure/ca/profiles/$id/edit'
+      path: '/ca/profiles/$id/edit'
+      fullPath: '/ca/profiles/$id/edit'
+      preLoaderRoute: typeof SecureCaProfilesIdEditRouteImport
+      parentRoute: typeof SecureRoute
+    }
   }
 }
 
@@ -1041,11 +1117,13 @@ interface SecureRouteChildren {
   SecureAccessServiceUserRoleServiceUserCreateRoute: typeof SecureAccessServiceUserRoleServiceUserCreateRoute
   SecureAccountsIdEditRoute: typeof SecureAccountsIdEditRoute
   SecureCaOrganizationsCreateRoute: typeof SecureCaOrganizationsCreateRoute
+  SecureCaProfilesCreateRoute: typeof SecureCaProfilesCreateRoute
   SecureAccessAdministratorsIndexRoute: typeof SecureAccessAdministratorsIndexRoute
   SecureAccessManageUserRolesIndexRoute: typeof SecureAccessManageUserRolesIndexRoute
   SecureAccessServiceUserIndexRoute: typeof SecureAccessServiceUserIndexRoute
   SecureAccountsIdIndexRoute: typeof SecureAccountsIdIndexRoute
   SecureCaOrganizationsIndexRoute: typeof SecureCaOrganizationsIndexRoute
+  SecureCaProfilesIndexRoute: typeof SecureCaProfilesIndexRoute
   SecureAccessAdministratorsIdEditRoute: typeof SecureAccessAdministratorsIdEditRoute
   SecureAccessAdministratorsIdRoleEditRoute: typeof SecureAccessAdministratorsIdRoleEditRoute
   SecureAccessAdministratorsIdRoleUserEditRoute: typeof SecureAccessAdministratorsIdRoleUserEditRoute
@@ -1057,9 +1135,11 @@ interface SecureRouteChildren {
   SecureCaOrganizationsIdContactIdRoute: typeof SecureCaOrganizationsIdContactIdRoute
   SecureCaOrganizationsIdCreateContactRoute: typeof SecureCaOrganizationsIdCreateContactRoute
   SecureCaOrganizationsIdEditRoute: typeof SecureCaOrganizationsIdEditRoute
+  SecureCaProfilesIdEditRoute: typeof SecureCaProfilesIdEditRoute
   SecureAccessAdministratorsIdIndexRoute: typeof SecureAccessAdministratorsIdIndexRoute
   SecureAccessServiceUserIdIndexRoute: typeof SecureAccessServiceUserIdIndexRoute
   SecureCaOrganizationsIdIndexRoute: typeof SecureCaOrganizationsIdIndexRoute
+  SecureCaProfilesIdIndexRoute: typeof SecureCaProfilesIdIndexRoute
 }
 
 const SecureRouteChildren: SecureRouteChildren = {
@@ -1089,11 +1169,13 @@ const SecureRouteChildren: SecureRouteChildren = {
     SecureAccessServiceUserRoleServiceUserCreateRoute,
   SecureAccountsIdEditRoute: SecureAccountsIdEditRoute,
   SecureCaOrganizationsCreateRoute: SecureCaOrganizationsCreateRoute,
+  SecureCaProfilesCreateRoute: SecureCaProfilesCreateRoute,
   SecureAccessAdministratorsIndexRoute: SecureAccessAdministratorsIndexRoute,
   SecureAccessManageUserRolesIndexRoute: SecureAccessManageUserRolesIndexRoute,
   SecureAccessServiceUserIndexRoute: SecureAccessServiceUserIndexRoute,
   SecureAccountsIdIndexRoute: SecureAccountsIdIndexRoute,
   SecureCaOrganizationsIndexRoute: SecureCaOrganizationsIndexRoute,
+  SecureCaProfilesIndexRoute: SecureCaProfilesIndexRoute,
   SecureAccessAdministratorsIdEditRoute: SecureAccessAdministratorsIdEditRoute,
   SecureAccessAdministratorsIdRoleEditRoute:
     SecureAccessAdministratorsIdRoleEditRoute,
@@ -1112,10 +1194,12 @@ const SecureRouteChildren: SecureRouteChildren = {
   SecureCaOrganizationsIdCreateContactRoute:
     SecureCaOrganizationsIdCreateContactRoute,
   SecureCaOrganizationsIdEditRoute: SecureCaOrganizationsIdEditRoute,
+  SecureCaProfilesIdEditRoute: SecureCaProfilesIdEditRoute,
   SecureAccessAdministratorsIdIndexRoute:
     SecureAccessAdministratorsIdIndexRoute,
   SecureAccessServiceUserIdIndexRoute: SecureAccessServiceUserIdIndexRoute,
   SecureCaOrganizationsIdIndexRoute: SecureCaOrganizationsIdIndexRoute,
+  SecureCaProfilesIdIndexRoute: SecureCaProfilesIdIndexRoute,
 }
 
 const SecureRouteWithChildren =
