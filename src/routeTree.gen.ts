@@ -23,6 +23,8 @@ import { Route as SecureAccessIndexRouteImport } from './routes/_secure/access/i
 import { Route as SecureAccountsIndexRouteImport } from './routes/_secure/accounts/index'
 import { Route as SecureAccountsCreateAccountRouteImport } from './routes/_secure/accounts/create-account'
 import { Route as SecureAccountsCreatePartnerAccountRouteImport } from './routes/_secure/accounts/create-partner-account'
+import { Route as SecureCaIntermediateRouteImport } from './routes/_secure/ca/intermediate'
+import { Route as SecureCaRootRouteImport } from './routes/_secure/ca/root'
 import { Route as SecureProfileIndexRouteImport } from './routes/_secure/profile/index'
 import { Route as SecureProfileChangePasswordRouteImport } from './routes/_secure/profile/change-password'
 import { Route as SecureProfileDetailsRouteImport } from './routes/_secure/profile/details'
@@ -135,6 +137,16 @@ const SecureAccountsCreatePartnerAccountRoute =
     path: '/accounts/create-partner-account',
     getParentRoute: () => SecureRoute,
   } as any)
+const SecureCaIntermediateRoute = SecureCaIntermediateRouteImport.update({
+  id: '/ca/intermediate',
+  path: '/ca/intermediate',
+  getParentRoute: () => SecureRoute,
+} as any)
+const SecureCaRootRoute = SecureCaRootRouteImport.update({
+  id: '/ca/root',
+  path: '/ca/root',
+  getParentRoute: () => SecureRoute,
+} as any)
 const SecureProfileIndexRoute = SecureProfileIndexRouteImport.update({
   id: '/profile/',
   path: '/profile/',
@@ -375,6 +387,8 @@ export interface FileRoutesByFullPath {
   '/settings': typeof SecureSettingsRoute
   '/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
+  '/ca/intermediate': typeof SecureCaIntermediateRoute
+  '/ca/root': typeof SecureCaRootRoute
   '/profile/change-password': typeof SecureProfileChangePasswordRoute
   '/profile/details': typeof SecureProfileDetailsRoute
   '/profile/edit': typeof SecureProfileEditRoute
@@ -430,6 +444,8 @@ export interface FileRoutesByTo {
   '/settings': typeof SecureSettingsRoute
   '/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
+  '/ca/intermediate': typeof SecureCaIntermediateRoute
+  '/ca/root': typeof SecureCaRootRoute
   '/profile/change-password': typeof SecureProfileChangePasswordRoute
   '/profile/details': typeof SecureProfileDetailsRoute
   '/profile/edit': typeof SecureProfileEditRoute
@@ -487,6 +503,8 @@ export interface FileRoutesById {
   '/_secure/settings': typeof SecureSettingsRoute
   '/_secure/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/_secure/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
+  '/_secure/ca/intermediate': typeof SecureCaIntermediateRoute
+  '/_secure/ca/root': typeof SecureCaRootRoute
   '/_secure/profile/change-password': typeof SecureProfileChangePasswordRoute
   '/_secure/profile/details': typeof SecureProfileDetailsRoute
   '/_secure/profile/edit': typeof SecureProfileEditRoute
@@ -544,6 +562,8 @@ export interface FileRouteTypes {
     | '/settings'
     | '/accounts/create-account'
     | '/accounts/create-partner-account'
+    | '/ca/intermediate'
+    | '/ca/root'
     | '/profile/change-password'
     | '/profile/details'
     | '/profile/edit'
@@ -599,6 +619,8 @@ export interface FileRouteTypes {
     | '/settings'
     | '/accounts/create-account'
     | '/accounts/create-partner-account'
+    | '/ca/intermediate'
+    | '/ca/root'
     | '/profile/change-password'
     | '/profile/details'
     | '/profile/edit'
@@ -655,6 +677,8 @@ export interface FileRouteTypes {
     | '/_secure/settings'
     | '/_secure/accounts/create-account'
     | '/_secure/accounts/create-partner-account'
+    | '/_secure/ca/intermediate'
+    | '/_secure/ca/root'
     | '/_secure/profile/change-password'
     | '/_secure/profile/details'
     | '/_secure/profile/edit'
@@ -811,6 +835,20 @@ declare module '@tanstack/react-router' {
       path: '/accounts/create-partner-account'
       fullPath: '/accounts/create-partner-account'
       preLoaderRoute: typeof SecureAccountsCreatePartnerAccountRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/ca/intermediate': {
+      id: '/_secure/ca/intermediate'
+      path: '/ca/intermediate'
+      fullPath: '/ca/intermediate'
+      preLoaderRoute: typeof SecureCaIntermediateRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/ca/root': {
+      id: '/_secure/ca/root'
+      path: '/ca/root'
+      fullPath: '/ca/root'
+      preLoaderRoute: typeof SecureCaRootRouteImport
       parentRoute: typeof SecureRoute
     }
     '/_secure/profile/': {
@@ -1100,6 +1138,8 @@ interface SecureRouteChildren {
   SecureSettingsRoute: typeof SecureSettingsRoute
   SecureAccountsCreateAccountRoute: typeof SecureAccountsCreateAccountRoute
   SecureAccountsCreatePartnerAccountRoute: typeof SecureAccountsCreatePartnerAccountRoute
+  SecureCaIntermediateRoute: typeof SecureCaIntermediateRoute
+  SecureCaRootRoute: typeof SecureCaRootRoute
   SecureProfileChangePasswordRoute: typeof SecureProfileChangePasswordRoute
   SecureProfileDetailsRoute: typeof SecureProfileDetailsRoute
   SecureProfileEditRoute: typeof SecureProfileEditRoute
@@ -1147,6 +1187,8 @@ const SecureRouteChildren: SecureRouteChildren = {
   SecureAccountsCreateAccountRoute: SecureAccountsCreateAccountRoute,
   SecureAccountsCreatePartnerAccountRoute:
     SecureAccountsCreatePartnerAccountRoute,
+  SecureCaIntermediateRoute: SecureCaIntermediateRoute,
+  SecureCaRootRoute: SecureCaRootRoute,
   SecureProfileChangePasswordRoute: SecureProfileChangePasswordRoute,
   SecureProfileDetailsRoute: SecureProfileDetailsRoute,
   SecureProfileEditRoute: SecureProfileEditRoute,
