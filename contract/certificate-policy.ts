@@ -134,7 +134,10 @@ export const profilePolicySchema = v.pipe(
   // 'A profile must accept at least one key type.'
   v.forward(
     v.partialCheck(
-      [['key_types', 'rsa'], ['key_types', 'ec']],
+      [
+        ['key_types', 'rsa'],
+        ['key_types', 'ec'],
+      ],
       (policy) => policy.key_types.rsa.length + policy.key_types.ec.length > 0,
       'required',
     ),

@@ -1,5 +1,12 @@
 import { Hono } from 'hono';
-import { ACCOUNT_API_V1, apiPaths, CA_API_V1, IDENTITY_API_V1, isApiPath, UI_API_V1 } from '../contract/paths.ts';
+import {
+  ACCOUNT_API_V1,
+  apiPaths,
+  CA_API_V1,
+  IDENTITY_API_V1,
+  isApiPath,
+  UI_API_V1,
+} from '../contract/paths.ts';
 import { BULK_USER_MAX_BYTES } from '../contract/user-csv.ts';
 import { accountFederationRoutes, accountRoutes } from './accounts/routes.ts';
 import { apiTokenRoutes } from './api-tokens/routes.ts';

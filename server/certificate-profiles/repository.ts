@@ -190,7 +190,11 @@ export async function deleteProfile(db: Kysely<Database>, id: string): Promise<v
 }
 
 export async function listEnrollmentMethods(db: Kysely<Database>): Promise<EnrollmentMethodEntry[]> {
-  const rows = await db.selectFrom('enrollment_methods').select(['code', 'name']).orderBy('position').execute();
+  const rows = await db
+    .selectFrom('enrollment_methods')
+    .select(['code', 'name'])
+    .orderBy('position')
+    .execute();
   return rows as EnrollmentMethodEntry[];
 }
 

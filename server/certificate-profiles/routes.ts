@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import { apiPaths } from '../../contract/paths.ts';
-import { DEFAULT_LIST_LIMIT, PROFILE_LIST_LIMIT } from '../../contract/schemas/common.ts';
 import {
   accountIdParamsSchema,
   type CertificateProfile,
@@ -15,6 +14,7 @@ import {
   type EnrollmentMethodList,
   type KeystoreTypeList,
 } from '../../contract/schemas/certificate-profiles.ts';
+import { DEFAULT_LIST_LIMIT, PROFILE_LIST_LIMIT } from '../../contract/schemas/common.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { changesNothing, updateDetails } from '../audit/change.ts';
 import { ACCOUNT_NOT_FOUND, canSeeAccount } from '../authorization/account-reach.ts';
@@ -137,7 +137,11 @@ export function certificateProfileRoutes(deps: AppDeps): Hono<AppEnv> {
     return profiles.change(c, c.req.valid('param'), {
       precondition: 'required',
       apply: async (trx, { row }, now) => {
-        const after = { name: body.name, description: body.description, policy: normalizePolicy(body.policy) };
+        const after = {
+          name: body.name,
+          description: body.description,
+          policy: normalizePolicy(body.policy),
+        };
         await assertProfileNameFree(trx, { accountId: row.account_id, name: after.name, exceptId: row.id });
         const afterFields = auditedFields(after);
         const details = updateDetails(auditedFields(row), afterFields, DISCLOSED_FIELDS(afterFields));
@@ -166,12 +170,11 @@ export function certificateProfileRoutes(deps: AppDeps): Hono<AppEnv> {
     const { limit = PROFILE_LIST_LIMIT, offset = 0, account_id } = c.req.valid('query');
     if (account_id !== undefined) await assertAccountInReach(db, principal, account_id);
     assertMayReadTemplates(principal);
-    const page = await listProfiles(
-      db,
-      principal,
-      account_id === undefined ? {} : { account_id },
-      { limit, offset, sort: DEFAULT_SORT },
-    );
+    const page = await listProfiles(db, principal, account_id === undefined ? {} : { account_id }, {
+      limit,
+      offset,
+      sort: DEFAULT_SORT,
+    });
     const list: CertificateTemplateList = { items: page.items.map(asTemplate), total: page.total };
     return c.json(list);
   });
@@ -208,11 +211,16 @@ export function accountProfileRoutes(deps: AppDeps): Hono<AppEnv> {
     const { id } = c.req.valid('param');
     await assertAccountInReach(db, principal, id);
     assertMayReadTemplates(principal);
-    const page = await listProfiles(db, principal, { account_id: id }, {
-      limit: PROFILE_LIST_LIMIT,
-      offset: 0,
-      sort: DEFAULT_SORT,
-    });
+    const page = await listProfiles(
+      db,
+      principal,
+      { account_id: id },
+      {
+        limit: PROFILE_LIST_LIMIT,
+        offset: 0,
+        sort: DEFAULT_SORT,
+      },
+    );
     const list: CertificateTemplateList = { items: page.items.map(asTemplate), total: page.total };
     return c.json(list);
   });
@@ -222,11 +230,16 @@ export function accountProfileRoutes(deps: AppDeps): Hono<AppEnv> {
     const { id } = c.req.valid('param');
     await assertAccountInReach(db, principal, id);
     assertMayReadProfiles(principal);
-    const list: CertificateProfileList = await listProfiles(db, principal, { account_id: id }, {
-      limit: PROFILE_LIST_LIMIT,
-      offset: 0,
-      sort: DEFAULT_SORT,
-    });
+    const list: CertificateProfileList = await listProfiles(
+      db,
+      principal,
+      { account_id: id },
+      {
+        limit: PROFILE_LIST_LIMIT,
+        offset: 0,
+        sort: DEFAULT_SORT,
+      },
+    );
     return c.json(list);
   });
 

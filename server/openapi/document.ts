@@ -1315,7 +1315,8 @@ export const OPERATIONS: readonly Operation[] = [
     method: 'get',
     path: `${UI_API_V1}/account/{id}/template`,
     tag: 'Certificate profiles',
-    summary: "An account's templates, all of them (view template or read profiles); an account out of reach is 404.",
+    summary:
+      "An account's templates, all of them (view template or read profiles); an account out of reach is 404.",
     authenticated: true,
     pathParameters: ['id'],
     success: { status: 200, description: 'Templates', schema: certificateTemplateListSchema },
@@ -1325,7 +1326,8 @@ export const OPERATIONS: readonly Operation[] = [
     method: 'get',
     path: `${UI_API_V1}/account/{id}/profile`,
     tag: 'Certificate profiles',
-    summary: "An account's certificate profiles, all of them (view or manage profile); an account out of reach is 404.",
+    summary:
+      "An account's certificate profiles, all of them (view or manage profile); an account out of reach is 404.",
     authenticated: true,
     pathParameters: ['id'],
     success: { status: 200, description: 'Profiles', schema: certificateProfileListSchema },

@@ -21,7 +21,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     )
     // Where the category comes from: the operating system's keystore (OSKS), the product's
     // software keystore (DTM_SOFTWARE) or a hardware token (HWTK).
-    .addColumn('source', 'text', (col) => col.notNull().check(sql`source in ('OSKS', 'DTM_SOFTWARE', 'HWTK')`))
+    .addColumn('source', 'text', (col) =>
+      col.notNull().check(sql`source in ('OSKS', 'DTM_SOFTWARE', 'HWTK')`),
+    )
     // The keystore location an enrollment names; null for the operating system's keystores.
     .addColumn('location', 'text', (col) => col.check(sql`location in ('hardware_token', 'DTM_SOFTWARE')`))
     .addColumn('position', 'integer', (col) => col.notNull())

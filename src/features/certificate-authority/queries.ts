@@ -16,6 +16,9 @@ export function certificateAuthoritiesQueryOptions() {
   return queryOptions({
     queryKey: certificateAuthorityKeys.list(),
     queryFn: ({ signal }) =>
-      apiRequest('GET', apiPaths.certificateAuthority.list, { schema: certificateAuthorityListSchema, signal }),
+      apiRequest('GET', apiPaths.certificateAuthority.list, {
+        schema: certificateAuthorityListSchema,
+        signal,
+      }),
   });
 }

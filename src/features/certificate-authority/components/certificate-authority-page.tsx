@@ -1,4 +1,4 @@
-import { Trans, useLingui } from '@lingui/react/macro';
+import { Trans } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Temporal } from 'temporal-polyfill';
@@ -156,13 +156,10 @@ function CaDetails({ ca }: { ca: CertificateAuthority }) {
 
 /** A distinguished name as written in the certificate, its common name first for the eye. */
 function Name({ name }: { name: DistinguishedName }) {
-  const { t } = useLingui();
   return (
     <>
       {name.common_name ? <span className="ca-page__name">{name.common_name}</span> : null}
-      <code className="ca-page__hex" aria-label={t`Distinguished name`}>
-        {name.distinguished_name}
-      </code>
+      <code className="ca-page__hex">{name.distinguished_name}</code>
     </>
   );
 }

@@ -20,7 +20,9 @@ export function ProfileDeleteDialog({
   onClose: () => void;
   onDeleted?: () => void;
 }) {
-  return profile ? <DeleteDialog key={profile.id} profile={profile} onClose={onClose} onDeleted={onDeleted} /> : null;
+  return profile ? (
+    <DeleteDialog key={profile.id} profile={profile} onClose={onClose} onDeleted={onDeleted} />
+  ) : null;
 }
 
 function DeleteDialog({
@@ -46,8 +48,8 @@ function DeleteDialog({
       title={<Trans>Delete {name}?</Trans>}
       warning={
         <Trans>
-          No certificate can be issued under this profile any more. Certificates already issued stay valid
-          and keep its name.
+          No certificate can be issued under this profile any more. Certificates already issued stay valid and
+          keep its name.
         </Trans>
       }
       inputLabel={t`Type DELETE to confirm`}

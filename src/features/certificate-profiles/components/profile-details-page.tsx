@@ -74,7 +74,9 @@ export function ProfileDetailsPage({ id }: { id: string }) {
             )}
           </Row>
           <Row label={<Trans>Key types</Trans>}>{keyTypesText(policy)}</Row>
-          <Row label={<Trans>Updated</Trans>}>{userDate(profile.updated_at, viewer.date_format, i18n.locale)}</Row>
+          <Row label={<Trans>Updated</Trans>}>
+            {userDate(profile.updated_at, viewer.date_format, i18n.locale)}
+          </Row>
         </dl>
       </section>
       <section aria-labelledby="profile-subject">

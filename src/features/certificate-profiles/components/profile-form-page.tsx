@@ -62,7 +62,9 @@ export function profileRequestOf(values: FormValues): Record<string, unknown> {
     name: values.name ?? '',
     description: values.description ?? '',
     policy: {
-      subject: Object.fromEntries(SUBJECT_FIELDS.map((field) => [field, values[`policy.subject.${field}`] ?? ''])),
+      subject: Object.fromEntries(
+        SUBJECT_FIELDS.map((field) => [field, values[`policy.subject.${field}`] ?? '']),
+      ),
       validity_days: /^\d{1,7}$/.test(validity) ? Number(validity) : validity,
       key_usages: chosen(values, 'policy.key_usages'),
       extended_key_usages: chosen(values, 'policy.extended_key_usages'),
@@ -92,7 +94,8 @@ export function ProfileCreatePage() {
       void navigate({ to: '/ca/profiles/$id', params: { id: created.id } });
     },
   });
-  const accountOptions = accounts.data?.items.map((account) => ({ value: account.id, label: account.name })) ?? [];
+  const accountOptions =
+    accounts.data?.items.map((account) => ({ value: account.id, label: account.name })) ?? [];
   if (!accountOptions.some((option) => option.value === activeAccountId)) {
     const own = viewer.accounts.find((account) => account.id === activeAccountId);
     accountOptions.unshift({ value: activeAccountId, label: own?.display_name ?? t`Current account` });
@@ -170,7 +173,12 @@ function EditForm({ loaded }: { loaded: CertificateProfile }) {
         <p>
           <Trans>Account: {profile.account_name}</Trans>
         </p>
-        <ProfileFields form={form} policy={profile.policy} name={profile.name} description={profile.description} />
+        <ProfileFields
+          form={form}
+          policy={profile.policy}
+          name={profile.name}
+          description={profile.description}
+        />
         <div className="profile-form__actions">
           <Button {...form.submitProps}>
             <Trans>Save</Trans>
@@ -335,7 +343,10 @@ function ChoiceGroup({
 function SubjectRules({ form, policy }: { form: FormState; policy: ProfilePolicy }) {
   const { t, i18n } = useLingui();
   const id = useId();
-  const options = SUBJECT_FIELD_RULES.map((rule) => ({ value: rule, label: i18n._(SUBJECT_RULE_LABELS[rule]) }));
+  const options = SUBJECT_FIELD_RULES.map((rule) => ({
+    value: rule,
+    label: i18n._(SUBJECT_RULE_LABELS[rule]),
+  }));
   return (
     <fieldset className="profile-form__group">
       <legend>{t`Subject fields`}</legend>

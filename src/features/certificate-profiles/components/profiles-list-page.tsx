@@ -2,8 +2,8 @@ import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { type ReactNode, useCallback, useState } from 'react';
-import { PAGE_SIZE } from '../../../../contract/schemas/common.ts';
 import type { CertificateProfile } from '../../../../contract/schemas/certificate-profiles.ts';
+import { PAGE_SIZE } from '../../../../contract/schemas/common.ts';
 import { formatSort, type ProfileSortColumn, type SortOrder } from '../../../../contract/sort-columns.ts';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { DebouncedTextField } from '../../../components/list/debounced-text-field.tsx';
@@ -92,7 +92,9 @@ export function ProfilesListPage({ search }: { search: ProfileListSearch }) {
               ...(accounts.data?.items.map((account) => ({ value: account.id, label: account.name })) ??
                 (search.account ? [{ value: search.account, label: t`Chosen account` }] : [])),
             ]}
-            onChange={(event) => changeFilter({ account: event.target.value === '' ? undefined : event.target.value })}
+            onChange={(event) =>
+              changeFilter({ account: event.target.value === '' ? undefined : event.target.value })
+            }
           />
         ) : null}
       </form>
@@ -111,7 +113,10 @@ export function ProfilesListPage({ search }: { search: ProfileListSearch }) {
               <p>
                 <Trans>No certificate profiles match these filters.</Trans>
               </p>
-              <Button variant="secondary" onClick={() => changeFilter({ name: undefined, account: undefined })}>
+              <Button
+                variant="secondary"
+                onClick={() => changeFilter({ name: undefined, account: undefined })}
+              >
                 <Trans>Reset filters</Trans>
               </Button>
             </>
