@@ -23,6 +23,8 @@ import { Route as SecureAccessIndexRouteImport } from './routes/_secure/access/i
 import { Route as SecureAccountsIndexRouteImport } from './routes/_secure/accounts/index'
 import { Route as SecureAccountsCreateAccountRouteImport } from './routes/_secure/accounts/create-account'
 import { Route as SecureAccountsCreatePartnerAccountRouteImport } from './routes/_secure/accounts/create-partner-account'
+import { Route as SecureCaIntermediateRouteImport } from './routes/_secure/ca/intermediate'
+import { Route as SecureCaRootRouteImport } from './routes/_secure/ca/root'
 import { Route as SecureProfileIndexRouteImport } from './routes/_secure/profile/index'
 import { Route as SecureProfileChangePasswordRouteImport } from './routes/_secure/profile/change-password'
 import { Route as SecureProfileDetailsRouteImport } from './routes/_secure/profile/details'
@@ -47,6 +49,8 @@ import { Route as SecureCaCertificatesIndexRouteImport } from './routes/_secure/
 import { Route as SecureCaCertificatesIdRouteImport } from './routes/_secure/ca/certificates/$id'
 import { Route as SecureCaOrganizationsIndexRouteImport } from './routes/_secure/ca/organizations/index'
 import { Route as SecureCaOrganizationsCreateRouteImport } from './routes/_secure/ca/organizations/create'
+import { Route as SecureCaProfilesIndexRouteImport } from './routes/_secure/ca/profiles/index'
+import { Route as SecureCaProfilesCreateRouteImport } from './routes/_secure/ca/profiles/create'
 import { Route as SecureAccessAdministratorsIdIndexRouteImport } from './routes/_secure/access/administrators/$id/index'
 import { Route as SecureAccessAdministratorsIdEditRouteImport } from './routes/_secure/access/administrators/$id/edit'
 import { Route as SecureAccessAdministratorsIdRoleEditRouteImport } from './routes/_secure/access/administrators/$id/role-edit'
@@ -61,6 +65,8 @@ import { Route as SecureCaOrganizationsIdIndexRouteImport } from './routes/_secu
 import { Route as SecureCaOrganizationsIdContactIdRouteImport } from './routes/_secure/ca/organizations/$id/$contactId'
 import { Route as SecureCaOrganizationsIdCreateContactRouteImport } from './routes/_secure/ca/organizations/$id/create-contact'
 import { Route as SecureCaOrganizationsIdEditRouteImport } from './routes/_secure/ca/organizations/$id/edit'
+import { Route as SecureCaProfilesIdIndexRouteImport } from './routes/_secure/ca/profiles/$id/index'
+import { Route as SecureCaProfilesIdEditRouteImport } from './routes/_secure/ca/profiles/$id/edit'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -133,6 +139,16 @@ const SecureAccountsCreatePartnerAccountRoute =
     path: '/accounts/create-partner-account',
     getParentRoute: () => SecureRoute,
   } as any)
+const SecureCaIntermediateRoute = SecureCaIntermediateRouteImport.update({
+  id: '/ca/intermediate',
+  path: '/ca/intermediate',
+  getParentRoute: () => SecureRoute,
+} as any)
+const SecureCaRootRoute = SecureCaRootRouteImport.update({
+  id: '/ca/root',
+  path: '/ca/root',
+  getParentRoute: () => SecureRoute,
+} as any)
 const SecureProfileIndexRoute = SecureProfileIndexRouteImport.update({
   id: '/profile/',
   path: '/profile/',
@@ -267,6 +283,16 @@ const SecureCaOrganizationsCreateRoute =
     path: '/ca/organizations/create',
     getParentRoute: () => SecureRoute,
   } as any)
+const SecureCaProfilesIndexRoute = SecureCaProfilesIndexRouteImport.update({
+  id: '/ca/profiles/',
+  path: '/ca/profiles/',
+  getParentRoute: () => SecureRoute,
+} as any)
+const SecureCaProfilesCreateRoute = SecureCaProfilesCreateRouteImport.update({
+  id: '/ca/profiles/create',
+  path: '/ca/profiles/create',
+  getParentRoute: () => SecureRoute,
+} as any)
 const SecureAccessAdministratorsIdIndexRoute =
   SecureAccessAdministratorsIdIndexRouteImport.update({
     id: '/access/administrators/$id/',
@@ -351,6 +377,16 @@ const SecureCaOrganizationsIdEditRoute =
     path: '/ca/organizations/$id/edit',
     getParentRoute: () => SecureRoute,
   } as any)
+const SecureCaProfilesIdIndexRoute = SecureCaProfilesIdIndexRouteImport.update({
+  id: '/ca/profiles/$id/',
+  path: '/ca/profiles/$id/',
+  getParentRoute: () => SecureRoute,
+} as any)
+const SecureCaProfilesIdEditRoute = SecureCaProfilesIdEditRouteImport.update({
+  id: '/ca/profiles/$id/edit',
+  path: '/ca/profiles/$id/edit',
+  getParentRoute: () => SecureRoute,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -364,6 +400,8 @@ export interface FileRoutesByFullPath {
   '/settings': typeof SecureSettingsRoute
   '/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
+  '/ca/intermediate': typeof SecureCaIntermediateRoute
+  '/ca/root': typeof SecureCaRootRoute
   '/profile/change-password': typeof SecureProfileChangePasswordRoute
   '/profile/details': typeof SecureProfileDetailsRoute
   '/profile/edit': typeof SecureProfileEditRoute
@@ -384,12 +422,14 @@ export interface FileRoutesByFullPath {
   '/accounts/$id/edit': typeof SecureAccountsIdEditRoute
   '/ca/certificates/$id': typeof SecureCaCertificatesIdRoute
   '/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
+  '/ca/profiles/create': typeof SecureCaProfilesCreateRoute
   '/access/administrators/': typeof SecureAccessAdministratorsIndexRoute
   '/access/manage-user-roles/': typeof SecureAccessManageUserRolesIndexRoute
   '/access/service-user/': typeof SecureAccessServiceUserIndexRoute
   '/accounts/$id/': typeof SecureAccountsIdIndexRoute
   '/ca/certificates/': typeof SecureCaCertificatesIndexRoute
   '/ca/organizations/': typeof SecureCaOrganizationsIndexRoute
+  '/ca/profiles/': typeof SecureCaProfilesIndexRoute
   '/access/administrators/$id/edit': typeof SecureAccessAdministratorsIdEditRoute
   '/access/administrators/$id/role-edit': typeof SecureAccessAdministratorsIdRoleEditRoute
   '/access/administrators/$id/role-user-edit': typeof SecureAccessAdministratorsIdRoleUserEditRoute
@@ -401,9 +441,11 @@ export interface FileRoutesByFullPath {
   '/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
   '/ca/organizations/$id/create-contact': typeof SecureCaOrganizationsIdCreateContactRoute
   '/ca/organizations/$id/edit': typeof SecureCaOrganizationsIdEditRoute
+  '/ca/profiles/$id/edit': typeof SecureCaProfilesIdEditRoute
   '/access/administrators/$id/': typeof SecureAccessAdministratorsIdIndexRoute
   '/access/service-user/$id/': typeof SecureAccessServiceUserIdIndexRoute
   '/ca/organizations/$id/': typeof SecureCaOrganizationsIdIndexRoute
+  '/ca/profiles/$id/': typeof SecureCaProfilesIdIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -417,6 +459,8 @@ export interface FileRoutesByTo {
   '/settings': typeof SecureSettingsRoute
   '/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
+  '/ca/intermediate': typeof SecureCaIntermediateRoute
+  '/ca/root': typeof SecureCaRootRoute
   '/profile/change-password': typeof SecureProfileChangePasswordRoute
   '/profile/details': typeof SecureProfileDetailsRoute
   '/profile/edit': typeof SecureProfileEditRoute
@@ -437,12 +481,14 @@ export interface FileRoutesByTo {
   '/accounts/$id/edit': typeof SecureAccountsIdEditRoute
   '/ca/certificates/$id': typeof SecureCaCertificatesIdRoute
   '/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
+  '/ca/profiles/create': typeof SecureCaProfilesCreateRoute
   '/access/administrators': typeof SecureAccessAdministratorsIndexRoute
   '/access/manage-user-roles': typeof SecureAccessManageUserRolesIndexRoute
   '/access/service-user': typeof SecureAccessServiceUserIndexRoute
   '/accounts/$id': typeof SecureAccountsIdIndexRoute
   '/ca/certificates': typeof SecureCaCertificatesIndexRoute
   '/ca/organizations': typeof SecureCaOrganizationsIndexRoute
+  '/ca/profiles': typeof SecureCaProfilesIndexRoute
   '/access/administrators/$id/edit': typeof SecureAccessAdministratorsIdEditRoute
   '/access/administrators/$id/role-edit': typeof SecureAccessAdministratorsIdRoleEditRoute
   '/access/administrators/$id/role-user-edit': typeof SecureAccessAdministratorsIdRoleUserEditRoute
@@ -454,9 +500,11 @@ export interface FileRoutesByTo {
   '/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
   '/ca/organizations/$id/create-contact': typeof SecureCaOrganizationsIdCreateContactRoute
   '/ca/organizations/$id/edit': typeof SecureCaOrganizationsIdEditRoute
+  '/ca/profiles/$id/edit': typeof SecureCaProfilesIdEditRoute
   '/access/administrators/$id': typeof SecureAccessAdministratorsIdIndexRoute
   '/access/service-user/$id': typeof SecureAccessServiceUserIdIndexRoute
   '/ca/organizations/$id': typeof SecureCaOrganizationsIdIndexRoute
+  '/ca/profiles/$id': typeof SecureCaProfilesIdIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -472,6 +520,8 @@ export interface FileRoutesById {
   '/_secure/settings': typeof SecureSettingsRoute
   '/_secure/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/_secure/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
+  '/_secure/ca/intermediate': typeof SecureCaIntermediateRoute
+  '/_secure/ca/root': typeof SecureCaRootRoute
   '/_secure/profile/change-password': typeof SecureProfileChangePasswordRoute
   '/_secure/profile/details': typeof SecureProfileDetailsRoute
   '/_secure/profile/edit': typeof SecureProfileEditRoute
@@ -492,12 +542,14 @@ export interface FileRoutesById {
   '/_secure/accounts/$id/edit': typeof SecureAccountsIdEditRoute
   '/_secure/ca/certificates/$id': typeof SecureCaCertificatesIdRoute
   '/_secure/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
+  '/_secure/ca/profiles/create': typeof SecureCaProfilesCreateRoute
   '/_secure/access/administrators/': typeof SecureAccessAdministratorsIndexRoute
   '/_secure/access/manage-user-roles/': typeof SecureAccessManageUserRolesIndexRoute
   '/_secure/access/service-user/': typeof SecureAccessServiceUserIndexRoute
   '/_secure/accounts/$id/': typeof SecureAccountsIdIndexRoute
   '/_secure/ca/certificates/': typeof SecureCaCertificatesIndexRoute
   '/_secure/ca/organizations/': typeof SecureCaOrganizationsIndexRoute
+  '/_secure/ca/profiles/': typeof SecureCaProfilesIndexRoute
   '/_secure/access/administrators/$id/edit': typeof SecureAccessAdministratorsIdEditRoute
   '/_secure/access/administrators/$id/role-edit': typeof SecureAccessAdministratorsIdRoleEditRoute
   '/_secure/access/administrators/$id/role-user-edit': typeof SecureAccessAdministratorsIdRoleUserEditRoute
@@ -509,9 +561,11 @@ export interface FileRoutesById {
   '/_secure/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
   '/_secure/ca/organizations/$id/create-contact': typeof SecureCaOrganizationsIdCreateContactRoute
   '/_secure/ca/organizations/$id/edit': typeof SecureCaOrganizationsIdEditRoute
+  '/_secure/ca/profiles/$id/edit': typeof SecureCaProfilesIdEditRoute
   '/_secure/access/administrators/$id/': typeof SecureAccessAdministratorsIdIndexRoute
   '/_secure/access/service-user/$id/': typeof SecureAccessServiceUserIdIndexRoute
   '/_secure/ca/organizations/$id/': typeof SecureCaOrganizationsIdIndexRoute
+  '/_secure/ca/profiles/$id/': typeof SecureCaProfilesIdIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -527,6 +581,8 @@ export interface FileRouteTypes {
     | '/settings'
     | '/accounts/create-account'
     | '/accounts/create-partner-account'
+    | '/ca/intermediate'
+    | '/ca/root'
     | '/profile/change-password'
     | '/profile/details'
     | '/profile/edit'
@@ -547,12 +603,14 @@ export interface FileRouteTypes {
     | '/accounts/$id/edit'
     | '/ca/certificates/$id'
     | '/ca/organizations/create'
+    | '/ca/profiles/create'
     | '/access/administrators/'
     | '/access/manage-user-roles/'
     | '/access/service-user/'
     | '/accounts/$id/'
     | '/ca/certificates/'
     | '/ca/organizations/'
+    | '/ca/profiles/'
     | '/access/administrators/$id/edit'
     | '/access/administrators/$id/role-edit'
     | '/access/administrators/$id/role-user-edit'
@@ -564,9 +622,11 @@ export interface FileRouteTypes {
     | '/ca/organizations/$id/$contactId'
     | '/ca/organizations/$id/create-contact'
     | '/ca/organizations/$id/edit'
+    | '/ca/profiles/$id/edit'
     | '/access/administrators/$id/'
     | '/access/service-user/$id/'
     | '/ca/organizations/$id/'
+    | '/ca/profiles/$id/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -580,6 +640,8 @@ export interface FileRouteTypes {
     | '/settings'
     | '/accounts/create-account'
     | '/accounts/create-partner-account'
+    | '/ca/intermediate'
+    | '/ca/root'
     | '/profile/change-password'
     | '/profile/details'
     | '/profile/edit'
@@ -600,12 +662,14 @@ export interface FileRouteTypes {
     | '/accounts/$id/edit'
     | '/ca/certificates/$id'
     | '/ca/organizations/create'
+    | '/ca/profiles/create'
     | '/access/administrators'
     | '/access/manage-user-roles'
     | '/access/service-user'
     | '/accounts/$id'
     | '/ca/certificates'
     | '/ca/organizations'
+    | '/ca/profiles'
     | '/access/administrators/$id/edit'
     | '/access/administrators/$id/role-edit'
     | '/access/administrators/$id/role-user-edit'
@@ -617,9 +681,11 @@ export interface FileRouteTypes {
     | '/ca/organizations/$id/$contactId'
     | '/ca/organizations/$id/create-contact'
     | '/ca/organizations/$id/edit'
+    | '/ca/profiles/$id/edit'
     | '/access/administrators/$id'
     | '/access/service-user/$id'
     | '/ca/organizations/$id'
+    | '/ca/profiles/$id'
   id:
     | '__root__'
     | '/'
@@ -634,6 +700,8 @@ export interface FileRouteTypes {
     | '/_secure/settings'
     | '/_secure/accounts/create-account'
     | '/_secure/accounts/create-partner-account'
+    | '/_secure/ca/intermediate'
+    | '/_secure/ca/root'
     | '/_secure/profile/change-password'
     | '/_secure/profile/details'
     | '/_secure/profile/edit'
@@ -654,12 +722,14 @@ export interface FileRouteTypes {
     | '/_secure/accounts/$id/edit'
     | '/_secure/ca/certificates/$id'
     | '/_secure/ca/organizations/create'
+    | '/_secure/ca/profiles/create'
     | '/_secure/access/administrators/'
     | '/_secure/access/manage-user-roles/'
     | '/_secure/access/service-user/'
     | '/_secure/accounts/$id/'
     | '/_secure/ca/certificates/'
     | '/_secure/ca/organizations/'
+    | '/_secure/ca/profiles/'
     | '/_secure/access/administrators/$id/edit'
     | '/_secure/access/administrators/$id/role-edit'
     | '/_secure/access/administrators/$id/role-user-edit'
@@ -671,9 +741,11 @@ export interface FileRouteTypes {
     | '/_secure/ca/organizations/$id/$contactId'
     | '/_secure/ca/organizations/$id/create-contact'
     | '/_secure/ca/organizations/$id/edit'
+    | '/_secure/ca/profiles/$id/edit'
     | '/_secure/access/administrators/$id/'
     | '/_secure/access/service-user/$id/'
     | '/_secure/ca/organizations/$id/'
+    | '/_secure/ca/profiles/$id/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -788,6 +860,20 @@ declare module '@tanstack/react-router' {
       path: '/accounts/create-partner-account'
       fullPath: '/accounts/create-partner-account'
       preLoaderRoute: typeof SecureAccountsCreatePartnerAccountRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/ca/intermediate': {
+      id: '/_secure/ca/intermediate'
+      path: '/ca/intermediate'
+      fullPath: '/ca/intermediate'
+      preLoaderRoute: typeof SecureCaIntermediateRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/ca/root': {
+      id: '/_secure/ca/root'
+      path: '/ca/root'
+      fullPath: '/ca/root'
+      preLoaderRoute: typeof SecureCaRootRouteImport
       parentRoute: typeof SecureRoute
     }
     '/_secure/profile/': {
@@ -958,6 +1044,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureCaOrganizationsCreateRouteImport
       parentRoute: typeof SecureRoute
     }
+    '/_secure/ca/profiles/': {
+      id: '/_secure/ca/profiles/'
+      path: '/ca/profiles'
+      fullPath: '/ca/profiles/'
+      preLoaderRoute: typeof SecureCaProfilesIndexRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/ca/profiles/create': {
+      id: '/_secure/ca/profiles/create'
+      path: '/ca/profiles/create'
+      fullPath: '/ca/profiles/create'
+      preLoaderRoute: typeof SecureCaProfilesCreateRouteImport
+      parentRoute: typeof SecureRoute
+    }
     '/_secure/access/administrators/$id/': {
       id: '/_secure/access/administrators/$id/'
       path: '/access/administrators/$id'
@@ -1056,6 +1156,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureCaOrganizationsIdEditRouteImport
       parentRoute: typeof SecureRoute
     }
+    '/_secure/ca/profiles/$id/': {
+      id: '/_secure/ca/profiles/$id/'
+      path: '/ca/profiles/$id'
+      fullPath: '/ca/profiles/$id/'
+      preLoaderRoute: typeof SecureCaProfilesIdIndexRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/ca/profiles/$id/edit': {
+      id: '/_secure/ca/profiles/$id/edit'
+      path: '/ca/profiles/$id/edit'
+      fullPath: '/ca/profiles/$id/edit'
+      preLoaderRoute: typeof SecureCaProfilesIdEditRouteImport
+      parentRoute: typeof SecureRoute
+    }
   }
 }
 
@@ -1063,6 +1177,8 @@ interface SecureRouteChildren {
   SecureSettingsRoute: typeof SecureSettingsRoute
   SecureAccountsCreateAccountRoute: typeof SecureAccountsCreateAccountRoute
   SecureAccountsCreatePartnerAccountRoute: typeof SecureAccountsCreatePartnerAccountRoute
+  SecureCaIntermediateRoute: typeof SecureCaIntermediateRoute
+  SecureCaRootRoute: typeof SecureCaRootRoute
   SecureProfileChangePasswordRoute: typeof SecureProfileChangePasswordRoute
   SecureProfileDetailsRoute: typeof SecureProfileDetailsRoute
   SecureProfileEditRoute: typeof SecureProfileEditRoute
@@ -1081,12 +1197,14 @@ interface SecureRouteChildren {
   SecureAccountsIdEditRoute: typeof SecureAccountsIdEditRoute
   SecureCaCertificatesIdRoute: typeof SecureCaCertificatesIdRoute
   SecureCaOrganizationsCreateRoute: typeof SecureCaOrganizationsCreateRoute
+  SecureCaProfilesCreateRoute: typeof SecureCaProfilesCreateRoute
   SecureAccessAdministratorsIndexRoute: typeof SecureAccessAdministratorsIndexRoute
   SecureAccessManageUserRolesIndexRoute: typeof SecureAccessManageUserRolesIndexRoute
   SecureAccessServiceUserIndexRoute: typeof SecureAccessServiceUserIndexRoute
   SecureAccountsIdIndexRoute: typeof SecureAccountsIdIndexRoute
   SecureCaCertificatesIndexRoute: typeof SecureCaCertificatesIndexRoute
   SecureCaOrganizationsIndexRoute: typeof SecureCaOrganizationsIndexRoute
+  SecureCaProfilesIndexRoute: typeof SecureCaProfilesIndexRoute
   SecureAccessAdministratorsIdEditRoute: typeof SecureAccessAdministratorsIdEditRoute
   SecureAccessAdministratorsIdRoleEditRoute: typeof SecureAccessAdministratorsIdRoleEditRoute
   SecureAccessAdministratorsIdRoleUserEditRoute: typeof SecureAccessAdministratorsIdRoleUserEditRoute
@@ -1098,9 +1216,11 @@ interface SecureRouteChildren {
   SecureCaOrganizationsIdContactIdRoute: typeof SecureCaOrganizationsIdContactIdRoute
   SecureCaOrganizationsIdCreateContactRoute: typeof SecureCaOrganizationsIdCreateContactRoute
   SecureCaOrganizationsIdEditRoute: typeof SecureCaOrganizationsIdEditRoute
+  SecureCaProfilesIdEditRoute: typeof SecureCaProfilesIdEditRoute
   SecureAccessAdministratorsIdIndexRoute: typeof SecureAccessAdministratorsIdIndexRoute
   SecureAccessServiceUserIdIndexRoute: typeof SecureAccessServiceUserIdIndexRoute
   SecureCaOrganizationsIdIndexRoute: typeof SecureCaOrganizationsIdIndexRoute
+  SecureCaProfilesIdIndexRoute: typeof SecureCaProfilesIdIndexRoute
 }
 
 const SecureRouteChildren: SecureRouteChildren = {
@@ -1108,6 +1228,8 @@ const SecureRouteChildren: SecureRouteChildren = {
   SecureAccountsCreateAccountRoute: SecureAccountsCreateAccountRoute,
   SecureAccountsCreatePartnerAccountRoute:
     SecureAccountsCreatePartnerAccountRoute,
+  SecureCaIntermediateRoute: SecureCaIntermediateRoute,
+  SecureCaRootRoute: SecureCaRootRoute,
   SecureProfileChangePasswordRoute: SecureProfileChangePasswordRoute,
   SecureProfileDetailsRoute: SecureProfileDetailsRoute,
   SecureProfileEditRoute: SecureProfileEditRoute,
@@ -1131,12 +1253,14 @@ const SecureRouteChildren: SecureRouteChildren = {
   SecureAccountsIdEditRoute: SecureAccountsIdEditRoute,
   SecureCaCertificatesIdRoute: SecureCaCertificatesIdRoute,
   SecureCaOrganizationsCreateRoute: SecureCaOrganizationsCreateRoute,
+  SecureCaProfilesCreateRoute: SecureCaProfilesCreateRoute,
   SecureAccessAdministratorsIndexRoute: SecureAccessAdministratorsIndexRoute,
   SecureAccessManageUserRolesIndexRoute: SecureAccessManageUserRolesIndexRoute,
   SecureAccessServiceUserIndexRoute: SecureAccessServiceUserIndexRoute,
   SecureAccountsIdIndexRoute: SecureAccountsIdIndexRoute,
   SecureCaCertificatesIndexRoute: SecureCaCertificatesIndexRoute,
   SecureCaOrganizationsIndexRoute: SecureCaOrganizationsIndexRoute,
+  SecureCaProfilesIndexRoute: SecureCaProfilesIndexRoute,
   SecureAccessAdministratorsIdEditRoute: SecureAccessAdministratorsIdEditRoute,
   SecureAccessAdministratorsIdRoleEditRoute:
     SecureAccessAdministratorsIdRoleEditRoute,
@@ -1155,10 +1279,12 @@ const SecureRouteChildren: SecureRouteChildren = {
   SecureCaOrganizationsIdCreateContactRoute:
     SecureCaOrganizationsIdCreateContactRoute,
   SecureCaOrganizationsIdEditRoute: SecureCaOrganizationsIdEditRoute,
+  SecureCaProfilesIdEditRoute: SecureCaProfilesIdEditRoute,
   SecureAccessAdministratorsIdIndexRoute:
     SecureAccessAdministratorsIdIndexRoute,
   SecureAccessServiceUserIdIndexRoute: SecureAccessServiceUserIdIndexRoute,
   SecureCaOrganizationsIdIndexRoute: SecureCaOrganizationsIdIndexRoute,
+  SecureCaProfilesIdIndexRoute: SecureCaProfilesIdIndexRoute,
 }
 
 const SecureRouteWithChildren =

@@ -21,6 +21,17 @@ import {
   bulkValidateQuerySchema,
 } from '../../contract/schemas/bulk-import.ts';
 import {
+  certificateProfileCreateSchema,
+  certificateProfileListQuerySchema,
+  certificateProfileListSchema,
+  certificateProfileSchema,
+  certificateProfileUpdateSchema,
+  certificateTemplateListSchema,
+  certificateTemplateQuerySchema,
+  enrollmentMethodListSchema,
+  keystoreTypeListSchema,
+} from '../../contract/schemas/certificate-profiles.ts';
+import {
   certificateExportQueryObjectSchema,
   certificateIssuedSchema,
   certificateIssueSchema,
@@ -1302,6 +1313,115 @@ export const OPERATIONS: readonly Operation[] = [
     authenticated: false,
     success: { status: 200, description: 'OpenAPI 3.1 document' },
     failures: [],
+  },
+  {
+    method: 'get',
+    path: apiPaths.certificateProfiles.profiles,
+    tag: 'Certificate profiles',
+    summary:
+      'The certificate profiles of the accounts the caller reaches (view or manage profile), a page at a time (up to 99999999); filtered by name and account, sortable by name, account, validity and updated; an account filter out of reach is 404.',
+    authenticated: true,
+    query: certificateProfileListQuerySchema,
+    success: { status: 200, description: 'Profiles', schema: certificateProfileListSchema },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'post',
+    path: apiPaths.certificateProfiles.profiles,
+    tag: 'Certificate profiles',
+    summary:
+      'Creates a certificate profile of an account the caller reaches (manage profile); names are unique per account whatever the case; Location names it.',
+    authenticated: true,
+    requestBody: certificateProfileCreateSchema,
+    success: { status: 201, description: 'Profile created', schema: certificateProfileSchema, etag: true },
+    failures: [400, 401, 403, 404, 409, 413, 415],
+  },
+  {
+    method: 'get',
+    path: `${CA_API_V1}/profile/{id}`,
+    tag: 'Certificate profiles',
+    summary: 'A certificate profile the caller reaches (view or manage profile); ETag is its version.',
+    authenticated: true,
+    pathParameters: ['id'],
+    success: { status: 200, description: 'Profile', schema: certificateProfileSchema, etag: true },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'put',
+    path: `${CA_API_V1}/profile/{id}`,
+    tag: 'Certificate profiles',
+    summary:
+      "Replaces a certificate profile's name, description and policy (manage profile); If-Match is required.",
+    authenticated: true,
+    pathParameters: ['id'],
+    requestBody: certificateProfileUpdateSchema,
+    success: { status: 204, description: 'Profile changed' },
+    failures: [400, 401, 403, 404, 409, 413, 415],
+    ifMatch: { required: true, current: certificateProfileSchema },
+  },
+  {
+    method: 'delete',
+    path: `${CA_API_V1}/profile/{id}`,
+    tag: 'Certificate profiles',
+    summary:
+      'Deletes a certificate profile (manage profile); certificates issued under it keep its name. If-Match is honoured when sent.',
+    authenticated: true,
+    pathParameters: ['id'],
+    success: { status: 204, description: 'Profile deleted' },
+    failures: [400, 401, 403, 404],
+    ifMatch: { required: false, current: certificateProfileSchema },
+  },
+  {
+    method: 'get',
+    path: apiPaths.certificateProfiles.templates,
+    tag: 'Certificate profiles',
+    summary:
+      'The profiles the caller reaches offered as templates of cert_type end_entity (view template or read profiles), optionally of one account.',
+    authenticated: true,
+    query: certificateTemplateQuerySchema,
+    success: { status: 200, description: 'Templates', schema: certificateTemplateListSchema },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'get',
+    path: `${UI_API_V1}/account/{id}/template`,
+    tag: 'Certificate profiles',
+    summary:
+      "An account's templates, all of them (view template or read profiles); an account out of reach is 404.",
+    authenticated: true,
+    pathParameters: ['id'],
+    success: { status: 200, description: 'Templates', schema: certificateTemplateListSchema },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'get',
+    path: `${UI_API_V1}/account/{id}/profile`,
+    tag: 'Certificate profiles',
+    summary:
+      "An account's certificate profiles, all of them (view or manage profile); an account out of reach is 404.",
+    authenticated: true,
+    pathParameters: ['id'],
+    success: { status: 200, description: 'Profiles', schema: certificateProfileListSchema },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'get',
+    path: apiPaths.certificateProfiles.enrollmentMethods,
+    tag: 'Reference',
+    summary: 'The enrollment methods (DTA, DDC), from the database; any signed-in user.',
+    authenticated: true,
+    success: { status: 200, description: 'Enrollment methods', schema: enrollmentMethodListSchema },
+    failures: [401],
+  },
+  {
+    method: 'get',
+    path: apiPaths.certificateProfiles.keystoreTypes,
+    tag: 'Reference',
+    summary:
+      'The keystore types with their category (Platform, HWToken, SWToken), source and keystore location, from the database; any signed-in user.',
+    authenticated: true,
+    success: { status: 200, description: 'Keystore types', schema: keystoreTypeListSchema },
+    failures: [401],
   },
 ];
 
