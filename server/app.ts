@@ -1,5 +1,12 @@
 import { Hono } from 'hono';
-import { ACCOUNT_API_V1, apiPaths, IDENTITY_API_V1, isApiPath, UI_API_V1 } from '../contract/paths.ts';
+import {
+  ACCOUNT_API_V1,
+  apiPaths,
+  CA_API_V1,
+  IDENTITY_API_V1,
+  isApiPath,
+  UI_API_V1,
+} from '../contract/paths.ts';
 import {
   CLIENT_AUTH_CERTIFICATE_MAX_BYTES,
   CLIENT_AUTH_JSON_BODY_MAX_BYTES,
@@ -9,6 +16,8 @@ import { BULK_USER_MAX_BYTES } from '../contract/user-csv.ts';
 import { accountFederationRoutes, accountRoutes } from './accounts/routes.ts';
 import { apiTokenRoutes } from './api-tokens/routes.ts';
 import type { AppDeps } from './app-deps.ts';
+import { accountProfileRoutes, certificateProfileRoutes } from './certificate-profiles/routes.ts';
+import { certificateRoutes } from './certificates/routes.ts';
 import { SERVICE_USER_CERTIFICATE_OWNERS } from './client-auth/access.ts';
 import { clientAuthRoutes } from './client-auth/routes.ts';
 import { featureFlagRoutes } from './feature-flags/routes.ts';
@@ -68,6 +77,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route(UI_API_V1, organizationRoutes(deps));
   app.route(UI_API_V1, accountRoutes(deps));
   app.route(UI_API_V1, featureFlagRoutes(deps));
+  app.route(CA_API_V1, certificateRoutes(deps));
+  app.route(UI_API_V1, accountProfileRoutes(deps));
+  app.route(CA_API_V1, certificateProfileRoutes(deps));
   app.route(ACCOUNT_API_V1, localeRoutes());
   app.route(ACCOUNT_API_V1, accountFederationRoutes(deps));
   app.route('/', openApiRoutes());

@@ -23,6 +23,8 @@ import { Route as SecureAccessIndexRouteImport } from './routes/_secure/access/i
 import { Route as SecureAccountsIndexRouteImport } from './routes/_secure/accounts/index'
 import { Route as SecureAccountsCreateAccountRouteImport } from './routes/_secure/accounts/create-account'
 import { Route as SecureAccountsCreatePartnerAccountRouteImport } from './routes/_secure/accounts/create-partner-account'
+import { Route as SecureCaIntermediateRouteImport } from './routes/_secure/ca/intermediate'
+import { Route as SecureCaRootRouteImport } from './routes/_secure/ca/root'
 import { Route as SecureProfileIndexRouteImport } from './routes/_secure/profile/index'
 import { Route as SecureProfileChangePasswordRouteImport } from './routes/_secure/profile/change-password'
 import { Route as SecureProfileDetailsRouteImport } from './routes/_secure/profile/details'
@@ -43,8 +45,12 @@ import { Route as SecureAccessServiceUserCreateRouteImport } from './routes/_sec
 import { Route as SecureAccessServiceUserRoleServiceUserCreateRouteImport } from './routes/_secure/access/service-user/role-service-user-create'
 import { Route as SecureAccountsIdIndexRouteImport } from './routes/_secure/accounts/$id/index'
 import { Route as SecureAccountsIdEditRouteImport } from './routes/_secure/accounts/$id/edit'
+import { Route as SecureCaCertificatesIndexRouteImport } from './routes/_secure/ca/certificates/index'
+import { Route as SecureCaCertificatesIdRouteImport } from './routes/_secure/ca/certificates/$id'
 import { Route as SecureCaOrganizationsIndexRouteImport } from './routes/_secure/ca/organizations/index'
 import { Route as SecureCaOrganizationsCreateRouteImport } from './routes/_secure/ca/organizations/create'
+import { Route as SecureCaProfilesIndexRouteImport } from './routes/_secure/ca/profiles/index'
+import { Route as SecureCaProfilesCreateRouteImport } from './routes/_secure/ca/profiles/create'
 import { Route as SecureAccessAdministratorsIdIndexRouteImport } from './routes/_secure/access/administrators/$id/index'
 import { Route as SecureAccessAdministratorsIdClientAuthRouteImport } from './routes/_secure/access/administrators/$id/client-auth'
 import { Route as SecureAccessAdministratorsIdEditRouteImport } from './routes/_secure/access/administrators/$id/edit'
@@ -62,6 +68,8 @@ import { Route as SecureCaOrganizationsIdIndexRouteImport } from './routes/_secu
 import { Route as SecureCaOrganizationsIdContactIdRouteImport } from './routes/_secure/ca/organizations/$id/$contactId'
 import { Route as SecureCaOrganizationsIdCreateContactRouteImport } from './routes/_secure/ca/organizations/$id/create-contact'
 import { Route as SecureCaOrganizationsIdEditRouteImport } from './routes/_secure/ca/organizations/$id/edit'
+import { Route as SecureCaProfilesIdIndexRouteImport } from './routes/_secure/ca/profiles/$id/index'
+import { Route as SecureCaProfilesIdEditRouteImport } from './routes/_secure/ca/profiles/$id/edit'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -134,6 +142,16 @@ const SecureAccountsCreatePartnerAccountRoute =
     path: '/accounts/create-partner-account',
     getParentRoute: () => SecureRoute,
   } as any)
+const SecureCaIntermediateRoute = SecureCaIntermediateRouteImport.update({
+  id: '/ca/intermediate',
+  path: '/ca/intermediate',
+  getParentRoute: () => SecureRoute,
+} as any)
+const SecureCaRootRoute = SecureCaRootRouteImport.update({
+  id: '/ca/root',
+  path: '/ca/root',
+  getParentRoute: () => SecureRoute,
+} as any)
 const SecureProfileIndexRoute = SecureProfileIndexRouteImport.update({
   id: '/profile/',
   path: '/profile/',
@@ -245,6 +263,17 @@ const SecureAccountsIdEditRoute = SecureAccountsIdEditRouteImport.update({
   path: '/accounts/$id/edit',
   getParentRoute: () => SecureRoute,
 } as any)
+const SecureCaCertificatesIndexRoute =
+  SecureCaCertificatesIndexRouteImport.update({
+    id: '/ca/certificates/',
+    path: '/ca/certificates/',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureCaCertificatesIdRoute = SecureCaCertificatesIdRouteImport.update({
+  id: '/ca/certificates/$id',
+  path: '/ca/certificates/$id',
+  getParentRoute: () => SecureRoute,
+} as any)
 const SecureCaOrganizationsIndexRoute =
   SecureCaOrganizationsIndexRouteImport.update({
     id: '/ca/organizations/',
@@ -257,6 +286,16 @@ const SecureCaOrganizationsCreateRoute =
     path: '/ca/organizations/create',
     getParentRoute: () => SecureRoute,
   } as any)
+const SecureCaProfilesIndexRoute = SecureCaProfilesIndexRouteImport.update({
+  id: '/ca/profiles/',
+  path: '/ca/profiles/',
+  getParentRoute: () => SecureRoute,
+} as any)
+const SecureCaProfilesCreateRoute = SecureCaProfilesCreateRouteImport.update({
+  id: '/ca/profiles/create',
+  path: '/ca/profiles/create',
+  getParentRoute: () => SecureRoute,
+} as any)
 const SecureAccessAdministratorsIdIndexRoute =
   SecureAccessAdministratorsIdIndexRouteImport.update({
     id: '/access/administrators/$id/',
@@ -359,6 +398,16 @@ const SecureCaOrganizationsIdEditRoute =
     path: '/ca/organizations/$id/edit',
     getParentRoute: () => SecureRoute,
   } as any)
+const SecureCaProfilesIdIndexRoute = SecureCaProfilesIdIndexRouteImport.update({
+  id: '/ca/profiles/$id/',
+  path: '/ca/profiles/$id/',
+  getParentRoute: () => SecureRoute,
+} as any)
+const SecureCaProfilesIdEditRoute = SecureCaProfilesIdEditRouteImport.update({
+  id: '/ca/profiles/$id/edit',
+  path: '/ca/profiles/$id/edit',
+  getParentRoute: () => SecureRoute,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -372,6 +421,8 @@ export interface FileRoutesByFullPath {
   '/settings': typeof SecureSettingsRoute
   '/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
+  '/ca/intermediate': typeof SecureCaIntermediateRoute
+  '/ca/root': typeof SecureCaRootRoute
   '/profile/change-password': typeof SecureProfileChangePasswordRoute
   '/profile/details': typeof SecureProfileDetailsRoute
   '/profile/edit': typeof SecureProfileEditRoute
@@ -390,12 +441,16 @@ export interface FileRoutesByFullPath {
   '/access/service-user/create': typeof SecureAccessServiceUserCreateRoute
   '/access/service-user/role-service-user-create': typeof SecureAccessServiceUserRoleServiceUserCreateRoute
   '/accounts/$id/edit': typeof SecureAccountsIdEditRoute
+  '/ca/certificates/$id': typeof SecureCaCertificatesIdRoute
   '/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
+  '/ca/profiles/create': typeof SecureCaProfilesCreateRoute
   '/access/administrators/': typeof SecureAccessAdministratorsIndexRoute
   '/access/manage-user-roles/': typeof SecureAccessManageUserRolesIndexRoute
   '/access/service-user/': typeof SecureAccessServiceUserIndexRoute
   '/accounts/$id/': typeof SecureAccountsIdIndexRoute
+  '/ca/certificates/': typeof SecureCaCertificatesIndexRoute
   '/ca/organizations/': typeof SecureCaOrganizationsIndexRoute
+  '/ca/profiles/': typeof SecureCaProfilesIndexRoute
   '/access/administrators/$id/client-auth': typeof SecureAccessAdministratorsIdClientAuthRoute
   '/access/administrators/$id/edit': typeof SecureAccessAdministratorsIdEditRoute
   '/access/administrators/$id/role-edit': typeof SecureAccessAdministratorsIdRoleEditRoute
@@ -410,9 +465,11 @@ export interface FileRoutesByFullPath {
   '/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
   '/ca/organizations/$id/create-contact': typeof SecureCaOrganizationsIdCreateContactRoute
   '/ca/organizations/$id/edit': typeof SecureCaOrganizationsIdEditRoute
+  '/ca/profiles/$id/edit': typeof SecureCaProfilesIdEditRoute
   '/access/administrators/$id/': typeof SecureAccessAdministratorsIdIndexRoute
   '/access/service-user/$id/': typeof SecureAccessServiceUserIdIndexRoute
   '/ca/organizations/$id/': typeof SecureCaOrganizationsIdIndexRoute
+  '/ca/profiles/$id/': typeof SecureCaProfilesIdIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -426,6 +483,8 @@ export interface FileRoutesByTo {
   '/settings': typeof SecureSettingsRoute
   '/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
+  '/ca/intermediate': typeof SecureCaIntermediateRoute
+  '/ca/root': typeof SecureCaRootRoute
   '/profile/change-password': typeof SecureProfileChangePasswordRoute
   '/profile/details': typeof SecureProfileDetailsRoute
   '/profile/edit': typeof SecureProfileEditRoute
@@ -444,12 +503,16 @@ export interface FileRoutesByTo {
   '/access/service-user/create': typeof SecureAccessServiceUserCreateRoute
   '/access/service-user/role-service-user-create': typeof SecureAccessServiceUserRoleServiceUserCreateRoute
   '/accounts/$id/edit': typeof SecureAccountsIdEditRoute
+  '/ca/certificates/$id': typeof SecureCaCertificatesIdRoute
   '/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
+  '/ca/profiles/create': typeof SecureCaProfilesCreateRoute
   '/access/administrators': typeof SecureAccessAdministratorsIndexRoute
   '/access/manage-user-roles': typeof SecureAccessManageUserRolesIndexRoute
   '/access/service-user': typeof SecureAccessServiceUserIndexRoute
   '/accounts/$id': typeof SecureAccountsIdIndexRoute
+  '/ca/certificates': typeof SecureCaCertificatesIndexRoute
   '/ca/organizations': typeof SecureCaOrganizationsIndexRoute
+  '/ca/profiles': typeof SecureCaProfilesIndexRoute
   '/access/administrators/$id/client-auth': typeof SecureAccessAdministratorsIdClientAuthRoute
   '/access/administrators/$id/edit': typeof SecureAccessAdministratorsIdEditRoute
   '/access/administrators/$id/role-edit': typeof SecureAccessAdministratorsIdRoleEditRoute
@@ -464,9 +527,11 @@ export interface FileRoutesByTo {
   '/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
   '/ca/organizations/$id/create-contact': typeof SecureCaOrganizationsIdCreateContactRoute
   '/ca/organizations/$id/edit': typeof SecureCaOrganizationsIdEditRoute
+  '/ca/profiles/$id/edit': typeof SecureCaProfilesIdEditRoute
   '/access/administrators/$id': typeof SecureAccessAdministratorsIdIndexRoute
   '/access/service-user/$id': typeof SecureAccessServiceUserIdIndexRoute
   '/ca/organizations/$id': typeof SecureCaOrganizationsIdIndexRoute
+  '/ca/profiles/$id': typeof SecureCaProfilesIdIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -482,6 +547,8 @@ export interface FileRoutesById {
   '/_secure/settings': typeof SecureSettingsRoute
   '/_secure/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/_secure/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
+  '/_secure/ca/intermediate': typeof SecureCaIntermediateRoute
+  '/_secure/ca/root': typeof SecureCaRootRoute
   '/_secure/profile/change-password': typeof SecureProfileChangePasswordRoute
   '/_secure/profile/details': typeof SecureProfileDetailsRoute
   '/_secure/profile/edit': typeof SecureProfileEditRoute
@@ -500,12 +567,16 @@ export interface FileRoutesById {
   '/_secure/access/service-user/create': typeof SecureAccessServiceUserCreateRoute
   '/_secure/access/service-user/role-service-user-create': typeof SecureAccessServiceUserRoleServiceUserCreateRoute
   '/_secure/accounts/$id/edit': typeof SecureAccountsIdEditRoute
+  '/_secure/ca/certificates/$id': typeof SecureCaCertificatesIdRoute
   '/_secure/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
+  '/_secure/ca/profiles/create': typeof SecureCaProfilesCreateRoute
   '/_secure/access/administrators/': typeof SecureAccessAdministratorsIndexRoute
   '/_secure/access/manage-user-roles/': typeof SecureAccessManageUserRolesIndexRoute
   '/_secure/access/service-user/': typeof SecureAccessServiceUserIndexRoute
   '/_secure/accounts/$id/': typeof SecureAccountsIdIndexRoute
+  '/_secure/ca/certificates/': typeof SecureCaCertificatesIndexRoute
   '/_secure/ca/organizations/': typeof SecureCaOrganizationsIndexRoute
+  '/_secure/ca/profiles/': typeof SecureCaProfilesIndexRoute
   '/_secure/access/administrators/$id/client-auth': typeof SecureAccessAdministratorsIdClientAuthRoute
   '/_secure/access/administrators/$id/edit': typeof SecureAccessAdministratorsIdEditRoute
   '/_secure/access/administrators/$id/role-edit': typeof SecureAccessAdministratorsIdRoleEditRoute
@@ -520,9 +591,11 @@ export interface FileRoutesById {
   '/_secure/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
   '/_secure/ca/organizations/$id/create-contact': typeof SecureCaOrganizationsIdCreateContactRoute
   '/_secure/ca/organizations/$id/edit': typeof SecureCaOrganizationsIdEditRoute
+  '/_secure/ca/profiles/$id/edit': typeof SecureCaProfilesIdEditRoute
   '/_secure/access/administrators/$id/': typeof SecureAccessAdministratorsIdIndexRoute
   '/_secure/access/service-user/$id/': typeof SecureAccessServiceUserIdIndexRoute
   '/_secure/ca/organizations/$id/': typeof SecureCaOrganizationsIdIndexRoute
+  '/_secure/ca/profiles/$id/': typeof SecureCaProfilesIdIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -538,6 +611,8 @@ export interface FileRouteTypes {
     | '/settings'
     | '/accounts/create-account'
     | '/accounts/create-partner-account'
+    | '/ca/intermediate'
+    | '/ca/root'
     | '/profile/change-password'
     | '/profile/details'
     | '/profile/edit'
@@ -556,12 +631,16 @@ export interface FileRouteTypes {
     | '/access/service-user/create'
     | '/access/service-user/role-service-user-create'
     | '/accounts/$id/edit'
+    | '/ca/certificates/$id'
     | '/ca/organizations/create'
+    | '/ca/profiles/create'
     | '/access/administrators/'
     | '/access/manage-user-roles/'
     | '/access/service-user/'
     | '/accounts/$id/'
+    | '/ca/certificates/'
     | '/ca/organizations/'
+    | '/ca/profiles/'
     | '/access/administrators/$id/client-auth'
     | '/access/administrators/$id/edit'
     | '/access/administrators/$id/role-edit'
@@ -576,9 +655,11 @@ export interface FileRouteTypes {
     | '/ca/organizations/$id/$contactId'
     | '/ca/organizations/$id/create-contact'
     | '/ca/organizations/$id/edit'
+    | '/ca/profiles/$id/edit'
     | '/access/administrators/$id/'
     | '/access/service-user/$id/'
     | '/ca/organizations/$id/'
+    | '/ca/profiles/$id/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -592,6 +673,8 @@ export interface FileRouteTypes {
     | '/settings'
     | '/accounts/create-account'
     | '/accounts/create-partner-account'
+    | '/ca/intermediate'
+    | '/ca/root'
     | '/profile/change-password'
     | '/profile/details'
     | '/profile/edit'
@@ -610,12 +693,16 @@ export interface FileRouteTypes {
     | '/access/service-user/create'
     | '/access/service-user/role-service-user-create'
     | '/accounts/$id/edit'
+    | '/ca/certificates/$id'
     | '/ca/organizations/create'
+    | '/ca/profiles/create'
     | '/access/administrators'
     | '/access/manage-user-roles'
     | '/access/service-user'
     | '/accounts/$id'
+    | '/ca/certificates'
     | '/ca/organizations'
+    | '/ca/profiles'
     | '/access/administrators/$id/client-auth'
     | '/access/administrators/$id/edit'
     | '/access/administrators/$id/role-edit'
@@ -630,9 +717,11 @@ export interface FileRouteTypes {
     | '/ca/organizations/$id/$contactId'
     | '/ca/organizations/$id/create-contact'
     | '/ca/organizations/$id/edit'
+    | '/ca/profiles/$id/edit'
     | '/access/administrators/$id'
     | '/access/service-user/$id'
     | '/ca/organizations/$id'
+    | '/ca/profiles/$id'
   id:
     | '__root__'
     | '/'
@@ -647,6 +736,8 @@ export interface FileRouteTypes {
     | '/_secure/settings'
     | '/_secure/accounts/create-account'
     | '/_secure/accounts/create-partner-account'
+    | '/_secure/ca/intermediate'
+    | '/_secure/ca/root'
     | '/_secure/profile/change-password'
     | '/_secure/profile/details'
     | '/_secure/profile/edit'
@@ -665,12 +756,16 @@ export interface FileRouteTypes {
     | '/_secure/access/service-user/create'
     | '/_secure/access/service-user/role-service-user-create'
     | '/_secure/accounts/$id/edit'
+    | '/_secure/ca/certificates/$id'
     | '/_secure/ca/organizations/create'
+    | '/_secure/ca/profiles/create'
     | '/_secure/access/administrators/'
     | '/_secure/access/manage-user-roles/'
     | '/_secure/access/service-user/'
     | '/_secure/accounts/$id/'
+    | '/_secure/ca/certificates/'
     | '/_secure/ca/organizations/'
+    | '/_secure/ca/profiles/'
     | '/_secure/access/administrators/$id/client-auth'
     | '/_secure/access/administrators/$id/edit'
     | '/_secure/access/administrators/$id/role-edit'
@@ -685,9 +780,11 @@ export interface FileRouteTypes {
     | '/_secure/ca/organizations/$id/$contactId'
     | '/_secure/ca/organizations/$id/create-contact'
     | '/_secure/ca/organizations/$id/edit'
+    | '/_secure/ca/profiles/$id/edit'
     | '/_secure/access/administrators/$id/'
     | '/_secure/access/service-user/$id/'
     | '/_secure/ca/organizations/$id/'
+    | '/_secure/ca/profiles/$id/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -802,6 +899,20 @@ declare module '@tanstack/react-router' {
       path: '/accounts/create-partner-account'
       fullPath: '/accounts/create-partner-account'
       preLoaderRoute: typeof SecureAccountsCreatePartnerAccountRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/ca/intermediate': {
+      id: '/_secure/ca/intermediate'
+      path: '/ca/intermediate'
+      fullPath: '/ca/intermediate'
+      preLoaderRoute: typeof SecureCaIntermediateRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/ca/root': {
+      id: '/_secure/ca/root'
+      path: '/ca/root'
+      fullPath: '/ca/root'
+      preLoaderRoute: typeof SecureCaRootRouteImport
       parentRoute: typeof SecureRoute
     }
     '/_secure/profile/': {
@@ -944,6 +1055,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureAccountsIdEditRouteImport
       parentRoute: typeof SecureRoute
     }
+    '/_secure/ca/certificates/': {
+      id: '/_secure/ca/certificates/'
+      path: '/ca/certificates'
+      fullPath: '/ca/certificates/'
+      preLoaderRoute: typeof SecureCaCertificatesIndexRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/ca/certificates/$id': {
+      id: '/_secure/ca/certificates/$id'
+      path: '/ca/certificates/$id'
+      fullPath: '/ca/certificates/$id'
+      preLoaderRoute: typeof SecureCaCertificatesIdRouteImport
+      parentRoute: typeof SecureRoute
+    }
     '/_secure/ca/organizations/': {
       id: '/_secure/ca/organizations/'
       path: '/ca/organizations'
@@ -956,6 +1081,20 @@ declare module '@tanstack/react-router' {
       path: '/ca/organizations/create'
       fullPath: '/ca/organizations/create'
       preLoaderRoute: typeof SecureCaOrganizationsCreateRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/ca/profiles/': {
+      id: '/_secure/ca/profiles/'
+      path: '/ca/profiles'
+      fullPath: '/ca/profiles/'
+      preLoaderRoute: typeof SecureCaProfilesIndexRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/ca/profiles/create': {
+      id: '/_secure/ca/profiles/create'
+      path: '/ca/profiles/create'
+      fullPath: '/ca/profiles/create'
+      preLoaderRoute: typeof SecureCaProfilesCreateRouteImport
       parentRoute: typeof SecureRoute
     }
     '/_secure/access/administrators/$id/': {
@@ -1077,6 +1216,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureCaOrganizationsIdEditRouteImport
       parentRoute: typeof SecureRoute
     }
+    '/_secure/ca/profiles/$id/': {
+      id: '/_secure/ca/profiles/$id/'
+      path: '/ca/profiles/$id'
+      fullPath: '/ca/profiles/$id/'
+      preLoaderRoute: typeof SecureCaProfilesIdIndexRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/ca/profiles/$id/edit': {
+      id: '/_secure/ca/profiles/$id/edit'
+      path: '/ca/profiles/$id/edit'
+      fullPath: '/ca/profiles/$id/edit'
+      preLoaderRoute: typeof SecureCaProfilesIdEditRouteImport
+      parentRoute: typeof SecureRoute
+    }
   }
 }
 
@@ -1084,6 +1237,8 @@ interface SecureRouteChildren {
   SecureSettingsRoute: typeof SecureSettingsRoute
   SecureAccountsCreateAccountRoute: typeof SecureAccountsCreateAccountRoute
   SecureAccountsCreatePartnerAccountRoute: typeof SecureAccountsCreatePartnerAccountRoute
+  SecureCaIntermediateRoute: typeof SecureCaIntermediateRoute
+  SecureCaRootRoute: typeof SecureCaRootRoute
   SecureProfileChangePasswordRoute: typeof SecureProfileChangePasswordRoute
   SecureProfileDetailsRoute: typeof SecureProfileDetailsRoute
   SecureProfileEditRoute: typeof SecureProfileEditRoute
@@ -1100,12 +1255,16 @@ interface SecureRouteChildren {
   SecureAccessServiceUserCreateRoute: typeof SecureAccessServiceUserCreateRoute
   SecureAccessServiceUserRoleServiceUserCreateRoute: typeof SecureAccessServiceUserRoleServiceUserCreateRoute
   SecureAccountsIdEditRoute: typeof SecureAccountsIdEditRoute
+  SecureCaCertificatesIdRoute: typeof SecureCaCertificatesIdRoute
   SecureCaOrganizationsCreateRoute: typeof SecureCaOrganizationsCreateRoute
+  SecureCaProfilesCreateRoute: typeof SecureCaProfilesCreateRoute
   SecureAccessAdministratorsIndexRoute: typeof SecureAccessAdministratorsIndexRoute
   SecureAccessManageUserRolesIndexRoute: typeof SecureAccessManageUserRolesIndexRoute
   SecureAccessServiceUserIndexRoute: typeof SecureAccessServiceUserIndexRoute
   SecureAccountsIdIndexRoute: typeof SecureAccountsIdIndexRoute
+  SecureCaCertificatesIndexRoute: typeof SecureCaCertificatesIndexRoute
   SecureCaOrganizationsIndexRoute: typeof SecureCaOrganizationsIndexRoute
+  SecureCaProfilesIndexRoute: typeof SecureCaProfilesIndexRoute
   SecureAccessAdministratorsIdClientAuthRoute: typeof SecureAccessAdministratorsIdClientAuthRoute
   SecureAccessAdministratorsIdEditRoute: typeof SecureAccessAdministratorsIdEditRoute
   SecureAccessAdministratorsIdRoleEditRoute: typeof SecureAccessAdministratorsIdRoleEditRoute
@@ -1120,9 +1279,11 @@ interface SecureRouteChildren {
   SecureCaOrganizationsIdContactIdRoute: typeof SecureCaOrganizationsIdContactIdRoute
   SecureCaOrganizationsIdCreateContactRoute: typeof SecureCaOrganizationsIdCreateContactRoute
   SecureCaOrganizationsIdEditRoute: typeof SecureCaOrganizationsIdEditRoute
+  SecureCaProfilesIdEditRoute: typeof SecureCaProfilesIdEditRoute
   SecureAccessAdministratorsIdIndexRoute: typeof SecureAccessAdministratorsIdIndexRoute
   SecureAccessServiceUserIdIndexRoute: typeof SecureAccessServiceUserIdIndexRoute
   SecureCaOrganizationsIdIndexRoute: typeof SecureCaOrganizationsIdIndexRoute
+  SecureCaProfilesIdIndexRoute: typeof SecureCaProfilesIdIndexRoute
 }
 
 const SecureRouteChildren: SecureRouteChildren = {
@@ -1130,6 +1291,8 @@ const SecureRouteChildren: SecureRouteChildren = {
   SecureAccountsCreateAccountRoute: SecureAccountsCreateAccountRoute,
   SecureAccountsCreatePartnerAccountRoute:
     SecureAccountsCreatePartnerAccountRoute,
+  SecureCaIntermediateRoute: SecureCaIntermediateRoute,
+  SecureCaRootRoute: SecureCaRootRoute,
   SecureProfileChangePasswordRoute: SecureProfileChangePasswordRoute,
   SecureProfileDetailsRoute: SecureProfileDetailsRoute,
   SecureProfileEditRoute: SecureProfileEditRoute,
@@ -1151,12 +1314,16 @@ const SecureRouteChildren: SecureRouteChildren = {
   SecureAccessServiceUserRoleServiceUserCreateRoute:
     SecureAccessServiceUserRoleServiceUserCreateRoute,
   SecureAccountsIdEditRoute: SecureAccountsIdEditRoute,
+  SecureCaCertificatesIdRoute: SecureCaCertificatesIdRoute,
   SecureCaOrganizationsCreateRoute: SecureCaOrganizationsCreateRoute,
+  SecureCaProfilesCreateRoute: SecureCaProfilesCreateRoute,
   SecureAccessAdministratorsIndexRoute: SecureAccessAdministratorsIndexRoute,
   SecureAccessManageUserRolesIndexRoute: SecureAccessManageUserRolesIndexRoute,
   SecureAccessServiceUserIndexRoute: SecureAccessServiceUserIndexRoute,
   SecureAccountsIdIndexRoute: SecureAccountsIdIndexRoute,
+  SecureCaCertificatesIndexRoute: SecureCaCertificatesIndexRoute,
   SecureCaOrganizationsIndexRoute: SecureCaOrganizationsIndexRoute,
+  SecureCaProfilesIndexRoute: SecureCaProfilesIndexRoute,
   SecureAccessAdministratorsIdClientAuthRoute:
     SecureAccessAdministratorsIdClientAuthRoute,
   SecureAccessAdministratorsIdEditRoute: SecureAccessAdministratorsIdEditRoute,
@@ -1181,10 +1348,12 @@ const SecureRouteChildren: SecureRouteChildren = {
   SecureCaOrganizationsIdCreateContactRoute:
     SecureCaOrganizationsIdCreateContactRoute,
   SecureCaOrganizationsIdEditRoute: SecureCaOrganizationsIdEditRoute,
+  SecureCaProfilesIdEditRoute: SecureCaProfilesIdEditRoute,
   SecureAccessAdministratorsIdIndexRoute:
     SecureAccessAdministratorsIdIndexRoute,
   SecureAccessServiceUserIdIndexRoute: SecureAccessServiceUserIdIndexRoute,
   SecureCaOrganizationsIdIndexRoute: SecureCaOrganizationsIdIndexRoute,
+  SecureCaProfilesIdIndexRoute: SecureCaProfilesIdIndexRoute,
 }
 
 const SecureRouteWithChildren =

@@ -2,9 +2,10 @@ import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { type ReactNode, useState } from 'react';
-import { CONSOLE_BASE_PATH } from '../../../../contract/paths.ts';
 import type { ClientAuthCertificate, ClientAuthSource } from '../../../../contract/schemas/client-auth.ts';
+import { CertificateStatusBadge } from '../../../components/certificate-status-badge.tsx';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
 import { TableFrame } from '../../../components/list/table-frame.tsx';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
@@ -18,7 +19,6 @@ import { userDate } from '../../../lib/dates.ts';
 import { errorPageText } from '../../../lib/error-messages.ts';
 import { useSendClientAuthSetupMail, useSetClientAuthEnabled } from '../mutations.ts';
 import { type CertificateOwner, clientAuthListQueryOptions } from '../queries.ts';
-import { CertificateStatusBadge } from './certificate-status-badge.tsx';
 import { GenerateCertificateDialog } from './generate-certificate-dialog.tsx';
 import { UploadCertificateForm } from './upload-certificate-form.tsx';
 import './client-auth.css';
@@ -189,11 +189,9 @@ function CertificateTable({
                       name
                     ) : (
                       // The certificate's own page, where it is revoked.
-                      <a
-                        href={`${CONSOLE_BASE_PATH}/ca/certificates/${encodeURIComponent(certificate.certificate_id)}`}
-                      >
+                      <Link to="/ca/certificates/$id" params={{ id: certificate.certificate_id }}>
                         {name}
-                      </a>
+                      </Link>
                     )}
                   </th>
                   <td>{userDate(certificate.not_after, viewer.date_format, i18n.locale)}</td>
