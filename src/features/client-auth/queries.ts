@@ -30,6 +30,9 @@ export const clientAuthKeys = {
 export function clientAuthListQueryOptions(owner: CertificateOwner) {
   return queryOptions({
     queryKey: clientAuthKeys.list(owner.id),
+    // Read again on every visit when online: a certificate revoked on its own page, or disabled by
+    // someone else, must not show as working from the cache.
+    staleTime: 0,
     queryFn: ({ signal }) =>
       apiRequest('GET', certificatePaths(owner).list, {
         query: { limit: '100' },
