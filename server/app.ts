@@ -1,9 +1,17 @@
 import { Hono } from 'hono';
-import { ACCOUNT_API_V1, apiPaths, IDENTITY_API_V1, isApiPath, UI_API_V1 } from '../contract/paths.ts';
+import {
+  ACCOUNT_API_V1,
+  apiPaths,
+  CA_API_V1,
+  IDENTITY_API_V1,
+  isApiPath,
+  UI_API_V1,
+} from '../contract/paths.ts';
 import { BULK_USER_MAX_BYTES } from '../contract/user-csv.ts';
 import { accountFederationRoutes, accountRoutes } from './accounts/routes.ts';
 import { apiTokenRoutes } from './api-tokens/routes.ts';
 import type { AppDeps } from './app-deps.ts';
+import { certificateAuthorityRoutes } from './ca/routes.ts';
 import { featureFlagRoutes } from './feature-flags/routes.ts';
 import type { AppEnv } from './http/app-env.ts';
 import { warnOfUntrustedProxy } from './http/client-address.ts';
@@ -49,6 +57,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route(UI_API_V1, organizationRoutes(deps));
   app.route(UI_API_V1, accountRoutes(deps));
   app.route(UI_API_V1, featureFlagRoutes(deps));
+  app.route(CA_API_V1, certificateAuthorityRoutes(deps));
   app.route(ACCOUNT_API_V1, localeRoutes());
   app.route(ACCOUNT_API_V1, accountFederationRoutes(deps));
   app.route('/', openApiRoutes());
