@@ -1,6 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { apiPaths } from '../contract/paths.ts';
 import { issueLicence } from '../e2e/support/licence.ts';
 
@@ -56,6 +60,20 @@ async function waitUntilAnswering(url: string, child: ChildProcess, timeoutMs: n
  * The platform API as `npm start` runs it: on PGlite in `dataDir`, or on PostgreSQL at `databaseUrl`,
  * with any other settings in `env`.
  */
+/** The CA key-encryption key the processes on one PostgreSQL database share (required there). */
+function sharedCaKeyFile(databaseUrl: string): string {
+  const file = path.join(
+    tmpdir(),
+    `trust-console-ca-kek-${createHash('sha256').update(databaseUrl).digest('hex').slice(0, 16)}.key`,
+  );
+  try {
+    writeFileSync(file, randomBytes(32), { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  return file;
+}
+
 export async function startPlatform(
   dataDir: string,
   databaseUrl = '',
@@ -68,6 +86,9 @@ export async function startPlatform(
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl,
+    ...(databaseUrl === '' || env.CA_KEY_ENCRYPTION_KEY_FILE
+      ? {}
+      : { CA_KEY_ENCRYPTION_KEY_FILE: sharedCaKeyFile(databaseUrl) }),
   });
   child.stdout?.resume();
   const origin = `http://127.0.0.1:${port}`;

@@ -49,6 +49,11 @@ export const VALIDATION_TEXT: Readonly<Record<ValidationCode, string>> = {
   duplicateInFile: 'repeats a user name of an earlier row',
   unknownRole: 'names a role that does not exist for this account',
   formulaCell: 'starts like a spreadsheet formula',
+  csrInvalid: 'is not one PEM certificate request (PKCS#10)',
+  csrSignatureInvalid: 'has a signature that does not verify with its own key',
+  keyTooWeak: 'has a key that is too weak',
+  keyTypeNotAllowed: 'has a key type the profile does not accept',
+  notAllowed: 'is not allowed by the profile',
 };
 
 /** A failed request value as the server answers it: where, which rule, and the rule in English. */

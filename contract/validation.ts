@@ -54,6 +54,12 @@ export const VALIDATION_CODES = [
   'duplicateInFile',
   'unknownRole',
   'formulaCell',
+  // The certificate authority (decision 019): a certificate request and the subject asked for.
+  'csrInvalid',
+  'csrSignatureInvalid',
+  'keyTooWeak',
+  'keyTypeNotAllowed',
+  'notAllowed',
 ] as const;
 export type ValidationCode = (typeof VALIDATION_CODES)[number];
 

@@ -3,6 +3,9 @@ import { serve } from '@hono/node-server';
 import { apiPaths, SETUP_LICENCE_PATH } from '../contract/paths.ts';
 import { createApp } from './app.ts';
 import { createBulkImportRunner } from './bulk-import/runner.ts';
+import { ensureCertificateAuthorities } from './ca/bootstrap.ts';
+import { createCrlScheduler } from './ca/crl-schedule.ts';
+import { closeCaKeyStores } from './ca/custody.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/connection.ts';
 import { migrateToLatest } from './db/migrator.ts';
@@ -25,6 +28,9 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
   const database = await openDatabase(config);
   await migrateToLatest(database.db);
   const now = () => new Date();
+  // The platform CA (decision 019): created once, by whichever process starts first.
+  const cas = await ensureCertificateAuthorities({ db: database.db, config, now });
+  const crlScheduler = createCrlScheduler({ db: database.db, config, now });
   // Read before listening: a catalog that does not compile stops the start, not a later send.
   const catalogs = await loadServerCatalogs();
   const mail = createMailDispatcher({
@@ -53,8 +59,12 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
   if (config.smtpUrl === null) {
     console.info(`No SMTP_URL is set: mail is written to ${config.dataDir}/mail as .eml files.`);
   }
+  console.info(
+    `Certificate authority: ${cas.issuing.subject} (${cas.issuing.key_algorithm}, ${config.caCustody.kind === 'pkcs11' ? `keys on PKCS#11 token "${config.caCustody.tokenLabel}"` : 'keys sealed under the key-encryption key'}).`,
+  );
   mail.start();
   bulkImport.start();
+  crlScheduler.start();
   if ((await findCurrentLicence(database.db)) === undefined) {
     console.info(
       `No licence is installed. Create one with:\n  npm run --silent licence -- --days 365 --data-dir ${JSON.stringify(config.dataDir)} > licence.txt\nthen paste it at ${url}${SETUP_LICENCE_PATH}`,
@@ -68,7 +78,10 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
       new Promise<void>((resolve) => server.close(() => resolve())),
       mail.stop(),
       bulkImport.stop(),
-    ]).then(() => database.close());
+      crlScheduler.stop(),
+    ])
+      .then(() => closeCaKeyStores())
+      .then(() => database.close());
     return stopping;
   };
   return { url, stop };

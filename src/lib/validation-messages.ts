@@ -50,6 +50,11 @@ const VALIDATION_MESSAGES: Readonly<Record<ValidationCode, MessageDescriptor>> =
   duplicateInFile: msg`This user name is already used by an earlier row of the file.`,
   unknownRole: msg`This role does not exist for the chosen account.`,
   formulaCell: msg`This cell starts like a spreadsheet formula (=, +, -, @).`,
+  csrInvalid: msg`This is not a certificate request: paste one PEM block (BEGIN CERTIFICATE REQUEST) and nothing else.`,
+  csrSignatureInvalid: msg`The certificate request's signature does not match its key.`,
+  keyTooWeak: msg`The request's key is too weak: use RSA of at least 2048 bits or an EC key on P-256, P-384 or P-521.`,
+  keyTypeNotAllowed: msg`The profile does not accept this key type or size.`,
+  notAllowed: msg`The profile does not allow this field.`,
 };
 
 export function validationMessage(code: ValidationCode, i18n: I18n): string {

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -32,12 +33,30 @@ function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The CA key-encryption key every process on one database shares (a server on PostgreSQL refuses to
+ * start without one): a file of the temporary directory named after the database.
+ */
+export function sharedCaKeyFile(databaseUrl: string): string {
+  const file = path.join(
+    tmpdir(),
+    `trust-console-ca-kek-${createHash('sha256').update(databaseUrl).digest('hex').slice(0, 16)}.key`,
+  );
+  try {
+    writeFileSync(file, randomBytes(32), { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  return file;
+}
+
 export async function startProcess(databaseUrl: string, dataDir: string): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('server/main.ts')], {
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,
+      CA_KEY_ENCRYPTION_KEY_FILE: sharedCaKeyFile(databaseUrl),
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,

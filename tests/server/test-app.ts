@@ -10,7 +10,7 @@ import type { AccessScope, ApplicationCode, BuiltInRoleCode } from '../../contra
 import type { LicencePayload } from '../../contract/schemas/licence.ts';
 import { createApp } from '../../server/app.ts';
 import type { AppDeps } from '../../server/app-deps.ts';
-import { loadConfig, type ServerConfig } from '../../server/config.ts';
+import { DEFAULT_CA_KEY_ENCRYPTION_KEY_FILE, loadConfig, type ServerConfig } from '../../server/config.ts';
 import { utcDate } from '../../server/dates.ts';
 import { type OpenDatabase, openDatabase } from '../../server/db/connection.ts';
 import { migrateToLatest } from '../../server/db/migrator.ts';
@@ -109,6 +109,14 @@ export async function createTestApp(
     ...loadConfig({}),
     dataDir,
     consoleDistDir: path.join(dataDir, 'console'),
+    // The CA's keys sealed under a key file of this app's own (tests/server/ca/helpers.ts creates
+    // the CAs); P-256 keeps their creation quick.
+    caCustody: {
+      kind: 'encrypted',
+      keyFile: path.join(dataDir, DEFAULT_CA_KEY_ENCRYPTION_KEY_FILE),
+      generated: true,
+    },
+    caKeyAlgorithm: 'ECDSA-P256',
     ...options.config,
   };
   // Suites that need delivery drive a dispatcher of their own (tests/server/mail/helpers.ts).
