@@ -73,3 +73,18 @@ export function parseSort<TColumn extends string>(
     return undefined;
   return { column: known, direction };
 }
+
+/**
+ * The certificates list (decision 019); `account` is the account's name, `profile` the profile's
+ * name when issued, `valid_to` the end of validity, `issued` when it was issued.
+ */
+export const CERTIFICATE_SORT_COLUMNS = [
+  'common_name',
+  'serial_number',
+  'account',
+  'profile',
+  'status',
+  'valid_to',
+  'issued',
+] as const;
+export type CertificateSortColumn = (typeof CERTIFICATE_SORT_COLUMNS)[number];

@@ -13,6 +13,7 @@ import { apiTokenRoutes } from './api-tokens/routes.ts';
 import type { AppDeps } from './app-deps.ts';
 import { certificateAuthorityRoutes } from './ca/routes.ts';
 import { accountProfileRoutes, certificateProfileRoutes } from './certificate-profiles/routes.ts';
+import { certificateRoutes } from './certificates/routes.ts';
 import { featureFlagRoutes } from './feature-flags/routes.ts';
 import type { AppEnv } from './http/app-env.ts';
 import { warnOfUntrustedProxy } from './http/client-address.ts';
@@ -58,6 +59,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route(UI_API_V1, organizationRoutes(deps));
   app.route(UI_API_V1, accountRoutes(deps));
   app.route(UI_API_V1, featureFlagRoutes(deps));
+  app.route(CA_API_V1, certificateRoutes(deps));
   app.route(UI_API_V1, accountProfileRoutes(deps));
   app.route(CA_API_V1, certificateProfileRoutes(deps));
   app.route(CA_API_V1, certificateAuthorityRoutes(deps));

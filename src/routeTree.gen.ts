@@ -45,6 +45,8 @@ import { Route as SecureAccessServiceUserCreateRouteImport } from './routes/_sec
 import { Route as SecureAccessServiceUserRoleServiceUserCreateRouteImport } from './routes/_secure/access/service-user/role-service-user-create'
 import { Route as SecureAccountsIdIndexRouteImport } from './routes/_secure/accounts/$id/index'
 import { Route as SecureAccountsIdEditRouteImport } from './routes/_secure/accounts/$id/edit'
+import { Route as SecureCaCertificatesIndexRouteImport } from './routes/_secure/ca/certificates/index'
+import { Route as SecureCaCertificatesIdRouteImport } from './routes/_secure/ca/certificates/$id'
 import { Route as SecureCaOrganizationsIndexRouteImport } from './routes/_secure/ca/organizations/index'
 import { Route as SecureCaOrganizationsCreateRouteImport } from './routes/_secure/ca/organizations/create'
 import { Route as SecureCaProfilesIndexRouteImport } from './routes/_secure/ca/profiles/index'
@@ -258,6 +260,17 @@ const SecureAccountsIdEditRoute = SecureAccountsIdEditRouteImport.update({
   path: '/accounts/$id/edit',
   getParentRoute: () => SecureRoute,
 } as any)
+const SecureCaCertificatesIndexRoute =
+  SecureCaCertificatesIndexRouteImport.update({
+    id: '/ca/certificates/',
+    path: '/ca/certificates/',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureCaCertificatesIdRoute = SecureCaCertificatesIdRouteImport.update({
+  id: '/ca/certificates/$id',
+  path: '/ca/certificates/$id',
+  getParentRoute: () => SecureRoute,
+} as any)
 const SecureCaOrganizationsIndexRoute =
   SecureCaOrganizationsIndexRouteImport.update({
     id: '/ca/organizations/',
@@ -407,12 +420,14 @@ export interface FileRoutesByFullPath {
   '/access/service-user/create': typeof SecureAccessServiceUserCreateRoute
   '/access/service-user/role-service-user-create': typeof SecureAccessServiceUserRoleServiceUserCreateRoute
   '/accounts/$id/edit': typeof SecureAccountsIdEditRoute
+  '/ca/certificates/$id': typeof SecureCaCertificatesIdRoute
   '/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
   '/ca/profiles/create': typeof SecureCaProfilesCreateRoute
   '/access/administrators/': typeof SecureAccessAdministratorsIndexRoute
   '/access/manage-user-roles/': typeof SecureAccessManageUserRolesIndexRoute
   '/access/service-user/': typeof SecureAccessServiceUserIndexRoute
   '/accounts/$id/': typeof SecureAccountsIdIndexRoute
+  '/ca/certificates/': typeof SecureCaCertificatesIndexRoute
   '/ca/organizations/': typeof SecureCaOrganizationsIndexRoute
   '/ca/profiles/': typeof SecureCaProfilesIndexRoute
   '/access/administrators/$id/edit': typeof SecureAccessAdministratorsIdEditRoute
@@ -464,12 +479,14 @@ export interface FileRoutesByTo {
   '/access/service-user/create': typeof SecureAccessServiceUserCreateRoute
   '/access/service-user/role-service-user-create': typeof SecureAccessServiceUserRoleServiceUserCreateRoute
   '/accounts/$id/edit': typeof SecureAccountsIdEditRoute
+  '/ca/certificates/$id': typeof SecureCaCertificatesIdRoute
   '/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
   '/ca/profiles/create': typeof SecureCaProfilesCreateRoute
   '/access/administrators': typeof SecureAccessAdministratorsIndexRoute
   '/access/manage-user-roles': typeof SecureAccessManageUserRolesIndexRoute
   '/access/service-user': typeof SecureAccessServiceUserIndexRoute
   '/accounts/$id': typeof SecureAccountsIdIndexRoute
+  '/ca/certificates': typeof SecureCaCertificatesIndexRoute
   '/ca/organizations': typeof SecureCaOrganizationsIndexRoute
   '/ca/profiles': typeof SecureCaProfilesIndexRoute
   '/access/administrators/$id/edit': typeof SecureAccessAdministratorsIdEditRoute
@@ -523,12 +540,14 @@ export interface FileRoutesById {
   '/_secure/access/service-user/create': typeof SecureAccessServiceUserCreateRoute
   '/_secure/access/service-user/role-service-user-create': typeof SecureAccessServiceUserRoleServiceUserCreateRoute
   '/_secure/accounts/$id/edit': typeof SecureAccountsIdEditRoute
+  '/_secure/ca/certificates/$id': typeof SecureCaCertificatesIdRoute
   '/_secure/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
   '/_secure/ca/profiles/create': typeof SecureCaProfilesCreateRoute
   '/_secure/access/administrators/': typeof SecureAccessAdministratorsIndexRoute
   '/_secure/access/manage-user-roles/': typeof SecureAccessManageUserRolesIndexRoute
   '/_secure/access/service-user/': typeof SecureAccessServiceUserIndexRoute
   '/_secure/accounts/$id/': typeof SecureAccountsIdIndexRoute
+  '/_secure/ca/certificates/': typeof SecureCaCertificatesIndexRoute
   '/_secure/ca/organizations/': typeof SecureCaOrganizationsIndexRoute
   '/_secure/ca/profiles/': typeof SecureCaProfilesIndexRoute
   '/_secure/access/administrators/$id/edit': typeof SecureAccessAdministratorsIdEditRoute
@@ -582,12 +601,14 @@ export interface FileRouteTypes {
     | '/access/service-user/create'
     | '/access/service-user/role-service-user-create'
     | '/accounts/$id/edit'
+    | '/ca/certificates/$id'
     | '/ca/organizations/create'
     | '/ca/profiles/create'
     | '/access/administrators/'
     | '/access/manage-user-roles/'
     | '/access/service-user/'
     | '/accounts/$id/'
+    | '/ca/certificates/'
     | '/ca/organizations/'
     | '/ca/profiles/'
     | '/access/administrators/$id/edit'
@@ -639,12 +660,14 @@ export interface FileRouteTypes {
     | '/access/service-user/create'
     | '/access/service-user/role-service-user-create'
     | '/accounts/$id/edit'
+    | '/ca/certificates/$id'
     | '/ca/organizations/create'
     | '/ca/profiles/create'
     | '/access/administrators'
     | '/access/manage-user-roles'
     | '/access/service-user'
     | '/accounts/$id'
+    | '/ca/certificates'
     | '/ca/organizations'
     | '/ca/profiles'
     | '/access/administrators/$id/edit'
@@ -697,12 +720,14 @@ export interface FileRouteTypes {
     | '/_secure/access/service-user/create'
     | '/_secure/access/service-user/role-service-user-create'
     | '/_secure/accounts/$id/edit'
+    | '/_secure/ca/certificates/$id'
     | '/_secure/ca/organizations/create'
     | '/_secure/ca/profiles/create'
     | '/_secure/access/administrators/'
     | '/_secure/access/manage-user-roles/'
     | '/_secure/access/service-user/'
     | '/_secure/accounts/$id/'
+    | '/_secure/ca/certificates/'
     | '/_secure/ca/organizations/'
     | '/_secure/ca/profiles/'
     | '/_secure/access/administrators/$id/edit'
@@ -991,6 +1016,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureAccountsIdEditRouteImport
       parentRoute: typeof SecureRoute
     }
+    '/_secure/ca/certificates/': {
+      id: '/_secure/ca/certificates/'
+      path: '/ca/certificates'
+      fullPath: '/ca/certificates/'
+      preLoaderRoute: typeof SecureCaCertificatesIndexRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/ca/certificates/$id': {
+      id: '/_secure/ca/certificates/$id'
+      path: '/ca/certificates/$id'
+      fullPath: '/ca/certificates/$id'
+      preLoaderRoute: typeof SecureCaCertificatesIdRouteImport
+      parentRoute: typeof SecureRoute
+    }
     '/_secure/ca/organizations/': {
       id: '/_secure/ca/organizations/'
       path: '/ca/organizations'
@@ -1156,12 +1195,14 @@ interface SecureRouteChildren {
   SecureAccessServiceUserCreateRoute: typeof SecureAccessServiceUserCreateRoute
   SecureAccessServiceUserRoleServiceUserCreateRoute: typeof SecureAccessServiceUserRoleServiceUserCreateRoute
   SecureAccountsIdEditRoute: typeof SecureAccountsIdEditRoute
+  SecureCaCertificatesIdRoute: typeof SecureCaCertificatesIdRoute
   SecureCaOrganizationsCreateRoute: typeof SecureCaOrganizationsCreateRoute
   SecureCaProfilesCreateRoute: typeof SecureCaProfilesCreateRoute
   SecureAccessAdministratorsIndexRoute: typeof SecureAccessAdministratorsIndexRoute
   SecureAccessManageUserRolesIndexRoute: typeof SecureAccessManageUserRolesIndexRoute
   SecureAccessServiceUserIndexRoute: typeof SecureAccessServiceUserIndexRoute
   SecureAccountsIdIndexRoute: typeof SecureAccountsIdIndexRoute
+  SecureCaCertificatesIndexRoute: typeof SecureCaCertificatesIndexRoute
   SecureCaOrganizationsIndexRoute: typeof SecureCaOrganizationsIndexRoute
   SecureCaProfilesIndexRoute: typeof SecureCaProfilesIndexRoute
   SecureAccessAdministratorsIdEditRoute: typeof SecureAccessAdministratorsIdEditRoute
@@ -1210,12 +1251,14 @@ const SecureRouteChildren: SecureRouteChildren = {
   SecureAccessServiceUserRoleServiceUserCreateRoute:
     SecureAccessServiceUserRoleServiceUserCreateRoute,
   SecureAccountsIdEditRoute: SecureAccountsIdEditRoute,
+  SecureCaCertificatesIdRoute: SecureCaCertificatesIdRoute,
   SecureCaOrganizationsCreateRoute: SecureCaOrganizationsCreateRoute,
   SecureCaProfilesCreateRoute: SecureCaProfilesCreateRoute,
   SecureAccessAdministratorsIndexRoute: SecureAccessAdministratorsIndexRoute,
   SecureAccessManageUserRolesIndexRoute: SecureAccessManageUserRolesIndexRoute,
   SecureAccessServiceUserIndexRoute: SecureAccessServiceUserIndexRoute,
   SecureAccountsIdIndexRoute: SecureAccountsIdIndexRoute,
+  SecureCaCertificatesIndexRoute: SecureCaCertificatesIndexRoute,
   SecureCaOrganizationsIndexRoute: SecureCaOrganizationsIndexRoute,
   SecureCaProfilesIndexRoute: SecureCaProfilesIndexRoute,
   SecureAccessAdministratorsIdEditRoute: SecureAccessAdministratorsIdEditRoute,

@@ -32,6 +32,15 @@ import {
   enrollmentMethodListSchema,
   keystoreTypeListSchema,
 } from '../../contract/schemas/certificate-profiles.ts';
+import {
+  certificateExportQueryObjectSchema,
+  certificateIssuedSchema,
+  certificateIssueSchema,
+  certificateListQueryObjectSchema,
+  certificateListSchema,
+  certificateRevokeSchema,
+  certificateSchema,
+} from '../../contract/schemas/certificates.ts';
 import { API_ERROR_CODES, apiErrorSchema, listSchema } from '../../contract/schemas/common.ts';
 import {
   authMeSchema,
@@ -747,6 +756,68 @@ export const OPERATIONS: readonly Operation[] = [
     success: { status: 204, description: 'API token revoked' },
     failures: [400, 401, 403, 404],
     ifMatch: { required: false, current: apiTokenSchema },
+  },
+  {
+    method: 'get',
+    path: apiPaths.certificates.list,
+    tag: 'Certificates',
+    summary:
+      'The certificates the platform CA issued in the accounts the caller reaches (view certificate; certificates whose account is gone, system scope only), filtered by q (common name or serial), status (issued, revoked, expired), account_id, profile_id, source and the days issued (issued_from, issued_to, UTC), sorted and a page at a time; an account filter out of reach is 404.',
+    authenticated: true,
+    query: certificateListQueryObjectSchema,
+    success: { status: 200, description: 'Certificates', schema: certificateListSchema },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'get',
+    path: apiPaths.certificates.export,
+    tag: 'Certificates',
+    summary:
+      'format=pem|der|p7b with id: one certificate as an attachment (PEM, the certificate then the issuing CA and the root; DER, the certificate alone, application/pkix-cert; PKCS#7 certs-only DER with the issuing CA and the root, application/pkcs7-mime). format=csv with the list filters and sort: every matching certificate as a CSV attachment (text/csv). View certificate.',
+    authenticated: true,
+    query: certificateExportQueryObjectSchema,
+    success: { status: 200, description: 'The certificate file, or a CSV file with its header row first' },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'post',
+    path: apiPaths.certificates.list,
+    tag: 'Certificates',
+    summary:
+      "Issues a certificate under one of the account's profiles (manage enrollment; the profile within reach) from a PKCS#10 request (PEM) and the subject values its policy allows; the CSR's own subject and extensions are never copied. A bad CSR, a weak or refused key or a subject against the policy is 400 naming the field.",
+    authenticated: true,
+    requestBody: certificateIssueSchema,
+    success: {
+      status: 201,
+      description: 'Certificate issued, with its chain (issuing CA, root), PEM',
+      schema: certificateIssuedSchema,
+      etag: true,
+    },
+    failures: [400, 401, 403, 404, 413, 415],
+  },
+  {
+    method: 'get',
+    path: `${CA_API_V1}/certificate/{id}`,
+    tag: 'Certificates',
+    summary:
+      'A certificate the caller reaches (view certificate), with its parsed details (issuer, subject, validity, version, fingerprints, algorithms) and its PEM; ETag is its version.',
+    authenticated: true,
+    pathParameters: ['id'],
+    success: { status: 200, description: 'Certificate', schema: certificateSchema, etag: true },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'post',
+    path: `${CA_API_V1}/certificate/{id}/revoke`,
+    tag: 'Certificates',
+    summary:
+      "Revokes a certificate with an RFC 5280 reason (revoke certificate); its CA's CRL is signed again at once. One already revoked is 409 conflict. If-Match is required.",
+    authenticated: true,
+    pathParameters: ['id'],
+    requestBody: certificateRevokeSchema,
+    success: { status: 204, description: 'Certificate revoked', etag: true },
+    failures: [400, 401, 403, 404, 409, 413, 415],
+    ifMatch: { required: true, current: certificateSchema },
   },
   {
     method: 'get',

@@ -133,14 +133,12 @@ describe.skipIf(!available)('CA keys on a PKCS#11 token', () => {
         leaf,
       ]);
     expect((await verify()).status).toBe(0);
-    await harness.deps.db
-      .transaction()
-      .execute((trx) =>
-        revokeCertificate(harness.deps, trx, actor, {
-          certificateId: issued.row.id,
-          reason: 'cessationOfOperation',
-        }),
-      );
+    await harness.deps.db.transaction().execute((trx) =>
+      revokeCertificate(harness.deps, trx, actor, {
+        certificateId: issued.row.id,
+        reason: 'cessationOfOperation',
+      }),
+    );
     const refused = await verify();
     expect(refused.status).not.toBe(0);
     expect(refused.output).toContain('certificate revoked');
