@@ -16,6 +16,7 @@ import { BULK_USER_MAX_BYTES } from '../contract/user-csv.ts';
 import { accountFederationRoutes, accountRoutes } from './accounts/routes.ts';
 import { apiTokenRoutes } from './api-tokens/routes.ts';
 import type { AppDeps } from './app-deps.ts';
+import { certificateAuthorityRoutes } from './ca/routes.ts';
 import { accountProfileRoutes, certificateProfileRoutes } from './certificate-profiles/routes.ts';
 import { certificateRoutes } from './certificates/routes.ts';
 import { SERVICE_USER_CERTIFICATE_OWNERS } from './client-auth/access.ts';
@@ -80,6 +81,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route(CA_API_V1, certificateRoutes(deps));
   app.route(UI_API_V1, accountProfileRoutes(deps));
   app.route(CA_API_V1, certificateProfileRoutes(deps));
+  app.route(CA_API_V1, certificateAuthorityRoutes(deps));
   app.route(ACCOUNT_API_V1, localeRoutes());
   app.route(ACCOUNT_API_V1, accountFederationRoutes(deps));
   app.route('/', openApiRoutes());

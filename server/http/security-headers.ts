@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { TRUST_AGENT_PORT } from '../../contract/constants.ts';
 import { CONSOLE_BASE_PATH, isApiPath } from '../../contract/paths.ts';
+import { isCaPublicationPath } from '../ca/urls.ts';
 import type { ServerConfig } from '../config.ts';
 import { isSecureRequest } from './client-address.ts';
 
@@ -55,7 +56,8 @@ export function offlinePagePolicy(html: string): string {
 export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000; includeSubDomains';
 
 /**
- * Security headers on every response; API answers are never cached by browsers or proxies. Only the
+ * Security headers on every response; API answers are never cached by browsers or proxies, but for
+ * the public CA certificates and CRLs. Only the
  * offline page brings a policy of its own (`offlinePagePolicy`), and it is stricter than this one.
  */
 export const securityHeaders =
@@ -68,6 +70,8 @@ export const securityHeaders =
     headers.set('X-Content-Type-Options', 'nosniff');
     headers.set('Referrer-Policy', 'no-referrer');
     headers.set('Cross-Origin-Opener-Policy', 'same-origin');
-    if (isApiPath(c.req.path)) headers.set('Cache-Control', 'no-store');
+    // CA certificates and CRLs are published for caching (decision 019); a refusal of them is not.
+    const publication = c.res.status === 200 && isCaPublicationPath(c.req.path);
+    if (isApiPath(c.req.path) && !publication) headers.set('Cache-Control', 'no-store');
     if (isSecureRequest(c, config)) headers.set('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
   };

@@ -20,6 +20,7 @@ import {
   bulkStartSchema,
   bulkValidateQuerySchema,
 } from '../../contract/schemas/bulk-import.ts';
+import { certificateAuthoritySchema } from '../../contract/schemas/certificate-authority.ts';
 import {
   certificateProfileCreateSchema,
   certificateProfileListQuerySchema,
@@ -166,7 +167,14 @@ export interface Operation {
   csvBody?: string;
   /** Besides JSON, the body may be a certificate file's raw bytes (`application/x-x509-ca-cert`). */
   certificateBody?: string;
-  success: { status: number; description: string; schema?: v.GenericSchema; etag?: boolean };
+  success: {
+    status: number;
+    description: string;
+    schema?: v.GenericSchema;
+    etag?: boolean;
+    /** The body is a file of this media type (a certificate, a CRL), not JSON. */
+    binary?: string;
+  };
   failures: readonly number[];
   /**
    * If-Match: `required` answers 428 without it (the edits the console may queue offline),
@@ -177,6 +185,57 @@ export interface Operation {
 
 /** Paths in the document are relative to the server root, as the console calls them. */
 export const OPERATIONS: readonly Operation[] = [
+  {
+    method: 'get',
+    path: apiPaths.certificateAuthority.list,
+    tag: 'Certificate authority',
+    summary:
+      "The platform's working CAs (root and issuing) with their parsed certificates, publication addresses and CRL state; needs view CA or manage CA.",
+    authenticated: true,
+    success: { status: 200, description: 'Working CAs', schema: v.array(certificateAuthoritySchema) },
+    failures: [401, 403],
+  },
+  {
+    method: 'get',
+    path: `${CA_API_V1}/ca/{id}`,
+    tag: 'Certificate authority',
+    summary: 'One CA, working or retired; 404 when none has this id, then 403 without view CA or manage CA.',
+    authenticated: true,
+    pathParameters: ['id'],
+    success: { status: 200, description: 'The CA', schema: certificateAuthoritySchema },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'get',
+    path: `${CA_API_V1}/ca/{id}/certificate.crt`,
+    tag: 'Certificate authority',
+    summary: "Public: the CA's certificate, DER (application/pkix-cert), the address of AIA caIssuers.",
+    authenticated: false,
+    pathParameters: ['id'],
+    success: { status: 200, description: 'CA certificate (DER)', binary: 'application/pkix-cert' },
+    failures: [400, 404],
+  },
+  {
+    method: 'get',
+    path: `${CA_API_V1}/ca/{id}/certificate.pem`,
+    tag: 'Certificate authority',
+    summary: "Public: the CA's certificate, PEM.",
+    authenticated: false,
+    pathParameters: ['id'],
+    success: { status: 200, description: 'CA certificate (PEM)', binary: 'application/x-pem-file' },
+    failures: [400, 404],
+  },
+  {
+    method: 'get',
+    path: `${CA_API_V1}/crl/{id}.crl`,
+    tag: 'Certificate authority',
+    summary:
+      "Public: the CA's current CRL, DER (application/pkix-crl), the CRL distribution point of what it signs; cached until its nextUpdate, an hour at most.",
+    authenticated: false,
+    pathParameters: ['id'],
+    success: { status: 200, description: 'CRL (DER)', binary: 'application/pkix-crl' },
+    failures: [404],
+  },
   {
     method: 'post',
     path: apiPaths.identity.verifyUser,
@@ -1676,6 +1735,9 @@ function describeOperation(operation: Operation): JsonSchema {
         ...(Object.keys(successHeaders).length > 0 ? { headers: successHeaders } : {}),
         ...(operation.success.schema
           ? { content: { 'application/json': { schema: toJsonSchema(operation.success.schema) } } }
+          : {}),
+        ...(operation.success.binary
+          ? { content: { [operation.success.binary]: { schema: { type: 'string', format: 'binary' } } } }
           : {}),
       },
       ...Object.fromEntries(

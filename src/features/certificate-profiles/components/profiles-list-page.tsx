@@ -1,16 +1,16 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useNavigate } from '@tanstack/react-router';
-import { type ReactNode, useCallback, useState } from 'react';
+import { Link } from '@tanstack/react-router';
+import { type ReactNode, useState } from 'react';
 import type { CertificateProfile } from '../../../../contract/schemas/certificate-profiles.ts';
 import { PAGE_SIZE } from '../../../../contract/schemas/common.ts';
-import { formatSort, type ProfileSortColumn, type SortOrder } from '../../../../contract/sort-columns.ts';
+import type { ProfileSortColumn, SortOrder } from '../../../../contract/sort-columns.ts';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { DebouncedTextField } from '../../../components/list/debounced-text-field.tsx';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
 import { SortableHeader } from '../../../components/list/sortable-header.tsx';
 import { TableFrame } from '../../../components/list/table-frame.tsx';
-import { usePageInRange } from '../../../components/list/use-page-in-range.ts';
+import { useListAddress } from '../../../components/list/use-list-address.ts';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
 import { TruncatedText } from '../../../components/truncated-text.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -29,35 +29,19 @@ import './certificate-profiles.css';
 /** Certificate authority › Profiles: the profiles of the accounts the viewer reaches, by 20. */
 export function ProfilesListPage({ search }: { search: ProfileListSearch }) {
   const { t } = useLingui();
-  const navigate = useNavigate({ from: '/ca/profiles/' });
   const viewer = useProfile();
   const permissions = usePermissionFlags();
   const manages = PROFILE_MANAGE_FLAGS.every((flag) => permissions[flag]);
   const otherAccounts = viewer.access_scope !== 'account';
   const accounts = useQuery({ ...accountChoicesQueryOptions(), enabled: otherAccounts });
   const sort = profileSortOf(search);
-  const page = search.page ?? 1;
   const list = useQuery(profileListQueryOptions(profileListQuery(search)));
   const [deleting, setDeleting] = useState<CertificateProfile | null>(null);
 
-  const updateSearch = useCallback(
-    (changes: Partial<ProfileListSearch>, replace = false) =>
-      void navigate({ to: '/ca/profiles', search: (current) => ({ ...current, ...changes }), replace }),
-    [navigate],
+  const { page, changeFilter, changeSort, changePage } = useListAddress<ProfileListSearch, ProfileSortColumn>(
+    search,
+    list.isPlaceholderData ? undefined : list.data?.total,
   );
-  const changeFilter = (changes: Partial<ProfileListSearch>, replace = false) =>
-    updateSearch({ ...changes, page: undefined }, replace);
-  const changeSort = (next: SortOrder<ProfileSortColumn>) => changeFilter({ sort: formatSort(next) });
-  const replacePage = useCallback(
-    (next: number) => updateSearch({ page: next === 1 ? undefined : next }, true),
-    [updateSearch],
-  );
-  usePageInRange({
-    page,
-    pageSize: PAGE_SIZE,
-    total: list.isPlaceholderData ? undefined : list.data?.total,
-    replacePage,
-  });
   const filtered = Boolean(search.name?.trim()) || search.account !== undefined;
 
   return (
@@ -137,12 +121,7 @@ export function ProfilesListPage({ search }: { search: ProfileListSearch }) {
               manages={manages}
               onDelete={setDeleting}
             />
-            <Pagination
-              count={total}
-              pageSize={PAGE_SIZE}
-              page={page}
-              onPageChange={(next) => updateSearch({ page: next === 1 ? undefined : next })}
-            />
+            <Pagination count={total} pageSize={PAGE_SIZE} page={page} onPageChange={changePage} />
           </>
         )}
       </QueryStatus>

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BUILT_IN_ROLES, PERMISSION_NAMES } from '../../../../contract/permissions.ts';
 import type { Certificate, CertificateSummary } from '../../../../contract/schemas/certificates.ts';
 import { toaster } from '../../../../src/components/ui/toast.tsx';
@@ -148,6 +148,43 @@ describe('Certificate authority › Certificates', () => {
     expect(listQueries.at(-1)?.get('q')).toBe('web');
     // The account filter is for those who see several accounts only.
     expect(screen.queryByLabelText('Account')).toBeNull();
+  });
+
+  it('downloads the filtered list as CSV, named by the server', async () => {
+    const saved: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push(this.download);
+    });
+    // jsdom has no object URLs.
+    Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:certificates'), revokeObjectURL: vi.fn() });
+    const exports: URLSearchParams[] = [];
+    certificatesApi({
+      handlers: {
+        [`GET ${CA_API}/certificate/export`]: ({ url }) => {
+          exports.push(url.searchParams);
+          return new Response('serial_number\r\n', {
+            headers: {
+              'Content-Type': 'text/csv; charset=utf-8',
+              'Content-Disposition': 'attachment; filename="certificates-2026-11-24.csv"',
+            },
+          });
+        },
+      },
+    });
+    try {
+      renderApp('/account/ca/certificates?status=expired');
+      await screen.findByRole('table', { name: 'Certificates' });
+      await userEvent.setup().click(screen.getByRole('button', { name: 'Export CSV' }));
+      await waitFor(() => expect(saved).toEqual(['certificates-2026-11-24.csv']));
+      expect(Object.fromEntries(exports[0] ?? [])).toEqual({
+        format: 'csv',
+        status: 'expired',
+        sort: 'issued:desc',
+      });
+    } finally {
+      Reflect.deleteProperty(URL, 'createObjectURL');
+      Reflect.deleteProperty(URL, 'revokeObjectURL');
+    }
   });
 
   it('shows the parsed details of one certificate, without Revoke for those who may not revoke', async () => {
