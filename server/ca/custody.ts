@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { CaKeyAlgorithm } from '../../contract/certificate-policy.ts';
 import type { CaCustodyConfig } from '../config.ts';
 import type { CertificateAuthoritiesTable } from '../db/schema.ts';
@@ -312,11 +311,4 @@ export async function closeCaKeyStores(): Promise<void> {
   const all = [...stores.values()];
   stores.clear();
   await Promise.all(all.map((store) => store.close()));
-}
-
-/** The default key-encryption key file, for messages. */
-export function describeCustody(custody: CaCustodyConfig): string {
-  return custody.kind === 'encrypted'
-    ? `keys sealed under ${path.basename(custody.keyFile)}`
-    : `keys on PKCS#11 token "${custody.tokenLabel}"`;
 }
