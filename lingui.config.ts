@@ -17,6 +17,7 @@ const secureOnlySources = [
   '<rootDir>/src/components/aliases-editor.tsx',
   '<rootDir>/src/components/back-button.tsx',
   '<rootDir>/src/components/cached-data-notice.tsx',
+  '<rootDir>/src/components/certificate-status-badge.tsx',
   '<rootDir>/src/components/country-select.tsx',
   '<rootDir>/src/components/created-token.tsx',
   '<rootDir>/src/components/list',

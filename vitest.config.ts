@@ -12,6 +12,7 @@ function serverProject(name: string, env: Record<string, string>) {
       include: ['tests/server/**/*.test.ts'],
       environment: 'node',
       env,
+      globalSetup: ['tests/server/migrated-database.ts'],
       // Each file opens its own database and hashes with argon2: on two cores, files in parallel only
       // fight for the CPU and time out, so they run one after another.
       fileParallelism: false,

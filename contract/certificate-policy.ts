@@ -83,35 +83,75 @@ export const REVOCATION_REASONS = [
 export type RevocationReason = (typeof REVOCATION_REASONS)[number];
 
 const subjectRules = v.object(
-  Object.fromEntries(SUBJECT_FIELDS.map((field) => [field, v.picklist(SUBJECT_FIELD_RULES)])) as {
-    [F in SubjectField]: v.PicklistSchema<typeof SUBJECT_FIELD_RULES, undefined>;
+  Object.fromEntries(
+    SUBJECT_FIELDS.map((field) => [field, v.picklist(SUBJECT_FIELD_RULES, 'invalidValue')]),
+  ) as {
+    [F in SubjectField]: v.PicklistSchema<typeof SUBJECT_FIELD_RULES, 'invalidValue'>;
   },
+  'invalidType',
 );
 
+/**
+ * A profile's policy as stored and as the API takes it. Every refusal names its field and a contract
+ * validation code (`key_types` when no key type is accepted, `subject.common_name` when the common
+ * name is not allowed), so the editor shows it beside the right control.
+ */
 export const profilePolicySchema = v.pipe(
-  v.object({
-    subject: subjectRules,
-    validity_days: v.pipe(
-      v.number(),
-      v.integer(),
-      v.minValue(PROFILE_VALIDITY_DAYS.min),
-      v.maxValue(PROFILE_VALIDITY_DAYS.max),
-    ),
-    key_usages: v.pipe(v.array(v.picklist(KEY_USAGES)), v.minLength(1), v.maxLength(KEY_USAGES.length)),
-    extended_key_usages: v.pipe(
-      v.array(v.picklist(EXTENDED_KEY_USAGES)),
-      v.maxLength(EXTENDED_KEY_USAGES.length),
-    ),
-    key_types: v.object({
-      rsa: v.pipe(v.array(v.picklist(RSA_KEY_SIZES)), v.maxLength(RSA_KEY_SIZES.length)),
-      ec: v.pipe(v.array(v.picklist(EC_CURVES)), v.maxLength(EC_CURVES.length)),
-    }),
-  }),
-  v.check(
-    (policy) => policy.key_types.rsa.length + policy.key_types.ec.length > 0,
-    'A profile must accept at least one key type.',
+  v.object(
+    {
+      subject: subjectRules,
+      validity_days: v.pipe(
+        v.number('invalidNumber'),
+        v.integer('invalidNumber'),
+        v.minValue(PROFILE_VALIDITY_DAYS.min, 'invalidNumber'),
+        v.maxValue(PROFILE_VALIDITY_DAYS.max, 'invalidNumber'),
+      ),
+      key_usages: v.pipe(
+        v.array(v.picklist(KEY_USAGES, 'invalidValue'), 'invalidType'),
+        v.minLength(1, 'required'),
+        v.maxLength(KEY_USAGES.length, 'tooLong'),
+      ),
+      extended_key_usages: v.pipe(
+        v.array(v.picklist(EXTENDED_KEY_USAGES, 'invalidValue'), 'invalidType'),
+        v.maxLength(EXTENDED_KEY_USAGES.length, 'tooLong'),
+      ),
+      key_types: v.object(
+        {
+          rsa: v.pipe(
+            v.array(v.picklist(RSA_KEY_SIZES, 'invalidValue'), 'invalidType'),
+            v.maxLength(RSA_KEY_SIZES.length, 'tooLong'),
+          ),
+          ec: v.pipe(
+            v.array(v.picklist(EC_CURVES, 'invalidValue'), 'invalidType'),
+            v.maxLength(EC_CURVES.length, 'tooLong'),
+          ),
+        },
+        'invalidType',
+      ),
+    },
+    'invalidType',
   ),
-  v.check((policy) => policy.subject.common_name !== 'not_allowed', 'Every certificate needs a common name.'),
+  // 'A profile must accept at least one key type.'
+  v.forward(
+    v.partialCheck(
+      [
+        ['key_types', 'rsa'],
+        ['key_types', 'ec'],
+      ],
+      (policy) => policy.key_types.rsa.length + policy.key_types.ec.length > 0,
+      'required',
+    ),
+    ['key_types'],
+  ),
+  // 'Every certificate needs a common name.'
+  v.forward(
+    v.partialCheck(
+      [['subject', 'common_name']],
+      (policy) => policy.subject.common_name !== 'not_allowed',
+      'invalidValue',
+    ),
+    ['subject', 'common_name'],
+  ),
 );
 export type ProfilePolicy = v.InferOutput<typeof profilePolicySchema>;
 

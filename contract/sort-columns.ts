@@ -44,6 +44,10 @@ export type ServiceUserSortColumn = (typeof SERVICE_USER_SORT_COLUMNS)[number];
 export const ROLE_SORT_COLUMNS = ['name', 'application', 'type', 'users', 'created'] as const;
 export type RoleSortColumn = (typeof ROLE_SORT_COLUMNS)[number];
 
+/** The certificate profiles list; `account` is the account's name, `validity` the days it gives. */
+export const PROFILE_SORT_COLUMNS = ['name', 'account', 'validity', 'updated'] as const;
+export type ProfileSortColumn = (typeof PROFILE_SORT_COLUMNS)[number];
+
 export type SortDirection = 'asc' | 'desc';
 export interface SortOrder<TColumn extends string> {
   column: TColumn;
@@ -69,3 +73,18 @@ export function parseSort<TColumn extends string>(
     return undefined;
   return { column: known, direction };
 }
+
+/**
+ * The certificates list (decision 019); `account` is the account's name, `profile` the profile's
+ * name when issued, `valid_to` the end of validity, `issued` when it was issued.
+ */
+export const CERTIFICATE_SORT_COLUMNS = [
+  'common_name',
+  'serial_number',
+  'account',
+  'profile',
+  'status',
+  'valid_to',
+  'issued',
+] as const;
+export type CertificateSortColumn = (typeof CERTIFICATE_SORT_COLUMNS)[number];

@@ -12,6 +12,8 @@ import { accountFederationRoutes, accountRoutes } from './accounts/routes.ts';
 import { apiTokenRoutes } from './api-tokens/routes.ts';
 import type { AppDeps } from './app-deps.ts';
 import { certificateAuthorityRoutes } from './ca/routes.ts';
+import { accountProfileRoutes, certificateProfileRoutes } from './certificate-profiles/routes.ts';
+import { certificateRoutes } from './certificates/routes.ts';
 import { featureFlagRoutes } from './feature-flags/routes.ts';
 import type { AppEnv } from './http/app-env.ts';
 import { warnOfUntrustedProxy } from './http/client-address.ts';
@@ -57,6 +59,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route(UI_API_V1, organizationRoutes(deps));
   app.route(UI_API_V1, accountRoutes(deps));
   app.route(UI_API_V1, featureFlagRoutes(deps));
+  app.route(CA_API_V1, certificateRoutes(deps));
+  app.route(UI_API_V1, accountProfileRoutes(deps));
+  app.route(CA_API_V1, certificateProfileRoutes(deps));
   app.route(CA_API_V1, certificateAuthorityRoutes(deps));
   app.route(ACCOUNT_API_V1, localeRoutes());
   app.route(ACCOUNT_API_V1, accountFederationRoutes(deps));

@@ -23,6 +23,8 @@ import { Route as SecureAccessIndexRouteImport } from './routes/_secure/access/i
 import { Route as SecureAccountsIndexRouteImport } from './routes/_secure/accounts/index'
 import { Route as SecureAccountsCreateAccountRouteImport } from './routes/_secure/accounts/create-account'
 import { Route as SecureAccountsCreatePartnerAccountRouteImport } from './routes/_secure/accounts/create-partner-account'
+import { Route as SecureCaIntermediateRouteImport } from './routes/_secure/ca/intermediate'
+import { Route as SecureCaRootRouteImport } from './routes/_secure/ca/root'
 import { Route as SecureProfileIndexRouteImport } from './routes/_secure/profile/index'
 import { Route as SecureProfileChangePasswordRouteImport } from './routes/_secure/profile/change-password'
 import { Route as SecureProfileDetailsRouteImport } from './routes/_secure/profile/details'
@@ -43,8 +45,12 @@ import { Route as SecureAccessServiceUserCreateRouteImport } from './routes/_sec
 import { Route as SecureAccessServiceUserRoleServiceUserCreateRouteImport } from './routes/_secure/access/service-user/role-service-user-create'
 import { Route as SecureAccountsIdIndexRouteImport } from './routes/_secure/accounts/$id/index'
 import { Route as SecureAccountsIdEditRouteImport } from './routes/_secure/accounts/$id/edit'
+import { Route as SecureCaCertificatesIndexRouteImport } from './routes/_secure/ca/certificates/index'
+import { Route as SecureCaCertificatesIdRouteImport } from './routes/_secure/ca/certificates/$id'
 import { Route as SecureCaOrganizationsIndexRouteImport } from './routes/_secure/ca/organizations/index'
 import { Route as SecureCaOrganizationsCreateRouteImport } from './routes/_secure/ca/organizations/create'
+import { Route as SecureCaProfilesIndexRouteImport } from './routes/_secure/ca/profiles/index'
+import { Route as SecureCaProfilesCreateRouteImport } from './routes/_secure/ca/profiles/create'
 import { Route as SecureAccessAdministratorsIdIndexRouteImport } from './routes/_secure/access/administrators/$id/index'
 import { Route as SecureAccessAdministratorsIdEditRouteImport } from './routes/_secure/access/administrators/$id/edit'
 import { Route as SecureAccessAdministratorsIdRoleEditRouteImport } from './routes/_secure/access/administrators/$id/role-edit'
@@ -59,6 +65,8 @@ import { Route as SecureCaOrganizationsIdIndexRouteImport } from './routes/_secu
 import { Route as SecureCaOrganizationsIdContactIdRouteImport } from './routes/_secure/ca/organizations/$id/$contactId'
 import { Route as SecureCaOrganizationsIdCreateContactRouteImport } from './routes/_secure/ca/organizations/$id/create-contact'
 import { Route as SecureCaOrganizationsIdEditRouteImport } from './routes/_secure/ca/organizations/$id/edit'
+import { Route as SecureCaProfilesIdIndexRouteImport } from './routes/_secure/ca/profiles/$id/index'
+import { Route as SecureCaProfilesIdEditRouteImport } from './routes/_secure/ca/profiles/$id/edit'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -131,6 +139,16 @@ const SecureAccountsCreatePartnerAccountRoute =
     path: '/accounts/create-partner-account',
     getParentRoute: () => SecureRoute,
   } as any)
+const SecureCaIntermediateRoute = SecureCaIntermediateRouteImport.update({
+  id: '/ca/intermediate',
+  path: '/ca/intermediate',
+  getParentRoute: () => SecureRoute,
+} as any)
+const SecureCaRootRoute = SecureCaRootRouteImport.update({
+  id: '/ca/root',
+  path: '/ca/root',
+  getParentRoute: () => SecureRoute,
+} as any)
 const SecureProfileIndexRoute = SecureProfileIndexRouteImport.update({
   id: '/profile/',
   path: '/profile/',
@@ -242,6 +260,17 @@ const SecureAccountsIdEditRoute = SecureAccountsIdEditRouteImport.update({
   path: '/accounts/$id/edit',
   getParentRoute: () => SecureRoute,
 } as any)
+const SecureCaCertificatesIndexRoute =
+  SecureCaCertificatesIndexRouteImport.update({
+    id: '/ca/certificates/',
+    path: '/ca/certificates/',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureCaCertificatesIdRoute = SecureCaCertificatesIdRouteImport.update({
+  id: '/ca/certificates/$id',
+  path: '/ca/certificates/$id',
+  getParentRoute: () => SecureRoute,
+} as any)
 const SecureCaOrganizationsIndexRoute =
   SecureCaOrganizationsIndexRouteImport.update({
     id: '/ca/organizations/',
@@ -254,6 +283,16 @@ const SecureCaOrganizationsCreateRoute =
     path: '/ca/organizations/create',
     getParentRoute: () => SecureRoute,
   } as any)
+const SecureCaProfilesIndexRoute = SecureCaProfilesIndexRouteImport.update({
+  id: '/ca/profiles/',
+  path: '/ca/profiles/',
+  getParentRoute: () => SecureRoute,
+} as any)
+const SecureCaProfilesCreateRoute = SecureCaProfilesCreateRouteImport.update({
+  id: '/ca/profiles/create',
+  path: '/ca/profiles/create',
+  getParentRoute: () => SecureRoute,
+} as any)
 const SecureAccessAdministratorsIdIndexRoute =
   SecureAccessAdministratorsIdIndexRouteImport.update({
     id: '/access/administrators/$id/',
@@ -338,6 +377,16 @@ const SecureCaOrganizationsIdEditRoute =
     path: '/ca/organizations/$id/edit',
     getParentRoute: () => SecureRoute,
   } as any)
+const SecureCaProfilesIdIndexRoute = SecureCaProfilesIdIndexRouteImport.update({
+  id: '/ca/profiles/$id/',
+  path: '/ca/profiles/$id/',
+  getParentRoute: () => SecureRoute,
+} as any)
+const SecureCaProfilesIdEditRoute = SecureCaProfilesIdEditRouteImport.update({
+  id: '/ca/profiles/$id/edit',
+  path: '/ca/profiles/$id/edit',
+  getParentRoute: () => SecureRoute,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -351,6 +400,8 @@ export interface FileRoutesByFullPath {
   '/settings': typeof SecureSettingsRoute
   '/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
+  '/ca/intermediate': typeof SecureCaIntermediateRoute
+  '/ca/root': typeof SecureCaRootRoute
   '/profile/change-password': typeof SecureProfileChangePasswordRoute
   '/profile/details': typeof SecureProfileDetailsRoute
   '/profile/edit': typeof SecureProfileEditRoute
@@ -369,12 +420,16 @@ export interface FileRoutesByFullPath {
   '/access/service-user/create': typeof SecureAccessServiceUserCreateRoute
   '/access/service-user/role-service-user-create': typeof SecureAccessServiceUserRoleServiceUserCreateRoute
   '/accounts/$id/edit': typeof SecureAccountsIdEditRoute
+  '/ca/certificates/$id': typeof SecureCaCertificatesIdRoute
   '/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
+  '/ca/profiles/create': typeof SecureCaProfilesCreateRoute
   '/access/administrators/': typeof SecureAccessAdministratorsIndexRoute
   '/access/manage-user-roles/': typeof SecureAccessManageUserRolesIndexRoute
   '/access/service-user/': typeof SecureAccessServiceUserIndexRoute
   '/accounts/$id/': typeof SecureAccountsIdIndexRoute
+  '/ca/certificates/': typeof SecureCaCertificatesIndexRoute
   '/ca/organizations/': typeof SecureCaOrganizationsIndexRoute
+  '/ca/profiles/': typeof SecureCaProfilesIndexRoute
   '/access/administrators/$id/edit': typeof SecureAccessAdministratorsIdEditRoute
   '/access/administrators/$id/role-edit': typeof SecureAccessAdministratorsIdRoleEditRoute
   '/access/administrators/$id/role-user-edit': typeof SecureAccessAdministratorsIdRoleUserEditRoute
@@ -386,9 +441,11 @@ export interface FileRoutesByFullPath {
   '/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
   '/ca/organizations/$id/create-contact': typeof SecureCaOrganizationsIdCreateContactRoute
   '/ca/organizations/$id/edit': typeof SecureCaOrganizationsIdEditRoute
+  '/ca/profiles/$id/edit': typeof SecureCaProfilesIdEditRoute
   '/access/administrators/$id/': typeof SecureAccessAdministratorsIdIndexRoute
   '/access/service-user/$id/': typeof SecureAccessServiceUserIdIndexRoute
   '/ca/organizations/$id/': typeof SecureCaOrganizationsIdIndexRoute
+  '/ca/profiles/$id/': typeof SecureCaProfilesIdIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -402,6 +459,8 @@ export interface FileRoutesByTo {
   '/settings': typeof SecureSettingsRoute
   '/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
+  '/ca/intermediate': typeof SecureCaIntermediateRoute
+  '/ca/root': typeof SecureCaRootRoute
   '/profile/change-password': typeof SecureProfileChangePasswordRoute
   '/profile/details': typeof SecureProfileDetailsRoute
   '/profile/edit': typeof SecureProfileEditRoute
@@ -420,12 +479,16 @@ export interface FileRoutesByTo {
   '/access/service-user/create': typeof SecureAccessServiceUserCreateRoute
   '/access/service-user/role-service-user-create': typeof SecureAccessServiceUserRoleServiceUserCreateRoute
   '/accounts/$id/edit': typeof SecureAccountsIdEditRoute
+  '/ca/certificates/$id': typeof SecureCaCertificatesIdRoute
   '/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
+  '/ca/profiles/create': typeof SecureCaProfilesCreateRoute
   '/access/administrators': typeof SecureAccessAdministratorsIndexRoute
   '/access/manage-user-roles': typeof SecureAccessManageUserRolesIndexRoute
   '/access/service-user': typeof SecureAccessServiceUserIndexRoute
   '/accounts/$id': typeof SecureAccountsIdIndexRoute
+  '/ca/certificates': typeof SecureCaCertificatesIndexRoute
   '/ca/organizations': typeof SecureCaOrganizationsIndexRoute
+  '/ca/profiles': typeof SecureCaProfilesIndexRoute
   '/access/administrators/$id/edit': typeof SecureAccessAdministratorsIdEditRoute
   '/access/administrators/$id/role-edit': typeof SecureAccessAdministratorsIdRoleEditRoute
   '/access/administrators/$id/role-user-edit': typeof SecureAccessAdministratorsIdRoleUserEditRoute
@@ -437,9 +500,11 @@ export interface FileRoutesByTo {
   '/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
   '/ca/organizations/$id/create-contact': typeof SecureCaOrganizationsIdCreateContactRoute
   '/ca/organizations/$id/edit': typeof SecureCaOrganizationsIdEditRoute
+  '/ca/profiles/$id/edit': typeof SecureCaProfilesIdEditRoute
   '/access/administrators/$id': typeof SecureAccessAdministratorsIdIndexRoute
   '/access/service-user/$id': typeof SecureAccessServiceUserIdIndexRoute
   '/ca/organizations/$id': typeof SecureCaOrganizationsIdIndexRoute
+  '/ca/profiles/$id': typeof SecureCaProfilesIdIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -455,6 +520,8 @@ export interface FileRoutesById {
   '/_secure/settings': typeof SecureSettingsRoute
   '/_secure/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/_secure/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
+  '/_secure/ca/intermediate': typeof SecureCaIntermediateRoute
+  '/_secure/ca/root': typeof SecureCaRootRoute
   '/_secure/profile/change-password': typeof SecureProfileChangePasswordRoute
   '/_secure/profile/details': typeof SecureProfileDetailsRoute
   '/_secure/profile/edit': typeof SecureProfileEditRoute
@@ -473,12 +540,16 @@ export interface FileRoutesById {
   '/_secure/access/service-user/create': typeof SecureAccessServiceUserCreateRoute
   '/_secure/access/service-user/role-service-user-create': typeof SecureAccessServiceUserRoleServiceUserCreateRoute
   '/_secure/accounts/$id/edit': typeof SecureAccountsIdEditRoute
+  '/_secure/ca/certificates/$id': typeof SecureCaCertificatesIdRoute
   '/_secure/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
+  '/_secure/ca/profiles/create': typeof SecureCaProfilesCreateRoute
   '/_secure/access/administrators/': typeof SecureAccessAdministratorsIndexRoute
   '/_secure/access/manage-user-roles/': typeof SecureAccessManageUserRolesIndexRoute
   '/_secure/access/service-user/': typeof SecureAccessServiceUserIndexRoute
   '/_secure/accounts/$id/': typeof SecureAccountsIdIndexRoute
+  '/_secure/ca/certificates/': typeof SecureCaCertificatesIndexRoute
   '/_secure/ca/organizations/': typeof SecureCaOrganizationsIndexRoute
+  '/_secure/ca/profiles/': typeof SecureCaProfilesIndexRoute
   '/_secure/access/administrators/$id/edit': typeof SecureAccessAdministratorsIdEditRoute
   '/_secure/access/administrators/$id/role-edit': typeof SecureAccessAdministratorsIdRoleEditRoute
   '/_secure/access/administrators/$id/role-user-edit': typeof SecureAccessAdministratorsIdRoleUserEditRoute
@@ -490,9 +561,11 @@ export interface FileRoutesById {
   '/_secure/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
   '/_secure/ca/organizations/$id/create-contact': typeof SecureCaOrganizationsIdCreateContactRoute
   '/_secure/ca/organizations/$id/edit': typeof SecureCaOrganizationsIdEditRoute
+  '/_secure/ca/profiles/$id/edit': typeof SecureCaProfilesIdEditRoute
   '/_secure/access/administrators/$id/': typeof SecureAccessAdministratorsIdIndexRoute
   '/_secure/access/service-user/$id/': typeof SecureAccessServiceUserIdIndexRoute
   '/_secure/ca/organizations/$id/': typeof SecureCaOrganizationsIdIndexRoute
+  '/_secure/ca/profiles/$id/': typeof SecureCaProfilesIdIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -508,6 +581,8 @@ export interface FileRouteTypes {
     | '/settings'
     | '/accounts/create-account'
     | '/accounts/create-partner-account'
+    | '/ca/intermediate'
+    | '/ca/root'
     | '/profile/change-password'
     | '/profile/details'
     | '/profile/edit'
@@ -526,12 +601,16 @@ export interface FileRouteTypes {
     | '/access/service-user/create'
     | '/access/service-user/role-service-user-create'
     | '/accounts/$id/edit'
+    | '/ca/certificates/$id'
     | '/ca/organizations/create'
+    | '/ca/profiles/create'
     | '/access/administrators/'
     | '/access/manage-user-roles/'
     | '/access/service-user/'
     | '/accounts/$id/'
+    | '/ca/certificates/'
     | '/ca/organizations/'
+    | '/ca/profiles/'
     | '/access/administrators/$id/edit'
     | '/access/administrators/$id/role-edit'
     | '/access/administrators/$id/role-user-edit'
@@ -543,9 +622,11 @@ export interface FileRouteTypes {
     | '/ca/organizations/$id/$contactId'
     | '/ca/organizations/$id/create-contact'
     | '/ca/organizations/$id/edit'
+    | '/ca/profiles/$id/edit'
     | '/access/administrators/$id/'
     | '/access/service-user/$id/'
     | '/ca/organizations/$id/'
+    | '/ca/profiles/$id/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -559,6 +640,8 @@ export interface FileRouteTypes {
     | '/settings'
     | '/accounts/create-account'
     | '/accounts/create-partner-account'
+    | '/ca/intermediate'
+    | '/ca/root'
     | '/profile/change-password'
     | '/profile/details'
     | '/profile/edit'
@@ -577,12 +660,16 @@ export interface FileRouteTypes {
     | '/access/service-user/create'
     | '/access/service-user/role-service-user-create'
     | '/accounts/$id/edit'
+    | '/ca/certificates/$id'
     | '/ca/organizations/create'
+    | '/ca/profiles/create'
     | '/access/administrators'
     | '/access/manage-user-roles'
     | '/access/service-user'
     | '/accounts/$id'
+    | '/ca/certificates'
     | '/ca/organizations'
+    | '/ca/profiles'
     | '/access/administrators/$id/edit'
     | '/access/administrators/$id/role-edit'
     | '/access/administrators/$id/role-user-edit'
@@ -594,9 +681,11 @@ export interface FileRouteTypes {
     | '/ca/organizations/$id/$contactId'
     | '/ca/organizations/$id/create-contact'
     | '/ca/organizations/$id/edit'
+    | '/ca/profiles/$id/edit'
     | '/access/administrators/$id'
     | '/access/service-user/$id'
     | '/ca/organizations/$id'
+    | '/ca/profiles/$id'
   id:
     | '__root__'
     | '/'
@@ -611,6 +700,8 @@ export interface FileRouteTypes {
     | '/_secure/settings'
     | '/_secure/accounts/create-account'
     | '/_secure/accounts/create-partner-account'
+    | '/_secure/ca/intermediate'
+    | '/_secure/ca/root'
     | '/_secure/profile/change-password'
     | '/_secure/profile/details'
     | '/_secure/profile/edit'
@@ -629,12 +720,16 @@ export interface FileRouteTypes {
     | '/_secure/access/service-user/create'
     | '/_secure/access/service-user/role-service-user-create'
     | '/_secure/accounts/$id/edit'
+    | '/_secure/ca/certificates/$id'
     | '/_secure/ca/organizations/create'
+    | '/_secure/ca/profiles/create'
     | '/_secure/access/administrators/'
     | '/_secure/access/manage-user-roles/'
     | '/_secure/access/service-user/'
     | '/_secure/accounts/$id/'
+    | '/_secure/ca/certificates/'
     | '/_secure/ca/organizations/'
+    | '/_secure/ca/profiles/'
     | '/_secure/access/administrators/$id/edit'
     | '/_secure/access/administrators/$id/role-edit'
     | '/_secure/access/administrators/$id/role-user-edit'
@@ -646,9 +741,11 @@ export interface FileRouteTypes {
     | '/_secure/ca/organizations/$id/$contactId'
     | '/_secure/ca/organizations/$id/create-contact'
     | '/_secure/ca/organizations/$id/edit'
+    | '/_secure/ca/profiles/$id/edit'
     | '/_secure/access/administrators/$id/'
     | '/_secure/access/service-user/$id/'
     | '/_secure/ca/organizations/$id/'
+    | '/_secure/ca/profiles/$id/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -763,6 +860,20 @@ declare module '@tanstack/react-router' {
       path: '/accounts/create-partner-account'
       fullPath: '/accounts/create-partner-account'
       preLoaderRoute: typeof SecureAccountsCreatePartnerAccountRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/ca/intermediate': {
+      id: '/_secure/ca/intermediate'
+      path: '/ca/intermediate'
+      fullPath: '/ca/intermediate'
+      preLoaderRoute: typeof SecureCaIntermediateRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/ca/root': {
+      id: '/_secure/ca/root'
+      path: '/ca/root'
+      fullPath: '/ca/root'
+      preLoaderRoute: typeof SecureCaRootRouteImport
       parentRoute: typeof SecureRoute
     }
     '/_secure/profile/': {
@@ -905,6 +1016,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureAccountsIdEditRouteImport
       parentRoute: typeof SecureRoute
     }
+    '/_secure/ca/certificates/': {
+      id: '/_secure/ca/certificates/'
+      path: '/ca/certificates'
+      fullPath: '/ca/certificates/'
+      preLoaderRoute: typeof SecureCaCertificatesIndexRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/ca/certificates/$id': {
+      id: '/_secure/ca/certificates/$id'
+      path: '/ca/certificates/$id'
+      fullPath: '/ca/certificates/$id'
+      preLoaderRoute: typeof SecureCaCertificatesIdRouteImport
+      parentRoute: typeof SecureRoute
+    }
     '/_secure/ca/organizations/': {
       id: '/_secure/ca/organizations/'
       path: '/ca/organizations'
@@ -917,6 +1042,20 @@ declare module '@tanstack/react-router' {
       path: '/ca/organizations/create'
       fullPath: '/ca/organizations/create'
       preLoaderRoute: typeof SecureCaOrganizationsCreateRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/ca/profiles/': {
+      id: '/_secure/ca/profiles/'
+      path: '/ca/profiles'
+      fullPath: '/ca/profiles/'
+      preLoaderRoute: typeof SecureCaProfilesIndexRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/ca/profiles/create': {
+      id: '/_secure/ca/profiles/create'
+      path: '/ca/profiles/create'
+      fullPath: '/ca/profiles/create'
+      preLoaderRoute: typeof SecureCaProfilesCreateRouteImport
       parentRoute: typeof SecureRoute
     }
     '/_secure/access/administrators/$id/': {
@@ -1017,6 +1156,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureCaOrganizationsIdEditRouteImport
       parentRoute: typeof SecureRoute
     }
+    '/_secure/ca/profiles/$id/': {
+      id: '/_secure/ca/profiles/$id/'
+      path: '/ca/profiles/$id'
+      fullPath: '/ca/profiles/$id/'
+      preLoaderRoute: typeof SecureCaProfilesIdIndexRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/ca/profiles/$id/edit': {
+      id: '/_secure/ca/profiles/$id/edit'
+      path: '/ca/profiles/$id/edit'
+      fullPath: '/ca/profiles/$id/edit'
+      preLoaderRoute: typeof SecureCaProfilesIdEditRouteImport
+      parentRoute: typeof SecureRoute
+    }
   }
 }
 
@@ -1024,6 +1177,8 @@ interface SecureRouteChildren {
   SecureSettingsRoute: typeof SecureSettingsRoute
   SecureAccountsCreateAccountRoute: typeof SecureAccountsCreateAccountRoute
   SecureAccountsCreatePartnerAccountRoute: typeof SecureAccountsCreatePartnerAccountRoute
+  SecureCaIntermediateRoute: typeof SecureCaIntermediateRoute
+  SecureCaRootRoute: typeof SecureCaRootRoute
   SecureProfileChangePasswordRoute: typeof SecureProfileChangePasswordRoute
   SecureProfileDetailsRoute: typeof SecureProfileDetailsRoute
   SecureProfileEditRoute: typeof SecureProfileEditRoute
@@ -1040,12 +1195,16 @@ interface SecureRouteChildren {
   SecureAccessServiceUserCreateRoute: typeof SecureAccessServiceUserCreateRoute
   SecureAccessServiceUserRoleServiceUserCreateRoute: typeof SecureAccessServiceUserRoleServiceUserCreateRoute
   SecureAccountsIdEditRoute: typeof SecureAccountsIdEditRoute
+  SecureCaCertificatesIdRoute: typeof SecureCaCertificatesIdRoute
   SecureCaOrganizationsCreateRoute: typeof SecureCaOrganizationsCreateRoute
+  SecureCaProfilesCreateRoute: typeof SecureCaProfilesCreateRoute
   SecureAccessAdministratorsIndexRoute: typeof SecureAccessAdministratorsIndexRoute
   SecureAccessManageUserRolesIndexRoute: typeof SecureAccessManageUserRolesIndexRoute
   SecureAccessServiceUserIndexRoute: typeof SecureAccessServiceUserIndexRoute
   SecureAccountsIdIndexRoute: typeof SecureAccountsIdIndexRoute
+  SecureCaCertificatesIndexRoute: typeof SecureCaCertificatesIndexRoute
   SecureCaOrganizationsIndexRoute: typeof SecureCaOrganizationsIndexRoute
+  SecureCaProfilesIndexRoute: typeof SecureCaProfilesIndexRoute
   SecureAccessAdministratorsIdEditRoute: typeof SecureAccessAdministratorsIdEditRoute
   SecureAccessAdministratorsIdRoleEditRoute: typeof SecureAccessAdministratorsIdRoleEditRoute
   SecureAccessAdministratorsIdRoleUserEditRoute: typeof SecureAccessAdministratorsIdRoleUserEditRoute
@@ -1057,9 +1216,11 @@ interface SecureRouteChildren {
   SecureCaOrganizationsIdContactIdRoute: typeof SecureCaOrganizationsIdContactIdRoute
   SecureCaOrganizationsIdCreateContactRoute: typeof SecureCaOrganizationsIdCreateContactRoute
   SecureCaOrganizationsIdEditRoute: typeof SecureCaOrganizationsIdEditRoute
+  SecureCaProfilesIdEditRoute: typeof SecureCaProfilesIdEditRoute
   SecureAccessAdministratorsIdIndexRoute: typeof SecureAccessAdministratorsIdIndexRoute
   SecureAccessServiceUserIdIndexRoute: typeof SecureAccessServiceUserIdIndexRoute
   SecureCaOrganizationsIdIndexRoute: typeof SecureCaOrganizationsIdIndexRoute
+  SecureCaProfilesIdIndexRoute: typeof SecureCaProfilesIdIndexRoute
 }
 
 const SecureRouteChildren: SecureRouteChildren = {
@@ -1067,6 +1228,8 @@ const SecureRouteChildren: SecureRouteChildren = {
   SecureAccountsCreateAccountRoute: SecureAccountsCreateAccountRoute,
   SecureAccountsCreatePartnerAccountRoute:
     SecureAccountsCreatePartnerAccountRoute,
+  SecureCaIntermediateRoute: SecureCaIntermediateRoute,
+  SecureCaRootRoute: SecureCaRootRoute,
   SecureProfileChangePasswordRoute: SecureProfileChangePasswordRoute,
   SecureProfileDetailsRoute: SecureProfileDetailsRoute,
   SecureProfileEditRoute: SecureProfileEditRoute,
@@ -1088,12 +1251,16 @@ const SecureRouteChildren: SecureRouteChildren = {
   SecureAccessServiceUserRoleServiceUserCreateRoute:
     SecureAccessServiceUserRoleServiceUserCreateRoute,
   SecureAccountsIdEditRoute: SecureAccountsIdEditRoute,
+  SecureCaCertificatesIdRoute: SecureCaCertificatesIdRoute,
   SecureCaOrganizationsCreateRoute: SecureCaOrganizationsCreateRoute,
+  SecureCaProfilesCreateRoute: SecureCaProfilesCreateRoute,
   SecureAccessAdministratorsIndexRoute: SecureAccessAdministratorsIndexRoute,
   SecureAccessManageUserRolesIndexRoute: SecureAccessManageUserRolesIndexRoute,
   SecureAccessServiceUserIndexRoute: SecureAccessServiceUserIndexRoute,
   SecureAccountsIdIndexRoute: SecureAccountsIdIndexRoute,
+  SecureCaCertificatesIndexRoute: SecureCaCertificatesIndexRoute,
   SecureCaOrganizationsIndexRoute: SecureCaOrganizationsIndexRoute,
+  SecureCaProfilesIndexRoute: SecureCaProfilesIndexRoute,
   SecureAccessAdministratorsIdEditRoute: SecureAccessAdministratorsIdEditRoute,
   SecureAccessAdministratorsIdRoleEditRoute:
     SecureAccessAdministratorsIdRoleEditRoute,
@@ -1112,10 +1279,12 @@ const SecureRouteChildren: SecureRouteChildren = {
   SecureCaOrganizationsIdCreateContactRoute:
     SecureCaOrganizationsIdCreateContactRoute,
   SecureCaOrganizationsIdEditRoute: SecureCaOrganizationsIdEditRoute,
+  SecureCaProfilesIdEditRoute: SecureCaProfilesIdEditRoute,
   SecureAccessAdministratorsIdIndexRoute:
     SecureAccessAdministratorsIdIndexRoute,
   SecureAccessServiceUserIdIndexRoute: SecureAccessServiceUserIdIndexRoute,
   SecureCaOrganizationsIdIndexRoute: SecureCaOrganizationsIdIndexRoute,
+  SecureCaProfilesIdIndexRoute: SecureCaProfilesIdIndexRoute,
 }
 
 const SecureRouteWithChildren =

@@ -10,7 +10,11 @@ import type { Database } from './schema.ts';
 
 /** Where the platform database lives: exactly one of the three. */
 export type DatabaseLocation =
-  | { inMemory: true }
+  | {
+      inMemory: true;
+      /** Files of another embedded database to start from (`OpenDatabase.dump`); empty when absent. */
+      from?: Blob;
+    }
   | { dataDir: string }
   | {
       databaseUrl: string;
@@ -21,6 +25,11 @@ export type DatabaseLocation =
 export interface OpenDatabase {
   db: Kysely<Database>;
   close: () => Promise<void>;
+  /**
+   * The embedded database's files as one archive, to open copies of it (tests clone one migrated
+   * database instead of creating and migrating one per test); absent on PostgreSQL.
+   */
+  dump?: () => Promise<Blob>;
 }
 
 /**
@@ -52,17 +61,18 @@ export function pgliteDirectory(dataDir: string): string {
   return path.join(dataDir, 'pglite');
 }
 
-async function openPglite(dataDir: string | null): Promise<OpenDatabase> {
+async function openPglite(dataDir: string | null, from?: Blob): Promise<OpenDatabase> {
   if (dataDir !== null) await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const options = {
     parsers: { [pgliteTypes.INT8]: parseInt8, [pgliteTypes.DATE]: keepText },
     // Trigram indexes keep the accounts list's substring filters fast (migration 20261121T0900).
     extensions: { pg_trgm },
+    ...(from === undefined ? {} : { loadDataDir: from }),
   };
   const pglite = dataDir === null ? new PGlite(options) : new PGlite(pgliteDirectory(dataDir), options);
   await pglite.waitReady;
   const db = new Kysely<Database>({ dialect: new PgliteDialect(pglite) });
-  return { db, close: () => db.destroy() };
+  return { db, close: () => db.destroy(), dump: () => pglite.dumpDataDir('none') };
 }
 
 function openPostgres(databaseUrl: string, schema: string | undefined): OpenDatabase {
@@ -86,7 +96,7 @@ export async function openDatabase(target: ServerConfig | DatabaseLocation): Pro
       ? openPglite(target.dataDir)
       : openPostgres(target.databaseUrl, undefined);
   }
-  if ('inMemory' in target) return openPglite(null);
+  if ('inMemory' in target) return openPglite(null, target.from);
   if ('dataDir' in target) return openPglite(target.dataDir);
   if (target.schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(target.schema)) {
     throw new Error(`Schema name "${target.schema}" must be a lower-case SQL identifier.`);

@@ -11,6 +11,7 @@ import * as rolesManagement from './migrations/20261213T1000-roles-management.ts
 import * as bulkUserImport from './migrations/20261213T1100-bulk-user-import.ts';
 import * as serviceUsers from './migrations/20261213T1200-service-users.ts';
 import * as certificateAuthority from './migrations/20261214T0900-certificate-authority.ts';
+import * as certificateReferenceData from './migrations/20261214T1000-certificate-reference-data.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261213T1100-bulk-user-import': bulkUserImport,
   '20261213T1200-service-users': serviceUsers,
   '20261214T0900-certificate-authority': certificateAuthority,
+  '20261214T1000-certificate-reference-data': certificateReferenceData,
 };
 
 const staticProvider: MigrationProvider = {

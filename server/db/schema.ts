@@ -395,6 +395,23 @@ export interface CertificateProfilesTable {
   version: Generated<number>;
 }
 
+/** Enrollment methods (overview §9: DTA, DDC), seeded by the reference-data migration. */
+export interface EnrollmentMethodsTable {
+  code: string;
+  name: string;
+  position: number;
+}
+
+/** Keystore types (overview §3), seeded by the reference-data migration. */
+export interface KeystoreTypesTable {
+  code: string;
+  name: string;
+  category: 'Platform' | 'HWToken' | 'SWToken';
+  source: 'OSKS' | 'DTM_SOFTWARE' | 'HWTK';
+  location: 'hardware_token' | 'DTM_SOFTWARE' | null;
+  position: number;
+}
+
 /** Every certificate the platform CA issued; kept after its account, profile or owner is gone. */
 export interface CertificatesTable {
   id: string;
@@ -469,6 +486,8 @@ export interface Database {
   certificate_profiles: CertificateProfilesTable;
   certificates: CertificatesTable;
   client_auth_certificates: ClientAuthCertificatesTable;
+  enrollment_methods: EnrollmentMethodsTable;
+  keystore_types: KeystoreTypesTable;
 }
 
 export type Account = Selectable<AccountsTable>;

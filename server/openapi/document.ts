@@ -21,6 +21,26 @@ import {
   bulkValidateQuerySchema,
 } from '../../contract/schemas/bulk-import.ts';
 import { certificateAuthoritySchema } from '../../contract/schemas/certificate-authority.ts';
+import {
+  certificateProfileCreateSchema,
+  certificateProfileListQuerySchema,
+  certificateProfileListSchema,
+  certificateProfileSchema,
+  certificateProfileUpdateSchema,
+  certificateTemplateListSchema,
+  certificateTemplateQuerySchema,
+  enrollmentMethodListSchema,
+  keystoreTypeListSchema,
+} from '../../contract/schemas/certificate-profiles.ts';
+import {
+  certificateExportQueryObjectSchema,
+  certificateIssuedSchema,
+  certificateIssueSchema,
+  certificateListQueryObjectSchema,
+  certificateListSchema,
+  certificateRevokeSchema,
+  certificateSchema,
+} from '../../contract/schemas/certificates.ts';
 import { API_ERROR_CODES, apiErrorSchema, listSchema } from '../../contract/schemas/common.ts';
 import {
   authMeSchema,
@@ -739,6 +759,68 @@ export const OPERATIONS: readonly Operation[] = [
   },
   {
     method: 'get',
+    path: apiPaths.certificates.list,
+    tag: 'Certificates',
+    summary:
+      'The certificates the platform CA issued in the accounts the caller reaches (view certificate; certificates whose account is gone, system scope only), filtered by q (common name or serial), status (issued, revoked, expired), account_id, profile_id, source and the days issued (issued_from, issued_to, UTC), sorted and a page at a time; an account filter out of reach is 404.',
+    authenticated: true,
+    query: certificateListQueryObjectSchema,
+    success: { status: 200, description: 'Certificates', schema: certificateListSchema },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'get',
+    path: apiPaths.certificates.export,
+    tag: 'Certificates',
+    summary:
+      'format=pem|der|p7b with id: one certificate as an attachment (PEM, the certificate then the issuing CA and the root; DER, the certificate alone, application/pkix-cert; PKCS#7 certs-only DER with the issuing CA and the root, application/pkcs7-mime). format=csv with the list filters and sort: every matching certificate as a CSV attachment (text/csv). View certificate.',
+    authenticated: true,
+    query: certificateExportQueryObjectSchema,
+    success: { status: 200, description: 'The certificate file, or a CSV file with its header row first' },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'post',
+    path: apiPaths.certificates.list,
+    tag: 'Certificates',
+    summary:
+      "Issues a certificate under one of the account's profiles (manage enrollment; the profile within reach) from a PKCS#10 request (PEM) and the subject values its policy allows; the CSR's own subject and extensions are never copied. A bad CSR, a weak or refused key or a subject against the policy is 400 naming the field.",
+    authenticated: true,
+    requestBody: certificateIssueSchema,
+    success: {
+      status: 201,
+      description: 'Certificate issued, with its chain (issuing CA, root), PEM',
+      schema: certificateIssuedSchema,
+      etag: true,
+    },
+    failures: [400, 401, 403, 404, 413, 415],
+  },
+  {
+    method: 'get',
+    path: `${CA_API_V1}/certificate/{id}`,
+    tag: 'Certificates',
+    summary:
+      'A certificate the caller reaches (view certificate), with its parsed details (issuer, subject, validity, version, fingerprints, algorithms) and its PEM; ETag is its version.',
+    authenticated: true,
+    pathParameters: ['id'],
+    success: { status: 200, description: 'Certificate', schema: certificateSchema, etag: true },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'post',
+    path: `${CA_API_V1}/certificate/{id}/revoke`,
+    tag: 'Certificates',
+    summary:
+      "Revokes a certificate with an RFC 5280 reason (revoke certificate); its CA's CRL is signed again at once. One already revoked is 409 conflict. If-Match is required.",
+    authenticated: true,
+    pathParameters: ['id'],
+    requestBody: certificateRevokeSchema,
+    success: { status: 204, description: 'Certificate revoked', etag: true },
+    failures: [400, 401, 403, 404, 409, 413, 415],
+    ifMatch: { required: true, current: certificateSchema },
+  },
+  {
+    method: 'get',
     path: apiPaths.serviceUsers.list,
     tag: 'Service users',
     summary:
@@ -1290,6 +1372,115 @@ export const OPERATIONS: readonly Operation[] = [
     authenticated: false,
     success: { status: 200, description: 'OpenAPI 3.1 document' },
     failures: [],
+  },
+  {
+    method: 'get',
+    path: apiPaths.certificateProfiles.profiles,
+    tag: 'Certificate profiles',
+    summary:
+      'The certificate profiles of the accounts the caller reaches (view or manage profile), a page at a time (up to 99999999); filtered by name and account, sortable by name, account, validity and updated; an account filter out of reach is 404.',
+    authenticated: true,
+    query: certificateProfileListQuerySchema,
+    success: { status: 200, description: 'Profiles', schema: certificateProfileListSchema },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'post',
+    path: apiPaths.certificateProfiles.profiles,
+    tag: 'Certificate profiles',
+    summary:
+      'Creates a certificate profile of an account the caller reaches (manage profile); names are unique per account whatever the case; Location names it.',
+    authenticated: true,
+    requestBody: certificateProfileCreateSchema,
+    success: { status: 201, description: 'Profile created', schema: certificateProfileSchema, etag: true },
+    failures: [400, 401, 403, 404, 409, 413, 415],
+  },
+  {
+    method: 'get',
+    path: `${CA_API_V1}/profile/{id}`,
+    tag: 'Certificate profiles',
+    summary: 'A certificate profile the caller reaches (view or manage profile); ETag is its version.',
+    authenticated: true,
+    pathParameters: ['id'],
+    success: { status: 200, description: 'Profile', schema: certificateProfileSchema, etag: true },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'put',
+    path: `${CA_API_V1}/profile/{id}`,
+    tag: 'Certificate profiles',
+    summary:
+      "Replaces a certificate profile's name, description and policy (manage profile); If-Match is required.",
+    authenticated: true,
+    pathParameters: ['id'],
+    requestBody: certificateProfileUpdateSchema,
+    success: { status: 204, description: 'Profile changed' },
+    failures: [400, 401, 403, 404, 409, 413, 415],
+    ifMatch: { required: true, current: certificateProfileSchema },
+  },
+  {
+    method: 'delete',
+    path: `${CA_API_V1}/profile/{id}`,
+    tag: 'Certificate profiles',
+    summary:
+      'Deletes a certificate profile (manage profile); certificates issued under it keep its name. If-Match is honoured when sent.',
+    authenticated: true,
+    pathParameters: ['id'],
+    success: { status: 204, description: 'Profile deleted' },
+    failures: [400, 401, 403, 404],
+    ifMatch: { required: false, current: certificateProfileSchema },
+  },
+  {
+    method: 'get',
+    path: apiPaths.certificateProfiles.templates,
+    tag: 'Certificate profiles',
+    summary:
+      'The profiles the caller reaches offered as templates of cert_type end_entity (view template or read profiles), optionally of one account.',
+    authenticated: true,
+    query: certificateTemplateQuerySchema,
+    success: { status: 200, description: 'Templates', schema: certificateTemplateListSchema },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'get',
+    path: `${UI_API_V1}/account/{id}/template`,
+    tag: 'Certificate profiles',
+    summary:
+      "An account's templates, all of them (view template or read profiles); an account out of reach is 404.",
+    authenticated: true,
+    pathParameters: ['id'],
+    success: { status: 200, description: 'Templates', schema: certificateTemplateListSchema },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'get',
+    path: `${UI_API_V1}/account/{id}/profile`,
+    tag: 'Certificate profiles',
+    summary:
+      "An account's certificate profiles, all of them (view or manage profile); an account out of reach is 404.",
+    authenticated: true,
+    pathParameters: ['id'],
+    success: { status: 200, description: 'Profiles', schema: certificateProfileListSchema },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'get',
+    path: apiPaths.certificateProfiles.enrollmentMethods,
+    tag: 'Reference',
+    summary: 'The enrollment methods (DTA, DDC), from the database; any signed-in user.',
+    authenticated: true,
+    success: { status: 200, description: 'Enrollment methods', schema: enrollmentMethodListSchema },
+    failures: [401],
+  },
+  {
+    method: 'get',
+    path: apiPaths.certificateProfiles.keystoreTypes,
+    tag: 'Reference',
+    summary:
+      'The keystore types with their category (Platform, HWToken, SWToken), source and keystore location, from the database; any signed-in user.',
+    authenticated: true,
+    success: { status: 200, description: 'Keystore types', schema: keystoreTypeListSchema },
+    failures: [401],
   },
 ];
 

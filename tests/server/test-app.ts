@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Hono } from 'hono';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { DEFAULT_PLATFORM_LOCALE } from '../../contract/locales.ts';
 import type { AccessScope, ApplicationCode, BuiltInRoleCode } from '../../contract/permissions.ts';
 import type { LicencePayload } from '../../contract/schemas/licence.ts';
@@ -23,6 +24,7 @@ import { verifyLicence } from '../../server/licence/verify.ts';
 import { ensureSystemAccount } from '../../server/setup/seed.ts';
 import { insertUser } from '../../server/users/repository.ts';
 import { ensureBuiltInRoles } from '../../server/users/roles.ts';
+import { migratedDatabase } from './migrated-database.ts';
 
 export interface TestUserOptions {
   userName?: string;
@@ -68,12 +70,14 @@ function addDays(date: string, days: number): string {
 }
 
 /**
- * A fresh, migrated database per call: in-memory PGlite, or a schema of its own in the PostgreSQL
+ * A fresh, migrated database per call: in-memory PGlite opened from the run's migrated database
+ * (tests/server/migrated-database.ts), or a schema of its own in the PostgreSQL
  * server named by TEST_DATABASE_URL, dropped again on close.
  */
 async function openTestDatabase(): Promise<OpenDatabase> {
   const url = process.env.TEST_DATABASE_URL;
-  if (!url) return openDatabase({ inMemory: true });
+  if (!url)
+    return openDatabase({ inMemory: true, from: await migratedDatabase(inject('migratedDatabaseFile')) });
   const schema = `test_${randomUUID().replaceAll('-', '')}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();

@@ -1,8 +1,8 @@
-import { Trans, useLingui } from '@lingui/react/macro';
+import { Trans } from '@lingui/react/macro';
 import { useState } from 'react';
+import { NewPasswordFields } from '../../../components/new-password-fields.tsx';
 import { PublicLayout } from '../../../components/public-layout.tsx';
 import { Button } from '../../../components/ui/button.tsx';
-import { TextField } from '../../../components/ui/field.tsx';
 import { Form } from '../../../components/ui/form.tsx';
 import { useForm } from '../../../lib/form/use-form.ts';
 import { resetPassword } from '../mutations.ts';
@@ -14,7 +14,6 @@ import { isExpiredLink, LinkDonePage, LinkExpiredPage } from './link-outcome.tsx
  * The server ends every session of the person once it is set.
  */
 export function ResetPasswordPage({ userId, code }: { userId: string; code: string }) {
-  const { t } = useLingui();
   const [outcome, setOutcome] = useState<'form' | 'done' | 'expired'>('form');
   const form = useForm(resetFormSchema, {
     onSubmit: async ({ password, repeatedPassword }) => {
@@ -40,21 +39,7 @@ export function ResetPasswordPage({ userId, code }: { userId: string; code: stri
   return (
     <PublicLayout title={<Trans>Choose a new password</Trans>}>
       <Form form={form} className="form">
-        <TextField
-          label={t`New password`}
-          {...form.field('password')}
-          type="password"
-          autoComplete="new-password"
-          description={t`At least 12 characters, with upper-case and lower-case letters, a digit and a symbol.`}
-          required
-        />
-        <TextField
-          label={t`Repeat password`}
-          {...form.field('repeatedPassword')}
-          type="password"
-          autoComplete="new-password"
-          required
-        />
+        <NewPasswordFields form={form} />
         <Button {...form.submitProps}>
           <Trans>Set new password</Trans>
         </Button>

@@ -1,5 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
+import { NewPasswordFields } from '../../../components/new-password-fields.tsx';
 import { PublicLayout } from '../../../components/public-layout.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { TextField } from '../../../components/ui/field.tsx';
@@ -79,21 +80,7 @@ function InvitationForm(props: FormProps) {
           spellCheck={false}
           required
         />
-        <TextField
-          label={t`New password`}
-          {...form.field('password')}
-          type="password"
-          autoComplete="new-password"
-          description={t`At least 12 characters, with upper-case and lower-case letters, a digit and a symbol.`}
-          required
-        />
-        <TextField
-          label={t`Repeat password`}
-          {...form.field('repeatedPassword')}
-          type="password"
-          autoComplete="new-password"
-          required
-        />
+        <NewPasswordFields form={form} />
         <Button {...form.submitProps}>
           <Trans>Set password</Trans>
         </Button>

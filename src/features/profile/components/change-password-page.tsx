@@ -1,6 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useNavigate } from '@tanstack/react-router';
 import { type PasswordChange, passwordChangeSchema } from '../../../../contract/schemas/users.ts';
+import { NewPasswordFields } from '../../../components/new-password-fields.tsx';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { TextField } from '../../../components/ui/field.tsx';
@@ -46,21 +47,7 @@ export function ChangePasswordPage() {
           autoComplete="current-password"
           required
         />
-        <TextField
-          label={t`New password`}
-          {...form.field('password')}
-          type="password"
-          autoComplete="new-password"
-          description={t`At least 12 characters, with upper-case and lower-case letters, a digit and a symbol.`}
-          required
-        />
-        <TextField
-          label={t`Repeat new password`}
-          {...form.field('repeatedPassword')}
-          type="password"
-          autoComplete="new-password"
-          required
-        />
+        <NewPasswordFields form={form} repeatLabel={t`Repeat new password`} />
         <div className="form__actions">
           <NeedsConnection>
             {(gate) => (

@@ -1,20 +1,20 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { type ReactNode, useCallback, useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { apiPaths } from '../../../../contract/paths.ts';
 import { APPLICATION_CODES } from '../../../../contract/permissions.ts';
 import { PAGE_SIZE } from '../../../../contract/schemas/common.ts';
 import type { Profile } from '../../../../contract/schemas/profile.ts';
 import { ROLE_TYPES, type RoleDetails } from '../../../../contract/schemas/users.ts';
-import { formatSort, type RoleSortColumn, type SortOrder } from '../../../../contract/sort-columns.ts';
+import type { RoleSortColumn, SortOrder } from '../../../../contract/sort-columns.ts';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { DebouncedTextField } from '../../../components/list/debounced-text-field.tsx';
 import { ExportCsvButton } from '../../../components/list/export-csv-button.tsx';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
 import { SortableHeader } from '../../../components/list/sortable-header.tsx';
 import { TableFrame } from '../../../components/list/table-frame.tsx';
-import { usePageInRange } from '../../../components/list/use-page-in-range.ts';
+import { useListAddress } from '../../../components/list/use-list-address.ts';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
 import { APPLICATION_NAMES, roleDisplayName } from '../../../components/role-labels.ts';
 import { TruncatedText } from '../../../components/truncated-text.tsx';
@@ -68,35 +68,15 @@ function accountFilterOptions(
 /** Access › User roles: the roles the viewer sees, built-in and custom, filtered, sorted and paged by 20 (O-10). */
 export function RolesListPage({ search }: { search: RoleListSearch }) {
   const { t, i18n } = useLingui();
-  const navigate = useNavigate();
   const sort = roleSortOf(search);
-  const page = search.page ?? 1;
   const list = useQuery(roleListQueryOptions(roleListQuery(search)));
   const manages = usePermissionFlags().canManageUserRole;
   const viewer = useProfile();
 
-  const updateSearch = useCallback(
-    (changes: Partial<RoleListSearch>, replace = false) =>
-      void navigate({
-        to: '/access/manage-user-roles',
-        search: (current) => ({ ...current, ...changes }),
-        replace,
-      }),
-    [navigate],
+  const { page, changeFilter, changeSort, changePage } = useListAddress<RoleListSearch, RoleSortColumn>(
+    search,
+    list.isPlaceholderData ? undefined : list.data?.total,
   );
-  const changeFilter = (changes: Partial<RoleListSearch>, replace = false) =>
-    updateSearch({ ...changes, page: undefined }, replace);
-  const changeSort = (next: SortOrder<RoleSortColumn>) => changeFilter({ sort: formatSort(next) });
-  const replacePage = useCallback(
-    (next: number) => updateSearch({ page: next === 1 ? undefined : next }, true),
-    [updateSearch],
-  );
-  usePageInRange({
-    page,
-    pageSize: PAGE_SIZE,
-    total: list.isPlaceholderData ? undefined : list.data?.total,
-    replacePage,
-  });
 
   const filtered =
     Boolean(search.q?.trim()) ||
@@ -214,12 +194,7 @@ export function RolesListPage({ search }: { search: RoleListSearch }) {
               onSortChange={changeSort}
               busy={list.isPlaceholderData}
             />
-            <Pagination
-              count={total}
-              pageSize={PAGE_SIZE}
-              page={page}
-              onPageChange={(next) => updateSearch({ page: next === 1 ? undefined : next })}
-            />
+            <Pagination count={total} pageSize={PAGE_SIZE} page={page} onPageChange={changePage} />
           </>
         )}
       </QueryStatus>

@@ -1,21 +1,21 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useNavigate } from '@tanstack/react-router';
-import { type ReactNode, useCallback, useState } from 'react';
+import { Link } from '@tanstack/react-router';
+import { type ReactNode, useState } from 'react';
 import { apiPaths } from '../../../../contract/paths.ts';
 import { PAGE_SIZE } from '../../../../contract/schemas/common.ts';
 import {
   SERVICE_USER_STATUSES,
   type ServiceUserSummary,
 } from '../../../../contract/schemas/service-users.ts';
-import { formatSort, type ServiceUserSortColumn, type SortOrder } from '../../../../contract/sort-columns.ts';
+import type { ServiceUserSortColumn, SortOrder } from '../../../../contract/sort-columns.ts';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { DebouncedTextField } from '../../../components/list/debounced-text-field.tsx';
 import { ExportCsvButton } from '../../../components/list/export-csv-button.tsx';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
 import { SortableHeader } from '../../../components/list/sortable-header.tsx';
 import { TableFrame } from '../../../components/list/table-frame.tsx';
-import { usePageInRange } from '../../../components/list/use-page-in-range.ts';
+import { useListAddress } from '../../../components/list/use-list-address.ts';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
 import { roleDisplayName } from '../../../components/role-labels.ts';
 import { TruncatedText } from '../../../components/truncated-text.tsx';
@@ -49,7 +49,6 @@ const NO_FILTERS: Partial<ServiceUserListSearch> = {
 /** Access › Service users (O-07): the service users the viewer reaches, filtered, sorted and paged by 20. */
 export function ServiceUsersPage({ search }: { search: ServiceUserListSearch }) {
   const { t, i18n } = useLingui();
-  const navigate = useNavigate({ from: '/access/service-user/' });
   const viewer = useProfile();
   const permissions = usePermissionFlags();
   const rolesFeature = useFeatureFlags().roles;
@@ -57,33 +56,14 @@ export function ServiceUsersPage({ search }: { search: ServiceUserListSearch }) 
   const otherAccounts = viewer.access_scope !== 'account';
   const accounts = useQuery({ ...accountChoicesQueryOptions(), enabled: otherAccounts });
   const sort = serviceUserSortOf(search);
-  const page = search.page ?? 1;
   const list = useQuery(serviceUserListQueryOptions(serviceUserListQuery(search)));
   const [statusOf, setStatusOf] = useState<ServiceUserSummary | null>(null);
   const [deleting, setDeleting] = useState<ServiceUserSummary | null>(null);
 
-  const updateSearch = useCallback(
-    (changes: Partial<ServiceUserListSearch>, replace = false) =>
-      void navigate({
-        to: '/access/service-user',
-        search: (current) => ({ ...current, ...changes }),
-        replace,
-      }),
-    [navigate],
-  );
-  const changeFilter = (changes: Partial<ServiceUserListSearch>, replace = false) =>
-    updateSearch({ ...changes, page: undefined }, replace);
-  const changeSort = (next: SortOrder<ServiceUserSortColumn>) => changeFilter({ sort: formatSort(next) });
-  const replacePage = useCallback(
-    (next: number) => updateSearch({ page: next === 1 ? undefined : next }, true),
-    [updateSearch],
-  );
-  usePageInRange({
-    page,
-    pageSize: PAGE_SIZE,
-    total: list.isPlaceholderData ? undefined : list.data?.total,
-    replacePage,
-  });
+  const { page, changeFilter, changeSort, changePage } = useListAddress<
+    ServiceUserListSearch,
+    ServiceUserSortColumn
+  >(search, list.isPlaceholderData ? undefined : list.data?.total);
 
   const filtered = Boolean(search.q?.trim()) || search.status !== undefined || search.account !== undefined;
   const any = { value: '', label: t`All` };
@@ -191,12 +171,7 @@ export function ServiceUsersPage({ search }: { search: ServiceUserListSearch }) 
               onStatus={setStatusOf}
               onDelete={setDeleting}
             />
-            <Pagination
-              count={total}
-              pageSize={PAGE_SIZE}
-              page={page}
-              onPageChange={(next) => updateSearch({ page: next === 1 ? undefined : next })}
-            />
+            <Pagination count={total} pageSize={PAGE_SIZE} page={page} onPageChange={changePage} />
           </>
         )}
       </QueryStatus>

@@ -3,6 +3,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { ACCOUNTS_LIST_PATH } from '../../../../contract/paths.ts';
 import { encodeSignInState } from '../../../../contract/schemas/identity.ts';
 import { setupUserRequestSchema } from '../../../../contract/schemas/setup.ts';
+import { NewPasswordFields } from '../../../components/new-password-fields.tsx';
 import { PublicLayout } from '../../../components/public-layout.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { TextField } from '../../../components/ui/field.tsx';
@@ -43,21 +44,7 @@ export function SetupUserPage() {
           spellCheck={false}
           required
         />
-        <TextField
-          label={t`Password`}
-          {...form.field('password')}
-          type="password"
-          autoComplete="new-password"
-          description={t`At least 12 characters, with upper-case and lower-case letters, a digit and a symbol.`}
-          required
-        />
-        <TextField
-          label={t`Repeat password`}
-          {...form.field('repeatedPassword')}
-          type="password"
-          autoComplete="new-password"
-          required
-        />
+        <NewPasswordFields form={form} passwordLabel={t`Password`} />
         <Button {...form.submitProps}>
           <Trans>Create administrator</Trans>
         </Button>

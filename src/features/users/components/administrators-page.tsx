@@ -1,17 +1,17 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useNavigate } from '@tanstack/react-router';
-import { useCallback, useState } from 'react';
+import { Link } from '@tanstack/react-router';
+import { useState } from 'react';
 import { apiPaths } from '../../../../contract/paths.ts';
 import { ACCESS_SCOPES } from '../../../../contract/permissions.ts';
 import { PAGE_SIZE } from '../../../../contract/schemas/common.ts';
 import { USER_STATUSES } from '../../../../contract/schemas/users.ts';
-import { formatSort, type SortOrder, type UserSortColumn } from '../../../../contract/sort-columns.ts';
+import type { UserSortColumn } from '../../../../contract/sort-columns.ts';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { DebouncedTextField } from '../../../components/list/debounced-text-field.tsx';
 import { ExportCsvButton } from '../../../components/list/export-csv-button.tsx';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
-import { usePageInRange } from '../../../components/list/use-page-in-range.ts';
+import { useListAddress } from '../../../components/list/use-list-address.ts';
 import { roleDisplayName } from '../../../components/role-labels.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { SelectField } from '../../../components/ui/field.tsx';
@@ -48,11 +48,9 @@ function pick<const T extends string>(choices: readonly T[], value: string): T |
 /** Access › Administrators: the people the viewer reaches, searchable, filtered, sorted and paged by 20. */
 export function AdministratorsPage({ search }: { search: UserListSearch }) {
   const { t, i18n } = useLingui();
-  const navigate = useNavigate({ from: '/access/administrators/' });
   const viewer = useProfile();
   const otherAccounts = seesOtherAccounts(viewer.access_scope);
   const sort = userSortOf(search, viewer.access_scope);
-  const page = search.page ?? 1;
   const list = useQuery(userListQueryOptions(userListQuery(search, viewer.access_scope)));
   const permissions = usePermissionFlags();
   // The role filter needs the roles, which not every reader of users may read.
@@ -68,29 +66,10 @@ export function AdministratorsPage({ search }: { search: UserListSearch }) {
   const selected = selection.key === selectionKey ? selection.ids : new Set<string>();
   const setSelected = (ids: ReadonlySet<string>) => setSelection({ key: selectionKey, ids });
 
-  const updateSearch = useCallback(
-    (changes: Partial<UserListSearch>, replace = false) =>
-      void navigate({
-        to: '/access/administrators',
-        search: (current) => ({ ...current, ...changes }),
-        replace,
-      }),
-    [navigate],
+  const { page, changeFilter, changeSort, changePage } = useListAddress<UserListSearch, UserSortColumn>(
+    search,
+    list.isPlaceholderData ? undefined : list.data?.total,
   );
-  // A new filter or sort shows its first page; typing replaces the entry, as it is not a step back.
-  const changeFilter = (changes: Partial<UserListSearch>, replace = false) =>
-    updateSearch({ ...changes, page: undefined }, replace);
-  const changeSort = (next: SortOrder<UserSortColumn>) => changeFilter({ sort: formatSort(next) });
-  const replacePage = useCallback(
-    (next: number) => updateSearch({ page: next === 1 ? undefined : next }, true),
-    [updateSearch],
-  );
-  usePageInRange({
-    page,
-    pageSize: PAGE_SIZE,
-    total: list.isPlaceholderData ? undefined : list.data?.total,
-    replacePage,
-  });
 
   const filtered =
     Boolean(search.q?.trim()) ||
@@ -240,12 +219,7 @@ export function AdministratorsPage({ search }: { search: UserListSearch }) {
               onSortChange={changeSort}
               busy={list.isPlaceholderData}
             />
-            <Pagination
-              count={total}
-              pageSize={PAGE_SIZE}
-              page={page}
-              onPageChange={(next) => updateSearch({ page: next === 1 ? undefined : next })}
-            />
+            <Pagination count={total} pageSize={PAGE_SIZE} page={page} onPageChange={changePage} />
           </>
         )}
       </QueryStatus>

@@ -1,0 +1,247 @@
+import { Hono } from 'hono';
+import { apiPaths } from '../../contract/paths.ts';
+import {
+  accountIdParamsSchema,
+  type CertificateProfile,
+  type CertificateProfileList,
+  type CertificateTemplate,
+  type CertificateTemplateList,
+  certificateProfileCreateSchema,
+  certificateProfileIdParamsSchema,
+  certificateProfileListQuerySchema,
+  certificateProfileUpdateSchema,
+  certificateTemplateQuerySchema,
+  type EnrollmentMethodList,
+  type KeystoreTypeList,
+} from '../../contract/schemas/certificate-profiles.ts';
+import { DEFAULT_LIST_LIMIT, PROFILE_LIST_LIMIT } from '../../contract/schemas/common.ts';
+import type { AppDeps } from '../app-deps.ts';
+import { changesNothing, updateDetails } from '../audit/change.ts';
+import { ACCOUNT_NOT_FOUND, canSeeAccount } from '../authorization/account-reach.ts';
+import { isUniqueViolation } from '../db/unique-violation.ts';
+import type { AppEnv } from '../http/app-env.ts';
+import { requireAuth } from '../http/authenticate.ts';
+import { ApiError } from '../http/errors.ts';
+import { validateJson, validateParams, validateQuery } from '../http/validate.ts';
+import type { Principal } from '../identity/principal.ts';
+import { type ResourceKind, versionedResource } from '../resources/versioned-resource.ts';
+import {
+  assertMayManageProfiles,
+  assertMayReadProfiles,
+  assertMayReadTemplates,
+  assertProfileAccess,
+} from './access.ts';
+import {
+  DEFAULT_SORT,
+  deleteProfile,
+  findReachableProfile,
+  insertProfile,
+  listEnrollmentMethods,
+  listKeystoreTypes,
+  listProfiles,
+  PROFILE_NAME_CONSTRAINT,
+  updateProfile,
+} from './repository.ts';
+import { assertProfileNameFree, normalizePolicy, policyFields, profileNameInUse } from './rules.ts';
+
+const profileKind: ResourceKind<{ id: string }, CertificateProfile> = {
+  label: 'Certificate profile',
+  resourceType: 'CERTIFICATE_PROFILE',
+  find: async (db, principal, { id }, lock) => {
+    const profile = await findReachableProfile(db, principal, id, lock);
+    return profile && { row: profile, accountId: profile.account_id };
+  },
+  authorize: (principal, _found, access) => assertProfileAccess(principal, access),
+};
+
+/** A profile holds no personal data: the trail keeps the values of every field it changes. */
+const DISCLOSED_FIELDS = (fields: Record<string, unknown>) => Object.keys(fields);
+
+/** The profile as the trail compares it: its name, description and policy field by field. */
+function auditedFields(values: { name: string; description: string; policy: CertificateProfile['policy'] }) {
+  return { name: values.name, description: values.description, ...policyFields(values.policy) };
+}
+
+function asTemplate(profile: CertificateProfile): CertificateTemplate {
+  return {
+    id: profile.id,
+    name: profile.name,
+    description: profile.description,
+    cert_type: profile.cert_type,
+    account_id: profile.account_id,
+    account_name: profile.account_name,
+    policy: profile.policy,
+  };
+}
+
+/** The 404 of an account out of reach, checked before the permission as for one object. */
+async function assertAccountInReach(db: AppDeps['db'], principal: Principal, accountId: string) {
+  if (!(await canSeeAccount(db, principal, accountId))) throw new ApiError(404, ACCOUNT_NOT_FOUND);
+}
+
+/**
+ * Certificate profiles and the enrollment reference data, on the certificate authority's base path
+ * (/certificate-authority/api/v1; decision 019 "Profiles and reference data").
+ */
+export function certificateProfileRoutes(deps: AppDeps): Hono<AppEnv> {
+  const { db } = deps;
+  const app = new Hono<AppEnv>();
+  // Per route, not `app.use()`: this app shares its base path with other modules.
+  const authenticated = requireAuth(deps);
+  const profiles = versionedResource(deps, profileKind);
+  const profileParams = validateParams(certificateProfileIdParamsSchema);
+
+  app.get('/profile', authenticated, validateQuery(certificateProfileListQuerySchema), async (c) => {
+    const principal = c.var.principal;
+    const { limit = DEFAULT_LIST_LIMIT, offset = 0, sort = DEFAULT_SORT, ...filters } = c.req.valid('query');
+    if (filters.account_id !== undefined) await assertAccountInReach(db, principal, filters.account_id);
+    assertMayReadProfiles(principal);
+    const list: CertificateProfileList = await listProfiles(db, principal, filters, { limit, offset, sort });
+    return c.json(list);
+  });
+
+  app.post('/profile', authenticated, validateJson(certificateProfileCreateSchema), (c) => {
+    const principal = c.var.principal;
+    const body = c.req.valid('json');
+    const policy = normalizePolicy(body.policy);
+    return profiles.create(c, {
+      authorizeParent: async (trx) => {
+        await assertAccountInReach(trx, principal, body.account_id);
+        assertMayManageProfiles(principal);
+        return body.account_id;
+      },
+      insert: async (trx, now) => {
+        const scope = { accountId: body.account_id, name: body.name };
+        await assertProfileNameFree(trx, scope);
+        const id = await insertProfile(
+          trx,
+          { ...scope, description: body.description, policy, createdBy: principal.userId },
+          now,
+        ).catch((error: unknown) => {
+          // A profile of the same name created at the same moment.
+          throw isUniqueViolation(error, PROFILE_NAME_CONSTRAINT) ? profileNameInUse() : error;
+        });
+        const created = await findReachableProfile(trx, principal, id, false);
+        if (!created) throw new Error('A profile just created is out of its creator’s reach.');
+        return created;
+      },
+      describe: (row) => ({ name: row.name, account_id: row.account_id, policy: row.policy }),
+      location: (row) => apiPaths.certificateProfiles.byId(row.id),
+    });
+  });
+
+  app.get('/profile/:id', authenticated, profileParams, (c) => profiles.read(c, c.req.valid('param')));
+
+  app.put('/profile/:id', authenticated, profileParams, validateJson(certificateProfileUpdateSchema), (c) => {
+    const body = c.req.valid('json');
+    return profiles.change(c, c.req.valid('param'), {
+      precondition: 'required',
+      apply: async (trx, { row }, now) => {
+        const after = {
+          name: body.name,
+          description: body.description,
+          policy: normalizePolicy(body.policy),
+        };
+        await assertProfileNameFree(trx, { accountId: row.account_id, name: after.name, exceptId: row.id });
+        const afterFields = auditedFields(after);
+        const details = updateDetails(auditedFields(row), afterFields, DISCLOSED_FIELDS(afterFields));
+        if (changesNothing(details)) return null;
+        await updateProfile(trx, row.id, after, now).catch((error: unknown) => {
+          throw isUniqueViolation(error, PROFILE_NAME_CONSTRAINT) ? profileNameInUse() : error;
+        });
+        return { action: 'UPDATE', details };
+      },
+    });
+  });
+
+  // Certificates issued under a profile keep its name (`certificates.profile_name`) after it is gone.
+  app.delete('/profile/:id', authenticated, profileParams, (c) =>
+    profiles.change(c, c.req.valid('param'), {
+      precondition: 'honoured',
+      apply: async (trx, { row }) => {
+        await deleteProfile(trx, row.id);
+        return { action: 'DELETE', details: { name: row.name, account_id: row.account_id } };
+      },
+    }),
+  );
+
+  app.get('/template', authenticated, validateQuery(certificateTemplateQuerySchema), async (c) => {
+    const principal = c.var.principal;
+    const { limit = PROFILE_LIST_LIMIT, offset = 0, account_id } = c.req.valid('query');
+    if (account_id !== undefined) await assertAccountInReach(db, principal, account_id);
+    assertMayReadTemplates(principal);
+    const page = await listProfiles(db, principal, account_id === undefined ? {} : { account_id }, {
+      limit,
+      offset,
+      sort: DEFAULT_SORT,
+    });
+    const list: CertificateTemplateList = { items: page.items.map(asTemplate), total: page.total };
+    return c.json(list);
+  });
+
+  // Reference data: whoever is signed in reads it (enrollment needs it before any permission).
+  app.get('/enrollment-method', authenticated, async (c) => {
+    const items = await listEnrollmentMethods(db);
+    const list: EnrollmentMethodList = { items, total: items.length };
+    return c.json(list);
+  });
+
+  app.get('/keystore-type', authenticated, async (c) => {
+    const items = await listKeystoreTypes(db);
+    const list: KeystoreTypeList = { items, total: items.length };
+    return c.json(list);
+  });
+
+  return app;
+}
+
+/**
+ * One account's templates and profiles on the console API (/account/ui-api/v1; account
+ * administration §7): GET account/{id}/template and account/{id}/profile, every one of them (profile
+ * lists use the limit 99999999, overview §9). An account out of reach is 404.
+ */
+export function accountProfileRoutes(deps: AppDeps): Hono<AppEnv> {
+  const { db } = deps;
+  const app = new Hono<AppEnv>();
+  const authenticated = requireAuth(deps);
+  const accountParams = validateParams(accountIdParamsSchema);
+
+  app.get('/account/:id/template', authenticated, accountParams, async (c) => {
+    const principal = c.var.principal;
+    const { id } = c.req.valid('param');
+    await assertAccountInReach(db, principal, id);
+    assertMayReadTemplates(principal);
+    const page = await listProfiles(
+      db,
+      principal,
+      { account_id: id },
+      {
+        limit: PROFILE_LIST_LIMIT,
+        offset: 0,
+        sort: DEFAULT_SORT,
+      },
+    );
+    const list: CertificateTemplateList = { items: page.items.map(asTemplate), total: page.total };
+    return c.json(list);
+  });
+
+  app.get('/account/:id/profile', authenticated, accountParams, async (c) => {
+    const principal = c.var.principal;
+    const { id } = c.req.valid('param');
+    await assertAccountInReach(db, principal, id);
+    assertMayReadProfiles(principal);
+    const list: CertificateProfileList = await listProfiles(
+      db,
+      principal,
+      { account_id: id },
+      {
+        limit: PROFILE_LIST_LIMIT,
+        offset: 0,
+        sort: DEFAULT_SORT,
+      },
+    );
+    return c.json(list);
+  });
+
+  return app;
+}

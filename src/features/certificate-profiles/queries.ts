@@ -1,0 +1,56 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { apiPaths } from '../../../contract/paths.ts';
+import {
+  certificateProfileListSchema,
+  certificateProfileSchema,
+} from '../../../contract/schemas/certificate-profiles.ts';
+import { tenantListSchema } from '../../../contract/schemas/tenants.ts';
+import { apiRequest } from '../../lib/api-client.ts';
+
+/** Certificate-profile queries; which profiles a caller sees follows its own account reach. */
+export const profileKeys = {
+  all: () => ['certificate-profiles'] as const,
+  lists: () => [...profileKeys.all(), 'list'] as const,
+  list: (query: Record<string, string>) => [...profileKeys.lists(), query] as const,
+  detail: (id: string) => [...profileKeys.all(), 'detail', id] as const,
+  accountChoices: () => [...profileKeys.all(), 'account-choices'] as const,
+};
+
+export function profileListQueryOptions(query: Record<string, string>) {
+  return queryOptions({
+    queryKey: profileKeys.list(query),
+    queryFn: ({ signal }) =>
+      apiRequest('GET', apiPaths.certificateProfiles.profiles, {
+        query,
+        schema: certificateProfileListSchema,
+        signal,
+      }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** One profile; read fresh when online, since the edit form starts from it. */
+export function profileQueryOptions(id: string) {
+  return queryOptions({
+    queryKey: profileKeys.detail(id),
+    queryFn: ({ signal }) =>
+      apiRequest('GET', apiPaths.certificateProfiles.byId(id), { schema: certificateProfileSchema, signal }),
+    staleTime: 0,
+  });
+}
+
+/**
+ * The accounts a system or partner viewer filters by and creates profiles in: the first 100 active
+ * ones by name. Account scope works in its own account and never asks.
+ */
+export function accountChoicesQueryOptions() {
+  return queryOptions({
+    queryKey: profileKeys.accountChoices(),
+    queryFn: ({ signal }) =>
+      apiRequest('GET', apiPaths.tenants.list, {
+        query: { active: 'true', sort: 'name:asc', limit: '100' },
+        schema: tenantListSchema,
+        signal,
+      }),
+  });
+}

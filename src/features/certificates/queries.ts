@@ -1,0 +1,51 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { apiPaths } from '../../../contract/paths.ts';
+import {
+  type CertificateListQueryInput,
+  certificateListSchema,
+  certificateSchema,
+} from '../../../contract/schemas/certificates.ts';
+import { tenantListSchema } from '../../../contract/schemas/tenants.ts';
+import { apiRequest } from '../../lib/api-client.ts';
+
+/**
+ * Certificate queries. Not account-scoped: which certificates a caller reaches follows its own scope
+ * (the accounts it sees).
+ */
+export const certificateKeys = {
+  all: () => ['certificates'] as const,
+  lists: () => [...certificateKeys.all(), 'list'] as const,
+  list: (query: CertificateListQueryInput) => [...certificateKeys.lists(), query] as const,
+  detail: (id: string) => [...certificateKeys.all(), 'detail', id] as const,
+  accountChoices: () => [...certificateKeys.all(), 'account-choices'] as const,
+};
+
+export function certificateListQueryOptions(query: CertificateListQueryInput) {
+  return queryOptions({
+    queryKey: certificateKeys.list(query),
+    queryFn: ({ signal }) =>
+      apiRequest('GET', apiPaths.certificates.list, { query, schema: certificateListSchema, signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function certificateQueryOptions(id: string) {
+  return queryOptions({
+    queryKey: certificateKeys.detail(id),
+    queryFn: ({ signal }) =>
+      apiRequest('GET', apiPaths.certificates.byId(id), { schema: certificateSchema, signal }),
+  });
+}
+
+/** The accounts a system or partner viewer filters by: the first 100 by name. */
+export function accountChoicesQueryOptions() {
+  return queryOptions({
+    queryKey: certificateKeys.accountChoices(),
+    queryFn: ({ signal }) =>
+      apiRequest('GET', apiPaths.tenants.list, {
+        query: { sort: 'name:asc', limit: '100' },
+        schema: tenantListSchema,
+        signal,
+      }),
+  });
+}
