@@ -20,6 +20,7 @@ const secureOnlySources = [
   '<rootDir>/src/components/certificate-status-badge.tsx',
   '<rootDir>/src/components/country-select.tsx',
   '<rootDir>/src/components/created-token.tsx',
+  '<rootDir>/src/components/delete-dialog.tsx',
   '<rootDir>/src/components/list',
   '<rootDir>/src/components/forbidden-page.tsx',
   '<rootDir>/src/components/message-page.tsx',

@@ -4,9 +4,10 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
+import { TypeDeleteDialog } from '../../../components/delete-dialog.tsx';
 import { notifyError } from '../../../components/notify.ts';
 import { Button } from '../../../components/ui/button.tsx';
-import { Dialog, TypeToConfirmDialog } from '../../../components/ui/dialog.tsx';
+import { Dialog } from '../../../components/ui/dialog.tsx';
 import { FormErrorAlert } from '../../../components/ui/form.tsx';
 import { Menu, type MenuEntry } from '../../../components/ui/menu.tsx';
 import { showToast } from '../../../components/ui/toast.tsx';
@@ -19,7 +20,6 @@ import { userKeys } from '../queries.ts';
 import { type ActionTarget, type RefusalReason, type UserActionName, userActions } from '../rules.ts';
 
 /** The word typed to confirm deleting administrators. */
-export const DELETE_CONFIRMATION_WORD = 'DELETE';
 
 const ACTION_LABELS: Readonly<Record<UserActionName, MessageDescriptor>> = {
   view: msg`View`,
@@ -250,16 +250,12 @@ export function AdministratorActions({
           </Button>
         </div>
       </Dialog>
-      <TypeToConfirmDialog
+      <TypeDeleteDialog
         open={dialog === 'delete'}
         onOpenChange={closeDialog}
         title={<Trans>Delete administrator</Trans>}
         warning={<Trans>{name} will be deleted. This cannot be undone.</Trans>}
-        inputLabel={t`Type DELETE to confirm`}
-        expected={DELETE_CONFIRMATION_WORD}
-        maxLength={DELETE_CONFIRMATION_WORD.length}
         confirmLabel={<Trans>Delete administrator</Trans>}
-        cancelLabel={<Trans>Cancel</Trans>}
         pending={action.isPending}
         error={action.error ? <FormErrorAlert error={action.error} onReload={reload} /> : null}
         onConfirm={() => run({ kind: 'delete', version: user.version }, onDeleted)}

@@ -1,13 +1,12 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import type { UserSummary } from '../../../../contract/schemas/users.ts';
+import { TypeDeleteDialog } from '../../../components/delete-dialog.tsx';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
 import { Button } from '../../../components/ui/button.tsx';
-import { TypeToConfirmDialog } from '../../../components/ui/dialog.tsx';
 import { FormErrorAlert } from '../../../components/ui/form.tsx';
 import { showToast } from '../../../components/ui/toast.tsx';
 import { useDeleteUsers } from '../mutations.ts';
-import { DELETE_CONFIRMATION_WORD } from './administrator-actions.tsx';
 import './administrator-forms.css';
 
 /**
@@ -47,7 +46,7 @@ export function DeleteSelectedButton({
           </Button>
         )}
       </NeedsConnection>
-      <TypeToConfirmDialog
+      <TypeDeleteDialog
         open={open}
         onOpenChange={changeOpen}
         title={<Trans>Delete administrators</Trans>}
@@ -67,11 +66,7 @@ export function DeleteSelectedButton({
             </ul>
           </>
         }
-        inputLabel={t`Type DELETE to confirm`}
-        expected={DELETE_CONFIRMATION_WORD}
-        maxLength={DELETE_CONFIRMATION_WORD.length}
         confirmLabel={<Trans>Delete administrators</Trans>}
-        cancelLabel={<Trans>Cancel</Trans>}
         pending={remove.isPending}
         error={remove.error ? <FormErrorAlert error={remove.error} /> : null}
         onConfirm={() =>
