@@ -1,5 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import { type Context, Hono } from 'hono';
+import type { Kysely } from 'kysely';
 import { CLIENT_AUTH_POLICY } from '../../contract/certificate-policy.ts';
 import {
   CLIENT_AUTH_UPLOAD_MEDIA_TYPE,
@@ -17,6 +18,7 @@ import type { AppDeps } from '../app-deps.ts';
 import { auditChange, requestActor, updateDetails } from '../audit/change.ts';
 import { USER_NOT_FOUND } from '../authorization/user-reach.ts';
 import { issueCertificate } from '../ca/issue.ts';
+import type { Database } from '../db/schema.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { requireAuth, sessionIdOf } from '../http/authenticate.ts';
 import { entityTag } from '../http/entity-tags.ts';
@@ -103,6 +105,39 @@ function certificateKind(
 }
 
 /**
+ * Stores a certificate for `owner`, uploaded or just issued, and records its creation in the same
+ * transaction; the audit names the issued certificate when there is one.
+ */
+async function registerCertificate(
+  trx: Kysely<Database>,
+  c: Context<AppEnv>,
+  deps: AppDeps,
+  owner: CertificateOwner,
+  now: Date,
+  certificate: Omit<Parameters<typeof insertClientAuthCertificate>[1], 'userId' | 'createdBy'>,
+): Promise<ClientAuthCertificate> {
+  const item = await insertClientAuthCertificate(
+    trx,
+    { ...certificate, userId: owner.id, createdBy: c.var.principal.userId },
+    now,
+  );
+  await auditChange(trx, c, deps, {
+    action: 'CREATE',
+    resourceType: 'CLIENT_AUTH_CERT',
+    resourceId: item.id,
+    accountId: owner.primary_account_id,
+    details: {
+      user_id: owner.id,
+      source: certificate.source,
+      ...(certificate.certificateId === null ? {} : { certificate_id: certificate.certificateId }),
+      common_name: item.common_name,
+      sha256_fingerprint: certificate.fingerprint,
+    },
+  });
+  return item;
+}
+
+/**
  * Client-authentication certificates of people (`user/{id}/client-auth-certificate`) or of service
  * users (`service-user/{id}/client-auth-certificate`), decision 019; for people also
  * `user/{id}/sendSetupCacBasedLoginEmail` (O-21). Described in docs/api.md.
@@ -140,31 +175,13 @@ export function clientAuthRoutes(
           const fingerprint = x509.fingerprint256;
           if (await fingerprintTaken(trx, owner.id, fingerprint)) throw certificateInUse();
           assertCurrentlyValid(x509, now);
-          const item = await insertClientAuthCertificate(
-            trx,
-            {
-              userId: owner.id,
-              source: 'uploaded',
-              certificateId: null,
-              der,
-              commonName: commonNameOf(x509),
-              notAfter: new Date(x509.validTo),
-              fingerprint,
-              createdBy: principal.userId,
-            },
-            now,
-          );
-          await auditChange(trx, c, deps, {
-            action: 'CREATE',
-            resourceType: 'CLIENT_AUTH_CERT',
-            resourceId: item.id,
-            accountId: owner.primary_account_id,
-            details: {
-              user_id: owner.id,
-              source: 'uploaded',
-              common_name: item.common_name,
-              sha256_fingerprint: fingerprint,
-            },
+          const item = await registerCertificate(trx, c, deps, owner, now, {
+            source: 'uploaded',
+            certificateId: null,
+            der,
+            commonName: commonNameOf(x509),
+            notAfter: new Date(x509.validTo),
+            fingerprint,
           });
           return { item };
         }
@@ -186,32 +203,13 @@ export function clientAuthRoutes(
         });
         const der = new Uint8Array(issued.row.certificate);
         const fingerprint = new X509Certificate(der).fingerprint256;
-        const item = await insertClientAuthCertificate(
-          trx,
-          {
-            userId: owner.id,
-            source: 'issued',
-            certificateId: issued.row.id,
-            der,
-            commonName: issued.row.common_name,
-            notAfter: issued.row.not_after,
-            fingerprint,
-            createdBy: principal.userId,
-          },
-          now,
-        );
-        await auditChange(trx, c, deps, {
-          action: 'CREATE',
-          resourceType: 'CLIENT_AUTH_CERT',
-          resourceId: item.id,
-          accountId: owner.primary_account_id,
-          details: {
-            user_id: owner.id,
-            source: 'issued',
-            certificate_id: issued.row.id,
-            common_name: item.common_name,
-            sha256_fingerprint: fingerprint,
-          },
+        const item = await registerCertificate(trx, c, deps, owner, now, {
+          source: 'issued',
+          certificateId: issued.row.id,
+          der,
+          commonName: issued.row.common_name,
+          notAfter: issued.row.not_after,
+          fingerprint,
         });
         return { item, certificate: issued.pem, chain: issued.chain } satisfies ClientAuthGenerated;
       });
