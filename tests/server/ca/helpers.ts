@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import type { ProfilePolicy } from '../../../contract/certificate-policy.ts';
 import type { AppDeps } from '../../../server/app-deps.ts';
@@ -8,6 +8,7 @@ import {
 } from '../../../server/ca/bootstrap.ts';
 import { certificatePem, crlPem } from '../../../server/ca/export.ts';
 import { nodeCrypto, x509 } from '../../../server/ca/x509.ts';
+import type { TestApp } from '../test-app.ts';
 
 export interface TestCertificateAuthority extends WorkingCertificateAuthorities {
   /** The root's and the issuing CA's certificates, PEM. */
@@ -96,3 +97,61 @@ export const TEST_POLICY: ProfilePolicy = {
   extended_key_usages: ['clientAuth'],
   key_types: { rsa: [2048, 3072, 4096], ec: ['P-256', 'P-384'] },
 };
+
+/**
+ * Stores `certificate` as a CA of the platform (its key is not kept: a row for suites that sign with
+ * keys of their own); answers its id.
+ */
+export async function insertTestCa(
+  harness: TestApp,
+  kind: 'root' | 'issuing',
+  certificate: x509.X509Certificate,
+  parentId: string | null,
+): Promise<string> {
+  const id = randomUUID();
+  await harness.deps.db
+    .insertInto('certificate_authorities')
+    .values({
+      id,
+      kind,
+      parent_id: parentId,
+      key_algorithm: 'ECDSA-P256',
+      key_custody: 'encrypted',
+      sealed_private_key: new Uint8Array(randomBytes(32)),
+      certificate: new Uint8Array(certificate.rawData),
+      subject: certificate.subject,
+      serial_number: certificate.serialNumber.toLowerCase(),
+      not_before: certificate.notBefore,
+      not_after: certificate.notAfter,
+      sha256_fingerprint: Buffer.from(await certificate.getThumbprint('SHA-256')).toString('hex'),
+      created_at: harness.deps.now(),
+    })
+    .execute();
+  return id;
+}
+
+/** A certificate profile of `accountId` written straight to the table (TEST_POLICY unless told). */
+export async function insertTestProfile(
+  harness: TestApp,
+  accountId: string,
+  {
+    name = `Profile ${randomUUID().slice(0, 8)}`,
+    policy = TEST_POLICY,
+  }: { name?: string; policy?: ProfilePolicy } = {},
+): Promise<{ id: string; name: string }> {
+  const id = randomUUID();
+  const now = harness.deps.now();
+  await harness.deps.db
+    .insertInto('certificate_profiles')
+    .values({
+      id,
+      account_id: accountId,
+      name,
+      policy: JSON.stringify(policy),
+      created_at: now,
+      updated_at: now,
+      created_by: null,
+    })
+    .execute();
+  return { id, name };
+}

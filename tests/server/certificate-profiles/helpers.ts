@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { CLIENT_AUTH_POLICY, type ProfilePolicy } from '../../../contract/certificate-policy.ts';
+import { insertTestProfile as insertCaTestProfile } from '../ca/helpers.ts';
 import type { TestApp } from '../test-app.ts';
 
 /** A valid policy (an EC-only variant of the client-authentication one), with `overrides` on top. */
@@ -21,19 +21,5 @@ export async function insertTestProfile(
   accountId: string,
   name = uniqueProfileName(),
 ): Promise<string> {
-  const id = randomUUID();
-  const now = harness.deps.now();
-  await harness.deps.db
-    .insertInto('certificate_profiles')
-    .values({
-      id,
-      account_id: accountId,
-      name,
-      policy: JSON.stringify(policy()),
-      created_at: now,
-      updated_at: now,
-      created_by: null,
-    })
-    .execute();
-  return id;
+  return (await insertCaTestProfile(harness, accountId, { name, policy: policy() })).id;
 }

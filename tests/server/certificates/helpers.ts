@@ -1,8 +1,9 @@
 import 'reflect-metadata';
 import { randomBytes, randomUUID, webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
-import type { RevocationReason } from '../../../contract/certificate-policy.ts';
+import type { ProfilePolicy, RevocationReason } from '../../../contract/certificate-policy.ts';
 import type { CertificateSource } from '../../../contract/schemas/certificates.ts';
+import { insertTestProfile as insertCaTestProfile, insertTestCa, TEST_POLICY } from '../ca/helpers.ts';
 import type { TestApp } from '../test-app.ts';
 
 /**
@@ -21,34 +22,6 @@ async function keyPair(): Promise<CryptoKeyPair> {
 export interface TestHierarchy {
   root: { id: string; certificate: x509.X509Certificate };
   issuing: { id: string; certificate: x509.X509Certificate; keys: CryptoKeyPair };
-}
-
-async function insertCa(
-  harness: TestApp,
-  kind: 'root' | 'issuing',
-  certificate: x509.X509Certificate,
-  parentId: string | null,
-): Promise<string> {
-  const id = randomUUID();
-  await harness.deps.db
-    .insertInto('certificate_authorities')
-    .values({
-      id,
-      kind,
-      parent_id: parentId,
-      key_algorithm: 'ECDSA-P256',
-      key_custody: 'encrypted',
-      sealed_private_key: new Uint8Array(randomBytes(32)),
-      certificate: new Uint8Array(certificate.rawData),
-      subject: certificate.subject,
-      serial_number: certificate.serialNumber.toLowerCase(),
-      not_before: certificate.notBefore,
-      not_after: certificate.notAfter,
-      sha256_fingerprint: Buffer.from(await certificate.getThumbprint('SHA-256')).toString('hex'),
-      created_at: harness.deps.now(),
-    })
-    .execute();
-  return id;
 }
 
 /** A root and an issuing CA, stored as the platform's working pair. */
@@ -76,8 +49,8 @@ export async function insertTestHierarchy(harness: TestApp): Promise<TestHierarc
     signingKey: rootKeys.privateKey,
     extensions: [new x509.BasicConstraintsExtension(true, 0, true)],
   });
-  const rootId = await insertCa(harness, 'root', root, null);
-  const issuingId = await insertCa(harness, 'issuing', issuing, rootId);
+  const rootId = await insertTestCa(harness, 'root', root, null);
+  const issuingId = await insertTestCa(harness, 'issuing', issuing, rootId);
   return {
     root: { id: rootId, certificate: root },
     issuing: { id: issuingId, certificate: issuing, keys: issuingKeys },
@@ -150,42 +123,19 @@ export async function insertTestCertificate(
   return { id, serial, der };
 }
 
+/** The policy of the certificates suites' profiles: a device variant of TEST_POLICY. */
+const DEVICE_POLICY: ProfilePolicy = {
+  ...TEST_POLICY,
+  subject: { ...TEST_POLICY.subject, user_principal_names: 'not_allowed' },
+  key_usages: ['DigitalSignature'],
+  key_types: { rsa: [2048], ec: ['P-256'] },
+};
+
 /** A certificate profile of `accountId`, as the profiles screens store one. */
-export async function insertTestProfile(
+export function insertTestProfile(
   harness: TestApp,
   accountId: string,
   name = `Profile ${randomUUID().slice(0, 6)}`,
-) {
-  const id = randomUUID();
-  const now = harness.deps.now();
-  await harness.deps.db
-    .insertInto('certificate_profiles')
-    .values({
-      id,
-      account_id: accountId,
-      name,
-      policy: JSON.stringify({
-        subject: {
-          common_name: 'required',
-          organization_name: 'optional',
-          organization_units: 'optional',
-          street_address: 'not_allowed',
-          postal_code: 'not_allowed',
-          locality: 'optional',
-          state: 'optional',
-          country: 'optional',
-          emails: 'optional',
-          dns_names: 'optional',
-          user_principal_names: 'not_allowed',
-        },
-        validity_days: 30,
-        key_usages: ['DigitalSignature'],
-        extended_key_usages: ['clientAuth'],
-        key_types: { rsa: [2048], ec: ['P-256'] },
-      }),
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
-  return { id, name };
+): Promise<{ id: string; name: string }> {
+  return insertCaTestProfile(harness, accountId, { name, policy: DEVICE_POLICY });
 }

@@ -3,6 +3,7 @@ import { randomUUID, webcrypto, X509Certificate } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
 import { apiPaths } from '../../../contract/paths.ts';
 import type { ClientAuthCertificate } from '../../../contract/schemas/client-auth.ts';
+import { insertTestCa } from '../ca/helpers.ts';
 import { call } from '../organizations/requests.ts';
 import type { TestApp } from '../test-app.ts';
 
@@ -85,39 +86,11 @@ export interface PlatformCa {
   issuingId: string;
 }
 
-async function insertCa(
-  harness: TestApp,
-  certificate: MadeCertificate,
-  kind: 'root' | 'issuing',
-  parentId: string | null,
-): Promise<string> {
-  const id = randomUUID();
-  await harness.deps.db
-    .insertInto('certificate_authorities')
-    .values({
-      id,
-      kind,
-      parent_id: parentId,
-      key_algorithm: 'ECDSA-P256',
-      key_custody: 'encrypted',
-      sealed_private_key: new Uint8Array([0]),
-      certificate: certificate.der,
-      subject: certificate.x509.subject,
-      serial_number: certificate.x509.serialNumber,
-      not_before: certificate.x509.notBefore,
-      not_after: certificate.x509.notAfter,
-      sha256_fingerprint: randomUUID(),
-      created_at: new Date(),
-    })
-    .execute();
-  return id;
-}
-
 export async function insertPlatformCa(harness: TestApp): Promise<PlatformCa> {
   const root = await selfSigned({ cn: 'Test Root CA', ca: true });
   const issuing = await issuedBy(root, { cn: 'Test Issuing CA', ca: true });
-  const rootId = await insertCa(harness, root, 'root', null);
-  const issuingId = await insertCa(harness, issuing, 'issuing', rootId);
+  const rootId = await insertTestCa(harness, 'root', root.x509, null);
+  const issuingId = await insertTestCa(harness, 'issuing', issuing.x509, rootId);
   return { root, issuing, issuingId };
 }
 
