@@ -32,6 +32,26 @@ export const textSearch = v.fallback(
   undefined,
 );
 
+/** The id of an object the list is filtered by (an account, a role): absent when empty. */
+export const idSearch = v.fallback(v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(64))), undefined);
+
+/**
+ * The filters most lists share, as the API's list queries take them: the search text (trimmed,
+ * absent when blank), the status and the account, each only when set.
+ */
+export function commonFilterQuery<TStatus extends string>(search: {
+  q?: string | undefined;
+  status?: TStatus | undefined;
+  account?: string | undefined;
+}): { q?: string; status?: TStatus; account_id?: string } {
+  const q = search.q?.trim();
+  return {
+    ...(q ? { q } : {}),
+    ...(search.status ? { status: search.status } : {}),
+    ...(search.account ? { account_id: search.account } : {}),
+  };
+}
+
 /** The order an address's `sort` names, or the list's default. */
 export function sortOf<TColumn extends string>(
   columns: readonly TColumn[],

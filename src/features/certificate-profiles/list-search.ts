@@ -6,14 +6,21 @@ import {
   type ProfileSortColumn,
   type SortOrder,
 } from '../../../contract/sort-columns.ts';
-import { pageQuery, pageSearch, sortOf, sortSearch, textSearch } from '../../components/list/list-search.ts';
+import {
+  idSearch,
+  pageQuery,
+  pageSearch,
+  sortOf,
+  sortSearch,
+  textSearch,
+} from '../../components/list/list-search.ts';
 
 export const DEFAULT_PROFILE_SORT: SortOrder<ProfileSortColumn> = { column: 'name', direction: 'asc' };
 
 /** The profiles list's address: name filter, account, sort and page. */
 export const profileListSearchSchema = v.object({
   name: textSearch,
-  account: v.fallback(v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(64))), undefined),
+  account: idSearch,
   sort: sortSearch(PROFILE_SORT_COLUMNS),
   page: pageSearch,
 });

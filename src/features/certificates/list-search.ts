@@ -8,7 +8,15 @@ import {
   formatSort,
   type SortOrder,
 } from '../../../contract/sort-columns.ts';
-import { pageQuery, pageSearch, sortOf, sortSearch, textSearch } from '../../components/list/list-search.ts';
+import {
+  commonFilterQuery,
+  idSearch,
+  pageQuery,
+  pageSearch,
+  sortOf,
+  sortSearch,
+  textSearch,
+} from '../../components/list/list-search.ts';
 
 export const DEFAULT_CERTIFICATE_SORT: SortOrder<CertificateSortColumn> = {
   column: 'issued',
@@ -19,7 +27,7 @@ export const DEFAULT_CERTIFICATE_SORT: SortOrder<CertificateSortColumn> = {
 export const certificateListSearchSchema = v.object({
   q: textSearch,
   status: v.fallback(v.optional(v.picklist(CERTIFICATE_STATUSES)), undefined),
-  account: v.fallback(v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(64))), undefined),
+  account: idSearch,
   sort: sortSearch(CERTIFICATE_SORT_COLUMNS),
   page: pageSearch,
 });
@@ -33,13 +41,7 @@ export function certificateSortOf(search: CertificateListSearch): SortOrder<Cert
 export function certificateFilterQuery(
   search: CertificateListSearch,
 ): Omit<CertificateListQueryInput, 'limit' | 'offset'> {
-  const q = search.q?.trim();
-  return {
-    sort: formatSort(certificateSortOf(search)),
-    ...(q ? { q } : {}),
-    ...(search.status ? { status: search.status } : {}),
-    ...(search.account ? { account_id: search.account } : {}),
-  };
+  return { sort: formatSort(certificateSortOf(search)), ...commonFilterQuery(search) };
 }
 
 /** One page of the list, 20 rows; the loader and the page build the same key with it. */

@@ -7,7 +7,14 @@ import {
   type OrganizationSortColumn,
   type SortOrder,
 } from '../../../contract/sort-columns.ts';
-import { pageQuery, pageSearch, sortOf, sortSearch, textSearch } from '../../components/list/list-search.ts';
+import {
+  idSearch,
+  pageQuery,
+  pageSearch,
+  sortOf,
+  sortSearch,
+  textSearch,
+} from '../../components/list/list-search.ts';
 
 export const DEFAULT_ORGANIZATION_SORT: SortOrder<OrganizationSortColumn> = {
   column: 'name',
@@ -19,7 +26,7 @@ export const DEFAULT_ORGANIZATION_SORT: SortOrder<OrganizationSortColumn> = {
  * filter, the sort and the page.
  */
 export const organizationListSearchSchema = v.object({
-  accountId: v.fallback(v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(64))), undefined),
+  accountId: idSearch,
   name: textSearch,
   sort: sortSearch(ORGANIZATION_SORT_COLUMNS),
   page: pageSearch,

@@ -10,7 +10,15 @@ import {
   type ServiceUserSortColumn,
   type SortOrder,
 } from '../../../contract/sort-columns.ts';
-import { pageQuery, pageSearch, sortOf, sortSearch, textSearch } from '../../components/list/list-search.ts';
+import {
+  commonFilterQuery,
+  idSearch,
+  pageQuery,
+  pageSearch,
+  sortOf,
+  sortSearch,
+  textSearch,
+} from '../../components/list/list-search.ts';
 
 export const DEFAULT_SERVICE_USER_SORT: SortOrder<ServiceUserSortColumn> = {
   column: 'name',
@@ -21,7 +29,7 @@ export const DEFAULT_SERVICE_USER_SORT: SortOrder<ServiceUserSortColumn> = {
 export const serviceUserListSearchSchema = v.object({
   q: textSearch,
   status: v.fallback(v.optional(v.picklist(SERVICE_USER_STATUSES)), undefined),
-  account: v.fallback(v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(64))), undefined),
+  account: idSearch,
   sort: sortSearch(SERVICE_USER_SORT_COLUMNS),
   page: pageSearch,
 });
@@ -35,13 +43,7 @@ export function serviceUserSortOf(search: ServiceUserListSearch): SortOrder<Serv
 export function serviceUserFilterQuery(
   search: ServiceUserListSearch,
 ): Omit<ServiceUserListQueryInput, 'limit' | 'offset'> {
-  const q = search.q?.trim();
-  return {
-    sort: formatSort(serviceUserSortOf(search)),
-    ...(q ? { q } : {}),
-    ...(search.status ? { status: search.status } : {}),
-    ...(search.account ? { account_id: search.account } : {}),
-  };
+  return { sort: formatSort(serviceUserSortOf(search)), ...commonFilterQuery(search) };
 }
 
 /** One page of the list, 20 rows; the loader and the page build the same key with it. */

@@ -8,7 +8,14 @@ import {
   USER_SORT_COLUMNS,
   type UserSortColumn,
 } from '../../../contract/sort-columns.ts';
-import { pageQuery, pageSearch, sortOf, sortSearch, textSearch } from '../../components/list/list-search.ts';
+import {
+  idSearch,
+  pageQuery,
+  pageSearch,
+  sortOf,
+  sortSearch,
+  textSearch,
+} from '../../components/list/list-search.ts';
 
 export const DEFAULT_USER_SORT: SortOrder<UserSortColumn> = { column: 'name', direction: 'asc' };
 
@@ -23,7 +30,7 @@ export const userListSearchSchema = v.object({
   q: textSearch,
   status: choiceSearch(USER_STATUSES),
   scope: choiceSearch(ACCESS_SCOPES),
-  role: v.fallback(v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(64))), undefined),
+  role: idSearch,
   sort: sortSearch(USER_SORT_COLUMNS),
   page: pageSearch,
 });
