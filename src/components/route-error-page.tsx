@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useQueryErrorResetBoundary } from '@tanstack/react-query';
-import { useRouter } from '@tanstack/react-router';
+import { Link, type LinkProps, useRouter } from '@tanstack/react-router';
 import { type ReactNode, useEffect } from 'react';
 import { ApiError } from '../lib/api-client.ts';
 import { errorPageText } from '../lib/error-messages.ts';
@@ -18,8 +18,8 @@ export interface RouteErrorPageProps {
   notFound: { title: ReactNode; text: ReactNode };
   /** The title of any other failure to load. */
   failedTitle: ReactNode;
-  /** The way back: a link to the list the object belongs to. */
-  back: ReactNode;
+  /** The way back: the list the object belongs to, and the words of the link to it. */
+  back: { to: LinkProps['to']; label: ReactNode };
 }
 
 /**
@@ -27,7 +27,7 @@ export interface RouteErrorPageProps {
  * the way back, and any other failure says what went wrong in our words (lib/error-messages.ts,
  * never the server's raw text) with a retry beside the way back.
  */
-export function RouteErrorPage({ error, notFound, failedTitle, back }: RouteErrorPageProps) {
+export function RouteErrorPage({ error, notFound, failedTitle, back: { to, label } }: RouteErrorPageProps) {
   const { i18n } = useLingui();
   const router = useRouter();
   const queryErrorResetBoundary = useQueryErrorResetBoundary();
@@ -36,6 +36,11 @@ export function RouteErrorPage({ error, notFound, failedTitle, back }: RouteErro
     queryErrorResetBoundary.reset();
   }, [queryErrorResetBoundary]);
 
+  const back = (
+    <Link to={to} className="button button--secondary">
+      {label}
+    </Link>
+  );
   const status = error instanceof ApiError ? error.status : null;
   if (status === 403) return <ForbiddenPage />;
   if (status === 404) {

@@ -1,5 +1,5 @@
 import { Trans } from '@lingui/react/macro';
-import { type ErrorComponentProps, Link } from '@tanstack/react-router';
+import type { ErrorComponentProps } from '@tanstack/react-router';
 import { RouteErrorPage } from '../../../components/route-error-page.tsx';
 
 /** The account routes' error page: the shared one, with the account's words and the way back to the list. */
@@ -14,11 +14,7 @@ export function AccountDetailsLoadError({ error }: ErrorComponentProps) {
         ),
       }}
       failedTitle={<Trans>The account could not be loaded</Trans>}
-      back={
-        <Link to="/accounts">
-          <Trans>Go to the accounts list</Trans>
-        </Link>
-      }
+      back={{ to: '/accounts', label: <Trans>Go to the accounts list</Trans> }}
     />
   );
 }

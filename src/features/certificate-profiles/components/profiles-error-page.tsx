@@ -1,5 +1,5 @@
 import { Trans } from '@lingui/react/macro';
-import { type ErrorComponentProps, Link } from '@tanstack/react-router';
+import type { ErrorComponentProps } from '@tanstack/react-router';
 import { RouteErrorPage } from '../../../components/route-error-page.tsx';
 
 /** The profile routes' error page: the shared one, with the way back to the list. */
@@ -16,11 +16,7 @@ export function ProfilesErrorPage({ error }: ErrorComponentProps) {
         ),
       }}
       failedTitle={<Trans>The certificate profile could not be loaded</Trans>}
-      back={
-        <Link to="/ca/profiles" className="button button--secondary">
-          <Trans>Go to certificate profiles</Trans>
-        </Link>
-      }
+      back={{ to: '/ca/profiles', label: <Trans>Go to certificate profiles</Trans> }}
     />
   );
 }

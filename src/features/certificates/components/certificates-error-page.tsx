@@ -1,5 +1,5 @@
 import { Trans } from '@lingui/react/macro';
-import { type ErrorComponentProps, Link } from '@tanstack/react-router';
+import type { ErrorComponentProps } from '@tanstack/react-router';
 import { RouteErrorPage } from '../../../components/route-error-page.tsx';
 
 /** The certificate routes' error page: the shared one, with the way back to the list. */
@@ -12,11 +12,7 @@ export function CertificatesErrorPage({ error }: ErrorComponentProps) {
         text: <Trans>This certificate does not exist, or is not one you can see.</Trans>,
       }}
       failedTitle={<Trans>The certificate could not be loaded</Trans>}
-      back={
-        <Link to="/ca/certificates" className="button button--secondary">
-          <Trans>Go to certificates</Trans>
-        </Link>
-      }
+      back={{ to: '/ca/certificates', label: <Trans>Go to certificates</Trans> }}
     />
   );
 }

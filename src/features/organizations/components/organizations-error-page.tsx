@@ -1,5 +1,5 @@
 import { Trans } from '@lingui/react/macro';
-import { type ErrorComponentProps, Link } from '@tanstack/react-router';
+import type { ErrorComponentProps } from '@tanstack/react-router';
 import { RouteErrorPage } from '../../../components/route-error-page.tsx';
 
 /** The organization and contact routes' error page: the shared one, with the way back to the list. */
@@ -12,11 +12,7 @@ export function OrganizationsErrorPage({ error }: ErrorComponentProps) {
         text: <Trans>This organization or contact does not exist, or you cannot see it.</Trans>,
       }}
       failedTitle={<Trans>This page could not be loaded</Trans>}
-      back={
-        <Link to="/ca/organizations" className="button button--secondary">
-          <Trans>Go to organizations</Trans>
-        </Link>
-      }
+      back={{ to: '/ca/organizations', label: <Trans>Go to organizations</Trans> }}
     />
   );
 }

@@ -1,6 +1,6 @@
 import { Trans } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
-import { type ErrorComponentProps, Link } from '@tanstack/react-router';
+import type { ErrorComponentProps } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { MessagePage } from '../../../components/message-page.tsx';
 import { RequirePermissions } from '../../../components/require-permissions.tsx';
@@ -45,11 +45,7 @@ export function RolesErrorPage({ error }: ErrorComponentProps) {
         text: <Trans>This role does not exist, or is not one you can see.</Trans>,
       }}
       failedTitle={<Trans>The role could not be loaded</Trans>}
-      back={
-        <Link to="/access/manage-user-roles" className="button button--secondary">
-          <Trans>Go to user roles</Trans>
-        </Link>
-      }
+      back={{ to: '/access/manage-user-roles', label: <Trans>Go to user roles</Trans> }}
     />
   );
 }

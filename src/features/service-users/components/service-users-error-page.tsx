@@ -1,5 +1,5 @@
 import { Trans } from '@lingui/react/macro';
-import { type ErrorComponentProps, Link } from '@tanstack/react-router';
+import type { ErrorComponentProps } from '@tanstack/react-router';
 import { RouteErrorPage } from '../../../components/route-error-page.tsx';
 
 /** The service-user routes' error page: the shared one, with the way back to the list. */
@@ -16,11 +16,7 @@ export function ServiceUsersErrorPage({ error }: ErrorComponentProps) {
         ),
       }}
       failedTitle={<Trans>The service user could not be loaded</Trans>}
-      back={
-        <Link to="/access/service-user" className="button button--secondary">
-          <Trans>Go to service users</Trans>
-        </Link>
-      }
+      back={{ to: '/access/service-user', label: <Trans>Go to service users</Trans> }}
     />
   );
 }

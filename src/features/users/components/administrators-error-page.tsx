@@ -1,5 +1,5 @@
 import { Trans } from '@lingui/react/macro';
-import { type ErrorComponentProps, Link } from '@tanstack/react-router';
+import type { ErrorComponentProps } from '@tanstack/react-router';
 import { RouteErrorPage } from '../../../components/route-error-page.tsx';
 
 /** The administrator routes' error page: the shared one, with the way back to the list. */
@@ -16,11 +16,7 @@ export function AdministratorsErrorPage({ error }: ErrorComponentProps) {
         ),
       }}
       failedTitle={<Trans>The administrator could not be loaded</Trans>}
-      back={
-        <Link to="/access/administrators" className="button button--secondary">
-          <Trans>Go to administrators</Trans>
-        </Link>
-      }
+      back={{ to: '/access/administrators', label: <Trans>Go to administrators</Trans> }}
     />
   );
 }
