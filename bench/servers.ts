@@ -1,12 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { apiPaths } from '../contract/paths.ts';
 import { issueLicence } from '../e2e/support/licence.ts';
+import { sharedCaKeyFile } from '../tests/server/shared-ca-key-file.ts';
 
 export interface RunningServer {
   origin: string;
@@ -60,20 +57,6 @@ async function waitUntilAnswering(url: string, child: ChildProcess, timeoutMs: n
  * The platform API as `npm start` runs it: on PGlite in `dataDir`, or on PostgreSQL at `databaseUrl`,
  * with any other settings in `env`.
  */
-/** The CA key-encryption key the processes on one PostgreSQL database share (required there). */
-function sharedCaKeyFile(databaseUrl: string): string {
-  const file = path.join(
-    tmpdir(),
-    `trust-console-ca-kek-${createHash('sha256').update(databaseUrl).digest('hex').slice(0, 16)}.key`,
-  );
-  try {
-    writeFileSync(file, randomBytes(32), { mode: 0o600, flag: 'wx' });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
-  return file;
-}
-
 export async function startPlatform(
   dataDir: string,
   databaseUrl = '',

@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,6 +12,7 @@ import { hashPassword } from '../../server/identity/passwords.ts';
 import { ensureSystemAccount } from '../../server/setup/seed.ts';
 import { insertUser } from '../../server/users/repository.ts';
 import { ensureBuiltInRoles } from '../../server/users/roles.ts';
+import { sharedCaKeyFile } from './shared-ca-key-file.ts';
 
 /** Real server processes (`server/main.ts`) for the suites that prove what holds across processes. */
 
@@ -31,23 +31,6 @@ function freePort(): Promise<number> {
       probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()));
     });
   });
-}
-
-/**
- * The CA key-encryption key every process on one database shares (a server on PostgreSQL refuses to
- * start without one): a file of the temporary directory named after the database.
- */
-export function sharedCaKeyFile(databaseUrl: string): string {
-  const file = path.join(
-    tmpdir(),
-    `trust-console-ca-kek-${createHash('sha256').update(databaseUrl).digest('hex').slice(0, 16)}.key`,
-  );
-  try {
-    writeFileSync(file, randomBytes(32), { mode: 0o600, flag: 'wx' });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
-  return file;
 }
 
 export async function startProcess(databaseUrl: string, dataDir: string): Promise<ServerProcess> {
