@@ -1,6 +1,5 @@
 import { Trans } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
 import { Temporal } from 'temporal-polyfill';
 import { apiPaths } from '../../../../contract/paths.ts';
 import type {
@@ -12,6 +11,7 @@ import { QueryStatus } from '../../../components/list/query-status.tsx';
 import { formatTimestamp } from '../../../lib/dates.ts';
 import { certificateAuthoritiesQueryOptions } from '../queries.ts';
 import './certificate-authority.css';
+import { DetailsRow } from '../../../components/details-row.tsx';
 
 export type CaPageKind = 'root' | 'issuing';
 
@@ -104,35 +104,35 @@ function CaDetails({ ca }: { ca: CertificateAuthority }) {
           <Trans>Certificate</Trans>
         </h2>
         <dl className="details">
-          <Row label={<Trans>Subject</Trans>}>
+          <DetailsRow label={<Trans>Subject</Trans>}>
             <Name name={details.subject} />
-          </Row>
-          <Row label={<Trans>Issuer</Trans>}>
+          </DetailsRow>
+          <DetailsRow label={<Trans>Issuer</Trans>}>
             <Name name={details.issuer} />
-          </Row>
-          <Row label={<Trans>Valid from</Trans>}>{instant(details.validFrom)}</Row>
-          <Row label={<Trans>Valid to</Trans>}>{instant(details.validTo)}</Row>
-          <Row label={<Trans>Serial number</Trans>}>
+          </DetailsRow>
+          <DetailsRow label={<Trans>Valid from</Trans>}>{instant(details.validFrom)}</DetailsRow>
+          <DetailsRow label={<Trans>Valid to</Trans>}>{instant(details.validTo)}</DetailsRow>
+          <DetailsRow label={<Trans>Serial number</Trans>}>
             <code className="ca-page__hex">{details.serial_number}</code>
-          </Row>
-          <Row label={<Trans>SHA-256 fingerprint</Trans>}>
+          </DetailsRow>
+          <DetailsRow label={<Trans>SHA-256 fingerprint</Trans>}>
             <code className="ca-page__hex">{details.sha256_fingerprint}</code>
-          </Row>
-          <Row label={<Trans>SHA-1 fingerprint</Trans>}>
+          </DetailsRow>
+          <DetailsRow label={<Trans>SHA-1 fingerprint</Trans>}>
             <code className="ca-page__hex">{details.sha1_fingerprint}</code>
-          </Row>
-          <Row label={<Trans>Key algorithm</Trans>}>{details.key_algorithm}</Row>
-          <Row label={<Trans>Signature algorithm</Trans>}>{details.signature_algorithm}</Row>
-          <Row label={<Trans>Key custody</Trans>}>
+          </DetailsRow>
+          <DetailsRow label={<Trans>Key algorithm</Trans>}>{details.key_algorithm}</DetailsRow>
+          <DetailsRow label={<Trans>Signature algorithm</Trans>}>{details.signature_algorithm}</DetailsRow>
+          <DetailsRow label={<Trans>Key custody</Trans>}>
             {ca.key_custody === 'pkcs11' ? (
               <Trans>In a hardware security module (PKCS#11); the key never leaves it</Trans>
             ) : (
               <Trans>Encrypted in the database under the operator’s key</Trans>
             )}
-          </Row>
-          <Row label={<Trans>Published at</Trans>}>
+          </DetailsRow>
+          <DetailsRow label={<Trans>Published at</Trans>}>
             <code className="ca-page__hex">{ca.certificate_url}</code>
-          </Row>
+          </DetailsRow>
         </dl>
       </section>
       {ca.crl_url !== null ? (
@@ -141,12 +141,12 @@ function CaDetails({ ca }: { ca: CertificateAuthority }) {
             <Trans>Revocation list</Trans>
           </h2>
           <dl className="details">
-            <Row label={<Trans>CRL number</Trans>}>{ca.crl_number}</Row>
-            <Row label={<Trans>This update</Trans>}>{instant(ca.crl_this_update)}</Row>
-            <Row label={<Trans>Next update</Trans>}>{instant(ca.crl_next_update)}</Row>
-            <Row label={<Trans>CRL address</Trans>}>
+            <DetailsRow label={<Trans>CRL number</Trans>}>{ca.crl_number}</DetailsRow>
+            <DetailsRow label={<Trans>This update</Trans>}>{instant(ca.crl_this_update)}</DetailsRow>
+            <DetailsRow label={<Trans>Next update</Trans>}>{instant(ca.crl_next_update)}</DetailsRow>
+            <DetailsRow label={<Trans>CRL address</Trans>}>
               <code className="ca-page__hex">{ca.crl_url}</code>
-            </Row>
+            </DetailsRow>
           </dl>
         </section>
       ) : null}
@@ -161,14 +161,5 @@ function Name({ name }: { name: DistinguishedName }) {
       {name.common_name ? <span className="ca-page__name">{name.common_name}</span> : null}
       <code className="ca-page__hex">{name.distinguished_name}</code>
     </>
-  );
-}
-
-function Row({ label, children }: { label: ReactNode; children: ReactNode }) {
-  return (
-    <div className="details__row">
-      <dt>{label}</dt>
-      <dd>{children}</dd>
-    </div>
   );
 }

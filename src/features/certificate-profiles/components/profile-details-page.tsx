@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
 import { SUBJECT_FIELDS } from '../../../../contract/certificate-policy.ts';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
@@ -20,6 +20,7 @@ import {
   SUBJECT_RULE_LABELS,
 } from './profile-labels.ts';
 import './certificate-profiles.css';
+import { DetailsRow } from '../../../components/details-row.tsx';
 
 /** One certificate profile (`/ca/profiles/{id}`): its policy; Edit and Delete for whoever manages profiles. */
 export function ProfileDetailsPage({ id }: { id: string }) {
@@ -58,25 +59,27 @@ export function ProfileDetailsPage({ id }: { id: string }) {
           <Trans>Details</Trans>
         </h2>
         <dl className="details">
-          <Row label={<Trans>Account</Trans>}>{profile.account_name}</Row>
-          <Row label={<Trans>Description</Trans>}>{profile.description || <Trans>Not given</Trans>}</Row>
-          <Row label={<Trans>Validity</Trans>}>
+          <DetailsRow label={<Trans>Account</Trans>}>{profile.account_name}</DetailsRow>
+          <DetailsRow label={<Trans>Description</Trans>}>
+            {profile.description || <Trans>Not given</Trans>}
+          </DetailsRow>
+          <DetailsRow label={<Trans>Validity</Trans>}>
             <Trans>{days} days</Trans>
-          </Row>
-          <Row label={<Trans>Key usages</Trans>}>
+          </DetailsRow>
+          <DetailsRow label={<Trans>Key usages</Trans>}>
             {policy.key_usages.map((usage) => i18n._(KEY_USAGE_LABELS[usage])).join(', ')}
-          </Row>
-          <Row label={<Trans>Extended key usages</Trans>}>
+          </DetailsRow>
+          <DetailsRow label={<Trans>Extended key usages</Trans>}>
             {policy.extended_key_usages.length === 0 ? (
               <Trans>None</Trans>
             ) : (
               policy.extended_key_usages.map((usage) => i18n._(EXTENDED_KEY_USAGE_LABELS[usage])).join(', ')
             )}
-          </Row>
-          <Row label={<Trans>Key types</Trans>}>{keyTypesText(policy)}</Row>
-          <Row label={<Trans>Updated</Trans>}>
+          </DetailsRow>
+          <DetailsRow label={<Trans>Key types</Trans>}>{keyTypesText(policy)}</DetailsRow>
+          <DetailsRow label={<Trans>Updated</Trans>}>
             {userDate(profile.updated_at, viewer.date_format, i18n.locale)}
-          </Row>
+          </DetailsRow>
         </dl>
       </section>
       <section aria-labelledby="profile-subject">
@@ -85,9 +88,9 @@ export function ProfileDetailsPage({ id }: { id: string }) {
         </h2>
         <dl className="details">
           {SUBJECT_FIELDS.map((field) => (
-            <Row key={field} label={i18n._(SUBJECT_FIELD_LABELS[field])}>
+            <DetailsRow key={field} label={i18n._(SUBJECT_FIELD_LABELS[field])}>
               {i18n._(SUBJECT_RULE_LABELS[policy.subject[field]])}
-            </Row>
+            </DetailsRow>
           ))}
         </dl>
       </section>
@@ -97,14 +100,5 @@ export function ProfileDetailsPage({ id }: { id: string }) {
         onDeleted={() => void navigate({ to: '/ca/profiles' })}
       />
     </section>
-  );
-}
-
-function Row({ label, children }: { label: ReactNode; children: ReactNode }) {
-  return (
-    <div className="details__row">
-      <dt>{label}</dt>
-      <dd>{children}</dd>
-    </div>
   );
 }

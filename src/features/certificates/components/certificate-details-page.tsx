@@ -22,15 +22,7 @@ import { certificateQueryOptions } from '../queries.ts';
 import { CERTIFICATE_SOURCE_LABELS, REVOCATION_REASON_LABELS } from './certificate-labels.ts';
 import { CertificateRevokeDialog } from './certificate-revoke-dialog.tsx';
 import './certificates.css';
-
-function Row({ label, children }: { label: ReactNode; children: ReactNode }) {
-  return (
-    <div className="details__row">
-      <dt>{label}</dt>
-      <dd>{children}</dd>
-    </div>
-  );
-}
+import { DetailsRow } from '../../../components/details-row.tsx';
 
 /** A moment as `YYYY-MM-DD HH:mm:ss` in the viewer's time zone. */
 function moment(value: string): string {
@@ -44,16 +36,16 @@ function NameSection({ id, title, name }: { id: string; title: ReactNode; name: 
     <section aria-labelledby={id}>
       <h2 id={id}>{title}</h2>
       <dl className="details">
-        <Row label={<Trans>Distinguished name</Trans>}>
+        <DetailsRow label={<Trans>Distinguished name</Trans>}>
           <span className="certificate-serial">{name.distinguished_name}</span>
-        </Row>
-        <Row label={<Trans>Common name</Trans>}>{part(name.common_name)}</Row>
-        <Row label={<Trans>Organizational unit</Trans>}>{part(name.organizational_unit)}</Row>
-        <Row label={<Trans>Organization</Trans>}>{part(name.organization)}</Row>
-        <Row label={<Trans>Locality</Trans>}>{part(name.locality)}</Row>
-        <Row label={<Trans>State</Trans>}>{part(name.state)}</Row>
-        <Row label={<Trans>Country</Trans>}>{part(name.country)}</Row>
-        <Row label={<Trans>E-mail</Trans>}>{part(name.email)}</Row>
+        </DetailsRow>
+        <DetailsRow label={<Trans>Common name</Trans>}>{part(name.common_name)}</DetailsRow>
+        <DetailsRow label={<Trans>Organizational unit</Trans>}>{part(name.organizational_unit)}</DetailsRow>
+        <DetailsRow label={<Trans>Organization</Trans>}>{part(name.organization)}</DetailsRow>
+        <DetailsRow label={<Trans>Locality</Trans>}>{part(name.locality)}</DetailsRow>
+        <DetailsRow label={<Trans>State</Trans>}>{part(name.state)}</DetailsRow>
+        <DetailsRow label={<Trans>Country</Trans>}>{part(name.country)}</DetailsRow>
+        <DetailsRow label={<Trans>E-mail</Trans>}>{part(name.email)}</DetailsRow>
       </dl>
     </section>
   );
@@ -141,42 +133,46 @@ export function CertificateDetailsPage({ id }: { id: string }) {
           <Trans>Certificate</Trans>
         </h2>
         <dl className="details">
-          <Row label={<Trans>Status</Trans>}>
+          <DetailsRow label={<Trans>Status</Trans>}>
             <CertificateStatusBadge status={certificate.status} />
-          </Row>
+          </DetailsRow>
           {certificate.revoked_at !== null ? (
             <>
-              <Row label={<Trans>Revoked on</Trans>}>{moment(certificate.revoked_at)}</Row>
-              <Row label={<Trans>Revocation reason</Trans>}>
+              <DetailsRow label={<Trans>Revoked on</Trans>}>{moment(certificate.revoked_at)}</DetailsRow>
+              <DetailsRow label={<Trans>Revocation reason</Trans>}>
                 {certificate.revocation_reason
                   ? i18n._(REVOCATION_REASON_LABELS[certificate.revocation_reason])
                   : null}
-              </Row>
+              </DetailsRow>
             </>
           ) : null}
-          <Row label={<Trans>Serial number</Trans>}>
+          <DetailsRow label={<Trans>Serial number</Trans>}>
             <span className="certificate-serial">{details.serial_number}</span>
-          </Row>
-          <Row label={<Trans>Valid from</Trans>}>{moment(details.validFrom)}</Row>
-          <Row label={<Trans>Valid to</Trans>}>{moment(details.validTo)}</Row>
-          <Row label={<Trans>Within its validity</Trans>}>
+          </DetailsRow>
+          <DetailsRow label={<Trans>Valid from</Trans>}>{moment(details.validFrom)}</DetailsRow>
+          <DetailsRow label={<Trans>Valid to</Trans>}>{moment(details.validTo)}</DetailsRow>
+          <DetailsRow label={<Trans>Within its validity</Trans>}>
             {details.isValid ? <Trans>Yes</Trans> : <Trans>No</Trans>}
-          </Row>
-          <Row label={<Trans>Version</Trans>}>{details.version}</Row>
-          <Row label={<Trans>Key algorithm</Trans>}>{details.key_algorithm}</Row>
-          <Row label={<Trans>Signature algorithm</Trans>}>{details.signature_algorithm}</Row>
-          <Row label={<Trans>SHA-256 fingerprint</Trans>}>
+          </DetailsRow>
+          <DetailsRow label={<Trans>Version</Trans>}>{details.version}</DetailsRow>
+          <DetailsRow label={<Trans>Key algorithm</Trans>}>{details.key_algorithm}</DetailsRow>
+          <DetailsRow label={<Trans>Signature algorithm</Trans>}>{details.signature_algorithm}</DetailsRow>
+          <DetailsRow label={<Trans>SHA-256 fingerprint</Trans>}>
             <span className="certificate-serial">{details.sha256_fingerprint}</span>
-          </Row>
-          <Row label={<Trans>SHA-1 fingerprint</Trans>}>
+          </DetailsRow>
+          <DetailsRow label={<Trans>SHA-1 fingerprint</Trans>}>
             <span className="certificate-serial">{details.sha1_fingerprint}</span>
-          </Row>
-          <Row label={<Trans>Account</Trans>}>
+          </DetailsRow>
+          <DetailsRow label={<Trans>Account</Trans>}>
             {certificate.account ? certificate.account.name : <Trans>Account deleted</Trans>}
-          </Row>
-          <Row label={<Trans>Profile</Trans>}>{certificate.profile_name ?? <Trans>None</Trans>}</Row>
-          <Row label={<Trans>Issued for</Trans>}>{i18n._(CERTIFICATE_SOURCE_LABELS[certificate.source])}</Row>
-          <Row label={<Trans>Issued</Trans>}>{moment(certificate.created_at)}</Row>
+          </DetailsRow>
+          <DetailsRow label={<Trans>Profile</Trans>}>
+            {certificate.profile_name ?? <Trans>None</Trans>}
+          </DetailsRow>
+          <DetailsRow label={<Trans>Issued for</Trans>}>
+            {i18n._(CERTIFICATE_SOURCE_LABELS[certificate.source])}
+          </DetailsRow>
+          <DetailsRow label={<Trans>Issued</Trans>}>{moment(certificate.created_at)}</DetailsRow>
         </dl>
       </section>
       <div className="certificate-details__names">

@@ -1,5 +1,6 @@
 import { Trans } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
+import { DetailsRow } from '../../../components/details-row.tsx';
 
 export interface DetailRow {
   label: ReactNode;
@@ -14,18 +15,15 @@ export function DetailList({ rows }: { rows: readonly DetailRow[] }) {
       {rows.map((row, index) => (
         // Rows are fixed per page and never reorder, so their position identifies them.
         // biome-ignore lint/suspicious/noArrayIndexKey: see above
-        <div key={index} className="details__row">
-          <dt>{row.label}</dt>
-          <dd>
-            {row.value === '' ? (
-              <span className="organizations-not-given">
-                <Trans>Not given</Trans>
-              </span>
-            ) : (
-              row.value
-            )}
-          </dd>
-        </div>
+        <DetailsRow key={index} label={row.label}>
+          {row.value === '' ? (
+            <span className="organizations-not-given">
+              <Trans>Not given</Trans>
+            </span>
+          ) : (
+            row.value
+          )}
+        </DetailsRow>
       ))}
     </dl>
   );

@@ -4,6 +4,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { type ReactNode, useState } from 'react';
 import type { ServiceUser } from '../../../../contract/schemas/service-users.ts';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
+import { DetailsRow } from '../../../components/details-row.tsx';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
 import { APPLICATION_NAMES, roleDisplayName } from '../../../components/role-labels.ts';
 import { Button } from '../../../components/ui/button.tsx';
@@ -89,17 +90,19 @@ export function ServiceUserDetailsPage({
           <Trans>Details</Trans>
         </h2>
         <dl className="details">
-          <Row label={<Trans>Description</Trans>}>{serviceUser.description || <Trans>Not given</Trans>}</Row>
-          <Row label={<Trans>Responsible person’s e-mail</Trans>}>{serviceUser.email}</Row>
-          <Row label={<Trans>End date</Trans>}>
+          <DetailsRow label={<Trans>Description</Trans>}>
+            {serviceUser.description || <Trans>Not given</Trans>}
+          </DetailsRow>
+          <DetailsRow label={<Trans>Responsible person’s e-mail</Trans>}>{serviceUser.email}</DetailsRow>
+          <DetailsRow label={<Trans>End date</Trans>}>
             {endDate === null ? (
               <Trans>No end date</Trans>
             ) : (
               formatUserDate(endDate, viewer.date_format, i18n.locale)
             )}
-          </Row>
-          <Row label={<Trans>Last used</Trans>}>{date(serviceUser.last_used_at)}</Row>
-          <Row label={<Trans>Created</Trans>}>
+          </DetailsRow>
+          <DetailsRow label={<Trans>Last used</Trans>}>{date(serviceUser.last_used_at)}</DetailsRow>
+          <DetailsRow label={<Trans>Created</Trans>}>
             {date(serviceUser.created_at)}
             {creator ? (
               <>
@@ -107,7 +110,7 @@ export function ServiceUserDetailsPage({
                 <Trans>by {creator}</Trans>
               </>
             ) : null}
-          </Row>
+          </DetailsRow>
         </dl>
       </section>
       <section aria-labelledby="accounts-and-roles">
@@ -115,21 +118,21 @@ export function ServiceUserDetailsPage({
           <Trans>Accounts and roles</Trans>
         </h2>
         <dl className="details">
-          <Row label={<Trans>Accounts</Trans>}>
+          <DetailsRow label={<Trans>Accounts</Trans>}>
             <ul className="service-user-details__list">
               {serviceUser.accounts.map((account) => (
                 <li key={account.id}>{account.name}</li>
               ))}
             </ul>
-          </Row>
+          </DetailsRow>
           {rolesByApplication(serviceUser).map(({ app, roles }) => (
-            <Row key={app} label={APPLICATION_NAMES[app]}>
+            <DetailsRow key={app} label={APPLICATION_NAMES[app]}>
               <ul className="service-user-details__list">
                 {roles.map((role) => (
                   <li key={role.id}>{roleDisplayName(role, i18n)}</li>
                 ))}
               </ul>
-            </Row>
+            </DetailsRow>
           ))}
         </dl>
       </section>
@@ -145,15 +148,6 @@ export function ServiceUserDetailsPage({
         onDeleted={() => void navigate({ to: '/access/service-user' })}
       />
     </section>
-  );
-}
-
-function Row({ label, children }: { label: ReactNode; children: ReactNode }) {
-  return (
-    <div className="details__row">
-      <dt>{label}</dt>
-      <dd>{children}</dd>
-    </div>
   );
 }
 

@@ -5,6 +5,7 @@ import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { DEFAULT_PLATFORM_LOCALE } from '../../../../contract/locales.ts';
 import { userCreateSchema } from '../../../../contract/schemas/users.ts';
 import { AliasesEditor, aliasesOf, aliasRules } from '../../../components/aliases-editor.tsx';
+import { DetailsRow } from '../../../components/details-row.tsx';
 import { ForbiddenPage } from '../../../components/forbidden-page.tsx';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -314,49 +315,19 @@ function AdministratorCreateForm() {
             <Trans>Summary</Trans>
           </h2>
           <dl className="details">
-            <div className="details__row">
-              <dt>
-                <Trans>Name</Trans>
-              </dt>
-              <dd>
-                {review.first_name} {review.last_name}
-              </dd>
-            </div>
-            <div className="details__row">
-              <dt>
-                <Trans>Username</Trans>
-              </dt>
-              <dd>{review.user_name}</dd>
-            </div>
-            <div className="details__row">
-              <dt>
-                <Trans>E-mail</Trans>
-              </dt>
-              <dd>{review.email}</dd>
-            </div>
-            <div className="details__row">
-              <dt>
-                <Trans>Primary account</Trans>
-              </dt>
-              <dd>
-                {primaryName}
-                {scopeLabel ? ` (${scopeLabel})` : null}
-              </dd>
-            </div>
-            <div className="details__row">
-              <dt>
-                <Trans>More accounts</Trans>
-              </dt>
-              <dd>
-                {chosenNames.accounts.length === 0 ? <Trans>None</Trans> : chosenNames.accounts.join(', ')}
-              </dd>
-            </div>
-            <div className="details__row">
-              <dt>
-                <Trans>Roles</Trans>
-              </dt>
-              <dd>{chosenNames.roles.join(', ')}</dd>
-            </div>
+            <DetailsRow label={<Trans>Name</Trans>}>
+              {review.first_name} {review.last_name}
+            </DetailsRow>
+            <DetailsRow label={<Trans>Username</Trans>}>{review.user_name}</DetailsRow>
+            <DetailsRow label={<Trans>E-mail</Trans>}>{review.email}</DetailsRow>
+            <DetailsRow label={<Trans>Primary account</Trans>}>
+              {primaryName}
+              {scopeLabel ? ` (${scopeLabel})` : null}
+            </DetailsRow>
+            <DetailsRow label={<Trans>More accounts</Trans>}>
+              {chosenNames.accounts.length === 0 ? <Trans>None</Trans> : chosenNames.accounts.join(', ')}
+            </DetailsRow>
+            <DetailsRow label={<Trans>Roles</Trans>}>{chosenNames.roles.join(', ')}</DetailsRow>
           </dl>
         </fieldset>
         <div className="form__actions">

@@ -6,6 +6,7 @@ import { isPlatformLocale, LANGUAGE_NAMES } from '../../../../contract/locales.t
 import type { User, UserApplicationList } from '../../../../contract/schemas/users.ts';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { DefaultApplicationPicker } from '../../../components/default-application-picker.tsx';
+import { DetailsRow } from '../../../components/details-row.tsx';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
 import { roleDisplayName } from '../../../components/role-labels.ts';
 import { showToast } from '../../../components/ui/toast.tsx';
@@ -167,10 +168,9 @@ function Details({ rows }: { rows: readonly DetailRow[] }) {
       {rows.map((row, index) => (
         // Rows are fixed per page and never reorder, so their position identifies them.
         // biome-ignore lint/suspicious/noArrayIndexKey: see above
-        <div key={index} className="details__row">
-          <dt>{row.label}</dt>
-          <dd>{row.value}</dd>
-        </div>
+        <DetailsRow key={index} label={row.label}>
+          {row.value}
+        </DetailsRow>
       ))}
     </dl>
   );
