@@ -20,7 +20,10 @@ import {
   bulkStartSchema,
   bulkValidateQuerySchema,
 } from '../../contract/schemas/bulk-import.ts';
-import { certificateAuthoritySchema } from '../../contract/schemas/certificate-authority.ts';
+import {
+  certificateAuthorityListSchema,
+  certificateAuthoritySchema,
+} from '../../contract/schemas/certificate-authority.ts';
 import {
   certificateProfileCreateSchema,
   certificateProfileListQuerySchema,
@@ -31,6 +34,8 @@ import {
   certificateTemplateQuerySchema,
   enrollmentMethodListSchema,
   keystoreTypeListSchema,
+  nationalityListSchema,
+  nationalityQuerySchema,
 } from '../../contract/schemas/certificate-profiles.ts';
 import {
   certificateExportQueryObjectSchema,
@@ -192,7 +197,7 @@ export const OPERATIONS: readonly Operation[] = [
     summary:
       "The platform's working CAs (root and issuing) with their parsed certificates, publication addresses and CRL state; needs view CA or manage CA.",
     authenticated: true,
-    success: { status: 200, description: 'Working CAs', schema: v.array(certificateAuthoritySchema) },
+    success: { status: 200, description: 'Working CAs', schema: certificateAuthorityListSchema },
     failures: [401, 403],
   },
   {
@@ -1600,6 +1605,17 @@ export const OPERATIONS: readonly Operation[] = [
     authenticated: true,
     success: { status: 200, description: 'Keystore types', schema: keystoreTypeListSchema },
     failures: [401],
+  },
+  {
+    method: 'get',
+    path: apiPaths.certificateProfiles.nationalities,
+    tag: 'Reference',
+    summary:
+      'Nationalities: the countries the platform deals with, by ISO 3166 code, named in the language asked for (en_US unless `locale` says otherwise); any signed-in user.',
+    authenticated: true,
+    query: nationalityQuerySchema,
+    success: { status: 200, description: 'Nationalities', schema: nationalityListSchema },
+    failures: [400, 401],
   },
 ];
 
