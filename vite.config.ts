@@ -60,8 +60,10 @@ export default defineConfig({
       injectManifest: {
         globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
         // Catalogs of the languages other than English are cached when first used (sw/shell.ts):
-        // a user needs one language, not eight.
-        globIgnores: ['**/assets/locale-!(en)-*.js'],
+        // a user needs one language, not eight. The client-certificate key material (pkijs and
+        // @peculiar/x509, ~150 KB gzip) is loaded when a certificate is generated, which needs the
+        // server anyway: it is never needed offline.
+        globIgnores: ['**/assets/locale-!(en)-*.js', '**/assets/key-material-*.js'],
       },
     }),
   ],

@@ -9,6 +9,8 @@ export const AUDIT_ACTIONS = [
   'UPDATE_PASSWORD',
   'TERMS_AND_CONDITIONS',
   'SEND_RESET_PASSWORD',
+  // Beyond the spec's list: the mail telling a user certificate sign-in is being set up (O-21).
+  'SEND_CLIENT_AUTH_SETUP',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

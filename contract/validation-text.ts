@@ -54,6 +54,10 @@ export const VALIDATION_TEXT: Readonly<Record<ValidationCode, string>> = {
   keyTooWeak: 'has a key that is too weak',
   keyTypeNotAllowed: 'has a key type the profile does not accept',
   notAllowed: 'is not allowed by the profile',
+  certificateUnreadable: 'is not an X.509 certificate in PEM or DER',
+  notOneCertificate: 'must hold exactly one certificate and nothing after it',
+  certificateExpired: 'is a certificate that has expired',
+  certificateNotYetValid: 'is a certificate that is not valid yet',
 };
 
 /** A failed request value as the server answers it: where, which rule, and the rule in English. */

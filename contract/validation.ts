@@ -60,6 +60,11 @@ export const VALIDATION_CODES = [
   'keyTooWeak',
   'keyTypeNotAllowed',
   'notAllowed',
+  // A client-authentication certificate (decision 019, client-authentication certificates).
+  'certificateUnreadable',
+  'notOneCertificate',
+  'certificateExpired',
+  'certificateNotYetValid',
 ] as const;
 export type ValidationCode = (typeof VALIDATION_CODES)[number];
 

@@ -7,6 +7,11 @@ import {
   isApiPath,
   UI_API_V1,
 } from '../contract/paths.ts';
+import {
+  CLIENT_AUTH_CERTIFICATE_MAX_BYTES,
+  CLIENT_AUTH_JSON_BODY_MAX_BYTES,
+  CLIENT_AUTH_UPLOAD_MEDIA_TYPE,
+} from '../contract/schemas/client-auth.ts';
 import { BULK_USER_MAX_BYTES } from '../contract/user-csv.ts';
 import { accountFederationRoutes, accountRoutes } from './accounts/routes.ts';
 import { apiTokenRoutes } from './api-tokens/routes.ts';
@@ -14,6 +19,8 @@ import type { AppDeps } from './app-deps.ts';
 import { certificateAuthorityRoutes } from './ca/routes.ts';
 import { accountProfileRoutes, certificateProfileRoutes } from './certificate-profiles/routes.ts';
 import { certificateRoutes } from './certificates/routes.ts';
+import { SERVICE_USER_CERTIFICATE_OWNERS } from './client-auth/access.ts';
+import { clientAuthRoutes } from './client-auth/routes.ts';
 import { featureFlagRoutes } from './feature-flags/routes.ts';
 import type { AppEnv } from './http/app-env.ts';
 import { warnOfUntrustedProxy } from './http/client-address.ts';
@@ -40,9 +47,19 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.notFound(notFound);
   app.use(securityHeaders(deps.config));
   app.use(warnOfUntrustedProxy(deps.config));
-  const limitBodySize = limitBodySizeByPath({
-    [apiPaths.users.bulkValidate]: { bytes: BULK_USER_MAX_BYTES, words: '4 MiB' },
-  });
+  const limitBodySize = limitBodySizeByPath(
+    { [apiPaths.users.bulkValidate]: { bytes: BULK_USER_MAX_BYTES, words: '4 MiB' } },
+    [
+      {
+        // A client certificate (decision 019): the raw file at most 4 KB, read no further than that.
+        path: new RegExp(`^${UI_API_V1}/(user|service-user)/[^/]+/client-auth-certificate$`),
+        limit: (mediaType) =>
+          mediaType === CLIENT_AUTH_UPLOAD_MEDIA_TYPE
+            ? { bytes: CLIENT_AUTH_CERTIFICATE_MAX_BYTES, words: '4 KB' }
+            : { bytes: CLIENT_AUTH_JSON_BODY_MAX_BYTES, words: '8 KB' },
+      },
+    ],
+  );
   app.use(async (c, next) => (isApiPath(c.req.path) ? limitBodySize(c, next) : next()));
   // After the body limit, which it relies on when it reads the body of a request with a key.
   app.use(idempotencyKeys(deps));
@@ -55,6 +72,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route(UI_API_V1, userRoutes(deps));
   app.route(UI_API_V1, apiTokenRoutes(deps));
   app.route(UI_API_V1, serviceUserRoutes(deps));
+  app.route(UI_API_V1, clientAuthRoutes(deps));
+  app.route(UI_API_V1, clientAuthRoutes(deps, SERVICE_USER_CERTIFICATE_OWNERS));
   app.route(UI_API_V1, roleRoutes(deps));
   app.route(UI_API_V1, organizationRoutes(deps));
   app.route(UI_API_V1, accountRoutes(deps));

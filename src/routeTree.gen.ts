@@ -52,13 +52,16 @@ import { Route as SecureCaOrganizationsCreateRouteImport } from './routes/_secur
 import { Route as SecureCaProfilesIndexRouteImport } from './routes/_secure/ca/profiles/index'
 import { Route as SecureCaProfilesCreateRouteImport } from './routes/_secure/ca/profiles/create'
 import { Route as SecureAccessAdministratorsIdIndexRouteImport } from './routes/_secure/access/administrators/$id/index'
+import { Route as SecureAccessAdministratorsIdClientAuthRouteImport } from './routes/_secure/access/administrators/$id/client-auth'
 import { Route as SecureAccessAdministratorsIdEditRouteImport } from './routes/_secure/access/administrators/$id/edit'
 import { Route as SecureAccessAdministratorsIdRoleEditRouteImport } from './routes/_secure/access/administrators/$id/role-edit'
 import { Route as SecureAccessAdministratorsIdRoleUserEditRouteImport } from './routes/_secure/access/administrators/$id/role-user-edit'
+import { Route as SecureAccessAdministratorsIdUploadCertificateRouteImport } from './routes/_secure/access/administrators/$id/upload-certificate'
 import { Route as SecureAccessManageUserRolesCloneRoleIdRouteImport } from './routes/_secure/access/manage-user-roles/clone-role/$id'
 import { Route as SecureAccessManageUserRolesEditRoleIdRouteImport } from './routes/_secure/access/manage-user-roles/edit-role/$id'
 import { Route as SecureAccessManageUserRolesRoleDetailIdRouteImport } from './routes/_secure/access/manage-user-roles/role-detail/$id'
 import { Route as SecureAccessServiceUserIdIndexRouteImport } from './routes/_secure/access/service-user/$id/index'
+import { Route as SecureAccessServiceUserIdClientAuthRouteImport } from './routes/_secure/access/service-user/$id/client-auth'
 import { Route as SecureAccessServiceUserIdEditRouteImport } from './routes/_secure/access/service-user/$id/edit'
 import { Route as SecureAccessServiceUserIdRoleServiceUserEditRouteImport } from './routes/_secure/access/service-user/$id/role-service-user-edit'
 import { Route as SecureCaOrganizationsIdIndexRouteImport } from './routes/_secure/ca/organizations/$id/index'
@@ -299,6 +302,12 @@ const SecureAccessAdministratorsIdIndexRoute =
     path: '/access/administrators/$id/',
     getParentRoute: () => SecureRoute,
   } as any)
+const SecureAccessAdministratorsIdClientAuthRoute =
+  SecureAccessAdministratorsIdClientAuthRouteImport.update({
+    id: '/access/administrators/$id/client-auth',
+    path: '/access/administrators/$id/client-auth',
+    getParentRoute: () => SecureRoute,
+  } as any)
 const SecureAccessAdministratorsIdEditRoute =
   SecureAccessAdministratorsIdEditRouteImport.update({
     id: '/access/administrators/$id/edit',
@@ -315,6 +324,12 @@ const SecureAccessAdministratorsIdRoleUserEditRoute =
   SecureAccessAdministratorsIdRoleUserEditRouteImport.update({
     id: '/access/administrators/$id/role-user-edit',
     path: '/access/administrators/$id/role-user-edit',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessAdministratorsIdUploadCertificateRoute =
+  SecureAccessAdministratorsIdUploadCertificateRouteImport.update({
+    id: '/access/administrators/$id/upload-certificate',
+    path: '/access/administrators/$id/upload-certificate',
     getParentRoute: () => SecureRoute,
   } as any)
 const SecureAccessManageUserRolesCloneRoleIdRoute =
@@ -339,6 +354,12 @@ const SecureAccessServiceUserIdIndexRoute =
   SecureAccessServiceUserIdIndexRouteImport.update({
     id: '/access/service-user/$id/',
     path: '/access/service-user/$id/',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureAccessServiceUserIdClientAuthRoute =
+  SecureAccessServiceUserIdClientAuthRouteImport.update({
+    id: '/access/service-user/$id/client-auth',
+    path: '/access/service-user/$id/client-auth',
     getParentRoute: () => SecureRoute,
   } as any)
 const SecureAccessServiceUserIdEditRoute =
@@ -430,12 +451,15 @@ export interface FileRoutesByFullPath {
   '/ca/certificates/': typeof SecureCaCertificatesIndexRoute
   '/ca/organizations/': typeof SecureCaOrganizationsIndexRoute
   '/ca/profiles/': typeof SecureCaProfilesIndexRoute
+  '/access/administrators/$id/client-auth': typeof SecureAccessAdministratorsIdClientAuthRoute
   '/access/administrators/$id/edit': typeof SecureAccessAdministratorsIdEditRoute
   '/access/administrators/$id/role-edit': typeof SecureAccessAdministratorsIdRoleEditRoute
   '/access/administrators/$id/role-user-edit': typeof SecureAccessAdministratorsIdRoleUserEditRoute
+  '/access/administrators/$id/upload-certificate': typeof SecureAccessAdministratorsIdUploadCertificateRoute
   '/access/manage-user-roles/clone-role/$id': typeof SecureAccessManageUserRolesCloneRoleIdRoute
   '/access/manage-user-roles/edit-role/$id': typeof SecureAccessManageUserRolesEditRoleIdRoute
   '/access/manage-user-roles/role-detail/$id': typeof SecureAccessManageUserRolesRoleDetailIdRoute
+  '/access/service-user/$id/client-auth': typeof SecureAccessServiceUserIdClientAuthRoute
   '/access/service-user/$id/edit': typeof SecureAccessServiceUserIdEditRoute
   '/access/service-user/$id/role-service-user-edit': typeof SecureAccessServiceUserIdRoleServiceUserEditRoute
   '/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
@@ -489,12 +513,15 @@ export interface FileRoutesByTo {
   '/ca/certificates': typeof SecureCaCertificatesIndexRoute
   '/ca/organizations': typeof SecureCaOrganizationsIndexRoute
   '/ca/profiles': typeof SecureCaProfilesIndexRoute
+  '/access/administrators/$id/client-auth': typeof SecureAccessAdministratorsIdClientAuthRoute
   '/access/administrators/$id/edit': typeof SecureAccessAdministratorsIdEditRoute
   '/access/administrators/$id/role-edit': typeof SecureAccessAdministratorsIdRoleEditRoute
   '/access/administrators/$id/role-user-edit': typeof SecureAccessAdministratorsIdRoleUserEditRoute
+  '/access/administrators/$id/upload-certificate': typeof SecureAccessAdministratorsIdUploadCertificateRoute
   '/access/manage-user-roles/clone-role/$id': typeof SecureAccessManageUserRolesCloneRoleIdRoute
   '/access/manage-user-roles/edit-role/$id': typeof SecureAccessManageUserRolesEditRoleIdRoute
   '/access/manage-user-roles/role-detail/$id': typeof SecureAccessManageUserRolesRoleDetailIdRoute
+  '/access/service-user/$id/client-auth': typeof SecureAccessServiceUserIdClientAuthRoute
   '/access/service-user/$id/edit': typeof SecureAccessServiceUserIdEditRoute
   '/access/service-user/$id/role-service-user-edit': typeof SecureAccessServiceUserIdRoleServiceUserEditRoute
   '/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
@@ -550,12 +577,15 @@ export interface FileRoutesById {
   '/_secure/ca/certificates/': typeof SecureCaCertificatesIndexRoute
   '/_secure/ca/organizations/': typeof SecureCaOrganizationsIndexRoute
   '/_secure/ca/profiles/': typeof SecureCaProfilesIndexRoute
+  '/_secure/access/administrators/$id/client-auth': typeof SecureAccessAdministratorsIdClientAuthRoute
   '/_secure/access/administrators/$id/edit': typeof SecureAccessAdministratorsIdEditRoute
   '/_secure/access/administrators/$id/role-edit': typeof SecureAccessAdministratorsIdRoleEditRoute
   '/_secure/access/administrators/$id/role-user-edit': typeof SecureAccessAdministratorsIdRoleUserEditRoute
+  '/_secure/access/administrators/$id/upload-certificate': typeof SecureAccessAdministratorsIdUploadCertificateRoute
   '/_secure/access/manage-user-roles/clone-role/$id': typeof SecureAccessManageUserRolesCloneRoleIdRoute
   '/_secure/access/manage-user-roles/edit-role/$id': typeof SecureAccessManageUserRolesEditRoleIdRoute
   '/_secure/access/manage-user-roles/role-detail/$id': typeof SecureAccessManageUserRolesRoleDetailIdRoute
+  '/_secure/access/service-user/$id/client-auth': typeof SecureAccessServiceUserIdClientAuthRoute
   '/_secure/access/service-user/$id/edit': typeof SecureAccessServiceUserIdEditRoute
   '/_secure/access/service-user/$id/role-service-user-edit': typeof SecureAccessServiceUserIdRoleServiceUserEditRoute
   '/_secure/ca/organizations/$id/$contactId': typeof SecureCaOrganizationsIdContactIdRoute
@@ -611,12 +641,15 @@ export interface FileRouteTypes {
     | '/ca/certificates/'
     | '/ca/organizations/'
     | '/ca/profiles/'
+    | '/access/administrators/$id/client-auth'
     | '/access/administrators/$id/edit'
     | '/access/administrators/$id/role-edit'
     | '/access/administrators/$id/role-user-edit'
+    | '/access/administrators/$id/upload-certificate'
     | '/access/manage-user-roles/clone-role/$id'
     | '/access/manage-user-roles/edit-role/$id'
     | '/access/manage-user-roles/role-detail/$id'
+    | '/access/service-user/$id/client-auth'
     | '/access/service-user/$id/edit'
     | '/access/service-user/$id/role-service-user-edit'
     | '/ca/organizations/$id/$contactId'
@@ -670,12 +703,15 @@ export interface FileRouteTypes {
     | '/ca/certificates'
     | '/ca/organizations'
     | '/ca/profiles'
+    | '/access/administrators/$id/client-auth'
     | '/access/administrators/$id/edit'
     | '/access/administrators/$id/role-edit'
     | '/access/administrators/$id/role-user-edit'
+    | '/access/administrators/$id/upload-certificate'
     | '/access/manage-user-roles/clone-role/$id'
     | '/access/manage-user-roles/edit-role/$id'
     | '/access/manage-user-roles/role-detail/$id'
+    | '/access/service-user/$id/client-auth'
     | '/access/service-user/$id/edit'
     | '/access/service-user/$id/role-service-user-edit'
     | '/ca/organizations/$id/$contactId'
@@ -730,12 +766,15 @@ export interface FileRouteTypes {
     | '/_secure/ca/certificates/'
     | '/_secure/ca/organizations/'
     | '/_secure/ca/profiles/'
+    | '/_secure/access/administrators/$id/client-auth'
     | '/_secure/access/administrators/$id/edit'
     | '/_secure/access/administrators/$id/role-edit'
     | '/_secure/access/administrators/$id/role-user-edit'
+    | '/_secure/access/administrators/$id/upload-certificate'
     | '/_secure/access/manage-user-roles/clone-role/$id'
     | '/_secure/access/manage-user-roles/edit-role/$id'
     | '/_secure/access/manage-user-roles/role-detail/$id'
+    | '/_secure/access/service-user/$id/client-auth'
     | '/_secure/access/service-user/$id/edit'
     | '/_secure/access/service-user/$id/role-service-user-edit'
     | '/_secure/ca/organizations/$id/$contactId'
@@ -1065,6 +1104,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureAccessAdministratorsIdIndexRouteImport
       parentRoute: typeof SecureRoute
     }
+    '/_secure/access/administrators/$id/client-auth': {
+      id: '/_secure/access/administrators/$id/client-auth'
+      path: '/access/administrators/$id/client-auth'
+      fullPath: '/access/administrators/$id/client-auth'
+      preLoaderRoute: typeof SecureAccessAdministratorsIdClientAuthRouteImport
+      parentRoute: typeof SecureRoute
+    }
     '/_secure/access/administrators/$id/edit': {
       id: '/_secure/access/administrators/$id/edit'
       path: '/access/administrators/$id/edit'
@@ -1084,6 +1130,13 @@ declare module '@tanstack/react-router' {
       path: '/access/administrators/$id/role-user-edit'
       fullPath: '/access/administrators/$id/role-user-edit'
       preLoaderRoute: typeof SecureAccessAdministratorsIdRoleUserEditRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/administrators/$id/upload-certificate': {
+      id: '/_secure/access/administrators/$id/upload-certificate'
+      path: '/access/administrators/$id/upload-certificate'
+      fullPath: '/access/administrators/$id/upload-certificate'
+      preLoaderRoute: typeof SecureAccessAdministratorsIdUploadCertificateRouteImport
       parentRoute: typeof SecureRoute
     }
     '/_secure/access/manage-user-roles/clone-role/$id': {
@@ -1112,6 +1165,13 @@ declare module '@tanstack/react-router' {
       path: '/access/service-user/$id'
       fullPath: '/access/service-user/$id/'
       preLoaderRoute: typeof SecureAccessServiceUserIdIndexRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/access/service-user/$id/client-auth': {
+      id: '/_secure/access/service-user/$id/client-auth'
+      path: '/access/service-user/$id/client-auth'
+      fullPath: '/access/service-user/$id/client-auth'
+      preLoaderRoute: typeof SecureAccessServiceUserIdClientAuthRouteImport
       parentRoute: typeof SecureRoute
     }
     '/_secure/access/service-user/$id/edit': {
@@ -1205,12 +1265,15 @@ interface SecureRouteChildren {
   SecureCaCertificatesIndexRoute: typeof SecureCaCertificatesIndexRoute
   SecureCaOrganizationsIndexRoute: typeof SecureCaOrganizationsIndexRoute
   SecureCaProfilesIndexRoute: typeof SecureCaProfilesIndexRoute
+  SecureAccessAdministratorsIdClientAuthRoute: typeof SecureAccessAdministratorsIdClientAuthRoute
   SecureAccessAdministratorsIdEditRoute: typeof SecureAccessAdministratorsIdEditRoute
   SecureAccessAdministratorsIdRoleEditRoute: typeof SecureAccessAdministratorsIdRoleEditRoute
   SecureAccessAdministratorsIdRoleUserEditRoute: typeof SecureAccessAdministratorsIdRoleUserEditRoute
+  SecureAccessAdministratorsIdUploadCertificateRoute: typeof SecureAccessAdministratorsIdUploadCertificateRoute
   SecureAccessManageUserRolesCloneRoleIdRoute: typeof SecureAccessManageUserRolesCloneRoleIdRoute
   SecureAccessManageUserRolesEditRoleIdRoute: typeof SecureAccessManageUserRolesEditRoleIdRoute
   SecureAccessManageUserRolesRoleDetailIdRoute: typeof SecureAccessManageUserRolesRoleDetailIdRoute
+  SecureAccessServiceUserIdClientAuthRoute: typeof SecureAccessServiceUserIdClientAuthRoute
   SecureAccessServiceUserIdEditRoute: typeof SecureAccessServiceUserIdEditRoute
   SecureAccessServiceUserIdRoleServiceUserEditRoute: typeof SecureAccessServiceUserIdRoleServiceUserEditRoute
   SecureCaOrganizationsIdContactIdRoute: typeof SecureCaOrganizationsIdContactIdRoute
@@ -1261,17 +1324,23 @@ const SecureRouteChildren: SecureRouteChildren = {
   SecureCaCertificatesIndexRoute: SecureCaCertificatesIndexRoute,
   SecureCaOrganizationsIndexRoute: SecureCaOrganizationsIndexRoute,
   SecureCaProfilesIndexRoute: SecureCaProfilesIndexRoute,
+  SecureAccessAdministratorsIdClientAuthRoute:
+    SecureAccessAdministratorsIdClientAuthRoute,
   SecureAccessAdministratorsIdEditRoute: SecureAccessAdministratorsIdEditRoute,
   SecureAccessAdministratorsIdRoleEditRoute:
     SecureAccessAdministratorsIdRoleEditRoute,
   SecureAccessAdministratorsIdRoleUserEditRoute:
     SecureAccessAdministratorsIdRoleUserEditRoute,
+  SecureAccessAdministratorsIdUploadCertificateRoute:
+    SecureAccessAdministratorsIdUploadCertificateRoute,
   SecureAccessManageUserRolesCloneRoleIdRoute:
     SecureAccessManageUserRolesCloneRoleIdRoute,
   SecureAccessManageUserRolesEditRoleIdRoute:
     SecureAccessManageUserRolesEditRoleIdRoute,
   SecureAccessManageUserRolesRoleDetailIdRoute:
     SecureAccessManageUserRolesRoleDetailIdRoute,
+  SecureAccessServiceUserIdClientAuthRoute:
+    SecureAccessServiceUserIdClientAuthRoute,
   SecureAccessServiceUserIdEditRoute: SecureAccessServiceUserIdEditRoute,
   SecureAccessServiceUserIdRoleServiceUserEditRoute:
     SecureAccessServiceUserIdRoleServiceUserEditRoute,

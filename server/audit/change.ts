@@ -19,7 +19,10 @@ export interface AuditedChange {
   /** CREATE, UPDATE, DELETE, or one of the user actions the spec names (a password set, a reset sent, terms accepted). */
   action:
     | ChangeAction
-    | Extract<AuditAction, 'UPDATE_PASSWORD' | 'SEND_RESET_PASSWORD' | 'TERMS_AND_CONDITIONS'>;
+    | Extract<
+        AuditAction,
+        'UPDATE_PASSWORD' | 'SEND_RESET_PASSWORD' | 'SEND_CLIENT_AUTH_SETUP' | 'TERMS_AND_CONDITIONS'
+      >;
   resourceType: AuditResourceType;
   resourceId: string;
   /** The account the object belongs to: whose trail the event appears in. */

@@ -12,6 +12,7 @@ import * as bulkUserImport from './migrations/20261213T1100-bulk-user-import.ts'
 import * as serviceUsers from './migrations/20261213T1200-service-users.ts';
 import * as certificateAuthority from './migrations/20261214T0900-certificate-authority.ts';
 import * as certificateReferenceData from './migrations/20261214T1000-certificate-reference-data.ts';
+import * as clientAuthSetupMail from './migrations/20261214T1130-client-auth-setup-mail.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261213T1200-service-users': serviceUsers,
   '20261214T0900-certificate-authority': certificateAuthority,
   '20261214T1000-certificate-reference-data': certificateReferenceData,
+  '20261214T1130-client-auth-setup-mail': clientAuthSetupMail,
 };
 
 const staticProvider: MigrationProvider = {

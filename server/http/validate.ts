@@ -50,7 +50,10 @@ function unstorableTextAt(value: unknown): string | null {
   return null;
 }
 
-function parseWith<TSchema extends v.GenericSchema>(schema: TSchema, value: unknown): v.InferOutput<TSchema> {
+export function parseWith<TSchema extends v.GenericSchema>(
+  schema: TSchema,
+  value: unknown,
+): v.InferOutput<TSchema> {
   const unstorable = unstorableTextAt(value);
   if (unstorable !== null) throw invalidField(unstorable || 'request', 'invalidValue');
   const result = v.safeParse(schema, value);
@@ -110,9 +113,27 @@ export const limitBodySize = bodyLimitOf(MAX_BODY_BYTES, '1 MiB');
  * The body limit of one path: `MAX_BODY_BYTES` everywhere but the paths given a larger one (the bulk
  * user file, decision 018 §7).
  */
-export function limitBodySizeByPath(larger: Readonly<Record<string, { bytes: number; words: string }>>) {
+export function limitBodySizeByPath(
+  larger: Readonly<Record<string, { bytes: number; words: string }>>,
+  /**
+   * Paths with ids given a limit of their own, by the request's media type (the client-auth
+   * certificate upload: 4 KB for the raw file, decision 019); the first that matches decides.
+   */
+  patterns: readonly {
+    path: RegExp;
+    limit: (mediaType: string) => { bytes: number; words: string };
+  }[] = [],
+) {
   const limits = new Map(
     Object.entries(larger).map(([path, { bytes, words }]) => [path, bodyLimitOf(bytes, words)]),
   );
-  return (c: Context, next: Next) => (limits.get(c.req.path) ?? limitBodySize)(c, next);
+  return (c: Context, next: Next) => {
+    const exact = limits.get(c.req.path);
+    if (exact) return exact(c, next);
+    const pattern = patterns.find(({ path }) => path.test(c.req.path));
+    if (!pattern) return limitBodySize(c, next);
+    const mediaType = c.req.header('Content-Type')?.split(';')[0]?.trim().toLowerCase() ?? '';
+    const { bytes, words } = pattern.limit(mediaType);
+    return bodyLimitOf(bytes, words)(c, next);
+  };
 }

@@ -104,7 +104,11 @@ export function createMailDispatcher(deps: MailDispatcherDeps): MailDispatcher {
     if (link === null) return { action: null, tokenHash: null };
     if (link.type === 'plain') {
       return {
-        action: { url: new URL(link.path, config.publicUrl).href, lifetimeMinutes: null },
+        action: {
+          url: new URL(typeof link.path === 'string' ? link.path : link.path(row.user_id), config.publicUrl)
+            .href,
+          lifetimeMinutes: null,
+        },
         tokenHash: null,
       };
     }

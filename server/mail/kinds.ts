@@ -15,6 +15,8 @@ export const MAIL_KINDS = [
   'unlock',
   'email_changed',
   'password_changed',
+  // Certificate sign-in is being set up for the user (O-21): a link to their own certificates.
+  'client_auth_setup',
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
@@ -30,10 +32,10 @@ interface OneTimeLink {
   path: (userId: string, code: string) => string;
 }
 
-/** A link to a console page that needs no code. */
+/** A link to a console page that needs no code: one path, or one per user. */
 interface PlainLink {
   type: 'plain';
-  path: string;
+  path: string | ((userId: string) => string);
 }
 
 const HOURS_72 = 72 * 60;
@@ -71,6 +73,11 @@ export const MAIL_LINKS: Record<MailKind, OneTimeLink | PlainLink | null> = {
   unlock: { type: 'plain', path: `${CONSOLE_BASE_PATH}/` },
   email_changed: null,
   password_changed: null,
+  // The user's own client-certificate page, where a certificate is generated or uploaded.
+  client_auth_setup: {
+    type: 'plain',
+    path: (userId) => `${CONSOLE_BASE_PATH}/access/administrators/${encodeURIComponent(userId)}/client-auth`,
+  },
 };
 
 export function isMailKind(kind: string): kind is MailKind {

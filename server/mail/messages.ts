@@ -117,6 +117,19 @@ const KIND_TEXTS: Record<MailKind, (i18n: I18n, values: Values) => KindTexts> = 
       values,
     }),
   }),
+  client_auth_setup: (i18n, values) => ({
+    subject: i18n._({
+      id: 'mail.client_auth_setup.subject',
+      message: 'Set up certificate sign-in',
+    }),
+    lead: i18n._({
+      id: 'mail.client_auth_setup.lead',
+      message:
+        '{actor} is setting up certificate sign-in for your user account {userName} in {account}. On your client-certificate page you generate a certificate in your browser or upload one you hold.',
+      values,
+    }),
+    action: i18n._({ id: 'mail.client_auth_setup.action', message: 'Open my client certificates' }),
+  }),
   password_changed: (i18n, values) => ({
     subject: i18n._({ id: 'mail.password_changed.subject', message: 'Your password was changed' }),
     lead: i18n._({

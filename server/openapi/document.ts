@@ -41,6 +41,16 @@ import {
   certificateRevokeSchema,
   certificateSchema,
 } from '../../contract/schemas/certificates.ts';
+import {
+  CLIENT_AUTH_UPLOAD_MEDIA_TYPE,
+  clientAuthCertificateListQuerySchema,
+  clientAuthCertificateListSchema,
+  clientAuthCertificateSchema,
+  clientAuthEnableSchema,
+  clientAuthGeneratedSchema,
+  clientAuthGenerateSchema,
+  clientAuthUploadSchema,
+} from '../../contract/schemas/client-auth.ts';
 import { API_ERROR_CODES, apiErrorSchema, listSchema } from '../../contract/schemas/common.ts';
 import {
   authMeSchema,
@@ -155,6 +165,8 @@ export interface Operation {
   requestBody?: v.GenericSchema;
   /** The body is a CSV file's raw bytes (`text/csv`), not JSON. */
   csvBody?: string;
+  /** Besides JSON, the body may be a certificate file's raw bytes (`application/x-x509-ca-cert`). */
+  certificateBody?: string;
   success: {
     status: number;
     description: string;
@@ -818,6 +830,113 @@ export const OPERATIONS: readonly Operation[] = [
     success: { status: 204, description: 'Certificate revoked', etag: true },
     failures: [400, 401, 403, 404, 409, 413, 415],
     ifMatch: { required: true, current: certificateSchema },
+  },
+  {
+    method: 'get',
+    path: `${UI_API_V1}/user/{id}/client-auth-certificate`,
+    tag: 'Client-authentication certificates',
+    summary:
+      "A person's client-authentication certificates, newest first, with status (issued, revoked, expired) and, for issued ones, the platform certificate's id (the person themselves, or view user or any manage-user permission).",
+    authenticated: true,
+    pathParameters: ['id'],
+    query: clientAuthCertificateListQuerySchema,
+    success: {
+      status: 200,
+      description: 'Client-authentication certificates',
+      schema: clientAuthCertificateListSchema,
+    },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'post',
+    path: `${UI_API_V1}/user/{id}/client-auth-certificate`,
+    tag: 'Client-authentication certificates',
+    summary:
+      "Registers a client-authentication certificate for a person (the person, or whoever may change them and holds all they hold), in a signed-in session. Generate: the subject is the person's user name, primary account name and e-mail, never the CSR's; EKU clientAuth. Upload: one X.509 certificate, not expired (400 certificateUnreadable, notOneCertificate, certificateExpired), at most 4 KB (413); one the person already has is 409 inUse.",
+    authenticated: true,
+    pathParameters: ['id'],
+    requestBody: v.union([clientAuthGenerateSchema, clientAuthUploadSchema]),
+    certificateBody:
+      'JSON { csr } (generate: the platform CA issues; the answer adds certificate and chain, PEM) or { certificate } (upload: PEM text or base64 DER), or the certificate file itself, PEM or DER, with Content-Type application/x-x509-ca-cert, at most 4096 bytes.',
+    success: {
+      status: 201,
+      description: 'Certificate registered; after generation with the certificate and its chain',
+      schema: v.union([clientAuthGeneratedSchema, v.object({ item: clientAuthCertificateSchema })]),
+      etag: true,
+    },
+    failures: [400, 401, 403, 404, 409, 413, 415],
+  },
+  {
+    method: 'put',
+    path: `${UI_API_V1}/user/{id}/client-auth-certificate/{certId}/enable`,
+    tag: 'Client-authentication certificates',
+    summary:
+      'Enables or disables a client-authentication certificate (If-Match required); a disabled one signs nobody in from the next attempt. Enabling needs a signed-in session (403 sessionRequired).',
+    authenticated: true,
+    pathParameters: ['id', 'certId'],
+    requestBody: clientAuthEnableSchema,
+    success: { status: 204, description: 'Enabled or disabled', etag: true },
+    failures: [400, 401, 403, 404, 413, 415, 428],
+    ifMatch: { required: true, current: clientAuthCertificateSchema },
+  },
+  {
+    method: 'post',
+    path: `${UI_API_V1}/user/{id}/sendSetupCacBasedLoginEmail`,
+    tag: 'Client-authentication certificates',
+    summary:
+      'Mails a person that certificate sign-in is being set up for them, with a link to their own client-certificate page (whoever may change the person). 429 with Retry-After within a minute of the last.',
+    authenticated: true,
+    pathParameters: ['id'],
+    success: { status: 204, description: 'Mail queued' },
+    failures: [400, 401, 403, 404, 429],
+  },
+  {
+    method: 'get',
+    path: `${UI_API_V1}/service-user/{id}/client-auth-certificate`,
+    tag: 'Service users',
+    summary:
+      "A service user's client-authentication certificates, newest first (view user or any manage-user permission).",
+    authenticated: true,
+    pathParameters: ['id'],
+    query: clientAuthCertificateListQuerySchema,
+    success: {
+      status: 200,
+      description: 'Client-authentication certificates',
+      schema: clientAuthCertificateListSchema,
+    },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'post',
+    path: `${UI_API_V1}/service-user/{id}/client-auth-certificate`,
+    tag: 'Service users',
+    summary:
+      'Registers a client-authentication certificate for a service user (whoever may change it), in a signed-in session. Generate: the subject is its user name and primary account name; upload: one X.509 certificate, PEM or DER, not expired, at most 4 KB (413); a duplicate is 409 inUse.',
+    authenticated: true,
+    pathParameters: ['id'],
+    requestBody: v.union([clientAuthGenerateSchema, clientAuthUploadSchema]),
+    certificateBody:
+      'JSON { csr } (generate: the platform CA issues; the answer adds certificate and chain, PEM) or { certificate } (upload: PEM text or base64 DER), or the certificate file itself, PEM or DER, with Content-Type application/x-x509-ca-cert, at most 4096 bytes.',
+    success: {
+      status: 201,
+      description: 'Certificate registered; after generation with the certificate and its chain',
+      schema: v.union([clientAuthGeneratedSchema, v.object({ item: clientAuthCertificateSchema })]),
+      etag: true,
+    },
+    failures: [400, 401, 403, 404, 409, 413, 415],
+  },
+  {
+    method: 'put',
+    path: `${UI_API_V1}/service-user/{id}/client-auth-certificate/{certId}/enable`,
+    tag: 'Service users',
+    summary:
+      'Enables or disables a client-authentication certificate (If-Match required); a disabled one signs nobody in from the next attempt. Enabling needs a signed-in session (403 sessionRequired).',
+    authenticated: true,
+    pathParameters: ['id', 'certId'],
+    requestBody: clientAuthEnableSchema,
+    success: { status: 204, description: 'Enabled or disabled', etag: true },
+    failures: [400, 401, 403, 404, 413, 415, 428],
+    ifMatch: { required: true, current: clientAuthCertificateSchema },
   },
   {
     method: 'get',
@@ -1591,7 +1710,13 @@ function describeOperation(operation: Operation): JsonSchema {
       ? {
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: toJsonSchema(operation.requestBody) } },
+            ...(operation.certificateBody ? { description: operation.certificateBody } : {}),
+            content: {
+              'application/json': { schema: toJsonSchema(operation.requestBody) },
+              ...(operation.certificateBody
+                ? { [CLIENT_AUTH_UPLOAD_MEDIA_TYPE]: { schema: { type: 'string', format: 'binary' } } }
+                : {}),
+            },
           },
         }
       : {}),

@@ -110,6 +110,9 @@ function convertNode(node: ValibotNode): JsonSchema {
         ...(node.type === 'strict_object' ? { additionalProperties: false } : {}),
       };
     }
+    case 'union':
+      // Options are whole schemas here (a picklist keeps its strings in `options` too).
+      return { anyOf: ((node.options ?? []) as unknown as ValibotNode[]).map(convertNode) };
     case 'custom':
       // A check written as code (an alias map that must not be an array) has no JSON Schema
       // counterpart; the schemas piped after it describe the value.

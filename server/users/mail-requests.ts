@@ -76,7 +76,7 @@ async function mailTarget(
  * 429 with `Retry-After` when a mail of `kind` was queued for the user less than a minute ago, so a
  * button pressed twice (or a script) does not flood a mailbox.
  */
-async function assertNotJustSent(
+export async function assertNotJustSent(
   trx: Kysely<Database>,
   c: Context<AppEnv>,
   userId: string,

@@ -55,6 +55,10 @@ const VALIDATION_MESSAGES: Readonly<Record<ValidationCode, MessageDescriptor>> =
   keyTooWeak: msg`The request's key is too weak: use RSA of at least 2048 bits or an EC key on P-256, P-384 or P-521.`,
   keyTypeNotAllowed: msg`The profile does not accept this key type or size.`,
   notAllowed: msg`The profile does not allow this field.`,
+  certificateUnreadable: msg`This file is not an X.509 certificate in PEM or DER format.`,
+  notOneCertificate: msg`The file must hold exactly one certificate, with nothing after it.`,
+  certificateExpired: msg`This certificate has expired.`,
+  certificateNotYetValid: msg`This certificate is not valid yet.`,
 };
 
 export function validationMessage(code: ValidationCode, i18n: I18n): string {

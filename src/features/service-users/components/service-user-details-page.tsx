@@ -22,7 +22,16 @@ import { ServiceUserStatusDialog } from './service-user-status-dialog.tsx';
  * tokens, the section the route composes in from the API-token feature; Edit, Enable or Disable, and
  * Delete for whoever may change it.
  */
-export function ServiceUserDetailsPage({ id, apiTokens }: { id: string; apiTokens?: ReactNode }) {
+export function ServiceUserDetailsPage({
+  id,
+  apiTokens,
+  clientAuth,
+}: {
+  id: string;
+  apiTokens?: ReactNode;
+  /** The way to its client certificates, which the route composes in beside the tokens. */
+  clientAuth?: ReactNode;
+}) {
   const { i18n } = useLingui();
   const navigate = useNavigate();
   const query = useSuspenseQuery(serviceUserQueryOptions(id));
@@ -125,6 +134,7 @@ export function ServiceUserDetailsPage({ id, apiTokens }: { id: string; apiToken
         </dl>
       </section>
       {apiTokens}
+      {clientAuth}
       <ServiceUserStatusDialog
         serviceUser={changingStatus ? serviceUser : null}
         onClose={() => setChangingStatus(false)}

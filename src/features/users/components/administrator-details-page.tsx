@@ -23,7 +23,16 @@ import { SCOPE_LABELS, UserStatusBadge } from './user-labels.tsx';
  * One administrator (decision 018 §8.4 `/{id}`), with Edit and the row menu's actions beside it.
  * `apiTokens` is the API tokens section, which the route composes in on one's own page.
  */
-export function AdministratorDetailsPage({ userId, apiTokens }: { userId: string; apiTokens?: ReactNode }) {
+export function AdministratorDetailsPage({
+  userId,
+  apiTokens,
+  clientAuth,
+}: {
+  userId: string;
+  apiTokens?: ReactNode;
+  /** The way to the person's client certificates, which the route composes in beside the tokens. */
+  clientAuth?: ReactNode;
+}) {
   const { i18n } = useLingui();
   const navigate = useNavigate();
   const profile = useProfile();
@@ -128,6 +137,7 @@ export function AdministratorDetailsPage({ userId, apiTokens }: { userId: string
       </section>
       <SignInSection user={data} />
       {apiTokens}
+      {clientAuth}
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { ForbiddenPage } from '../../../../../components/forbidden-page.tsx';
 import { ApiTokensSection } from '../../../../../features/api-tokens/components/api-tokens-section.tsx';
+import { ClientAuthLink } from '../../../../../features/client-auth/components/client-auth-link.tsx';
 import { USER_READ_FLAGS } from '../../../../../features/users/access.ts';
 import { AdministratorDetailsPage } from '../../../../../features/users/components/administrator-details-page.tsx';
 import { AdministratorsErrorPage } from '../../../../../features/users/components/administrators-error-page.tsx';
@@ -28,6 +29,7 @@ export const Route = createFileRoute('/_secure/access/administrators/$id/')({
       <AdministratorDetailsPage
         userId={id}
         apiTokens={own ? <ApiTokensSection owner={{ kind: 'person', id }} /> : null}
+        clientAuth={<ClientAuthLink owner={{ kind: 'person', id }} />}
       />
     );
   },

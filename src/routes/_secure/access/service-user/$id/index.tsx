@@ -1,6 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { RequirePermissions } from '../../../../../components/require-permissions.tsx';
 import { ApiTokensSection } from '../../../../../features/api-tokens/components/api-tokens-section.tsx';
+import { ClientAuthLink } from '../../../../../features/client-auth/components/client-auth-link.tsx';
 import {
   SERVICE_USER_MANAGE_FLAGS,
   SERVICE_USER_READ_FLAGS,
@@ -25,6 +26,7 @@ export const Route = createFileRoute('/_secure/access/service-user/$id/')({
         <ServiceUserDetailsPage
           id={id}
           apiTokens={manages ? <ApiTokensSection owner={{ kind: 'service', id }} /> : null}
+          clientAuth={<ClientAuthLink owner={{ kind: 'service', id }} />}
         />
       </RequirePermissions>
     );

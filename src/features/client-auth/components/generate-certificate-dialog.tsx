@@ -1,0 +1,177 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useEffect, useState } from 'react';
+import {
+  type ClientAuthGenerateForm,
+  clientAuthGenerateFormSchema,
+  pkcs12ConfirmationIssue,
+} from '../../../../contract/schemas/client-auth.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { Dialog } from '../../../components/ui/dialog.tsx';
+import { SelectField, TextField } from '../../../components/ui/field.tsx';
+import { Form } from '../../../components/ui/form.tsx';
+import { useForm } from '../../../lib/form/use-form.ts';
+import { useGenerateClientAuthCertificate } from '../mutations.ts';
+import type { CertificateOwner } from '../queries.ts';
+import './client-auth.css';
+
+/** The PKCS#12 file ready to download: its object URL and name. The key itself is already gone. */
+interface Download {
+  url: string;
+  fileName: string;
+}
+
+/** A file name from the user name: letters, digits, dot, dash and underscore. */
+function fileNameOf(userName: string): string {
+  const safe = userName.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '');
+  return `${safe || 'client-certificate'}.p12`;
+}
+
+/**
+ * Generates a client certificate (decision 019): the browser makes the key pair and a CSR, the server
+ * issues the certificate from the CSR, and the browser packs key, certificate and chain into a
+ * PKCS#12 file protected by the password typed here. The key and the password never leave the page;
+ * the key is dropped once the file is built, and the file once it was downloaded or the dialog closed.
+ */
+export function GenerateCertificateDialog({
+  owner,
+  userName,
+  open,
+  onOpenChange,
+}: {
+  owner: CertificateOwner;
+  userName: string;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  const generate = useGenerateClientAuthCertificate(owner);
+  const [download, setDownload] = useState<Download | null>(null);
+  const [downloaded, setDownloaded] = useState(false);
+
+  // The file's URL is revoked whenever it is replaced or the dialog goes away.
+  useEffect(() => () => (download ? URL.revokeObjectURL(download.url) : undefined), [download]);
+
+  const close = () => {
+    setDownload(null);
+    setDownloaded(false);
+    generate.reset();
+    onOpenChange(false);
+  };
+
+  const submit = async ({ key_type, password }: ClientAuthGenerateForm) => {
+    const material = await import('../key-material.ts');
+    const { keys, csr } = await material.generateKeyAndCsr(key_type, userName);
+    const issued = await generate.mutateAsync(csr);
+    const p12 = await material.buildPkcs12({
+      privateKey: keys.privateKey,
+      certificate: issued.certificate,
+      chain: issued.chain,
+      password,
+      friendlyName: userName,
+    });
+    const blob = new Blob([p12], { type: 'application/x-pkcs12' });
+    setDownload({ url: URL.createObjectURL(blob), fileName: fileNameOf(userName) });
+  };
+
+  const fileName = download?.fileName ?? '';
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => (next ? onOpenChange(true) : close())}
+      // Once the file is ready, a stray click outside must not lose it before it was saved.
+      role={download ? 'alertdialog' : 'dialog'}
+      title={download ? <Trans>Download your certificate</Trans> : <Trans>Generate certificate</Trans>}
+    >
+      {download ? (
+        <div className="client-auth__download">
+          <p>
+            {downloaded ? (
+              <Trans>
+                The file was downloaded. Import it into the browser or key store that signs in, with the
+                password you chose. This page keeps no copy of the key.
+              </Trans>
+            ) : (
+              <Trans>
+                The certificate was issued. Download the PKCS#12 file now: it holds the private key, which
+                exists nowhere else, and opens with the password you chose.
+              </Trans>
+            )}
+          </p>
+          <div className="dialog__actions">
+            <a
+              className={`button ${downloaded ? 'button--secondary' : 'button--primary'}`}
+              href={download.url}
+              download={download.fileName}
+              onClick={() => setDownloaded(true)}
+            >
+              <Trans>Download {fileName}</Trans>
+            </a>
+            <Button variant={downloaded ? 'primary' : 'secondary'} onClick={close}>
+              <Trans>Done</Trans>
+            </Button>
+          </div>
+        </div>
+      ) : (
+        <GenerateForm onSubmit={submit} onCancel={close} />
+      )}
+    </Dialog>
+  );
+}
+
+function GenerateForm({
+  onSubmit,
+  onCancel,
+}: {
+  onSubmit: (request: ClientAuthGenerateForm) => Promise<void>;
+  onCancel: () => void;
+}) {
+  const { t } = useLingui();
+  const form = useForm(clientAuthGenerateFormSchema, {
+    onSubmit,
+    refine: (values) => {
+      const issue = pkcs12ConfirmationIssue(values.password ?? '', values.password_confirmation ?? '');
+      return issue ? { password_confirmation: issue } : {};
+    },
+  });
+  return (
+    <Form form={form} className="dialog__form">
+      <p>
+        <Trans>
+          Your browser makes the key and keeps it: only a certificate request is sent. The certificate is
+          issued in your user name and can sign you in once enabled.
+        </Trans>
+      </p>
+      <SelectField
+        label={t`Key type`}
+        {...form.field('key_type')}
+        defaultValue="RSA-2048"
+        options={[
+          { value: 'RSA-2048', label: t`RSA 2048 (works everywhere)` },
+          { value: 'ECDSA-P256', label: t`ECDSA P-256 (smaller and faster)` },
+        ]}
+      />
+      <TextField
+        label={t`File password`}
+        description={t`At least 12 characters. You need it to import the file; it is never sent.`}
+        type="password"
+        autoComplete="new-password"
+        required
+        {...form.field('password')}
+      />
+      <TextField
+        label={t`Repeat file password`}
+        type="password"
+        autoComplete="new-password"
+        required
+        {...form.field('password_confirmation')}
+      />
+      <div className="dialog__actions">
+        <Button variant="secondary" onClick={onCancel}>
+          <Trans>Cancel</Trans>
+        </Button>
+        <Button {...form.submitProps}>
+          <Trans>Generate</Trans>
+        </Button>
+      </div>
+    </Form>
+  );
+}

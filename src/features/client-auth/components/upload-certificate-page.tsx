@@ -1,0 +1,29 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useNavigate } from '@tanstack/react-router';
+import { showToast } from '../../../components/ui/toast.tsx';
+import { UploadCertificateForm } from './upload-certificate-form.tsx';
+
+/**
+ * `/access/administrators/{id}/upload-certificate` (overview §2): one certificate file for a person;
+ * once registered, the person's certificates show it.
+ */
+export function UploadCertificatePage({ userId, userName }: { userId: string; userName: string }) {
+  const { t } = useLingui();
+  const navigate = useNavigate();
+  const back = () => void navigate({ to: '/access/administrators/$id/client-auth', params: { id: userId } });
+  return (
+    <section className="page client-auth" aria-labelledby="page-title">
+      <h1 id="page-title" className="page__title">
+        <Trans>Upload a client certificate for {userName}</Trans>
+      </h1>
+      <UploadCertificateForm
+        owner={{ kind: 'person', id: userId }}
+        onUploaded={() => {
+          showToast('success', t`Certificate uploaded.`);
+          back();
+        }}
+        onCancel={back}
+      />
+    </section>
+  );
+}
