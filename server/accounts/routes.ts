@@ -346,18 +346,18 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
       if (partner) throw partnerHasAccounts(partner.name);
       // Every certificate of the accounts goes with them; so do those of the users deleted with them
       // (their primary account) that another account holds. The rows stay for the CRLs (decision 019).
-      const actor = requestActor(c, deps.config);
-      await revokeCertificates(deps, trx, actor, { where: 'account', ids, reason: 'cessationOfOperation' });
       const members = await trx
         .selectFrom('users')
         .select('id')
         .where('primary_account_id', 'in', ids)
         .execute();
-      await revokeCertificates(deps, trx, actor, {
-        where: 'owner',
-        ids: members.map((user) => user.id),
-        reason: 'affiliationChanged',
-      });
+      await revokeCertificates(
+        deps,
+        trx,
+        requestActor(c, deps.config),
+        { where: 'account', ids, reason: 'cessationOfOperation' },
+        { where: 'owner', ids: members.map((user) => user.id), reason: 'affiliationChanged' },
+      );
       const usersPerAccount = await deleteAccounts(trx, found);
       for (const account of found) {
         await auditChange(trx, c, deps, {

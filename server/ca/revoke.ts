@@ -50,15 +50,16 @@ export async function revokeCertificate(
   if (certificate.revoked_at !== null) {
     throw new ApiError(409, 'The certificate is already revoked.');
   }
-  await revokeLocked(deps, trx, actor, [certificate], request.reason);
+  await revokeLocked(deps, trx, actor, [{ ...certificate, reason: request.reason }]);
 }
 
 /**
- * Revokes every certificate of `selection` not revoked yet, with its reason, in the caller's
- * transaction: what deleting a person, a service user or an account takes with it (decision 019,
- * "Revocation when people and accounts go"). Each certificate gets the audit event of
- * `revokeCertificate`; each CA that issued one of them re-signs its CRL once, whatever their number.
- * A certificate revoked before keeps its reason and date. Answers the ids it revoked.
+ * Revokes every certificate of the `selections` not revoked yet, each with its selection's reason
+ * (the first selection that takes a certificate gives it its reason), in the caller's transaction:
+ * what deleting a person, a service user or an account takes with it (decision 019, "Revocation when
+ * people and accounts go"). Each certificate gets the audit event of `revokeCertificate`; each CA
+ * that issued one of them re-signs its CRL once, whatever their number. A certificate revoked before
+ * keeps its reason and date. Answers the ids it revoked.
  *
  * Call it before deleting the owner or the account: the foreign keys set `owner_user_id` and
  * `account_id` to null on delete, and the rows stay, so the CRLs keep listing them.
@@ -67,21 +68,27 @@ export async function revokeCertificates(
   deps: AppDeps,
   trx: Kysely<Database>,
   actor: AuditActor,
-  selection: CertificateSelection,
+  ...selections: readonly CertificateSelection[]
 ): Promise<string[]> {
-  if (selection.ids.length === 0) return [];
-  // Locked in one order, so two batches that share certificates never wait on each other in a
-  // circle; a row another transaction revokes meanwhile is read again once it commits, and left out.
-  const certificates = await trx
-    .selectFrom('certificates')
-    .select(['id', 'issuer_id', 'account_id'])
-    .where(COLUMN[selection.where], 'in', [...new Set(selection.ids)])
-    .where('revoked_at', 'is', null)
-    .orderBy('id')
-    .forUpdate()
-    .execute();
-  await revokeLocked(deps, trx, actor, certificates, selection.reason);
-  return certificates.map((certificate) => certificate.id);
+  const taken = new Map<string, RevocableCertificate & { reason: RevocationReason }>();
+  for (const selection of selections) {
+    if (selection.ids.length === 0) continue;
+    // Locked in one order, so two batches that share certificates never wait on each other in a
+    // circle; a row another transaction revokes meanwhile is read again once it commits, and left out.
+    const certificates = await trx
+      .selectFrom('certificates')
+      .select(['id', 'issuer_id', 'account_id'])
+      .where(COLUMN[selection.where], 'in', [...new Set(selection.ids)])
+      .where('revoked_at', 'is', null)
+      .orderBy('id')
+      .forUpdate()
+      .execute();
+    for (const certificate of certificates) {
+      if (!taken.has(certificate.id)) taken.set(certificate.id, { ...certificate, reason: selection.reason });
+    }
+  }
+  await revokeLocked(deps, trx, actor, [...taken.values()]);
+  return [...taken.keys()];
 }
 
 /** The one write of a revocation: rows already locked and known unrevoked. */
@@ -89,26 +96,29 @@ async function revokeLocked(
   deps: AppDeps,
   trx: Kysely<Database>,
   actor: AuditActor,
-  certificates: readonly RevocableCertificate[],
-  reason: RevocationReason,
+  certificates: readonly (RevocableCertificate & { reason: RevocationReason })[],
 ): Promise<void> {
   if (certificates.length === 0) return;
   const now = deps.now();
   const revokedBy = await trx.selectFrom('users').select('id').where('id', '=', actor.id).executeTakeFirst();
-  await trx
-    .updateTable('certificates')
-    .set((eb) => ({
-      revoked_at: now,
-      revocation_reason: reason,
-      revoked_by: revokedBy?.id ?? null,
-      version: eb('version', '+', 1),
-    }))
-    .where(
-      'id',
-      'in',
-      certificates.map((certificate) => certificate.id),
-    )
-    .execute();
+  for (const reason of new Set(certificates.map((certificate) => certificate.reason))) {
+    await trx
+      .updateTable('certificates')
+      .set((eb) => ({
+        revoked_at: now,
+        revocation_reason: reason,
+        revoked_by: revokedBy?.id ?? null,
+        version: eb('version', '+', 1),
+      }))
+      .where(
+        'id',
+        'in',
+        certificates
+          .filter((certificate) => certificate.reason === reason)
+          .map((certificate) => certificate.id),
+      )
+      .execute();
+  }
   for (const issuerId of [...new Set(certificates.map((certificate) => certificate.issuer_id))].sort()) {
     await signCrl(deps, trx, issuerId);
   }
@@ -125,7 +135,7 @@ async function revokeLocked(
       details: {
         changes: {
           status: { from: 'issued', to: 'revoked' },
-          revocation_reason: { from: null, to: reason },
+          revocation_reason: { from: null, to: certificate.reason },
         },
       },
     });
