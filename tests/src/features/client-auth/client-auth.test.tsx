@@ -3,6 +3,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { ClientAuthCertificate } from '../../../../contract/schemas/client-auth.ts';
+import type { ServiceUser } from '../../../../contract/schemas/service-users.ts';
+import { ACCOUNT_ID } from '../../fixtures.ts';
 import { json, renderApp } from '../../support.tsx';
 import { API, USER_ID, usersApi } from '../users/users-support.ts';
 
@@ -172,5 +174,66 @@ describe('uploading a client certificate', () => {
     expect(
       await screen.findByText('The file must hold exactly one certificate, with nothing after it.'),
     ).toBeTruthy();
+  });
+});
+
+describe('client certificates of a service user', () => {
+  const SERVICE_USER_ID = '6c1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f';
+  const SERVICE_LIST = `${API}/service-user/${SERVICE_USER_ID}/client-auth-certificate`;
+  const serviceUser: ServiceUser = {
+    id: SERVICE_USER_ID,
+    name: 'Nightly export',
+    description: 'Copies accounts to the warehouse',
+    email: 'data-team@example.com',
+    end_date: null,
+    status: 'enabled',
+    primary_account: { id: ACCOUNT_ID, name: 'Example Corp' },
+    last_used_at: null,
+    created_at: '2026-01-02T09:00:00Z',
+    version: 4,
+    enabled: true,
+    access_scope: 'account',
+    accounts: [{ id: ACCOUNT_ID, name: 'Example Corp' }],
+    roles: [],
+    permissions: [],
+    created_by: { id: 'admin-1', name: 'ada' },
+  };
+
+  it('uploads in a dialog to the service user’s own path, and offers no setup e-mail', async () => {
+    let certificates: ClientAuthCertificate[] = [];
+    const api = usersApi({
+      extra: {
+        [`GET ${API}/service-user/${SERVICE_USER_ID}`]: () => json(serviceUser),
+        [`GET ${SERVICE_LIST}`]: () => json({ items: certificates, total: certificates.length }),
+        [`POST ${SERVICE_LIST}`]: () => {
+          const item = certificateFixture({
+            id: 'svc-cert',
+            user_id: SERVICE_USER_ID,
+            source: 'uploaded',
+            common_name: 'export-bot',
+            certificate_id: null,
+          });
+          certificates = [item];
+          return json({ item }, 201);
+        },
+      },
+    });
+    renderApp(`/account/access/service-user/${SERVICE_USER_ID}/client-auth`);
+    expect(
+      await screen.findByRole('heading', { name: 'Client certificates of Nightly export' }),
+    ).toBeTruthy();
+    expect(await screen.findByText('No client certificate yet.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Send setup e-mail' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Upload certificate' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Upload certificate' });
+    const input = dialog.querySelector<HTMLInputElement>('input[type="file"]');
+    if (!input) throw new Error('No file input.');
+    await userEvent.upload(
+      input,
+      new File(['-----BEGIN CERTIFICATE-----'], 'bot.cer', { type: 'application/x-x509-ca-cert' }),
+    );
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Upload' }));
+    expect(await screen.findByRole('rowheader', { name: 'export-bot' })).toBeTruthy();
+    expect(api.calls.some((call) => call.method === 'POST' && call.path === SERVICE_LIST)).toBe(true);
   });
 });
