@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { CaKeyAlgorithm } from '../../contract/certificate-policy.ts';
 import type { CaCustodyConfig } from '../config.ts';
 import type { CertificateAuthoritiesTable } from '../db/schema.ts';
@@ -158,6 +157,29 @@ function encryptedKeyStore(
   };
 }
 
+/**
+ * The token's WebCrypto with one operation at a time: node-webcrypto-p11 starts a signature on the
+ * shared session (C_SignInit) and finishes it after an await, so two concurrent signatures would
+ * collide on the session (CKR_OPERATION_ACTIVE). Every `subtle` call waits for the one before it.
+ */
+export function serializedCrypto(crypto: WebCrypto): WebCrypto {
+  let queue: Promise<unknown> = Promise.resolve();
+  const subtle = new Proxy(crypto.subtle, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const result = queue.then(() => (value as (...rest: unknown[]) => unknown).apply(target, args));
+        queue = result.catch(() => undefined);
+        return result;
+      };
+    },
+  });
+  return new Proxy(crypto, {
+    get: (target, property) => (property === 'subtle' ? subtle : Reflect.get(target, property)),
+  });
+}
+
 /** The label of a CA's key pair on the token. */
 export function pkcs11KeyLabel(caId: string): string {
   return `trust-console-ca-${caId}`;
@@ -166,8 +188,12 @@ export function pkcs11KeyLabel(caId: string): string {
 function pkcs11KeyStore(custody: Extract<CaCustodyConfig, { kind: 'pkcs11' }>): CaKeyStore {
   type P11 = typeof import('node-webcrypto-p11');
   type Graphene = typeof import('graphene-pk11');
-  let opened: Promise<{ crypto: InstanceType<P11['Crypto']>; graphene: Graphene; close: () => void }> | null =
-    null;
+  let opened: Promise<{
+    crypto: InstanceType<P11['Crypto']>;
+    serial: WebCrypto;
+    graphene: Graphene;
+    close: () => void;
+  }> | null = null;
   const open = () => {
     opened ??= (async () => {
       const [p11, graphene] = await Promise.all([import('node-webcrypto-p11'), import('graphene-pk11')]);
@@ -198,6 +224,7 @@ function pkcs11KeyStore(custody: Extract<CaCustodyConfig, { kind: 'pkcs11' }>): 
         const crypto = new p11.Crypto({ session });
         return {
           crypto,
+          serial: serializedCrypto(crypto as unknown as WebCrypto),
           graphene,
           close: () => {
             try {
@@ -222,11 +249,11 @@ function pkcs11KeyStore(custody: Extract<CaCustodyConfig, { kind: 'pkcs11' }>): 
   return {
     kind: 'pkcs11',
     async generate(caId, algorithm) {
-      const { crypto } = await open();
+      const { serial } = await open();
       const params = caAlgorithmParams(algorithm);
       const label = pkcs11KeyLabel(caId);
       // On the token, sensitive and not extractable: the private key never exists outside it.
-      const pair = (await crypto.subtle.generateKey(
+      const pair = (await serial.subtle.generateKey(
         { ...params.generate, token: true, sensitive: true, label } as unknown as typeof params.generate,
         false,
         ['sign', 'verify'],
@@ -234,7 +261,7 @@ function pkcs11KeyStore(custody: Extract<CaCustodyConfig, { kind: 'pkcs11' }>): 
       return {
         privateKey: pair.privateKey,
         publicKey: pair.publicKey,
-        crypto: crypto as unknown as WebCrypto,
+        crypto: serial,
         custody: 'pkcs11',
         sealedPrivateKey: null,
         keyLabel: label,
@@ -248,7 +275,7 @@ function pkcs11KeyStore(custody: Extract<CaCustodyConfig, { kind: 'pkcs11' }>): 
       let signer = signers.get(row.id);
       if (signer === undefined) {
         signer = (async () => {
-          const { crypto, graphene } = await open();
+          const { crypto, serial, graphene } = await open();
           const p11 = await import('node-webcrypto-p11');
           const found = crypto.session.find({
             class: graphene.ObjectClass.PRIVATE_KEY,
@@ -267,7 +294,7 @@ function pkcs11KeyStore(custody: Extract<CaCustodyConfig, { kind: 'pkcs11' }>): 
             false,
             ['sign'],
           )) as unknown as WebCryptoKey;
-          return { privateKey, crypto: crypto as unknown as WebCrypto };
+          return { privateKey, crypto: serial };
         })();
         signers.set(row.id, signer);
         signer.catch(() => signers.delete(row.id));
@@ -312,11 +339,4 @@ export async function closeCaKeyStores(): Promise<void> {
   const all = [...stores.values()];
   stores.clear();
   await Promise.all(all.map((store) => store.close()));
-}
-
-/** The default key-encryption key file, for messages. */
-export function describeCustody(custody: CaCustodyConfig): string {
-  return custody.kind === 'encrypted'
-    ? `keys sealed under ${path.basename(custody.keyFile)}`
-    : `keys on PKCS#11 token "${custody.tokenLabel}"`;
 }

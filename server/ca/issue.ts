@@ -158,6 +158,22 @@ export function checkedSubject(policy: ProfilePolicy, values: SubjectValues): Su
   return result;
 }
 
+/** A CA's certificate never changes: parsed once per process. */
+const parsedCas = new Map<
+  string,
+  { certificate: x509.X509Certificate; ski: x509.SubjectKeyIdentifierExtension | null }
+>();
+
+function parsedCa(id: string, der: Uint8Array) {
+  let parsed = parsedCas.get(id);
+  if (parsed === undefined) {
+    const certificate = new x509.X509Certificate(Buffer.from(der));
+    parsed = { certificate, ski: certificate.getExtension(x509.SubjectKeyIdentifierExtension) };
+    parsedCas.set(id, parsed);
+  }
+  return parsed;
+}
+
 /**
  * Issues a certificate from a CSR under a policy, in the caller's transaction, with its audit event
  * (CREATE CERTIFICATE). Throws `ApiError` 400 naming the problem (field `csr` or the subject field)
@@ -184,8 +200,7 @@ export async function issueCertificate(
   const subject = checkedSubject(request.policy, request.subject);
   const commonName = subject.common_name ?? '';
   const { root, issuing } = await workingCertificateAuthorities(trx);
-  const issuer = new x509.X509Certificate(Buffer.from(issuing.certificate));
-  const issuerSki = issuer.getExtension(x509.SubjectKeyIdentifierExtension);
+  const { certificate: issuer, ski: issuerSki } = parsedCa(issuing.id, issuing.certificate);
   const signer = await caKeyStore(deps.config.caCustody).signer(issuing);
 
   const notBefore = wholeSeconds(deps.now());

@@ -1786,7 +1786,7 @@ export function buildOpenApiDocument(): JsonSchema {
     info: {
       title: 'Trust platform API',
       version: '1',
-      description: `Identity (${IDENTITY_API_V1}), console (${UI_API_V1}) and account (${ACCOUNT_API_V1}) endpoints. Errors are always { error: { status, message, field?, code? } }.`,
+      description: `Identity (${IDENTITY_API_V1}), console (${UI_API_V1}), account (${ACCOUNT_API_V1}) and certificate authority (${CA_API_V1}) endpoints. Errors are always { error: { status, message, field?, code? } }.`,
     },
     paths,
     components: {

@@ -97,6 +97,18 @@ describe.skipIf(!available)('CA keys on a PKCS#11 token', () => {
     }
   });
 
+  it('signs one operation at a time on the shared session, however many are asked for at once', async () => {
+    const { caKeyStore } = await import('../../../server/ca/custody.ts');
+    const signer = await caKeyStore(harness.deps.config.caCustody).signer(cas.issuing);
+    const data = new TextEncoder().encode('to be signed');
+    const signatures = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        signer.crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, signer.privateKey, data),
+      ),
+    );
+    expect(signatures.every((signature) => signature.byteLength === 64)).toBe(true);
+  });
+
   it('issues and revokes with the token signing certificates and CRLs, as openssl verifies', async () => {
     const { pem } = await createCsr('EC P-256');
     const issued = await harness.deps.db.transaction().execute((trx) =>
