@@ -496,7 +496,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: `${UI_API_V1}/user`,
     tag: 'Users',
     summary:
-      'Deletes up to 100 users the caller may change, all or none (never oneself, a stronger user, or the last system administrator).',
+      'Deletes up to 100 users the caller may change, all or none (never oneself, a stronger user, or the last system administrator), and revokes the certificates they own (affiliationChanged).',
     authenticated: true,
     query: userDeleteQuerySchema,
     success: { status: 204, description: 'Users deleted' },
@@ -507,7 +507,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: `${UI_API_V1}/user/{id}`,
     tag: 'Users',
     summary:
-      'Deletes a user the caller may change (never oneself, a stronger user, or the last system administrator); If-Match is honoured.',
+      'Deletes a user the caller may change (never oneself, a stronger user, or the last system administrator) and revokes the certificates the user owns (affiliationChanged); If-Match is honoured.',
     authenticated: true,
     pathParameters: ['id'],
     success: { status: 204, description: 'User deleted' },
@@ -1033,7 +1033,8 @@ export const OPERATIONS: readonly Operation[] = [
     method: 'delete',
     path: `${UI_API_V1}/service-user/{id}`,
     tag: 'Service users',
-    summary: 'Deletes a service user and its API tokens.',
+    summary:
+      'Deletes a service user and its API tokens, and revokes the certificates it owns (affiliationChanged).',
     authenticated: true,
     pathParameters: ['id'],
     success: { status: 204, description: 'Service user deleted' },
@@ -1372,7 +1373,8 @@ export const OPERATIONS: readonly Operation[] = [
     method: 'delete',
     path: apiPaths.tenants.list,
     tag: 'Accounts',
-    summary: 'Deletes accounts with their users, roles and organizations, all or none (manage account).',
+    summary:
+      'Deletes accounts with their users, roles and organizations, all or none (manage account), and revokes their certificates (cessationOfOperation).',
     authenticated: true,
     query: tenantDeleteQuerySchema,
     success: { status: 204, description: 'Accounts deleted' },

@@ -47,7 +47,10 @@ function DeleteDialog({
       onOpenChange={(next) => (next ? undefined : close())}
       title={<Trans>Delete {name}?</Trans>}
       warning={
-        <Trans>The service user and its API tokens are deleted. Scripts using them are refused.</Trans>
+        <>
+          <Trans>The service user and its API tokens are deleted. Scripts using them are refused.</Trans>{' '}
+          <Trans>The certificates it owns are revoked.</Trans>
+        </>
       }
       inputLabel={t`Type DELETE to confirm`}
       expected="DELETE"

@@ -254,7 +254,12 @@ export function AdministratorActions({
         open={dialog === 'delete'}
         onOpenChange={closeDialog}
         title={<Trans>Delete administrator</Trans>}
-        warning={<Trans>{name} will be deleted. This cannot be undone.</Trans>}
+        warning={
+          <>
+            <Trans>{name} will be deleted. This cannot be undone.</Trans>{' '}
+            <Trans>The certificates they own are revoked.</Trans>
+          </>
+        }
         inputLabel={t`Type DELETE to confirm`}
         expected={DELETE_CONFIRMATION_WORD}
         maxLength={DELETE_CONFIRMATION_WORD.length}
