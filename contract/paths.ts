@@ -156,6 +156,7 @@ export const apiPaths = {
     accountProfiles: (accountId: string) => `${UI_API_V1}/account/${encodeURIComponent(accountId)}/profile`,
     enrollmentMethods: `${CA_API_V1}/enrollment-method`,
     keystoreTypes: `${CA_API_V1}/keystore-type`,
+    nationalities: `${CA_API_V1}/nationalities`,
   },
   roles: {
     list: `${UI_API_V1}/role`,

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { CA_KEY_ALGORITHMS } from '../certificate-policy.ts';
+import { listSchema } from './common.ts';
 
 /**
  * The parts of a distinguished name the console shows (overview §3, parsed certificate details);
@@ -55,6 +56,9 @@ export const certificateAuthoritySchema = v.object({
   created_at: v.string(),
 });
 export type CertificateAuthority = v.InferOutput<typeof certificateAuthoritySchema>;
+/** The working CAs, root first, as every list: items and total. */
+export const certificateAuthorityListSchema = listSchema(certificateAuthoritySchema);
+export type CertificateAuthorityList = v.InferOutput<typeof certificateAuthorityListSchema>;
 
 /** Formats one certificate is exported in (`certificate/export`). */
 export const CERTIFICATE_EXPORT_FORMATS = ['pem', 'der', 'p7b'] as const;

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { profilePolicySchema } from '../certificate-policy.ts';
+import { PLATFORM_LOCALES } from '../locales.ts';
 import { PROFILE_SORT_COLUMNS } from '../sort-columns.ts';
 import { requiredTextLineSchema } from '../validation.ts';
 import { listSchema, PROFILE_LIST_LIMIT, resourceIdSchema } from './common.ts';
@@ -97,6 +98,17 @@ export const certificateTemplateSchema = v.object({
 export type CertificateTemplate = v.InferOutput<typeof certificateTemplateSchema>;
 export const certificateTemplateListSchema = listSchema(certificateTemplateSchema);
 export type CertificateTemplateList = v.InferOutput<typeof certificateTemplateListSchema>;
+
+/**
+ * Nationalities (overview §7 reference data): the countries the platform deals with (every ISO 3166
+ * code but the excluded ones, as for organizations), named in the language asked for.
+ */
+export const nationalityQuerySchema = v.object({
+  locale: v.optional(v.picklist(PLATFORM_LOCALES, 'invalidLocale')),
+});
+export const nationalitySchema = v.object({ code: v.string(), name: v.string() });
+export const nationalityListSchema = listSchema(nationalitySchema);
+export type NationalityList = v.InferOutput<typeof nationalityListSchema>;
 
 /** Enrollment methods (overview §3, §9): through the desktop trust agent or the desktop client. */
 export const ENROLLMENT_METHODS = ['DTA', 'DDC'] as const;

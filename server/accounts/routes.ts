@@ -15,9 +15,10 @@ import {
   tenantUpdateSchema,
 } from '../../contract/schemas/tenants.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { auditChange, changesNothing, updateDetails } from '../audit/change.ts';
+import { auditChange, changesNothing, requestActor, updateDetails } from '../audit/change.ts';
 import { ACCOUNT_NOT_FOUND } from '../authorization/account-reach.ts';
 import { assertPermission, requirePermission, requireSystemScope } from '../authorization/permissions.ts';
+import { revokeCertificates } from '../ca/revoke.ts';
 import { utcDate } from '../dates.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
 import type { AppEnv } from '../http/app-env.ts';
@@ -343,6 +344,20 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
       for (const account of found) assertDeletable(principal, account);
       const partner = await partnerWithRemainingAccounts(trx, ids);
       if (partner) throw partnerHasAccounts(partner.name);
+      // Every certificate of the accounts goes with them; so do those of the users deleted with them
+      // (their primary account) that another account holds. The rows stay for the CRLs (decision 019).
+      const members = await trx
+        .selectFrom('users')
+        .select('id')
+        .where('primary_account_id', 'in', ids)
+        .execute();
+      await revokeCertificates(
+        deps,
+        trx,
+        requestActor(c, deps.config),
+        { where: 'account', ids, reason: 'cessationOfOperation' },
+        { where: 'owner', ids: members.map((user) => user.id), reason: 'affiliationChanged' },
+      );
       const usersPerAccount = await deleteAccounts(trx, found);
       for (const account of found) {
         await auditChange(trx, c, deps, {

@@ -2,7 +2,10 @@ import { Hono } from 'hono';
 import type { Selectable } from 'kysely';
 import * as v from 'valibot';
 import type { CaKeyAlgorithm } from '../../contract/certificate-policy.ts';
-import type { CertificateAuthority } from '../../contract/schemas/certificate-authority.ts';
+import type {
+  CertificateAuthority,
+  CertificateAuthorityList,
+} from '../../contract/schemas/certificate-authority.ts';
 import { resourceIdSchema } from '../../contract/schemas/common.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { assertAnyPermission } from '../authorization/permissions.ts';
@@ -63,9 +66,8 @@ export function certificateAuthorityRoutes(deps: AppDeps): Hono<AppEnv> {
       .where('retired_at', 'is', null)
       .orderBy('kind', 'desc')
       .execute();
-    const body: CertificateAuthority[] = await Promise.all(
-      rows.map((row) => certificateAuthorityView(deps, row)),
-    );
+    const items = await Promise.all(rows.map((row) => certificateAuthorityView(deps, row)));
+    const body: CertificateAuthorityList = { items, total: items.length };
     return c.json(body);
   });
 

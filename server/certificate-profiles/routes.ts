@@ -1,4 +1,6 @@
 import { Hono } from 'hono';
+import { SELECTABLE_COUNTRY_CODES } from '../../contract/countries.ts';
+import { intlLocaleOf } from '../../contract/locales.ts';
 import { apiPaths } from '../../contract/paths.ts';
 import {
   accountIdParamsSchema,
@@ -13,6 +15,8 @@ import {
   certificateTemplateQuerySchema,
   type EnrollmentMethodList,
   type KeystoreTypeList,
+  type NationalityList,
+  nationalityQuerySchema,
 } from '../../contract/schemas/certificate-profiles.ts';
 import { DEFAULT_LIST_LIMIT, PROFILE_LIST_LIMIT } from '../../contract/schemas/common.ts';
 import type { AppDeps } from '../app-deps.ts';
@@ -189,6 +193,16 @@ export function certificateProfileRoutes(deps: AppDeps): Hono<AppEnv> {
   app.get('/keystore-type', authenticated, async (c) => {
     const items = await listKeystoreTypes(db);
     const list: KeystoreTypeList = { items, total: items.length };
+    return c.json(list);
+  });
+
+  app.get('/nationalities', authenticated, validateQuery(nationalityQuerySchema), (c) => {
+    const names = new Intl.DisplayNames([intlLocaleOf(c.req.valid('query').locale), 'en'], {
+      type: 'region',
+      fallback: 'code',
+    });
+    const items = SELECTABLE_COUNTRY_CODES.map((code) => ({ code, name: names.of(code) ?? code }));
+    const list: NationalityList = { items, total: items.length };
     return c.json(list);
   });
 

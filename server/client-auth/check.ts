@@ -65,7 +65,8 @@ async function chainsToPlatform(
  * validity; one the platform issued must also be unrevoked (its `certificates` row) and chain to the
  * platform's issuing CA and root. An uploaded one is trusted as registered, by its thumbprint, like
  * a pinned key. A certificate registered to more than one user signs in nobody. The user must be
- * active. Nothing is cached: disabling or revoking a certificate stops it at once, on every replica.
+ * enabled and their primary account active: disabling either stops the certificate without revoking
+ * it, so enabling again brings it back (deleting revokes, `ca/revoke.ts`). Nothing is cached: disabling or revoking a certificate stops it at once, on every replica.
  */
 export async function acceptedClientCertificate(
   db: Kysely<Database>,
@@ -77,6 +78,7 @@ export async function acceptedClientCertificate(
   const rows = await db
     .selectFrom('client_auth_certificates')
     .innerJoin('users', 'users.id', 'client_auth_certificates.user_id')
+    .innerJoin('accounts', 'accounts.id', 'users.primary_account_id')
     .leftJoin('certificates', 'certificates.id', 'client_auth_certificates.certificate_id')
     .select([
       'client_auth_certificates.id',
@@ -85,6 +87,7 @@ export async function acceptedClientCertificate(
       'client_auth_certificates.certificate',
       'client_auth_certificates.not_after',
       'users.active',
+      'accounts.active as account_active',
       'certificates.revoked_at',
       'certificates.issuer_id',
       'certificates.certificate as issued_certificate',
@@ -94,7 +97,7 @@ export async function acceptedClientCertificate(
     .execute();
   if (rows.length !== 1) return null;
   const row = rows[0];
-  if (!row?.active) return null;
+  if (!row?.active || !row.account_active) return null;
   if (!Buffer.from(row.certificate).equals(Buffer.from(der))) return null;
   if (row.not_after.getTime() <= now.getTime()) return null;
   if (row.source === 'issued') {

@@ -20,7 +20,10 @@ import {
   bulkStartSchema,
   bulkValidateQuerySchema,
 } from '../../contract/schemas/bulk-import.ts';
-import { certificateAuthoritySchema } from '../../contract/schemas/certificate-authority.ts';
+import {
+  certificateAuthorityListSchema,
+  certificateAuthoritySchema,
+} from '../../contract/schemas/certificate-authority.ts';
 import {
   certificateProfileCreateSchema,
   certificateProfileListQuerySchema,
@@ -31,6 +34,8 @@ import {
   certificateTemplateQuerySchema,
   enrollmentMethodListSchema,
   keystoreTypeListSchema,
+  nationalityListSchema,
+  nationalityQuerySchema,
 } from '../../contract/schemas/certificate-profiles.ts';
 import {
   certificateExportQueryObjectSchema,
@@ -192,7 +197,7 @@ export const OPERATIONS: readonly Operation[] = [
     summary:
       "The platform's working CAs (root and issuing) with their parsed certificates, publication addresses and CRL state; needs view CA or manage CA.",
     authenticated: true,
-    success: { status: 200, description: 'Working CAs', schema: v.array(certificateAuthoritySchema) },
+    success: { status: 200, description: 'Working CAs', schema: certificateAuthorityListSchema },
     failures: [401, 403],
   },
   {
@@ -491,7 +496,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: `${UI_API_V1}/user`,
     tag: 'Users',
     summary:
-      'Deletes up to 100 users the caller may change, all or none (never oneself, a stronger user, or the last system administrator).',
+      'Deletes up to 100 users the caller may change, all or none (never oneself, a stronger user, or the last system administrator), and revokes the certificates they own (affiliationChanged).',
     authenticated: true,
     query: userDeleteQuerySchema,
     success: { status: 204, description: 'Users deleted' },
@@ -502,7 +507,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: `${UI_API_V1}/user/{id}`,
     tag: 'Users',
     summary:
-      'Deletes a user the caller may change (never oneself, a stronger user, or the last system administrator); If-Match is honoured.',
+      'Deletes a user the caller may change (never oneself, a stronger user, or the last system administrator) and revokes the certificates the user owns (affiliationChanged); If-Match is honoured.',
     authenticated: true,
     pathParameters: ['id'],
     success: { status: 204, description: 'User deleted' },
@@ -1028,7 +1033,8 @@ export const OPERATIONS: readonly Operation[] = [
     method: 'delete',
     path: `${UI_API_V1}/service-user/{id}`,
     tag: 'Service users',
-    summary: 'Deletes a service user and its API tokens.',
+    summary:
+      'Deletes a service user and its API tokens, and revokes the certificates it owns (affiliationChanged).',
     authenticated: true,
     pathParameters: ['id'],
     success: { status: 204, description: 'Service user deleted' },
@@ -1367,7 +1373,8 @@ export const OPERATIONS: readonly Operation[] = [
     method: 'delete',
     path: apiPaths.tenants.list,
     tag: 'Accounts',
-    summary: 'Deletes accounts with their users, roles and organizations, all or none (manage account).',
+    summary:
+      'Deletes accounts with their users, roles and organizations, all or none (manage account), and revokes their certificates (cessationOfOperation).',
     authenticated: true,
     query: tenantDeleteQuerySchema,
     success: { status: 204, description: 'Accounts deleted' },
@@ -1600,6 +1607,17 @@ export const OPERATIONS: readonly Operation[] = [
     authenticated: true,
     success: { status: 200, description: 'Keystore types', schema: keystoreTypeListSchema },
     failures: [401],
+  },
+  {
+    method: 'get',
+    path: apiPaths.certificateProfiles.nationalities,
+    tag: 'Reference',
+    summary:
+      'Nationalities: the countries the platform deals with, by ISO 3166 code, named in the language asked for (en_US unless `locale` says otherwise); any signed-in user.',
+    authenticated: true,
+    query: nationalityQuerySchema,
+    success: { status: 200, description: 'Nationalities', schema: nationalityListSchema },
+    failures: [400, 401],
   },
 ];
 

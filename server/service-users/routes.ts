@@ -15,10 +15,11 @@ import { userAccessSchema, userEnableSchema } from '../../contract/schemas/users
 import { isServiceEndDateAllowed } from '../../contract/validation.ts';
 import { apiTokenRoutes, issueApiToken } from '../api-tokens/routes.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { auditChange, changesNothing, updateDetails } from '../audit/change.ts';
+import { auditChange, changesNothing, requestActor, updateDetails } from '../audit/change.ts';
 import { ACCOUNT_NOT_FOUND } from '../authorization/account-reach.ts';
 import { assertNotOwnUser, assertRoleFitsUser } from '../authorization/grants.ts';
 import { reachesAccount, reachesUsersOf } from '../authorization/user-reach.ts';
+import { revokeCertificates } from '../ca/revoke.ts';
 import { utcDate } from '../dates.ts';
 import type { Database } from '../db/schema.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
@@ -307,6 +308,12 @@ export function serviceUserRoutes(deps: AppDeps): Hono<AppEnv> {
       precondition: 'honoured',
       permit: ({ row }) => assertNotOwnUser(c.var.principal, row.id),
       apply: async (trx, { row }) => {
+        // Its certificates go with it (decision 019); the rows stay, so the CRL keeps listing them.
+        await revokeCertificates(deps, trx, requestActor(c, deps.config), {
+          where: 'owner',
+          ids: [row.id],
+          reason: 'affiliationChanged',
+        });
         await deleteServiceUser(trx, row.id);
         return { action: 'DELETE', details: { user_name: row.user_name, kind: 'service' } };
       },

@@ -11,6 +11,7 @@ import {
 import type { AppDeps } from '../app-deps.ts';
 import { auditChange, requestActor, updateDetails } from '../audit/change.ts';
 import { findReachableUser, USER_NOT_FOUND } from '../authorization/user-reach.ts';
+import { revokeCertificates } from '../ca/revoke.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { requireAuth } from '../http/authenticate.ts';
@@ -75,6 +76,12 @@ export function userLifecycleRoutes(app: Hono<AppEnv>, deps: AppDeps, users: Use
         trx,
         found.map((user) => user.id),
       );
+      // Their certificates go with them, each CA's CRL re-signed once for all (decision 019).
+      await revokeCertificates(deps, trx, requestActor(c, deps.config), {
+        where: 'owner',
+        ids: found.map((user) => user.id),
+        reason: 'affiliationChanged',
+      });
       for (const user of found) await deleteUser(trx, c, deps, user);
     });
     return c.body(null, 204);
@@ -88,6 +95,11 @@ export function userLifecycleRoutes(app: Hono<AppEnv>, deps: AppDeps, users: Use
         await assertSystemAdministratorRemains(trx, [row.id]);
       },
       apply: async (trx, { row }) => {
+        await revokeCertificates(deps, trx, requestActor(c, deps.config), {
+          where: 'owner',
+          ids: [row.id],
+          reason: 'affiliationChanged',
+        });
         await trx.deleteFrom('users').where('id', '=', row.id).execute();
         return { action: 'DELETE', details: { user_name: row.user_name, access_scope: row.access_scope } };
       },
@@ -136,7 +148,10 @@ export function userLifecycleRoutes(app: Hono<AppEnv>, deps: AppDeps, users: Use
   });
 }
 
-/** Deletes one user found within reach and records DELETE USER in its account's trail. */
+/**
+ * Deletes one user found within reach and records DELETE USER in its account's trail; the caller
+ * has revoked the user's certificates first.
+ */
 async function deleteUser(
   trx: Kysely<Database>,
   c: Context<AppEnv>,

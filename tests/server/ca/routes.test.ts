@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '../../../contract/paths.ts';
-import { certificateAuthoritySchema } from '../../../contract/schemas/certificate-authority.ts';
+import { certificateAuthorityListSchema } from '../../../contract/schemas/certificate-authority.ts';
 import { x509 } from '../../../server/ca/x509.ts';
 import { errorOf } from '../errors.ts';
 import { type Caller, call, callerWith } from '../organizations/requests.ts';
@@ -26,7 +26,8 @@ describe('the CA routes', () => {
   it('list the working CAs to a caller who may view them, and no one else', async () => {
     const response = await call(harness, 'GET', apiPaths.certificateAuthority.list, { token: viewer.token });
     expect(response.status).toBe(200);
-    const body = v.parse(v.array(certificateAuthoritySchema), await response.json());
+    const { items: body, total } = v.parse(certificateAuthorityListSchema, await response.json());
+    expect(total).toBe(2);
     expect(body.map((item) => item.kind)).toEqual(['root', 'issuing']);
     const issuing = body[1];
     expect(issuing).toMatchObject({

@@ -6,6 +6,7 @@ import type {
   CertificateTemplateList,
   EnrollmentMethodList,
   KeystoreTypeList,
+  NationalityList,
 } from '../../../contract/schemas/certificate-profiles.ts';
 import { insertAccount, signedInUser } from '../accounts/helpers.ts';
 import { errorOf } from '../errors.ts';
@@ -396,5 +397,21 @@ describe('reference data', () => {
 
     const anonymous = await call(harness, 'GET', apiPaths.certificateProfiles.keystoreTypes);
     expect(anonymous.status).toBe(401);
+  });
+
+  it('names the nationalities in the language asked for, without the excluded countries', async () => {
+    const nationalities = (query: string) =>
+      call(harness, 'GET', `${apiPaths.certificateProfiles.nationalities}${query}`, {
+        token: admin.token,
+      });
+    const list = async (query: string) => (await (await nationalities(query)).json()) as NationalityList;
+    const english = await list('');
+    expect(english.total).toBe(english.items.length);
+    expect(english.items).toContainEqual({ code: 'DE', name: 'Germany' });
+    expect(english.items.map((item) => item.code)).not.toContain('KP');
+    expect((await list('?locale=de_DE')).items).toContainEqual({ code: 'DE', name: 'Deutschland' });
+    const refused = await nationalities('?locale=xx_XX');
+    expect(refused.status).toBe(400);
+    expect(await errorOf(refused)).toMatchObject({ field: 'locale', code: 'invalidLocale' });
   });
 });

@@ -30,7 +30,12 @@ export function DeleteAccountDialog({ account, open, onOpenChange }: DeleteAccou
       open={open}
       onOpenChange={changeOpen}
       title={<Trans>Delete account</Trans>}
-      warning={<Trans>The account {name} will be deleted. This cannot be undone.</Trans>}
+      warning={
+        <>
+          <Trans>The account {name} will be deleted. This cannot be undone.</Trans>{' '}
+          <Trans>Every certificate of the account and of its users is revoked.</Trans>
+        </>
+      }
       inputLabel={t`Type the account name, ${name}, to confirm`}
       expected={name}
       maxLength={ACCOUNT_NAME_MAX_LENGTH}

@@ -24,7 +24,10 @@ export function ServiceUserDeleteDialog({
       onDeleted={onDeleted}
       useDelete={useDeleteServiceUser}
       warning={
-        <Trans>The service user and its API tokens are deleted. Scripts using them are refused.</Trans>
+        <>
+          <Trans>The service user and its API tokens are deleted. Scripts using them are refused.</Trans>{' '}
+          <Trans>The certificates it owns are revoked.</Trans>
+        </>
       }
       deletedNotice={t`Service user deleted.`}
     />

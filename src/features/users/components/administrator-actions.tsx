@@ -254,7 +254,12 @@ export function AdministratorActions({
         open={dialog === 'delete'}
         onOpenChange={closeDialog}
         title={<Trans>Delete administrator</Trans>}
-        warning={<Trans>{name} will be deleted. This cannot be undone.</Trans>}
+        warning={
+          <>
+            <Trans>{name} will be deleted. This cannot be undone.</Trans>{' '}
+            <Trans>The certificates they own are revoked.</Trans>
+          </>
+        }
         confirmLabel={<Trans>Delete administrator</Trans>}
         pending={action.isPending}
         error={action.error ? <FormErrorAlert error={action.error} onReload={reload} /> : null}

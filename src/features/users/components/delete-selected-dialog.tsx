@@ -56,7 +56,8 @@ export function DeleteSelectedButton({
               value={count}
               one="# administrator will be deleted. This cannot be undone."
               other="# administrators will be deleted. This cannot be undone."
-            />
+            />{' '}
+            <Trans>The certificates they own are revoked.</Trans>
             <ul>
               {users.map((user) => (
                 <li key={user.id}>

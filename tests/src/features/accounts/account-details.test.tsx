@@ -425,6 +425,9 @@ describe('deleting an account', () => {
     await user.click(within(await sideNavigation()).getByRole('button', { name: 'Delete account' }));
 
     const dialog = await screen.findByRole('alertdialog', { name: 'Delete account' });
+    expect(
+      within(dialog).getByText(/Every certificate of the account and of its users is revoked\./),
+    ).toBeTruthy();
     const confirm = within(dialog).getByRole('button', { name: 'Delete account' });
     await user.type(
       within(dialog).getByLabelText('Type the account name, Example Corp, to confirm'),

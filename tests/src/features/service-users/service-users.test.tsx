@@ -184,6 +184,7 @@ describe('Access › Service users', () => {
     const table = await screen.findByRole('table', { name: 'Service users' });
     await user.click(within(table).getByRole('button', { name: 'Delete Nightly export' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Delete Nightly export?' });
+    expect(within(dialog).getByText(/The certificates it owns are revoked\./)).toBeTruthy();
     const confirm = within(dialog).getByRole('button', { name: 'Delete' }) as HTMLButtonElement;
     expect(confirm.disabled).toBe(true);
     await user.type(within(dialog).getByLabelText('Type DELETE to confirm'), 'DELETE');

@@ -377,6 +377,7 @@ describe('actions on administrators', () => {
     expect(screen.getByText('2 selected')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Delete selected' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Delete administrators' });
+    expect(within(dialog).getByText(/The certificates they own are revoked\./)).toBeTruthy();
     const confirm = within(dialog).getByRole('button', { name: 'Delete administrators' });
     expect((confirm as HTMLButtonElement).disabled).toBe(true);
     await user.type(within(dialog).getByLabelText('Type DELETE to confirm'), 'DELETE');
