@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { parseSort, type SortOrder } from '../../../contract/sort-columns.ts';
+import { PAGE_SIZE } from '../../../contract/schemas/common.ts';
+import { formatSort, parseSort, type SortOrder } from '../../../contract/sort-columns.ts';
 
 /*
  * The parts of a list's address (its search params), for the routes' `validateSearch`. Route
@@ -31,6 +32,11 @@ export const textSearch = v.fallback(
   v.optional(v.pipe(v.string(), v.maxLength(TEXT_FILTER_MAX_LENGTH))),
   undefined,
 );
+
+/** One of a fixed set of values (a status, a type); anything else is dropped. */
+export function choiceSearch<const TChoice extends string>(choices: readonly TChoice[]) {
+  return v.fallback(v.optional(v.picklist(choices)), undefined);
+}
 
 /** The id of an object the list is filtered by (an account, a role): absent when empty. */
 export const idSearch = v.fallback(v.optional(v.pipe(v.string(), v.nonEmpty(), v.maxLength(64))), undefined);
@@ -64,4 +70,33 @@ export function sortOf<TColumn extends string>(
 /** `limit` and `offset` of a 1-based page, as the API's list queries take them. */
 export function pageQuery(page: number, pageSize: number): { limit: string; offset: string } {
   return { limit: String(pageSize), offset: String((page - 1) * pageSize) };
+}
+
+/**
+ * The address of a list filtered by search text, a status and an account (certificates, service
+ * users): its schema, the order it names, and the API query of its filters and of one page of 20.
+ */
+export function statusAccountListSearch<const TColumn extends string, const TStatus extends string>(
+  columns: readonly TColumn[],
+  statuses: readonly TStatus[],
+  defaultSort: SortOrder<TColumn>,
+) {
+  const schema = v.object({
+    q: textSearch,
+    status: choiceSearch(statuses),
+    account: idSearch,
+    sort: sortSearch(columns),
+    page: pageSearch,
+  });
+  type Search = v.InferOutput<typeof schema>;
+  const sortOfSearch = (search: Search) => sortOf(columns, search.sort, defaultSort);
+  const filterQuery = (search: Search) => ({
+    sort: formatSort(sortOfSearch(search)),
+    ...commonFilterQuery(search),
+  });
+  const listQuery = (search: Search) => ({
+    ...pageQuery(search.page ?? 1, PAGE_SIZE),
+    ...filterQuery(search),
+  });
+  return { schema, sortOf: sortOfSearch, filterQuery, listQuery };
 }

@@ -8,12 +8,16 @@ import {
   type RoleSortColumn,
   type SortOrder,
 } from '../../../contract/sort-columns.ts';
-import { pageQuery, pageSearch, sortOf, sortSearch, textSearch } from '../../components/list/list-search.ts';
+import {
+  choiceSearch,
+  pageQuery,
+  pageSearch,
+  sortOf,
+  sortSearch,
+  textSearch,
+} from '../../components/list/list-search.ts';
 
 export const DEFAULT_ROLE_SORT: SortOrder<RoleSortColumn> = { column: 'name', direction: 'asc' };
-
-const choiceSearch = <const T extends string>(choices: readonly T[]) =>
-  v.fallback(v.optional(v.picklist(choices)), undefined);
 
 /** The status filter: active roles unless the address asks for archived ones or both (decision 018 §8.6). */
 export const ROLE_STATUS_FILTERS = ['active', 'archived', 'all'] as const;

@@ -9,6 +9,7 @@ import {
   type UserSortColumn,
 } from '../../../contract/sort-columns.ts';
 import {
+  choiceSearch,
   idSearch,
   pageQuery,
   pageSearch,
@@ -18,9 +19,6 @@ import {
 } from '../../components/list/list-search.ts';
 
 export const DEFAULT_USER_SORT: SortOrder<UserSortColumn> = { column: 'name', direction: 'asc' };
-
-const choiceSearch = <const T extends string>(choices: readonly T[]) =>
-  v.fallback(v.optional(v.picklist(choices)), undefined);
 
 /**
  * The administrators list's address: search text, status, scope, role, sort and page, so that a
