@@ -5,21 +5,39 @@ import { defineConfig } from 'vitest/config';
  * `console` extends vite.config.ts so Lingui macros, the TanStack Router plugin and React behave in
  * tests exactly as in the build.
  */
-function serverProject(name: string, env: Record<string, string>) {
-  return {
-    test: {
-      name,
-      include: ['tests/server/**/*.test.ts'],
-      environment: 'node',
-      env,
-      globalSetup: ['tests/server/migrated-database.ts'],
-      // Each file opens its own database and hashes with argon2: on two cores, files in parallel only
-      // fight for the CPU and time out, so they run one after another.
-      fileParallelism: false,
-      testTimeout: 30_000,
-      hookTimeout: 60_000,
-    },
+/** Server suites that replace a module with `vi.mock`: they run in a module registry of their own. */
+const MOCKING_SERVER_SUITES = [
+  'tests/server/identity/hashing-load.test.ts',
+  'tests/server/identity/passwords.test.ts',
+  'tests/server/setup/anonymous-load.test.ts',
+];
+
+function serverProjects(name: string, env: Record<string, string>) {
+  const test = {
+    environment: 'node' as const,
+    env,
+    globalSetup: ['tests/server/migrated-database.ts'],
+    // Each file opens its own database and hashes with argon2: on two cores, files in parallel only
+    // fight for the CPU and time out, so they run one after another.
+    fileParallelism: false,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
   };
+  return [
+    // Files share one module registry: the server, PGlite and the X.509 stack load once per run,
+    // not once per file (about half of the suites' time). Every file builds its app and database
+    // itself (tests/server/test-app.ts); no server module keeps state that a file could inherit.
+    {
+      test: {
+        ...test,
+        name,
+        include: ['tests/server/**/*.test.ts'],
+        exclude: MOCKING_SERVER_SUITES,
+        isolate: false,
+      },
+    },
+    { test: { ...test, name: `${name}-mocking`, include: MOCKING_SERVER_SUITES } },
+  ];
 }
 
 export default defineConfig({
@@ -51,8 +69,8 @@ export default defineConfig({
       },
       // The server suites run on the embedded database always, and again on PostgreSQL when
       // TEST_DATABASE_URL names one (tests/server/test-app.ts reads it).
-      serverProject('server', { TEST_DATABASE_URL: '' }),
-      ...(process.env.TEST_DATABASE_URL ? [serverProject('server-postgres', {})] : []),
+      ...serverProjects('server', { TEST_DATABASE_URL: '' }),
+      ...(process.env.TEST_DATABASE_URL ? serverProjects('server-postgres', {}) : []),
       {
         extends: './vite.config.ts',
         test: {
