@@ -12,6 +12,7 @@ import { CONSOLE_LOCALES, DEFAULT_CONSOLE_LOCALE } from './contract/locales.ts';
 /** Shared components and libraries only the secure screens use: their words load with `console`. */
 const secureOnlySources = [
   '<rootDir>/src/lib/offline',
+  '<rootDir>/src/components/account-filter-field.tsx',
   '<rootDir>/src/components/account-picker.tsx',
   '<rootDir>/src/components/account-unavailable-page.tsx',
   '<rootDir>/src/components/aliases-editor.tsx',

@@ -4,7 +4,6 @@ import {
   certificateProfileListSchema,
   certificateProfileSchema,
 } from '../../../contract/schemas/certificate-profiles.ts';
-import { tenantListSchema } from '../../../contract/schemas/tenants.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 
 /** Certificate-profile queries; which profiles a caller sees follows its own account reach. */
@@ -13,7 +12,6 @@ export const profileKeys = {
   lists: () => [...profileKeys.all(), 'list'] as const,
   list: (query: Record<string, string>) => [...profileKeys.lists(), query] as const,
   detail: (id: string) => [...profileKeys.all(), 'detail', id] as const,
-  accountChoices: () => [...profileKeys.all(), 'account-choices'] as const,
 };
 
 export function profileListQueryOptions(query: Record<string, string>) {
@@ -36,21 +34,5 @@ export function profileQueryOptions(id: string) {
     queryFn: ({ signal }) =>
       apiRequest('GET', apiPaths.certificateProfiles.byId(id), { schema: certificateProfileSchema, signal }),
     staleTime: 0,
-  });
-}
-
-/**
- * The accounts a system or partner viewer filters by and creates profiles in: the first 100 active
- * ones by name. Account scope works in its own account and never asks.
- */
-export function accountChoicesQueryOptions() {
-  return queryOptions({
-    queryKey: profileKeys.accountChoices(),
-    queryFn: ({ signal }) =>
-      apiRequest('GET', apiPaths.tenants.list, {
-        query: { active: 'true', sort: 'name:asc', limit: '100' },
-        schema: tenantListSchema,
-        signal,
-      }),
   });
 }

@@ -5,7 +5,6 @@ import {
   certificateListSchema,
   certificateSchema,
 } from '../../../contract/schemas/certificates.ts';
-import { tenantListSchema } from '../../../contract/schemas/tenants.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 
 /**
@@ -17,7 +16,6 @@ export const certificateKeys = {
   lists: () => [...certificateKeys.all(), 'list'] as const,
   list: (query: CertificateListQueryInput) => [...certificateKeys.lists(), query] as const,
   detail: (id: string) => [...certificateKeys.all(), 'detail', id] as const,
-  accountChoices: () => [...certificateKeys.all(), 'account-choices'] as const,
 };
 
 export function certificateListQueryOptions(query: CertificateListQueryInput) {
@@ -34,18 +32,5 @@ export function certificateQueryOptions(id: string) {
     queryKey: certificateKeys.detail(id),
     queryFn: ({ signal }) =>
       apiRequest('GET', apiPaths.certificates.byId(id), { schema: certificateSchema, signal }),
-  });
-}
-
-/** The accounts a system or partner viewer filters by: the first 100 by name. */
-export function accountChoicesQueryOptions() {
-  return queryOptions({
-    queryKey: certificateKeys.accountChoices(),
-    queryFn: ({ signal }) =>
-      apiRequest('GET', apiPaths.tenants.list, {
-        query: { sort: 'name:asc', limit: '100' },
-        schema: tenantListSchema,
-        signal,
-      }),
   });
 }

@@ -5,7 +5,6 @@ import {
   serviceUserListSchema,
   serviceUserSchema,
 } from '../../../contract/schemas/service-users.ts';
-import { tenantListSchema } from '../../../contract/schemas/tenants.ts';
 import { roleListSchema } from '../../../contract/schemas/users.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 
@@ -18,7 +17,6 @@ export const serviceUserKeys = {
   lists: () => [...serviceUserKeys.all(), 'list'] as const,
   list: (query: ServiceUserListQueryInput) => [...serviceUserKeys.lists(), query] as const,
   detail: (id: string) => [...serviceUserKeys.all(), 'detail', id] as const,
-  accountChoices: () => [...serviceUserKeys.all(), 'account-choices'] as const,
   roleChoices: (accountId: string) => [...serviceUserKeys.all(), 'role-choices', accountId] as const,
 };
 
@@ -36,22 +34,6 @@ export function serviceUserQueryOptions(id: string) {
     queryKey: serviceUserKeys.detail(id),
     queryFn: ({ signal }) =>
       apiRequest('GET', apiPaths.serviceUsers.byId(id), { schema: serviceUserSchema, signal }),
-  });
-}
-
-/**
- * The accounts a system or partner viewer may make a service user in: the first 100 by name. Account
- * scope makes them in its own account only and never asks.
- */
-export function accountChoicesQueryOptions() {
-  return queryOptions({
-    queryKey: serviceUserKeys.accountChoices(),
-    queryFn: ({ signal }) =>
-      apiRequest('GET', apiPaths.tenants.list, {
-        query: { active: 'true', sort: 'name:asc', limit: '100' },
-        schema: tenantListSchema,
-        signal,
-      }),
   });
 }
 

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { apiPaths } from '../../../contract/paths.ts';
 import { ALL_ITEMS_LIMIT } from '../../../contract/schemas/common.ts';
-import { tenantListSchema, tenantSchema } from '../../../contract/schemas/tenants.ts';
+import { tenantSchema } from '../../../contract/schemas/tenants.ts';
 import {
   roleListSchema,
   type UserListQueryInput,
@@ -26,7 +26,6 @@ export const userKeys = {
   /** The roles a user of `accountId` may hold: built-in ones and that account's custom ones. */
   accountRoles: (accountId: string) => [...userKeys.all(), 'account-roles', accountId] as const,
   /** The accounts a new user's primary account and further accounts are chosen from. */
-  accountChoices: () => [...userKeys.all(), 'account-choices'] as const,
   /** What the pages read of one account: its licensed applications and sign-in methods. */
   account: (accountId: string) => [...userKeys.all(), 'account', accountId] as const,
 };
@@ -80,22 +79,6 @@ export function accountRolesQueryOptions(accountId: string) {
       apiRequest('GET', apiPaths.roles.list, {
         query: { account_id: accountId, status: 'active', sort: 'name:asc', limit: String(ALL_ITEMS_LIMIT) },
         schema: roleListSchema,
-        signal,
-      }),
-  });
-}
-
-/**
- * The active accounts the caller sees, by name, to choose a user's accounts from. Users are managed
- * in accounts within reach only; the server answers 404 for any other, whatever this list offers.
- */
-export function accountChoicesQueryOptions() {
-  return queryOptions({
-    queryKey: userKeys.accountChoices(),
-    queryFn: ({ signal }) =>
-      apiRequest('GET', apiPaths.tenants.list, {
-        query: { active: 'true', sort: 'name:asc', limit: String(ALL_ITEMS_LIMIT) },
-        schema: tenantListSchema,
         signal,
       }),
   });

@@ -27,10 +27,11 @@ import { Checkbox } from '../../../components/ui/checkbox.tsx';
 import { SelectField, TextAreaField, TextField } from '../../../components/ui/field.tsx';
 import { Form } from '../../../components/ui/form.tsx';
 import { showToast } from '../../../components/ui/toast.tsx';
+import { accountChoicesQueryOptions } from '../../../lib/account-choices.ts';
 import { useActiveAccountId, useProfile } from '../../../lib/current-user.ts';
 import { type FormState, type FormValues, useForm } from '../../../lib/form/use-form.ts';
 import { useCreateProfile, useUpdateProfile } from '../mutations.ts';
-import { accountChoicesQueryOptions, profileKeys, profileQueryOptions } from '../queries.ts';
+import { profileKeys, profileQueryOptions } from '../queries.ts';
 import {
   EXTENDED_KEY_USAGE_LABELS,
   KEY_USAGE_LABELS,

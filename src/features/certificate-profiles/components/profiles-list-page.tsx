@@ -5,6 +5,7 @@ import { type ReactNode, useState } from 'react';
 import type { CertificateProfile } from '../../../../contract/schemas/certificate-profiles.ts';
 import { PAGE_SIZE } from '../../../../contract/schemas/common.ts';
 import type { ProfileSortColumn, SortOrder } from '../../../../contract/sort-columns.ts';
+import { AccountFilterField } from '../../../components/account-filter-field.tsx';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { DebouncedTextField } from '../../../components/list/debounced-text-field.tsx';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
@@ -14,14 +15,13 @@ import { useListAddress } from '../../../components/list/use-list-address.ts';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
 import { TruncatedText } from '../../../components/truncated-text.tsx';
 import { Button } from '../../../components/ui/button.tsx';
-import { SelectField } from '../../../components/ui/field.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
 import { useProfile } from '../../../lib/current-user.ts';
 import { userDate } from '../../../lib/dates.ts';
 import { usePermissionFlags } from '../../../lib/permissions.tsx';
 import { PROFILE_MANAGE_FLAGS } from '../access.ts';
 import { type ProfileListSearch, profileListQuery, profileSortOf } from '../list-search.ts';
-import { accountChoicesQueryOptions, profileListQueryOptions } from '../queries.ts';
+import { profileListQueryOptions } from '../queries.ts';
 import { ProfileDeleteDialog } from './profile-delete-dialog.tsx';
 import { KEY_USAGE_LABELS, keyTypesText } from './profile-labels.ts';
 import './certificate-profiles.css';
@@ -33,7 +33,6 @@ export function ProfilesListPage({ search }: { search: ProfileListSearch }) {
   const permissions = usePermissionFlags();
   const manages = PROFILE_MANAGE_FLAGS.every((flag) => permissions[flag]);
   const otherAccounts = viewer.access_scope !== 'account';
-  const accounts = useQuery({ ...accountChoicesQueryOptions(), enabled: otherAccounts });
   const sort = profileSortOf(search);
   const list = useQuery(profileListQueryOptions(profileListQuery(search)));
   const [deleting, setDeleting] = useState<CertificateProfile | null>(null);
@@ -67,19 +66,7 @@ export function ProfilesListPage({ search }: { search: ProfileListSearch }) {
           onCommit={(typed) => changeFilter({ name: typed.trim() === '' ? undefined : typed }, true)}
         />
         {otherAccounts ? (
-          <SelectField
-            label={t`Account`}
-            value={search.account ?? ''}
-            disabled={accounts.data === undefined}
-            options={[
-              { value: '', label: t`All` },
-              ...(accounts.data?.items.map((account) => ({ value: account.id, label: account.name })) ??
-                (search.account ? [{ value: search.account, label: t`Chosen account` }] : [])),
-            ]}
-            onChange={(event) =>
-              changeFilter({ account: event.target.value === '' ? undefined : event.target.value })
-            }
-          />
+          <AccountFilterField value={search.account} onChange={(account) => changeFilter({ account })} />
         ) : null}
       </form>
       <p role="status" className="profiles-count">

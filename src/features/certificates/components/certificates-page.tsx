@@ -7,6 +7,7 @@ import { apiPaths } from '../../../../contract/paths.ts';
 import type { CertificateSummary } from '../../../../contract/schemas/certificates.ts';
 import { PAGE_SIZE } from '../../../../contract/schemas/common.ts';
 import type { CertificateSortColumn, SortOrder } from '../../../../contract/sort-columns.ts';
+import { AccountFilterField } from '../../../components/account-filter-field.tsx';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import {
   CERTIFICATE_STATUS_LABELS,
@@ -30,7 +31,7 @@ import {
   certificateListQuery,
   certificateSortOf,
 } from '../list-search.ts';
-import { accountChoicesQueryOptions, certificateListQueryOptions } from '../queries.ts';
+import { certificateListQueryOptions } from '../queries.ts';
 import './certificates.css';
 
 const NO_FILTERS: Partial<CertificateListSearch> = {
@@ -49,7 +50,6 @@ export function CertificatesPage({ search }: { search: CertificateListSearch }) 
   const { t, i18n } = useLingui();
   const viewer = useProfile();
   const otherAccounts = viewer.access_scope !== 'account';
-  const accounts = useQuery({ ...accountChoicesQueryOptions(), enabled: otherAccounts });
   const sort = certificateSortOf(search);
   const list = useQuery(certificateListQueryOptions(certificateListQuery(search)));
   const { page, changeFilter, changeSort, changePage } = useListAddress<
@@ -104,18 +104,10 @@ export function CertificatesPage({ search }: { search: CertificateListSearch }) 
           }
         />
         {otherAccounts ? (
-          <SelectField
-            label={t`Account`}
-            value={search.account ?? ''}
-            disabled={accounts.data === undefined}
-            options={[
-              any,
-              ...(accounts.data?.items.map((account) => ({ value: account.id, label: account.name })) ??
-                (search.account ? [{ value: search.account, label: t`Chosen account` }] : [])),
-            ]}
-            onChange={(event) =>
-              changeFilter({ account: event.target.value === '' ? undefined : event.target.value })
-            }
+          <AccountFilterField
+            value={search.account}
+            onChange={(account) => changeFilter({ account })}
+            includeInactive
           />
         ) : null}
       </form>

@@ -17,10 +17,11 @@ import { Button } from '../../../components/ui/button.tsx';
 import { SelectField, TextAreaField, TextField } from '../../../components/ui/field.tsx';
 import { Form } from '../../../components/ui/form.tsx';
 import { showToast } from '../../../components/ui/toast.tsx';
+import { accountChoicesQueryOptions } from '../../../lib/account-choices.ts';
 import { useProfile } from '../../../lib/current-user.ts';
 import { useForm } from '../../../lib/form/use-form.ts';
 import { useCreateServiceUser } from '../mutations.ts';
-import { accountChoicesQueryOptions, roleChoicesQueryOptions } from '../queries.ts';
+import { roleChoicesQueryOptions } from '../queries.ts';
 import { checkedValues, roleChoices } from './role-choices.ts';
 import { endDateOf, endDateRule } from './service-user-fields.ts';
 

@@ -9,6 +9,7 @@ import {
   type ServiceUserSummary,
 } from '../../../../contract/schemas/service-users.ts';
 import type { ServiceUserSortColumn, SortOrder } from '../../../../contract/sort-columns.ts';
+import { AccountFilterField } from '../../../components/account-filter-field.tsx';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { DebouncedTextField } from '../../../components/list/debounced-text-field.tsx';
 import { ExportCsvButton } from '../../../components/list/export-csv-button.tsx';
@@ -34,7 +35,7 @@ import {
   serviceUserListQuery,
   serviceUserSortOf,
 } from '../list-search.ts';
-import { accountChoicesQueryOptions, serviceUserListQueryOptions } from '../queries.ts';
+import { serviceUserListQueryOptions } from '../queries.ts';
 import { ServiceUserDeleteDialog } from './service-user-delete-dialog.tsx';
 import { SERVICE_USER_STATUS_LABELS, ServiceUserStatusBadge } from './service-user-labels.tsx';
 import { ServiceUserStatusDialog } from './service-user-status-dialog.tsx';
@@ -54,7 +55,6 @@ export function ServiceUsersPage({ search }: { search: ServiceUserListSearch }) 
   const rolesFeature = useFeatureFlags().roles;
   const manages = SERVICE_USER_MANAGE_FLAGS.every((flag) => permissions[flag]);
   const otherAccounts = viewer.access_scope !== 'account';
-  const accounts = useQuery({ ...accountChoicesQueryOptions(), enabled: otherAccounts });
   const sort = serviceUserSortOf(search);
   const list = useQuery(serviceUserListQueryOptions(serviceUserListQuery(search)));
   const [statusOf, setStatusOf] = useState<ServiceUserSummary | null>(null);
@@ -113,19 +113,7 @@ export function ServiceUsersPage({ search }: { search: ServiceUserListSearch }) 
           }
         />
         {otherAccounts ? (
-          <SelectField
-            label={t`Account`}
-            value={search.account ?? ''}
-            disabled={accounts.data === undefined}
-            options={[
-              any,
-              ...(accounts.data?.items.map((account) => ({ value: account.id, label: account.name })) ??
-                (search.account ? [{ value: search.account, label: t`Chosen account` }] : [])),
-            ]}
-            onChange={(event) =>
-              changeFilter({ account: event.target.value === '' ? undefined : event.target.value })
-            }
-          />
+          <AccountFilterField value={search.account} onChange={(account) => changeFilter({ account })} />
         ) : null}
       </form>
       <p role="status" className="service-users-count">

@@ -12,11 +12,12 @@ import { type AccountChoice, AccountPicker } from '../../../components/account-p
 import { APPLICATION_NAMES, roleDisplayName } from '../../../components/role-labels.ts';
 import { type ApplicationGroup, type RoleChoice, RolePicker } from '../../../components/role-picker.tsx';
 import { SelectField, TextField } from '../../../components/ui/field.tsx';
+import { accountChoicesQueryOptions } from '../../../lib/account-choices.ts';
 import { useFeatureFlags } from '../../../lib/feature-flags.ts';
 import type { FormState } from '../../../lib/form/use-form.ts';
 import { languageChoices, platformLocales } from '../../../lib/locales.ts';
 import { usePublicResource } from '../../../lib/public-data.ts';
-import { accountChoicesQueryOptions, accountRolesQueryOptions, userNameTaken } from '../queries.ts';
+import { accountRolesQueryOptions, userNameTaken } from '../queries.ts';
 import { heldPermissions, isGrantable } from '../rules.ts';
 
 /** The input names of a person's own fields, in the order shown (PUT user/{id}, step 1 of create). */
