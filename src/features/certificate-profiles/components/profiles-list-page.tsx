@@ -8,6 +8,7 @@ import type { ProfileSortColumn, SortOrder } from '../../../../contract/sort-col
 import { AccountFilterField } from '../../../components/account-filter-field.tsx';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { DebouncedTextField } from '../../../components/list/debounced-text-field.tsx';
+import { ListEmpty } from '../../../components/list/list-empty.tsx';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
 import { SortableHeader } from '../../../components/list/sortable-header.tsx';
 import { TableFrame } from '../../../components/list/table-frame.tsx';
@@ -79,22 +80,13 @@ export function ProfilesListPage({ search }: { search: ProfileListSearch }) {
         pendingText={<Trans>Loading certificate profiles…</Trans>}
         empty={{
           when: ({ total }) => total === 0,
-          content: filtered ? (
-            <>
-              <p>
-                <Trans>No certificate profiles match these filters.</Trans>
-              </p>
-              <Button
-                variant="secondary"
-                onClick={() => changeFilter({ name: undefined, account: undefined })}
-              >
-                <Trans>Reset filters</Trans>
-              </Button>
-            </>
-          ) : (
-            <p>
-              <Trans>There are no certificate profiles yet.</Trans>
-            </p>
+          content: (
+            <ListEmpty
+              filtered={filtered}
+              noMatch={<Trans>No certificate profiles match these filters.</Trans>}
+              none={<Trans>There are no certificate profiles yet.</Trans>}
+              onResetFilters={() => changeFilter({ name: undefined, account: undefined })}
+            />
           ),
         }}
       >

@@ -15,12 +15,12 @@ import {
 } from '../../../components/certificate-status-badge.tsx';
 import { DebouncedTextField } from '../../../components/list/debounced-text-field.tsx';
 import { ExportCsvButton } from '../../../components/list/export-csv-button.tsx';
+import { ListEmpty } from '../../../components/list/list-empty.tsx';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
 import { SortableHeader } from '../../../components/list/sortable-header.tsx';
 import { TableFrame } from '../../../components/list/table-frame.tsx';
 import { useListAddress } from '../../../components/list/use-list-address.ts';
 import { TruncatedText } from '../../../components/truncated-text.tsx';
-import { Button } from '../../../components/ui/button.tsx';
 import { SelectField } from '../../../components/ui/field.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
 import { useProfile } from '../../../lib/current-user.ts';
@@ -121,19 +121,13 @@ export function CertificatesPage({ search }: { search: CertificateListSearch }) 
         pendingText={<Trans>Loading certificates…</Trans>}
         empty={{
           when: ({ total }) => total === 0,
-          content: filtered ? (
-            <>
-              <p>
-                <Trans>No certificates match these filters.</Trans>
-              </p>
-              <Button variant="secondary" onClick={() => changeFilter(NO_FILTERS)}>
-                <Trans>Reset filters</Trans>
-              </Button>
-            </>
-          ) : (
-            <p>
-              <Trans>There are no certificates you can see.</Trans>
-            </p>
+          content: (
+            <ListEmpty
+              filtered={filtered}
+              noMatch={<Trans>No certificates match these filters.</Trans>}
+              none={<Trans>There are no certificates you can see.</Trans>}
+              onResetFilters={() => changeFilter(NO_FILTERS)}
+            />
           ),
         }}
       >

@@ -11,6 +11,7 @@ import type { RoleSortColumn, SortOrder } from '../../../../contract/sort-column
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { DebouncedTextField } from '../../../components/list/debounced-text-field.tsx';
 import { ExportCsvButton } from '../../../components/list/export-csv-button.tsx';
+import { ListEmpty } from '../../../components/list/list-empty.tsx';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
 import { SortableHeader } from '../../../components/list/sortable-header.tsx';
 import { TableFrame } from '../../../components/list/table-frame.tsx';
@@ -18,7 +19,6 @@ import { useListAddress } from '../../../components/list/use-list-address.ts';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
 import { APPLICATION_NAMES, roleDisplayName } from '../../../components/role-labels.ts';
 import { TruncatedText } from '../../../components/truncated-text.tsx';
-import { Button } from '../../../components/ui/button.tsx';
 import { SelectField } from '../../../components/ui/field.tsx';
 import { Menu } from '../../../components/ui/menu.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
@@ -169,19 +169,13 @@ export function RolesListPage({ search }: { search: RoleListSearch }) {
         pendingText={<Trans>Loading roles…</Trans>}
         empty={{
           when: ({ total }) => total === 0,
-          content: filtered ? (
-            <>
-              <p>
-                <Trans>No roles match these filters.</Trans>
-              </p>
-              <Button variant="secondary" onClick={() => changeFilter(NO_FILTERS)}>
-                <Trans>Reset filters</Trans>
-              </Button>
-            </>
-          ) : (
-            <p>
-              <Trans>There are no roles you can see.</Trans>
-            </p>
+          content: (
+            <ListEmpty
+              filtered={filtered}
+              noMatch={<Trans>No roles match these filters.</Trans>}
+              none={<Trans>There are no roles you can see.</Trans>}
+              onResetFilters={() => changeFilter(NO_FILTERS)}
+            />
           ),
         }}
       >

@@ -13,6 +13,7 @@ import { AccountFilterField } from '../../../components/account-filter-field.tsx
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { DebouncedTextField } from '../../../components/list/debounced-text-field.tsx';
 import { ExportCsvButton } from '../../../components/list/export-csv-button.tsx';
+import { ListEmpty } from '../../../components/list/list-empty.tsx';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
 import { SortableHeader } from '../../../components/list/sortable-header.tsx';
 import { TableFrame } from '../../../components/list/table-frame.tsx';
@@ -131,19 +132,13 @@ export function ServiceUsersPage({ search }: { search: ServiceUserListSearch }) 
         pendingText={<Trans>Loading service users…</Trans>}
         empty={{
           when: ({ total }) => total === 0,
-          content: filtered ? (
-            <>
-              <p>
-                <Trans>No service users match these filters.</Trans>
-              </p>
-              <Button variant="secondary" onClick={() => changeFilter(NO_FILTERS)}>
-                <Trans>Reset filters</Trans>
-              </Button>
-            </>
-          ) : (
-            <p>
-              <Trans>There are no service users you can see.</Trans>
-            </p>
+          content: (
+            <ListEmpty
+              filtered={filtered}
+              noMatch={<Trans>No service users match these filters.</Trans>}
+              none={<Trans>There are no service users you can see.</Trans>}
+              onResetFilters={() => changeFilter(NO_FILTERS)}
+            />
           ),
         }}
       >

@@ -10,10 +10,10 @@ import type { UserSortColumn } from '../../../../contract/sort-columns.ts';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { DebouncedTextField } from '../../../components/list/debounced-text-field.tsx';
 import { ExportCsvButton } from '../../../components/list/export-csv-button.tsx';
+import { ListEmpty } from '../../../components/list/list-empty.tsx';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
 import { useListAddress } from '../../../components/list/use-list-address.ts';
 import { roleDisplayName } from '../../../components/role-labels.ts';
-import { Button } from '../../../components/ui/button.tsx';
 import { SelectField } from '../../../components/ui/field.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
 import { useProfile } from '../../../lib/current-user.ts';
@@ -185,19 +185,13 @@ export function AdministratorsPage({ search }: { search: UserListSearch }) {
         pendingText={<Trans>Loading administrators…</Trans>}
         empty={{
           when: ({ total }) => total === 0,
-          content: filtered ? (
-            <>
-              <p>
-                <Trans>No administrators match these filters.</Trans>
-              </p>
-              <Button variant="secondary" onClick={() => changeFilter(NO_FILTERS)}>
-                <Trans>Reset filters</Trans>
-              </Button>
-            </>
-          ) : (
-            <p>
-              <Trans>There are no administrators you can see.</Trans>
-            </p>
+          content: (
+            <ListEmpty
+              filtered={filtered}
+              noMatch={<Trans>No administrators match these filters.</Trans>}
+              none={<Trans>There are no administrators you can see.</Trans>}
+              onResetFilters={() => changeFilter(NO_FILTERS)}
+            />
           ),
         }}
       >
