@@ -58,6 +58,17 @@ export default defineConfig({
           environment: 'node',
         },
       },
+      // The trust agent: its HTTP surface, sessions and keystores (SoftHSM2 where installed), in Node.
+      {
+        test: {
+          name: 'agent',
+          include: ['tests/agent/**/*.test.ts'],
+          environment: 'node',
+          // PKCS#11 tokens and one port per suite: files run one after another.
+          fileParallelism: false,
+          testTimeout: 30_000,
+        },
+      },
       // The service worker's outbox and routing rules, on fake-indexeddb and Node's WebCrypto.
       {
         test: {

@@ -1,0 +1,162 @@
+import * as v from 'valibot';
+import type { CommandErrorCode } from './errors.ts';
+import {
+  agentCertificateSchema,
+  agentInfoSchema,
+  keystoreSchema,
+  mechanismSchema,
+  pinSchema,
+  tokenSchema,
+} from './entities.ts';
+
+/**
+ * The commands of the trust agent (overview §7) with their request and answer bodies, which travel
+ * encrypted inside a session (docs/agent-protocol.md §5). Every command of the spec is here; the
+ * agent answers those a software keystore or a PKCS#11 token cannot honour with
+ * `unsupportedCommand`, and the reason.
+ */
+
+const keystoreIdSchema = v.pipe(v.string(), v.minLength(1), v.maxLength(200));
+const base64Schema = v.pipe(v.string(), v.maxLength(1_000_000), v.base64());
+const pemSchema = v.pipe(v.string(), v.minLength(1), v.maxLength(64_000));
+const serialSchema = v.pipe(v.string(), v.regex(/^[0-9a-f]{1,64}$/));
+const labelSchema = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(32));
+
+const empty = v.strictObject({});
+
+export const commandSchemas = {
+  initialize: {
+    request: empty,
+    response: v.object({ agent: agentInfoSchema, keystores: v.array(keystoreSchema) }),
+  },
+  service: {
+    request: empty,
+    response: v.object({ agent: agentInfoSchema, uptimeSeconds: v.number() }),
+  },
+  config: {
+    request: empty,
+    response: v.object({
+      allowedOrigins: v.array(v.string()),
+      modules: v.array(v.object({ name: v.string(), available: v.boolean() })),
+      softwareKeystore: v.boolean(),
+      pinAttemptLimit: v.number(),
+    }),
+  },
+  keystore: {
+    request: empty,
+    response: v.object({ keystores: v.array(keystoreSchema) }),
+  },
+  token: {
+    request: v.strictObject({ keystoreId: v.optional(keystoreIdSchema) }),
+    response: v.object({ tokens: v.array(tokenSchema) }),
+  },
+  refresh: {
+    request: empty,
+    response: v.object({ keystores: v.array(keystoreSchema), tokens: v.array(tokenSchema) }),
+  },
+  verifypin: {
+    request: v.strictObject({ keystoreId: keystoreIdSchema, pin: pinSchema }),
+    response: v.object({ verified: v.literal(true) }),
+  },
+  changepin: {
+    request: v.strictObject({ keystoreId: keystoreIdSchema, pin: pinSchema, newPin: pinSchema }),
+    response: v.object({ changed: v.literal(true) }),
+  },
+  resetpin: {
+    request: v.strictObject({ keystoreId: keystoreIdSchema, soPin: pinSchema, newPin: pinSchema }),
+    response: v.object({ reset: v.literal(true) }),
+  },
+  initToken: {
+    request: v.strictObject({ keystoreId: keystoreIdSchema, label: labelSchema, pin: pinSchema }),
+    response: v.object({ keystore: keystoreSchema }),
+  },
+  generate: {
+    request: v.strictObject({
+      keystoreId: keystoreIdSchema,
+      pin: pinSchema,
+      algorithm: v.literal('RSA'),
+      keySize: v.pipe(v.number(), v.integer(), v.minValue(512), v.maxValue(16384)),
+      subject: v.strictObject({ commonName: v.pipe(v.string(), v.minLength(1), v.maxLength(64)) }),
+    }),
+    response: v.object({ keyId: v.string(), csr: v.string() }),
+  },
+  importCert: {
+    request: v.strictObject({ keystoreId: keystoreIdSchema, pin: pinSchema, certificate: pemSchema }),
+    response: v.object({ certificate: agentCertificateSchema }),
+  },
+  certificate: {
+    request: v.strictObject({ keystoreId: keystoreIdSchema, pin: v.optional(pinSchema) }),
+    response: v.object({ certificates: v.array(agentCertificateSchema) }),
+  },
+  exportCert: {
+    request: v.strictObject({
+      keystoreId: keystoreIdSchema,
+      serial: serialSchema,
+      pin: v.optional(pinSchema),
+      format: v.picklist(['pem', 'der']),
+    }),
+    response: v.object({ data: v.string() }),
+  },
+  deleteCert: {
+    request: v.strictObject({
+      keystoreId: keystoreIdSchema,
+      pin: pinSchema,
+      serial: serialSchema,
+      /** Also delete the private key that belongs to the certificate. */
+      withKey: v.boolean(),
+    }),
+    response: v.object({ deleted: v.literal(true) }),
+  },
+  sign: {
+    request: v.strictObject({
+      keystoreId: keystoreIdSchema,
+      pin: pinSchema,
+      serial: serialSchema,
+      algorithm: v.literal('RSASSA-PKCS1-v1_5-SHA-256'),
+      data: base64Schema,
+    }),
+    response: v.object({ signature: v.string() }),
+  },
+  backupToken: {
+    request: v.strictObject({ keystoreId: keystoreIdSchema, pin: pinSchema }),
+    response: v.object({ pkcs12: v.string() }),
+  },
+  restoreToken: {
+    request: v.strictObject({ keystoreId: keystoreIdSchema, pin: pinSchema, pkcs12: base64Schema }),
+    response: v.object({ keystore: keystoreSchema }),
+  },
+  registerProvider: {
+    request: v.strictObject({ library: v.string() }),
+    response: v.object({ keystores: v.array(keystoreSchema) }),
+  },
+  parseFile: {
+    request: v.strictObject({ data: base64Schema }),
+    response: v.object({ certificates: v.array(v.omit(agentCertificateSchema, ['keystoreId', 'hasPrivateKey'])) }),
+  },
+} as const;
+
+export type AgentCommand = keyof typeof commandSchemas;
+export const AGENT_COMMANDS = Object.keys(commandSchemas) as AgentCommand[];
+export type CommandRequest<C extends AgentCommand> = v.InferOutput<(typeof commandSchemas)[C]['request']>;
+export type CommandResponse<C extends AgentCommand> = v.InferOutput<(typeof commandSchemas)[C]['response']>;
+
+/** A command's error, inside the encrypted answer. */
+export const commandErrorSchema = v.object({
+  code: v.string(),
+  message: v.string(),
+  /** pinIncorrect: what the token or the agent still allows. */
+  retriesLeft: v.optional(v.nullable(v.number())),
+  /** keySizeBelowMinimum, keySizeAboveMaximum: the token's range. */
+  mechanism: v.optional(mechanismSchema),
+});
+export interface CommandError {
+  code: CommandErrorCode;
+  message: string;
+  retriesLeft?: number | null;
+  mechanism?: v.InferOutput<typeof mechanismSchema>;
+}
+
+/** The plaintext of an answer: the command's response or its error. */
+export type CommandOutcome<C extends AgentCommand> =
+  | { ok: true; result: CommandResponse<C> }
+  | { ok: false; error: CommandError };

@@ -1,0 +1,118 @@
+import * as v from 'valibot';
+import { PIN_MAX_LENGTH, PIN_MIN_LENGTH } from './constants.ts';
+
+/**
+ * What the trust agent reports (overview §3, desktop helper entities and keystore vocabulary).
+ * Field names are the spec's; the spec leaves the helper's response shapes open, so the rest is
+ * ours (docs/agent-protocol.md §5).
+ */
+
+/** Keystore types of the vocabulary (overview §3), plus PKCS11 for a token of no known family. */
+export const KEYSTORE_TYPES = [
+  'safe_net_e_token',
+  'yubikey_nfc_5',
+  'all',
+  'ETOKEN',
+  'YUBIKEY',
+  'MACOS',
+  'WINOS',
+  'EPASS',
+  'PFX',
+  'FF-NSS',
+  'CSK',
+  'WIN-ENH',
+  'SAFESIGN',
+  'ATHEIDP',
+  'PKCS11',
+] as const;
+export type KeystoreType = (typeof KEYSTORE_TYPES)[number];
+
+/** Keystore categories and the location codes they come from (overview §3). */
+export const KEYSTORE_CATEGORIES = { OSKS: 'Platform', SOFTWARE: 'SWToken', HWTK: 'HWToken' } as const;
+export const TOKEN_TYPES = ['SWToken', 'HWToken'] as const;
+export type TokenType = (typeof TOKEN_TYPES)[number];
+/** Readable names of the platform keystores (overview §3). */
+export const PLATFORM_KEYSTORE_NAMES = {
+  WINOS: 'Windows keystore',
+  MACOS: 'Keychain Access',
+  'FF-NSS': 'Firefox keystore',
+} as const;
+/** Certificate key usages of the vocabulary (overview §3). */
+export const AGENT_KEY_USAGES = ['Authentication', 'DigitalSignature', 'KeyManagement', 'CardAuthentication'] as const;
+
+/**
+ * A keystore's state: UNINITIALIZED (a software keystore not created yet, or a token without a user
+ * PIN), INITIALIZED, LOCKED (the PIN tried too often), ABSENT (the slot's token was removed).
+ */
+export const KEYSTORE_STATUSES = ['UNINITIALIZED', 'INITIALIZED', 'LOCKED', 'ABSENT'] as const;
+export type KeystoreStatus = (typeof KEYSTORE_STATUSES)[number];
+
+export const keystoreSchema = v.object({
+  id: v.string(),
+  name: v.string(),
+  type: v.picklist(KEYSTORE_TYPES),
+  status: v.picklist(KEYSTORE_STATUSES),
+  /** The PKCS#11 slot id, null for the software keystore. */
+  slot: v.nullable(v.number()),
+  /** The configured name of the PKCS#11 module, null for the software keystore. */
+  library: v.nullable(v.string()),
+});
+export type Keystore = v.InferOutput<typeof keystoreSchema>;
+
+export const mechanismSchema = v.object({
+  /** Key algorithm: RSA or EC. */
+  algorithm: v.picklist(['RSA', 'EC']),
+  minKeySize: v.number(),
+  maxKeySize: v.number(),
+});
+export type Mechanism = v.InferOutput<typeof mechanismSchema>;
+
+/** The PIN's state as the token reports it; `retriesLeft` is null where the token does not count. */
+export const pinStateSchema = v.object({
+  initialized: v.boolean(),
+  locked: v.boolean(),
+  retriesLeft: v.nullable(v.number()),
+  finalTry: v.boolean(),
+});
+export type PinState = v.InferOutput<typeof pinStateSchema>;
+
+export const tokenSchema = v.object({
+  keystoreId: v.string(),
+  label: v.string(),
+  type: v.picklist(TOKEN_TYPES),
+  manufacturer: v.string(),
+  model: v.string(),
+  serial: v.string(),
+  mechanisms: v.array(mechanismSchema),
+  pin: pinStateSchema,
+});
+export type Token = v.InferOutput<typeof tokenSchema>;
+
+export const agentCertificateSchema = v.object({
+  keystoreId: v.string(),
+  /** Hexadecimal, lower case, without separators. */
+  serial: v.string(),
+  subject: v.string(),
+  issuer: v.string(),
+  validity: v.object({ notBefore: v.string(), notAfter: v.string() }),
+  pem: v.string(),
+  /** Whether the keystore holds the certificate's private key. */
+  hasPrivateKey: v.boolean(),
+});
+export type AgentCertificate = v.InferOutput<typeof agentCertificateSchema>;
+
+export const OPERATING_SYSTEMS = ['linux', 'mac', 'windows'] as const;
+export type OperatingSystem = (typeof OPERATING_SYSTEMS)[number];
+
+export const agentInfoSchema = v.object({
+  product: v.string(),
+  version: v.string(),
+  protocol: v.string(),
+  os: v.picklist(OPERATING_SYSTEMS),
+  arch: v.string(),
+  /** False when the user switched web access off in the agent's configuration. */
+  enabled: v.boolean(),
+});
+export type AgentInfo = v.InferOutput<typeof agentInfoSchema>;
+
+export const pinSchema = v.pipe(v.string(), v.minLength(PIN_MIN_LENGTH), v.maxLength(PIN_MAX_LENGTH));
