@@ -106,7 +106,9 @@ export class Pairings {
       expiresAt: this.now() + PAIRING_TTL_MS,
     };
     this.pending.set(pairing.id, pairing);
-    void this.decide(pairing);
+    // A pre-approved origin is paired before the answer, so its first poll already says so.
+    if (this.preapprovedOrigins.includes(origin)) await this.settle(pairing, true);
+    else void this.decide(pairing);
     return {
       pairingId: pairing.id,
       agentKey: this.agentKey,
@@ -138,10 +140,6 @@ export class Pairings {
   }
 
   private async decide(pairing: PendingPairing): Promise<void> {
-    if (this.preapprovedOrigins.includes(pairing.origin)) {
-      await this.settle(pairing, true);
-      return;
-    }
     try {
       const approved = await this.approve(pairing);
       if (pairing.status === 'pending') await this.settle(pairing, approved);
