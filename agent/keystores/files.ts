@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -38,4 +38,20 @@ export async function readOptionalFile(file: string): Promise<Buffer | null> {
 export async function readJsonFile<T>(file: string, fallback: T): Promise<T> {
   const content = await readOptionalFile(file);
   return content === null ? fallback : (JSON.parse(content.toString('utf8')) as T);
+}
+
+/** Removes what writers of `file` that crashed left behind (never read, but taking space). */
+export async function removeTemporaries(file: string): Promise<void> {
+  const directory = path.dirname(file);
+  const prefix = `${path.basename(file)}.`;
+  let names: string[];
+  try {
+    names = await readdir(directory);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (name.startsWith(prefix) && name.endsWith('.tmp'))
+      await rm(path.join(directory, name), { force: true });
+  }
 }

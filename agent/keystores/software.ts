@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Keystore, Mechanism, Token } from '../../contract/trust-agent/entities.ts';
 import { CommandFailure } from '../failure.ts';
 import type { KeystoreBackend } from './backend.ts';
-import { readOptionalFile, writePrivateFile } from './files.ts';
+import { readOptionalFile, removeTemporaries, writePrivateFile } from './files.ts';
 import { checkKeyRequest } from './mechanisms.ts';
 import { type PinAttempts, WrongPin } from './pin-attempts.ts';
 import {
@@ -45,6 +45,7 @@ export const SOFTWARE_MECHANISMS: readonly Mechanism[] = [
 export function softwareKeystore(dataDir: string, attempts: PinAttempts): KeystoreBackend {
   const file = path.join(dataDir, 'keystore', 'software.p12');
   const queue = new SerialQueue();
+  void queue.run(() => removeTemporaries(file));
 
   /** The label and serial, which are not secret: read without the PIN. */
   const info = async (): Promise<KeystoreInfo> => {

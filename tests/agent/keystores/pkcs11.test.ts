@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCommand } from '../../../agent/commands.ts';
 import { loadAgentConfig } from '../../../agent/config.ts';
 import type { Keystores } from '../../../agent/keystores/index.ts';
 import { x509 } from '../../../agent/keystores/x509.ts';
@@ -213,9 +214,28 @@ describe.skipIf(!available)('PKCS#11 keystores', () => {
   });
 
   it('answers a wrong PIN with pinIncorrect and what is left, changes the PIN, and resets it with the SO PIN', async () => {
-    const wrong = await refusal(keystores.verifyPin({ keystoreId, pin: '999999' }), 'pinIncorrect');
-    expect(wrong.details.retriesLeft).toBe(PIN_ATTEMPT_LIMIT - 1);
-    expect(wrong.message).toBe('The PIN is incorrect; 4 attempts are left before the keystore locks');
+    // As a page gets it: the command's error answer, with what is left.
+    const config = loadAgentConfig({ TRUST_AGENT_DATA_DIR: path.join(dir, 'agent') });
+    const info = {
+      product: 'test',
+      version: '1.1.4',
+      protocol: 'trust-agent/1',
+      os: 'linux',
+      arch: 'x64',
+      enabled: true,
+    } as const;
+    const answer = await runCommand({ config, info, startedAt: Date.now(), keystores }, 'verifypin', {
+      keystoreId,
+      pin: '999999',
+    });
+    expect(answer).toEqual({
+      ok: false,
+      error: {
+        code: 'pinIncorrect',
+        message: 'The PIN is incorrect; 4 attempts are left before the keystore locks',
+        retriesLeft: PIN_ATTEMPT_LIMIT - 1,
+      },
+    });
     expect((await keystores.tokens(keystoreId))[0]?.pin.retriesLeft).toBe(PIN_ATTEMPT_LIMIT - 1);
     await keystores.changePin({ keystoreId, pin: PIN, newPin: '112233' });
     expect((await keystores.tokens(keystoreId))[0]?.pin.retriesLeft).toBeNull();
