@@ -45,7 +45,8 @@ export const SOFTWARE_MECHANISMS: readonly Mechanism[] = [
 export function softwareKeystore(dataDir: string, attempts: PinAttempts): KeystoreBackend {
   const file = path.join(dataDir, 'keystore', 'software.p12');
   const queue = new SerialQueue();
-  void queue.run(() => removeTemporaries(file));
+  // Leftovers of a crashed write are only clutter: failing to remove them stops nothing.
+  queue.run(() => removeTemporaries(file)).catch(() => undefined);
 
   /** The label and serial, which are not secret: read without the PIN. */
   const info = async (): Promise<KeystoreInfo> => {
