@@ -10,6 +10,7 @@ import type { AgentInfo } from '../contract/trust-agent/entities.ts';
 import type { AgentConfig } from './config.ts';
 import { CommandFailure } from './failure.ts';
 import type { Keystores } from './keystores/index.ts';
+import { describeCertificate, parseCertificates } from './keystores/x509.ts';
 
 export interface CommandContext {
   config: AgentConfig;
@@ -60,8 +61,20 @@ const handlers: { [C in AgentCommand]: Handler<C> } = {
       'PKCS#11 modules are registered in the agent configuration (TRUST_AGENT_PKCS11_MODULES), not from a web page',
     );
   },
-  parseFile: async () => {
-    throw new CommandFailure('unsupportedCommand', 'parseFile is not available yet');
+  parseFile: async (_context, request) => {
+    let certificates: ReturnType<typeof parseCertificates>;
+    try {
+      certificates = parseCertificates(Buffer.from(request.data, 'base64'));
+    } catch {
+      certificates = [];
+    }
+    if (certificates.length === 0) {
+      throw new CommandFailure(
+        'certificateInvalid',
+        'The file holds no X.509 certificate (PEM, DER or PKCS#7)',
+      );
+    }
+    return { certificates: certificates.map(describeCertificate) };
   },
 };
 
