@@ -2,11 +2,13 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type AgentConfig, loadAgentConfig, normalizeOrigin } from './config.ts';
 import { type ControlRequest, sendControlRequest } from './control.ts';
+import { PinAttempts } from './keystores/pin-attempts.ts';
 import { startAgent } from './server.ts';
 
 const USAGE = `Usage: npm run agent -- [options]            run the trust agent
        npm run agent -- pairings                 list pairings waiting for approval
        npm run agent -- approve CODE | refuse CODE
+       npm run agent -- unlock KEYSTORE_ID        forget the wrong PINs that locked a keystore in the agent
 Options:
   --allow-origin URL     a console origin that may use the agent (repeatable)
   --approve-origin URL   allow and pair an origin without asking (tests, managed installs)
@@ -53,6 +55,12 @@ export async function main(args: string[], env: NodeJS.ProcessEnv = process.env)
   if (action === 'pairings' || action === 'approve' || action === 'refuse') {
     const request: ControlRequest = action === 'pairings' ? { action } : { action, code: code ?? '' };
     console.info(JSON.stringify(await sendControlRequest(config.dataDir, request), null, 2));
+    return null;
+  }
+  if (action === 'unlock') {
+    // Only the desktop user, at the agent's own command line, can lift the agent's PIN lock.
+    await new PinAttempts(config.dataDir).reset(code ?? '');
+    console.info(`The agent's wrong-PIN count for "${code}" is cleared.`);
     return null;
   }
   if (action !== undefined) throw new Error(`Unknown command "${action}".\n${USAGE}`);
