@@ -146,7 +146,7 @@ function OsSection({
               <th scope="col">
                 <Trans>SHA-256</Trans>
               </th>
-              <th scope="col">
+              <th scope="col" className="list-table__action">
                 <span className="visually-hidden">
                   <Trans>Download</Trans>
                 </span>
@@ -179,7 +179,7 @@ function OsSection({
                         <Trans>Copy</Trans>
                       </Button>
                     </td>
-                    <td>
+                    <td className="list-table__action">
                       <a
                         className="button button--primary"
                         href={apiPaths.clientTools.file(tool.id, file.folder, file.name)}

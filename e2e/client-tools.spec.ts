@@ -1,0 +1,90 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { assertAccessible, expect, test } from './fixtures.ts';
+import {
+  clientToolRow,
+  goToClientTools,
+  operatingSystemHeadings,
+  pressCopySha256,
+  pressDownload,
+  shownSha256,
+} from './pages/client-tools.ts';
+import { assertOnAccounts, chooseTheme } from './pages/shell.ts';
+import { assertOnSignIn, fillSignInSteps, goToSignIn } from './pages/sign-in.ts';
+import { ADMINISTRATOR, ensureSetUp } from './support/administrator.ts';
+import { serverDataDir } from './support/environment.ts';
+
+/** A package the operator publishes beside the trust assistant: its bytes and the manifest naming it. */
+const SENSOR = { id: 'sensor-linux-x64', version: '2.1.0', name: 'sensor-2.1.0-linux-x64.tar.gz' };
+const sensorBytes = randomBytes(48 * 1024);
+
+test.beforeAll(async ({ request }) => {
+  await ensureSetUp(request);
+  // The server's catalogue directory (CLIENT_TOOLS_DIR defaults to DATA_DIR/client-tools), read on every list.
+  const catalogue = path.join(serverDataDir(), 'client-tools');
+  await mkdir(path.join(catalogue, SENSOR.id, SENSOR.version), { recursive: true });
+  await writeFile(path.join(catalogue, SENSOR.id, SENSOR.version, SENSOR.name), sensorBytes);
+  await writeFile(
+    path.join(catalogue, 'catalogue.json'),
+    JSON.stringify({
+      tools: [
+        {
+          id: SENSOR.id,
+          name: 'Sensor',
+          os: 'linux',
+          arch: 'x64',
+          versions: [SENSOR.version],
+          files: [{ name: SENSOR.name, folder: SENSOR.version, label: 'Linux package (.tar.gz)' }],
+        },
+      ],
+    }),
+  );
+});
+
+test('a user downloads a client tool and checks it against the SHA-256 the console shows', async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
+  await goToSignIn(page);
+  await assertOnSignIn(page);
+  await fillSignInSteps(page, ADMINISTRATOR);
+  await assertOnAccounts(page);
+
+  await test.step('the catalogue opens from the navigation with this computer’s system first', async () => {
+    await goToClientTools(page);
+    await expect(operatingSystemHeadings(page).first()).toHaveText('Linux (this computer)');
+    const row = clientToolRow(page, SENSOR.name);
+    await expect(row).toContainText('Sensor');
+    await expect(row).toContainText('2.1.0');
+    await expect(row).toContainText('48 kB');
+    await assertAccessible(page);
+  });
+
+  await test.step('the downloaded file has the SHA-256 shown beside it', async () => {
+    const row = clientToolRow(page, SENSOR.name);
+    const shown = await shownSha256(row);
+    const { name, bytes } = await pressDownload(page, row);
+    expect(name).toBe(SENSOR.name);
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(shown);
+    expect(bytes.equals(sensorBytes)).toBe(true);
+  });
+
+  await test.step('the SHA-256 copies by keyboard', async () => {
+    const row = clientToolRow(page, SENSOR.name);
+    await pressCopySha256(page, row);
+    await expect(
+      page.getByRole('status').filter({ hasText: `SHA-256 of ${SENSOR.name} copied.` }),
+    ).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await shownSha256(row));
+  });
+
+  await test.step('the page reads in both themes', async () => {
+    for (const theme of ['Dark', 'Light'] as const) {
+      await chooseTheme(page, theme);
+      await assertAccessible(page);
+    }
+  });
+});
