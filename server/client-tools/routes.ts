@@ -71,6 +71,8 @@ export function clientToolRoutes(
     c.header('Content-Type', mediaTypeOf(file.name));
     c.header('Content-Length', String(file.size));
     c.header('Content-Disposition', `attachment; filename="${file.name}"`);
+    // No file is opened for an answer that has no body.
+    if (c.req.method === 'HEAD') return c.body(null);
     const stream = Readable.toWeb(createReadStream(file.path)) as ReadableStream<Uint8Array>;
     return c.body(stream);
   });

@@ -77,6 +77,9 @@ afterAll(async () => {
 
 describe('the client-tools catalogue', () => {
   it('lists the trust assistant per system and the operator tools whose files are present, to anyone', async () => {
+    const response = await harness.app.request(apiPaths.clientTools.list);
+    // Names and hashes only: where the files lie on the server is nobody's business.
+    expect(await response.text()).not.toContain(catalogueDir);
     const items = await list();
     expect(items.map((tool) => `${tool.id} ${tool.versions.join(',')}`)).toEqual([
       'desktop-client-windows 3.3.1,3.3.0',
@@ -129,6 +132,10 @@ describe('the client-tools catalogue', () => {
     const again = await harness.app.request(address, { headers: { 'If-None-Match': `"${file.sha256}"` } });
     expect(again.status).toBe(304);
     expect(await again.text()).toBe('');
+    const head = await harness.app.request(address, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('Content-Length')).toBe(String(file.size));
+    expect(await head.text()).toBe('');
   });
 
   it('answers 404 for any name the catalogue does not list, traversal included', async () => {
