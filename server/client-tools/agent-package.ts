@@ -123,6 +123,7 @@ function packageManifest(version: string, dependencyNames: Set<string>, root: Ro
     }
     dependencies[name] = range;
   }
+  const runAgent = `node --import ${RUNNER_PACKAGE} ${AGENT_ENTRY}`;
   const manifest = {
     name: 'trust-assistant',
     version,
@@ -130,7 +131,8 @@ function packageManifest(version: string, dependencyNames: Set<string>, root: Ro
     description: 'The desktop trust agent of the trust console (127.0.0.1:8900).',
     type: 'module',
     engines: root.engines ?? {},
-    scripts: { start: `node --import ${RUNNER_PACKAGE} ${AGENT_ENTRY}` },
+    // `agent` as in the platform's repository, for the agent's own commands: `npm run agent -- pairings`.
+    scripts: { start: runAgent, agent: runAgent },
     dependencies,
   };
   return `${JSON.stringify(manifest, null, 2)}\n`;

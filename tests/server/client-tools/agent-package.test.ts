@@ -101,7 +101,10 @@ describe('the trust agent package builder', () => {
     );
     // hono is imported for a type only and by a contract module the agent does not reach; react not at all.
     expect(manifest.dependencies).toEqual({ tsx: '4.23.0', valibot: '1.5.0' });
-    expect(manifest.scripts).toEqual({ start: 'node --import tsx agent/main.ts' });
+    expect(manifest.scripts).toEqual({
+      start: 'node --import tsx agent/main.ts',
+      agent: 'node --import tsx agent/main.ts',
+    });
     expect(manifest.version).toBe('9.9.9');
   });
 
