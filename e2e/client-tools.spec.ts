@@ -1,6 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { TRUST_ASSISTANT_DOWNLOAD_VERSION as AGENT_VERSION } from '../contract/trust-agent/constants.ts';
 import { assertAccessible, expect, test } from './fixtures.ts';
 import {
   clientToolRow,
@@ -18,6 +20,11 @@ import { serverDataDir } from './support/environment.ts';
 /** A package the operator publishes beside the trust assistant: its bytes and the manifest naming it. */
 const SENSOR = { id: 'sensor-linux-x64', version: '2.1.0', name: 'sensor-2.1.0-linux-x64.tar.gz' };
 const sensorBytes = randomBytes(48 * 1024);
+
+/** The paths a downloaded .tar.gz holds, as the system's own tar lists them. */
+function archivedPaths(bytes: Buffer): string[] {
+  return execFileSync('tar', ['-tzf', '-'], { input: bytes, encoding: 'utf8' }).split('\n');
+}
 
 test.beforeAll(async ({ request }) => {
   await ensureSetUp(request);
@@ -70,6 +77,16 @@ test('a user downloads a client tool and checks it against the SHA-256 the conso
     expect(name).toBe(SENSOR.name);
     expect(createHash('sha256').update(bytes).digest('hex')).toBe(shown);
     expect(bytes.equals(sensorBytes)).toBe(true);
+  });
+
+  await test.step('so does the trust assistant the server packaged for this system', async () => {
+    const row = clientToolRow(page, `trust-assistant-${AGENT_VERSION}-linux.tar.gz`);
+    await expect(row).toContainText('Trust assistant');
+    const shown = await shownSha256(row);
+    const { name, bytes } = await pressDownload(page, row);
+    expect(name).toBe(`trust-assistant-${AGENT_VERSION}-linux.tar.gz`);
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(shown);
+    expect(archivedPaths(bytes)).toContain(`trust-assistant-${AGENT_VERSION}/agent/main.ts`);
   });
 
   await test.step('the SHA-256 copies by keyboard', async () => {
