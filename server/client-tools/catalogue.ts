@@ -256,6 +256,9 @@ export function createCatalogue(options: {
 
   async function scan() {
     const described = await Promise.all((await sources()).map(describe));
+    // A file gone from the directory takes its hashes with it.
+    const present = new Set(described.flatMap((entry) => entry?.files.map((file) => file.path) ?? []));
+    for (const file of hashes.keys()) if (!present.has(file)) hashes.delete(file);
     return described
       .filter((entry) => entry !== null)
       .sort(
