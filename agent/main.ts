@@ -1,0 +1,75 @@
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { type AgentConfig, loadAgentConfig, normalizeOrigin } from './config.ts';
+import { type ControlRequest, sendControlRequest } from './control.ts';
+import { startAgent } from './server.ts';
+
+const USAGE = `Usage: npm run agent -- [options]            run the trust agent
+       npm run agent -- pairings                 list pairings waiting for approval
+       npm run agent -- approve CODE | refuse CODE
+Options:
+  --allow-origin URL     a console origin that may use the agent (repeatable)
+  --approve-origin URL   allow and pair an origin without asking (tests, managed installs)
+  --data-dir DIR         where the agent keeps its key, pairings and software keystore
+  --port N               the loopback port (8900)`;
+
+function configFrom(args: string[], env: NodeJS.ProcessEnv): { config: AgentConfig; rest: string[] } {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      'allow-origin': { type: 'string', multiple: true },
+      'approve-origin': { type: 'string', multiple: true },
+      'data-dir': { type: 'string' },
+      port: { type: 'string' },
+      help: { type: 'boolean' },
+    },
+  });
+  if (values.help) {
+    console.info(USAGE);
+    process.exit(0);
+  }
+  const config = loadAgentConfig({
+    ...env,
+    ...(values['data-dir'] ? { TRUST_AGENT_DATA_DIR: values['data-dir'] } : {}),
+    ...(values.port ? { TRUST_AGENT_PORT: values.port } : {}),
+  });
+  const approved = (values['approve-origin'] ?? []).map(normalizeOrigin);
+  config.preapprovedOrigins = [...new Set([...config.preapprovedOrigins, ...approved])];
+  config.allowedOrigins = [
+    ...new Set([...config.allowedOrigins, ...(values['allow-origin'] ?? []).map(normalizeOrigin), ...approved]),
+  ];
+  return { config, rest: positionals };
+}
+
+/** Starts the agent, or talks to a running one (`pairings`, `approve`, `refuse`). */
+export async function main(args: string[], env: NodeJS.ProcessEnv = process.env) {
+  const { config, rest } = configFrom(args, env);
+  const [action, code] = rest;
+  if (action === 'pairings' || action === 'approve' || action === 'refuse') {
+    const request: ControlRequest = action === 'pairings' ? { action } : { action, code: code ?? '' };
+    console.info(JSON.stringify(await sendControlRequest(config.dataDir, request), null, 2));
+    return null;
+  }
+  if (action !== undefined) throw new Error(`Unknown command "${action}".\n${USAGE}`);
+  if (config.allowedOrigins.length === 0) {
+    console.warn('No console origin is allowed (--allow-origin or TRUST_AGENT_ALLOWED_ORIGINS): every page is refused.');
+  }
+  const agent = await startAgent(config);
+  console.info(`Trust agent ${config.version} at ${agent.url} for ${config.allowedOrigins.join(', ') || 'no origin'}`);
+  return agent;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  try {
+    const agent = await main(process.argv.slice(2));
+    if (agent) {
+      const stop = () => void agent.stop().then(() => process.exit(0));
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    }
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
+}
