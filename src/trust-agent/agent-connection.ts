@@ -1,28 +1,39 @@
-import type { AgentCommand, CommandRequest, CommandResponse } from '../../contract/trust-agent/commands.ts';
+import * as v from 'valibot';
 import {
+  AgentImpersonationError,
+  AgentTransportError,
+  type ClientSession,
+  type Fetch,
+  hello,
+  openSession,
+  pairingStatus,
+  requestPairing,
+} from '../../contract/trust-agent/client-session.ts';
+import {
+  type AgentCommand,
+  type CommandOutcome,
+  type CommandRequest,
+  type CommandResponse,
+  commandErrorSchema,
+  commandSchemas,
+} from '../../contract/trust-agent/commands.ts';
+import {
+  COMMAND_TIMEOUT_MS,
   GATE_ERROR_RETRY_DELAY_MS,
   INSTALL_POLL_INTERVAL_MS,
   INSTALL_WAIT_MS,
   NOT_INSTALLED_RETRIES,
+  PROTOCOL_CHECK_TIMEOUT_MS,
   TOKEN_POLL_INTERVAL_MS,
   TRUST_AGENT_PROTOCOL,
 } from '../../contract/trust-agent/constants.ts';
 import type { AgentInfo } from '../../contract/trust-agent/entities.ts';
-import type { HelloResponse } from '../../contract/trust-agent/wire.ts';
 import {
-  exportPublicKey,
   generateIdentityKeys,
   type IdentityKeys,
-  newNonce,
-  pairingCode,
+  MessageRejectedError,
 } from '../../contract/trust-agent/session-crypto.ts';
-import {
-  type AgentHttp,
-  AgentNotAuthenticError,
-  AgentRefusalError,
-  type AgentSession,
-  AgentUnreachableError,
-} from './agent-http.ts';
+import type { HelloResponse } from '../../contract/trust-agent/wire.ts';
 import { checkTrustAssistantVersion } from './gate.ts';
 import type { TrustAgentStore } from './identity-store.ts';
 import type { AgentStatus, CommandResult, FromWorker, HandshakeFailure } from './shared.ts';
@@ -31,8 +42,8 @@ import type { AgentStatus, CommandResult, FromWorker, HandshakeFailure } from '.
 export const PAIRING_POLL_INTERVAL_MS = 1000;
 
 export interface AgentConnectionOptions {
-  http: AgentHttp;
   agentUrl: string;
+  fetch: Fetch;
   origin: string;
   store: TrustAgentStore;
   emit: (event: FromWorker) => void;
@@ -41,6 +52,26 @@ export interface AgentConnectionOptions {
 function agentInfo(hello: HelloResponse): AgentInfo {
   const { product, version, protocol, os, arch, enabled } = hello;
   return { product, version, protocol, os, arch, enabled };
+}
+
+/** A refusal in the agent's answer to a command was not made by the agent holding the pinned key. */
+class AgentAnswerError extends Error {}
+
+function parseOutcome<C extends AgentCommand>(command: C, plaintext: unknown): CommandOutcome<C> {
+  const outcome = v.safeParse(
+    v.variant('ok', [
+      v.object({ ok: v.literal(true), result: commandSchemas[command].response }),
+      v.object({ ok: v.literal(false), error: commandErrorSchema }),
+    ]),
+    plaintext,
+  );
+  if (!outcome.success) throw new AgentAnswerError(`Unexpected answer to ${command}`);
+  return outcome.output as CommandOutcome<C>;
+}
+
+/** A fetch that never got an answer: nothing listens on the port, or it did not answer in time. */
+function isUnreachable(error: unknown): boolean {
+  return error instanceof TypeError || (error instanceof DOMException && /Abort|Timeout/.test(error.name));
 }
 
 function delay(ms: number) {
@@ -54,7 +85,7 @@ function delay(ms: number) {
  */
 export class AgentConnection {
   private status: AgentStatus = { phase: 'detecting' };
-  private session: AgentSession | null = null;
+  private session: ClientSession | null = null;
   private identityKeys: IdentityKeys | null = null;
   private pinnedKey: string | null = null;
   /** Bumped whenever an attempt is superseded (retry, pair again): a stale attempt stops at its next step. */
@@ -68,7 +99,14 @@ export class AgentConnection {
   private waitStartedAt: number | null = null;
   private waitRetries = 0;
 
-  constructor(private readonly options: AgentConnectionOptions) {}
+  /** The protocol check gets 2 s (overview §9); a command on a slow smart card may take minutes. */
+  private readonly probe;
+  private readonly channel;
+
+  constructor(private readonly options: AgentConnectionOptions) {
+    this.probe = { baseUrl: options.agentUrl, fetch: options.fetch, timeoutMs: PROTOCOL_CHECK_TIMEOUT_MS };
+    this.channel = { baseUrl: options.agentUrl, fetch: options.fetch, timeoutMs: COMMAND_TIMEOUT_MS };
+  }
 
   start(): void {
     if (this.started) {
@@ -145,25 +183,25 @@ export class AgentConnection {
   /** One try from hello to a ready session; every failure decides whether and when to try again. */
   private async attempt(generation: number): Promise<void> {
     const stale = () => generation !== this.generation;
-    const { http, store, agentUrl } = this.options;
+    const { store, agentUrl } = this.options;
     this.session = null;
     let agent: AgentInfo | null = null;
     try {
-      const hello = await http.hello();
+      const answer = await hello(this.probe);
       if (stale()) return;
-      agent = agentInfo(hello);
+      agent = agentInfo(answer);
       this.waitStartedAt = null;
       this.waitRetries = 0;
-      if (hello.protocol !== TRUST_AGENT_PROTOCOL) return this.failHandshake(agent, 'agentNotAuthentic', true);
-      if (!hello.enabled) return this.retryLater({ phase: 'disabled', agent });
+      if (answer.protocol !== TRUST_AGENT_PROTOCOL) return this.failHandshake(agent, 'agentNotAuthentic', true);
+      if (!answer.enabled) return this.retryLater({ phase: 'disabled', agent });
       // An agent no page may use is not paired with; it is looked at again in case it gets updated.
       if (!checkTrustAssistantVersion(agent.version).ok) return this.retryLater({ phase: 'unsupportedAgent', agent });
       const pinned = await store.pinnedKey(agentUrl);
       if (stale()) return;
-      if (pinned && pinned !== hello.agentKey) return this.failHandshake(agent, 'agentKeyChanged', false);
+      if (pinned && pinned !== answer.agentKey) return this.failHandshake(agent, 'agentKeyChanged', false);
       this.setStatus({ phase: 'connecting', agent });
       const identity = await this.identity();
-      const agentKey = pinned ?? (await this.pair(agent, hello.agentKey, identity, stale));
+      const agentKey = pinned ?? (await this.pair(agent, answer.agentKey, identity, stale));
       if (agentKey === null || stale()) return;
       this.pinnedKey = agentKey;
       const session = await this.openSession(identity, agentKey);
@@ -180,8 +218,8 @@ export class AgentConnection {
 
   /** The handshake and `initialize`, which moves the session from UNINITIALIZED to INITIALIZED. */
   private async openSession(identity: IdentityKeys, agentKey: string) {
-    const session = await this.options.http.handshake(identity, agentKey);
-    const initialized = await this.options.http.send(session, 'initialize', {});
+    const session = await openSession(this.channel, this.options.origin, identity, agentKey);
+    const initialized = parseOutcome('initialize', await session.send('initialize', {}));
     return initialized.ok ? { session, ...initialized.result } : null;
   }
 
@@ -192,22 +230,13 @@ export class AgentConnection {
     identity: IdentityKeys,
     stale: () => boolean,
   ): Promise<string | null> {
-    const { http, store, agentUrl, origin } = this.options;
-    const clientKey = await exportPublicKey(identity.publicKey);
-    const clientNonce = newNonce();
-    const answer = await http.startPairing(clientKey, clientNonce);
-    if (answer.agentKey !== helloKey) throw new AgentNotAuthenticError('The pairing came from another key');
-    const code = await pairingCode({
-      origin,
-      clientKey,
-      clientNonce,
-      agentKey: answer.agentKey,
-      agentNonce: answer.agentNonce,
-    });
+    const { store, agentUrl, origin } = this.options;
+    const { response: answer, code } = await requestPairing(this.channel, origin, identity);
+    if (answer.agentKey !== helloKey) throw new AgentImpersonationError();
     if (stale()) return null;
     this.setStatus({ phase: 'pairing', agent, code });
     for (;;) {
-      const status = await http.pairingStatus(answer.pairingId);
+      const { status } = await pairingStatus(this.channel, answer.pairingId);
       if (stale()) return null;
       if (status === 'approved') {
         await store.pin(agentUrl, answer.agentKey);
@@ -224,9 +253,15 @@ export class AgentConnection {
   }
 
   private async handleFailure(error: unknown, agent: AgentInfo | null, generation: number) {
-    if (error instanceof AgentUnreachableError) return this.unreachable();
-    if (error instanceof AgentNotAuthenticError) return this.failHandshake(agent, 'agentNotAuthentic', true);
-    if (error instanceof AgentRefusalError) {
+    if (isUnreachable(error)) return this.unreachable();
+    if (
+      error instanceof AgentImpersonationError ||
+      error instanceof MessageRejectedError ||
+      error instanceof AgentAnswerError
+    ) {
+      return this.failHandshake(agent, 'agentNotAuthentic', true);
+    }
+    if (error instanceof AgentTransportError) {
       if (error.code === 'agentDisabled') return this.retryLater({ phase: 'disabled', agent });
       if (error.code === 'unpaired') {
         // The agent forgot this browser (its pairings were reset): pair afresh.
@@ -235,7 +270,6 @@ export class AgentConnection {
         if (generation === this.generation) this.schedule(0);
         return;
       }
-      if (error.code === 'pairingRefused') return this.failHandshake(agent, 'pairingRefused', false);
       return this.failHandshake(agent, 'refused', true);
     }
     return this.retryLater({ phase: 'error', agent });
@@ -274,20 +308,19 @@ export class AgentConnection {
   }
 
   private async deliver<C extends AgentCommand>(command: C, request: CommandRequest<C>): Promise<CommandResult<C>> {
-    const { http } = this.options;
     if (!this.session || this.status.phase !== 'ready') return { ok: false, undelivered: true, reason: 'notConnected' };
     const generation = this.generation;
     try {
-      let outcome: Awaited<ReturnType<typeof http.send<C>>>;
+      let outcome: CommandOutcome<C>;
       try {
-        outcome = await http.send(this.session, command, request);
+        outcome = parseOutcome(command, await this.session.send(command, request));
       } catch (error) {
         // The agent forgot the session (restarted, or it idled out): shake hands again once and resend.
-        if (!(error instanceof AgentRefusalError && error.code === 'sessionNotFound') || !this.pinnedKey) throw error;
+        if (!(error instanceof AgentTransportError && error.code === 'sessionNotFound') || !this.pinnedKey) throw error;
         const reopened = await this.openSession(await this.identity(), this.pinnedKey);
         if (!reopened) throw error;
         this.session = reopened.session;
-        outcome = await http.send(this.session, command, request);
+        outcome = parseOutcome(command, await this.session.send(command, request));
       }
       if (outcome.ok) this.publish(command, request, outcome.result);
       return outcome;
@@ -297,7 +330,7 @@ export class AgentConnection {
       return {
         ok: false,
         undelivered: true,
-        reason: error instanceof AgentUnreachableError ? 'agentUnreachable' : 'refused',
+        reason: isUnreachable(error) ? 'agentUnreachable' : 'refused',
       };
     }
   }

@@ -1,6 +1,5 @@
 import { trustAgentUrl } from '../../contract/trust-agent/constants.ts';
 import { AgentConnection } from './agent-connection.ts';
-import { AgentHttp } from './agent-http.ts';
 import { indexedDbStore } from './identity-store.ts';
 import type { FromWorker, ToWorker } from './shared.ts';
 
@@ -18,8 +17,8 @@ const scope = self as unknown as WorkerScope;
 const agentUrl = trustAgentUrl();
 const origin = scope.location.origin;
 const connection = new AgentConnection({
-  http: new AgentHttp(agentUrl, origin),
   agentUrl,
+  fetch: (input, init) => fetch(input, init),
   origin,
   store: indexedDbStore(),
   emit: (event: FromWorker) => scope.postMessage(event),
