@@ -192,10 +192,12 @@ export class AgentConnection {
       agent = agentInfo(answer);
       this.waitStartedAt = null;
       this.waitRetries = 0;
-      if (answer.protocol !== TRUST_AGENT_PROTOCOL) return this.failHandshake(agent, 'agentNotAuthentic', true);
+      if (answer.protocol !== TRUST_AGENT_PROTOCOL)
+        return this.failHandshake(agent, 'agentNotAuthentic', true);
       if (!answer.enabled) return this.retryLater({ phase: 'disabled', agent });
       // An agent no page may use is not paired with; it is looked at again in case it gets updated.
-      if (!checkTrustAssistantVersion(agent.version).ok) return this.retryLater({ phase: 'unsupportedAgent', agent });
+      if (!checkTrustAssistantVersion(agent.version).ok)
+        return this.retryLater({ phase: 'unsupportedAgent', agent });
       const pinned = await store.pinnedKey(agentUrl);
       if (stale()) return;
       if (pinned && pinned !== answer.agentKey) return this.failHandshake(agent, 'agentKeyChanged', false);
@@ -307,8 +309,12 @@ export class AgentConnection {
     this.schedule(INSTALL_POLL_INTERVAL_MS);
   }
 
-  private async deliver<C extends AgentCommand>(command: C, request: CommandRequest<C>): Promise<CommandResult<C>> {
-    if (!this.session || this.status.phase !== 'ready') return { ok: false, undelivered: true, reason: 'notConnected' };
+  private async deliver<C extends AgentCommand>(
+    command: C,
+    request: CommandRequest<C>,
+  ): Promise<CommandResult<C>> {
+    if (!this.session || this.status.phase !== 'ready')
+      return { ok: false, undelivered: true, reason: 'notConnected' };
     const generation = this.generation;
     try {
       let outcome: CommandOutcome<C>;
@@ -316,7 +322,8 @@ export class AgentConnection {
         outcome = parseOutcome(command, await this.session.send(command, request));
       } catch (error) {
         // The agent forgot the session (restarted, or it idled out): shake hands again once and resend.
-        if (!(error instanceof AgentTransportError && error.code === 'sessionNotFound') || !this.pinnedKey) throw error;
+        if (!(error instanceof AgentTransportError && error.code === 'sessionNotFound') || !this.pinnedKey)
+          throw error;
         const reopened = await this.openSession(await this.identity(), this.pinnedKey);
         if (!reopened) throw error;
         this.session = reopened.session;
@@ -340,7 +347,11 @@ export class AgentConnection {
   }
 
   /** Entities a command returned go to every screen, not only to the one that asked. */
-  private publish<C extends AgentCommand>(command: C, request: CommandRequest<C>, result: CommandResponse<C>) {
+  private publish<C extends AgentCommand>(
+    command: C,
+    request: CommandRequest<C>,
+    result: CommandResponse<C>,
+  ) {
     const { emit } = this.options;
     if (command === 'refresh') {
       const { keystores, tokens } = result as CommandResponse<'refresh'>;
@@ -352,7 +363,11 @@ export class AgentConnection {
       emit({ type: 'tokens', tokens: (result as CommandResponse<'token'>).tokens });
     } else if (command === 'certificate') {
       const { keystoreId } = request as CommandRequest<'certificate'>;
-      emit({ type: 'certificates', keystoreId, certificates: (result as CommandResponse<'certificate'>).certificates });
+      emit({
+        type: 'certificates',
+        keystoreId,
+        certificates: (result as CommandResponse<'certificate'>).certificates,
+      });
     }
   }
 

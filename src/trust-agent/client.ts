@@ -47,7 +47,9 @@ export class TrustAgentClient {
         this.update({ tokens: event.tokens });
         break;
       case 'certificates':
-        this.update({ certificates: { ...this.snapshot.certificates, [event.keystoreId]: event.certificates } });
+        this.update({
+          certificates: { ...this.snapshot.certificates, [event.keystoreId]: event.certificates },
+        });
         break;
       case 'result':
         this.pending.get(event.id)?.(event.result);

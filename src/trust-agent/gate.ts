@@ -31,7 +31,10 @@ export type GateState =
   | { kind: 'disabled' }
   | { kind: 'error' };
 
-export type VersionCheck = { ok: true } | { ok: false; reason: 'invalid' } | { ok: false; reason: 'outdated'; minimum: string };
+export type VersionCheck =
+  | { ok: true }
+  | { ok: false; reason: 'invalid' }
+  | { ok: false; reason: 'outdated'; minimum: string };
 
 function atLeast(version: string, minimum: string): VersionCheck {
   if (semverValid(version) === null) return { ok: false, reason: 'invalid' };
@@ -100,7 +103,11 @@ function agentOf(status: AgentStatus): AgentInfo | null {
  * The gate's state. The system comes first (nothing to install on a phone), then the version of an
  * agent that answered (no point pairing with one the screen cannot use), then the worker's phase.
  */
-export function gateState(status: AgentStatus, platform: PlatformInfo, location?: KeystoreLocation): GateState {
+export function gateState(
+  status: AgentStatus,
+  platform: PlatformInfo,
+  location?: KeystoreLocation,
+): GateState {
   if (!isSupportedPlatform(platform)) return { kind: 'unsupportedSystem' };
   const agent = agentOf(status);
   if (agent) {

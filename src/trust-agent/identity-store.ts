@@ -30,9 +30,11 @@ export function indexedDbStore(): TrustAgentStore {
     }
   };
   return {
-    identity: () => withDb(async (db) => ((await db.get(IDENTITY, IDENTITY_KEY)) as IdentityKeys | undefined) ?? null),
+    identity: () =>
+      withDb(async (db) => ((await db.get(IDENTITY, IDENTITY_KEY)) as IdentityKeys | undefined) ?? null),
     saveIdentity: (keys) => withDb(async (db) => void (await db.put(IDENTITY, keys, IDENTITY_KEY))),
-    pinnedKey: (agentUrl) => withDb(async (db) => ((await db.get(PINS, agentUrl)) as string | undefined) ?? null),
+    pinnedKey: (agentUrl) =>
+      withDb(async (db) => ((await db.get(PINS, agentUrl)) as string | undefined) ?? null),
     pin: (agentUrl, agentKey) => withDb(async (db) => void (await db.put(PINS, agentKey, agentUrl))),
     unpin: (agentUrl) => withDb((db) => db.delete(PINS, agentUrl)),
   };

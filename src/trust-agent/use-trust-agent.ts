@@ -1,6 +1,12 @@
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import { type TrustAgentClient, trustAgentClient } from './client.ts';
-import { detectPlatform, type GateState, gateState, isSupportedPlatform, type KeystoreLocation } from './gate.ts';
+import {
+  detectPlatform,
+  type GateState,
+  gateState,
+  isSupportedPlatform,
+  type KeystoreLocation,
+} from './gate.ts';
 
 export interface UseTrustAgentOptions {
   /** The keystore location the screen works with; the software keystore needs a newer agent. */
@@ -24,7 +30,10 @@ export function useTrustAgent({ location, watchTokens = false, client: given }: 
     // Nothing to look for on a system the agent does not run on.
     if (supported) client.start();
   }, [client, supported]);
-  useEffect(() => (supported && watchTokens ? client.watchTokens() : undefined), [client, supported, watchTokens]);
+  useEffect(
+    () => (supported && watchTokens ? client.watchTokens() : undefined),
+    [client, supported, watchTokens],
+  );
 
   const gate: GateState = gateState(snapshot.status, platform, location);
   return {

@@ -43,7 +43,10 @@ type AgentApp = Awaited<ReturnType<typeof createAgentApp>>;
 let dataDirs: string[] = [];
 const apps: AgentApp[] = [];
 
-async function agentApp(overrides: Partial<AgentConfig> = {}, approve?: () => Promise<boolean>): Promise<AgentApp> {
+async function agentApp(
+  overrides: Partial<AgentConfig> = {},
+  approve?: () => Promise<boolean>,
+): Promise<AgentApp> {
   const dataDir = overrides.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'console-agent-')));
   dataDirs.push(dataDir);
   const app = await createAgentApp(
@@ -109,10 +112,19 @@ describe('the agent worker’s connection', () => {
     await until('ready');
     connection.stop();
 
-    expect(statuses().map((status) => status.phase)).toEqual(['detecting', 'connecting', 'pairing', 'connecting', 'ready']);
+    expect(statuses().map((status) => status.phase)).toEqual([
+      'detecting',
+      'connecting',
+      'pairing',
+      'connecting',
+      'ready',
+    ]);
     const pairing = statuses().find((status) => status.phase === 'pairing');
     expect(pairing && 'code' in pairing ? pairing.code : '').toMatch(/^\d{3} \d{3}$/);
-    expect(statuses().at(-1)).toMatchObject({ phase: 'ready', agent: { product: 'trust-assistant', version: '1.1.4' } });
+    expect(statuses().at(-1)).toMatchObject({
+      phase: 'ready',
+      agent: { product: 'trust-assistant', version: '1.1.4' },
+    });
     const keystores = events.find((event) => event.type === 'keystores');
     expect(keystores).toEqual({ type: 'keystores', keystores: expect.any(Array) });
     expect(store.pins.get(AGENT_URL)).toMatch(/^[A-Za-z0-9_-]{87}$/);
@@ -165,7 +177,10 @@ describe('the agent worker’s connection', () => {
     connection.start();
     await until('ready');
 
-    const [config, service] = await Promise.all([connection.run('config', {}), connection.run('service', {})]);
+    const [config, service] = await Promise.all([
+      connection.run('config', {}),
+      connection.run('service', {}),
+    ]);
     expect(config).toMatchObject({ ok: true, result: { allowedOrigins: [ORIGIN] } });
     expect(service).toMatchObject({ ok: true, result: { agent: { version: '1.1.4' } } });
 
@@ -175,7 +190,11 @@ describe('the agent worker’s connection', () => {
     const afterRestart = await connection.run('service', {});
     connection.stop();
     expect(afterRestart.ok).toBe(true);
-    expect(requests.filter((request) => request.startsWith('POST /v1/sessions')).map((r) => r.replace(/\/[\w-]{22}\//, '/{id}/'))).toEqual([
+    expect(
+      requests
+        .filter((request) => request.startsWith('POST /v1/sessions'))
+        .map((r) => r.replace(/\/[\w-]{22}\//, '/{id}/')),
+    ).toEqual([
       'POST /v1/sessions/{id}/messages',
       'POST /v1/sessions',
       'POST /v1/sessions/{id}/confirm',

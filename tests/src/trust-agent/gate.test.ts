@@ -11,7 +11,14 @@ import {
 const DESKTOP: PlatformInfo = { system: 'windows', mobile: false };
 
 function agent(version: string): AgentInfo {
-  return { product: 'trust-assistant', version, protocol: 'trust-agent/1', os: 'windows', arch: 'x64', enabled: true };
+  return {
+    product: 'trust-assistant',
+    version,
+    protocol: 'trust-agent/1',
+    os: 'windows',
+    arch: 'x64',
+    enabled: true,
+  };
 }
 
 describe('the trust assistant version rule', () => {
@@ -44,7 +51,10 @@ describe('the platform detection', () => {
     [{ userAgent: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5)' }, { system: 'mac', mobile: false }],
     [{ userAgent: 'Mozilla/5.0 (X11; Linux x86_64)' }, { system: 'linux', mobile: false }],
     [{ userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) Mobile' }, { system: 'other', mobile: true }],
-    [{ userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) Mobile' }, { system: 'other', mobile: true }],
+    [
+      { userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) Mobile' },
+      { system: 'other', mobile: true },
+    ],
     [{ userAgent: 'Mozilla/5.0 (X11; CrOS x86_64 14541.0.0)' }, { system: 'other', mobile: false }],
     [
       { userAgent: 'Mozilla/5.0 (X11; Linux x86_64)', userAgentData: { platform: 'Android', mobile: true } },
@@ -62,7 +72,9 @@ describe('the platform detection', () => {
 describe('the gate', () => {
   it('is initializing while the worker looks for the agent or connects', () => {
     expect(gateState({ phase: 'detecting' }, DESKTOP)).toEqual({ kind: 'initializing' });
-    expect(gateState({ phase: 'connecting', agent: agent('1.1.4') }, DESKTOP)).toEqual({ kind: 'initializing' });
+    expect(gateState({ phase: 'connecting', agent: agent('1.1.4') }, DESKTOP)).toEqual({
+      kind: 'initializing',
+    });
   });
 
   it('shows the pairing code while the user approves in the agent', () => {
@@ -103,12 +115,16 @@ describe('the gate', () => {
   });
 
   it('is outdated for an agent below the location’s minimum, before any pairing', () => {
-    expect(gateState({ phase: 'pairing', agent: agent('1.0.1'), code: '123 456' }, DESKTOP, 'software')).toEqual({
+    expect(
+      gateState({ phase: 'pairing', agent: agent('1.0.1'), code: '123 456' }, DESKTOP, 'software'),
+    ).toEqual({
       kind: 'outdated',
       version: '1.0.1',
       minimum: '1.0.2',
     });
-    expect(gateState({ phase: 'ready', agent: agent('1.0.1') }, DESKTOP, 'hardware')).toMatchObject({ kind: 'ready' });
+    expect(gateState({ phase: 'ready', agent: agent('1.0.1') }, DESKTOP, 'hardware')).toMatchObject({
+      kind: 'ready',
+    });
     expect(gateState({ phase: 'unsupportedAgent', agent: agent('0.9.9') }, DESKTOP)).toEqual({
       kind: 'outdated',
       version: '0.9.9',
