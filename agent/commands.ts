@@ -97,6 +97,9 @@ export async function runCommand(
   } catch (error) {
     if (error instanceof CommandFailure) return { ok: false, error: error.toError() };
     console.error(`The ${command} command failed:`, error instanceof Error ? error.message : error);
-    return { ok: false, error: { code: 'tokenError', message: `The ${command} command failed in the keystore` } };
+    return {
+      ok: false,
+      error: { code: 'tokenError', message: `The ${command} command failed in the keystore` },
+    };
   }
 }

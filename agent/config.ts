@@ -35,7 +35,10 @@ export function defaultDataDir(): string {
     case 'win32':
       return path.join(process.env.APPDATA ?? path.join(homedir(), 'AppData', 'Roaming'), 'Trust Assistant');
     default:
-      return path.join(process.env.XDG_DATA_HOME ?? path.join(homedir(), '.local', 'share'), 'trust-assistant');
+      return path.join(
+        process.env.XDG_DATA_HOME ?? path.join(homedir(), '.local', 'share'),
+        'trust-assistant',
+      );
   }
 }
 
@@ -56,7 +59,8 @@ export function normalizeOrigin(value: string): string {
 function modules(value: string | undefined): Pkcs11Module[] {
   return list(value).map((entry) => {
     const separator = entry.indexOf('=');
-    if (separator <= 0) throw new Error(`TRUST_AGENT_PKCS11_MODULES: expected name=/path/to/module.so, got "${entry}"`);
+    if (separator <= 0)
+      throw new Error(`TRUST_AGENT_PKCS11_MODULES: expected name=/path/to/module.so, got "${entry}"`);
     return { name: entry.slice(0, separator).trim(), path: entry.slice(separator + 1).trim() };
   });
 }
@@ -69,9 +73,12 @@ function modules(value: string | undefined): Pkcs11Module[] {
  */
 export function loadAgentConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
   const port = Number(env.TRUST_AGENT_PORT ?? TRUST_AGENT_PORT);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error('TRUST_AGENT_PORT must be a port number');
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new Error('TRUST_AGENT_PORT must be a port number');
   const preapprovedOrigins = list(env.TRUST_AGENT_PREAPPROVED_ORIGINS).map(normalizeOrigin);
-  const allowedOrigins = [...new Set([...list(env.TRUST_AGENT_ALLOWED_ORIGINS).map(normalizeOrigin), ...preapprovedOrigins])];
+  const allowedOrigins = [
+    ...new Set([...list(env.TRUST_AGENT_ALLOWED_ORIGINS).map(normalizeOrigin), ...preapprovedOrigins]),
+  ];
   return {
     port,
     dataDir: path.resolve(env.TRUST_AGENT_DATA_DIR ?? defaultDataDir()),

@@ -18,7 +18,10 @@ export function controlPath(dataDir: string): string {
 
 export type ControlRequest = { action: 'pairings' } | { action: 'approve' | 'refuse'; code: string };
 
-export async function startControlChannel(dataDir: string, pairings: Pairings): Promise<{ close(): Promise<void> }> {
+export async function startControlChannel(
+  dataDir: string,
+  pairings: Pairings,
+): Promise<{ close(): Promise<void> }> {
   const socketPath = controlPath(dataDir);
   if (process.platform !== 'win32') await rm(socketPath, { force: true });
   const server = createServer((socket) => {
@@ -31,7 +34,9 @@ export async function startControlChannel(dataDir: string, pairings: Pairings): 
           answer = { pairings: pairings.waiting().map(({ origin, code }) => ({ origin, code })) };
         } else if (request.action === 'approve' || request.action === 'refuse') {
           const settled = await pairings.settleByCode(String(request.code), request.action === 'approve');
-          answer = settled ? { settled: { origin: settled.origin, status: settled.status } } : { error: 'No pairing waits with that code' };
+          answer = settled
+            ? { settled: { origin: settled.origin, status: settled.status } }
+            : { error: 'No pairing waits with that code' };
         } else {
           answer = { error: 'Unknown action' };
         }

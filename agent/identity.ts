@@ -1,5 +1,5 @@
-import path from 'node:path';
 import type { JsonWebKey } from 'node:crypto';
+import path from 'node:path';
 import { type CryptoKey, exportPublicKey } from '../contract/trust-agent/session-crypto.ts';
 import { readJsonFile, writePrivateFile } from './files.ts';
 
@@ -27,6 +27,8 @@ export async function loadAgentIdentity(dataDir: string): Promise<AgentIdentity>
   }
   const privateKey = await subtle.importKey('jwk', jwk, ECDSA, false, ['sign']);
   const { d: _private, ...publicJwk } = jwk;
-  const publicKey = await subtle.importKey('jwk', { ...publicJwk, key_ops: ['verify'] }, ECDSA, true, ['verify']);
+  const publicKey = await subtle.importKey('jwk', { ...publicJwk, key_ops: ['verify'] }, ECDSA, true, [
+    'verify',
+  ]);
   return { privateKey, publicKey: await exportPublicKey(publicKey) };
 }

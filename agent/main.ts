@@ -37,7 +37,11 @@ function configFrom(args: string[], env: NodeJS.ProcessEnv): { config: AgentConf
   const approved = (values['approve-origin'] ?? []).map(normalizeOrigin);
   config.preapprovedOrigins = [...new Set([...config.preapprovedOrigins, ...approved])];
   config.allowedOrigins = [
-    ...new Set([...config.allowedOrigins, ...(values['allow-origin'] ?? []).map(normalizeOrigin), ...approved]),
+    ...new Set([
+      ...config.allowedOrigins,
+      ...(values['allow-origin'] ?? []).map(normalizeOrigin),
+      ...approved,
+    ]),
   ];
   return { config, rest: positionals };
 }
@@ -53,10 +57,14 @@ export async function main(args: string[], env: NodeJS.ProcessEnv = process.env)
   }
   if (action !== undefined) throw new Error(`Unknown command "${action}".\n${USAGE}`);
   if (config.allowedOrigins.length === 0) {
-    console.warn('No console origin is allowed (--allow-origin or TRUST_AGENT_ALLOWED_ORIGINS): every page is refused.');
+    console.warn(
+      'No console origin is allowed (--allow-origin or TRUST_AGENT_ALLOWED_ORIGINS): every page is refused.',
+    );
   }
   const agent = await startAgent(config);
-  console.info(`Trust agent ${config.version} at ${agent.url} for ${config.allowedOrigins.join(', ') || 'no origin'}`);
+  console.info(
+    `Trust agent ${config.version} at ${agent.url} for ${config.allowedOrigins.join(', ') || 'no origin'}`,
+  );
   return agent;
 }
 

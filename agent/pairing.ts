@@ -83,7 +83,10 @@ export class Pairings {
     for (const [id, pairing] of this.pending) {
       if (pairing.origin === origin && pairing.status === 'pending') this.pending.delete(id);
     }
-    if ([...this.pending.values()].filter((pairing) => pairing.status === 'pending').length >= MAX_PENDING_PAIRINGS) {
+    if (
+      [...this.pending.values()].filter((pairing) => pairing.status === 'pending').length >=
+      MAX_PENDING_PAIRINGS
+    ) {
       throw new PairingRefusedError('tooMany');
     }
     const agentNonce = newNonce();
@@ -156,7 +159,11 @@ export class Pairings {
     if (!this.isPaired(pairing.origin, pairing.clientKey)) {
       this.approved = [
         ...this.approved,
-        { origin: pairing.origin, clientKey: pairing.clientKey, approvedAt: new Date(this.now()).toISOString() },
+        {
+          origin: pairing.origin,
+          clientKey: pairing.clientKey,
+          approvedAt: new Date(this.now()).toISOString(),
+        },
       ];
       await writePrivateFile(this.file, `${JSON.stringify(this.approved, null, 2)}\n`);
     }

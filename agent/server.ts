@@ -3,7 +3,11 @@ import { serve } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import * as v from 'valibot';
-import { TRUST_AGENT_PRODUCT, TRUST_AGENT_PROTOCOL, trustAgentHosts } from '../contract/trust-agent/constants.ts';
+import {
+  TRUST_AGENT_PRODUCT,
+  TRUST_AGENT_PROTOCOL,
+  trustAgentHosts,
+} from '../contract/trust-agent/constants.ts';
 import type { AgentInfo, OperatingSystem } from '../contract/trust-agent/entities.ts';
 import type { TransportErrorCode } from '../contract/trust-agent/errors.ts';
 import {
@@ -72,7 +76,10 @@ function operatingSystem(): OperatingSystem {
 type AgentEnv = { Variables: { origin: string } };
 
 function refuse(c: Context, code: TransportErrorCode) {
-  return c.json({ error: { status: ERROR_STATUS[code], message: ERROR_MESSAGE[code], code } }, ERROR_STATUS[code]);
+  return c.json(
+    { error: { status: ERROR_STATUS[code], message: ERROR_MESSAGE[code], code } },
+    ERROR_STATUS[code],
+  );
 }
 
 async function jsonBody<S extends v.GenericSchema>(c: Context, schema: S): Promise<v.InferOutput<S> | null> {
@@ -199,7 +206,8 @@ export async function createAgentApp(config: AgentConfig, options: AgentOptions 
       await sessions.confirm(c.get('origin'), c.req.param('id'), request.clientSignature);
       return c.body(null, 204);
     } catch (error) {
-      if (error instanceof SessionError) return refuse(c, error.code === 'messageRejected' ? 'handshakeFailed' : error.code);
+      if (error instanceof SessionError)
+        return refuse(c, error.code === 'messageRejected' ? 'handshakeFailed' : error.code);
       throw error;
     }
   });

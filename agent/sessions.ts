@@ -105,7 +105,12 @@ export class Sessions {
   async confirm(origin: string, sessionId: string, clientSignature: string): Promise<void> {
     const session = this.find(origin, sessionId);
     if (session.confirmed) throw new SessionError('messageRejected');
-    const valid = await verifyTranscript(session.clientIdentity, 'client', session.transcript, clientSignature);
+    const valid = await verifyTranscript(
+      session.clientIdentity,
+      'client',
+      session.transcript,
+      clientSignature,
+    );
     if (!valid) {
       this.sessions.delete(sessionId);
       throw new SessionError('messageRejected');
@@ -132,7 +137,11 @@ export class Sessions {
       const binding = { sessionId, seq: message.seq, command: message.command };
       let request: unknown;
       try {
-        request = await openMessage(session.keys.clientToAgent, { ...binding, direction: 'client-to-agent' }, message);
+        request = await openMessage(
+          session.keys.clientToAgent,
+          { ...binding, direction: 'client-to-agent' },
+          message,
+        );
       } catch (error) {
         if (!(error instanceof MessageRejectedError)) throw error;
         // Someone holds the session id but not its key, or the bytes were changed on the way.

@@ -2,7 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { loadAgentConfig } from '../agent/config.ts';
+import { startAgent } from '../agent/server.ts';
 import { loadConfig } from '../server/config.ts';
 import { runServer } from '../server/main.ts';
 
@@ -47,6 +48,33 @@ if (await consoleIsStale(config.consoleDistDir)) {
 
 await runServer();
 
-// The trust agent runs beside the server once it exists; until then the console works without it.
-const agentEntry = path.resolve('agent/main.ts');
-if (existsSync(agentEntry)) await import(pathToFileURL(agentEntry).href);
+/**
+ * The trust agent beside the server: `npm start` is the whole product on one machine. It trusts this
+ * console's own origins, keeps its data under DATA_DIR, and asks on this terminal before it pairs a
+ * browser. TRUST_AGENT=off leaves it out (an agent of the user's own already runs, say).
+ */
+if (process.env.TRUST_AGENT !== 'off') {
+  const consoleOrigins = [
+    config.publicUrl,
+    `http://localhost:${config.port}`,
+    `http://127.0.0.1:${config.port}`,
+  ];
+  const agentConfig = loadAgentConfig({
+    TRUST_AGENT_DATA_DIR: path.join(config.dataDir, 'trust-agent'),
+    ...process.env,
+    TRUST_AGENT_ALLOWED_ORIGINS: [process.env.TRUST_AGENT_ALLOWED_ORIGINS, ...consoleOrigins]
+      .filter(Boolean)
+      .join(','),
+  });
+  try {
+    const agent = await startAgent(agentConfig);
+    console.info(`Trust agent ${agentConfig.version} at ${agent.url} (data in ${agentConfig.dataDir})`);
+  } catch (error) {
+    const busy = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
+    console.warn(
+      busy
+        ? `Port ${agentConfig.port} is taken (another trust agent?): the console uses whatever agent answers there.`
+        : `The trust agent did not start: ${error instanceof Error ? error.message : error}`,
+    );
+  }
+}

@@ -21,8 +21,8 @@ import {
   agentPaths,
   envelopeSchema,
   helloResponseSchema,
-  PROTOCOL_HEADER,
   type PairingResponse,
+  PROTOCOL_HEADER,
   pairingResponseSchema,
   pairingStatusSchema,
   sessionResponseSchema,
@@ -71,7 +71,10 @@ async function call<S extends v.GenericSchema>(
 ): Promise<v.InferOutput<S>> {
   const response = await connection.fetch(`${connection.baseUrl}${path}`, {
     method: body === undefined ? 'GET' : 'POST',
-    headers: { [PROTOCOL_HEADER]: TRUST_AGENT_PROTOCOL, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    headers: {
+      [PROTOCOL_HEADER]: TRUST_AGENT_PROTOCOL,
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
     credentials: 'omit',
     ...(connection.timeoutMs ? { signal: AbortSignal.timeout(connection.timeoutMs) } : {}),
@@ -79,11 +82,16 @@ async function call<S extends v.GenericSchema>(
   if (!response.ok) {
     const refusal = v.safeParse(transportErrorSchema, await response.json().catch(() => null));
     const error = refusal.success ? refusal.output.error : null;
-    throw new AgentTransportError(response.status, error?.code ?? 'malformedRequest', error?.message ?? response.statusText);
+    throw new AgentTransportError(
+      response.status,
+      error?.code ?? 'malformedRequest',
+      error?.message ?? response.statusText,
+    );
   }
   if (schema === null) return undefined as v.InferOutput<S>;
   const parsed = v.safeParse(schema, await response.json().catch(() => null));
-  if (!parsed.success) throw new AgentTransportError(response.status, 'malformedRequest', 'The agent answered out of protocol');
+  if (!parsed.success)
+    throw new AgentTransportError(response.status, 'malformedRequest', 'The agent answered out of protocol');
   return parsed.output;
 }
 
@@ -97,7 +105,11 @@ export interface PairingStart {
   code: string;
 }
 
-export async function requestPairing(connection: Connection, origin: string, identity: IdentityKeys): Promise<PairingStart> {
+export async function requestPairing(
+  connection: Connection,
+  origin: string,
+  identity: IdentityKeys,
+): Promise<PairingStart> {
   const clientKey = await exportPublicKey(identity.publicKey);
   const clientNonce = newNonce();
   const response = await call(connection, agentPaths.pairings, pairingResponseSchema, {
@@ -160,7 +172,11 @@ export async function openSession(
   if (!(await verifyTranscript(agentIdentity, 'agent', transcript, answer.agentSignature))) {
     throw new AgentImpersonationError();
   }
-  const keys: SessionKeys = await deriveSessionKeys(ephemeral.privateKey, answer.agentEphemeralKey, transcript);
+  const keys: SessionKeys = await deriveSessionKeys(
+    ephemeral.privateKey,
+    answer.agentEphemeralKey,
+    transcript,
+  );
   const clientSignature = await signTranscript(identity.privateKey, 'client', transcript);
   await call(connection, agentPaths.confirm(answer.sessionId), null, { clientSignature });
 
@@ -173,9 +189,17 @@ export async function openSession(
       const sent = queue.then(async () => {
         seq += 1;
         const binding = { sessionId, seq, command };
-        const sealed = await sealMessage(keys.clientToAgent, { ...binding, direction: 'client-to-agent' }, request);
+        const sealed = await sealMessage(
+          keys.clientToAgent,
+          { ...binding, direction: 'client-to-agent' },
+          request,
+        );
         const envelope = await call(connection, agentPaths.messages(sessionId), envelopeSchema, sealed);
-        return (await openMessage(keys.agentToClient, { ...binding, direction: 'agent-to-client' }, envelope)) as CommandOutcome<C>;
+        return (await openMessage(
+          keys.agentToClient,
+          { ...binding, direction: 'agent-to-client' },
+          envelope,
+        )) as CommandOutcome<C>;
       });
       queue = sent.catch(() => undefined);
       return sent;

@@ -1,5 +1,4 @@
 import * as v from 'valibot';
-import type { CommandErrorCode } from './errors.ts';
 import {
   agentCertificateSchema,
   agentInfoSchema,
@@ -8,6 +7,7 @@ import {
   pinSchema,
   tokenSchema,
 } from './entities.ts';
+import type { CommandErrorCode } from './errors.ts';
 
 /**
  * The commands of the trust agent (overview §7) with their request and answer bodies, which travel
@@ -131,7 +131,9 @@ export const commandSchemas = {
   },
   parseFile: {
     request: v.strictObject({ data: base64Schema }),
-    response: v.object({ certificates: v.array(v.omit(agentCertificateSchema, ['keystoreId', 'hasPrivateKey'])) }),
+    response: v.object({
+      certificates: v.array(v.omit(agentCertificateSchema, ['keystoreId', 'hasPrivateKey'])),
+    }),
   },
 } as const;
 

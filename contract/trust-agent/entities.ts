@@ -38,7 +38,12 @@ export const PLATFORM_KEYSTORE_NAMES = {
   'FF-NSS': 'Firefox keystore',
 } as const;
 /** Certificate key usages of the vocabulary (overview §3). */
-export const AGENT_KEY_USAGES = ['Authentication', 'DigitalSignature', 'KeyManagement', 'CardAuthentication'] as const;
+export const AGENT_KEY_USAGES = [
+  'Authentication',
+  'DigitalSignature',
+  'KeyManagement',
+  'CardAuthentication',
+] as const;
 
 /**
  * A keystore's state: UNINITIALIZED (a software keystore not created yet, or a token without a user

@@ -193,13 +193,23 @@ export async function deriveSessionKeys(
   const peer = await importEphemeralPublicKey(peerEphemeralKey);
   const secret = await subtle.deriveBits({ name: 'ECDH', public: peer }, ownEphemeralPrivateKey, 256);
   const hkdfKey = await subtle.importKey('raw', secret, 'HKDF', false, ['deriveBits']);
-  const salt = new Uint8Array([...fromBase64Url(transcript.clientNonce), ...fromBase64Url(transcript.agentNonce)]);
-  const transcriptHash = new Uint8Array(await subtle.digest('SHA-256', encodeHandshakeTranscript(transcript)));
+  const salt = new Uint8Array([
+    ...fromBase64Url(transcript.clientNonce),
+    ...fromBase64Url(transcript.agentNonce),
+  ]);
+  const transcriptHash = new Uint8Array(
+    await subtle.digest('SHA-256', encodeHandshakeTranscript(transcript)),
+  );
   const info = encodeParts([`${TRUST_AGENT_PROTOCOL} session keys`, transcriptHash]);
-  const material = new Uint8Array(await subtle.deriveBits({ name: 'HKDF', hash: 'SHA-256', salt, info }, hkdfKey, 512));
+  const material = new Uint8Array(
+    await subtle.deriveBits({ name: 'HKDF', hash: 'SHA-256', salt, info }, hkdfKey, 512),
+  );
   const aes = (bytes: Uint8Array<ArrayBuffer>) =>
     subtle.importKey('raw', bytes, { name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
-  return { clientToAgent: await aes(material.slice(0, 32)), agentToClient: await aes(material.slice(32, 64)) };
+  return {
+    clientToAgent: await aes(material.slice(0, 32)),
+    agentToClient: await aes(material.slice(32, 64)),
+  };
 }
 
 export interface MessageBinding {
@@ -210,7 +220,13 @@ export interface MessageBinding {
 }
 
 function associatedData(binding: MessageBinding) {
-  return encodeParts([TRUST_AGENT_PROTOCOL, binding.sessionId, binding.direction, String(binding.seq), binding.command]);
+  return encodeParts([
+    TRUST_AGENT_PROTOCOL,
+    binding.sessionId,
+    binding.direction,
+    String(binding.seq),
+    binding.command,
+  ]);
 }
 
 export interface SealedMessage {
@@ -221,7 +237,11 @@ export interface SealedMessage {
 }
 
 /** Encrypts a JSON value for one message of a session. */
-export async function sealMessage(key: CryptoKey, binding: MessageBinding, value: unknown): Promise<SealedMessage> {
+export async function sealMessage(
+  key: CryptoKey,
+  binding: MessageBinding,
+  value: unknown,
+): Promise<SealedMessage> {
   const iv = randomBytes(MESSAGE_IV_BYTES);
   const plaintext = encoder.encode(JSON.stringify(value));
   const ciphertext = await subtle.encrypt(
@@ -246,7 +266,11 @@ export class MessageRejectedError extends Error {
 }
 
 /** Decrypts and parses one message; any change to its bytes or its binding is refused. */
-export async function openMessage(key: CryptoKey, binding: MessageBinding, message: SealedMessage): Promise<unknown> {
+export async function openMessage(
+  key: CryptoKey,
+  binding: MessageBinding,
+  message: SealedMessage,
+): Promise<unknown> {
   if (message.seq !== binding.seq || message.command !== binding.command) throw new MessageRejectedError();
   let plaintext: ArrayBuffer;
   try {
