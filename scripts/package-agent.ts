@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { clientToolsDir } from '../server/config.ts';
 import { publishAgentPackages } from '../server/client-tools/publish.ts';
+import { clientToolsDir } from '../server/config.ts';
 
 /**
  * `npm run agent:package [-- --out DIR]`: builds the trust agent's packages (Linux, macOS, Windows)

@@ -173,7 +173,10 @@ function caCustody(env: NodeJS.ProcessEnv, dataDir: string, databaseUrl: string 
 }
 
 /** CLIENT_TOOLS_DIR, or `client-tools` in the data directory; `npm run agent:package` writes there too. */
-export function clientToolsDir(env: NodeJS.ProcessEnv, dataDir = path.resolve(env.DATA_DIR || 'data')): string {
+export function clientToolsDir(
+  env: NodeJS.ProcessEnv,
+  dataDir = path.resolve(env.DATA_DIR || 'data'),
+): string {
   return path.resolve(env.CLIENT_TOOLS_DIR || path.join(dataDir, 'client-tools'));
 }
 

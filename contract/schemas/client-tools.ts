@@ -11,7 +11,10 @@ export type ClientToolOs = (typeof CLIENT_TOOL_OPERATING_SYSTEMS)[number];
  * never leaves the catalogue directory, and the file name needs no escaping in Content-Disposition.
  */
 export const CLIENT_TOOL_SEGMENT_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,127}$/;
-export const clientToolSegmentSchema = v.pipe(v.string(), v.regex(CLIENT_TOOL_SEGMENT_PATTERN, 'invalidValue'));
+export const clientToolSegmentSchema = v.pipe(
+  v.string(),
+  v.regex(CLIENT_TOOL_SEGMENT_PATTERN, 'invalidValue'),
+);
 
 /** One downloadable file of a tool (overview §3): its version folder, its label and its hashes. */
 export const clientToolFileSchema = v.object({

@@ -79,9 +79,7 @@ interface AgentSources {
 
 /** agent/ whole, and of contract/ exactly the modules the agent's code reaches through its imports. */
 async function agentSources(root: string): Promise<AgentSources> {
-  const agentFiles = (await filesUnder(root, 'agent')).filter(
-    (file) => !file.startsWith(`${SERVICE_DIR}/`),
-  );
+  const agentFiles = (await filesUnder(root, 'agent')).filter((file) => !file.startsWith(`${SERVICE_DIR}/`));
   const files = new Set(agentFiles);
   const dependencies = new Set<string>();
   const queue = agentFiles.filter((file) => file.endsWith('.ts'));
@@ -91,10 +89,13 @@ async function agentSources(root: string): Promise<AgentSources> {
       if (specifier.startsWith('.')) {
         const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier));
         if (!target.startsWith('agent/') && !target.startsWith('contract/')) {
-          throw new Error(`${file} imports ${specifier}, outside agent/ and contract/: it cannot be packaged.`);
+          throw new Error(
+            `${file} imports ${specifier}, outside agent/ and contract/: it cannot be packaged.`,
+          );
         }
         if (!files.has(target)) {
-          if (!existsSync(path.join(root, target))) throw new Error(`${file} imports ${specifier}, which does not exist.`);
+          if (!existsSync(path.join(root, target)))
+            throw new Error(`${file} imports ${specifier}, which does not exist.`);
           files.add(target);
           queue.push(target);
         }
@@ -139,7 +140,8 @@ function directoriesOf(files: readonly string[]): string[] {
   const directories = new Set<string>();
   for (const file of files) {
     const parts = file.split('/');
-    for (let depth = 1; depth < parts.length; depth += 1) directories.add(`${parts.slice(0, depth).join('/')}/`);
+    for (let depth = 1; depth < parts.length; depth += 1)
+      directories.add(`${parts.slice(0, depth).join('/')}/`);
   }
   return [...directories];
 }
@@ -176,10 +178,12 @@ export async function buildAgentPackages(
       }
       const files = [...contents.keys()];
       const entries: TarEntry[] = [
-        ...[folder, ...directoriesOf(files).map((directory) => `${folder}/${directory}`)].map((directory) => ({
-          path: directory.endsWith('/') ? directory : `${directory}/`,
-          mode: 0o755,
-        })),
+        ...[folder, ...directoriesOf(files).map((directory) => `${folder}/${directory}`)].map(
+          (directory) => ({
+            path: directory.endsWith('/') ? directory : `${directory}/`,
+            mode: 0o755,
+          }),
+        ),
         ...files.map((file) => ({
           path: `${folder}/${file}`,
           content: contents.get(file),

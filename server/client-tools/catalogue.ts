@@ -181,7 +181,9 @@ export function createCatalogue(options: {
         );
       }
     } catch (error) {
-      warnOnce(`${file} could not be read as JSON (${(error as Error).message}); only the trust assistant is listed.`);
+      warnOnce(
+        `${file} could not be read as JSON (${(error as Error).message}); only the trust assistant is listed.`,
+      );
     }
     manifestCache = { key, tools };
     return tools;
@@ -206,7 +208,9 @@ export function createCatalogue(options: {
       arch: tool.arch,
       files: tool.files.filter((file) => {
         if (tool.versions.includes(file.folder)) return true;
-        warnOnce(`${CATALOGUE_MANIFEST}: ${tool.id}'s file ${file.name} is in folder ${file.folder}, which is none of its versions; it is left out.`);
+        warnOnce(
+          `${CATALOGUE_MANIFEST}: ${tool.id}'s file ${file.name} is in folder ${file.folder}, which is none of its versions; it is left out.`,
+        );
         return false;
       }),
     }));
@@ -227,7 +231,9 @@ export function createCatalogue(options: {
       const found = present[index];
       if (found) files.push(found);
       else if (!AGENT_TOOLS.some((agent) => agent.id === tool.id)) {
-        warnOnce(`${CATALOGUE_MANIFEST} lists ${tool.id}/${file.folder}/${file.name}, which is not in ${directory}; it is left out.`);
+        warnOnce(
+          `${CATALOGUE_MANIFEST} lists ${tool.id}/${file.folder}/${file.name}, which is not in ${directory}; it is left out.`,
+        );
       }
     });
     if (files.length === 0) return null;

@@ -1,6 +1,12 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { AGENT_ENTRY, buildAgentPackages, catalogueFilePath, REPOSITORY_ROOT, writeIfChanged } from './agent-package.ts';
+import {
+  AGENT_ENTRY,
+  buildAgentPackages,
+  catalogueFilePath,
+  REPOSITORY_ROOT,
+  writeIfChanged,
+} from './agent-package.ts';
 import { AGENT_TOOLS } from './catalogue.ts';
 
 /**

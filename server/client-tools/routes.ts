@@ -61,7 +61,13 @@ export function clientToolRoutes(
     // operator publishes a new version under a new folder.
     c.header('Cache-Control', 'public, max-age=31536000, immutable');
     c.header('ETag', etag);
-    if (c.req.header('If-None-Match')?.split(/\s*,\s*/).includes(etag)) return c.body(null, 304);
+    if (
+      c.req
+        .header('If-None-Match')
+        ?.split(/\s*,\s*/)
+        .includes(etag)
+    )
+      return c.body(null, 304);
     c.header('Content-Type', mediaTypeOf(file.name));
     c.header('Content-Length', String(file.size));
     c.header('Content-Disposition', `attachment; filename="${file.name}"`);

@@ -257,7 +257,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: `${CA_API_V1}/client-tools/{id}/{folder}/{name}`,
     tag: 'Client tools',
     summary:
-      "Public: one file of the catalogue, as an attachment; ETag its SHA-256 (If-None-Match answers 304), cached as immutable. Only names the catalogue lists are served; anything else is 404.",
+      'Public: one file of the catalogue, as an attachment; ETag its SHA-256 (If-None-Match answers 304), cached as immutable. Only names the catalogue lists are served; anything else is 404.',
     authenticated: false,
     pathParameters: ['id', 'folder', 'name'],
     success: { status: 200, description: 'The file', binary: 'application/octet-stream' },

@@ -12,7 +12,10 @@ function readTarGzip(bytes: Buffer): Map<string, { mode: number; content: Buffer
   let offset = 0;
   while (offset + 512 <= tar.length && tar[offset] !== 0) {
     const field = (start: number, length: number) =>
-      tar.subarray(offset + start, offset + start + length).toString('utf8').replace(/\0.*$/s, '');
+      tar
+        .subarray(offset + start, offset + start + length)
+        .toString('utf8')
+        .replace(/\0.*$/s, '');
     const prefix = field(345, 155);
     const name = `${prefix === '' ? '' : `${prefix}/`}${field(0, 100)}`;
     const size = Number.parseInt(field(124, 12), 8);
@@ -76,7 +79,9 @@ describe('the trust agent package builder', () => {
     );
 
     const mac = contents('mac');
-    const plist = mac.get(`${folder}/agent/service/com.trustconsole.trust-assistant.plist`)?.content.toString();
+    const plist = mac
+      .get(`${folder}/agent/service/com.trustconsole.trust-assistant.plist`)
+      ?.content.toString();
     expect(plist).toContain('<key>RunAtLoad</key>');
     expect(plist).toContain('<key>KeepAlive</key>');
     expect(mac.has(`${folder}/agent/service/install.sh`)).toBe(true);
@@ -90,8 +95,9 @@ describe('the trust agent package builder', () => {
   it('writes a package.json with only the run-time dependencies and a start script', async () => {
     const [built] = await buildAgentPackages({ root, version: '9.9.9' });
     const manifest = JSON.parse(
-      readTarGzip(built?.bytes ?? Buffer.alloc(0)).get('trust-assistant-9.9.9/package.json')?.content.toString() ??
-        '{}',
+      readTarGzip(built?.bytes ?? Buffer.alloc(0))
+        .get('trust-assistant-9.9.9/package.json')
+        ?.content.toString() ?? '{}',
     );
     // hono is imported for a type only and by a contract module the agent does not reach; react not at all.
     expect(manifest.dependencies).toEqual({ tsx: '4.23.0', valibot: '1.5.0' });
@@ -100,6 +106,8 @@ describe('the trust agent package builder', () => {
   });
 
   it('refuses sources without the agent entry', async () => {
-    await expect(buildAgentPackages({ root: `${root}/agent` })).rejects.toThrow(/agent\/main\.ts does not exist/);
+    await expect(buildAgentPackages({ root: `${root}/agent` })).rejects.toThrow(
+      /agent\/main\.ts does not exist/,
+    );
   });
 });

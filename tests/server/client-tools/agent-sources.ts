@@ -34,6 +34,8 @@ export async function agentSourceTree(): Promise<string> {
     await mkdir(path.dirname(path.join(root, file)), { recursive: true });
     await writeFile(path.join(root, file), text);
   }
-  await cp(path.join(REPOSITORY_ROOT, 'agent/service'), path.join(root, 'agent/service'), { recursive: true });
+  await cp(path.join(REPOSITORY_ROOT, 'agent/service'), path.join(root, 'agent/service'), {
+    recursive: true,
+  });
   return root;
 }

@@ -34,7 +34,9 @@ async function list(): Promise<ClientTool[]> {
 beforeAll(async () => {
   catalogueDir = await mkdtemp(path.join(tmpdir(), 'client-tools-'));
   sourceRoot = await agentSourceTree();
-  harness = await createTestApp({ config: { clientToolsDir: catalogueDir, publicUrl: 'https://console.example.com' } });
+  harness = await createTestApp({
+    config: { clientToolsDir: catalogueDir, publicUrl: 'https://console.example.com' },
+  });
   await publishAgentPackages(catalogueDir, { root: sourceRoot, version: '1.1.4' });
   await putFile('desktop-client-windows/3.3.1/desktop-client-3.3.1.msi', 'desktop client 3.3.1');
   await putFile('desktop-client-windows/3.3.0/desktop-client-3.3.0.msi', 'desktop client 3.3.0');
@@ -85,7 +87,10 @@ describe('the client-tools catalogue', () => {
     const desktop = items.find((tool) => tool.id === 'desktop-client-windows');
     expect(desktop).toMatchObject({ name: 'Desktop client', os: 'windows', arch: 'x64' });
     // The file missing from the directory is left out, and so is the tool with no file at all.
-    expect(desktop?.files.map((file) => file.name)).toEqual(['desktop-client-3.3.1.msi', 'desktop-client-3.3.0.msi']);
+    expect(desktop?.files.map((file) => file.name)).toEqual([
+      'desktop-client-3.3.1.msi',
+      'desktop-client-3.3.0.msi',
+    ]);
     expect(desktop?.link).toBe(
       `https://console.example.com${apiPaths.clientTools.file('desktop-client-windows', '3.3.1', 'desktop-client-3.3.1.msi')}`,
     );
@@ -99,7 +104,9 @@ describe('the client-tools catalogue', () => {
   it('gives each file the SHA-1 and SHA-256 of the bytes it serves', async () => {
     for (const tool of await list()) {
       for (const file of tool.files) {
-        const response = await harness.app.request(apiPaths.clientTools.file(tool.id, file.folder, file.name));
+        const response = await harness.app.request(
+          apiPaths.clientTools.file(tool.id, file.folder, file.name),
+        );
         expect(response.status).toBe(200);
         const bytes = new Uint8Array(await response.arrayBuffer());
         expect(digest('sha1', bytes)).toBe(file.sha1);
@@ -146,7 +153,11 @@ describe('the client-tools catalogue', () => {
     // Same size, so only the modification time tells the change.
     await putFile('desktop-client-windows/3.3.1/desktop-client-3.3.1.msi', 'desktop client 3.3.X');
     const later = new Date(Date.now() + 60_000);
-    await utimes(path.join(catalogueDir, 'desktop-client-windows/3.3.1/desktop-client-3.3.1.msi'), later, later);
+    await utimes(
+      path.join(catalogueDir, 'desktop-client-windows/3.3.1/desktop-client-3.3.1.msi'),
+      later,
+      later,
+    );
     const after = (await list()).find((tool) => tool.id === 'desktop-client-windows')?.files[0];
     expect(after?.sha256).toBe(digest('sha256', Buffer.from('desktop client 3.3.X')));
     expect(after?.sha256).not.toBe(before?.sha256);
@@ -165,7 +176,9 @@ describe('the client-tools catalogue', () => {
         size: 6,
       },
     ]);
-    const response = await harness.app.request(apiPaths.clientTools.file('sensor-linux', '2.0.0', 'sensor-2.0.0.deb'));
+    const response = await harness.app.request(
+      apiPaths.clientTools.file('sensor-linux', '2.0.0', 'sensor-2.0.0.deb'),
+    );
     expect(response.headers.get('Content-Type')).toBe('application/vnd.debian.binary-package');
   });
 
