@@ -134,6 +134,15 @@ export const apiPaths = {
     crl: (id: string) => `${CA_API_V1}/crl/${encodeURIComponent(id)}.crl`,
   },
   /**
+   * The client-tools catalogue (overview §2, §3): public, since the public enrollment page's install
+   * prompt links to it; each file downloads from `{id}/{folder}/{name}`.
+   */
+  clientTools: {
+    list: `${CA_API_V1}/client-tools`,
+    file: (id: string, folder: string, name: string) =>
+      `${CA_API_V1}/client-tools/${encodeURIComponent(id)}/${encodeURIComponent(folder)}/${encodeURIComponent(name)}`,
+  },
+  /**
    * Certificates the platform CA issued, on the certificate authority's base path (overview §7,
    * reference data `certificate` and `certificate/export`).
    */

@@ -52,6 +52,8 @@ export interface ServerConfig {
   caCustody: CaCustodyConfig;
   /** How long a CRL stays current (its nextUpdate); it is re-signed well before. */
   crlValidityHours: number;
+  /** The client-tools catalogue: the trust agent's packages and `catalogue.json`'s tools. */
+  clientToolsDir: string;
 }
 
 function positiveInteger(name: string, value: string | undefined, fallback: number): number {
@@ -170,6 +172,14 @@ function caCustody(env: NodeJS.ProcessEnv, dataDir: string, databaseUrl: string 
   };
 }
 
+/** CLIENT_TOOLS_DIR, or `client-tools` in the data directory; `npm run agent:package` writes there too. */
+export function clientToolsDir(
+  env: NodeJS.ProcessEnv,
+  dataDir = path.resolve(env.DATA_DIR || 'data'),
+): string {
+  return path.resolve(env.CLIENT_TOOLS_DIR || path.join(dataDir, 'client-tools'));
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const port = positiveInteger('PORT', env.PORT, 8080);
   const host = env.HOST || 'localhost';
@@ -206,5 +216,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     caName: caName(env.CA_NAME),
     caCustody: caCustody(env, dataDir, databaseUrl),
     crlValidityHours: positiveInteger('CRL_VALIDITY_HOURS', env.CRL_VALIDITY_HOURS, 24),
+    clientToolsDir: clientToolsDir(env, dataDir),
   };
 }

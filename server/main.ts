@@ -6,6 +6,7 @@ import { createBulkImportRunner } from './bulk-import/runner.ts';
 import { ensureCertificateAuthorities } from './ca/bootstrap.ts';
 import { createCrlScheduler } from './ca/crl-schedule.ts';
 import { closeCaKeyStores } from './ca/custody.ts';
+import { ensureAgentPackages } from './client-tools/publish.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/connection.ts';
 import { migrateToLatest } from './db/migrator.ts';
@@ -31,6 +32,8 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
   // The platform CA (decision 019): created once, by whichever process starts first.
   const cas = await ensureCertificateAuthorities({ db: database.db, config, now });
   const crlScheduler = createCrlScheduler({ db: database.db, config, now });
+  // The client-tools catalogue offers the agent this server runs from, built before anyone asks.
+  await ensureAgentPackages(config.clientToolsDir);
   // Read before listening: a catalog that does not compile stops the start, not a later send.
   const catalogs = await loadServerCatalogs();
   const mail = createMailDispatcher({

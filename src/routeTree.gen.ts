@@ -23,6 +23,7 @@ import { Route as SecureAccessIndexRouteImport } from './routes/_secure/access/i
 import { Route as SecureAccountsIndexRouteImport } from './routes/_secure/accounts/index'
 import { Route as SecureAccountsCreateAccountRouteImport } from './routes/_secure/accounts/create-account'
 import { Route as SecureAccountsCreatePartnerAccountRouteImport } from './routes/_secure/accounts/create-partner-account'
+import { Route as SecureCaClientToolsRouteImport } from './routes/_secure/ca/client-tools'
 import { Route as SecureCaIntermediateRouteImport } from './routes/_secure/ca/intermediate'
 import { Route as SecureCaRootRouteImport } from './routes/_secure/ca/root'
 import { Route as SecureProfileIndexRouteImport } from './routes/_secure/profile/index'
@@ -142,6 +143,11 @@ const SecureAccountsCreatePartnerAccountRoute =
     path: '/accounts/create-partner-account',
     getParentRoute: () => SecureRoute,
   } as any)
+const SecureCaClientToolsRoute = SecureCaClientToolsRouteImport.update({
+  id: '/ca/client-tools',
+  path: '/ca/client-tools',
+  getParentRoute: () => SecureRoute,
+} as any)
 const SecureCaIntermediateRoute = SecureCaIntermediateRouteImport.update({
   id: '/ca/intermediate',
   path: '/ca/intermediate',
@@ -421,6 +427,7 @@ export interface FileRoutesByFullPath {
   '/settings': typeof SecureSettingsRoute
   '/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
+  '/ca/client-tools': typeof SecureCaClientToolsRoute
   '/ca/intermediate': typeof SecureCaIntermediateRoute
   '/ca/root': typeof SecureCaRootRoute
   '/profile/change-password': typeof SecureProfileChangePasswordRoute
@@ -483,6 +490,7 @@ export interface FileRoutesByTo {
   '/settings': typeof SecureSettingsRoute
   '/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
+  '/ca/client-tools': typeof SecureCaClientToolsRoute
   '/ca/intermediate': typeof SecureCaIntermediateRoute
   '/ca/root': typeof SecureCaRootRoute
   '/profile/change-password': typeof SecureProfileChangePasswordRoute
@@ -547,6 +555,7 @@ export interface FileRoutesById {
   '/_secure/settings': typeof SecureSettingsRoute
   '/_secure/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/_secure/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
+  '/_secure/ca/client-tools': typeof SecureCaClientToolsRoute
   '/_secure/ca/intermediate': typeof SecureCaIntermediateRoute
   '/_secure/ca/root': typeof SecureCaRootRoute
   '/_secure/profile/change-password': typeof SecureProfileChangePasswordRoute
@@ -611,6 +620,7 @@ export interface FileRouteTypes {
     | '/settings'
     | '/accounts/create-account'
     | '/accounts/create-partner-account'
+    | '/ca/client-tools'
     | '/ca/intermediate'
     | '/ca/root'
     | '/profile/change-password'
@@ -673,6 +683,7 @@ export interface FileRouteTypes {
     | '/settings'
     | '/accounts/create-account'
     | '/accounts/create-partner-account'
+    | '/ca/client-tools'
     | '/ca/intermediate'
     | '/ca/root'
     | '/profile/change-password'
@@ -736,6 +747,7 @@ export interface FileRouteTypes {
     | '/_secure/settings'
     | '/_secure/accounts/create-account'
     | '/_secure/accounts/create-partner-account'
+    | '/_secure/ca/client-tools'
     | '/_secure/ca/intermediate'
     | '/_secure/ca/root'
     | '/_secure/profile/change-password'
@@ -899,6 +911,13 @@ declare module '@tanstack/react-router' {
       path: '/accounts/create-partner-account'
       fullPath: '/accounts/create-partner-account'
       preLoaderRoute: typeof SecureAccountsCreatePartnerAccountRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/ca/client-tools': {
+      id: '/_secure/ca/client-tools'
+      path: '/ca/client-tools'
+      fullPath: '/ca/client-tools'
+      preLoaderRoute: typeof SecureCaClientToolsRouteImport
       parentRoute: typeof SecureRoute
     }
     '/_secure/ca/intermediate': {
@@ -1237,6 +1256,7 @@ interface SecureRouteChildren {
   SecureSettingsRoute: typeof SecureSettingsRoute
   SecureAccountsCreateAccountRoute: typeof SecureAccountsCreateAccountRoute
   SecureAccountsCreatePartnerAccountRoute: typeof SecureAccountsCreatePartnerAccountRoute
+  SecureCaClientToolsRoute: typeof SecureCaClientToolsRoute
   SecureCaIntermediateRoute: typeof SecureCaIntermediateRoute
   SecureCaRootRoute: typeof SecureCaRootRoute
   SecureProfileChangePasswordRoute: typeof SecureProfileChangePasswordRoute
@@ -1291,6 +1311,7 @@ const SecureRouteChildren: SecureRouteChildren = {
   SecureAccountsCreateAccountRoute: SecureAccountsCreateAccountRoute,
   SecureAccountsCreatePartnerAccountRoute:
     SecureAccountsCreatePartnerAccountRoute,
+  SecureCaClientToolsRoute: SecureCaClientToolsRoute,
   SecureCaIntermediateRoute: SecureCaIntermediateRoute,
   SecureCaRootRoute: SecureCaRootRoute,
   SecureProfileChangePasswordRoute: SecureProfileChangePasswordRoute,

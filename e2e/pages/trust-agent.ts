@@ -25,21 +25,31 @@ export async function assertTrustAgentReady(page: Page, version: string): Promis
 
 export async function assertTrustAgentNotRunning(page: Page): Promise<void> {
   const panel = trustAgentPanel(page);
-  await expect(panel.getByText('The trust agent is installed on this computer but it is not running.')).toBeVisible();
-  await expect(panel.getByRole('link', { name: 'Start the trust agent' })).toHaveAttribute('href', TRUST_AGENT_LAUNCH_URL);
+  await expect(
+    panel.getByText('The trust agent is installed on this computer but it is not running.'),
+  ).toBeVisible();
+  await expect(panel.getByRole('link', { name: 'Start the trust agent' })).toHaveAttribute(
+    'href',
+    TRUST_AGENT_LAUNCH_URL,
+  );
   await expect(panel.getByText('Error code: 2')).toBeVisible();
 }
 
 export async function assertTrustAgentNotInstalled(page: Page): Promise<void> {
   const panel = trustAgentPanel(page);
   await expect(panel.getByText('The trust agent is required.', { exact: false })).toBeVisible();
-  await expect(panel.getByRole('link', { name: 'Download the trust agent' })).toHaveAttribute('href', CLIENT_TOOLS_PATH);
+  await expect(panel.getByRole('link', { name: 'Download the trust agent' })).toHaveAttribute(
+    'href',
+    CLIENT_TOOLS_PATH,
+  );
   await expect(panel.getByText('Error code: 1')).toBeVisible();
 }
 
 export async function assertTrustAgentOutdated(page: Page, version: string, minimum: string): Promise<void> {
   const panel = trustAgentPanel(page);
-  await expect(panel.getByText(`is version ${version}; this page needs version ${minimum} or later`)).toBeVisible();
+  await expect(
+    panel.getByText(`is version ${version}; this page needs version ${minimum} or later`),
+  ).toBeVisible();
 }
 
 /** Clears what this browser remembers of the agent, as clearing the site's data does. */

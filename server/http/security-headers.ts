@@ -3,6 +3,7 @@ import type { MiddlewareHandler } from 'hono';
 import { TRUST_AGENT_PORT } from '../../contract/constants.ts';
 import { CONSOLE_BASE_PATH, isApiPath } from '../../contract/paths.ts';
 import { isCaPublicationPath } from '../ca/urls.ts';
+import { isClientToolDownloadPath } from '../client-tools/urls.ts';
 import type { ServerConfig } from '../config.ts';
 import { isSecureRequest } from './client-address.ts';
 
@@ -57,7 +58,7 @@ export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000; includeSubDomains';
 
 /**
  * Security headers on every response; API answers are never cached by browsers or proxies, but for
- * the public CA certificates and CRLs. Only the
+ * the public CA certificates and CRLs and the client-tool downloads. Only the
  * offline page brings a policy of its own (`offlinePagePolicy`), and it is stricter than this one.
  */
 export const securityHeaders =
@@ -70,8 +71,11 @@ export const securityHeaders =
     headers.set('X-Content-Type-Options', 'nosniff');
     headers.set('Referrer-Policy', 'no-referrer');
     headers.set('Cross-Origin-Opener-Policy', 'same-origin');
-    // CA certificates and CRLs are published for caching (decision 019); a refusal of them is not.
-    const publication = c.res.status === 200 && isCaPublicationPath(c.req.path);
+    // CA certificates and CRLs are published for caching (decision 019), and so are client-tool
+    // downloads, revalidated by their ETag (304); a refusal of them is not.
+    const publication =
+      (c.res.status === 200 && isCaPublicationPath(c.req.path)) ||
+      ([200, 304].includes(c.res.status) && isClientToolDownloadPath(c.req.path));
     if (isApiPath(c.req.path) && !publication) headers.set('Cache-Control', 'no-store');
     if (isSecureRequest(c, config)) headers.set('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
   };

@@ -56,6 +56,7 @@ import {
   clientAuthGenerateSchema,
   clientAuthUploadSchema,
 } from '../../contract/schemas/client-auth.ts';
+import { clientToolListSchema } from '../../contract/schemas/client-tools.ts';
 import { API_ERROR_CODES, apiErrorSchema, listSchema } from '../../contract/schemas/common.ts';
 import {
   authMeSchema,
@@ -239,6 +240,27 @@ export const OPERATIONS: readonly Operation[] = [
     authenticated: false,
     pathParameters: ['id'],
     success: { status: 200, description: 'CRL (DER)', binary: 'application/pkix-crl' },
+    failures: [404],
+  },
+  {
+    method: 'get',
+    path: apiPaths.clientTools.list,
+    tag: 'Client tools',
+    summary:
+      'Public: the client-tools catalogue, the trust assistant for each operating system and the tools an operator placed in the catalogue directory, with the files present and the SHA-1 and SHA-256 the server computed from them.',
+    authenticated: false,
+    success: { status: 200, description: 'Client tools', schema: clientToolListSchema },
+    failures: [],
+  },
+  {
+    method: 'get',
+    path: `${CA_API_V1}/client-tools/{id}/{folder}/{name}`,
+    tag: 'Client tools',
+    summary:
+      'Public: one file of the catalogue, as an attachment; ETag its SHA-256 (If-None-Match answers 304), cached as immutable. Only names the catalogue lists are served; anything else is 404.',
+    authenticated: false,
+    pathParameters: ['id', 'folder', 'name'],
+    success: { status: 200, description: 'The file', binary: 'application/octet-stream' },
     failures: [404],
   },
   {

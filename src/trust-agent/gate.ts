@@ -73,22 +73,20 @@ export function isSupportedPlatform(platform: PlatformInfo): boolean {
 /** The parts of `navigator` the detection reads; Client Hints first, the user-agent string otherwise. */
 export interface NavigatorLike {
   userAgent: string;
+  /** iPadOS reports itself as a Mac; its touch points give it away. */
+  maxTouchPoints?: number;
   userAgentData?: { platform: string; mobile: boolean } | undefined;
 }
 
 export function detectPlatform(navigator: NavigatorLike): PlatformInfo {
   const hints = navigator.userAgentData;
-  const platformName = (hints?.platform ?? '').toLowerCase();
-  const agent = navigator.userAgent;
-  const mobile =
-    hints?.mobile === true ||
-    /Android|iPhone|iPad|iPod|Mobile/i.test(agent) ||
-    platformName === 'android' ||
-    platformName === 'ios';
-  const name = platformName || agent.toLowerCase();
+  const name = (hints?.platform || navigator.userAgent).toLowerCase();
+  const touchMac = /mac/.test(name) && (navigator.maxTouchPoints ?? 0) > 1;
   // Order matters: Android's user agent says Linux, iOS's says "like Mac OS X".
+  const handheld = /android|iphone|ipad|ipod|ios/.test(name) || touchMac;
+  const mobile = hints?.mobile === true || handheld || /mobile/.test(navigator.userAgent.toLowerCase());
   let system: PlatformInfo['system'] = 'other';
-  if (/android|iphone|ipad|ipod|ios|cros|chrome os/.test(name)) system = 'other';
+  if (handheld || /cros|chrome os/.test(name)) system = 'other';
   else if (/mac/.test(name)) system = 'mac';
   else if (/win/.test(name)) system = 'windows';
   else if (/linux|x11/.test(name)) system = 'linux';

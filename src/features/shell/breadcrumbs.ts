@@ -17,6 +17,7 @@ const KNOWN_CRUMBS: Readonly<Record<string, { label: MessageDescriptor; disabled
   '/ca/profiles': { label: SECTION_LABELS.certificateProfiles },
   '/ca/root': { label: SECTION_LABELS.rootCa },
   '/ca/intermediate': { label: SECTION_LABELS.intermediateCa },
+  '/ca/client-tools': { label: SECTION_LABELS.clientTools },
   '/access': { label: SECTION_LABELS.access },
   '/access/administrators': { label: SECTION_LABELS.administrators },
   '/access/service-user': { label: SECTION_LABELS.serviceUsers },

@@ -11,6 +11,7 @@ export const SECTION_LABELS: Readonly<Record<NavigationItemId | 'profile', Messa
   certificateProfiles: msg`Certificate profiles`,
   rootCa: msg`Root CA`,
   intermediateCa: msg`Intermediate CA`,
+  clientTools: msg`Client tools`,
   access: msg`Access`,
   administrators: msg`Administrators`,
   serviceUsers: msg`Service users`,

@@ -9,6 +9,7 @@ export type NavigationItemId =
   | 'certificateProfiles'
   | 'rootCa'
   | 'intermediateCa'
+  | 'clientTools'
   | 'access'
   | 'administrators'
   | 'serviceUsers'
@@ -55,18 +56,21 @@ function accessItem({ flags, profile, rolesFeatureEnabled }: NavigationInput): N
   ]);
 }
 
-/** The certificate authority's pages, each behind its view permission (decision 019). */
-function certificateAuthorityItem({ flags }: NavigationInput): NavigationItem | null {
+/**
+ * The certificate authority's pages, each behind its view permission (decision 019); Client tools
+ * for everyone signed in, since the catalogue is public anyway.
+ */
+function certificateAuthorityItem({ flags }: NavigationInput): NavigationItem {
+  const clientTools = item('clientTools', '/ca/client-tools');
   const children = [
     ...(flags.canViewCertificate ? [item('certificates', '/ca/certificates')] : []),
     ...(flags.canViewProfile || flags.canManageProfile ? [item('certificateProfiles', '/ca/profiles')] : []),
     ...(flags.canViewCa || flags.canManageCa
       ? [item('rootCa', '/ca/root'), item('intermediateCa', '/ca/intermediate')]
       : []),
+    clientTools,
   ];
-  const first = children[0];
-  if (first === undefined) return null;
-  return { id: 'certificateAuthority', target: first.target, children };
+  return { id: 'certificateAuthority', target: (children[0] ?? clientTools).target, children };
 }
 
 /** The main navigation for a user, by the permission rules of overview §6 (C-02..C-13). */
@@ -77,8 +81,7 @@ export function navigationItems(input: NavigationInput): NavigationItem[] {
   if (flags.canViewOrganization || flags.canManageOrganization) {
     items.push(item('organizations', '/ca/organizations'));
   }
-  const certificateAuthority = certificateAuthorityItem(input);
-  if (certificateAuthority) items.push(certificateAuthority);
+  items.push(certificateAuthorityItem(input));
   items.push(accessItem(input));
   if (flags.canViewAuditLog)
     items.push(item('reporting', '/reporting', [item('logging', '/reporting/logging')]));

@@ -57,6 +57,10 @@ describe('the platform detection', () => {
     ],
     [{ userAgent: 'Mozilla/5.0 (X11; CrOS x86_64 14541.0.0)' }, { system: 'other', mobile: false }],
     [
+      { userAgent: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7)', maxTouchPoints: 5 },
+      { system: 'other', mobile: true },
+    ],
+    [
       { userAgent: 'Mozilla/5.0 (X11; Linux x86_64)', userAgentData: { platform: 'Android', mobile: true } },
       { system: 'other', mobile: true },
     ],

@@ -36,6 +36,7 @@ describe('secure layout', () => {
       'Certificate profiles',
       'Root CA',
       'Intermediate CA',
+      'Client tools',
       'Access',
       'Administrators',
       'Service users',
@@ -52,7 +53,14 @@ describe('secure layout', () => {
     const profile = profileFixture({ access_scope: 'account' });
     signedInApi(profile, ['VIEW_ACCOUNT', 'VIEW_AUDIT_LOG']);
     renderApp('/account/accounts');
-    expect(await mainNavigationLinks()).toEqual(['Accounts', 'Access', 'Reporting', 'Logging']);
+    expect(await mainNavigationLinks()).toEqual([
+      'Accounts',
+      'Certificate authority',
+      'Client tools',
+      'Access',
+      'Reporting',
+      'Logging',
+    ]);
     const nav = screen.getByRole('navigation', { name: 'Main navigation' });
     expect(within(nav).getByRole('link', { name: 'Access' }).getAttribute('href')).toBe('/account/profile');
   });

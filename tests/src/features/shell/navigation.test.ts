@@ -94,16 +94,24 @@ describe('main navigation rules', () => {
     ]);
   });
 
-  it('shows each certificate authority page behind its own view permission', () => {
+  it('shows each certificate authority page behind its own view permission, and Client tools to everyone', () => {
     const ca = (names: PermissionFlag[]) =>
       navigationItems(input(names)).find((item) => item.id === 'certificateAuthority');
-    expect(ca([])).toBeUndefined();
-    expect(ca(['canViewCertificate'])?.children.map((child) => child.id)).toEqual(['certificates']);
+    expect(ca([])).toEqual({
+      id: 'certificateAuthority',
+      target: { to: '/ca/client-tools' },
+      children: [{ id: 'clientTools', target: { to: '/ca/client-tools' }, children: [] }],
+    });
+    expect(ca(['canViewCertificate'])?.children.map((child) => child.id)).toEqual([
+      'certificates',
+      'clientTools',
+    ]);
     expect(ca(['canViewProfile'])?.target).toEqual({ to: '/ca/profiles' });
     expect(ca(['canViewCa', 'canViewCertificate'])?.children.map((child) => child.id)).toEqual([
       'certificates',
       'rootCa',
       'intermediateCa',
+      'clientTools',
     ]);
   });
 });

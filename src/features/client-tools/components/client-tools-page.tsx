@@ -1,0 +1,200 @@
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { intlLocaleOf } from '../../../../contract/locales.ts';
+import { apiPaths } from '../../../../contract/paths.ts';
+import type { ClientTool, ClientToolFile, ClientToolOs } from '../../../../contract/schemas/client-tools.ts';
+import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
+import { QueryStatus } from '../../../components/list/query-status.tsx';
+import { TableFrame } from '../../../components/list/table-frame.tsx';
+import { TrustAgentPanel } from '../../../components/trust-agent/trust-agent-panel.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { clientToolsQueryOptions } from '../queries.ts';
+import { operatingSystemsFirst, visitorOs } from '../visitor-os.ts';
+import './client-tools.css';
+
+const OS_LABELS = {
+  windows: msg`Windows`,
+  mac: msg`macOS`,
+  linux: msg`Linux`,
+} as const;
+
+/** Bytes in the user's language, in the largest binary unit under 1024 of it. */
+function formatSize(bytes: number, locale: string): string {
+  const [value, unit] =
+    bytes < 1024
+      ? [bytes, 'byte']
+      : bytes < 1024 ** 2
+        ? [bytes / 1024, 'kilobyte']
+        : [bytes / 1024 ** 2, 'megabyte'];
+  return new Intl.NumberFormat(intlLocaleOf(locale), {
+    style: 'unit',
+    unit,
+    unitDisplay: 'short',
+    maximumFractionDigits: 1,
+  }).format(value);
+}
+
+/**
+ * Certificate authority › Client tools (`/ca/client-tools`): the catalogue's files by operating
+ * system, the visitor's first, each with its size, its SHA-256 to compare after downloading, and the
+ * download. Open to everyone signed in: the catalogue itself is public.
+ */
+export function ClientToolsPage() {
+  const query = useQuery(clientToolsQueryOptions());
+  return (
+    <section className="page client-tools" aria-labelledby="page-title">
+      <h1 id="page-title" className="page__title">
+        <Trans>Client tools</Trans>
+      </h1>
+      <TrustAgentPanel />
+      <CachedDataNotice updatedAt={query.dataUpdatedAt} />
+      <p className="client-tools__intro">
+        <Trans>
+          Download the tools for your computer. After downloading, compare the file's SHA-256 with the one
+          shown here before you install it.
+        </Trans>
+      </p>
+      <QueryStatus
+        query={query}
+        pendingText={<Trans>Loading the client tools…</Trans>}
+        empty={{
+          when: ({ items }) => items.length === 0,
+          content: (
+            <p>
+              <Trans>No client tools are published yet.</Trans>
+            </p>
+          ),
+        }}
+      >
+        {({ items }) => <Catalogue tools={items} />}
+      </QueryStatus>
+    </section>
+  );
+}
+
+function Catalogue({ tools }: { tools: readonly ClientTool[] }) {
+  const [copied, setCopied] = useState<{ name: string; ok: boolean } | null>(null);
+  const own = visitorOs();
+  const systems = operatingSystemsFirst(own).filter((os) => tools.some((tool) => tool.os === os));
+  const copy = async (file: ClientToolFile) => {
+    try {
+      await navigator.clipboard.writeText(file.sha256);
+      setCopied({ name: file.name, ok: true });
+    } catch {
+      setCopied({ name: file.name, ok: false });
+    }
+  };
+  const fileName = copied?.name;
+  return (
+    <>
+      <p role="status" className="client-tools__copied">
+        {copied?.ok ? <Trans>SHA-256 of {fileName} copied.</Trans> : null}
+        {copied && !copied.ok ? (
+          <Trans>Could not copy the SHA-256 of {fileName}. Select it and copy it yourself.</Trans>
+        ) : null}
+      </p>
+      {systems.map((os) => (
+        <OsSection
+          key={os}
+          os={os}
+          own={os === own}
+          tools={tools.filter((tool) => tool.os === os)}
+          onCopy={copy}
+        />
+      ))}
+    </>
+  );
+}
+
+function OsSection({
+  os,
+  own,
+  tools,
+  onCopy,
+}: {
+  os: ClientToolOs;
+  own: boolean;
+  tools: readonly ClientTool[];
+  onCopy: (file: ClientToolFile) => void;
+}) {
+  const { i18n, t } = useLingui();
+  const system = i18n._(OS_LABELS[os]);
+  const headingId = `client-tools-${os}`;
+  return (
+    <section className="client-tools__os" aria-labelledby={headingId}>
+      <h2 id={headingId}>{own ? <Trans>{system} (this computer)</Trans> : system}</h2>
+      <TableFrame label={t`Client tools for ${system}`}>
+        <table className="list-table client-tools__table">
+          <thead>
+            <tr>
+              <th scope="col">
+                <Trans>Tool</Trans>
+              </th>
+              <th scope="col">
+                <Trans>Version</Trans>
+              </th>
+              <th scope="col">
+                <Trans>Architecture</Trans>
+              </th>
+              <th scope="col">
+                <Trans>File</Trans>
+              </th>
+              <th scope="col">
+                <Trans>SHA-256</Trans>
+              </th>
+              <th scope="col">
+                <span className="visually-hidden">
+                  <Trans>Download</Trans>
+                </span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {tools.flatMap((tool) =>
+              tool.files.map((file) => {
+                const fileName = file.name;
+                return (
+                  <tr key={`${tool.id}/${file.folder}/${file.name}`}>
+                    <th scope="row">{tool.name}</th>
+                    <td>{file.folder}</td>
+                    <td>{tool.arch === 'any' ? <Trans>Any</Trans> : tool.arch}</td>
+                    <td>
+                      <span className="client-tools__file">{file.name}</span>
+                      <span className="client-tools__detail">
+                        {file.label} · {formatSize(file.size, i18n.locale)}
+                      </span>
+                    </td>
+                    <td>
+                      <code className="client-tools__hash">{file.sha256}</code>
+                      <Button
+                        variant="secondary"
+                        className="client-tools__copy"
+                        aria-label={t`Copy the SHA-256 of ${fileName}`}
+                        onClick={() => onCopy(file)}
+                      >
+                        <Trans>Copy</Trans>
+                      </Button>
+                    </td>
+                    <td>
+                      <a
+                        className="button button--primary"
+                        href={apiPaths.clientTools.file(tool.id, file.folder, file.name)}
+                        download={file.name}
+                      >
+                        <Trans>
+                          Download <span className="visually-hidden">{fileName}</span>
+                        </Trans>
+                      </a>
+                    </td>
+                  </tr>
+                );
+              }),
+            )}
+          </tbody>
+        </table>
+      </TableFrame>
+    </section>
+  );
+}
