@@ -1,5 +1,6 @@
 import { Trans } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
+import { CONSOLE_BASE_PATH } from '../../../contract/paths.ts';
 import { TRUST_AGENT_LAUNCH_URL } from '../../../contract/trust-agent/constants.ts';
 import type { GateState } from '../../trust-agent/gate.ts';
 import type { HandshakeFailure } from '../../trust-agent/shared.ts';
@@ -8,7 +9,7 @@ import { Button } from '../ui/button.tsx';
 import './trust-agent.css';
 
 /** Where the user gets the trust agent: the client tools page when signed in, the public catalogue otherwise. */
-export const CLIENT_TOOLS_PATH = '/account/ca/client-tools';
+export const CLIENT_TOOLS_PATH = `${CONSOLE_BASE_PATH}/ca/client-tools`;
 
 export interface TrustAgentGateProps {
   gate: GateState;
