@@ -54,7 +54,7 @@ function agentInfo(hello: HelloResponse): AgentInfo {
   return { product, version, protocol, os, arch, enabled };
 }
 
-/** A refusal in the agent's answer to a command was not made by the agent holding the pinned key. */
+/** An answer that opened under the session keys but is not what the command returns. */
 class AgentAnswerError extends Error {}
 
 function parseOutcome<C extends AgentCommand>(command: C, plaintext: unknown): CommandOutcome<C> {
