@@ -35,6 +35,7 @@ const secureOnlySources = [
   '<rootDir>/src/components/section-card.tsx',
   '<rootDir>/src/components/section-placeholder.tsx',
   '<rootDir>/src/components/ui/pagination.tsx',
+  '<rootDir>/src/components/trust-agent/trust-agent-panel.tsx',
 ];
 
 const publicSources = [

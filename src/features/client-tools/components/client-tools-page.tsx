@@ -8,6 +8,7 @@ import type { ClientTool, ClientToolFile, ClientToolOs } from '../../../../contr
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
 import { TableFrame } from '../../../components/list/table-frame.tsx';
+import { TrustAgentPanel } from '../../../components/trust-agent/trust-agent-panel.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { clientToolsQueryOptions } from '../queries.ts';
 import { operatingSystemsFirst, visitorOs } from '../visitor-os.ts';
@@ -47,10 +48,7 @@ export function ClientToolsPage() {
       <h1 id="page-title" className="page__title">
         <Trans>Client tools</Trans>
       </h1>
-      {/*
-        Reserved: the "Trust agent on this computer" panel (<TrustAgentPanel />) goes here, above the
-        catalogue, once it exists. It is not part of this page yet.
-      */}
+      <TrustAgentPanel />
       <CachedDataNotice updatedAt={query.dataUpdatedAt} />
       <p className="client-tools__intro">
         <Trans>

@@ -1,0 +1,388 @@
+import * as v from 'valibot';
+import {
+  AgentImpersonationError,
+  AgentTransportError,
+  type ClientSession,
+  type Fetch,
+  hello,
+  openSession,
+  pairingStatus,
+  requestPairing,
+} from '../../contract/trust-agent/client-session.ts';
+import {
+  type AgentCommand,
+  type CommandOutcome,
+  type CommandRequest,
+  type CommandResponse,
+  commandErrorSchema,
+  commandSchemas,
+} from '../../contract/trust-agent/commands.ts';
+import {
+  COMMAND_TIMEOUT_MS,
+  GATE_ERROR_RETRY_DELAY_MS,
+  INSTALL_POLL_INTERVAL_MS,
+  INSTALL_WAIT_MS,
+  NOT_INSTALLED_RETRIES,
+  PROTOCOL_CHECK_TIMEOUT_MS,
+  TOKEN_POLL_INTERVAL_MS,
+  TRUST_AGENT_PROTOCOL,
+} from '../../contract/trust-agent/constants.ts';
+import type { AgentInfo } from '../../contract/trust-agent/entities.ts';
+import {
+  generateIdentityKeys,
+  type IdentityKeys,
+  MessageRejectedError,
+} from '../../contract/trust-agent/session-crypto.ts';
+import type { HelloResponse } from '../../contract/trust-agent/wire.ts';
+import { checkTrustAssistantVersion } from './gate.ts';
+import type { TrustAgentStore } from './identity-store.ts';
+import type { AgentStatus, CommandResult, FromWorker, HandshakeFailure } from './shared.ts';
+
+/** The agent shows its approval prompt; asking once a second feels immediate once the user clicks. */
+export const PAIRING_POLL_INTERVAL_MS = 1000;
+
+export interface AgentConnectionOptions {
+  agentUrl: string;
+  fetch: Fetch;
+  origin: string;
+  store: TrustAgentStore;
+  emit: (event: FromWorker) => void;
+}
+
+function agentInfo(hello: HelloResponse): AgentInfo {
+  const { product, version, protocol, os, arch, enabled } = hello;
+  return { product, version, protocol, os, arch, enabled };
+}
+
+/** An answer that opened under the session keys but is not what the command returns. */
+class AgentAnswerError extends Error {}
+
+function parseOutcome<C extends AgentCommand>(command: C, plaintext: unknown): CommandOutcome<C> {
+  const outcome = v.safeParse(
+    v.variant('ok', [
+      v.object({ ok: v.literal(true), result: commandSchemas[command].response }),
+      v.object({ ok: v.literal(false), error: commandErrorSchema }),
+    ]),
+    plaintext,
+  );
+  if (!outcome.success) throw new AgentAnswerError(`Unexpected answer to ${command}`);
+  return outcome.output as CommandOutcome<C>;
+}
+
+/** A fetch that never got an answer: nothing listens on the port, or it did not answer in time. */
+function isUnreachable(error: unknown): boolean {
+  return error instanceof TypeError || (error instanceof DOMException && /Abort|Timeout/.test(error.name));
+}
+
+function delay(ms: number) {
+  return new Promise<void>((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * The agent worker's whole job, apart from the message port: finding the agent (install detection
+ * with its retries), pairing, the handshake and `initialize`, one command at a time on the session,
+ * and token polling. It reports only statuses, entities and command outcomes.
+ */
+export class AgentConnection {
+  private status: AgentStatus = { phase: 'detecting' };
+  private session: ClientSession | null = null;
+  private identityKeys: IdentityKeys | null = null;
+  private pinnedKey: string | null = null;
+  /** Bumped whenever an attempt is superseded (retry, pair again): a stale attempt stops at its next step. */
+  private generation = 0;
+  private attemptTimer: ReturnType<typeof setTimeout> | null = null;
+  private tokenTimer: ReturnType<typeof setTimeout> | null = null;
+  private tokenWatchers = 0;
+  private queue: Promise<unknown> = Promise.resolve();
+  private started = false;
+  /** Install detection: when the current 30 s wait began, and how many waits were retried. */
+  private waitStartedAt: number | null = null;
+  private waitRetries = 0;
+
+  /** The protocol check gets 2 s (overview §9); a command on a slow smart card may take minutes. */
+  private readonly probe;
+  private readonly channel;
+
+  constructor(private readonly options: AgentConnectionOptions) {
+    this.probe = { baseUrl: options.agentUrl, fetch: options.fetch, timeoutMs: PROTOCOL_CHECK_TIMEOUT_MS };
+    this.channel = { baseUrl: options.agentUrl, fetch: options.fetch, timeoutMs: COMMAND_TIMEOUT_MS };
+  }
+
+  start(): void {
+    if (this.started) {
+      this.setStatus(this.status);
+      return;
+    }
+    this.started = true;
+    this.setStatus({ phase: 'detecting' });
+    this.schedule(0);
+  }
+
+  retry(): void {
+    this.started = true;
+    this.waitStartedAt = null;
+    this.waitRetries = 0;
+    this.schedule(0);
+  }
+
+  async pairAgain(): Promise<void> {
+    this.session = null;
+    this.pinnedKey = null;
+    this.generation += 1;
+    await this.options.store.unpin(this.options.agentUrl);
+    this.retry();
+  }
+
+  watchTokens(watching: boolean): void {
+    this.tokenWatchers = Math.max(0, this.tokenWatchers + (watching ? 1 : -1));
+    this.pollTokens();
+  }
+
+  async refresh(): Promise<void> {
+    await this.run('refresh', {});
+  }
+
+  run<C extends AgentCommand>(command: C, request: CommandRequest<C>): Promise<CommandResult<C>> {
+    const task = this.queue.then(() => this.deliver(command, request));
+    this.queue = task.catch(() => undefined);
+    return task;
+  }
+
+  stop(): void {
+    this.generation += 1;
+    if (this.attemptTimer) clearTimeout(this.attemptTimer);
+    if (this.tokenTimer) clearTimeout(this.tokenTimer);
+  }
+
+  private setStatus(status: AgentStatus) {
+    this.status = status;
+    this.options.emit({ type: 'status', status });
+  }
+
+  private schedule(ms: number) {
+    if (this.attemptTimer) clearTimeout(this.attemptTimer);
+    this.generation += 1;
+    const generation = this.generation;
+    this.attemptTimer = setTimeout(() => {
+      this.attemptTimer = null;
+      void this.attempt(generation);
+    }, ms);
+  }
+
+  private async identity(): Promise<IdentityKeys> {
+    if (this.identityKeys) return this.identityKeys;
+    let keys = await this.options.store.identity();
+    if (!keys) {
+      keys = await generateIdentityKeys(false);
+      await this.options.store.saveIdentity(keys);
+    }
+    this.identityKeys = keys;
+    return keys;
+  }
+
+  /** One try from hello to a ready session; every failure decides whether and when to try again. */
+  private async attempt(generation: number): Promise<void> {
+    const stale = () => generation !== this.generation;
+    const { store, agentUrl } = this.options;
+    this.session = null;
+    let agent: AgentInfo | null = null;
+    try {
+      const answer = await hello(this.probe);
+      if (stale()) return;
+      agent = agentInfo(answer);
+      this.waitStartedAt = null;
+      this.waitRetries = 0;
+      if (answer.protocol !== TRUST_AGENT_PROTOCOL)
+        return this.failHandshake(agent, 'agentNotAuthentic', true);
+      if (!answer.enabled) return this.retryLater({ phase: 'disabled', agent });
+      // An agent no page may use is not paired with; it is looked at again in case it gets updated.
+      if (!checkTrustAssistantVersion(agent.version).ok)
+        return this.retryLater({ phase: 'unsupportedAgent', agent });
+      const pinned = await store.pinnedKey(agentUrl);
+      if (stale()) return;
+      if (pinned && pinned !== answer.agentKey) return this.failHandshake(agent, 'agentKeyChanged', false);
+      this.setStatus({ phase: 'connecting', agent });
+      const identity = await this.identity();
+      const agentKey = pinned ?? (await this.pair(agent, answer.agentKey, identity, stale));
+      if (agentKey === null || stale()) return;
+      this.pinnedKey = agentKey;
+      const session = await this.openSession(identity, agentKey);
+      if (stale()) return;
+      if (!session) return this.retryLater({ phase: 'initializeFailed', agent });
+      this.session = session.session;
+      this.options.emit({ type: 'keystores', keystores: session.keystores });
+      this.setStatus({ phase: 'ready', agent: session.agent });
+      this.pollTokens();
+    } catch (error) {
+      if (!stale()) await this.handleFailure(error, agent, generation);
+    }
+  }
+
+  /** The handshake and `initialize`, which moves the session from UNINITIALIZED to INITIALIZED. */
+  private async openSession(identity: IdentityKeys, agentKey: string) {
+    const session = await openSession(this.channel, this.options.origin, identity, agentKey);
+    const initialized = parseOutcome('initialize', await session.send('initialize', {}));
+    return initialized.ok ? { session, ...initialized.result } : null;
+  }
+
+  /** Pairing: the user compares the code with the agent's prompt and approves there. */
+  private async pair(
+    agent: AgentInfo,
+    helloKey: string,
+    identity: IdentityKeys,
+    stale: () => boolean,
+  ): Promise<string | null> {
+    const { store, agentUrl, origin } = this.options;
+    const { response: answer, code } = await requestPairing(this.channel, origin, identity);
+    if (answer.agentKey !== helloKey) throw new AgentImpersonationError();
+    if (stale()) return null;
+    this.setStatus({ phase: 'pairing', agent, code });
+    for (;;) {
+      const { status } = await pairingStatus(this.channel, answer.pairingId);
+      if (stale()) return null;
+      if (status === 'approved') {
+        await store.pin(agentUrl, answer.agentKey);
+        this.setStatus({ phase: 'connecting', agent });
+        return answer.agentKey;
+      }
+      if (status === 'refused' || status === 'expired') {
+        this.failHandshake(agent, status === 'refused' ? 'pairingRefused' : 'pairingExpired', false);
+        return null;
+      }
+      await delay(PAIRING_POLL_INTERVAL_MS);
+      if (stale()) return null;
+    }
+  }
+
+  private async handleFailure(error: unknown, agent: AgentInfo | null, generation: number) {
+    if (isUnreachable(error)) return this.unreachable();
+    if (
+      error instanceof AgentImpersonationError ||
+      error instanceof MessageRejectedError ||
+      error instanceof AgentAnswerError
+    ) {
+      return this.failHandshake(agent, 'agentNotAuthentic', true);
+    }
+    if (error instanceof AgentTransportError) {
+      if (error.code === 'agentDisabled') return this.retryLater({ phase: 'disabled', agent });
+      if (error.code === 'unpaired') {
+        // The agent forgot this browser (its pairings were reset): pair afresh.
+        await this.options.store.unpin(this.options.agentUrl);
+        this.pinnedKey = null;
+        if (generation === this.generation) this.schedule(0);
+        return;
+      }
+      return this.failHandshake(agent, 'refused', true);
+    }
+    return this.retryLater({ phase: 'error', agent });
+  }
+
+  private failHandshake(agent: AgentInfo | null, reason: HandshakeFailure, retry: boolean) {
+    const status: AgentStatus = { phase: 'handshakeFailed', agent, reason };
+    // A changed key or a refused pairing needs the user ("Pair again"); asking again alone would not help.
+    if (retry) this.retryLater(status);
+    else this.setStatus(status);
+  }
+
+  private retryLater(status: AgentStatus) {
+    this.setStatus(status);
+    this.schedule(GATE_ERROR_RETRY_DELAY_MS);
+  }
+
+  /**
+   * Nothing answers: poll every 2 s for 30 s (the user may be installing or starting it), then
+   * start that wait again up to three times, then stop until the user asks to try again.
+   */
+  private async unreachable() {
+    const pinned = (await this.options.store.pinnedKey(this.options.agentUrl)) !== null;
+    const now = Date.now();
+    this.waitStartedAt ??= now;
+    if (now - this.waitStartedAt >= INSTALL_WAIT_MS) {
+      if (this.waitRetries >= NOT_INSTALLED_RETRIES) {
+        this.setStatus({ phase: 'unreachable', pinned, waiting: false });
+        return;
+      }
+      this.waitRetries += 1;
+      this.waitStartedAt = now;
+    }
+    this.setStatus({ phase: 'unreachable', pinned, waiting: true });
+    this.schedule(INSTALL_POLL_INTERVAL_MS);
+  }
+
+  private async deliver<C extends AgentCommand>(
+    command: C,
+    request: CommandRequest<C>,
+  ): Promise<CommandResult<C>> {
+    if (!this.session || this.status.phase !== 'ready')
+      return { ok: false, undelivered: true, reason: 'notConnected' };
+    const generation = this.generation;
+    try {
+      let outcome: CommandOutcome<C>;
+      try {
+        outcome = parseOutcome(command, await this.session.send(command, request));
+      } catch (error) {
+        // The agent forgot the session (restarted, or it idled out): shake hands again once and resend.
+        if (!(error instanceof AgentTransportError && error.code === 'sessionNotFound') || !this.pinnedKey)
+          throw error;
+        const reopened = await this.openSession(await this.identity(), this.pinnedKey);
+        if (!reopened) throw error;
+        this.session = reopened.session;
+        outcome = parseOutcome(command, await this.session.send(command, request));
+      }
+      if (outcome.ok) this.publish(command, request, outcome.result);
+      return outcome;
+    } catch (error) {
+      this.session = null;
+      if (generation === this.generation) await this.handleFailure(error, this.agentOfStatus(), generation);
+      return {
+        ok: false,
+        undelivered: true,
+        reason: isUnreachable(error) ? 'agentUnreachable' : 'refused',
+      };
+    }
+  }
+
+  private agentOfStatus(): AgentInfo | null {
+    return 'agent' in this.status ? this.status.agent : null;
+  }
+
+  /** Entities a command returned go to every screen, not only to the one that asked. */
+  private publish<C extends AgentCommand>(
+    command: C,
+    request: CommandRequest<C>,
+    result: CommandResponse<C>,
+  ) {
+    const { emit } = this.options;
+    if (command === 'refresh') {
+      const { keystores, tokens } = result as CommandResponse<'refresh'>;
+      emit({ type: 'keystores', keystores });
+      emit({ type: 'tokens', tokens });
+    } else if (command === 'keystore' || command === 'registerProvider') {
+      emit({ type: 'keystores', keystores: (result as CommandResponse<'keystore'>).keystores });
+    } else if (command === 'token' && !(request as CommandRequest<'token'>).keystoreId) {
+      emit({ type: 'tokens', tokens: (result as CommandResponse<'token'>).tokens });
+    } else if (command === 'certificate') {
+      const { keystoreId } = request as CommandRequest<'certificate'>;
+      emit({
+        type: 'certificates',
+        keystoreId,
+        certificates: (result as CommandResponse<'certificate'>).certificates,
+      });
+    }
+  }
+
+  /** Tokens every 5 s while a screen watches them and a session is up (overview §9). */
+  private pollTokens() {
+    if (this.tokenTimer) clearTimeout(this.tokenTimer);
+    this.tokenTimer = null;
+    if (this.tokenWatchers === 0 || this.status.phase !== 'ready') return;
+    void this.run('token', {}).then(() => {
+      if (this.tokenWatchers > 0 && this.status.phase === 'ready' && !this.tokenTimer) {
+        this.tokenTimer = setTimeout(() => {
+          this.tokenTimer = null;
+          this.pollTokens();
+        }, TOKEN_POLL_INTERVAL_MS);
+      }
+    });
+  }
+}

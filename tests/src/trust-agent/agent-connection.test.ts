@@ -1,0 +1,245 @@
+// @vitest-environment node
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AgentConfig } from '../../../agent/config.ts';
+import { createAgentApp } from '../../../agent/server.ts';
+import {
+  INSTALL_WAIT_MS,
+  NOT_INSTALLED_RETRIES,
+  TRUST_AGENT_PORT,
+  trustAgentUrl,
+} from '../../../contract/trust-agent/constants.ts';
+import type { IdentityKeys } from '../../../contract/trust-agent/session-crypto.ts';
+import { AgentConnection } from '../../../src/trust-agent/agent-connection.ts';
+import type { TrustAgentStore } from '../../../src/trust-agent/identity-store.ts';
+import type { AgentStatus, FromWorker } from '../../../src/trust-agent/shared.ts';
+
+/**
+ * The worker's session logic against the real agent's HTTP app, called in-process: the fetch below
+ * only adds what a browser adds (Host, Origin). The store is an in-memory one in place of IndexedDB.
+ */
+const ORIGIN = 'http://localhost:5173';
+const AGENT_URL = trustAgentUrl();
+
+function memoryStore(): TrustAgentStore & { pins: Map<string, string> } {
+  let identity: IdentityKeys | null = null;
+  const pins = new Map<string, string>();
+  return {
+    pins,
+    identity: async () => identity,
+    saveIdentity: async (keys) => {
+      identity = keys;
+    },
+    pinnedKey: async (url) => pins.get(url) ?? null,
+    pin: async (url, key) => void pins.set(url, key),
+    unpin: async (url) => void pins.delete(url),
+  };
+}
+
+type AgentApp = Awaited<ReturnType<typeof createAgentApp>>;
+
+let dataDirs: string[] = [];
+const apps: AgentApp[] = [];
+
+async function agentApp(
+  overrides: Partial<AgentConfig> = {},
+  approve?: () => Promise<boolean>,
+): Promise<AgentApp> {
+  const dataDir = overrides.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'console-agent-')));
+  dataDirs.push(dataDir);
+  const app = await createAgentApp(
+    {
+      port: TRUST_AGENT_PORT,
+      dataDir,
+      allowedOrigins: [ORIGIN],
+      preapprovedOrigins: approve ? [] : [ORIGIN],
+      pkcs11Modules: [],
+      softwareKeystore: true,
+      webAccess: true,
+      version: '1.1.4',
+      interactive: false,
+      ...overrides,
+    },
+    approve ? { approve } : {},
+  );
+  apps.push(app);
+  return app;
+}
+
+/** The agent on the port: whichever app `target.app` is now, or nothing listening. */
+function browserFetch(target: { app: AgentApp | null }, requests: string[] = []) {
+  return async (input: string, init: RequestInit) => {
+    if (!target.app) throw new TypeError('Failed to fetch');
+    const headers = new Headers(init.headers);
+    headers.set('Host', new URL(input).host);
+    headers.set('Origin', ORIGIN);
+    requests.push(`${init.method ?? 'GET'} ${new URL(input).pathname}`);
+    return target.app.app.fetch(new Request(input, { ...init, headers }));
+  };
+}
+
+function connect(target: { app: AgentApp | null }, store: TrustAgentStore, requests?: string[]) {
+  const events: FromWorker[] = [];
+  const connection = new AgentConnection({
+    agentUrl: AGENT_URL,
+    fetch: browserFetch(target, requests),
+    origin: ORIGIN,
+    store,
+    emit: (event) => events.push(event),
+  });
+  const statuses = () => events.flatMap((event) => (event.type === 'status' ? [event.status] : []));
+  const until = (phase: AgentStatus['phase']) =>
+    vi.waitFor(() => expect(statuses().at(-1)?.phase).toBe(phase), { timeout: 5000 });
+  return { connection, events, statuses, until };
+}
+
+beforeEach(() => {
+  dataDirs = [];
+});
+afterEach(async () => {
+  vi.useRealTimers();
+  for (const app of apps.splice(0)) await app.close();
+  await Promise.all(dataDirs.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+describe('the agent worker’s connection', () => {
+  it('pairs on first use, shakes hands, initializes and reports the agent and its keystores', async () => {
+    const store = memoryStore();
+    const { connection, events, statuses, until } = connect({ app: await agentApp() }, store);
+    connection.start();
+    await until('ready');
+    connection.stop();
+
+    expect(statuses().map((status) => status.phase)).toEqual([
+      'detecting',
+      'connecting',
+      'pairing',
+      'connecting',
+      'ready',
+    ]);
+    const pairing = statuses().find((status) => status.phase === 'pairing');
+    expect(pairing && 'code' in pairing ? pairing.code : '').toMatch(/^\d{3} \d{3}$/);
+    expect(statuses().at(-1)).toMatchObject({
+      phase: 'ready',
+      agent: { product: 'trust-assistant', version: '1.1.4' },
+    });
+    const keystores = events.find((event) => event.type === 'keystores');
+    expect(keystores).toEqual({ type: 'keystores', keystores: expect.any(Array) });
+    expect(store.pins.get(AGENT_URL)).toMatch(/^[A-Za-z0-9_-]{87}$/);
+  });
+
+  it('reuses the pinned key on the next page without pairing again', async () => {
+    const store = memoryStore();
+    const target = { app: await agentApp() };
+    const first = connect(target, store);
+    first.connection.start();
+    await first.until('ready');
+    first.connection.stop();
+
+    const second = connect(target, store);
+    second.connection.start();
+    await second.until('ready');
+    second.connection.stop();
+    expect(second.statuses().map((status) => status.phase)).toEqual(['detecting', 'connecting', 'ready']);
+  });
+
+  it('refuses an agent whose key is not the pinned one, and pairs again when the user asks', async () => {
+    const store = memoryStore();
+    const target = { app: await agentApp() };
+    const first = connect(target, store);
+    first.connection.start();
+    await first.until('ready');
+    first.connection.stop();
+    const pinnedBefore = store.pins.get(AGENT_URL);
+
+    // Another program (or a reinstalled agent, with a new identity) now answers on the port.
+    target.app = await agentApp();
+    const second = connect(target, store);
+    second.connection.start();
+    await second.until('handshakeFailed');
+    expect(second.statuses().at(-1)).toMatchObject({ reason: 'agentKeyChanged' });
+    expect(store.pins.get(AGENT_URL)).toBe(pinnedBefore);
+
+    await second.connection.pairAgain();
+    await second.until('ready');
+    second.connection.stop();
+    expect(store.pins.get(AGENT_URL)).not.toBe(pinnedBefore);
+  });
+
+  it('sends commands in order on one session and shakes hands again once when the agent forgot it', async () => {
+    const store = memoryStore();
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'console-agent-'));
+    const target: { app: AgentApp | null } = { app: await agentApp({ dataDir }) };
+    const requests: string[] = [];
+    const { connection, until } = connect(target, store, requests);
+    connection.start();
+    await until('ready');
+
+    const [config, service] = await Promise.all([
+      connection.run('config', {}),
+      connection.run('service', {}),
+    ]);
+    expect(config).toMatchObject({ ok: true, result: { allowedOrigins: [ORIGIN] } });
+    expect(service).toMatchObject({ ok: true, result: { agent: { version: '1.1.4' } } });
+
+    // The agent restarts with the same identity: its sessions are gone, the pairing is not.
+    target.app = await agentApp({ dataDir });
+    requests.length = 0;
+    const afterRestart = await connection.run('service', {});
+    connection.stop();
+    expect(afterRestart.ok).toBe(true);
+    expect(
+      requests
+        .filter((request) => request.startsWith('POST /v1/sessions'))
+        .map((r) => r.replace(/\/[\w-]{22}\//, '/{id}/')),
+    ).toEqual([
+      'POST /v1/sessions/{id}/messages',
+      'POST /v1/sessions',
+      'POST /v1/sessions/{id}/confirm',
+      'POST /v1/sessions/{id}/messages',
+      'POST /v1/sessions/{id}/messages',
+    ]);
+  });
+
+  it('reports a refused pairing and does not pin the agent', async () => {
+    const store = memoryStore();
+    const { connection, until, statuses } = connect({ app: await agentApp({}, async () => false) }, store);
+    connection.start();
+    await until('handshakeFailed');
+    connection.stop();
+    expect(statuses().at(-1)).toMatchObject({ reason: 'pairingRefused' });
+    expect(store.pins.size).toBe(0);
+  });
+
+  it('does not pair with an agent older than 1.0.0, nor with one whose web access is off', async () => {
+    const oldAgent = connect({ app: await agentApp({ version: '0.9.9' }) }, memoryStore());
+    oldAgent.connection.start();
+    await oldAgent.until('unsupportedAgent');
+    oldAgent.connection.stop();
+
+    const disabled = connect({ app: await agentApp({ webAccess: false }) }, memoryStore());
+    disabled.connection.start();
+    await disabled.until('disabled');
+    disabled.connection.stop();
+    expect(disabled.statuses().some((status) => status.phase === 'pairing')).toBe(false);
+  });
+
+  it('waits 30 s for an agent to appear, three times more, then stops until asked', async () => {
+    vi.useFakeTimers();
+    const store = memoryStore();
+    store.pins.set(AGENT_URL, 'a-key-pinned-on-an-earlier-visit');
+    const target: { app: AgentApp | null } = { app: null };
+    const { connection, statuses } = connect(target, store);
+    connection.start();
+    await vi.advanceTimersByTimeAsync(INSTALL_WAIT_MS * (NOT_INSTALLED_RETRIES + 1) + 10_000);
+    connection.stop();
+
+    // One probe every 2 s through four waits of 30 s, then nothing more.
+    expect(statuses().at(-1)).toEqual({ phase: 'unreachable', pinned: true, waiting: false });
+    expect(statuses().filter((status) => status.phase === 'unreachable' && status.waiting).length).toBe(
+      (INSTALL_WAIT_MS / 2000) * (NOT_INSTALLED_RETRIES + 1),
+    );
+  });
+});
