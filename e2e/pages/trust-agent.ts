@@ -19,6 +19,9 @@ export async function assertTrustAgentReady(page: Page, version: string): Promis
   const panel = trustAgentPanel(page);
   await expect(panel.getByText(version, { exact: true })).toBeVisible();
   await expect(panel.getByRole('heading', { name: 'Keystores' })).toBeVisible();
+  // A fresh agent offers its software keystore, not set up until a PIN is chosen for it.
+  const software = panel.getByRole('row', { name: /^Software keystore PFX/ });
+  await expect(software).toContainText('Not initialized');
   await expect(panel.getByRole('heading', { name: 'Tokens' })).toBeVisible();
   await expect(panel.getByRole('button', { name: 'Refresh' })).toBeVisible();
 }
