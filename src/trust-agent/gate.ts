@@ -7,6 +7,7 @@ import {
 } from '../../contract/trust-agent/constants.ts';
 import type { AgentInfo } from '../../contract/trust-agent/entities.ts';
 import { GATE_ERROR_CODES } from '../../contract/trust-agent/errors.ts';
+import type { DesktopSystem, PlatformInfo } from '../lib/platform.ts';
 import type { AgentStatus, HandshakeFailure } from './shared.ts';
 
 /**
@@ -54,12 +55,6 @@ export function checkDesktopClientVersion(version: string): VersionCheck {
   return atLeast(version, DESKTOP_CLIENT_MIN_VERSION);
 }
 
-export type DesktopSystem = 'mac' | 'windows' | 'linux';
-export interface PlatformInfo {
-  system: DesktopSystem | 'other';
-  mobile: boolean;
-}
-
 /**
  * The spec supports Mac and Windows (Q-24); the reference agent also runs on Linux, where the
  * console is developed and tested, so Linux desktops are let through too. Mobile never (Q-25).
@@ -68,29 +63,6 @@ const SUPPORTED_SYSTEMS: readonly DesktopSystem[] = ['mac', 'windows', 'linux'];
 
 export function isSupportedPlatform(platform: PlatformInfo): boolean {
   return !platform.mobile && (SUPPORTED_SYSTEMS as readonly string[]).includes(platform.system);
-}
-
-/** The parts of `navigator` the detection reads; Client Hints first, the user-agent string otherwise. */
-export interface NavigatorLike {
-  userAgent: string;
-  /** iPadOS reports itself as a Mac; its touch points give it away. */
-  maxTouchPoints?: number;
-  userAgentData?: { platform: string; mobile: boolean } | undefined;
-}
-
-export function detectPlatform(navigator: NavigatorLike): PlatformInfo {
-  const hints = navigator.userAgentData;
-  const name = (hints?.platform || navigator.userAgent).toLowerCase();
-  const touchMac = /mac/.test(name) && (navigator.maxTouchPoints ?? 0) > 1;
-  // Order matters: Android's user agent says Linux, iOS's says "like Mac OS X".
-  const handheld = /android|iphone|ipad|ipod|ios/.test(name) || touchMac;
-  const mobile = hints?.mobile === true || handheld || /mobile/.test(navigator.userAgent.toLowerCase());
-  let system: PlatformInfo['system'] = 'other';
-  if (handheld || /cros|chrome os/.test(name)) system = 'other';
-  else if (/mac/.test(name)) system = 'mac';
-  else if (/win/.test(name)) system = 'windows';
-  else if (/linux|x11/.test(name)) system = 'linux';
-  return { system, mobile };
 }
 
 function agentOf(status: AgentStatus): AgentInfo | null {

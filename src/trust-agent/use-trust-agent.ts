@@ -1,12 +1,7 @@
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
+import { detectPlatform } from '../lib/platform.ts';
 import { type TrustAgentClient, trustAgentClient } from './client.ts';
-import {
-  detectPlatform,
-  type GateState,
-  gateState,
-  isSupportedPlatform,
-  type KeystoreLocation,
-} from './gate.ts';
+import { type GateState, gateState, isSupportedPlatform, type KeystoreLocation } from './gate.ts';
 
 export interface UseTrustAgentOptions {
   /** The keystore location the screen works with; the software keystore needs a newer agent. */
@@ -22,7 +17,7 @@ export type TrustAgentView = ReturnType<typeof useTrustAgent>;
 /** The trust agent as a screen sees it: the gate's state, the entities, and the user's actions. */
 export function useTrustAgent({ location, watchTokens = false, client: given }: UseTrustAgentOptions = {}) {
   const client = useMemo(() => given ?? trustAgentClient(), [given]);
-  const platform = useMemo(() => detectPlatform(navigator as Parameters<typeof detectPlatform>[0]), []);
+  const platform = useMemo(() => detectPlatform(), []);
   const supported = isSupportedPlatform(platform);
   const snapshot = useSyncExternalStore(client.subscribe, client.getSnapshot);
 

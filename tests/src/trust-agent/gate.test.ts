@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentInfo } from '../../../contract/trust-agent/entities.ts';
+import type { PlatformInfo } from '../../../src/lib/platform.ts';
 import {
   checkDesktopClientVersion,
   checkTrustAssistantVersion,
-  detectPlatform,
   gateState,
-  type PlatformInfo,
 } from '../../../src/trust-agent/gate.ts';
 
 const DESKTOP: PlatformInfo = { system: 'windows', mobile: false };
@@ -42,34 +41,6 @@ describe('the trust assistant version rule', () => {
     expect(checkDesktopClientVersion('3.3.0')).toEqual({ ok: false, reason: 'outdated', minimum: '3.3.1' });
     expect(checkDesktopClientVersion('3.3.1')).toEqual({ ok: true });
     expect(checkDesktopClientVersion('three')).toEqual({ ok: false, reason: 'invalid' });
-  });
-});
-
-describe('the platform detection', () => {
-  it.each([
-    [{ userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)' }, { system: 'windows', mobile: false }],
-    [{ userAgent: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5)' }, { system: 'mac', mobile: false }],
-    [{ userAgent: 'Mozilla/5.0 (X11; Linux x86_64)' }, { system: 'linux', mobile: false }],
-    [{ userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) Mobile' }, { system: 'other', mobile: true }],
-    [
-      { userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) Mobile' },
-      { system: 'other', mobile: true },
-    ],
-    [{ userAgent: 'Mozilla/5.0 (X11; CrOS x86_64 14541.0.0)' }, { system: 'other', mobile: false }],
-    [
-      { userAgent: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7)', maxTouchPoints: 5 },
-      { system: 'other', mobile: true },
-    ],
-    [
-      { userAgent: 'Mozilla/5.0 (X11; Linux x86_64)', userAgentData: { platform: 'Android', mobile: true } },
-      { system: 'other', mobile: true },
-    ],
-    [
-      { userAgent: 'Mozilla/5.0 (Windows NT 10.0)', userAgentData: { platform: 'macOS', mobile: false } },
-      { system: 'mac', mobile: false },
-    ],
-  ])('reads %o as %o', (navigator, expected) => {
-    expect(detectPlatform(navigator)).toEqual(expected);
   });
 });
 

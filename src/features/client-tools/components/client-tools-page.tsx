@@ -10,8 +10,9 @@ import { QueryStatus } from '../../../components/list/query-status.tsx';
 import { TableFrame } from '../../../components/list/table-frame.tsx';
 import { TrustAgentPanel } from '../../../components/trust-agent/trust-agent-panel.tsx';
 import { Button } from '../../../components/ui/button.tsx';
+import { desktopSystem, detectPlatform } from '../../../lib/platform.ts';
 import { clientToolsQueryOptions } from '../queries.ts';
-import { operatingSystemsFirst, visitorOs } from '../visitor-os.ts';
+import { operatingSystemsFirst } from '../visitor-os.ts';
 import './client-tools.css';
 
 const OS_LABELS = {
@@ -76,7 +77,7 @@ export function ClientToolsPage() {
 
 function Catalogue({ tools }: { tools: readonly ClientTool[] }) {
   const [copied, setCopied] = useState<{ name: string; ok: boolean } | null>(null);
-  const own = visitorOs();
+  const own = desktopSystem(detectPlatform());
   const systems = operatingSystemsFirst(own).filter((os) => tools.some((tool) => tool.os === os));
   const copy = async (file: ClientToolFile) => {
     try {
