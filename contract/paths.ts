@@ -123,6 +123,32 @@ export const apiPaths = {
     clientAuthCertificateEnable: (id: string, certId: string) =>
       `${UI_API_V1}/service-user/${encodeURIComponent(id)}/client-auth-certificate/${encodeURIComponent(certId)}/enable`,
   },
+  /**
+   * Certificate enrollment (overview §4 and §7, decision 021): created by an administrator for a seat
+   * (a person or a device of an account) and a profile; the enrollee's calls carry the enrollment's
+   * id and its mailed code, on the v2 base path the spec gives enrollment, status, resend and seats.
+   */
+  enrollments: {
+    list: `${UI_API_V1}/enrollments`,
+    create: `${UI_API_V2}/enrollment`,
+    byId: (id: string) => `${UI_API_V2}/enrollment/${encodeURIComponent(id)}`,
+    status: (id: string) => `${UI_API_V2}/enrollment/${encodeURIComponent(id)}/status`,
+    resend: (id: string) => `${UI_API_V2}/enrollment/${encodeURIComponent(id)}/resend`,
+    /** Q-61: a client-authentication certificate for the enrollment's person. */
+    clientAuthCertificate: (id: string) =>
+      `${UI_API_V1}/enrollment/${encodeURIComponent(id)}/client-auth-certificate`,
+    /** Public: the enrollment as its code opens it (overview §4, step 1). */
+    byCode: (id: string, code: string) =>
+      `${UI_API_V2}/enrollment/${encodeURIComponent(id)}/${encodeURIComponent(code)}`,
+    /** Public: the certificate request (overview §3), answered with `x509_cert`. */
+    certificate: (id: string, code: string) =>
+      `${UI_API_V2}/enrollment/${encodeURIComponent(id)}/${encodeURIComponent(code)}/certificate`,
+    /** Public: PUT without body once the certificate sits in the keystore. */
+    redeem: (id: string, code: string) =>
+      `${UI_API_V2}/enrollment/${encodeURIComponent(id)}/${encodeURIComponent(code)}/redeem`,
+    seat: (id: string) => `${UI_API_V2}/seat/${encodeURIComponent(id)}`,
+    seatEnrollments: (id: string) => `${UI_API_V2}/seat/${encodeURIComponent(id)}/enrollments`,
+  },
   /** The platform's CAs; their certificates and CRLs are public (decision 019). */
   certificateAuthority: {
     list: `${CA_API_V1}/ca`,
