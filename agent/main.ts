@@ -1,5 +1,8 @@
+import { spawn } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { LOGIN_PATH } from '../contract/paths.ts';
+import { encodeSignInState } from '../contract/schemas/identity.ts';
 import { type AgentConfig, loadAgentConfig, normalizeOrigin } from './config.ts';
 import { type ControlRequest, sendControlRequest } from './control.ts';
 import { PinAttempts } from './keystores/pin-attempts.ts';
@@ -9,6 +12,7 @@ const USAGE = `Usage: npm run agent -- [options]            run the trust agent
        npm run agent -- pairings                 list pairings waiting for approval
        npm run agent -- approve CODE | refuse CODE
        npm run agent -- unlock KEYSTORE_ID        forget the wrong PINs that locked a keystore in the agent
+       npm run agent -- sign-in CONSOLE_URL       sign in to a console in the browser and connect this agent to it
 Options:
   --allow-origin URL     a console origin that may use the agent (repeatable)
   --approve-origin URL   allow and pair an origin without asking (tests, managed installs)
@@ -48,6 +52,29 @@ function configFrom(args: string[], env: NodeJS.ProcessEnv): { config: AgentConf
   return { config, rest: positionals };
 }
 
+/**
+ * The console's sign-in page with a state that says the trust agent asked for it: after the
+ * sign-in the console connects to this agent and says so (overview §2, dta-sign-in-success-info).
+ */
+function signInUrl(consoleUrl: string): URL {
+  const url = new URL(LOGIN_PATH, normalizeOrigin(consoleUrl));
+  url.searchParams.set('state', encodeSignInState({ trust_agent_request: true }));
+  return url;
+}
+
+function openInBrowser(href: string): void {
+  const [command, ...args] =
+    process.platform === 'darwin'
+      ? ['open', href]
+      : process.platform === 'win32'
+        ? ['cmd', '/c', 'start', '""', href]
+        : ['xdg-open', href];
+  const child = spawn(command ?? 'xdg-open', args, { stdio: 'ignore', detached: true });
+  // No browser to open (a server without a desktop): the printed address is enough.
+  child.once('error', () => undefined);
+  child.unref();
+}
+
 /** Starts the agent, or talks to a running one (`pairings`, `approve`, `refuse`). */
 export async function main(args: string[], env: NodeJS.ProcessEnv = process.env) {
   const { config, rest } = configFrom(args, env);
@@ -61,6 +88,15 @@ export async function main(args: string[], env: NodeJS.ProcessEnv = process.env)
     // Only the desktop user, at the agent's own command line, can lift the agent's PIN lock.
     await new PinAttempts(config.dataDir).reset(code ?? '');
     console.info(`The agent's wrong-PIN count for "${code}" is cleared.`);
+    return null;
+  }
+  if (action === 'sign-in') {
+    const signIn = signInUrl(code ?? '');
+    if (!config.allowedOrigins.includes(signIn.origin)) {
+      console.warn(`${signIn.origin} is not an allowed origin of this agent: add it with --allow-origin.`);
+    }
+    openInBrowser(signIn.href);
+    console.info(`Sign in at ${signIn.href}`);
     return null;
   }
   if (action !== undefined) throw new Error(`Unknown command "${action}".\n${USAGE}`);

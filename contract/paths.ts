@@ -6,6 +6,8 @@ export const SETUP_LICENCE_PATH = `${CONSOLE_BASE_PATH}/setup-license`;
 export const SETUP_USER_PATH = `${CONSOLE_BASE_PATH}/setup-user`;
 export const UPDATE_LICENCE_ERROR_PATH = `${CONSOLE_BASE_PATH}/updateLicenseError`;
 export const ACCOUNT_EXPIRED_ERROR_PATH = `${CONSOLE_BASE_PATH}/accountExpiredError`;
+/** Where a sign-in the trust agent asked for ends (overview §2, R-10). */
+export const TRUST_AGENT_SIGN_IN_DONE_PATH = `${CONSOLE_BASE_PATH}/dta-sign-in-success-info`;
 
 /**
  * Path prefixes answered by the platform API: JSON errors from the server, never the console's HTML,

@@ -4,8 +4,10 @@ import path from 'node:path';
 import { loadAgentConfig } from '../agent/config.ts';
 import { type RunningAgent, startAgent } from '../agent/server.ts';
 import { AGENT_VERSION } from '../agent/version.ts';
+import { LOGIN_PATH } from '../contract/paths.ts';
+import { encodeSignInState } from '../contract/schemas/identity.ts';
 import { TRUST_AGENT_PORT } from '../contract/trust-agent/constants.ts';
-import { assertAccessible, test } from './fixtures.ts';
+import { assertAccessible, expect, test } from './fixtures.ts';
 import { assertOnAccounts } from './pages/shell.ts';
 import { fillSignInSteps, goToSignIn } from './pages/sign-in.ts';
 import {
@@ -58,6 +60,18 @@ test('the client tools page shows the trust agent on this computer, and what to 
     await goToClientTools(page);
     await assertTrustAgentReady(page, AGENT_VERSION);
     await assertAccessible(page);
+  });
+
+  await test.step('a sign-in the trust agent asked for ends on the page that says the agent is connected', async () => {
+    await page.goto(`${LOGIN_PATH}?state=${encodeSignInState({ trust_agent_request: true })}`);
+    await expect(page.getByRole('heading', { name: 'You are signed in' })).toBeVisible();
+    await expect(
+      page.getByText(`The trust agent ${AGENT_VERSION} on this computer is connected to this console.`, {
+        exact: false,
+      }),
+    ).toBeVisible();
+    await assertAccessible(page);
+    await goToClientTools(page);
   });
 
   await test.step('the agent stops: this browser paired with it before, so it is not running', async () => {

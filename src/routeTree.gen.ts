@@ -13,6 +13,7 @@ import { Route as IndexRouteImport } from './routes/index'
 import { Route as SecureRouteImport } from './routes/_secure'
 import { Route as AccountExpiredErrorRouteImport } from './routes/accountExpiredError'
 import { Route as CreateUserAccountRouteImport } from './routes/create-user-account'
+import { Route as DtaSignInSuccessInfoRouteImport } from './routes/dta-sign-in-success-info'
 import { Route as LoginRouteImport } from './routes/login'
 import { Route as SetupLicenseRouteImport } from './routes/setup-license'
 import { Route as SetupUserRouteImport } from './routes/setup-user'
@@ -89,6 +90,11 @@ const AccountExpiredErrorRoute = AccountExpiredErrorRouteImport.update({
 const CreateUserAccountRoute = CreateUserAccountRouteImport.update({
   id: '/create-user-account',
   path: '/create-user-account',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const DtaSignInSuccessInfoRoute = DtaSignInSuccessInfoRouteImport.update({
+  id: '/dta-sign-in-success-info',
+  path: '/dta-sign-in-success-info',
   getParentRoute: () => rootRouteImport,
 } as any)
 const LoginRoute = LoginRouteImport.update({
@@ -419,6 +425,7 @@ export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/accountExpiredError': typeof AccountExpiredErrorRoute
   '/create-user-account': typeof CreateUserAccountRoute
+  '/dta-sign-in-success-info': typeof DtaSignInSuccessInfoRoute
   '/login': typeof LoginRoute
   '/setup-license': typeof SetupLicenseRoute
   '/setup-user': typeof SetupUserRoute
@@ -482,6 +489,7 @@ export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/accountExpiredError': typeof AccountExpiredErrorRoute
   '/create-user-account': typeof CreateUserAccountRoute
+  '/dta-sign-in-success-info': typeof DtaSignInSuccessInfoRoute
   '/login': typeof LoginRoute
   '/setup-license': typeof SetupLicenseRoute
   '/setup-user': typeof SetupUserRoute
@@ -547,6 +555,7 @@ export interface FileRoutesById {
   '/_secure': typeof SecureRouteWithChildren
   '/accountExpiredError': typeof AccountExpiredErrorRoute
   '/create-user-account': typeof CreateUserAccountRoute
+  '/dta-sign-in-success-info': typeof DtaSignInSuccessInfoRoute
   '/login': typeof LoginRoute
   '/setup-license': typeof SetupLicenseRoute
   '/setup-user': typeof SetupUserRoute
@@ -612,6 +621,7 @@ export interface FileRouteTypes {
     | '/'
     | '/accountExpiredError'
     | '/create-user-account'
+    | '/dta-sign-in-success-info'
     | '/login'
     | '/setup-license'
     | '/setup-user'
@@ -675,6 +685,7 @@ export interface FileRouteTypes {
     | '/'
     | '/accountExpiredError'
     | '/create-user-account'
+    | '/dta-sign-in-success-info'
     | '/login'
     | '/setup-license'
     | '/setup-user'
@@ -739,6 +750,7 @@ export interface FileRouteTypes {
     | '/_secure'
     | '/accountExpiredError'
     | '/create-user-account'
+    | '/dta-sign-in-success-info'
     | '/login'
     | '/setup-license'
     | '/setup-user'
@@ -804,6 +816,7 @@ export interface RootRouteChildren {
   SecureRoute: typeof SecureRouteWithChildren
   AccountExpiredErrorRoute: typeof AccountExpiredErrorRoute
   CreateUserAccountRoute: typeof CreateUserAccountRoute
+  DtaSignInSuccessInfoRoute: typeof DtaSignInSuccessInfoRoute
   LoginRoute: typeof LoginRoute
   SetupLicenseRoute: typeof SetupLicenseRoute
   SetupUserRoute: typeof SetupUserRoute
@@ -841,6 +854,13 @@ declare module '@tanstack/react-router' {
       path: '/create-user-account'
       fullPath: '/create-user-account'
       preLoaderRoute: typeof CreateUserAccountRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/dta-sign-in-success-info': {
+      id: '/dta-sign-in-success-info'
+      path: '/dta-sign-in-success-info'
+      fullPath: '/dta-sign-in-success-info'
+      preLoaderRoute: typeof DtaSignInSuccessInfoRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/login': {
@@ -1385,6 +1405,7 @@ const rootRouteChildren: RootRouteChildren = {
   SecureRoute: SecureRouteWithChildren,
   AccountExpiredErrorRoute: AccountExpiredErrorRoute,
   CreateUserAccountRoute: CreateUserAccountRoute,
+  DtaSignInSuccessInfoRoute: DtaSignInSuccessInfoRoute,
   LoginRoute: LoginRoute,
   SetupLicenseRoute: SetupLicenseRoute,
   SetupUserRoute: SetupUserRoute,

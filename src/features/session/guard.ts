@@ -1,8 +1,18 @@
 import { redirect } from '@tanstack/react-router';
-import { CONSOLE_BASE_PATH } from '../../../contract/paths.ts';
-import { decodeSignInState } from '../../../contract/schemas/identity.ts';
+import { CONSOLE_BASE_PATH, TRUST_AGENT_SIGN_IN_DONE_PATH } from '../../../contract/paths.ts';
+import { decodeSignInState, type SignInState } from '../../../contract/schemas/identity.ts';
 import { routerHref, safeReturnPath } from '../../lib/return-path.ts';
 import type { SessionController } from '../../lib/session.ts';
+
+/**
+ * Where a sign-in leads: the state's return path, or, when the trust agent asked for the sign-in,
+ * the page that says so and connects the agent (it passes the return path on).
+ */
+export function pathAfterSignIn(state: SignInState): string {
+  const returnPath = safeReturnPath(state.return_path);
+  if (!state.trust_agent_request) return returnPath;
+  return `${TRUST_AGENT_SIGN_IN_DONE_PATH}?${new URLSearchParams({ return_path: returnPath })}`;
+}
 
 /**
  * A signed-in user who opens the sign-in page (a bookmark, a new tab) goes where the state leads
@@ -14,7 +24,7 @@ export async function leaveSignInWhenSignedIn(
   encodedState: string,
 ): Promise<void> {
   if (!(await session.ensure())) return;
-  const target = safeReturnPath(decodeSignInState(encodedState)?.return_path);
+  const target = pathAfterSignIn(decodeSignInState(encodedState) ?? {});
   // A state that leads back to sign-in would send a signed-in user round in a circle.
   const away = target.startsWith(`${CONSOLE_BASE_PATH}/login`) ? safeReturnPath(null) : target;
   throw redirect({ href: routerHref(away), replace: true });

@@ -21,8 +21,9 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { leaveTo } from '../../../lib/external-navigation.ts';
 import { useForm } from '../../../lib/form/use-form.ts';
 import { platformLocaleFor, storeLanguageAndReload } from '../../../lib/i18n.ts';
-import { routerHref, safeReturnPath } from '../../../lib/return-path.ts';
+import { routerHref } from '../../../lib/return-path.ts';
 import { useSession } from '../../../lib/session.ts';
+import { pathAfterSignIn } from '../guard.ts';
 import { signIn, verifyUsername } from '../mutations.ts';
 import { SignInFooter } from './sign-in-footer.tsx';
 
@@ -138,7 +139,7 @@ function PasswordStep({ username, state, onUseAnotherAccount }: PasswordStepProp
       } else if (licence.status === 'NOT_FOUND') {
         void navigate({ to: '/setup-license' });
       } else {
-        void navigate({ href: routerHref(safeReturnPath(state.return_path)) });
+        void navigate({ href: routerHref(pathAfterSignIn(state)) });
       }
     },
   });

@@ -36,6 +36,14 @@ describe('a signed-in user opening a page before sign-in', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/accounts'));
   });
 
+  it('is taken to the trust agent page when the trust agent asked for the sign-in, the return path kept', async () => {
+    signedInBrowser();
+    const state = encodeSignInState({ return_path: '/account/profile', trust_agent_request: true });
+    const { router } = renderApp(`/account/login?state=${state}`);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dta-sign-in-success-info'));
+    expect(router.state.location.search).toEqual({ return_path: '/account/profile' });
+  });
+
   it.each(['/account/setup-license', '/account/setup-user'])(
     'is taken to the accounts from %s',
     async (path) => {
