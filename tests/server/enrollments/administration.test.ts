@@ -4,6 +4,7 @@ import { apiPaths } from '../../../contract/paths.ts';
 import type { ApiErrorCode } from '../../../contract/schemas/common.ts';
 import type { Enrollment, EnrollmentCreated, EnrollmentList } from '../../../contract/schemas/enrollments.ts';
 import { loadServerCatalogs } from '../../../server/i18n/catalog.ts';
+import { insertAccount } from '../accounts/helpers.ts';
 import { createCsr, insertTestProfile, withCertificateAuthority } from '../ca/helpers.ts';
 import { errorOf } from '../errors.ts';
 import {
@@ -14,7 +15,7 @@ import {
   mailConfig,
   startMailbox,
 } from '../mail/helpers.ts';
-import { type Caller, call } from '../organizations/requests.ts';
+import { addToAccount, type Caller, call } from '../organizations/requests.ts';
 import type { TestApp } from '../test-app.ts';
 import { insertTestUser } from '../users/helpers.ts';
 import { MATRIX_CALLERS, type MatrixCaller, matrixCallers } from '../users/matrix-callers.ts';
@@ -409,6 +410,27 @@ describe('resend and cancel', () => {
         .where('enrollment_id', '=', pending.enrollment.id)
         .execute(),
     ).toEqual([]);
+  });
+});
+
+describe('deleting an account', () => {
+  it('cancels the pending enrollments its people have in other accounts', async () => {
+    const leaving = await insertAccount(harness, { name: 'Leaving' });
+    const member = await insertTestUser(harness, { accountId: leaving, email: 'member@example.com' });
+    await addToAccount(harness, member, accountA);
+    const { enrollment } = await createEnrollment(harness, callers.system.token, {
+      account_id: accountA,
+      profile_id: profileA,
+      seat: { kind: 'user', user_id: member },
+    });
+    const deleted = await call(harness, 'DELETE', `${apiPaths.tenants.list}?ids=${leaving}`, {
+      token: callers.system.token,
+    });
+    expect(deleted.status).toBe(204);
+    const read = await call(harness, 'GET', apiPaths.enrollments.byId(enrollment.id), {
+      token: callers.system.token,
+    });
+    expect(((await read.json()) as Enrollment).status).toBe('cancelled');
   });
 });
 
