@@ -104,12 +104,24 @@ function enrolleeActor(seat: Seat, address: string | null): AuditActor {
   return { id: seat.user_id ?? seat.id, name: seat.name, address };
 }
 
-/** The person the seat is for: they must be a user of the account (primary or added to it). */
+/**
+ * The person the seat is for: a user of the account (primary or added to it), not a service user
+ * (whose certificates are client-authentication ones, decision 019).
+ */
 async function personOfAccount(trx: Kysely<Database>, accountId: string, userId: string) {
   const user = await trx
     .selectFrom('users')
     .select(['id', 'first_name', 'last_name', 'user_name', 'email'])
     .where('id', '=', userId)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('service_users')
+            .select('service_users.user_id')
+            .whereRef('service_users.user_id', '=', 'users.id'),
+        ),
+      ),
+    )
     .where((eb) =>
       eb.or([
         eb('primary_account_id', '=', accountId),

@@ -16,6 +16,7 @@ import {
   startMailbox,
 } from '../mail/helpers.ts';
 import { addToAccount, type Caller, call } from '../organizations/requests.ts';
+import { insertTestServiceUser } from '../service-users/helpers.ts';
 import type { TestApp } from '../test-app.ts';
 import { insertTestUser } from '../users/helpers.ts';
 import { MATRIX_CALLERS, type MatrixCaller, matrixCallers } from '../users/matrix-callers.ts';
@@ -47,6 +48,7 @@ let profileA: string;
 let profileB: string;
 let personA: string;
 let personB: string;
+let serviceUserA: string;
 let enrollmentA: EnrollmentCreated & { code: string };
 let enrollmentB: EnrollmentCreated & { code: string };
 
@@ -66,6 +68,8 @@ beforeAll(async () => {
     firstName: 'Grace',
     lastName: 'Hopper',
   });
+  serviceUserA = (await insertTestServiceUser(harness, { accountId: accountA, createdBy: callers.system.id }))
+    .id;
   personB = await insertTestUser(harness, { accountId: accountB, email: 'alan@example.com' });
   const system = callers.system.token;
   enrollmentA = await createEnrollment(harness, system, {
@@ -239,6 +243,11 @@ describe('creating', () => {
     [
       'a person of another account',
       () => ({ profile_id: profileA, seat: { kind: 'user', user_id: personB } }),
+      'seat.user_id',
+    ],
+    [
+      'a service user',
+      () => ({ profile_id: profileA, seat: { kind: 'user', user_id: serviceUserA } }),
       'seat.user_id',
     ],
     [
