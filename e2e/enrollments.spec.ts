@@ -39,7 +39,7 @@ async function shownLink(page: Page): Promise<string> {
   return field.inputValue();
 }
 
-test('a system administrator enrolls a device, resends its link and cancels another enrollment', async ({
+test('a system administrator enrolls a device, resends its link, cancels another enrollment and enrolls a person from their page', async ({
   page,
   request,
   mailbox,
@@ -47,6 +47,7 @@ test('a system administrator enrolls a device, resends its link and cancels anot
   test.setTimeout(60_000);
   let accountName = '';
   let otherId = '';
+  let viewer: Profile | undefined;
 
   await test.step('the account has a certificate profile and a second enrollment, through the API', async () => {
     const token = await signInThroughApi(request, {
@@ -54,7 +55,7 @@ test('a system administrator enrolls a device, resends its link and cancels anot
       password: ADMINISTRATOR.password,
     });
     const headers = { Authorization: `Bearer ${token}` };
-    const viewer = (await (await request.get(apiPaths.profile, { headers })).json()) as Profile;
+    viewer = (await (await request.get(apiPaths.profile, { headers })).json()) as Profile;
     const profile = await createProfileThroughApi(request, token, viewer.primary_account_id, PROFILE_NAME);
     accountName = profile.account_name;
     const response = await request.post(apiPaths.enrollments.create, {
@@ -134,5 +135,30 @@ test('a system administrator enrolls a device, resends its link and cancels anot
     await expect(dialog).toBeHidden();
     await expect(page.locator('.list-heading').getByText('Cancelled', { exact: true })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Cancel the enrollment' })).toHaveCount(0);
+  });
+
+  await test.step('the account page lists its enrollments, and the administrator is enrolled from their page', async () => {
+    const { id: userId, primary_account_id: accountId, first_name, last_name } = viewer as Profile;
+    await page.goto(`${CONSOLE_BASE_PATH}/accounts/${accountId}`);
+    const section = page.locator('.enrollments-section');
+    await expect(section.getByRole('link', { name: DEVICE })).toBeVisible();
+    await expect(section.getByRole('link', { name: 'New enrollment' })).toHaveAttribute(
+      'href',
+      `${CONSOLE_BASE_PATH}/ca/enrollments/create?account=${accountId}`,
+    );
+    await assertAccessible(page);
+    await page.goto(`${CONSOLE_BASE_PATH}/access/administrators/${userId}`);
+    await page.getByRole('link', { name: 'Enroll a certificate' }).click();
+    await expect(page.getByLabel('Person', { exact: true })).toHaveValue(userId);
+    await page.getByLabel('Certificate profile').selectOption({ label: PROFILE_NAME });
+    await page.getByRole('button', { name: 'Enroll and send the link' }).click();
+    const name = `${first_name} ${last_name}`;
+    await expect(
+      page.getByRole('heading', { name: `Enrollment for ${name} created`, level: 1 }),
+    ).toBeVisible();
+    await page.goto(`${CONSOLE_BASE_PATH}/access/administrators/${userId}`);
+    const enrollments = page.getByRole('region', { name: 'Enrollments' });
+    await expect(enrollments.getByRole('link', { name })).toBeVisible();
+    await assertAccessible(page);
   });
 });
