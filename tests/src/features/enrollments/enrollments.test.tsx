@@ -277,7 +277,9 @@ describe('One enrollment', () => {
     renderApp(`/account/ca/enrollments/${ENROLLMENT_ID}`);
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Revoke certificate' }));
-    const dialog = await screen.findByRole('alertdialog', { name: 'Revoke the certificate of Lab laptop 7?' });
+    const dialog = await screen.findByRole('alertdialog', {
+      name: 'Revoke the certificate of Lab laptop 7?',
+    });
     expect(within(dialog).getByText(/the certificate it issued is revoked/)).toBeTruthy();
     await user.type(within(dialog).getByLabelText('Type DELETE to confirm'), 'DELETE');
     await user.click(within(dialog).getByRole('button', { name: 'Revoke certificate' }));
@@ -296,7 +298,9 @@ describe('One enrollment', () => {
     renderApp(`/account/ca/enrollments/${ENROLLMENT_ID}`);
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Cancel the enrollment' }));
-    const dialog = await screen.findByRole('alertdialog', { name: 'Cancel the enrollment for Lab laptop 7?' });
+    const dialog = await screen.findByRole('alertdialog', {
+      name: 'Cancel the enrollment for Lab laptop 7?',
+    });
     await user.type(within(dialog).getByLabelText('Type DELETE to confirm'), 'DELETE');
     await user.click(within(dialog).getByRole('button', { name: 'Cancel the enrollment' }));
     expect(await within(dialog).findByText('Error 412')).toBeTruthy();
