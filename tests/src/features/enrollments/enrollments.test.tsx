@@ -9,47 +9,15 @@ import type { UserSummary } from '../../../../contract/schemas/users.ts';
 import { toaster } from '../../../../src/components/ui/toast.tsx';
 import { ACCOUNT_ID, profileFixture } from '../../fixtures.ts';
 import { json, mockApi, renderApp, signedInHandlers } from '../../support.tsx';
+import { ENROLLMENT_ID, enrollment, PROFILE_ID } from './enrollments-support.ts';
 
 afterEach(() => toaster.remove());
 
 const V1 = '/account/ui-api/v1';
 const V2 = '/account/ui-api/v2';
-const ENROLLMENT_ID = '6b2d9f4e-1c3a-4e5b-8d7f-9a0b1c2d3e4f';
-const PROFILE_ID = '2e4f6a8b-0c1d-4e3f-a5b7-c9d1e3f5a7b9';
 const PERSON_ID = '7c9e1a3b-5d7f-4a1c-b3e5-d7f9a1c3e5a7';
 const LINK = `http://localhost/account/enrollment/${ENROLLMENT_ID}/ABCDEFGHIJKLMNOPQRSTUVWXYZ`;
 const NEW_LINK = `http://localhost/account/enrollment/${ENROLLMENT_ID}/ZYXWVUTSRQPONMLKJIHGFEDCBA`;
-
-function enrollment(overrides: Partial<Enrollment> = {}): Enrollment {
-  return {
-    id: ENROLLMENT_ID,
-    account_id: ACCOUNT_ID,
-    account_name: 'Example Corp',
-    seat: {
-      id: 'seat-1',
-      account_id: ACCOUNT_ID,
-      kind: 'device',
-      user_id: null,
-      name: 'Lab laptop 7',
-      email: 'tech@example.com',
-      created_at: '2026-11-20T09:00:00.000Z',
-    },
-    profile_id: PROFILE_ID,
-    profile_name: 'Laptops',
-    status: 'pending',
-    code_expires_at: '2026-11-27T09:00:00.000Z',
-    failed_attempts: 2,
-    enrollment_method: null,
-    keystore_type: null,
-    certificate_id: null,
-    created_by: null,
-    created_at: '2026-11-20T09:00:00.000Z',
-    issued_at: null,
-    redeemed_at: null,
-    version: 4,
-    ...overrides,
-  };
-}
 
 const person: UserSummary = {
   id: PERSON_ID,
