@@ -3,11 +3,7 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { CUSTOMER_ID } from '../../fixtures.ts';
 import { json, renderApp } from '../../support.tsx';
-import {
-  SYSTEM_ADMINISTRATOR as ACCOUNT_VIEWER,
-  accountsApi,
-  BASE,
-} from '../accounts/account-details-support.ts';
+import { SYSTEM_ADMINISTRATOR as ACCOUNT_VIEWER, accountsApi } from '../accounts/account-details-support.ts';
 import { queriesOf, USER_ID, usersApi } from '../users/users-support.ts';
 import { enrollment } from './enrollments-support.ts';
 
