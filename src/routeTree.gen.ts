@@ -49,6 +49,9 @@ import { Route as SecureAccountsIdIndexRouteImport } from './routes/_secure/acco
 import { Route as SecureAccountsIdEditRouteImport } from './routes/_secure/accounts/$id/edit'
 import { Route as SecureCaCertificatesIndexRouteImport } from './routes/_secure/ca/certificates/index'
 import { Route as SecureCaCertificatesIdRouteImport } from './routes/_secure/ca/certificates/$id'
+import { Route as SecureCaEnrollmentsIndexRouteImport } from './routes/_secure/ca/enrollments/index'
+import { Route as SecureCaEnrollmentsIdRouteImport } from './routes/_secure/ca/enrollments/$id'
+import { Route as SecureCaEnrollmentsCreateRouteImport } from './routes/_secure/ca/enrollments/create'
 import { Route as SecureCaOrganizationsIndexRouteImport } from './routes/_secure/ca/organizations/index'
 import { Route as SecureCaOrganizationsCreateRouteImport } from './routes/_secure/ca/organizations/create'
 import { Route as SecureCaProfilesIndexRouteImport } from './routes/_secure/ca/profiles/index'
@@ -286,6 +289,23 @@ const SecureCaCertificatesIdRoute = SecureCaCertificatesIdRouteImport.update({
   path: '/ca/certificates/$id',
   getParentRoute: () => SecureRoute,
 } as any)
+const SecureCaEnrollmentsIndexRoute =
+  SecureCaEnrollmentsIndexRouteImport.update({
+    id: '/ca/enrollments/',
+    path: '/ca/enrollments/',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureCaEnrollmentsIdRoute = SecureCaEnrollmentsIdRouteImport.update({
+  id: '/ca/enrollments/$id',
+  path: '/ca/enrollments/$id',
+  getParentRoute: () => SecureRoute,
+} as any)
+const SecureCaEnrollmentsCreateRoute =
+  SecureCaEnrollmentsCreateRouteImport.update({
+    id: '/ca/enrollments/create',
+    path: '/ca/enrollments/create',
+    getParentRoute: () => SecureRoute,
+  } as any)
 const SecureCaOrganizationsIndexRoute =
   SecureCaOrganizationsIndexRouteImport.update({
     id: '/ca/organizations/',
@@ -456,6 +476,8 @@ export interface FileRoutesByFullPath {
   '/access/service-user/role-service-user-create': typeof SecureAccessServiceUserRoleServiceUserCreateRoute
   '/accounts/$id/edit': typeof SecureAccountsIdEditRoute
   '/ca/certificates/$id': typeof SecureCaCertificatesIdRoute
+  '/ca/enrollments/$id': typeof SecureCaEnrollmentsIdRoute
+  '/ca/enrollments/create': typeof SecureCaEnrollmentsCreateRoute
   '/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
   '/ca/profiles/create': typeof SecureCaProfilesCreateRoute
   '/access/administrators/': typeof SecureAccessAdministratorsIndexRoute
@@ -463,6 +485,7 @@ export interface FileRoutesByFullPath {
   '/access/service-user/': typeof SecureAccessServiceUserIndexRoute
   '/accounts/$id/': typeof SecureAccountsIdIndexRoute
   '/ca/certificates/': typeof SecureCaCertificatesIndexRoute
+  '/ca/enrollments/': typeof SecureCaEnrollmentsIndexRoute
   '/ca/organizations/': typeof SecureCaOrganizationsIndexRoute
   '/ca/profiles/': typeof SecureCaProfilesIndexRoute
   '/access/administrators/$id/client-auth': typeof SecureAccessAdministratorsIdClientAuthRoute
@@ -520,6 +543,8 @@ export interface FileRoutesByTo {
   '/access/service-user/role-service-user-create': typeof SecureAccessServiceUserRoleServiceUserCreateRoute
   '/accounts/$id/edit': typeof SecureAccountsIdEditRoute
   '/ca/certificates/$id': typeof SecureCaCertificatesIdRoute
+  '/ca/enrollments/$id': typeof SecureCaEnrollmentsIdRoute
+  '/ca/enrollments/create': typeof SecureCaEnrollmentsCreateRoute
   '/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
   '/ca/profiles/create': typeof SecureCaProfilesCreateRoute
   '/access/administrators': typeof SecureAccessAdministratorsIndexRoute
@@ -527,6 +552,7 @@ export interface FileRoutesByTo {
   '/access/service-user': typeof SecureAccessServiceUserIndexRoute
   '/accounts/$id': typeof SecureAccountsIdIndexRoute
   '/ca/certificates': typeof SecureCaCertificatesIndexRoute
+  '/ca/enrollments': typeof SecureCaEnrollmentsIndexRoute
   '/ca/organizations': typeof SecureCaOrganizationsIndexRoute
   '/ca/profiles': typeof SecureCaProfilesIndexRoute
   '/access/administrators/$id/client-auth': typeof SecureAccessAdministratorsIdClientAuthRoute
@@ -586,6 +612,8 @@ export interface FileRoutesById {
   '/_secure/access/service-user/role-service-user-create': typeof SecureAccessServiceUserRoleServiceUserCreateRoute
   '/_secure/accounts/$id/edit': typeof SecureAccountsIdEditRoute
   '/_secure/ca/certificates/$id': typeof SecureCaCertificatesIdRoute
+  '/_secure/ca/enrollments/$id': typeof SecureCaEnrollmentsIdRoute
+  '/_secure/ca/enrollments/create': typeof SecureCaEnrollmentsCreateRoute
   '/_secure/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
   '/_secure/ca/profiles/create': typeof SecureCaProfilesCreateRoute
   '/_secure/access/administrators/': typeof SecureAccessAdministratorsIndexRoute
@@ -593,6 +621,7 @@ export interface FileRoutesById {
   '/_secure/access/service-user/': typeof SecureAccessServiceUserIndexRoute
   '/_secure/accounts/$id/': typeof SecureAccountsIdIndexRoute
   '/_secure/ca/certificates/': typeof SecureCaCertificatesIndexRoute
+  '/_secure/ca/enrollments/': typeof SecureCaEnrollmentsIndexRoute
   '/_secure/ca/organizations/': typeof SecureCaOrganizationsIndexRoute
   '/_secure/ca/profiles/': typeof SecureCaProfilesIndexRoute
   '/_secure/access/administrators/$id/client-auth': typeof SecureAccessAdministratorsIdClientAuthRoute
@@ -652,6 +681,8 @@ export interface FileRouteTypes {
     | '/access/service-user/role-service-user-create'
     | '/accounts/$id/edit'
     | '/ca/certificates/$id'
+    | '/ca/enrollments/$id'
+    | '/ca/enrollments/create'
     | '/ca/organizations/create'
     | '/ca/profiles/create'
     | '/access/administrators/'
@@ -659,6 +690,7 @@ export interface FileRouteTypes {
     | '/access/service-user/'
     | '/accounts/$id/'
     | '/ca/certificates/'
+    | '/ca/enrollments/'
     | '/ca/organizations/'
     | '/ca/profiles/'
     | '/access/administrators/$id/client-auth'
@@ -716,6 +748,8 @@ export interface FileRouteTypes {
     | '/access/service-user/role-service-user-create'
     | '/accounts/$id/edit'
     | '/ca/certificates/$id'
+    | '/ca/enrollments/$id'
+    | '/ca/enrollments/create'
     | '/ca/organizations/create'
     | '/ca/profiles/create'
     | '/access/administrators'
@@ -723,6 +757,7 @@ export interface FileRouteTypes {
     | '/access/service-user'
     | '/accounts/$id'
     | '/ca/certificates'
+    | '/ca/enrollments'
     | '/ca/organizations'
     | '/ca/profiles'
     | '/access/administrators/$id/client-auth'
@@ -781,6 +816,8 @@ export interface FileRouteTypes {
     | '/_secure/access/service-user/role-service-user-create'
     | '/_secure/accounts/$id/edit'
     | '/_secure/ca/certificates/$id'
+    | '/_secure/ca/enrollments/$id'
+    | '/_secure/ca/enrollments/create'
     | '/_secure/ca/organizations/create'
     | '/_secure/ca/profiles/create'
     | '/_secure/access/administrators/'
@@ -788,6 +825,7 @@ export interface FileRouteTypes {
     | '/_secure/access/service-user/'
     | '/_secure/accounts/$id/'
     | '/_secure/ca/certificates/'
+    | '/_secure/ca/enrollments/'
     | '/_secure/ca/organizations/'
     | '/_secure/ca/profiles/'
     | '/_secure/access/administrators/$id/client-auth'
@@ -1108,6 +1146,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureCaCertificatesIdRouteImport
       parentRoute: typeof SecureRoute
     }
+    '/_secure/ca/enrollments/': {
+      id: '/_secure/ca/enrollments/'
+      path: '/ca/enrollments'
+      fullPath: '/ca/enrollments/'
+      preLoaderRoute: typeof SecureCaEnrollmentsIndexRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/ca/enrollments/$id': {
+      id: '/_secure/ca/enrollments/$id'
+      path: '/ca/enrollments/$id'
+      fullPath: '/ca/enrollments/$id'
+      preLoaderRoute: typeof SecureCaEnrollmentsIdRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/ca/enrollments/create': {
+      id: '/_secure/ca/enrollments/create'
+      path: '/ca/enrollments/create'
+      fullPath: '/ca/enrollments/create'
+      preLoaderRoute: typeof SecureCaEnrollmentsCreateRouteImport
+      parentRoute: typeof SecureRoute
+    }
     '/_secure/ca/organizations/': {
       id: '/_secure/ca/organizations/'
       path: '/ca/organizations'
@@ -1296,6 +1355,8 @@ interface SecureRouteChildren {
   SecureAccessServiceUserRoleServiceUserCreateRoute: typeof SecureAccessServiceUserRoleServiceUserCreateRoute
   SecureAccountsIdEditRoute: typeof SecureAccountsIdEditRoute
   SecureCaCertificatesIdRoute: typeof SecureCaCertificatesIdRoute
+  SecureCaEnrollmentsIdRoute: typeof SecureCaEnrollmentsIdRoute
+  SecureCaEnrollmentsCreateRoute: typeof SecureCaEnrollmentsCreateRoute
   SecureCaOrganizationsCreateRoute: typeof SecureCaOrganizationsCreateRoute
   SecureCaProfilesCreateRoute: typeof SecureCaProfilesCreateRoute
   SecureAccessAdministratorsIndexRoute: typeof SecureAccessAdministratorsIndexRoute
@@ -1303,6 +1364,7 @@ interface SecureRouteChildren {
   SecureAccessServiceUserIndexRoute: typeof SecureAccessServiceUserIndexRoute
   SecureAccountsIdIndexRoute: typeof SecureAccountsIdIndexRoute
   SecureCaCertificatesIndexRoute: typeof SecureCaCertificatesIndexRoute
+  SecureCaEnrollmentsIndexRoute: typeof SecureCaEnrollmentsIndexRoute
   SecureCaOrganizationsIndexRoute: typeof SecureCaOrganizationsIndexRoute
   SecureCaProfilesIndexRoute: typeof SecureCaProfilesIndexRoute
   SecureAccessAdministratorsIdClientAuthRoute: typeof SecureAccessAdministratorsIdClientAuthRoute
@@ -1356,6 +1418,8 @@ const SecureRouteChildren: SecureRouteChildren = {
     SecureAccessServiceUserRoleServiceUserCreateRoute,
   SecureAccountsIdEditRoute: SecureAccountsIdEditRoute,
   SecureCaCertificatesIdRoute: SecureCaCertificatesIdRoute,
+  SecureCaEnrollmentsIdRoute: SecureCaEnrollmentsIdRoute,
+  SecureCaEnrollmentsCreateRoute: SecureCaEnrollmentsCreateRoute,
   SecureCaOrganizationsCreateRoute: SecureCaOrganizationsCreateRoute,
   SecureCaProfilesCreateRoute: SecureCaProfilesCreateRoute,
   SecureAccessAdministratorsIndexRoute: SecureAccessAdministratorsIndexRoute,
@@ -1363,6 +1427,7 @@ const SecureRouteChildren: SecureRouteChildren = {
   SecureAccessServiceUserIndexRoute: SecureAccessServiceUserIndexRoute,
   SecureAccountsIdIndexRoute: SecureAccountsIdIndexRoute,
   SecureCaCertificatesIndexRoute: SecureCaCertificatesIndexRoute,
+  SecureCaEnrollmentsIndexRoute: SecureCaEnrollmentsIndexRoute,
   SecureCaOrganizationsIndexRoute: SecureCaOrganizationsIndexRoute,
   SecureCaProfilesIndexRoute: SecureCaProfilesIndexRoute,
   SecureAccessAdministratorsIdClientAuthRoute:

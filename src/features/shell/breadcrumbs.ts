@@ -14,6 +14,7 @@ const KNOWN_CRUMBS: Readonly<Record<string, { label: MessageDescriptor; disabled
   '/accounts': { label: SECTION_LABELS.accounts },
   '/ca/organizations': { label: SECTION_LABELS.organizations },
   '/ca/certificates': { label: SECTION_LABELS.certificates },
+  '/ca/enrollments': { label: SECTION_LABELS.enrollments },
   '/ca/profiles': { label: SECTION_LABELS.certificateProfiles },
   '/ca/root': { label: SECTION_LABELS.rootCa },
   '/ca/intermediate': { label: SECTION_LABELS.intermediateCa },

@@ -8,6 +8,7 @@ export const SECTION_LABELS: Readonly<Record<NavigationItemId | 'profile', Messa
   organizations: msg`Organizations`,
   certificateAuthority: msg`Certificate authority`,
   certificates: msg`Certificates`,
+  enrollments: msg`Enrollments`,
   certificateProfiles: msg`Certificate profiles`,
   rootCa: msg`Root CA`,
   intermediateCa: msg`Intermediate CA`,

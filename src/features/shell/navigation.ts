@@ -6,6 +6,7 @@ export type NavigationItemId =
   | 'organizations'
   | 'certificateAuthority'
   | 'certificates'
+  | 'enrollments'
   | 'certificateProfiles'
   | 'rootCa'
   | 'intermediateCa'
@@ -64,6 +65,7 @@ function certificateAuthorityItem({ flags }: NavigationInput): NavigationItem {
   const clientTools = item('clientTools', '/ca/client-tools');
   const children = [
     ...(flags.canViewCertificate ? [item('certificates', '/ca/certificates')] : []),
+    ...(flags.canViewEnrollment ? [item('enrollments', '/ca/enrollments')] : []),
     ...(flags.canViewProfile || flags.canManageProfile ? [item('certificateProfiles', '/ca/profiles')] : []),
     ...(flags.canViewCa || flags.canManageCa
       ? [item('rootCa', '/ca/root'), item('intermediateCa', '/ca/intermediate')]

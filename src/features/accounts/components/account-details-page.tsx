@@ -59,10 +59,12 @@ interface AccountDetailsPageProps {
   accountId: string;
   /** The organizations section, from the organizations feature: the route composes the two. */
   organizations: ReactNode;
+  /** The enrollments section, from the enrollments feature; none when the viewer may not see them. */
+  enrollments?: ReactNode;
 }
 
 /** Account details (G-01 … G-20): status, sections with a side navigation, and the licence history rail. */
-export function AccountDetailsPage({ accountId, organizations }: AccountDetailsPageProps) {
+export function AccountDetailsPage({ accountId, organizations, enrollments }: AccountDetailsPageProps) {
   const { t } = useLingui();
   const { data: account, dataUpdatedAt } = useSuspenseQuery(accountQueryOptions(accountId));
   const profile = useProfile();
@@ -95,6 +97,7 @@ export function AccountDetailsPage({ accountId, organizations }: AccountDetailsP
       title: t`Organizations`,
       content: organizations,
     },
+    ...(enrollments ? [{ value: 'enrollments', title: t`Enrollments`, content: enrollments }] : []),
     { value: 'licences', title: t`Licences`, content: <LicencesSection account={account} /> },
     { value: 'features', title: t`Features`, content: <FeaturesSection account={account} /> },
     { value: 'account-sign-in', title: t`Account sign-in`, content: <SignInSection account={account} /> },

@@ -28,11 +28,14 @@ export function AdministratorDetailsPage({
   userId,
   apiTokens,
   clientAuth,
+  enrollments,
 }: {
   userId: string;
   apiTokens?: ReactNode;
   /** The way to the person's client certificates, which the route composes in beside the tokens. */
   clientAuth?: ReactNode;
+  /** The person's certificate enrollments, which the route composes in from the enrollments feature. */
+  enrollments?: ReactNode;
 }) {
   const { i18n } = useLingui();
   const navigate = useNavigate();
@@ -139,6 +142,7 @@ export function AdministratorDetailsPage({
       <SignInSection user={data} />
       {apiTokens}
       {clientAuth}
+      {enrollments}
     </section>
   );
 }

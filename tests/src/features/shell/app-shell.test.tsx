@@ -33,6 +33,7 @@ describe('secure layout', () => {
       'Organizations',
       'Certificate authority',
       'Certificates',
+      'Enrollments',
       'Certificate profiles',
       'Root CA',
       'Intermediate CA',

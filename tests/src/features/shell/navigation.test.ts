@@ -107,6 +107,10 @@ describe('main navigation rules', () => {
       'clientTools',
     ]);
     expect(ca(['canViewProfile'])?.target).toEqual({ to: '/ca/profiles' });
+    expect(ca(['canViewEnrollment'])?.children.map((child) => child.id)).toEqual([
+      'enrollments',
+      'clientTools',
+    ]);
     expect(ca(['canViewCa', 'canViewCertificate'])?.children.map((child) => child.id)).toEqual([
       'certificates',
       'rootCa',

@@ -3,7 +3,10 @@ import { RequirePermissions } from '../../../../components/require-permissions.t
 import { AccountDetailsLoadError } from '../../../../features/accounts/components/account-details-load-error.tsx';
 import { AccountDetailsPage } from '../../../../features/accounts/components/account-details-page.tsx';
 import { accountQueryOptions } from '../../../../features/accounts/queries.ts';
+import { ENROLLMENT_READ_FLAGS } from '../../../../features/enrollments/access.ts';
+import { AccountEnrollments } from '../../../../features/enrollments/components/enrollments-sections.tsx';
 import { AccountOrganizations } from '../../../../features/organizations/components/account-organizations.tsx';
+import { usePermissionFlags } from '../../../../lib/permissions.tsx';
 
 export const Route = createFileRoute('/_secure/accounts/$id/')({
   // Prefetch, not ensure: a failure must not replace the permission check, which decides first
@@ -15,9 +18,15 @@ export const Route = createFileRoute('/_secure/accounts/$id/')({
 
 function AccountDetailsRoute() {
   const { id } = Route.useParams();
+  const permissions = usePermissionFlags();
+  const seesEnrollments = ENROLLMENT_READ_FLAGS.every((flag) => permissions[flag]);
   return (
     <RequirePermissions flags={['canViewAccount']}>
-      <AccountDetailsPage accountId={id} organizations={<AccountOrganizations accountId={id} />} />
+      <AccountDetailsPage
+        accountId={id}
+        organizations={<AccountOrganizations accountId={id} />}
+        enrollments={seesEnrollments ? <AccountEnrollments accountId={id} /> : null}
+      />
     </RequirePermissions>
   );
 }

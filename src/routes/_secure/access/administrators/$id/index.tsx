@@ -1,7 +1,9 @@
+import { useSuspenseQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { ForbiddenPage } from '../../../../../components/forbidden-page.tsx';
 import { ApiTokensSection } from '../../../../../features/api-tokens/components/api-tokens-section.tsx';
 import { ClientAuthLink } from '../../../../../features/client-auth/components/client-auth-link.tsx';
+import { PersonEnrollments } from '../../../../../features/enrollments/components/enrollments-sections.tsx';
 import { USER_READ_FLAGS } from '../../../../../features/users/access.ts';
 import { AdministratorDetailsPage } from '../../../../../features/users/components/administrator-details-page.tsx';
 import { AdministratorsErrorPage } from '../../../../../features/users/components/administrators-error-page.tsx';
@@ -20,6 +22,7 @@ export const Route = createFileRoute('/_secure/access/administrators/$id/')({
     const { id } = Route.useParams();
     const profile = useProfile();
     const permissions = usePermissionFlags();
+    const { data: user } = useSuspenseQuery(userQueryOptions(id));
     // Oneself without any user permission, through the profile redirect (decision 018 §8.10).
     const own = id === profile.id;
     const allowed = own || USER_READ_FLAGS.some((flag) => permissions[flag]);
@@ -30,6 +33,7 @@ export const Route = createFileRoute('/_secure/access/administrators/$id/')({
         userId={id}
         apiTokens={own ? <ApiTokensSection owner={{ kind: 'person', id }} /> : null}
         clientAuth={<ClientAuthLink owner={{ kind: 'person', id }} />}
+        enrollments={<PersonEnrollments userId={id} accountId={user.primary_account_id} email={user.email} />}
       />
     );
   },
