@@ -103,6 +103,8 @@ export const enrollmentListQuerySchema = v.object({
   sort: sortQuery(ENROLLMENT_SORT_COLUMNS),
   account_id: v.optional(resourceIdSchema),
   seat_id: v.optional(resourceIdSchema),
+  /** A person's enrollments in every account the viewer sees (their seats there). */
+  user_id: v.optional(resourceIdSchema),
   status: v.optional(v.picklist(ENROLLMENT_STATUSES, 'invalidValue' satisfies ValidationCode)),
   search: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(128))),
 });

@@ -226,6 +226,7 @@ export async function listEnrollments(
   if (filters.account_id !== undefined)
     filtered = filtered.where('enrollments.account_id', '=', filters.account_id);
   if (filters.seat_id !== undefined) filtered = filtered.where('enrollments.seat_id', '=', filters.seat_id);
+  if (filters.user_id !== undefined) filtered = filtered.where('seats.user_id', '=', filters.user_id);
   if (filters.status !== undefined) filtered = filtered.where(statusCondition(filters.status, now));
   if (filters.search) {
     const pattern = containsPattern(filters.search);

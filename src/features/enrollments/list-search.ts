@@ -23,12 +23,13 @@ export const DEFAULT_ENROLLMENT_SORT: SortOrder<EnrollmentSortColumn> = {
   direction: 'desc',
 };
 
-/** The enrollments list's address: search text, status, account, one seat's history, sort and page. */
+/** The enrollments list's address: search text, status, account, one seat's or one person's history, sort and page. */
 export const enrollmentListSearchSchema = v.object({
   q: textSearch,
   status: choiceSearch(ENROLLMENT_STATUSES),
   account: idSearch,
   seat: idSearch,
+  user: idSearch,
   sort: sortSearch(ENROLLMENT_SORT_COLUMNS),
   page: pageSearch,
 });
@@ -43,6 +44,7 @@ export interface EnrollmentListQueryInput {
   status?: EnrollmentStatus;
   account_id?: string;
   seat_id?: string;
+  user_id?: string;
 }
 
 export function enrollmentSortOf(search: EnrollmentListSearch): SortOrder<EnrollmentSortColumn> {
@@ -62,5 +64,6 @@ export function enrollmentListQuery(
     ...(search.status ? { status: search.status } : {}),
     ...(search.account ? { account_id: search.account } : {}),
     ...(search.seat ? { seat_id: search.seat } : {}),
+    ...(search.user ? { user_id: search.user } : {}),
   };
 }

@@ -267,7 +267,7 @@ describe('creating', () => {
 });
 
 describe('the list', () => {
-  it('filters by status, seat and search, and sorts', async () => {
+  it('filters by status, seat, person and search, and sorts', async () => {
     const token = callers['account admin'].token;
     const query = (params: string) =>
       call(harness, 'GET', `${apiPaths.enrollments.list}?${params}`, { token }).then(
@@ -279,6 +279,9 @@ describe('the list', () => {
     expect(bySeat.items.map((item) => item.created_at)).toEqual(
       bySeat.items.map((item) => item.created_at).sort(),
     );
+    const byPerson = await query(`user_id=${personA}`);
+    expect(byPerson.items.map((item) => item.id)).toContain(enrollmentA.enrollment.id);
+    expect(byPerson.items.every((item) => item.seat.user_id === personA)).toBe(true);
     const kiosk = await query('search=lobby');
     expect(kiosk.items.map((item) => item.seat.name)).toEqual(['Lobby kiosk']);
     const cancelled = await query('status=cancelled');

@@ -36,6 +36,7 @@ const NO_FILTERS: Partial<EnrollmentListSearch> = {
   status: undefined,
   account: undefined,
   seat: undefined,
+  user: undefined,
   page: undefined,
 };
 
@@ -60,7 +61,8 @@ export function EnrollmentsPage({ search }: { search: EnrollmentListSearch }) {
     Boolean(search.q?.trim()) ||
     search.status !== undefined ||
     search.account !== undefined ||
-    search.seat !== undefined;
+    search.seat !== undefined ||
+    search.user !== undefined;
   const any = { value: '', label: t`All` };
 
   return (
@@ -118,10 +120,10 @@ export function EnrollmentsPage({ search }: { search: EnrollmentListSearch }) {
           />
         ) : null}
       </form>
-      {search.seat !== undefined ? (
+      {search.seat !== undefined || search.user !== undefined ? (
         <p className="enrollments-count">
           <Trans>Showing the enrollments of one person or device.</Trans>{' '}
-          <Button variant="secondary" onClick={() => changeFilter({ seat: undefined })}>
+          <Button variant="secondary" onClick={() => changeFilter({ seat: undefined, user: undefined })}>
             <Trans>Show all enrollments</Trans>
           </Button>
         </p>

@@ -97,23 +97,13 @@ export function AccountEnrollments({ accountId }: { accountId: string }) {
 }
 
 /**
- * The administrator details page's Enrollments section: the person's enrollments in their primary
- * account (the enrollments of their seat there), and Enroll a certificate for them.
+ * The administrator details page's Enrollments section: the person's enrollments in every account
+ * the viewer sees, and Enroll a certificate for them in their primary account.
  */
-export function PersonEnrollments({
-  userId,
-  accountId,
-  email,
-}: {
-  userId: string;
-  accountId: string;
-  email: string;
-}) {
+export function PersonEnrollments({ userId, accountId }: { userId: string; accountId: string }) {
   const { reads, manages } = useEnrollmentAccess();
-  // Their seat's id is not on the user; the list's search finds the seats with their e-mail, of which
-  // theirs is the one that names them (a device's technician may share the address).
   const list = useQuery({
-    ...enrollmentListQueryOptions(enrollmentListQuery({ account: accountId, q: email })),
+    ...enrollmentListQueryOptions(enrollmentListQuery({ user: userId })),
     enabled: reads,
   });
   if (!reads) return null;
@@ -123,24 +113,22 @@ export function PersonEnrollments({
         <Trans>Enrollments</Trans>
       </h2>
       <QueryStatus query={list} pendingText={<Trans>Loading enrollments…</Trans>}>
-        {({ items }) => {
-          const theirs = items.filter((row) => row.seat.user_id === userId);
-          const seatId = theirs[0]?.seat.id;
-          return seatId === undefined ? (
+        {({ items }) =>
+          items.length === 0 ? (
             <SectionEmpty>
               <Trans>This person has not been enrolled yet.</Trans>
             </SectionEmpty>
           ) : (
             <>
-              <LatestEnrollments rows={theirs.slice(0, LATEST)} />
+              <LatestEnrollments rows={items.slice(0, LATEST)} />
               <p>
-                <Link to="/ca/enrollments" search={{ seat: seatId }}>
+                <Link to="/ca/enrollments" search={{ user: userId }}>
                   <Trans>All enrollments of this person</Trans>
                 </Link>
               </p>
             </>
-          );
-        }}
+          )
+        }
       </QueryStatus>
       {manages ? (
         <p>

@@ -33,7 +33,7 @@ export const Route = createFileRoute('/_secure/access/administrators/$id/')({
         userId={id}
         apiTokens={own ? <ApiTokensSection owner={{ kind: 'person', id }} /> : null}
         clientAuth={<ClientAuthLink owner={{ kind: 'person', id }} />}
-        enrollments={<PersonEnrollments userId={id} accountId={user.primary_account_id} email={user.email} />}
+        enrollments={<PersonEnrollments userId={id} accountId={user.primary_account_id} />}
       />
     );
   },
