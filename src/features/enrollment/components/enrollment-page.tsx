@@ -77,6 +77,10 @@ export function EnrollmentPage({ enrollment, code, agentClient }: EnrollmentPage
   };
   const index = ENROLLMENT_STEPS.indexOf(step);
   const titles = [t`Keystore`, t`Your details`, t`Issue`, t`Certificate`];
+  const { profile_name: profile, account_name: account } = enrollment;
+  const number = index + 1;
+  const count = ENROLLMENT_STEPS.length;
+  const title = titles[index];
 
   return (
     <PublicLayout
@@ -84,7 +88,7 @@ export function EnrollmentPage({ enrollment, code, agentClient }: EnrollmentPage
       title={<Trans>Certificate enrollment</Trans>}
       subtitle={
         <Trans>
-          {enrollment.profile_name} for {enrollment.account_name}
+          {profile} for {account}
         </Trans>
       }
     >
@@ -97,7 +101,7 @@ export function EnrollmentPage({ enrollment, code, agentClient }: EnrollmentPage
       </ol>
       <h2 className="enrollment__heading">
         <Trans>
-          Step {index + 1} of {ENROLLMENT_STEPS.length}: {titles[index]}
+          Step {number} of {count}: {title}
         </Trans>
       </h2>
       {step === 'keystore' ? (

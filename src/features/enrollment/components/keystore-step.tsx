@@ -242,16 +242,16 @@ function HardwareTokens({ agent, onUnlocked }: Pick<KeystoreStepProps, 'agent' |
         <legend id={legendId} className="enrollment__legend">
           <Trans>Hardware token</Trans>
         </legend>
-        {tokens.map((token) => (
-          <label key={token.keystoreId} className="enrollment__choice">
+        {tokens.map(({ keystoreId, label, manufacturer, model, serial }) => (
+          <label key={keystoreId} className="enrollment__choice">
             <input
               type="radio"
               name="token"
-              value={token.keystoreId}
-              checked={chosenId === token.keystoreId}
-              onChange={() => choose(token.keystoreId)}
+              value={keystoreId}
+              checked={chosenId === keystoreId}
+              onChange={() => choose(keystoreId)}
             />
-            {t`${token.label} (${token.manufacturer} ${token.model}, serial ${token.serial})`}
+            {t`${label} (${manufacturer} ${model}, serial ${serial})`}
           </label>
         ))}
       </fieldset>
