@@ -44,6 +44,9 @@ export const AUDIT_RESOURCE_TYPES = [
   'CERTIFICATE_AUTHORITY',
   'CERTIFICATE_PROFILE',
   'CERTIFICATE',
+  // Certificate enrollment (decision 021): the seats of an account and their enrollments.
+  'SEAT',
+  'ENROLLMENT',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 

@@ -22,6 +22,7 @@ import { certificateRoutes } from './certificates/routes.ts';
 import { SERVICE_USER_CERTIFICATE_OWNERS } from './client-auth/access.ts';
 import { clientAuthRoutes } from './client-auth/routes.ts';
 import { clientToolRoutes } from './client-tools/routes.ts';
+import { enrollmentRoutes } from './enrollments/routes.ts';
 import { featureFlagRoutes } from './feature-flags/routes.ts';
 import type { AppEnv } from './http/app-env.ts';
 import { warnOfUntrustedProxy } from './http/client-address.ts';
@@ -84,6 +85,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route(CA_API_V1, certificateProfileRoutes(deps));
   app.route(CA_API_V1, certificateAuthorityRoutes(deps));
   app.route(CA_API_V1, clientToolRoutes(deps));
+  app.route('/', enrollmentRoutes(deps));
   app.route(ACCOUNT_API_V1, localeRoutes());
   app.route(ACCOUNT_API_V1, accountFederationRoutes(deps));
   app.route('/', openApiRoutes());

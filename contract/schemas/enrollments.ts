@@ -153,3 +153,30 @@ export const enrollmentCertificateSchema = v.object({
   serial_number: v.string(),
 });
 export type EnrollmentCertificate = v.InferOutput<typeof enrollmentCertificateSchema>;
+
+export const enrollmentIdParamsSchema = v.object({ id: resourceIdSchema });
+export const seatIdParamsSchema = v.object({ id: resourceIdSchema });
+
+/**
+ * The public routes' parameters. The code is only bounded here: a code of the wrong form answers like
+ * a wrong one (404, counted), so the form of codes is not a way to tell the answers apart.
+ */
+export const enrollmentCodeParamsSchema = v.object({
+  id: resourceIdSchema,
+  code: v.pipe(
+    v.string('invalidType' satisfies ValidationCode),
+    v.maxLength(128, 'tooLong' satisfies ValidationCode),
+  ),
+});
+
+/** GET enrollment/{id}/status: where the enrollment stands, for a console waiting on the enrollee. */
+export const enrollmentStatusAnswerSchema = v.object({
+  id: v.string(),
+  status: v.picklist(ENROLLMENT_STATUSES),
+  certificate_id: v.nullable(v.string()),
+  version: v.number(),
+});
+export type EnrollmentStatusAnswer = v.InferOutput<typeof enrollmentStatusAnswerSchema>;
+
+/** GET seat/{id}/enrollments: the paging of the seat's enrollments, newest first. */
+export const seatEnrollmentsQuerySchema = v.object({ ...pagingQueryEntries });

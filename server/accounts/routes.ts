@@ -21,6 +21,7 @@ import { assertPermission, requirePermission, requireSystemScope } from '../auth
 import { revokeCertificates } from '../ca/revoke.ts';
 import { utcDate } from '../dates.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
+import { cancelPendingEnrollmentsOf } from '../enrollments/lifecycle.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { requireAuth } from '../http/authenticate.ts';
 import { csvResponse, EXPORT_BATCH_SIZE } from '../http/csv-stream.ts';
@@ -357,6 +358,13 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
         requestActor(c, deps.config),
         { where: 'account', ids, reason: 'cessationOfOperation' },
         { where: 'owner', ids: members.map((user) => user.id), reason: 'affiliationChanged' },
+      );
+      // Their enrollments in other accounts stop too; those of the accounts go with them.
+      await cancelPendingEnrollmentsOf(
+        deps,
+        trx,
+        requestActor(c, deps.config),
+        members.map((user) => user.id),
       );
       const usersPerAccount = await deleteAccounts(trx, found);
       for (const account of found) {

@@ -138,6 +138,47 @@ async function registerCertificate(
 }
 
 /**
+ * Issues a client-authentication certificate for `owner` from a CSR and registers it, in the caller's
+ * transaction (decision 019): the user's own generate route and an enrollment's (Q-61). The caller
+ * has found the owner within reach and checked `assertMayRegister`.
+ */
+export async function generateClientAuthCertificate(
+  trx: Kysely<Database>,
+  c: Context<AppEnv>,
+  deps: AppDeps,
+  owner: CertificateOwner,
+  csr: string,
+  now: Date,
+): Promise<ClientAuthGenerated> {
+  // The subject is the user's, whatever the CSR says: its key is all that is taken from it.
+  const facts = await subjectFactsOf(trx, owner.id);
+  const issued = await issueCertificate(deps, trx, requestActor(c, deps.config), {
+    csr,
+    policy: CLIENT_AUTH_POLICY,
+    subject: {
+      common_name: facts.user_name,
+      organization_name: facts.account_name,
+      ...(facts.kind === 'person' && facts.email !== '' ? { emails: [facts.email] } : {}),
+    },
+    accountId: owner.primary_account_id,
+    profile: null,
+    source: 'client_auth',
+    ownerUserId: owner.id,
+  });
+  const der = new Uint8Array(issued.row.certificate);
+  const fingerprint = new X509Certificate(der).fingerprint256;
+  const item = await registerCertificate(trx, c, deps, owner, now, {
+    source: 'issued',
+    certificateId: issued.row.id,
+    der,
+    commonName: issued.row.common_name,
+    notAfter: issued.row.not_after,
+    fingerprint,
+  });
+  return { item, certificate: issued.pem, chain: issued.chain } satisfies ClientAuthGenerated;
+}
+
+/**
  * Client-authentication certificates of people (`user/{id}/client-auth-certificate`) or of service
  * users (`service-user/{id}/client-auth-certificate`), decision 019; for people also
  * `user/{id}/sendSetupCacBasedLoginEmail` (O-21). Described in docs/api.md.
@@ -186,32 +227,7 @@ export function clientAuthRoutes(
           return { item };
         }
 
-        // The subject is the user's, whatever the CSR says: its key is all that is taken from it.
-        const facts = await subjectFactsOf(trx, owner.id);
-        const issued = await issueCertificate(deps, trx, requestActor(c, deps.config), {
-          csr: request.csr,
-          policy: CLIENT_AUTH_POLICY,
-          subject: {
-            common_name: facts.user_name,
-            organization_name: facts.account_name,
-            ...(facts.kind === 'person' && facts.email !== '' ? { emails: [facts.email] } : {}),
-          },
-          accountId: owner.primary_account_id,
-          profile: null,
-          source: 'client_auth',
-          ownerUserId: owner.id,
-        });
-        const der = new Uint8Array(issued.row.certificate);
-        const fingerprint = new X509Certificate(der).fingerprint256;
-        const item = await registerCertificate(trx, c, deps, owner, now, {
-          source: 'issued',
-          certificateId: issued.row.id,
-          der,
-          commonName: issued.row.common_name,
-          notAfter: issued.row.not_after,
-          fingerprint,
-        });
-        return { item, certificate: issued.pem, chain: issued.chain } satisfies ClientAuthGenerated;
+        return generateClientAuthCertificate(trx, c, deps, owner, request.csr, now);
       });
       c.header('ETag', entityTag(answer.item.version));
       return c.json(answer, 201);

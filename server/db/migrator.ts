@@ -13,6 +13,7 @@ import * as serviceUsers from './migrations/20261213T1200-service-users.ts';
 import * as certificateAuthority from './migrations/20261214T0900-certificate-authority.ts';
 import * as certificateReferenceData from './migrations/20261214T1000-certificate-reference-data.ts';
 import * as clientAuthSetupMail from './migrations/20261214T1130-client-auth-setup-mail.ts';
+import * as enrollments from './migrations/20261220T0900-enrollments.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261214T0900-certificate-authority': certificateAuthority,
   '20261214T1000-certificate-reference-data': certificateReferenceData,
   '20261214T1130-client-auth-setup-mail': clientAuthSetupMail,
+  '20261220T0900-enrollments': enrollments,
 };
 
 const staticProvider: MigrationProvider = {

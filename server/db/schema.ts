@@ -1,5 +1,7 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { ProfilePolicy, RevocationReason } from '../../contract/certificate-policy.ts';
+import type { EnrollmentMethod } from '../../contract/schemas/certificate-profiles.ts';
+import type { EnrollmentStatus } from '../../contract/schemas/enrollments.ts';
 
 /**
  * Tables of the platform database. One interface per table, combined into `Database` (the Kysely
@@ -268,7 +270,12 @@ export interface MailOutboxTable {
   id: string;
   /** A `MailKind` (server/mail/kinds.ts). */
   kind: string;
-  user_id: string;
+  /** The user the message is about; null for an enrollment mail to a device's technician. */
+  user_id: string | null;
+  /** The enrollment an `enrollment` mail is about. */
+  enrollment_id: string | null;
+  /** The enrollment link, kept only until the message is sent or given up (decision 021 §2). */
+  link: string | null;
   to_address: string;
   /** Who asked for the mail; null when nobody signed in did, or that user is gone. */
   requested_by: string | null;
@@ -441,6 +448,41 @@ export interface CertificatesTable {
   version: Generated<number>;
 }
 
+/** What holds a certificate in an account: a person of the account or a device (decision 021 §1). */
+export interface SeatsTable {
+  id: string;
+  account_id: string;
+  kind: 'user' | 'device';
+  user_id: string | null;
+  name: string;
+  email: string;
+  created_at: Timestamp;
+}
+
+/** An enrollment of a seat under a profile (decision 021). */
+export interface EnrollmentsTable {
+  id: string;
+  account_id: string;
+  seat_id: string;
+  profile_id: string | null;
+  profile_name: string;
+  /** `expired` is never stored: it is a pending enrollment past `code_expires_at`. */
+  status: Exclude<EnrollmentStatus, 'expired'>;
+  /** SHA-256 (hex) of the mailed code. */
+  code_hash: string;
+  code_expires_at: Timestamp;
+  failed_attempts: Generated<number>;
+  enrollment_method: EnrollmentMethod | null;
+  keystore_type: string | null;
+  certificate_id: string | null;
+  created_by: string | null;
+  created_at: Timestamp;
+  issued_at: Timestamp | null;
+  redeemed_at: Timestamp | null;
+  cancelled_at: Timestamp | null;
+  version: Generated<number>;
+}
+
 /** A user's client-authentication certificates: issued by the platform CA or uploaded. */
 export interface ClientAuthCertificatesTable {
   id: string;
@@ -488,6 +530,8 @@ export interface Database {
   client_auth_certificates: ClientAuthCertificatesTable;
   enrollment_methods: EnrollmentMethodsTable;
   keystore_types: KeystoreTypesTable;
+  seats: SeatsTable;
+  enrollments: EnrollmentsTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -60,7 +60,9 @@ export interface MailDispatcher {
 interface ClaimedRow {
   id: string;
   kind: string;
-  user_id: string;
+  user_id: string | null;
+  enrollment_id: string | null;
+  link: string | null;
   to_address: string;
   requested_by: string | null;
   attempts: number;
@@ -91,7 +93,7 @@ export function createMailDispatcher(deps: MailDispatcherDeps): MailDispatcher {
                 limit 1
                   for update skip locked)
          and sent_at is null and failed_at is null
-      returning id, kind, user_id, to_address, requested_by, attempts`.execute(db);
+      returning id, kind, user_id, enrollment_id, link, to_address, requested_by, attempts`.execute(db);
     return rows[0];
   }
 
@@ -102,11 +104,16 @@ export function createMailDispatcher(deps: MailDispatcherDeps): MailDispatcher {
   ): Promise<{ action: MailAction | null; tokenHash: string | null }> {
     const link = MAIL_LINKS[kind];
     if (link === null) return { action: null, tokenHash: null };
+    if (link.type === 'carried') {
+      if (row.link === null) throw new Error(`Mail ${kind} ${row.id} carries no link.`);
+      return { action: { url: row.link, lifetimeMinutes: link.lifetimeMinutes }, tokenHash: null };
+    }
+    if (row.user_id === null) throw new Error(`Mail ${kind} ${row.id} names no user.`);
+    const userId = row.user_id;
     if (link.type === 'plain') {
       return {
         action: {
-          url: new URL(typeof link.path === 'string' ? link.path : link.path(row.user_id), config.publicUrl)
-            .href,
+          url: new URL(typeof link.path === 'string' ? link.path : link.path(userId), config.publicUrl).href,
           lifetimeMinutes: null,
         },
         tokenHash: null,
@@ -119,7 +126,7 @@ export function createMailDispatcher(deps: MailDispatcherDeps): MailDispatcher {
       await trx
         .updateTable('user_tokens')
         .set({ revoked_at: at })
-        .where('user_id', '=', row.user_id)
+        .where('user_id', '=', userId)
         .where('purpose', '=', link.purpose)
         .where('used_at', 'is', null)
         .where('revoked_at', 'is', null)
@@ -128,7 +135,7 @@ export function createMailDispatcher(deps: MailDispatcherDeps): MailDispatcher {
         .insertInto('user_tokens')
         .values({
           token_hash: tokenHash,
-          user_id: row.user_id,
+          user_id: userId,
           purpose: link.purpose,
           email: row.to_address,
           created_at: at,
@@ -136,13 +143,45 @@ export function createMailDispatcher(deps: MailDispatcherDeps): MailDispatcher {
         })
         .execute();
     });
-    const url = new URL(link.path(row.user_id, code), config.publicUrl).href;
+    const url = new URL(link.path(userId, code), config.publicUrl).href;
     return { action: { url, lifetimeMinutes: link.lifetimeMinutes }, tokenHash };
+  }
+
+  async function requesterName(row: ClaimedRow): Promise<string | null> {
+    if (row.requested_by === null || row.requested_by === row.user_id) return null;
+    const requester = await db
+      .selectFrom('users')
+      .select(['first_name', 'last_name', 'user_name'])
+      .where('id', '=', row.requested_by)
+      .executeTakeFirst();
+    return requester === undefined ? null : displayName(requester);
+  }
+
+  /** An enrollment's mail speaks to its seat: the person (in their language) or the device's technician. */
+  async function readEnrollmentFacts(
+    row: ClaimedRow,
+    enrollmentId: string,
+  ): Promise<{ facts: MailFacts; locale: string | null } | undefined> {
+    const seat = await db
+      .selectFrom('enrollments')
+      .innerJoin('seats', 'seats.id', 'enrollments.seat_id')
+      .innerJoin('accounts', 'accounts.id', 'enrollments.account_id')
+      .leftJoin('users', 'users.id', 'seats.user_id')
+      .select(['seats.name', 'accounts.name as account', 'users.locale'])
+      .where('enrollments.id', '=', enrollmentId)
+      .executeTakeFirst();
+    if (seat === undefined) return undefined;
+    return {
+      facts: { name: seat.name, userName: seat.name, account: seat.account, actor: await requesterName(row) },
+      locale: seat.locale,
+    };
   }
 
   async function readFacts(
     row: ClaimedRow,
   ): Promise<{ facts: MailFacts; locale: string | null } | undefined> {
+    if (row.enrollment_id !== null) return readEnrollmentFacts(row, row.enrollment_id);
+    if (row.user_id === null) return undefined;
     const user = await db
       .selectFrom('users')
       .innerJoin('accounts', 'accounts.id', 'users.primary_account_id')
@@ -156,20 +195,12 @@ export function createMailDispatcher(deps: MailDispatcherDeps): MailDispatcher {
       .where('users.id', '=', row.user_id)
       .executeTakeFirst();
     if (user === undefined) return undefined;
-    const requester =
-      row.requested_by === null || row.requested_by === row.user_id
-        ? undefined
-        : await db
-            .selectFrom('users')
-            .select(['first_name', 'last_name', 'user_name'])
-            .where('id', '=', row.requested_by)
-            .executeTakeFirst();
     return {
       facts: {
         name: displayName(user),
         userName: user.user_name,
         account: user.account,
-        actor: requester === undefined ? null : displayName(requester),
+        actor: await requesterName(row),
       },
       locale: user.locale,
     };
@@ -179,9 +210,11 @@ export function createMailDispatcher(deps: MailDispatcherDeps): MailDispatcher {
     row: ClaimedRow,
     values: { sent_at?: Date; failed_at?: Date; next_attempt_at?: Date; last_error?: string },
   ) {
+    const finished = values.sent_at !== undefined || values.failed_at !== undefined;
     await db
       .updateTable('mail_outbox')
-      .set({ ...values, claimed_until: null })
+      // A carried link goes once the message has left or was given up (decision 021 §2).
+      .set({ ...values, claimed_until: null, ...(finished ? { link: null } : {}) })
       .where('id', '=', row.id)
       .execute();
   }

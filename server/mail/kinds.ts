@@ -1,4 +1,5 @@
 import { CONSOLE_BASE_PATH } from '../../contract/paths.ts';
+import { ENROLLMENT_CODE_TTL_DAYS } from '../../contract/schemas/enrollments.ts';
 
 /**
  * The messages the platform sends (docs/decisions/018-users-roles-and-tokens.md §6.3). Slice 2 (the
@@ -17,6 +18,8 @@ export const MAIL_KINDS = [
   'password_changed',
   // Certificate sign-in is being set up for the user (O-21): a link to their own certificates.
   'client_auth_setup',
+  // A certificate enrollment's link, to the person or the device's technician (decision 021).
+  'enrollment',
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
@@ -32,6 +35,15 @@ interface OneTimeLink {
   path: (userId: string, code: string) => string;
 }
 
+/**
+ * A link made by the change that enqueued the message and carried in its outbox row until the message
+ * leaves (decision 021 §2): the enrollment's code is shown once to the administrator too.
+ */
+interface CarriedLink {
+  type: 'carried';
+  lifetimeMinutes: number;
+}
+
 /** A link to a console page that needs no code: one path, or one per user. */
 interface PlainLink {
   type: 'plain';
@@ -41,7 +53,7 @@ interface PlainLink {
 const HOURS_72 = 72 * 60;
 
 /** Where each kind's button leads; null for notices that carry no link. */
-export const MAIL_LINKS: Record<MailKind, OneTimeLink | PlainLink | null> = {
+export const MAIL_LINKS: Record<MailKind, OneTimeLink | PlainLink | CarriedLink | null> = {
   invitation: {
     type: 'one-time',
     purpose: 'invitation',
@@ -78,7 +90,13 @@ export const MAIL_LINKS: Record<MailKind, OneTimeLink | PlainLink | null> = {
     type: 'plain',
     path: (userId) => `${CONSOLE_BASE_PATH}/access/administrators/${encodeURIComponent(userId)}/client-auth`,
   },
+  enrollment: { type: 'carried', lifetimeMinutes: ENROLLMENT_CODE_TTL_DAYS * 24 * 60 },
 };
+
+/** The enrollment page of one enrollment, with its code (overview §1). */
+export function enrollmentPath(enrollmentId: string, code: string): string {
+  return `${CONSOLE_BASE_PATH}/enrollment/${encodeURIComponent(enrollmentId)}/${encodeURIComponent(code)}`;
+}
 
 export function isMailKind(kind: string): kind is MailKind {
   return (MAIL_KINDS as readonly string[]).includes(kind);

@@ -130,6 +130,16 @@ const KIND_TEXTS: Record<MailKind, (i18n: I18n, values: Values) => KindTexts> = 
     }),
     action: i18n._({ id: 'mail.client_auth_setup.action', message: 'Open my client certificates' }),
   }),
+  enrollment: (i18n, values) => ({
+    subject: i18n._({ id: 'mail.enrollment.subject', message: 'Enroll your certificate' }),
+    lead: i18n._({
+      id: 'mail.enrollment.lead',
+      message:
+        '{actor} asked for a certificate for {userName} in {account}. Open the link on the computer that should hold the certificate; the trust agent makes its key there.',
+      values,
+    }),
+    action: i18n._({ id: 'mail.enrollment.action', message: 'Enroll certificate' }),
+  }),
   password_changed: (i18n, values) => ({
     subject: i18n._({ id: 'mail.password_changed.subject', message: 'Your password was changed' }),
     lead: i18n._({

@@ -40,6 +40,51 @@ export async function enqueueMail(trx: Kysely<Database>, request: MailRequest): 
   return id;
 }
 
+/**
+ * Puts an enrollment's mail in the outbox, in the transaction that made its code: to the person's
+ * address or the device's technician, with the link it carries until it leaves (decision 021 §2).
+ * Messages of the enrollment still waiting are dropped first: their link's code no longer works.
+ */
+export async function enqueueEnrollmentMail(
+  trx: Kysely<Database>,
+  request: {
+    enrollmentId: string;
+    userId: string | null;
+    to: string;
+    link: string;
+    requestedBy: string;
+    now: Date;
+  },
+): Promise<string> {
+  await dropWaitingEnrollmentMail(trx, request.enrollmentId);
+  const id = randomUUID();
+  await trx
+    .insertInto('mail_outbox')
+    .values({
+      id,
+      kind: 'enrollment',
+      user_id: request.userId,
+      enrollment_id: request.enrollmentId,
+      link: request.link,
+      to_address: request.to,
+      requested_by: request.requestedBy,
+      created_at: request.now,
+      next_attempt_at: request.now,
+    })
+    .execute();
+  return id;
+}
+
+/** Drops an enrollment's messages not sent yet (and their links): its code changed or it ended. */
+export async function dropWaitingEnrollmentMail(trx: Kysely<Database>, enrollmentId: string): Promise<void> {
+  await trx
+    .deleteFrom('mail_outbox')
+    .where('enrollment_id', '=', enrollmentId)
+    .where('sent_at', 'is', null)
+    .where('failed_at', 'is', null)
+    .execute();
+}
+
 /** How long sent and failed messages stay in the outbox, as the record of who asked for what. */
 export const MAIL_RETENTION_DAYS = 90;
 

@@ -13,6 +13,7 @@ import { auditChange, requestActor, updateDetails } from '../audit/change.ts';
 import { findReachableUser, USER_NOT_FOUND } from '../authorization/user-reach.ts';
 import { revokeCertificates } from '../ca/revoke.ts';
 import type { Database } from '../db/schema.ts';
+import { cancelPendingEnrollmentsOf } from '../enrollments/lifecycle.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { requireAuth } from '../http/authenticate.ts';
 import { entityTag } from '../http/entity-tags.ts';
@@ -82,6 +83,12 @@ export function userLifecycleRoutes(app: Hono<AppEnv>, deps: AppDeps, users: Use
         ids: found.map((user) => user.id),
         reason: 'affiliationChanged',
       });
+      await cancelPendingEnrollmentsOf(
+        deps,
+        trx,
+        requestActor(c, deps.config),
+        found.map((user) => user.id),
+      );
       for (const user of found) await deleteUser(trx, c, deps, user);
     });
     return c.body(null, 204);
@@ -100,6 +107,7 @@ export function userLifecycleRoutes(app: Hono<AppEnv>, deps: AppDeps, users: Use
           ids: [row.id],
           reason: 'affiliationChanged',
         });
+        await cancelPendingEnrollmentsOf(deps, trx, requestActor(c, deps.config), [row.id]);
         await trx.deleteFrom('users').where('id', '=', row.id).execute();
         return { action: 'DELETE', details: { user_name: row.user_name, access_scope: row.access_scope } };
       },

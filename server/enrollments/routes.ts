@@ -1,0 +1,570 @@
+import type { Context } from 'hono';
+import { Hono } from 'hono';
+import type { Kysely } from 'kysely';
+import { apiPaths, UI_API_V1, UI_API_V2 } from '../../contract/paths.ts';
+import { clientAuthGenerateSchema } from '../../contract/schemas/client-auth.ts';
+import { DEFAULT_LIST_LIMIT } from '../../contract/schemas/common.ts';
+import {
+  ENROLLMENT_CODE_ATTEMPTS,
+  type Enrollment,
+  type EnrollmentCertificate,
+  type EnrollmentCreated,
+  type EnrollmentStatusAnswer,
+  enrollmentCertificateRequestSchema,
+  enrollmentCodeParamsSchema,
+  enrollmentCreateSchema,
+  enrollmentIdParamsSchema,
+  enrollmentListQuerySchema,
+  type PublicEnrollment,
+  type Seat,
+  seatEnrollmentsQuerySchema,
+  seatIdParamsSchema,
+} from '../../contract/schemas/enrollments.ts';
+import type { AppDeps } from '../app-deps.ts';
+import { type AuditActor, auditChange, auditChangeBy, requestActor, updateDetails } from '../audit/change.ts';
+import { ACCOUNT_NOT_FOUND, canSeeAccount } from '../authorization/account-reach.ts';
+import { USER_NOT_FOUND } from '../authorization/user-reach.ts';
+import { issueCertificate } from '../ca/issue.ts';
+import { revokeCertificates } from '../ca/revoke.ts';
+import { assertMayRegister, PERSON_CERTIFICATE_OWNERS } from '../client-auth/access.ts';
+import { generateClientAuthCertificate } from '../client-auth/routes.ts';
+import type { Database } from '../db/schema.ts';
+import type { AppEnv } from '../http/app-env.ts';
+import { requireAuth } from '../http/authenticate.ts';
+import { clientAddress } from '../http/client-address.ts';
+import {
+  assertWellFormedIfMatch,
+  entityTag,
+  ifMatchAdmits,
+  PreconditionFailed,
+} from '../http/entity-tags.ts';
+import { ApiError } from '../http/errors.ts';
+import { invalidField, validateJson, validateParams, validateQuery } from '../http/validate.ts';
+import { checkSignInThrottle, clearSignInFailures, recordSignInFailure } from '../identity/throttle.ts';
+import { enrollmentPath } from '../mail/kinds.ts';
+import { dropWaitingEnrollmentMail, enqueueEnrollmentMail } from '../mail/outbox.ts';
+import { type ResourceKind, versionedResource } from '../resources/versioned-resource.ts';
+import { assertEnrollmentAccess } from './access.ts';
+import { codeMatches, newEnrollmentCode } from './codes.ts';
+import {
+  countWrongCode,
+  DEFAULT_SORT,
+  effectiveStatus,
+  ensureDeviceSeat,
+  ensureUserSeat,
+  findEnrollment,
+  findReachableEnrollment,
+  findReachableSeat,
+  insertEnrollment,
+  listEnrollments,
+  type StoredEnrollment,
+  toEnrollment,
+  updateEnrollment,
+} from './repository.ts';
+import { publicKeyTypes, revocationReasonFor } from './rules.ts';
+
+const NOT_FOUND = 'Enrollment not found.';
+
+/** The routes' paths (`apiPaths.enrollments` with Hono's parameters). */
+const LIST = `${UI_API_V1}/enrollments`;
+const CREATE = `${UI_API_V2}/enrollment`;
+const BY_ID = `${UI_API_V2}/enrollment/:id`;
+const STATUS = `${BY_ID}/status`;
+const RESEND = `${BY_ID}/resend`;
+const CLIENT_AUTH_CERTIFICATE = `${UI_API_V1}/enrollment/:id/client-auth-certificate`;
+const BY_CODE = `${BY_ID}/:code`;
+const CERTIFICATE = `${BY_CODE}/certificate`;
+const REDEEM = `${BY_CODE}/redeem`;
+const SEAT = `${UI_API_V2}/seat/:id`;
+const SEAT_ENROLLMENTS = `${SEAT}/enrollments`;
+
+function enrollmentKind(deps: AppDeps): ResourceKind<{ id: string }, StoredEnrollment> {
+  return {
+    label: 'Enrollment',
+    resourceType: 'ENROLLMENT',
+    find: async (db, principal, { id }, lock) => {
+      const row = await findReachableEnrollment(db, principal, id, lock);
+      return row && { row, accountId: row.account_id };
+    },
+    authorize: (principal, _found, access) => assertEnrollmentAccess(principal, access),
+    represent: async (_db, _principal, { row }) => toEnrollment(row, deps.now()),
+  };
+}
+
+/** The link of the mail and of the answer to create and resend, on the configured origin only. */
+function enrollmentUrl(deps: AppDeps, id: string, code: string): string {
+  return new URL(enrollmentPath(id, code), deps.config.publicUrl).href;
+}
+
+/**
+ * Who the trail names for the enrollee's calls (decision 021 §4): nobody is signed in, so the seat
+ * acts: the person's user id, or the device seat's id, with the seat's name.
+ */
+function enrolleeActor(seat: Seat, address: string | null): AuditActor {
+  return { id: seat.user_id ?? seat.id, name: seat.name, address };
+}
+
+/** The person the seat is for: they must be a user of the account (primary or added to it). */
+async function personOfAccount(trx: Kysely<Database>, accountId: string, userId: string) {
+  const user = await trx
+    .selectFrom('users')
+    .select(['id', 'first_name', 'last_name', 'user_name', 'email'])
+    .where('id', '=', userId)
+    .where((eb) =>
+      eb.or([
+        eb('primary_account_id', '=', accountId),
+        eb.exists(
+          eb
+            .selectFrom('user_accounts')
+            .select('user_accounts.user_id')
+            .whereRef('user_accounts.user_id', '=', 'users.id')
+            .where('user_accounts.account_id', '=', accountId),
+        ),
+      ]),
+    )
+    .executeTakeFirst();
+  if (!user) throw invalidField('seat.user_id', 'invalidValue');
+  if (user.email === '') throw invalidField('seat.user_id', 'required');
+  return {
+    id: user.id,
+    name: `${user.first_name} ${user.last_name}`.trim() || user.user_name,
+    email: user.email,
+  };
+}
+
+/** Certificate enrollment (decision 021): the administrators' routes and the enrollee's public ones. */
+export function enrollmentRoutes(deps: AppDeps): Hono<AppEnv> {
+  const { db } = deps;
+  const app = new Hono<AppEnv>();
+  const authenticated = requireAuth(deps);
+  const enrollments = versionedResource(deps, enrollmentKind(deps));
+  const idParams = validateParams(enrollmentIdParamsSchema);
+  const codeParams = validateParams(enrollmentCodeParamsSchema);
+
+  /** A reachable enrollment for a change, locked: 404 out of reach, 403 without manage, 412 on If-Match. */
+  async function lockedForChange(trx: Kysely<Database>, c: Context<AppEnv>, id: string) {
+    const ifMatch = c.req.header('If-Match');
+    assertWellFormedIfMatch(ifMatch, 'enrollment');
+    const found = await enrollments.locate(trx, c.var.principal, { id }, 'manage', true);
+    if (!ifMatchAdmits(ifMatch, found.row.version)) {
+      throw new PreconditionFailed(
+        'Enrollment has changed since it was read; reload it and apply the change again.',
+        toEnrollment(found.row, deps.now()),
+        entityTag(found.row.version),
+      );
+    }
+    return found.row;
+  }
+
+  async function readBack(trx: Kysely<Database>, id: string): Promise<Enrollment> {
+    const row = await findEnrollment(trx, id, false);
+    if (!row) throw new Error('An enrollment just written is gone.');
+    return toEnrollment(row, deps.now());
+  }
+
+  // Administrators -------------------------------------------------------------------------------
+
+  app.get(LIST, authenticated, validateQuery(enrollmentListQuerySchema), async (c) => {
+    const principal = c.var.principal;
+    const { limit = DEFAULT_LIST_LIMIT, offset = 0, sort = DEFAULT_SORT, ...filters } = c.req.valid('query');
+    if (filters.account_id !== undefined && !(await canSeeAccount(db, principal, filters.account_id))) {
+      throw new ApiError(404, ACCOUNT_NOT_FOUND);
+    }
+    assertEnrollmentAccess(principal, 'view');
+    return c.json(await listEnrollments(db, principal, filters, { limit, offset, sort }, deps.now()));
+  });
+
+  app.post(CREATE, authenticated, validateJson(enrollmentCreateSchema), async (c) => {
+    const principal = c.var.principal;
+    const body = c.req.valid('json');
+    const now = deps.now();
+    const answer = await db.transaction().execute(async (trx) => {
+      if (!(await canSeeAccount(trx, principal, body.account_id))) throw new ApiError(404, ACCOUNT_NOT_FOUND);
+      assertEnrollmentAccess(principal, 'manage');
+      const profile = await trx
+        .selectFrom('certificate_profiles')
+        .select(['id', 'name'])
+        .where('id', '=', body.profile_id)
+        .where('account_id', '=', body.account_id)
+        .executeTakeFirst();
+      if (!profile) throw invalidField('profile_id', 'invalidValue');
+      const { seat, created } =
+        body.seat.kind === 'user'
+          ? await ensureUserSeat(
+              trx,
+              body.account_id,
+              await personOfAccount(trx, body.account_id, body.seat.user_id),
+              now,
+            )
+          : await ensureDeviceSeat(
+              trx,
+              body.account_id,
+              { name: body.seat.name, email: body.seat.email },
+              now,
+            );
+      if (created) {
+        await auditChange(trx, c, deps, {
+          action: 'CREATE',
+          resourceType: 'SEAT',
+          resourceId: seat.id,
+          accountId: body.account_id,
+          details: { kind: seat.kind, name: seat.name, user_id: seat.user_id },
+        });
+      }
+      const code = newEnrollmentCode(now);
+      const id = await insertEnrollment(
+        trx,
+        {
+          accountId: body.account_id,
+          seatId: seat.id,
+          profile,
+          codeHash: code.hash,
+          codeExpiresAt: code.expiresAt,
+          createdBy: principal.userId,
+        },
+        now,
+      );
+      const url = enrollmentUrl(deps, id, code.code);
+      await enqueueEnrollmentMail(trx, {
+        enrollmentId: id,
+        userId: seat.user_id,
+        to: seat.email,
+        link: url,
+        requestedBy: principal.userId,
+        now,
+      });
+      await auditChange(trx, c, deps, {
+        action: 'CREATE',
+        resourceType: 'ENROLLMENT',
+        resourceId: id,
+        accountId: body.account_id,
+        details: {
+          seat_id: seat.id,
+          seat_kind: seat.kind,
+          seat_name: seat.name,
+          profile_id: profile.id,
+          profile_name: profile.name,
+        },
+      });
+      return { enrollment: await readBack(trx, id), enrollment_url: url } satisfies EnrollmentCreated;
+    });
+    deps.mail.nudge();
+    c.header('Location', apiPaths.enrollments.byId(answer.enrollment.id));
+    c.header('ETag', entityTag(answer.enrollment.version));
+    return c.json(answer, 201);
+  });
+
+  // Before the public `enrollment/:id/:code`, which would take `status` for a code.
+  app.get(STATUS, authenticated, idParams, async (c) => {
+    const found = await enrollments.locate(db, c.var.principal, c.req.valid('param'), 'view', false);
+    const { row } = found;
+    c.header('ETag', entityTag(row.version));
+    const answer: EnrollmentStatusAnswer = {
+      id: row.id,
+      status: effectiveStatus(row, deps.now()),
+      certificate_id: row.certificate_id,
+      version: row.version,
+    };
+    return c.json(answer);
+  });
+
+  app.get(BY_ID, authenticated, idParams, (c) => enrollments.read(c, c.req.valid('param')));
+
+  // A new code and a new week; the old code and its waiting mail die, the wrong codes are forgotten.
+  app.post(RESEND, authenticated, idParams, async (c) => {
+    const now = deps.now();
+    const answer = await db.transaction().execute(async (trx) => {
+      const row = await lockedForChange(trx, c, c.req.valid('param').id);
+      const status = effectiveStatus(row, now);
+      if (status !== 'pending' && status !== 'expired') {
+        throw new ApiError(409, `The enrollment is ${status}; only a pending or expired one is sent again.`);
+      }
+      const code = newEnrollmentCode(now);
+      await updateEnrollment(trx, row.id, {
+        code_hash: code.hash,
+        code_expires_at: code.expiresAt,
+        failed_attempts: 0,
+      });
+      const url = enrollmentUrl(deps, row.id, code.code);
+      await enqueueEnrollmentMail(trx, {
+        enrollmentId: row.id,
+        userId: row.seat.user_id,
+        to: row.seat.email,
+        link: url,
+        requestedBy: c.var.principal.userId,
+        now,
+      });
+      await auditChange(trx, c, deps, {
+        action: 'UPDATE',
+        resourceType: 'ENROLLMENT',
+        resourceId: row.id,
+        accountId: row.account_id,
+        // The code itself is withheld: the trail says it changed, never what it is.
+        details: updateDetails(
+          {
+            code: row.code_hash,
+            code_expires_at: row.code_expires_at.toISOString(),
+            failed_attempts: row.failed_attempts,
+          },
+          { code: code.hash, code_expires_at: code.expiresAt.toISOString(), failed_attempts: 0 },
+          ['code_expires_at', 'failed_attempts'],
+        ),
+      });
+      return { enrollment: await readBack(trx, row.id), enrollment_url: url } satisfies EnrollmentCreated;
+    });
+    deps.mail.nudge();
+    c.header('ETag', entityTag(answer.enrollment.version));
+    return c.json(answer);
+  });
+
+  // Cancels: a pending one stops working; an issued or redeemed one has its certificate revoked.
+  app.delete(BY_ID, authenticated, idParams, async (c) => {
+    const now = deps.now();
+    await db.transaction().execute(async (trx) => {
+      const row = await lockedForChange(trx, c, c.req.valid('param').id);
+      if (row.stored_status === 'cancelled') throw new ApiError(409, 'The enrollment is already cancelled.');
+      if (row.certificate_id !== null) {
+        await revokeCertificates(deps, trx, requestActor(c, deps.config), {
+          where: 'certificate',
+          ids: [row.certificate_id],
+          reason: revocationReasonFor(row.seat),
+        });
+      }
+      await dropWaitingEnrollmentMail(trx, row.id);
+      await updateEnrollment(trx, row.id, { status: 'cancelled', cancelled_at: now });
+      await auditChange(trx, c, deps, {
+        action: 'UPDATE',
+        resourceType: 'ENROLLMENT',
+        resourceId: row.id,
+        accountId: row.account_id,
+        details: updateDetails({ status: effectiveStatus(row, now) }, { status: 'cancelled' }, ['status']),
+      });
+      c.header('ETag', entityTag(row.version + 1));
+    });
+    return c.body(null, 204);
+  });
+
+  app.get(SEAT, authenticated, validateParams(seatIdParamsSchema), async (c) => {
+    const seat = await findReachableSeat(db, c.var.principal, c.req.valid('param').id);
+    if (!seat) throw new ApiError(404, 'Seat not found.');
+    assertEnrollmentAccess(c.var.principal, 'view');
+    return c.json(seat);
+  });
+
+  app.get(
+    SEAT_ENROLLMENTS,
+    authenticated,
+    validateParams(seatIdParamsSchema),
+    validateQuery(seatEnrollmentsQuerySchema),
+    async (c) => {
+      const principal = c.var.principal;
+      const seat = await findReachableSeat(db, principal, c.req.valid('param').id);
+      if (!seat) throw new ApiError(404, 'Seat not found.');
+      assertEnrollmentAccess(principal, 'view');
+      const { limit = DEFAULT_LIST_LIMIT, offset = 0 } = c.req.valid('query');
+      return c.json(
+        await listEnrollments(
+          db,
+          principal,
+          { seat_id: seat.id },
+          { limit, offset, sort: DEFAULT_SORT },
+          deps.now(),
+        ),
+      );
+    },
+  );
+
+  // Q-61: a client-authentication certificate for the enrollment's person, as their own generate
+  // route makes it: the enrollment within reach and manage enrollment, then the person's own rules
+  // (within the caller's user reach, manage user, a signed-in session).
+  app.post(
+    CLIENT_AUTH_CERTIFICATE,
+    authenticated,
+    idParams,
+    validateJson(clientAuthGenerateSchema),
+    async (c) => {
+      const principal = c.var.principal;
+      const { csr } = c.req.valid('json');
+      const now = deps.now();
+      const answer = await db.transaction().execute(async (trx) => {
+        const { row } = await enrollments.locate(trx, principal, c.req.valid('param'), 'manage', true);
+        if (row.seat.user_id === null) {
+          throw new ApiError(409, 'The enrollment is for a device; client authentication is for people.');
+        }
+        const owner = await PERSON_CERTIFICATE_OWNERS.find(trx, principal, row.seat.user_id, true);
+        if (!owner) throw new ApiError(404, USER_NOT_FOUND);
+        assertMayRegister(PERSON_CERTIFICATE_OWNERS, principal, owner);
+        return generateClientAuthCertificate(trx, c, deps, owner, csr, now);
+      });
+      c.header('ETag', entityTag(answer.item.version));
+      return c.json(answer, 201);
+    },
+  );
+
+  // The enrollee (no session) ------------------------------------------------------------------
+
+  /**
+   * Judges the code of a public call before anything else (decision 021 §2): 429 while the address
+   * or the pair (address, enrollment) is blocked by the sign-in throttle (decision 005) or the
+   * enrollment's own wrong codes reached ENROLLMENT_CODE_ATTEMPTS; 404 alike for an unknown id and a
+   * wrong code, which counts against the address, the pair and the enrollment. The counts are
+   * written outside any transaction, so the answer cannot roll them back.
+   */
+  async function judgeCode(c: Context<AppEnv>, params: { id: string; code: string }) {
+    const address = clientAddress(c, deps.config);
+    // The throttle's "user name" is the enrollment: its pair and address counters are sign-in's.
+    const attempt = { userName: `enrollment ${params.id}`, address };
+    const now = deps.now();
+    const verdict = await checkSignInThrottle(db, now, attempt);
+    if (verdict.kind === 'blocked') {
+      c.header('Retry-After', String(verdict.retryAfterSeconds));
+      throw new ApiError(429, 'Too many wrong enrollment codes from this address. Try again later.');
+    }
+    const found = await findEnrollment(db, params.id, false);
+    if (found && found.failed_attempts >= ENROLLMENT_CODE_ATTEMPTS) {
+      throw new ApiError(429, 'Too many wrong codes for this enrollment; ask for a new link.');
+    }
+    if (!codeMatches(params.code, found?.code_hash)) {
+      await recordSignInFailure(db, now, attempt, { trustedDevice: false });
+      if (found) await countWrongCode(db, found.id);
+      throw new ApiError(404, NOT_FOUND);
+    }
+    await clearSignInFailures(db, attempt);
+    return { row: found as StoredEnrollment, address };
+  }
+
+  /** The enrollment again under its row lock, as long as its code has not changed meanwhile. */
+  async function relock(trx: Kysely<Database>, judged: StoredEnrollment): Promise<StoredEnrollment> {
+    const row = await findEnrollment(trx, judged.id, true);
+    if (!row || row.code_hash !== judged.code_hash) throw new ApiError(404, NOT_FOUND);
+    return row;
+  }
+
+  /** A pending enrollment whose code still works: 410 once it expired, 409 once used or cancelled. */
+  function assertPending(row: StoredEnrollment, now: Date): void {
+    const status = effectiveStatus(row, now);
+    if (status === 'expired') throw new ApiError(410, 'The enrollment link has expired; ask for a new one.');
+    if (status !== 'pending') throw new ApiError(409, `The enrollment is ${status}.`);
+  }
+
+  async function profilePolicyOf(trx: Kysely<Database>, row: StoredEnrollment) {
+    const profile =
+      row.profile_id === null
+        ? undefined
+        : await trx
+            .selectFrom('certificate_profiles')
+            .select(['id', 'name', 'policy'])
+            .where('id', '=', row.profile_id)
+            .executeTakeFirst();
+    if (!profile) throw new ApiError(409, 'The certificate profile of the enrollment no longer exists.');
+    return profile;
+  }
+
+  app.get(BY_CODE, codeParams, async (c) => {
+    const { row } = await judgeCode(c, c.req.valid('param'));
+    assertPending(row, deps.now());
+    const profile = await profilePolicyOf(db, row);
+    const person =
+      row.seat.user_id === null
+        ? undefined
+        : await db
+            .selectFrom('users')
+            .select(['first_name', 'last_name'])
+            .where('id', '=', row.seat.user_id)
+            .executeTakeFirst();
+    const answer: PublicEnrollment = {
+      id: row.id,
+      status: 'pending',
+      account_name: row.account_name,
+      profile_name: row.profile_name,
+      seat_kind: row.seat.kind,
+      first_name: person?.first_name ?? row.seat.name,
+      last_name: person?.last_name ?? '',
+      email: row.seat.email,
+      subject_rules: profile.policy.subject,
+      key_types: publicKeyTypes(profile.policy),
+      code_expires_at: row.code_expires_at.toISOString(),
+    };
+    return c.json(answer);
+  });
+
+  app.post(CERTIFICATE, codeParams, validateJson(enrollmentCertificateRequestSchema), async (c) => {
+    const judged = await judgeCode(c, c.req.valid('param'));
+    const {
+      csr,
+      common_name,
+      enrollment_method,
+      keystore_type,
+      name: _name,
+      end_date: _endDate,
+      ...subject
+    } = c.req.valid('json');
+    const answer = await db.transaction().execute(async (trx) => {
+      const row = await relock(trx, judged.row);
+      const now = deps.now();
+      assertPending(row, now);
+      const profile = await profilePolicyOf(trx, row);
+      const actor = enrolleeActor(row.seat, judged.address);
+      // The profile decides the validity and every extension (decision 019); the request gives
+      // the subject values it allows and the key, nothing else of the CSR is taken.
+      const issued = await issueCertificate(deps, trx, actor, {
+        csr,
+        policy: profile.policy,
+        subject: { ...subject, common_name },
+        accountId: row.account_id,
+        profile: { id: profile.id, name: profile.name },
+        source: 'enrollment',
+        ownerUserId: row.seat.user_id,
+      });
+      const after = {
+        status: 'issued' as const,
+        certificate_id: issued.row.id,
+        enrollment_method,
+        keystore_type,
+      };
+      await updateEnrollment(trx, row.id, { ...after, issued_at: now });
+      await auditChangeBy(trx, actor, deps, {
+        action: 'UPDATE',
+        resourceType: 'ENROLLMENT',
+        resourceId: row.id,
+        accountId: row.account_id,
+        details: updateDetails(
+          { status: 'pending', certificate_id: null, enrollment_method: null, keystore_type: null },
+          after,
+          Object.keys(after),
+        ),
+      });
+      return {
+        x509_cert: issued.pem,
+        chain: issued.chain,
+        certificate_id: issued.row.id,
+        serial_number: issued.row.serial_number,
+      } satisfies EnrollmentCertificate;
+    });
+    return c.json(answer, 201);
+  });
+
+  app.put(REDEEM, codeParams, async (c) => {
+    const judged = await judgeCode(c, c.req.valid('param'));
+    await db.transaction().execute(async (trx) => {
+      const row = await relock(trx, judged.row);
+      if (row.stored_status !== 'issued') {
+        throw new ApiError(
+          409,
+          `The enrollment is ${effectiveStatus(row, deps.now())}; only an issued one is redeemed.`,
+        );
+      }
+      await updateEnrollment(trx, row.id, { status: 'redeemed', redeemed_at: deps.now() });
+      await auditChangeBy(trx, enrolleeActor(row.seat, judged.address), deps, {
+        action: 'UPDATE',
+        resourceType: 'ENROLLMENT',
+        resourceId: row.id,
+        accountId: row.account_id,
+        details: updateDetails({ status: 'issued' }, { status: 'redeemed' }, ['status']),
+      });
+    });
+    return c.body(null, 204);
+  });
+
+  return app;
+}

@@ -1,0 +1,328 @@
+import 'reflect-metadata';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiPaths } from '../../../contract/paths.ts';
+import {
+  ENROLLMENT_CODE_ATTEMPTS,
+  ENROLLMENT_CODE_TTL_DAYS,
+  type Enrollment,
+  type EnrollmentCertificate,
+  type PublicEnrollment,
+} from '../../../contract/schemas/enrollments.ts';
+import { x509 } from '../../../server/ca/x509.ts';
+import { createCsr, insertTestProfile, TEST_POLICY, withCertificateAuthority } from '../ca/helpers.ts';
+import { errorOf } from '../errors.ts';
+import { signIn } from '../identity/requests.ts';
+import { call } from '../organizations/requests.ts';
+import type { TestApp, TestUser } from '../test-app.ts';
+import { insertTestUser } from '../users/helpers.ts';
+import {
+  certificateRequest,
+  codeOf,
+  createEnrollment,
+  createEnrollmentTestApp,
+  publicCall,
+} from './helpers.ts';
+
+/**
+ * The enrollee's calls (overview §4, decision 021): open the link, request the certificate with a
+ * real CSR, redeem; and what stops a guesser, a second issue and an expired link.
+ */
+
+let harness: TestApp;
+let token: string;
+let admin: TestUser;
+let accountId: string;
+let profileId: string;
+let personId: string;
+let clock = Date.now();
+let rootPem: string;
+let issuingPem: string;
+
+beforeAll(async () => {
+  harness = await createEnrollmentTestApp({ now: () => new Date(clock), config: { trustProxy: true } });
+  const ca = await withCertificateAuthority(harness.deps);
+  rootPem = ca.rootPem;
+  issuingPem = ca.issuingPem;
+  admin = await harness.createUser({ accessScope: 'account' });
+  accountId = admin.accountId;
+  token = (await signIn(harness, admin)).accessToken;
+  profileId = (
+    await insertTestProfile(harness, accountId, {
+      policy: { ...TEST_POLICY, key_types: { rsa: [], ec: ['P-256'] } },
+    })
+  ).id;
+  personId = await insertTestUser(harness, {
+    accountId,
+    email: 'ada@example.com',
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+  });
+});
+afterAll(() => harness.close());
+
+function enroll() {
+  return createEnrollment(harness, token, {
+    account_id: accountId,
+    profile_id: profileId,
+    seat: { kind: 'user', user_id: personId },
+  });
+}
+
+async function readEnrollment(id: string): Promise<Enrollment> {
+  const response = await call(harness, 'GET', apiPaths.enrollments.byId(id), { token });
+  return (await response.json()) as Enrollment;
+}
+
+describe('the enrollee', () => {
+  it('opens the link, gets a certificate for a key of their own, and redeems the enrollment once', async () => {
+    const { enrollment, code } = await enroll();
+    const opened = await publicCall(harness, 'GET', apiPaths.enrollments.byCode(enrollment.id, code));
+    expect(opened.status).toBe(200);
+    const page = (await opened.json()) as PublicEnrollment;
+    expect(page).toMatchObject({
+      id: enrollment.id,
+      status: 'pending',
+      seat_kind: 'user',
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      email: 'ada@example.com',
+      key_types: ['ECDSA-P256'],
+    });
+    expect(page.subject_rules.common_name).toBe('required');
+
+    const { pem } = await createCsr('EC P-256', 'CN=ignored');
+    const issued = await publicCall(harness, 'POST', apiPaths.enrollments.certificate(enrollment.id, code), {
+      body: certificateRequest(pem, { emails: ['ada@example.com'] }),
+    });
+    expect(issued.status).toBe(201);
+    const answer = (await issued.json()) as EnrollmentCertificate;
+    expect(answer.chain).toEqual([issuingPem, rootPem]);
+    const certificate = new x509.X509Certificate(answer.x509_cert);
+    expect(certificate.subject).toBe('CN=Ada Lovelace');
+    const issuer = new x509.X509Certificate(issuingPem);
+    expect(await certificate.verify({ publicKey: issuer.publicKey, signatureOnly: true })).toBe(true);
+    expect(
+      await issuer.verify({ publicKey: new x509.X509Certificate(rootPem).publicKey, signatureOnly: true }),
+    ).toBe(true);
+
+    const stored = await readEnrollment(enrollment.id);
+    expect(stored).toMatchObject({
+      status: 'issued',
+      certificate_id: answer.certificate_id,
+      enrollment_method: 'DTA',
+      keystore_type: 'DTM_SOFTWARE',
+    });
+    const row = await harness.deps.db
+      .selectFrom('certificates')
+      .select(['source', 'owner_user_id', 'profile_id'])
+      .where('id', '=', answer.certificate_id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ source: 'enrollment', owner_user_id: personId, profile_id: profileId });
+
+    const redeem = apiPaths.enrollments.redeem(enrollment.id, code);
+    expect((await publicCall(harness, 'PUT', redeem)).status).toBe(204);
+    expect((await readEnrollment(enrollment.id)).status).toBe('redeemed');
+    // Used: the code opens nothing more.
+    expect((await publicCall(harness, 'PUT', redeem)).status).toBe(409);
+    expect((await publicCall(harness, 'GET', apiPaths.enrollments.byCode(enrollment.id, code))).status).toBe(
+      409,
+    );
+
+    // Each step is in the trail, in the enrollee's name and without the code.
+    const events = await harness.deps.db
+      .selectFrom('audit_events')
+      .select(['action', 'actor_id', 'actor_name', 'details'])
+      .where('resource_id', '=', enrollment.id)
+      .orderBy('seq')
+      .execute();
+    expect(events.map((event) => event.action)).toEqual(['CREATE', 'UPDATE', 'UPDATE']);
+    expect(events[2]).toMatchObject({ actor_id: personId, actor_name: 'Ada Lovelace' });
+    expect(JSON.stringify(events)).not.toContain(code);
+  });
+
+  it('issues one certificate per enrollment, also for two requests at once', async () => {
+    const { enrollment, code } = await enroll();
+    const path = apiPaths.enrollments.certificate(enrollment.id, code);
+    const [first, second] = await Promise.all([
+      createCsr('EC P-256').then(({ pem }) =>
+        publicCall(harness, 'POST', path, { body: certificateRequest(pem) }),
+      ),
+      createCsr('EC P-256').then(({ pem }) =>
+        publicCall(harness, 'POST', path, { body: certificateRequest(pem) }),
+      ),
+    ]);
+    expect([first.status, second.status].sort()).toEqual([201, 409]);
+    const again = await publicCall(harness, 'POST', path, {
+      body: certificateRequest((await createCsr('EC P-256')).pem),
+    });
+    expect(again.status).toBe(409);
+    const issued = await harness.deps.db
+      .selectFrom('certificates')
+      .select('id')
+      .where('source', '=', 'enrollment')
+      .where('id', '=', (await readEnrollment(enrollment.id)).certificate_id ?? '')
+      .execute();
+    expect(issued).toHaveLength(1);
+  });
+
+  it('refuses a key the profile does not accept, naming the csr, and leaves the enrollment pending', async () => {
+    const { enrollment, code } = await enroll();
+    const response = await publicCall(
+      harness,
+      'POST',
+      apiPaths.enrollments.certificate(enrollment.id, code),
+      {
+        body: certificateRequest((await createCsr('RSA 2048')).pem),
+      },
+    );
+    expect(response.status).toBe(400);
+    expect(await errorOf(response)).toMatchObject({ field: 'csr', code: 'keyTypeNotAllowed' });
+    expect((await readEnrollment(enrollment.id)).status).toBe('pending');
+  });
+
+  it.each([
+    ['no JSON at all', '{"csr": '],
+    ['a number for the CSR', JSON.stringify({ ...certificateRequest('x'), csr: 42 })],
+    [
+      'an unknown enrollment method',
+      JSON.stringify(certificateRequest('x', { enrollment_method: 'XX' as 'DTA' })),
+    ],
+    [
+      'a CSR that is not one',
+      JSON.stringify(
+        certificateRequest('-----BEGIN CERTIFICATE REQUEST-----\nAAAA\n-----END CERTIFICATE REQUEST-----'),
+      ),
+    ],
+  ])('answers a malformed request (%s) with 400, never a 5xx', async (_label, body) => {
+    const { enrollment, code } = await enroll();
+    const response = await harness.app.request(apiPaths.enrollments.certificate(enrollment.id, code), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': '203.0.113.10' },
+      body,
+    });
+    expect(response.status).toBe(400);
+    expect((await readEnrollment(enrollment.id)).status).toBe('pending');
+  });
+
+  it('answers an expired link 410 until an administrator sends a new one', async () => {
+    const { enrollment, code } = await enroll();
+    clock += ENROLLMENT_CODE_TTL_DAYS * 86_400_000 + 1000;
+    try {
+      expect(
+        (await publicCall(harness, 'GET', apiPaths.enrollments.byCode(enrollment.id, code))).status,
+      ).toBe(410);
+      const post = await publicCall(harness, 'POST', apiPaths.enrollments.certificate(enrollment.id, code), {
+        body: certificateRequest((await createCsr('EC P-256')).pem),
+      });
+      expect(post.status).toBe(410);
+      // A week on, the administrator signs in again: the enrollment reads expired and is sent again.
+      token = (await signIn(harness, admin)).accessToken;
+      expect((await readEnrollment(enrollment.id)).status).toBe('expired');
+      const resent = await call(harness, 'POST', apiPaths.enrollments.resend(enrollment.id), { token });
+      expect(resent.status).toBe(200);
+      const { enrollment_url } = (await resent.json()) as { enrollment_url: string };
+      const opened = await publicCall(
+        harness,
+        'GET',
+        apiPaths.enrollments.byCode(enrollment.id, codeOf(enrollment_url)),
+      );
+      expect(opened.status).toBe(200);
+    } finally {
+      clock -= ENROLLMENT_CODE_TTL_DAYS * 86_400_000 + 1000;
+      token = (await signIn(harness, admin)).accessToken;
+    }
+  });
+});
+
+describe('a guesser', () => {
+  it('gets 404 for a wrong code as for an unknown enrollment, and is stopped after five', async () => {
+    const { enrollment, code } = await enroll();
+    const address = '198.51.100.7';
+    const unknown = await publicCall(harness, 'GET', apiPaths.enrollments.byCode(crypto.randomUUID(), code), {
+      address: '198.51.100.99',
+    });
+    expect(unknown.status).toBe(404);
+    const unknownError = await errorOf(unknown);
+    const wrongCode = 'A'.repeat(26);
+    const wrong = await publicCall(harness, 'GET', apiPaths.enrollments.byCode(enrollment.id, wrongCode), {
+      address,
+    });
+    expect(wrong.status).toBe(404);
+    expect(await errorOf(wrong)).toEqual(unknownError);
+    for (let attempt = 2; attempt <= ENROLLMENT_CODE_ATTEMPTS; attempt++) {
+      expect(
+        (
+          await publicCall(
+            harness,
+            'GET',
+            apiPaths.enrollments.byCode(enrollment.id, `${wrongCode}${attempt}`),
+            { address },
+          )
+        ).status,
+      ).toBe(404);
+    }
+    expect((await readEnrollment(enrollment.id)).failed_attempts).toBe(ENROLLMENT_CODE_ATTEMPTS);
+    // Now even the right code, from another address, is refused until a resend.
+    const stopped = await publicCall(harness, 'GET', apiPaths.enrollments.byCode(enrollment.id, code), {
+      address: '192.0.2.44',
+    });
+    expect(stopped.status).toBe(429);
+
+    const resent = await call(harness, 'POST', apiPaths.enrollments.resend(enrollment.id), { token });
+    expect(resent.status).toBe(200);
+    const { enrollment_url } = (await resent.json()) as { enrollment_url: string };
+    const newCode = codeOf(enrollment_url);
+    expect(
+      (
+        await publicCall(harness, 'GET', apiPaths.enrollments.byCode(enrollment.id, code), {
+          address: '192.0.2.45',
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await publicCall(harness, 'GET', apiPaths.enrollments.byCode(enrollment.id, newCode), {
+          address: '192.0.2.45',
+        })
+      ).status,
+    ).toBe(200);
+  });
+
+  it('is stopped per address across enrollments, without locking out another address', async () => {
+    const address = '198.51.100.200';
+    const enrollments = [];
+    // Four wrong codes each (below the pair's back-off) until the address reaches its ceiling of 50.
+    for (let index = 0; index < 13; index++) enrollments.push(await enroll());
+    let blocked = false;
+    for (const { enrollment } of enrollments) {
+      for (let attempt = 0; attempt < 4 && !blocked; attempt++) {
+        const response = await publicCall(
+          harness,
+          'GET',
+          apiPaths.enrollments.byCode(enrollment.id, `WRONG${attempt}`),
+          { address },
+        );
+        if (response.status === 429) blocked = true;
+        else expect(response.status).toBe(404);
+      }
+    }
+    expect(blocked).toBe(true);
+    const last = enrollments.at(-1);
+    if (!last) throw new Error('No enrollment.');
+    // The guesser's address is refused even with a right code; the enrollee elsewhere is not.
+    expect(
+      (
+        await publicCall(harness, 'GET', apiPaths.enrollments.byCode(last.enrollment.id, last.code), {
+          address,
+        })
+      ).status,
+    ).toBe(429);
+    expect(
+      (
+        await publicCall(harness, 'GET', apiPaths.enrollments.byCode(last.enrollment.id, last.code), {
+          address: '198.51.100.201',
+        })
+      ).status,
+    ).toBe(200);
+  });
+});
