@@ -37,9 +37,9 @@ const ISSUED: EnrollmentCertificate = {
   serial_number: '0a',
 };
 
-function dependencies(overrides: Partial<IssueDependencies> = {}) {
+function dependencies(overrides: Partial<Omit<IssueDependencies, 'onProgress'>> = {}) {
   let requested = false;
-  const send = vi.fn(async (command: string) =>
+  const send = vi.fn(async (command: string, _request: unknown) =>
     command === 'generate'
       ? { ok: true as const, result: { keyId: 'k1', csr: CSR } }
       : { ok: true as const, result: { certificate: {} } },
@@ -52,7 +52,7 @@ function dependencies(overrides: Partial<IssueDependencies> = {}) {
     markRequested: () => {
       requested = true;
     },
-    onProgress: vi.fn(),
+    onProgress: vi.fn<IssueDependencies['onProgress']>(),
     today: () => Temporal.PlainDate.from('2026-11-24'),
     ...overrides,
   };
