@@ -132,7 +132,7 @@ export function certificateRequest(
   }
   return {
     ...subject,
-    name: `${details.first_name} ${details.last_name} ${suffix}`,
+    name: `${`${details.first_name} ${details.last_name}`.trim()} ${suffix}`,
     end_date: today.add({ years: ENROLLMENT_VALIDITY_YEARS }).toString(),
     csr,
     common_name: details.common_name,

@@ -2,7 +2,12 @@ import * as v from 'valibot';
 import { SUBJECT_FIELDS, type SubjectField } from '../../../contract/certificate-policy.ts';
 import type { PublicEnrollment } from '../../../contract/schemas/enrollments.ts';
 import { PIN_MAX_LENGTH, PIN_MIN_LENGTH } from '../../../contract/trust-agent/constants.ts';
-import { emailSchema, personNameSchema, type ValidationCode } from '../../../contract/validation.ts';
+import {
+  emailSchema,
+  optionalTextLineSchema,
+  personNameSchema,
+  type ValidationCode,
+} from '../../../contract/validation.ts';
 import type { FieldCodes, FormValues } from '../../lib/form/use-form.ts';
 
 /** A keystore PIN as the agent accepts it (contract/trust-agent: 4 to 64 characters). */
@@ -55,10 +60,10 @@ const subjectText = v.pipe(
 );
 
 /**
- * The enrollment form (overview §3, §5): the person's names and e-mail, the common name, and each
+ * The enrollment form (overview §3, §5): the person's names (a device's name) and e-mail, the common name, and each
  * subject field the profile asks for, non-empty where the profile requires it.
  */
-export function detailsFormSchema(rules: SubjectRules) {
+export function detailsFormSchema(rules: SubjectRules, seatKind: PublicEnrollment['seat_kind']) {
   const subject = Object.fromEntries(
     askedSubjectFields(rules).map((field) => [
       field,
@@ -69,7 +74,8 @@ export function detailsFormSchema(rules: SubjectRules) {
   );
   return v.object({
     first_name: personNameSchema,
-    last_name: personNameSchema,
+    // A device's seat has its name only; a person's has both names.
+    last_name: seatKind === 'device' ? optionalTextLineSchema : personNameSchema,
     email: emailSchema,
     common_name: v.pipe(
       v.string('invalidType' satisfies ValidationCode),

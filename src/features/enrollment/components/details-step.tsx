@@ -37,7 +37,7 @@ interface DetailsStepProps {
 export function DetailsStep({ enrollment, initial, onDone }: DetailsStepProps) {
   const { t, i18n } = useLingui();
   const rules = enrollment.subject_rules;
-  const schema = useMemo(() => detailsFormSchema(rules), [rules]);
+  const schema = useMemo(() => detailsFormSchema(rules, enrollment.seat_kind), [rules, enrollment.seat_kind]);
   const form = useForm(schema, {
     onSubmit: async ({ subject, ...person }) => {
       const values: EnrollmentDetails['subject'] = { ...subject };
@@ -51,7 +51,12 @@ export function DetailsStep({ enrollment, initial, onDone }: DetailsStepProps) {
   return (
     <Form form={form} className="form">
       <TextField label={t`First name`} {...form.field('first_name')} defaultValue={first} required />
-      <TextField label={t`Last name`} {...form.field('last_name')} defaultValue={last} required />
+      <TextField
+        label={t`Last name`}
+        {...form.field('last_name')}
+        defaultValue={last}
+        required={enrollment.seat_kind === 'user'}
+      />
       <TextField
         label={t`Email`}
         {...form.field('email')}
