@@ -1,6 +1,5 @@
-import 'reflect-metadata';
-import * as x509 from '@peculiar/x509';
 import type { CertificateStatus } from '../../../contract/certificate-policy.ts';
+import { x509 } from '../../lib/x509.ts';
 
 /** What the last step shows of the issued certificate, read in the browser from its PEM. */
 export interface CertificateSummary {

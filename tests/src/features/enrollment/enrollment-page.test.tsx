@@ -229,7 +229,9 @@ describe('EnrollmentPage', () => {
     });
 
     // Self-signed in this test: subject and issuer are the same name.
-    expect(screen.getAllByText('CN=Grace Hopper, O=Harbour Works', { selector: 'dd' })).toHaveLength(2);
+    expect(await screen.findAllByText('CN=Grace Hopper, O=Harbour Works', { selector: 'dd' })).toHaveLength(
+      2,
+    );
     expect(screen.getByText('0a1b2c')).toBeTruthy();
     expect(document.querySelector('[data-status="issued"]')?.textContent).toBe('Issued');
   });
