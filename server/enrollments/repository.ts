@@ -281,35 +281,6 @@ export async function findReachableSeat(
   return row && toSeat(row);
 }
 
-/** The seats of the accounts the caller reaches, by name. */
-export async function listSeats(
-  db: Kysely<Database>,
-  principal: Principal,
-  filters: { account_id?: string },
-  page: { limit: number; offset: number },
-): Promise<{ items: Seat[]; total: number }> {
-  let query = db.selectFrom('seats');
-  if (!seesEveryAccount(principal)) {
-    query = query.where(
-      'seats.account_id',
-      'in',
-      db.selectFrom('accounts').select('accounts.id').where(visibleTo(principal)),
-    );
-  }
-  if (filters.account_id !== undefined) query = query.where('seats.account_id', '=', filters.account_id);
-  const [rows, count] = await Promise.all([
-    query
-      .select(SEAT_COLUMNS)
-      .orderBy(sql`lower(name)`)
-      .orderBy('id')
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows.map(toSeat), total: Number(count.total) };
-}
-
 /** The person's seat in the account, made on their first enrollment there. */
 export async function ensureUserSeat(
   trx: Kysely<Database>,

@@ -424,13 +424,14 @@ export function enrollmentRoutes(deps: AppDeps): Hono<AppEnv> {
     if (found && found.failed_attempts >= ENROLLMENT_CODE_ATTEMPTS) {
       throw new ApiError(429, 'Too many wrong codes for this enrollment; ask for a new link.');
     }
-    if (!codeMatches(params.code, found?.code_hash)) {
+    // Compared even for an unknown id, so both answers take the same work.
+    if (!codeMatches(params.code, found?.code_hash) || !found) {
       await recordSignInFailure(db, now, attempt, { trustedDevice: false });
       if (found) await countWrongCode(db, found.id);
       throw new ApiError(404, NOT_FOUND);
     }
     await clearSignInFailures(db, attempt);
-    return { row: found as StoredEnrollment, address };
+    return { row: found, address };
   }
 
   /** The enrollment again under its row lock, as long as its code has not changed meanwhile. */

@@ -68,7 +68,7 @@ export class ApiError extends HTTPException {
 
 /**
  * Turns every thrown error into `{ error: { status, message, field?, code? } }`. Unexpected ones are
- * logged with the method and path only: request bodies, headers and query strings can carry
+ * logged with the method and path (a parameterised route's pattern) only: request bodies, headers and query strings can carry
  * passwords, tokens and licence texts, so none of them is written to the log.
  */
 export const onError: ErrorHandler = (error, c) => {
@@ -78,7 +78,9 @@ export const onError: ErrorHandler = (error, c) => {
     if (error.res) return error.getResponse();
     return errorResponse(c, error.status, error.message || 'Request failed.');
   }
-  console.error(`${c.req.method} ${c.req.path} failed:`, error);
+  // A parameterised route is logged by its pattern: a parameter may be a secret (an enrollment's code).
+  const where = c.req.routePath.includes(':') ? c.req.routePath : c.req.path;
+  console.error(`${c.req.method} ${where} failed:`, error);
   return errorResponse(c, 500, INTERNAL_ERROR_MESSAGE);
 };
 

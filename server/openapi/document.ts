@@ -4,7 +4,14 @@ import {
   featureFlagSchema,
   featureFlagUpdateSchema,
 } from '../../contract/feature-flags.ts';
-import { ACCOUNT_API_V1, apiPaths, CA_API_V1, IDENTITY_API_V1, UI_API_V1 } from '../../contract/paths.ts';
+import {
+  ACCOUNT_API_V1,
+  apiPaths,
+  CA_API_V1,
+  IDENTITY_API_V1,
+  UI_API_V1,
+  UI_API_V2,
+} from '../../contract/paths.ts';
 import {
   apiTokenCreatedSchema,
   apiTokenCreateSchema,
@@ -58,6 +65,19 @@ import {
 } from '../../contract/schemas/client-auth.ts';
 import { clientToolListSchema } from '../../contract/schemas/client-tools.ts';
 import { API_ERROR_CODES, apiErrorSchema, listSchema } from '../../contract/schemas/common.ts';
+import {
+  enrollmentCertificateRequestSchema,
+  enrollmentCertificateSchema,
+  enrollmentCreatedSchema,
+  enrollmentCreateSchema,
+  enrollmentListQuerySchema,
+  enrollmentListSchema,
+  enrollmentSchema,
+  enrollmentStatusAnswerSchema,
+  publicEnrollmentSchema,
+  seatEnrollmentsQuerySchema,
+  seatSchema,
+} from '../../contract/schemas/enrollments.ts';
 import {
   authMeSchema,
   loginCustomizationSchema,
@@ -894,6 +914,163 @@ export const OPERATIONS: readonly Operation[] = [
     failures: [400, 401, 403, 404, 409, 413, 415],
   },
   {
+    method: 'get',
+    path: apiPaths.enrollments.list,
+    tag: 'Enrollment',
+    summary:
+      "The enrollments of the accounts the caller reaches (view enrollment), filtered by account_id, seat_id, status (expired: pending past its code's end) and search (seat name, e-mail or profile), sorted by created_at, status or seat_name, a page at a time; an account filter out of reach is 404.",
+    authenticated: true,
+    query: enrollmentListQuerySchema,
+    success: { status: 200, description: 'Enrollments', schema: enrollmentListSchema },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'post',
+    path: apiPaths.enrollments.create,
+    tag: 'Enrollment',
+    summary:
+      "Enrolls a person of the account (their seat made on first use) or a device (named, with its technician's e-mail) under one of the account's profiles (manage enrollment): makes a one-week code, mails the link and answers it once. A profile of another account or a person not of the account is 400 naming the field.",
+    authenticated: true,
+    requestBody: enrollmentCreateSchema,
+    success: {
+      status: 201,
+      description: 'Enrollment created, with its link',
+      schema: enrollmentCreatedSchema,
+      etag: true,
+    },
+    failures: [400, 401, 403, 404, 413, 415],
+  },
+  {
+    method: 'get',
+    path: `${UI_API_V2}/enrollment/{id}`,
+    tag: 'Enrollment',
+    summary: 'An enrollment the caller reaches (view enrollment); ETag is its version. Never its code.',
+    authenticated: true,
+    pathParameters: ['id'],
+    success: { status: 200, description: 'Enrollment', schema: enrollmentSchema, etag: true },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'delete',
+    path: `${UI_API_V2}/enrollment/{id}`,
+    tag: 'Enrollment',
+    summary:
+      "Cancels an enrollment (manage enrollment): its code stops working and its waiting mail is dropped; an issued or redeemed one has its certificate revoked (a device's cessationOfOperation, a person's affiliationChanged) in the same transaction. One already cancelled is 409.",
+    authenticated: true,
+    pathParameters: ['id'],
+    success: { status: 204, description: 'Enrollment cancelled', etag: true },
+    failures: [400, 401, 403, 404, 409],
+    ifMatch: { required: false, current: enrollmentSchema },
+  },
+  {
+    method: 'get',
+    path: `${UI_API_V2}/enrollment/{id}/status`,
+    tag: 'Enrollment',
+    summary: 'Where an enrollment stands (view enrollment), for a console waiting on the enrollee.',
+    authenticated: true,
+    pathParameters: ['id'],
+    success: {
+      status: 200,
+      description: 'Enrollment status',
+      schema: enrollmentStatusAnswerSchema,
+      etag: true,
+    },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'post',
+    path: `${UI_API_V2}/enrollment/{id}/resend`,
+    tag: 'Enrollment',
+    summary:
+      'Sends a pending or expired enrollment again (manage enrollment): a new code and a new week, the old code and its waiting mail dead, the wrong codes forgotten; answers the new link once. Issued, redeemed or cancelled is 409.',
+    authenticated: true,
+    pathParameters: ['id'],
+    success: {
+      status: 200,
+      description: 'Enrollment sent again, with its new link',
+      schema: enrollmentCreatedSchema,
+      etag: true,
+    },
+    failures: [400, 401, 403, 404, 409],
+    ifMatch: { required: false, current: enrollmentSchema },
+  },
+  {
+    method: 'post',
+    path: `${UI_API_V1}/enrollment/{id}/client-auth-certificate`,
+    tag: 'Enrollment',
+    summary:
+      "Q-61: a client-authentication certificate for the enrollment's person from a CSR, as the person's own generate route makes it (manage enrollment, then whoever may change that person, in a signed-in session). A device's enrollment is 409.",
+    authenticated: true,
+    pathParameters: ['id'],
+    requestBody: clientAuthGenerateSchema,
+    success: {
+      status: 201,
+      description: 'Certificate issued and registered, with its chain (issuing CA, root), PEM',
+      schema: clientAuthGeneratedSchema,
+      etag: true,
+    },
+    failures: [400, 401, 403, 404, 409, 413, 415],
+  },
+  {
+    method: 'get',
+    path: `${UI_API_V2}/seat/{id}`,
+    tag: 'Enrollment',
+    summary: 'A seat (a person or a device of an account) the caller reaches (view enrollment).',
+    authenticated: true,
+    pathParameters: ['id'],
+    success: { status: 200, description: 'Seat', schema: seatSchema },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'get',
+    path: `${UI_API_V2}/seat/{id}/enrollments`,
+    tag: 'Enrollment',
+    summary: "A seat's enrollments, newest first (view enrollment).",
+    authenticated: true,
+    pathParameters: ['id'],
+    query: seatEnrollmentsQuerySchema,
+    success: { status: 200, description: 'Enrollments', schema: enrollmentListSchema },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'get',
+    path: `${UI_API_V2}/enrollment/{id}/{code}`,
+    tag: 'Enrollment',
+    summary:
+      "Public: the enrollment as its mailed code opens it, for the enrollment page. An unknown id and a wrong code are both 404 and count against the enrollment (five stop it until a resend) and the client's address (as failed sign-ins do); 429 while either is exhausted, 410 once the code expired, 409 once issued, redeemed or cancelled.",
+    authenticated: false,
+    pathParameters: ['id', 'code'],
+    success: { status: 200, description: 'The enrollment, for its enrollee', schema: publicEnrollmentSchema },
+    failures: [400, 404, 409, 410, 429],
+  },
+  {
+    method: 'post',
+    path: `${UI_API_V2}/enrollment/{id}/{code}/certificate`,
+    tag: 'Enrollment',
+    summary:
+      "Public: issues the enrollment's certificate from the enrollee's CSR under the profile's policy, with the subject values the request gives and the policy allows, and moves the enrollment to issued in the same transaction: one certificate per enrollment, a second request is 409. A key or subject the profile refuses is 400 naming the field. The code is judged as for the GET.",
+    authenticated: false,
+    pathParameters: ['id', 'code'],
+    requestBody: enrollmentCertificateRequestSchema,
+    success: {
+      status: 201,
+      description: 'Certificate issued, with its chain (issuing CA, root), PEM',
+      schema: enrollmentCertificateSchema,
+    },
+    failures: [400, 404, 409, 410, 413, 415, 429],
+  },
+  {
+    method: 'put',
+    path: `${UI_API_V2}/enrollment/{id}/{code}/redeem`,
+    tag: 'Enrollment',
+    summary:
+      'Public, without a body: the certificate sits in the keystore; the enrollment moves from issued to redeemed, once (409 otherwise). The code is judged as for the GET.',
+    authenticated: false,
+    pathParameters: ['id', 'code'],
+    success: { status: 204, description: 'Enrollment redeemed' },
+    failures: [400, 404, 409, 429],
+  },
+  {
     method: 'put',
     path: `${UI_API_V1}/user/{id}/client-auth-certificate/{certId}/enable`,
     tag: 'Client-authentication certificates',
@@ -1649,6 +1826,7 @@ const STATUS_TEXT: Record<number, string> = {
   403: 'Not allowed.',
   404: 'Not found.',
   409: 'Conflicts with the current state.',
+  410: 'Gone: the link has expired.',
   412: 'If-Match names a version that is no longer the current one; `current` is the object now, ETag its version.',
   413: 'Request body larger than 1 MiB.',
   415: 'Request body is not JSON.',

@@ -113,6 +113,9 @@ function convertNode(node: ValibotNode): JsonSchema {
     case 'union':
       // Options are whole schemas here (a picklist keeps its strings in `options` too).
       return { anyOf: ((node.options ?? []) as unknown as ValibotNode[]).map(convertNode) };
+    case 'variant':
+      // Objects told apart by a literal key (an enrollment's seat: a person or a device): exactly one fits.
+      return { oneOf: ((node.options ?? []) as unknown as ValibotNode[]).map(convertNode) };
     case 'custom':
       // A check written as code (an alias map that must not be an array) has no JSON Schema
       // counterpart; the schemas piped after it describe the value.

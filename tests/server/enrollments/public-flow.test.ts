@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiPaths } from '../../../contract/paths.ts';
 import {
   ENROLLMENT_CODE_ATTEMPTS,
@@ -324,5 +324,32 @@ describe('a guesser', () => {
         })
       ).status,
     ).toBe(200);
+  });
+});
+
+describe('the log', () => {
+  it('names the route, never the code, when a public call fails on the server', async () => {
+    // A platform without its CA yet: issuing fails on the server's side.
+    const bare = await createEnrollmentTestApp({ config: { trustProxy: true } });
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const caller = await bare.createUser({ accessScope: 'account' });
+      const profile = await insertTestProfile(bare, caller.accountId);
+      const { enrollment, code } = await createEnrollment(bare, (await signIn(bare, caller)).accessToken, {
+        account_id: caller.accountId,
+        profile_id: profile.id,
+        seat: { kind: 'device', name: 'Kiosk', email: 'tech@example.com' },
+      });
+      const response = await publicCall(bare, 'POST', apiPaths.enrollments.certificate(enrollment.id, code), {
+        body: certificateRequest((await createCsr('EC P-256')).pem),
+      });
+      expect(response.status).toBe(500);
+      const logged = errors.mock.calls.map((parts) => parts.map(String).join(' ')).join('\n');
+      expect(logged).toContain('/enrollment/:id/:code/certificate failed');
+      expect(logged).not.toContain(code);
+    } finally {
+      errors.mockRestore();
+      await bare.close();
+    }
   });
 });
