@@ -26,6 +26,7 @@ import { signInThroughApi } from './support/accounts-api.ts';
 import { ADMINISTRATOR, ensureSetUp } from './support/administrator.ts';
 import { createProfileThroughApi } from './support/certificates-api.ts';
 import { serverPort } from './support/environment.ts';
+import { linkIn, type Mailbox } from './support/mailbox.ts';
 
 const MODULE = '/usr/lib/softhsm/libsofthsm2.so';
 const TOKEN_LABEL = 'field-token';
@@ -89,18 +90,26 @@ test.afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-/** An administrator enrolls a device of the account; the answer carries the mailed link. */
-async function createEnrollment(request: APIRequestContext, device: string): Promise<string> {
+/** An administrator enrolls a device of the account; its technician receives the link by mail. */
+async function createEnrollment(
+  request: APIRequestContext,
+  mailbox: Mailbox,
+  device: string,
+): Promise<string> {
+  const technician = `technician-${device.toLowerCase().replace(/\W+/g, '-')}@example.com`;
   const response = await request.post(apiPaths.enrollments.create, {
     headers: { Authorization: `Bearer ${await administratorToken(request)}` },
     data: {
       account_id: accountId,
       profile_id: profileId,
-      seat: { kind: 'device', name: device, email: `technician-${RUN}@example.com` },
+      seat: { kind: 'device', name: device, email: technician },
     },
   });
   expect(response.status(), await response.text()).toBe(201);
-  return ((await response.json()) as EnrollmentCreated).enrollment_url;
+  const { enrollment_url: shown } = (await response.json()) as EnrollmentCreated;
+  const mailed = linkIn(await mailbox.waitForMail(technician)).href;
+  expect(mailed).toBe(shown);
+  return mailed;
 }
 
 /** Details and issue: the CA's answer, as the page received it. */
@@ -129,12 +138,13 @@ async function assertVerifies(issued: EnrollmentCertificate, name: string): Prom
 test('a technician enrolls a laptop into the software keystore, and a token through SoftHSM2', async ({
   page,
   request,
+  mailbox,
 }) => {
   test.setTimeout(60_000);
 
   await test.step('the software keystore: created with a PIN, then the key, the certificate and the redeem', async () => {
     const device = `Laptop ${RUN}`;
-    await goToEnrollmentLink(page, await createEnrollment(request, device));
+    await goToEnrollmentLink(page, await createEnrollment(request, mailbox, device));
     await fillNewSoftwareKeystore(page, SOFTWARE_PIN);
     await fillPin(page, '00000000');
     await assertInvalidPin(page);
@@ -154,7 +164,7 @@ test('a technician enrolls a laptop into the software keystore, and a token thro
 
   await test.step('a hardware token: chosen from the list, a wrong PIN refused, the key made on the token', async () => {
     const device = `Token ${RUN}`;
-    await goToEnrollmentLink(page, await createEnrollment(request, device));
+    await goToEnrollmentLink(page, await createEnrollment(request, mailbox, device));
     await clickHardwareToken(page);
     await expect(page.getByText('Keep the token connected until the certificate is in it.')).toBeVisible();
     await clickToken(page, TOKEN_LABEL);
