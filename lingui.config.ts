@@ -18,7 +18,6 @@ const secureOnlySources = [
   '<rootDir>/src/components/aliases-editor.tsx',
   '<rootDir>/src/components/back-button.tsx',
   '<rootDir>/src/components/cached-data-notice.tsx',
-  '<rootDir>/src/components/certificate-status-badge.tsx',
   '<rootDir>/src/components/country-select.tsx',
   '<rootDir>/src/components/created-token.tsx',
   '<rootDir>/src/components/delete-dialog.tsx',
@@ -44,6 +43,7 @@ const publicSources = [
   '<rootDir>/src/main.tsx',
   '<rootDir>/src/routes/*.tsx',
   '<rootDir>/src/features/account-setup',
+  '<rootDir>/src/features/enrollment',
   '<rootDir>/src/features/session',
   '<rootDir>/src/features/setup',
   '<rootDir>/src/features/welcome',
@@ -77,6 +77,7 @@ export default defineConfig({
       ],
       exclude: [
         '<rootDir>/src/features/account-setup',
+        '<rootDir>/src/features/enrollment',
         '<rootDir>/src/features/session',
         '<rootDir>/src/features/setup',
         '<rootDir>/src/features/welcome',

@@ -11,6 +11,8 @@ export const VALIDATION_TEXT: Readonly<Record<ValidationCode, string>> = {
   passwordInvalidMaxLength: 'must be at most 255 characters',
   enterValidPassword: 'enter valid password',
   passwordConfirmationMismatch: 'does not match the password',
+  invalidPinLength: 'must be 4 to 64 characters',
+  pinConfirmationMismatch: 'does not match the PIN',
   tooLong: 'is too long',
   invalidName: 'contains characters that are not allowed',
   invalidLocale: 'is not a supported language',

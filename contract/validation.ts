@@ -65,6 +65,9 @@ export const VALIDATION_CODES = [
   'notOneCertificate',
   'certificateExpired',
   'certificateNotYetValid',
+  // A keystore PIN (the enrollment page, decision 021): its length and its repetition.
+  'invalidPinLength',
+  'pinConfirmationMismatch',
 ] as const;
 export type ValidationCode = (typeof VALIDATION_CODES)[number];
 

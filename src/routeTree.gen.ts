@@ -20,6 +20,7 @@ import { Route as SetupUserRouteImport } from './routes/setup-user'
 import { Route as UpdateLicenseErrorRouteImport } from './routes/updateLicenseError'
 import { Route as WelcomeRouteImport } from './routes/welcome'
 import { Route as SecureSettingsRouteImport } from './routes/_secure/settings'
+import { Route as ClientAuthLoginVerificationErrorErrorCodeRouteImport } from './routes/clientAuthLoginVerificationError.$errorCode'
 import { Route as SecureAccessIndexRouteImport } from './routes/_secure/access/index'
 import { Route as SecureAccountsIndexRouteImport } from './routes/_secure/accounts/index'
 import { Route as SecureAccountsCreateAccountRouteImport } from './routes/_secure/accounts/create-account'
@@ -33,6 +34,7 @@ import { Route as SecureProfileDetailsRouteImport } from './routes/_secure/profi
 import { Route as SecureProfileEditRouteImport } from './routes/_secure/profile/edit'
 import { Route as SecureReportingIndexRouteImport } from './routes/_secure/reporting/index'
 import { Route as SecureReportingLoggingRouteImport } from './routes/_secure/reporting/logging'
+import { Route as EnrollmentEnrollmentIdEnrollmentCodeRouteImport } from './routes/enrollment.$enrollmentId.$enrollmentCode'
 import { Route as ResetPasswordUserIdCodeRouteImport } from './routes/reset-password.$userId.$code'
 import { Route as VerifyUserIdCodeRouteImport } from './routes/verify.$userId.$code'
 import { Route as SecureAccessAdministratorsIndexRouteImport } from './routes/_secure/access/administrators/index'
@@ -130,6 +132,12 @@ const SecureSettingsRoute = SecureSettingsRouteImport.update({
   path: '/settings',
   getParentRoute: () => SecureRoute,
 } as any)
+const ClientAuthLoginVerificationErrorErrorCodeRoute =
+  ClientAuthLoginVerificationErrorErrorCodeRouteImport.update({
+    id: '/clientAuthLoginVerificationError/$errorCode',
+    path: '/clientAuthLoginVerificationError/$errorCode',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const SecureAccessIndexRoute = SecureAccessIndexRouteImport.update({
   id: '/access/',
   path: '/access/',
@@ -198,6 +206,12 @@ const SecureReportingLoggingRoute = SecureReportingLoggingRouteImport.update({
   path: '/reporting/logging',
   getParentRoute: () => SecureRoute,
 } as any)
+const EnrollmentEnrollmentIdEnrollmentCodeRoute =
+  EnrollmentEnrollmentIdEnrollmentCodeRouteImport.update({
+    id: '/enrollment/$enrollmentId/$enrollmentCode',
+    path: '/enrollment/$enrollmentId/$enrollmentCode',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const ResetPasswordUserIdCodeRoute = ResetPasswordUserIdCodeRouteImport.update({
   id: '/reset-password/$userId/$code',
   path: '/reset-password/$userId/$code',
@@ -452,6 +466,7 @@ export interface FileRoutesByFullPath {
   '/updateLicenseError': typeof UpdateLicenseErrorRoute
   '/welcome': typeof WelcomeRoute
   '/settings': typeof SecureSettingsRoute
+  '/clientAuthLoginVerificationError/$errorCode': typeof ClientAuthLoginVerificationErrorErrorCodeRoute
   '/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
   '/ca/client-tools': typeof SecureCaClientToolsRoute
@@ -461,6 +476,7 @@ export interface FileRoutesByFullPath {
   '/profile/details': typeof SecureProfileDetailsRoute
   '/profile/edit': typeof SecureProfileEditRoute
   '/reporting/logging': typeof SecureReportingLoggingRoute
+  '/enrollment/$enrollmentId/$enrollmentCode': typeof EnrollmentEnrollmentIdEnrollmentCodeRoute
   '/reset-password/$userId/$code': typeof ResetPasswordUserIdCodeRoute
   '/verify/$userId/$code': typeof VerifyUserIdCodeRoute
   '/access/': typeof SecureAccessIndexRoute
@@ -519,6 +535,7 @@ export interface FileRoutesByTo {
   '/updateLicenseError': typeof UpdateLicenseErrorRoute
   '/welcome': typeof WelcomeRoute
   '/settings': typeof SecureSettingsRoute
+  '/clientAuthLoginVerificationError/$errorCode': typeof ClientAuthLoginVerificationErrorErrorCodeRoute
   '/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
   '/ca/client-tools': typeof SecureCaClientToolsRoute
@@ -528,6 +545,7 @@ export interface FileRoutesByTo {
   '/profile/details': typeof SecureProfileDetailsRoute
   '/profile/edit': typeof SecureProfileEditRoute
   '/reporting/logging': typeof SecureReportingLoggingRoute
+  '/enrollment/$enrollmentId/$enrollmentCode': typeof EnrollmentEnrollmentIdEnrollmentCodeRoute
   '/reset-password/$userId/$code': typeof ResetPasswordUserIdCodeRoute
   '/verify/$userId/$code': typeof VerifyUserIdCodeRoute
   '/access': typeof SecureAccessIndexRoute
@@ -588,6 +606,7 @@ export interface FileRoutesById {
   '/updateLicenseError': typeof UpdateLicenseErrorRoute
   '/welcome': typeof WelcomeRoute
   '/_secure/settings': typeof SecureSettingsRoute
+  '/clientAuthLoginVerificationError/$errorCode': typeof ClientAuthLoginVerificationErrorErrorCodeRoute
   '/_secure/accounts/create-account': typeof SecureAccountsCreateAccountRoute
   '/_secure/accounts/create-partner-account': typeof SecureAccountsCreatePartnerAccountRoute
   '/_secure/ca/client-tools': typeof SecureCaClientToolsRoute
@@ -597,6 +616,7 @@ export interface FileRoutesById {
   '/_secure/profile/details': typeof SecureProfileDetailsRoute
   '/_secure/profile/edit': typeof SecureProfileEditRoute
   '/_secure/reporting/logging': typeof SecureReportingLoggingRoute
+  '/enrollment/$enrollmentId/$enrollmentCode': typeof EnrollmentEnrollmentIdEnrollmentCodeRoute
   '/reset-password/$userId/$code': typeof ResetPasswordUserIdCodeRoute
   '/verify/$userId/$code': typeof VerifyUserIdCodeRoute
   '/_secure/access/': typeof SecureAccessIndexRoute
@@ -657,6 +677,7 @@ export interface FileRouteTypes {
     | '/updateLicenseError'
     | '/welcome'
     | '/settings'
+    | '/clientAuthLoginVerificationError/$errorCode'
     | '/accounts/create-account'
     | '/accounts/create-partner-account'
     | '/ca/client-tools'
@@ -666,6 +687,7 @@ export interface FileRouteTypes {
     | '/profile/details'
     | '/profile/edit'
     | '/reporting/logging'
+    | '/enrollment/$enrollmentId/$enrollmentCode'
     | '/reset-password/$userId/$code'
     | '/verify/$userId/$code'
     | '/access/'
@@ -724,6 +746,7 @@ export interface FileRouteTypes {
     | '/updateLicenseError'
     | '/welcome'
     | '/settings'
+    | '/clientAuthLoginVerificationError/$errorCode'
     | '/accounts/create-account'
     | '/accounts/create-partner-account'
     | '/ca/client-tools'
@@ -733,6 +756,7 @@ export interface FileRouteTypes {
     | '/profile/details'
     | '/profile/edit'
     | '/reporting/logging'
+    | '/enrollment/$enrollmentId/$enrollmentCode'
     | '/reset-password/$userId/$code'
     | '/verify/$userId/$code'
     | '/access'
@@ -792,6 +816,7 @@ export interface FileRouteTypes {
     | '/updateLicenseError'
     | '/welcome'
     | '/_secure/settings'
+    | '/clientAuthLoginVerificationError/$errorCode'
     | '/_secure/accounts/create-account'
     | '/_secure/accounts/create-partner-account'
     | '/_secure/ca/client-tools'
@@ -801,6 +826,7 @@ export interface FileRouteTypes {
     | '/_secure/profile/details'
     | '/_secure/profile/edit'
     | '/_secure/reporting/logging'
+    | '/enrollment/$enrollmentId/$enrollmentCode'
     | '/reset-password/$userId/$code'
     | '/verify/$userId/$code'
     | '/_secure/access/'
@@ -860,6 +886,8 @@ export interface RootRouteChildren {
   SetupUserRoute: typeof SetupUserRoute
   UpdateLicenseErrorRoute: typeof UpdateLicenseErrorRoute
   WelcomeRoute: typeof WelcomeRoute
+  ClientAuthLoginVerificationErrorErrorCodeRoute: typeof ClientAuthLoginVerificationErrorErrorCodeRoute
+  EnrollmentEnrollmentIdEnrollmentCodeRoute: typeof EnrollmentEnrollmentIdEnrollmentCodeRoute
   ResetPasswordUserIdCodeRoute: typeof ResetPasswordUserIdCodeRoute
   VerifyUserIdCodeRoute: typeof VerifyUserIdCodeRoute
 }
@@ -942,6 +970,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/settings'
       preLoaderRoute: typeof SecureSettingsRouteImport
       parentRoute: typeof SecureRoute
+    }
+    '/clientAuthLoginVerificationError/$errorCode': {
+      id: '/clientAuthLoginVerificationError/$errorCode'
+      path: '/clientAuthLoginVerificationError/$errorCode'
+      fullPath: '/clientAuthLoginVerificationError/$errorCode'
+      preLoaderRoute: typeof ClientAuthLoginVerificationErrorErrorCodeRouteImport
+      parentRoute: typeof rootRouteImport
     }
     '/_secure/access/': {
       id: '/_secure/access/'
@@ -1033,6 +1068,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/reporting/logging'
       preLoaderRoute: typeof SecureReportingLoggingRouteImport
       parentRoute: typeof SecureRoute
+    }
+    '/enrollment/$enrollmentId/$enrollmentCode': {
+      id: '/enrollment/$enrollmentId/$enrollmentCode'
+      path: '/enrollment/$enrollmentId/$enrollmentCode'
+      fullPath: '/enrollment/$enrollmentId/$enrollmentCode'
+      preLoaderRoute: typeof EnrollmentEnrollmentIdEnrollmentCodeRouteImport
+      parentRoute: typeof rootRouteImport
     }
     '/reset-password/$userId/$code': {
       id: '/reset-password/$userId/$code'
@@ -1476,6 +1518,10 @@ const rootRouteChildren: RootRouteChildren = {
   SetupUserRoute: SetupUserRoute,
   UpdateLicenseErrorRoute: UpdateLicenseErrorRoute,
   WelcomeRoute: WelcomeRoute,
+  ClientAuthLoginVerificationErrorErrorCodeRoute:
+    ClientAuthLoginVerificationErrorErrorCodeRoute,
+  EnrollmentEnrollmentIdEnrollmentCodeRoute:
+    EnrollmentEnrollmentIdEnrollmentCodeRoute,
   ResetPasswordUserIdCodeRoute: ResetPasswordUserIdCodeRoute,
   VerifyUserIdCodeRoute: VerifyUserIdCodeRoute,
 }

@@ -12,6 +12,8 @@ const VALIDATION_MESSAGES: Readonly<Record<ValidationCode, MessageDescriptor>> =
   passwordInvalidMaxLength: msg`The password must be at most 255 characters long.`,
   enterValidPassword: msg`Enter a valid password: use upper-case and lower-case letters, a digit and a symbol.`,
   passwordConfirmationMismatch: msg`The passwords do not match.`,
+  invalidPinLength: msg`A PIN has 4 to 64 characters.`,
+  pinConfirmationMismatch: msg`The PINs do not match.`,
   tooLong: msg`This value is too long.`,
   invalidName: msg`This value contains characters that are not allowed.`,
   invalidLocale: msg`This language is not supported.`,

@@ -1,8 +1,7 @@
-import 'reflect-metadata';
-import * as x509 from '@peculiar/x509';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import type { ClientAuthKeyChoice } from '../../../contract/schemas/client-auth.ts';
+import { x509 } from '../../lib/x509.ts';
 
 /**
  * The key of a client-authentication certificate, made and kept in the browser (decision 019): a

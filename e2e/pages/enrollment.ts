@@ -1,0 +1,59 @@
+import type { Page } from '@playwright/test';
+import { expect } from '../fixtures.ts';
+
+/** The enrollment page as the enrollee uses it (src/features/enrollment). */
+
+export async function goToEnrollmentLink(page: Page, link: string): Promise<void> {
+  const url = new URL(link);
+  await page.goto(`${url.pathname}${url.search}`);
+  await expect(page.getByRole('heading', { name: 'Certificate enrollment', level: 1 })).toBeVisible();
+}
+
+export async function clickHardwareToken(page: Page): Promise<void> {
+  await page.getByRole('radio', { name: /On a hardware token/ }).check();
+}
+
+export async function fillNewSoftwareKeystore(page: Page, pin: string): Promise<void> {
+  await page.getByLabel('New PIN', { exact: true }).fill(pin);
+  await page.getByLabel('New PIN again').fill(pin);
+  await page.getByRole('button', { name: 'Create the keystore' }).click();
+}
+
+export async function clickToken(page: Page, label: string): Promise<void> {
+  await page.getByRole('radio', { name: new RegExp(`^${label} \\(`) }).check();
+}
+
+export async function fillPin(page: Page, pin: string): Promise<void> {
+  const field = page.getByLabel(/^PIN of /);
+  await field.fill(pin);
+  await page.getByRole('button', { name: 'Unlock and continue' }).click();
+}
+
+export async function assertInvalidPin(page: Page): Promise<void> {
+  await expect(page.getByRole('alert')).toContainText('The PIN is not correct.');
+}
+
+export async function assertOnStep(page: Page, step: number, title: string, hash: string): Promise<void> {
+  await expect(page.getByRole('heading', { name: `Step ${step} of 4: ${title}` })).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`#${hash}$`));
+}
+
+export async function clickContinue(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Continue' }).click();
+}
+
+export async function clickIssue(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Issue the certificate' }).click();
+}
+
+export async function assertCertificateShown(page: Page, commonName: string, serial: string): Promise<void> {
+  await expect(page.getByText('The certificate is issued and stored next to its key')).toBeVisible();
+  await expect(
+    page
+      .getByRole('definition')
+      .filter({ hasText: `CN=${commonName}` })
+      .first(),
+  ).toBeVisible();
+  await expect(page.getByText(serial, { exact: true })).toBeVisible();
+  await expect(page.locator('[data-status="issued"]')).toHaveText('Issued');
+}

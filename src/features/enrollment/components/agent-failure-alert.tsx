@@ -1,0 +1,65 @@
+import { plural } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react/macro';
+import type { CommandError } from '../../../../contract/trust-agent/commands.ts';
+import { HARDWARE_TOKEN_KEY_SIZE } from '../../../../contract/trust-agent/constants.ts';
+import { Alert } from '../../../components/ui/alert.tsx';
+import type { UndeliveredCommand } from '../../../trust-agent/shared.ts';
+
+/** The agent's refusal in the user's words (overview §5, §8): PIN, keystore and key-size messages. */
+export function useAgentFailureText(): (failure: CommandError | UndeliveredCommand) => string {
+  const { t } = useLingui();
+  return (failure) => {
+    if ('undelivered' in failure) {
+      return t`The trust agent did not answer. Check that it is running on this computer and try again.`;
+    }
+    const size = HARDWARE_TOKEN_KEY_SIZE;
+    switch (failure.code) {
+      case 'pinIncorrect': {
+        const left = failure.retriesLeft;
+        if (left === undefined || left === null) return t`The PIN is not correct.`;
+        return plural(left, {
+          one: 'The PIN is not correct. # attempt is left before the keystore locks.',
+          other: 'The PIN is not correct. # attempts are left before the keystore locks.',
+        });
+      }
+      case 'pinLocked':
+        return t`The PIN is locked after too many wrong attempts. Unlock it with the token's own tool, or ask your administrator.`;
+      case 'pinNotInitialized':
+        return t`The PIN of this keystore is not initialized. Set a PIN with the token's own tool first.`;
+      case 'pinInvalid':
+        return t`The PIN must be 4 to 64 characters long.`;
+      case 'keystoreUninitialized':
+        return t`This keystore is not initialized yet.`;
+      case 'keystoreNotFound':
+      case 'keystoreNotAvailable':
+      case 'noKeystore':
+        return t`The keystore is not available. Connect the token again, or choose another keystore.`;
+      case 'keySizeBelowMinimum': {
+        const minimum = failure.mechanism?.minKeySize ?? 0;
+        return t`The token needs keys of at least ${minimum} bits; this certificate uses an RSA key of ${size} bits.`;
+      }
+      case 'keySizeAboveMaximum': {
+        const maximum = failure.mechanism?.maxKeySize ?? 0;
+        return t`The token makes keys of at most ${maximum} bits; this certificate uses an RSA key of ${size} bits.`;
+      }
+      case 'invalidKeyType':
+        return t`The token cannot make RSA keys, which this certificate needs. Choose another keystore.`;
+      case 'certificateKeyMismatch':
+      case 'keyNotFound':
+        return t`The keystore no longer holds the key this certificate was issued for.`;
+      default: {
+        const code = failure.code;
+        return t`The trust agent could not complete the operation (${code}).`;
+      }
+    }
+  };
+}
+
+export function AgentFailureAlert({ failure }: { failure: CommandError | UndeliveredCommand }) {
+  const text = useAgentFailureText();
+  return (
+    <Alert tone="error">
+      <p>{text(failure)}</p>
+    </Alert>
+  );
+}

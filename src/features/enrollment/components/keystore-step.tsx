@@ -1,0 +1,326 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useEffect, useId, useRef, useState } from 'react';
+import { HARDWARE_TOKEN_SELECT_DELAY_MS } from '../../../../contract/constants.ts';
+import {
+  type KeystoreLocation,
+  SOFTWARE_KEYSTORE_LOCATION,
+} from '../../../../contract/schemas/certificate-profiles.ts';
+import type { CommandError } from '../../../../contract/trust-agent/commands.ts';
+import type { Keystore, Token } from '../../../../contract/trust-agent/entities.ts';
+import { TrustAgentGate } from '../../../components/trust-agent/trust-agent-gate.tsx';
+import { Alert } from '../../../components/ui/alert.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { TextField } from '../../../components/ui/field.tsx';
+import { Form } from '../../../components/ui/form.tsx';
+import { useForm } from '../../../lib/form/use-form.ts';
+import type { UndeliveredCommand } from '../../../trust-agent/shared.ts';
+import type { TrustAgentView } from '../../../trust-agent/use-trust-agent.ts';
+import { AgentCommandError, type ChosenKeystore, commandAnswer } from '../issue.ts';
+import { newKeystoreFormSchema, pinFormSchema, pinRepetitionIssue } from '../schemas.ts';
+import { AgentFailureAlert } from './agent-failure-alert.tsx';
+
+interface KeystoreStepProps {
+  agent: TrustAgentView;
+  location: KeystoreLocation;
+  onLocationChange: (location: KeystoreLocation) => void;
+  onUnlocked: (keystore: ChosenKeystore) => void;
+}
+
+/**
+ * Step 1 (overview §4): where the key is made, the trust agent's gate for that location, then the
+ * keystore unlocked with its PIN: the software keystore (created here when the agent has none yet)
+ * or a hardware token the user picks from the agent's list.
+ */
+export function KeystoreStep({ agent, location, onLocationChange, onUnlocked }: KeystoreStepProps) {
+  const legendId = useId();
+  return (
+    <>
+      <fieldset className="enrollment__choices" aria-labelledby={legendId}>
+        <legend id={legendId} className="enrollment__legend">
+          <Trans>Where should the key be kept?</Trans>
+        </legend>
+        <label className="enrollment__choice">
+          <input
+            type="radio"
+            name="keystore_location"
+            value={SOFTWARE_KEYSTORE_LOCATION}
+            checked={location === SOFTWARE_KEYSTORE_LOCATION}
+            onChange={() => onLocationChange(SOFTWARE_KEYSTORE_LOCATION)}
+          />
+          <Trans>In the trust agent's software keystore on this computer</Trans>
+        </label>
+        <label className="enrollment__choice">
+          <input
+            type="radio"
+            name="keystore_location"
+            value="hardware_token"
+            checked={location === 'hardware_token'}
+            onChange={() => onLocationChange('hardware_token')}
+          />
+          <Trans>On a hardware token (smart card or USB key)</Trans>
+        </label>
+      </fieldset>
+      <TrustAgentGate gate={agent.gate} onRetry={agent.retry} onPairAgain={agent.pairAgain}>
+        {location === SOFTWARE_KEYSTORE_LOCATION ? (
+          <SoftwareKeystore agent={agent} onUnlocked={onUnlocked} />
+        ) : (
+          <HardwareTokens agent={agent} onUnlocked={onUnlocked} />
+        )}
+      </TrustAgentGate>
+    </>
+  );
+}
+
+type AgentFailure = CommandError | UndeliveredCommand;
+
+/** Runs one agent command; its refusal comes back as the failure to show. */
+async function attempt(action: () => Promise<void>): Promise<AgentFailure | null> {
+  try {
+    await action();
+    return null;
+  } catch (error) {
+    if (error instanceof AgentCommandError) return error.failure;
+    throw error;
+  }
+}
+
+function SoftwareKeystore({ agent, onUnlocked }: Pick<KeystoreStepProps, 'agent' | 'onUnlocked'>) {
+  const keystore = agent.keystores?.find((candidate) => candidate.type === 'PFX');
+  const token = agent.tokens?.find((candidate) => candidate.keystoreId === keystore?.id);
+  if (agent.keystores === null) {
+    return (
+      <p role="status">
+        <Trans>Reading the keystores of the trust agent…</Trans>
+      </p>
+    );
+  }
+  if (!keystore) {
+    return (
+      <Alert tone="error">
+        <p>
+          <Trans>
+            The trust agent on this computer offers no software keystore. Choose a hardware token, or ask your
+            administrator.
+          </Trans>
+        </p>
+      </Alert>
+    );
+  }
+  switch (keystore.status) {
+    case 'UNINITIALIZED':
+      return <CreateKeystoreForm agent={agent} keystore={keystore} />;
+    case 'LOCKED':
+      return <AgentFailureAlert failure={{ code: 'pinLocked', message: '' }} />;
+    case 'ABSENT':
+      return <AgentFailureAlert failure={{ code: 'keystoreNotAvailable', message: '' }} />;
+    case 'INITIALIZED':
+      return (
+        <PinForm
+          agent={agent}
+          keystoreId={keystore.id}
+          label={keystore.name}
+          onVerified={(pin) =>
+            onUnlocked({
+              location: SOFTWARE_KEYSTORE_LOCATION,
+              keystoreId: keystore.id,
+              label: keystore.name,
+              mechanisms: token?.mechanisms ?? [],
+              pin,
+            })
+          }
+        />
+      );
+  }
+}
+
+/** No software keystore yet: the user names it and chooses its PIN (initToken). */
+function CreateKeystoreForm({ agent, keystore }: { agent: TrustAgentView; keystore: Keystore }) {
+  const { t } = useLingui();
+  const [failure, setFailure] = useState<AgentFailure | null>(null);
+  const form = useForm(newKeystoreFormSchema, {
+    refine: pinRepetitionIssue,
+    onSubmit: async ({ label, pin }) => {
+      const refused = await attempt(async () => {
+        commandAnswer(await agent.command('initToken', { keystoreId: keystore.id, label, pin }));
+      });
+      setFailure(refused);
+      // The keystore's new status reaches the page through the worker's next listing.
+      if (!refused) agent.refresh();
+    },
+  });
+  return (
+    <Form form={form} className="form">
+      <Alert tone="info">
+        <p>
+          <Trans>
+            The software keystore of the trust agent is not created yet. Create it now: the PIN protects the
+            key on this computer, so choose one you will remember.
+          </Trans>
+        </p>
+      </Alert>
+      {failure ? <AgentFailureAlert failure={failure} /> : null}
+      <TextField
+        label={t`Keystore name`}
+        {...form.field('label')}
+        defaultValue={keystore.name}
+        maxLength={32}
+        required
+      />
+      <TextField
+        label={t`New PIN`}
+        {...form.field('pin')}
+        type="password"
+        autoComplete="new-password"
+        description={t`4 to 64 characters.`}
+        required
+      />
+      <TextField
+        label={t`New PIN again`}
+        {...form.field('repeatedPin')}
+        type="password"
+        autoComplete="new-password"
+        required
+      />
+      <Button {...form.submitProps}>
+        <Trans>Create the keystore</Trans>
+      </Button>
+    </Form>
+  );
+}
+
+/**
+ * The hardware-token path (overview §4, §8, §9): the agent's tokens, listed again every 5 s; the
+ * page acts on a choice 500 ms after it is made, so a keyboard user moving through the radio buttons
+ * does not start a PIN prompt for every token passed on the way.
+ */
+function HardwareTokens({ agent, onUnlocked }: Pick<KeystoreStepProps, 'agent' | 'onUnlocked'>) {
+  const { t } = useLingui();
+  const legendId = useId();
+  const tokens = agent.tokens?.filter((token) => token.type === 'HWToken') ?? null;
+  const [chosenId, setChosenId] = useState<string | null>(null);
+  const [actedId, setActedId] = useState<string | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  const choose = (keystoreId: string) => {
+    setChosenId(keystoreId);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => setActedId(keystoreId), HARDWARE_TOKEN_SELECT_DELAY_MS);
+  };
+
+  if (tokens === null) {
+    return (
+      <p role="status">
+        <Trans>Looking for hardware tokens…</Trans>
+      </p>
+    );
+  }
+  if (tokens.length === 0) {
+    // noHardwareTokenDetected (overview §8).
+    return (
+      <Alert tone="error">
+        <p>
+          <Trans>
+            No hardware token is detected. Connect your token to this computer; this page finds it by itself.
+          </Trans>
+        </p>
+      </Alert>
+    );
+  }
+  const acted = tokens.find((token) => token.keystoreId === actedId) ?? null;
+  return (
+    <>
+      {/* hardwareTokenNotification (overview §8). */}
+      <Alert tone="info">
+        <p>
+          <Trans>
+            Keep the token connected until the certificate is in it. Choose the token for the key.
+          </Trans>
+        </p>
+      </Alert>
+      <fieldset className="enrollment__choices" aria-labelledby={legendId}>
+        <legend id={legendId} className="enrollment__legend">
+          <Trans>Hardware token</Trans>
+        </legend>
+        {tokens.map(({ keystoreId, label, manufacturer, model, serial }) => (
+          <label key={keystoreId} className="enrollment__choice">
+            <input
+              type="radio"
+              name="token"
+              value={keystoreId}
+              checked={chosenId === keystoreId}
+              onChange={() => choose(keystoreId)}
+            />
+            {t`${label} (${manufacturer} ${model}, serial ${serial})`}
+          </label>
+        ))}
+      </fieldset>
+      {acted ? (
+        <TokenUnlock key={acted.keystoreId} agent={agent} token={acted} onUnlocked={onUnlocked} />
+      ) : null}
+    </>
+  );
+}
+
+function TokenUnlock({
+  agent,
+  token,
+  onUnlocked,
+}: Pick<KeystoreStepProps, 'agent' | 'onUnlocked'> & { token: Token }) {
+  if (token.pin.locked) return <AgentFailureAlert failure={{ code: 'pinLocked', message: '' }} />;
+  if (!token.pin.initialized)
+    return <AgentFailureAlert failure={{ code: 'pinNotInitialized', message: '' }} />;
+  return (
+    <PinForm
+      agent={agent}
+      keystoreId={token.keystoreId}
+      label={token.label}
+      onVerified={(pin) =>
+        onUnlocked({
+          location: 'hardware_token',
+          keystoreId: token.keystoreId,
+          label: token.label,
+          mechanisms: token.mechanisms,
+          pin,
+        })
+      }
+    />
+  );
+}
+
+interface PinFormProps {
+  agent: TrustAgentView;
+  keystoreId: string;
+  label: string;
+  onVerified: (pin: string) => void;
+}
+
+/** The keystore's PIN, checked by the agent (verifypin); its refusals in the page's words. */
+function PinForm({ agent, keystoreId, label, onVerified }: PinFormProps) {
+  const { t } = useLingui();
+  const [failure, setFailure] = useState<AgentFailure | null>(null);
+  const form = useForm(pinFormSchema, {
+    onSubmit: async ({ pin }) => {
+      const refused = await attempt(async () => {
+        commandAnswer(await agent.command('verifypin', { keystoreId, pin }));
+      });
+      setFailure(refused);
+      if (!refused) onVerified(pin);
+    },
+  });
+  return (
+    <Form form={form} className="form">
+      {failure ? <AgentFailureAlert failure={failure} /> : null}
+      <TextField
+        label={t`PIN of ${label}`}
+        {...form.field('pin')}
+        type="password"
+        autoComplete="off"
+        required
+      />
+      <Button {...form.submitProps}>
+        <Trans>Unlock and continue</Trans>
+      </Button>
+    </Form>
+  );
+}

@@ -1,0 +1,30 @@
+import { apiPaths } from '../../../contract/paths.ts';
+import {
+  type EnrollmentCertificateRequest,
+  enrollmentCertificateSchema,
+} from '../../../contract/schemas/enrollments.ts';
+import { apiRequest } from '../../lib/api-client.ts';
+
+/*
+ * The enrollee's calls. The page is public: the enrollment's id and mailed code are the credential,
+ * so no session is checked or renewed. They run inside the issue sequence (issue.ts), one after the
+ * other with the trust agent's commands, not as independent mutations of a cache.
+ */
+
+/** POST enrollment/{id}/{code}/certificate: the CA issues the certificate for the CSR. */
+export function requestEnrollmentCertificate(
+  id: string,
+  code: string,
+  request: EnrollmentCertificateRequest,
+) {
+  return apiRequest('POST', apiPaths.enrollments.certificate(id, code), {
+    body: request,
+    schema: enrollmentCertificateSchema,
+    sessionCheck: false,
+  });
+}
+
+/** PUT enrollment/{id}/{code}/redeem: the certificate is in the keystore; the enrollment is done. */
+export function redeemEnrollment(id: string, code: string) {
+  return apiRequest('PUT', apiPaths.enrollments.redeem(id, code), { sessionCheck: false });
+}

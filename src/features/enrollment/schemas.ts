@@ -1,0 +1,89 @@
+import * as v from 'valibot';
+import { SUBJECT_FIELDS, type SubjectField } from '../../../contract/certificate-policy.ts';
+import type { PublicEnrollment } from '../../../contract/schemas/enrollments.ts';
+import { PIN_MAX_LENGTH, PIN_MIN_LENGTH } from '../../../contract/trust-agent/constants.ts';
+import {
+  emailSchema,
+  optionalTextLineSchema,
+  personNameSchema,
+  type ValidationCode,
+} from '../../../contract/validation.ts';
+import type { FieldCodes, FormValues } from '../../lib/form/use-form.ts';
+
+/** A keystore PIN as the agent accepts it (contract/trust-agent: 4 to 64 characters). */
+const pinSchema = v.pipe(
+  v.string('invalidType' satisfies ValidationCode),
+  v.nonEmpty('required' satisfies ValidationCode),
+  v.minLength(PIN_MIN_LENGTH, 'invalidPinLength' satisfies ValidationCode),
+  v.maxLength(PIN_MAX_LENGTH, 'invalidPinLength' satisfies ValidationCode),
+);
+
+export const pinFormSchema = v.object({ pin: pinSchema });
+
+/** The software keystore's creation: its label and a new PIN, typed twice. */
+export const newKeystoreFormSchema = v.object({
+  label: v.pipe(
+    v.string('invalidType' satisfies ValidationCode),
+    v.trim(),
+    v.nonEmpty('required' satisfies ValidationCode),
+    v.maxLength(32, 'tooLong' satisfies ValidationCode),
+  ),
+  pin: pinSchema,
+  repeatedPin: v.string('invalidType' satisfies ValidationCode),
+});
+
+export function pinRepetitionIssue(values: FormValues): FieldCodes {
+  return values.repeatedPin === values.pin ? {} : { repeatedPin: 'pinConfirmationMismatch' };
+}
+
+export type AskedSubjectField = Exclude<SubjectField, 'common_name' | 'emails'>;
+
+/**
+ * The subject fields the form asks for besides the common name: those the profile requires or
+ * allows. E-mail addresses come from the form's e-mail field.
+ */
+/** The profile's rules as the enrollment states them; a field it does not name is not allowed. */
+export type SubjectRules = PublicEnrollment['subject_rules'];
+
+export function askedSubjectFields(rules: SubjectRules): AskedSubjectField[] {
+  return SUBJECT_FIELDS.filter(
+    (field): field is AskedSubjectField =>
+      field !== 'common_name' && field !== 'emails' && (rules[field] ?? 'not_allowed') !== 'not_allowed',
+  );
+}
+
+const subjectText = v.pipe(
+  v.string('invalidType' satisfies ValidationCode),
+  v.trim(),
+  v.maxLength(256, 'tooLong' satisfies ValidationCode),
+  v.regex(/^\P{Cc}*$/u, 'invalidValue' satisfies ValidationCode),
+);
+
+/**
+ * The enrollment form (overview §3, §5): the person's names (a device's name) and e-mail, the common name, and each
+ * subject field the profile asks for, non-empty where the profile requires it.
+ */
+export function detailsFormSchema(rules: SubjectRules, seatKind: PublicEnrollment['seat_kind']) {
+  const subject = Object.fromEntries(
+    askedSubjectFields(rules).map((field) => [
+      field,
+      rules[field] === 'required'
+        ? v.pipe(subjectText, v.nonEmpty('required' satisfies ValidationCode))
+        : v.optional(subjectText, ''),
+    ]),
+  );
+  return v.object({
+    first_name: personNameSchema,
+    // A device's seat has its name only; a person's has both names.
+    last_name: seatKind === 'device' ? optionalTextLineSchema : personNameSchema,
+    email: emailSchema,
+    common_name: v.pipe(
+      v.string('invalidType' satisfies ValidationCode),
+      v.trim(),
+      v.nonEmpty('required' satisfies ValidationCode),
+      v.maxLength(64, 'tooLong' satisfies ValidationCode),
+      v.regex(/^\P{Cc}*$/u, 'invalidValue' satisfies ValidationCode),
+    ),
+    subject: v.object(subject),
+  });
+}

@@ -1,0 +1,10 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { EnrollmentLinkErrorPage } from '../features/enrollment/components/enrollment-link-error-page.tsx';
+
+// Public: where an enrollment link that cannot be opened leads, with the failure's lowercased status.
+export const Route = createFileRoute('/clientAuthLoginVerificationError/$errorCode')({
+  component: function EnrollmentLinkErrorRoute() {
+    const { errorCode } = Route.useParams();
+    return <EnrollmentLinkErrorPage errorCode={errorCode} />;
+  },
+});
