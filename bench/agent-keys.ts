@@ -1,13 +1,13 @@
-import { execFile, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { loadAgentConfig } from '../agent/config.ts';
+import { initSoftHsmToken, SOFTHSM_MODULE, softHsmInstalled } from './softhsm.ts';
 
 const run = promisify(execFile);
 
-const MODULE = '/usr/lib/softhsm/libsofthsm2.so';
 const KEYS = Number(process.env.BENCH_AGENT_KEYS ?? 20);
 const PIN = '246810';
 
@@ -19,32 +19,17 @@ const PIN = '246810';
  * generation time varies a lot from key to key, so a few dozen keys are needed for a steady figure.
  */
 export async function benchAgentKeys(): Promise<void> {
-  if (spawnSync('sh', ['-c', 'command -v softhsm2-util']).status !== 0) {
+  if (!softHsmInstalled()) {
     console.info('\nagent-keys: skipped, softhsm2 is not installed.');
     return;
   }
   const dir = mkdtempSync(path.join(tmpdir(), 'trust-console-bench-agent-'));
-  const tokens = path.join(dir, 'tokens');
-  mkdirSync(tokens);
-  const conf = path.join(dir, 'softhsm2.conf');
-  writeFileSync(conf, `directories.tokendir = ${tokens}\nobjectstore.backend = file\nlog.level = ERROR\n`);
-  // The module reads SOFTHSM2_CONF when it is initialised, in this process.
-  process.env.SOFTHSM2_CONF = conf;
-  await run('softhsm2-util', [
-    '--init-token',
-    '--free',
-    '--label',
-    'bench',
-    '--so-pin',
-    '13579246',
-    '--pin',
-    PIN,
-  ]);
+  await initSoftHsmToken(dir, 'bench', PIN);
   const { openKeystores } = await import('../agent/keystores/index.ts');
   const keystores = await openKeystores(
     loadAgentConfig({
       TRUST_AGENT_DATA_DIR: path.join(dir, 'agent'),
-      TRUST_AGENT_PKCS11_MODULES: `softhsm=${MODULE}`,
+      TRUST_AGENT_PKCS11_MODULES: `softhsm=${SOFTHSM_MODULE}`,
       TRUST_AGENT_SOFTWARE_KEYSTORE: 'off',
     }),
   );

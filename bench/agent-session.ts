@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadAgentConfig } from '../agent/config.ts';
 import { startAgent } from '../agent/server.ts';
 import { hello, openSession, pairingStatus, requestPairing } from '../contract/trust-agent/client-session.ts';
 import { generateIdentityKeys } from '../contract/trust-agent/session-crypto.ts';
+import { freePort } from './servers.ts';
 
 /**
  * `npm run bench agent`: what the encrypted session costs the console. Handshakes with one command
@@ -15,15 +15,6 @@ import { generateIdentityKeys } from '../contract/trust-agent/session-crypto.ts'
  */
 const ROUNDS = Number(process.env.BENCH_AGENT_ROUNDS ?? 300);
 const ORIGIN = 'https://bench.console.example';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 async function perSecond(rounds: number, round: () => Promise<unknown>): Promise<number> {
   for (let i = 0; i < Math.min(20, rounds); i += 1) await round();

@@ -24,7 +24,7 @@ async function stopProcess(child: ChildProcess): Promise<void> {
   await once(child, 'exit');
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const probe = createServer().listen(0, '127.0.0.1');
   await once(probe, 'listening');
   const address = probe.address();
