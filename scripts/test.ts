@@ -1,39 +1,51 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 /**
  * `npm test`: every check CI runs, cheapest first, stopping at the first failure so the last lines
  * on screen say what broke. The final line counts steps; test counts come from the runners' reports.
+ *
+ * The two long steps run side by side: the unit and integration suites mostly keep one core busy (the
+ * server suites run their files one after another) and the browser scenarios the other (one browser
+ * against one server), so on a two-core machine together they take little more than the longer
+ * one. The browser scenarios print as they go; the suites' output is kept and printed once they end.
  */
 const reports = mkdtempSync(path.join(tmpdir(), 'trust-console-test-'));
 const vitestReport = path.join(reports, 'vitest.json');
+const vitestLog = path.join(reports, 'vitest.log');
 const playwrightReport = path.join(reports, 'playwright.json');
 
 interface Step {
   name: string;
   command: string[];
   env?: Record<string, string>;
+  /** Where the step's output goes when it runs beside another; the terminal otherwise. */
+  log?: string;
 }
 
-const steps: Step[] = [
+const serialSteps: Step[] = [
   { name: 'browser', command: ['tsx', 'scripts/ensure-chromium.ts'] },
   { name: 'typecheck', command: ['npm', 'run', '--silent', 'typecheck'] },
   { name: 'lint', command: ['npm', 'run', '--silent', 'lint'] },
   { name: 'catalogs', command: ['npm', 'run', '--silent', 'i18n:check'] },
+  // The e2e server serves dist/console and builds nothing itself.
+  { name: 'console build', command: ['vite', 'build', '--logLevel', 'warn'] },
+];
+const concurrentSteps: Step[] = [
   {
     name: 'unit and integration tests',
     command: ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`],
+    log: vitestLog,
   },
-  // The e2e server serves dist/console and builds nothing itself.
-  { name: 'console build', command: ['vite', 'build', '--logLevel', 'warn'] },
   {
     name: 'browser scenarios',
     command: ['playwright', 'test', '--reporter=list,json'],
     env: { PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightReport },
   },
 ];
+const stepCount = serialSteps.length + concurrentSteps.length;
 
 /** Passed and failed tests in a runner's JSON report, or null when it wrote none. */
 function testCounts<Report>(file: string, read: (report: Report) => [number, number]): string | null {
@@ -45,27 +57,59 @@ function testCounts<Report>(file: string, read: (report: Report) => [number, num
   }
 }
 
-let passed = 0;
-let failed = 0;
-for (const step of steps) {
-  console.info(`\n▶ ${step.name}: ${step.command.join(' ')}`);
+/** Runs a step; resolves with whether it passed, having said so. */
+function runStep(step: Step): Promise<boolean> {
+  console.info(
+    `\n▶ ${step.name}: ${step.command.join(' ')}${step.log ? ' (output shown when it ends)' : ''}`,
+  );
   const started = performance.now();
   const [program = '', ...args] = step.command;
-  const result = spawnSync(program, args, {
-    stdio: ['ignore', 'inherit', 'inherit'],
+  const log = step.log ? createWriteStream(step.log) : null;
+  const child = spawn(program, args, {
+    stdio: ['ignore', log ? 'pipe' : 'inherit', log ? 'pipe' : 'inherit'],
     env: { ...process.env, ...step.env },
   });
-  const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  if (result.status === 0) {
+  if (log) {
+    child.stdout?.pipe(log, { end: false });
+    child.stderr?.pipe(log, { end: false });
+  }
+  return new Promise((resolve) => {
+    const finish = (reason: string | null) => {
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      const report = () => {
+        if (step.log) {
+          console.info(`\n── ${step.name} ──`);
+          process.stdout.write(readFileSync(step.log));
+        }
+        if (reason === null) console.info(`✔ ${step.name} (${seconds} s)`);
+        else console.error(`✘ ${step.name} failed (${reason}, ${seconds} s)`);
+        resolve(reason === null);
+      };
+      if (log) log.end(report);
+      else report();
+    };
+    child.once('error', (error) => finish(error.message));
+    child.once('close', (code, signal) =>
+      finish(code === 0 ? null : signal ? `signal ${signal}` : `exit code ${code}`),
+    );
+  });
+}
+
+let passed = 0;
+let failed = 0;
+for (const step of serialSteps) {
+  if (await runStep(step)) {
     passed += 1;
-    console.info(`✔ ${step.name} (${seconds} s)`);
   } else {
     failed += 1;
-    const reason =
-      result.error?.message ?? (result.signal ? `signal ${result.signal}` : `exit code ${result.status}`);
-    console.error(`✘ ${step.name} failed (${reason}, ${seconds} s); later steps were not run.`);
+    console.error('Later steps were not run.');
     break;
   }
+}
+if (failed === 0) {
+  const outcomes = await Promise.all(concurrentSteps.map(runStep));
+  passed += outcomes.filter(Boolean).length;
+  failed += outcomes.filter((outcome) => !outcome).length;
 }
 
 const unit = testCounts<{ numPassedTests: number; numFailedTests: number }>(vitestReport, (report) => [
@@ -79,5 +123,5 @@ const browser = testCounts<{ stats: { expected: number; flaky: number; unexpecte
 rmSync(reports, { recursive: true, force: true });
 if (unit) console.info(`vitest: ${unit}`);
 if (browser) console.info(`playwright: ${browser}`);
-console.info(`${passed} passed, ${failed} failed (of ${steps.length} steps)`);
+console.info(`${passed} passed, ${failed} failed (of ${stepCount} steps)`);
 process.exitCode = failed > 0 ? 1 : 0;
