@@ -1,5 +1,4 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useRef, useState } from 'react';
 import {
@@ -15,7 +14,7 @@ import type { TrustAgentClient } from '../../../trust-agent/client.ts';
 import { useTrustAgent } from '../../../trust-agent/use-trust-agent.ts';
 import { installCertificate, NoKeyForCertificateError } from '../install.ts';
 import { AgentCommandError, type ChosenKeystore } from '../issue.ts';
-import { fetchClientAuthLoginUrl, fetchIssuedCertificate, redeemEnrollment } from '../mutations.ts';
+import { fetchClientAuthLoginUrl, redeemEnrollment } from '../mutations.ts';
 import { useAgentFailureText } from './agent-failure-alert.tsx';
 import { KeystoreStep } from './keystore-step.tsx';
 import './enrollment.css';
@@ -26,7 +25,11 @@ export type InstallState =
   | { kind: 'installed'; keystore: ChosenKeystore }
   | { kind: 'failed'; error: unknown };
 
+/** The certificate as the route loaded it (fetchIssuedCertificate), or why it could not be. */
+export type LoadedCertificate = { certificate: EnrollmentCertificate } | { error: unknown };
+
 interface CertificateInstallProps {
+  loaded: LoadedCertificate;
   enrollmentId: string;
   /** The enrollment link's secret: the mailed code (decision 021 §6). */
   code: string;
@@ -39,19 +42,12 @@ interface CertificateInstallProps {
  * administration §7): the keystore chosen and unlocked as on the enrollment page, the agent's
  * import, the redeem; then the way to sign in with it.
  */
-export function CertificateInstall({ enrollmentId, code, agentClient }: CertificateInstallProps) {
+export function CertificateInstall({ loaded, enrollmentId, code, agentClient }: CertificateInstallProps) {
   const [location, setLocation] = useState<KeystoreLocation>(SOFTWARE_KEYSTORE_LOCATION);
   const [state, setState] = useState<InstallState>({ kind: 'idle' });
   // State updates wait for a render; the ref stops a second install in the same moment.
   const running = useRef(false);
   const { t } = useLingui();
-  const certificate = useQuery({
-    queryKey: ['enrollment', enrollmentId, code, 'certificate'],
-    queryFn: () => fetchIssuedCertificate(enrollmentId, code),
-    // A wrong code counts against the enrollment's attempts (decision 021 §2): asked once.
-    retry: false,
-    staleTime: Number.POSITIVE_INFINITY,
-  });
   const agent = useTrustAgent({
     location: location === SOFTWARE_KEYSTORE_LOCATION ? 'software' : 'hardware',
     watchTokens: state.kind !== 'installed',
@@ -76,15 +72,8 @@ export function CertificateInstall({ enrollmentId, code, agentClient }: Certific
     }
   };
 
-  if (certificate.isPending) {
-    return (
-      <p role="status">
-        <Trans>Loading the certificate…</Trans>
-      </p>
-    );
-  }
-  if (certificate.isError) return <InstallFailure error={certificate.error} />;
-  const issued = certificate.data;
+  if ('error' in loaded) return <InstallFailure error={loaded.error} />;
+  const issued = loaded.certificate;
   const serial = issued.serial_number;
 
   if (state.kind === 'installed') {
