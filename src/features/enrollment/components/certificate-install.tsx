@@ -95,6 +95,7 @@ export function CertificateInstall({ loaded, enrollmentId, code, agentClient }: 
       ) : null}
       <KeystoreStep
         agent={agent}
+        question={<Trans>Where is the key of the certificate?</Trans>}
         location={location}
         onLocationChange={setLocation}
         onUnlocked={(keystore) => void install(keystore, issued)}
