@@ -42,6 +42,8 @@ export const apiPaths = {
     loginCustomization: `${IDENTITY_API_V1}/login/customization`,
     /** The signed-in user's storage secret, which wraps the keys of the console's offline data. */
     storageSecret: `${IDENTITY_API_V1}/storage-secret`,
+    /** Public: where a person signs in with the certificate just installed (account administration §7). */
+    clientAuthLoginUrl: `${ACCOUNT_API_V1}/clientAuthLoginUrl`,
   },
   setup: {
     status: `${UI_API_V1}/setup/status`,
@@ -142,7 +144,10 @@ export const apiPaths = {
     /** Public: the enrollment as its code opens it (overview §4, step 1). */
     byCode: (id: string, code: string) =>
       `${UI_API_V2}/enrollment/${encodeURIComponent(id)}/${encodeURIComponent(code)}`,
-    /** Public: the certificate request (overview §3), answered with `x509_cert`. */
+    /**
+     * Public: POST is the certificate request (overview §3), answered with `x509_cert`; GET answers
+     * the certificate of an issued or redeemed enrollment again, to install it later.
+     */
     certificate: (id: string, code: string) =>
       `${UI_API_V2}/enrollment/${encodeURIComponent(id)}/${encodeURIComponent(code)}/certificate`,
     /** Public: PUT without body once the certificate sits in the keystore. */

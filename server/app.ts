@@ -31,6 +31,7 @@ import { notFound, onError } from './http/errors.ts';
 import { idempotencyKeys } from './http/idempotency.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { limitBodySizeByPath } from './http/validate.ts';
+import { clientAuthLoginRoutes } from './identity/client-auth-login.ts';
 import { identityRoutes } from './identity/routes.ts';
 import { licenceRoutes } from './licence/routes.ts';
 import { localeRoutes } from './locales/routes.ts';
@@ -87,6 +88,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route(CA_API_V1, clientToolRoutes(deps));
   app.route('/', enrollmentRoutes(deps));
   app.route(ACCOUNT_API_V1, localeRoutes());
+  app.route(ACCOUNT_API_V1, clientAuthLoginRoutes(deps));
   app.route(ACCOUNT_API_V1, accountFederationRoutes(deps));
   app.route('/', openApiRoutes());
   app.route('/', consoleRoutes(deps.config));

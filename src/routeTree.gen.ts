@@ -12,6 +12,7 @@ import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as SecureRouteImport } from './routes/_secure'
 import { Route as AccountExpiredErrorRouteImport } from './routes/accountExpiredError'
+import { Route as CertificatePickupRouteImport } from './routes/certificate-pickup'
 import { Route as CreateUserAccountRouteImport } from './routes/create-user-account'
 import { Route as DtaSignInSuccessInfoRouteImport } from './routes/dta-sign-in-success-info'
 import { Route as LoginRouteImport } from './routes/login'
@@ -34,6 +35,7 @@ import { Route as SecureProfileDetailsRouteImport } from './routes/_secure/profi
 import { Route as SecureProfileEditRouteImport } from './routes/_secure/profile/edit'
 import { Route as SecureReportingIndexRouteImport } from './routes/_secure/reporting/index'
 import { Route as SecureReportingLoggingRouteImport } from './routes/_secure/reporting/logging'
+import { Route as EnrollmentLinkEnrollmentIdEnrollmentLinkSecretRouteImport } from './routes/enrollment-link.$enrollmentId.$enrollmentLinkSecret'
 import { Route as EnrollmentEnrollmentIdEnrollmentCodeRouteImport } from './routes/enrollment.$enrollmentId.$enrollmentCode'
 import { Route as ResetPasswordUserIdCodeRouteImport } from './routes/reset-password.$userId.$code'
 import { Route as VerifyUserIdCodeRouteImport } from './routes/verify.$userId.$code'
@@ -90,6 +92,11 @@ const SecureRoute = SecureRouteImport.update({
 const AccountExpiredErrorRoute = AccountExpiredErrorRouteImport.update({
   id: '/accountExpiredError',
   path: '/accountExpiredError',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const CertificatePickupRoute = CertificatePickupRouteImport.update({
+  id: '/certificate-pickup',
+  path: '/certificate-pickup',
   getParentRoute: () => rootRouteImport,
 } as any)
 const CreateUserAccountRoute = CreateUserAccountRouteImport.update({
@@ -206,6 +213,12 @@ const SecureReportingLoggingRoute = SecureReportingLoggingRouteImport.update({
   path: '/reporting/logging',
   getParentRoute: () => SecureRoute,
 } as any)
+const EnrollmentLinkEnrollmentIdEnrollmentLinkSecretRoute =
+  EnrollmentLinkEnrollmentIdEnrollmentLinkSecretRouteImport.update({
+    id: '/enrollment-link/$enrollmentId/$enrollmentLinkSecret',
+    path: '/enrollment-link/$enrollmentId/$enrollmentLinkSecret',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const EnrollmentEnrollmentIdEnrollmentCodeRoute =
   EnrollmentEnrollmentIdEnrollmentCodeRouteImport.update({
     id: '/enrollment/$enrollmentId/$enrollmentCode',
@@ -458,6 +471,7 @@ const SecureCaProfilesIdEditRoute = SecureCaProfilesIdEditRouteImport.update({
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/accountExpiredError': typeof AccountExpiredErrorRoute
+  '/certificate-pickup': typeof CertificatePickupRoute
   '/create-user-account': typeof CreateUserAccountRoute
   '/dta-sign-in-success-info': typeof DtaSignInSuccessInfoRoute
   '/login': typeof LoginRoute
@@ -476,6 +490,7 @@ export interface FileRoutesByFullPath {
   '/profile/details': typeof SecureProfileDetailsRoute
   '/profile/edit': typeof SecureProfileEditRoute
   '/reporting/logging': typeof SecureReportingLoggingRoute
+  '/enrollment-link/$enrollmentId/$enrollmentLinkSecret': typeof EnrollmentLinkEnrollmentIdEnrollmentLinkSecretRoute
   '/enrollment/$enrollmentId/$enrollmentCode': typeof EnrollmentEnrollmentIdEnrollmentCodeRoute
   '/reset-password/$userId/$code': typeof ResetPasswordUserIdCodeRoute
   '/verify/$userId/$code': typeof VerifyUserIdCodeRoute
@@ -527,6 +542,7 @@ export interface FileRoutesByFullPath {
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/accountExpiredError': typeof AccountExpiredErrorRoute
+  '/certificate-pickup': typeof CertificatePickupRoute
   '/create-user-account': typeof CreateUserAccountRoute
   '/dta-sign-in-success-info': typeof DtaSignInSuccessInfoRoute
   '/login': typeof LoginRoute
@@ -545,6 +561,7 @@ export interface FileRoutesByTo {
   '/profile/details': typeof SecureProfileDetailsRoute
   '/profile/edit': typeof SecureProfileEditRoute
   '/reporting/logging': typeof SecureReportingLoggingRoute
+  '/enrollment-link/$enrollmentId/$enrollmentLinkSecret': typeof EnrollmentLinkEnrollmentIdEnrollmentLinkSecretRoute
   '/enrollment/$enrollmentId/$enrollmentCode': typeof EnrollmentEnrollmentIdEnrollmentCodeRoute
   '/reset-password/$userId/$code': typeof ResetPasswordUserIdCodeRoute
   '/verify/$userId/$code': typeof VerifyUserIdCodeRoute
@@ -598,6 +615,7 @@ export interface FileRoutesById {
   '/': typeof IndexRoute
   '/_secure': typeof SecureRouteWithChildren
   '/accountExpiredError': typeof AccountExpiredErrorRoute
+  '/certificate-pickup': typeof CertificatePickupRoute
   '/create-user-account': typeof CreateUserAccountRoute
   '/dta-sign-in-success-info': typeof DtaSignInSuccessInfoRoute
   '/login': typeof LoginRoute
@@ -616,6 +634,7 @@ export interface FileRoutesById {
   '/_secure/profile/details': typeof SecureProfileDetailsRoute
   '/_secure/profile/edit': typeof SecureProfileEditRoute
   '/_secure/reporting/logging': typeof SecureReportingLoggingRoute
+  '/enrollment-link/$enrollmentId/$enrollmentLinkSecret': typeof EnrollmentLinkEnrollmentIdEnrollmentLinkSecretRoute
   '/enrollment/$enrollmentId/$enrollmentCode': typeof EnrollmentEnrollmentIdEnrollmentCodeRoute
   '/reset-password/$userId/$code': typeof ResetPasswordUserIdCodeRoute
   '/verify/$userId/$code': typeof VerifyUserIdCodeRoute
@@ -669,6 +688,7 @@ export interface FileRouteTypes {
   fullPaths:
     | '/'
     | '/accountExpiredError'
+    | '/certificate-pickup'
     | '/create-user-account'
     | '/dta-sign-in-success-info'
     | '/login'
@@ -687,6 +707,7 @@ export interface FileRouteTypes {
     | '/profile/details'
     | '/profile/edit'
     | '/reporting/logging'
+    | '/enrollment-link/$enrollmentId/$enrollmentLinkSecret'
     | '/enrollment/$enrollmentId/$enrollmentCode'
     | '/reset-password/$userId/$code'
     | '/verify/$userId/$code'
@@ -738,6 +759,7 @@ export interface FileRouteTypes {
   to:
     | '/'
     | '/accountExpiredError'
+    | '/certificate-pickup'
     | '/create-user-account'
     | '/dta-sign-in-success-info'
     | '/login'
@@ -756,6 +778,7 @@ export interface FileRouteTypes {
     | '/profile/details'
     | '/profile/edit'
     | '/reporting/logging'
+    | '/enrollment-link/$enrollmentId/$enrollmentLinkSecret'
     | '/enrollment/$enrollmentId/$enrollmentCode'
     | '/reset-password/$userId/$code'
     | '/verify/$userId/$code'
@@ -808,6 +831,7 @@ export interface FileRouteTypes {
     | '/'
     | '/_secure'
     | '/accountExpiredError'
+    | '/certificate-pickup'
     | '/create-user-account'
     | '/dta-sign-in-success-info'
     | '/login'
@@ -826,6 +850,7 @@ export interface FileRouteTypes {
     | '/_secure/profile/details'
     | '/_secure/profile/edit'
     | '/_secure/reporting/logging'
+    | '/enrollment-link/$enrollmentId/$enrollmentLinkSecret'
     | '/enrollment/$enrollmentId/$enrollmentCode'
     | '/reset-password/$userId/$code'
     | '/verify/$userId/$code'
@@ -879,6 +904,7 @@ export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   SecureRoute: typeof SecureRouteWithChildren
   AccountExpiredErrorRoute: typeof AccountExpiredErrorRoute
+  CertificatePickupRoute: typeof CertificatePickupRoute
   CreateUserAccountRoute: typeof CreateUserAccountRoute
   DtaSignInSuccessInfoRoute: typeof DtaSignInSuccessInfoRoute
   LoginRoute: typeof LoginRoute
@@ -887,6 +913,7 @@ export interface RootRouteChildren {
   UpdateLicenseErrorRoute: typeof UpdateLicenseErrorRoute
   WelcomeRoute: typeof WelcomeRoute
   ClientAuthLoginVerificationErrorErrorCodeRoute: typeof ClientAuthLoginVerificationErrorErrorCodeRoute
+  EnrollmentLinkEnrollmentIdEnrollmentLinkSecretRoute: typeof EnrollmentLinkEnrollmentIdEnrollmentLinkSecretRoute
   EnrollmentEnrollmentIdEnrollmentCodeRoute: typeof EnrollmentEnrollmentIdEnrollmentCodeRoute
   ResetPasswordUserIdCodeRoute: typeof ResetPasswordUserIdCodeRoute
   VerifyUserIdCodeRoute: typeof VerifyUserIdCodeRoute
@@ -913,6 +940,13 @@ declare module '@tanstack/react-router' {
       path: '/accountExpiredError'
       fullPath: '/accountExpiredError'
       preLoaderRoute: typeof AccountExpiredErrorRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/certificate-pickup': {
+      id: '/certificate-pickup'
+      path: '/certificate-pickup'
+      fullPath: '/certificate-pickup'
+      preLoaderRoute: typeof CertificatePickupRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/create-user-account': {
@@ -1068,6 +1102,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/reporting/logging'
       preLoaderRoute: typeof SecureReportingLoggingRouteImport
       parentRoute: typeof SecureRoute
+    }
+    '/enrollment-link/$enrollmentId/$enrollmentLinkSecret': {
+      id: '/enrollment-link/$enrollmentId/$enrollmentLinkSecret'
+      path: '/enrollment-link/$enrollmentId/$enrollmentLinkSecret'
+      fullPath: '/enrollment-link/$enrollmentId/$enrollmentLinkSecret'
+      preLoaderRoute: typeof EnrollmentLinkEnrollmentIdEnrollmentLinkSecretRouteImport
+      parentRoute: typeof rootRouteImport
     }
     '/enrollment/$enrollmentId/$enrollmentCode': {
       id: '/enrollment/$enrollmentId/$enrollmentCode'
@@ -1511,6 +1552,7 @@ const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   SecureRoute: SecureRouteWithChildren,
   AccountExpiredErrorRoute: AccountExpiredErrorRoute,
+  CertificatePickupRoute: CertificatePickupRoute,
   CreateUserAccountRoute: CreateUserAccountRoute,
   DtaSignInSuccessInfoRoute: DtaSignInSuccessInfoRoute,
   LoginRoute: LoginRoute,
@@ -1520,6 +1562,8 @@ const rootRouteChildren: RootRouteChildren = {
   WelcomeRoute: WelcomeRoute,
   ClientAuthLoginVerificationErrorErrorCodeRoute:
     ClientAuthLoginVerificationErrorErrorCodeRoute,
+  EnrollmentLinkEnrollmentIdEnrollmentLinkSecretRoute:
+    EnrollmentLinkEnrollmentIdEnrollmentLinkSecretRoute,
   EnrollmentEnrollmentIdEnrollmentCodeRoute:
     EnrollmentEnrollmentIdEnrollmentCodeRoute,
   ResetPasswordUserIdCodeRoute: ResetPasswordUserIdCodeRoute,

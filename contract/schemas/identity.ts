@@ -130,3 +130,7 @@ export function decodeSignInState(encoded: string | null | undefined): SignInSta
     return null;
   }
 }
+
+/** GET clientAuthLoginUrl: the console's sign-in page on the configured public address. */
+export const clientAuthLoginUrlSchema = v.object({ url: v.string() });
+export type ClientAuthLoginUrl = v.InferOutput<typeof clientAuthLoginUrlSchema>;

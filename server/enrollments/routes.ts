@@ -24,8 +24,10 @@ import type { AppDeps } from '../app-deps.ts';
 import { type AuditActor, auditChange, auditChangeBy, requestActor, updateDetails } from '../audit/change.ts';
 import { ACCOUNT_NOT_FOUND, canSeeAccount } from '../authorization/account-reach.ts';
 import { USER_NOT_FOUND } from '../authorization/user-reach.ts';
+import { certificatePem } from '../ca/export.ts';
 import { issueCertificate } from '../ca/issue.ts';
 import { revokeCertificates } from '../ca/revoke.ts';
+import { issuerChain } from '../certificates/repository.ts';
 import { assertMayRegister, PERSON_CERTIFICATE_OWNERS } from '../client-auth/access.ts';
 import { generateClientAuthCertificate } from '../client-auth/routes.ts';
 import type { Database } from '../db/schema.ts';
@@ -499,6 +501,30 @@ export function enrollmentRoutes(deps: AppDeps): Hono<AppEnv> {
       code_expires_at: row.code_expires_at.toISOString(),
     };
     return c.json(answer);
+  });
+
+  // A certificate issued but not yet in a keystore (the connection broke before the import, or the
+  // token moved to another computer) is fetched again to install it later (decision 021 §6).
+  app.get(CERTIFICATE, codeParams, async (c) => {
+    const { row } = await judgeCode(c, c.req.valid('param'));
+    const status = effectiveStatus(row, deps.now());
+    if (status === 'expired') throw new ApiError(410, 'The enrollment link has expired; ask for a new one.');
+    if ((status !== 'issued' && status !== 'redeemed') || row.certificate_id === null) {
+      throw new ApiError(409, `The enrollment is ${status}; it has no certificate to install.`);
+    }
+    const certificate = await db
+      .selectFrom('certificates')
+      .select(['id', 'serial_number', 'issuer_id', 'certificate'])
+      .where('id', '=', row.certificate_id)
+      .executeTakeFirst();
+    if (!certificate) throw new ApiError(409, 'The certificate of the enrollment no longer exists.');
+    const chain = await issuerChain(db, certificate.issuer_id);
+    return c.json({
+      x509_cert: certificatePem(certificate.certificate),
+      chain: chain.map(certificatePem),
+      certificate_id: certificate.id,
+      serial_number: certificate.serial_number,
+    } satisfies EnrollmentCertificate);
   });
 
   app.post(CERTIFICATE, codeParams, validateJson(enrollmentCertificateRequestSchema), async (c) => {

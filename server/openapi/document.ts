@@ -80,6 +80,7 @@ import {
 } from '../../contract/schemas/enrollments.ts';
 import {
   authMeSchema,
+  clientAuthLoginUrlSchema,
   loginCustomizationSchema,
   loginRequestSchema,
   refreshRequestSchema,
@@ -340,6 +341,16 @@ export const OPERATIONS: readonly Operation[] = [
     authenticated: true,
     success: { status: 200, description: 'Storage secret', schema: storageSecretSchema },
     failures: [401, 403],
+  },
+  {
+    method: 'get',
+    path: apiPaths.identity.clientAuthLoginUrl,
+    tag: 'Sign-in',
+    summary:
+      "Public: the console's sign-in page on the configured public address, where a person goes after installing an enrollment's certificate.",
+    authenticated: false,
+    success: { status: 200, description: 'The sign-in address', schema: clientAuthLoginUrlSchema },
+    failures: [],
   },
   {
     method: 'get',
@@ -1041,6 +1052,21 @@ export const OPERATIONS: readonly Operation[] = [
     authenticated: false,
     pathParameters: ['id', 'code'],
     success: { status: 200, description: 'The enrollment, for its enrollee', schema: publicEnrollmentSchema },
+    failures: [400, 404, 409, 410, 429],
+  },
+  {
+    method: 'get',
+    path: `${UI_API_V2}/enrollment/{id}/{code}/certificate`,
+    tag: 'Enrollment',
+    summary:
+      'Public: the certificate of an issued or redeemed enrollment again, with its chain, to install it in a keystore later (the import failed, or the token moved to another computer). Pending or cancelled is 409, expired 410; the code is judged as for the GET.',
+    authenticated: false,
+    pathParameters: ['id', 'code'],
+    success: {
+      status: 200,
+      description: 'The issued certificate, with its chain (issuing CA, root), PEM',
+      schema: enrollmentCertificateSchema,
+    },
     failures: [400, 404, 409, 410, 429],
   },
   {

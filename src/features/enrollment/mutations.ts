@@ -3,6 +3,7 @@ import {
   type EnrollmentCertificateRequest,
   enrollmentCertificateSchema,
 } from '../../../contract/schemas/enrollments.ts';
+import { clientAuthLoginUrlSchema } from '../../../contract/schemas/identity.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 
 /*
@@ -27,4 +28,21 @@ export function requestEnrollmentCertificate(
 /** PUT enrollment/{id}/{code}/redeem: the certificate is in the keystore; the enrollment is done. */
 export function redeemEnrollment(id: string, code: string) {
   return apiRequest('PUT', apiPaths.enrollments.redeem(id, code), { sessionCheck: false });
+}
+
+/** GET enrollment/{id}/{code}/certificate: the certificate of an issued enrollment again, to install later. */
+export function fetchIssuedCertificate(id: string, code: string) {
+  return apiRequest('GET', apiPaths.enrollments.certificate(id, code), {
+    schema: enrollmentCertificateSchema,
+    sessionCheck: false,
+  });
+}
+
+/** GET clientAuthLoginUrl: where a person signs in with the certificate just installed. */
+export async function fetchClientAuthLoginUrl(): Promise<string> {
+  const { url } = await apiRequest('GET', apiPaths.identity.clientAuthLoginUrl, {
+    schema: clientAuthLoginUrlSchema,
+    sessionCheck: false,
+  });
+  return url;
 }

@@ -87,3 +87,37 @@ export function detailsFormSchema(rules: SubjectRules, seatKind: PublicEnrollmen
     subject: v.object(subject),
   });
 }
+
+/**
+ * The enrollment's id and code in a mailed link (`…/enrollment/{id}/{code}`) or an install link
+ * (`…/enrollment-link/{id}/{secret}`, the same code: decision 021 §6); null for anything else.
+ */
+export function enrollmentLinkParts(text: string): { id: string; code: string } | null {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    return null;
+  }
+  const match = /\/enrollment(?:-link)?\/([^/]+)\/([^/]+)\/?$/.exec(url.pathname);
+  if (!match?.[1] || !match[2]) return null;
+  return { id: decodeURIComponent(match[1]), code: decodeURIComponent(match[2]) };
+}
+
+const pickupText = v.pipe(v.optional(v.string('invalidType' satisfies ValidationCode), ''), v.trim());
+
+/** The pickup form: the mailed link, or the enrollment's id and code typed from the mail. */
+export const certificatePickupFormSchema = v.object({
+  link: pickupText,
+  enrollment_id: pickupText,
+  code: pickupText,
+});
+
+export function certificatePickupIssues(values: FormValues): FieldCodes {
+  const link = values.link?.trim() ?? '';
+  if (link !== '') return enrollmentLinkParts(link) ? {} : { link: 'invalidValue' };
+  return {
+    ...((values.enrollment_id?.trim() ?? '') === '' ? { enrollment_id: 'required' } : {}),
+    ...((values.code?.trim() ?? '') === '' ? { code: 'required' } : {}),
+  };
+}

@@ -234,6 +234,90 @@ describe('the enrollee', () => {
   });
 });
 
+describe('installing later', () => {
+  it('answers the certificate of an issued enrollment again, and of a redeemed one, to install it', async () => {
+    const { enrollment, code } = await enroll();
+    const path = apiPaths.enrollments.certificate(enrollment.id, code);
+    // Pending: nothing issued yet.
+    expect((await publicCall(harness, 'GET', path)).status).toBe(409);
+    const issued = await publicCall(harness, 'POST', path, {
+      body: certificateRequest((await createCsr('EC P-256')).pem),
+    });
+    const first = (await issued.json()) as EnrollmentCertificate;
+
+    // A week on, the code of an issued enrollment still fetches its certificate: the import broke.
+    clock += ENROLLMENT_CODE_TTL_DAYS * 86_400_000 + 1000;
+    try {
+      const again = await publicCall(harness, 'GET', path);
+      expect(again.status).toBe(200);
+      expect(await again.json()).toEqual(first);
+    } finally {
+      clock -= ENROLLMENT_CODE_TTL_DAYS * 86_400_000 + 1000;
+    }
+    expect((await publicCall(harness, 'PUT', apiPaths.enrollments.redeem(enrollment.id, code))).status).toBe(
+      204,
+    );
+    const redeemed = await publicCall(harness, 'GET', path);
+    expect(redeemed.status).toBe(200);
+    expect(((await redeemed.json()) as EnrollmentCertificate).serial_number).toBe(first.serial_number);
+  });
+
+  it('refuses a cancelled enrollment 409, an expired one 410 and a wrong code 404, counted', async () => {
+    const cancelled = await enroll();
+    await publicCall(
+      harness,
+      'POST',
+      apiPaths.enrollments.certificate(cancelled.enrollment.id, cancelled.code),
+      {
+        body: certificateRequest((await createCsr('EC P-256')).pem),
+      },
+    );
+    const cancel = await call(harness, 'DELETE', apiPaths.enrollments.byId(cancelled.enrollment.id), {
+      token,
+    });
+    expect(cancel.status).toBe(204);
+    expect(
+      (
+        await publicCall(
+          harness,
+          'GET',
+          apiPaths.enrollments.certificate(cancelled.enrollment.id, cancelled.code),
+        )
+      ).status,
+    ).toBe(409);
+
+    const pending = await enroll();
+    const wrong = await publicCall(
+      harness,
+      'GET',
+      apiPaths.enrollments.certificate(pending.enrollment.id, 'A'.repeat(26)),
+      { address: '198.51.100.30' },
+    );
+    expect(wrong.status).toBe(404);
+    const row = await harness.deps.db
+      .selectFrom('enrollments')
+      .select('failed_attempts')
+      .where('id', '=', pending.enrollment.id)
+      .executeTakeFirstOrThrow();
+    expect(row.failed_attempts).toBe(1);
+
+    clock += ENROLLMENT_CODE_TTL_DAYS * 86_400_000 + 1000;
+    try {
+      expect(
+        (
+          await publicCall(
+            harness,
+            'GET',
+            apiPaths.enrollments.certificate(pending.enrollment.id, pending.code),
+          )
+        ).status,
+      ).toBe(410);
+    } finally {
+      clock -= ENROLLMENT_CODE_TTL_DAYS * 86_400_000 + 1000;
+    }
+  });
+});
+
 describe('a guesser', () => {
   it('gets 404 for a wrong code as for an unknown enrollment, and is stopped after five', async () => {
     const { enrollment, code } = await enroll();

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useEffect, useId, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { HARDWARE_TOKEN_SELECT_DELAY_MS } from '../../../../contract/constants.ts';
 import {
   type KeystoreLocation,
@@ -21,6 +21,8 @@ import { AgentFailureAlert } from './agent-failure-alert.tsx';
 
 interface KeystoreStepProps {
   agent: TrustAgentView;
+  /** The question over the two locations; the enrollment's own by default. */
+  question?: ReactNode;
   location: KeystoreLocation;
   onLocationChange: (location: KeystoreLocation) => void;
   onUnlocked: (keystore: ChosenKeystore) => void;
@@ -31,13 +33,13 @@ interface KeystoreStepProps {
  * keystore unlocked with its PIN: the software keystore (created here when the agent has none yet)
  * or a hardware token the user picks from the agent's list.
  */
-export function KeystoreStep({ agent, location, onLocationChange, onUnlocked }: KeystoreStepProps) {
+export function KeystoreStep({ agent, question, location, onLocationChange, onUnlocked }: KeystoreStepProps) {
   const legendId = useId();
   return (
     <>
       <fieldset className="enrollment__choices" aria-labelledby={legendId}>
         <legend id={legendId} className="enrollment__legend">
-          <Trans>Where should the key be kept?</Trans>
+          {question ?? <Trans>Where should the key be kept?</Trans>}
         </legend>
         <label className="enrollment__choice">
           <input

@@ -4,17 +4,15 @@ import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
 import * as x509 from '@peculiar/x509';
 import { createMemoryHistory, createRootRoute, createRouter, RouterProvider } from '@tanstack/react-router';
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { HARDWARE_TOKEN_SELECT_DELAY_MS } from '../../../../contract/constants.ts';
 import type { PublicEnrollment } from '../../../../contract/schemas/enrollments.ts';
-import type { AgentCommand, CommandOutcome } from '../../../../contract/trust-agent/commands.ts';
 import type { Keystore, Token } from '../../../../contract/trust-agent/entities.ts';
 import { EnrollmentPage } from '../../../../src/features/enrollment/components/enrollment-page.tsx';
-import { TrustAgentClient, type WorkerPort } from '../../../../src/trust-agent/client.ts';
-import type { FromWorker, ToWorker } from '../../../../src/trust-agent/shared.ts';
 import { activateEnglish, apiError, json, mockApi } from '../../support.tsx';
+import { AGENT, fakeAgent, ok } from './agent-support.ts';
 
 const ENROLLMENT: PublicEnrollment = {
   id: 'e1',
@@ -37,14 +35,6 @@ const ENROLLMENT: PublicEnrollment = {
 const CODE = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const BASE = `/account/ui-api/v2/enrollment/${ENROLLMENT.id}/${CODE}`;
 
-const AGENT = {
-  product: 'trust-assistant',
-  version: '1.1.4',
-  protocol: 'trust-agent/1',
-  os: 'linux',
-  arch: 'x64',
-  enabled: true,
-} as const;
 const SOFTWARE: Keystore = {
   id: 'software',
   name: 'Software keystore',
@@ -96,33 +86,6 @@ beforeAll(async () => {
   certificatePem = certificate.toString('pem');
 });
 
-type Answer = (request: Record<string, unknown>) => CommandOutcome<AgentCommand>;
-
-/** The worker's side played by the test: it reports the agent and answers commands by name. */
-function fakeAgent(answers: Partial<Record<AgentCommand, Answer>>) {
-  let listener: ((event: MessageEvent<FromWorker>) => void) | null = null;
-  const commands: { command: AgentCommand; request: Record<string, unknown> }[] = [];
-  const emit = (data: FromWorker) => act(() => listener?.({ data } as MessageEvent<FromWorker>));
-  const port: WorkerPort = {
-    postMessage(message: ToWorker) {
-      if (message.type !== 'command') return;
-      const request = message.request as Record<string, unknown>;
-      commands.push({ command: message.command, request });
-      const answer = answers[message.command];
-      const result = answer
-        ? answer(request)
-        : { ok: false as const, error: { code: 'unsupportedCommand' as const, message: '' } };
-      queueMicrotask(() =>
-        listener?.({ data: { type: 'result', id: message.id, result } } as MessageEvent<FromWorker>),
-      );
-    },
-    addEventListener(_type, added) {
-      listener = added;
-    },
-  };
-  return { client: new TrustAgentClient(port), emit, commands };
-}
-
 async function renderPage(
   agent: ReturnType<typeof fakeAgent>,
   state: { keystores: Keystore[]; tokens: Token[] },
@@ -147,8 +110,6 @@ async function renderPage(
   await agent.emit({ type: 'tokens', tokens: state.tokens });
   return router;
 }
-
-const ok = <T,>(result: T) => ({ ok: true as const, result }) as CommandOutcome<AgentCommand>;
 
 function issuingApi() {
   return mockApi({

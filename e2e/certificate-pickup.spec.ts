@@ -1,0 +1,205 @@
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { APIRequestContext } from '@playwright/test';
+import { loadAgentConfig } from '../agent/config.ts';
+import { type RunningAgent, startAgent } from '../agent/server.ts';
+import { apiPaths } from '../contract/paths.ts';
+import type {
+  Enrollment,
+  EnrollmentCertificate,
+  EnrollmentCreated,
+} from '../contract/schemas/enrollments.ts';
+import type { Profile } from '../contract/schemas/profile.ts';
+import {
+  type ClientSession,
+  openSession,
+  pairingStatus,
+  requestPairing,
+} from '../contract/trust-agent/client-session.ts';
+import { TRUST_AGENT_PORT } from '../contract/trust-agent/constants.ts';
+import { generateIdentityKeys } from '../contract/trust-agent/session-crypto.ts';
+import { assertAccessible, expect, test } from './fixtures.ts';
+import { clickHardwareToken, clickToken, fillPin } from './pages/enrollment.ts';
+import { signInThroughApi } from './support/accounts-api.ts';
+import { ADMINISTRATOR, ensureSetUp } from './support/administrator.ts';
+import { createProfileThroughApi } from './support/certificates-api.ts';
+import { serverPort } from './support/environment.ts';
+
+const MODULE = '/usr/lib/softhsm/libsofthsm2.so';
+const KEY_TOKEN = 'key-token';
+const OTHER_TOKEN = 'other-token';
+const PIN = '246810';
+const RUN = Date.now().toString(36);
+
+let dir = '';
+let agent: RunningAgent | null = null;
+let session: ClientSession | null = null;
+let accountId = '';
+let profileId = '';
+
+function run(command: string, args: string[]): string {
+  return execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+function administratorToken(request: APIRequestContext): Promise<string> {
+  return signInThroughApi(request, { username: ADMINISTRATOR.username, password: ADMINISTRATOR.password });
+}
+
+test.beforeAll(async ({ request }) => {
+  await ensureSetUp(request);
+  const token = await administratorToken(request);
+  const profile = await request.get(apiPaths.profile, { headers: { Authorization: `Bearer ${token}` } });
+  accountId = ((await profile.json()) as Profile).primary_account_id as string;
+  profileId = (await createProfileThroughApi(request, token, accountId, `Pickup ${RUN}`)).id;
+
+  // Two SoftHSM2 tokens of this story's own: the one the key is made on, and another.
+  dir = await mkdtemp(path.join(tmpdir(), 'certificate-pickup-e2e-'));
+  await mkdir(path.join(dir, 'tokens'));
+  process.env.SOFTHSM2_CONF = path.join(dir, 'softhsm2.conf');
+  await writeFile(
+    process.env.SOFTHSM2_CONF,
+    `directories.tokendir = ${path.join(dir, 'tokens')}\nobjectstore.backend = file\nlog.level = ERROR\n`,
+  );
+  for (const label of [KEY_TOKEN, OTHER_TOKEN]) {
+    run('softhsm2-util', ['--init-token', '--free', '--label', label, '--so-pin', '87654321', '--pin', PIN]);
+  }
+  const origin = `http://localhost:${serverPort()}`;
+  agent = await startAgent({
+    ...loadAgentConfig({
+      TRUST_AGENT_PORT: String(TRUST_AGENT_PORT),
+      TRUST_AGENT_DATA_DIR: path.join(dir, 'agent'),
+      TRUST_AGENT_PREAPPROVED_ORIGINS: origin,
+      TRUST_AGENT_PKCS11_MODULES: `softhsm=${MODULE}`,
+      TRUST_AGENT_SOFTWARE_KEYSTORE: 'off',
+    }),
+    interactive: false,
+  });
+
+  // The first computer's page, as far as the broken connection let it: a session of the console's origin.
+  const connection = {
+    baseUrl: agent.url,
+    fetch: (input: string, init: RequestInit) =>
+      fetch(input, { ...init, headers: { ...(init.headers as Record<string, string>), Origin: origin } }),
+  };
+  const identity = await generateIdentityKeys();
+  const pairing = await requestPairing(connection, origin, identity);
+  expect((await pairingStatus(connection, pairing.response.pairingId)).status).toBe('approved');
+  session = await openSession(connection, origin, identity, pairing.response.agentKey);
+});
+
+test.afterAll(async () => {
+  await agent?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+/**
+ * An enrollment whose certificate was issued for a key made on the key token, and never imported:
+ * the connection broke between the issue and the import.
+ */
+async function issuedWithoutImport(request: APIRequestContext, device: string) {
+  const created = await request.post(apiPaths.enrollments.create, {
+    headers: { Authorization: `Bearer ${await administratorToken(request)}` },
+    data: {
+      account_id: accountId,
+      profile_id: profileId,
+      seat: { kind: 'device', name: device, email: 'technician@example.com' },
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { enrollment, enrollment_url } = (await created.json()) as EnrollmentCreated;
+  const code = new URL(enrollment_url).pathname.split('/').at(-1) as string;
+
+  const agentSession = session as ClientSession;
+  const keystores = await agentSession.send('keystore', {});
+  const keystoreId = keystores.ok
+    ? keystores.result.keystores.find((keystore) => keystore.name === KEY_TOKEN)?.id
+    : undefined;
+  expect(keystoreId).toBeDefined();
+  const generated = await agentSession.send('generate', {
+    keystoreId: keystoreId as string,
+    pin: PIN,
+    algorithm: 'RSA',
+    keySize: 2048,
+    subject: { commonName: device },
+  });
+  if (!generated.ok) throw new Error(`generate: ${generated.error.message}`);
+  const issued = await request.post(apiPaths.enrollments.certificate(enrollment.id, code), {
+    data: {
+      name: `${device} ${RUN}`,
+      end_date: new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10),
+      csr: generated.result.csr,
+      common_name: device,
+      enrollment_method: 'DTA',
+      keystore_type: 'HARDWARE_TOKEN',
+    },
+  });
+  expect(issued.status(), await issued.text()).toBe(201);
+  return { id: enrollment.id, code, certificate: (await issued.json()) as EnrollmentCertificate };
+}
+
+function tokenObjects(label: string): string {
+  return run('pkcs11-tool', [
+    '--module',
+    MODULE,
+    '--token-label',
+    label,
+    '--list-objects',
+    '--login',
+    '--pin',
+    PIN,
+  ]);
+}
+
+test('a certificate issued but never imported is installed later from its link, into the token holding its key', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(25_000);
+  const device = `Pickup ${RUN}`;
+  const { id, code, certificate } = await issuedWithoutImport(request, device);
+  expect(tokenObjects(KEY_TOKEN)).not.toContain('Certificate Object');
+
+  await test.step('the pickup page takes the mailed id and code to the install', async () => {
+    await page.goto('/account/certificate-pickup');
+    await expect(page.getByRole('heading', { name: 'Pick up your certificate', level: 1 })).toBeVisible();
+    await page.getByLabel('Enrollment ID').fill(id);
+    await page.getByLabel('Code').fill(code);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(page).toHaveURL(new RegExp(`/account/enrollment-link/${id}/${code}$`));
+    await expect(page.getByRole('heading', { name: 'Install your certificate', level: 1 })).toBeVisible();
+    await expect(page.getByText(certificate.serial_number)).toBeVisible();
+  });
+
+  await test.step('another token holds no key for it: the error names the serial number and the token', async () => {
+    await clickHardwareToken(page);
+    await clickToken(page, OTHER_TOKEN);
+    await fillPin(page, PIN);
+    await expect(page.getByRole('alert')).toContainText(
+      `The certificate could not be installed: The keystore ${OTHER_TOKEN} holds no key for the certificate with the serial number ${certificate.serial_number}.`,
+    );
+    await assertAccessible(page);
+  });
+
+  await test.step('the token with the key: installed, redeemed, and the way to sign in', async () => {
+    await clickToken(page, KEY_TOKEN);
+    // The PIN form follows the choice after the token list's delay; the other token's is still there.
+    await expect(page.getByLabel(`PIN of ${KEY_TOKEN}`)).toBeVisible();
+    await fillPin(page, PIN);
+    await expect(page.getByRole('status').filter({ hasText: `is installed in ${KEY_TOKEN}` })).toBeVisible();
+    await expect(page.getByText('Certificate installed', { exact: true })).toBeVisible();
+    await assertAccessible(page);
+    const objects = tokenObjects(KEY_TOKEN);
+    expect(objects).toContain('Certificate Object');
+    expect(objects).toContain(`CN=${device}`);
+    const enrollment = await request.get(apiPaths.enrollments.byId(id), {
+      headers: { Authorization: `Bearer ${await administratorToken(request)}` },
+    });
+    expect(((await enrollment.json()) as Enrollment).status).toBe('redeemed');
+
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    // The sign-in page may add its own state to the address it was sent to.
+    await expect(page).toHaveURL(/\/account\/login(\?|$)/);
+  });
+});
