@@ -1,40 +1,35 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
-import { loadAgentConfig } from '../agent/config.ts';
-import { type RunningAgent, startAgent } from '../agent/server.ts';
 import { apiPaths } from '../contract/paths.ts';
 import type {
   Enrollment,
   EnrollmentCertificate,
   EnrollmentCreated,
 } from '../contract/schemas/enrollments.ts';
-import type { Profile } from '../contract/schemas/profile.ts';
 import {
   type ClientSession,
   openSession,
   pairingStatus,
   requestPairing,
 } from '../contract/trust-agent/client-session.ts';
-import { TRUST_AGENT_PORT } from '../contract/trust-agent/constants.ts';
 import { generateIdentityKeys } from '../contract/trust-agent/session-crypto.ts';
 import { assertAccessible, expect, test } from './fixtures.ts';
 import { clickHardwareToken, clickToken, fillPin } from './pages/enrollment.ts';
-import { signInThroughApi } from './support/accounts-api.ts';
-import { ADMINISTRATOR, ensureSetUp } from './support/administrator.ts';
-import { createProfileThroughApi } from './support/certificates-api.ts';
-import { serverPort } from './support/environment.ts';
+import { ensureSetUp } from './support/administrator.ts';
+import {
+  administratorToken,
+  enrollmentProfile,
+  SOFTHSM_MODULE,
+  type StoryAgent,
+  startStoryAgent,
+} from './support/trust-agent.ts';
 
-const MODULE = '/usr/lib/softhsm/libsofthsm2.so';
 const KEY_TOKEN = 'key-token';
 const OTHER_TOKEN = 'other-token';
 const PIN = '246810';
 const RUN = Date.now().toString(36);
 
-let dir = '';
-let agent: RunningAgent | null = null;
+let story: StoryAgent | null = null;
 let session: ClientSession | null = null;
 let accountId = '';
 let profileId = '';
@@ -43,41 +38,14 @@ function run(command: string, args: string[]): string {
   return execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
-function administratorToken(request: APIRequestContext): Promise<string> {
-  return signInThroughApi(request, { username: ADMINISTRATOR.username, password: ADMINISTRATOR.password });
-}
-
 test.beforeAll(async ({ request }) => {
   await ensureSetUp(request);
-  const token = await administratorToken(request);
-  const profile = await request.get(apiPaths.profile, { headers: { Authorization: `Bearer ${token}` } });
-  accountId = ((await profile.json()) as Profile).primary_account_id as string;
-  profileId = (await createProfileThroughApi(request, token, accountId, `Pickup ${RUN}`)).id;
-
+  ({ accountId, profileId } = await enrollmentProfile(request, `Pickup ${RUN}`));
   // Two SoftHSM2 tokens of this story's own: the one the key is made on, and another.
-  dir = await mkdtemp(path.join(tmpdir(), 'certificate-pickup-e2e-'));
-  await mkdir(path.join(dir, 'tokens'));
-  process.env.SOFTHSM2_CONF = path.join(dir, 'softhsm2.conf');
-  await writeFile(
-    process.env.SOFTHSM2_CONF,
-    `directories.tokendir = ${path.join(dir, 'tokens')}\nobjectstore.backend = file\nlog.level = ERROR\n`,
-  );
-  for (const label of [KEY_TOKEN, OTHER_TOKEN]) {
-    run('softhsm2-util', ['--init-token', '--free', '--label', label, '--so-pin', '87654321', '--pin', PIN]);
-  }
-  const origin = `http://localhost:${serverPort()}`;
-  agent = await startAgent({
-    ...loadAgentConfig({
-      TRUST_AGENT_PORT: String(TRUST_AGENT_PORT),
-      TRUST_AGENT_DATA_DIR: path.join(dir, 'agent'),
-      TRUST_AGENT_PREAPPROVED_ORIGINS: origin,
-      TRUST_AGENT_PKCS11_MODULES: `softhsm=${MODULE}`,
-      TRUST_AGENT_SOFTWARE_KEYSTORE: 'off',
-    }),
-    interactive: false,
-  });
+  story = await startStoryAgent({ tokens: [KEY_TOKEN, OTHER_TOKEN], pin: PIN, softwareKeystore: false });
 
   // The first computer's page, as far as the broken connection let it: a session of the console's origin.
+  const { agent, origin } = story;
   const connection = {
     baseUrl: agent.url,
     fetch: (input: string, init: RequestInit) =>
@@ -90,8 +58,7 @@ test.beforeAll(async ({ request }) => {
 });
 
 test.afterAll(async () => {
-  await agent?.stop();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await story?.stop();
 });
 
 /**
@@ -142,7 +109,7 @@ async function issuedWithoutImport(request: APIRequestContext, device: string) {
 function tokenObjects(label: string): string {
   return run('pkcs11-tool', [
     '--module',
-    MODULE,
+    SOFTHSM_MODULE,
     '--token-label',
     label,
     '--list-objects',

@@ -1,14 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { loadAgentConfig } from '../agent/config.ts';
-import { type RunningAgent, startAgent } from '../agent/server.ts';
 import { apiPaths } from '../contract/paths.ts';
 import type { EnrollmentCertificate, EnrollmentCreated } from '../contract/schemas/enrollments.ts';
-import type { Profile } from '../contract/schemas/profile.ts';
-import { TRUST_AGENT_PORT } from '../contract/trust-agent/constants.ts';
 import { assertAccessible, expect, test } from './fixtures.ts';
 import {
   assertCertificateShown,
@@ -22,20 +17,22 @@ import {
   fillPin,
   goToEnrollmentLink,
 } from './pages/enrollment.ts';
-import { signInThroughApi } from './support/accounts-api.ts';
-import { ADMINISTRATOR, ensureSetUp } from './support/administrator.ts';
-import { createProfileThroughApi } from './support/certificates-api.ts';
-import { serverPort } from './support/environment.ts';
+import { ensureSetUp } from './support/administrator.ts';
 import { linkIn, type Mailbox } from './support/mailbox.ts';
+import {
+  administratorToken,
+  enrollmentProfile,
+  SOFTHSM_MODULE,
+  type StoryAgent,
+  startStoryAgent,
+} from './support/trust-agent.ts';
 
-const MODULE = '/usr/lib/softhsm/libsofthsm2.so';
 const TOKEN_LABEL = 'field-token';
 const TOKEN_PIN = '246810';
 const SOFTWARE_PIN = '13572468';
 const RUN = Date.now().toString(36);
 
-let dir = '';
-let agent: RunningAgent | null = null;
+let story: StoryAgent | null = null;
 let accountId = '';
 let profileId = '';
 
@@ -43,51 +40,14 @@ function run(command: string, args: string[]): string {
   return execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
-/** A fresh access token: the stories' tokens live 15 s. */
-function administratorToken(request: APIRequestContext): Promise<string> {
-  return signInThroughApi(request, { username: ADMINISTRATOR.username, password: ADMINISTRATOR.password });
-}
-
 test.beforeAll(async ({ request }) => {
   await ensureSetUp(request);
-  const token = await administratorToken(request);
-  const profile = await request.get(apiPaths.profile, { headers: { Authorization: `Bearer ${token}` } });
-  accountId = ((await profile.json()) as Profile).primary_account_id as string;
-  profileId = (await createProfileThroughApi(request, token, accountId, `Enrollment ${RUN}`)).id;
-
-  // A SoftHSM2 token of this story's own: its configuration, its token directory.
-  dir = await mkdtemp(path.join(tmpdir(), 'enrollment-e2e-'));
-  await mkdir(path.join(dir, 'tokens'));
-  process.env.SOFTHSM2_CONF = path.join(dir, 'softhsm2.conf');
-  await writeFile(
-    process.env.SOFTHSM2_CONF,
-    `directories.tokendir = ${path.join(dir, 'tokens')}\nobjectstore.backend = file\nlog.level = ERROR\n`,
-  );
-  run('softhsm2-util', [
-    '--init-token',
-    '--free',
-    '--label',
-    TOKEN_LABEL,
-    '--so-pin',
-    '87654321',
-    '--pin',
-    TOKEN_PIN,
-  ]);
-
-  agent = await startAgent({
-    ...loadAgentConfig({
-      TRUST_AGENT_PORT: String(TRUST_AGENT_PORT),
-      TRUST_AGENT_DATA_DIR: path.join(dir, 'agent'),
-      TRUST_AGENT_PREAPPROVED_ORIGINS: `http://localhost:${serverPort()}`,
-      TRUST_AGENT_PKCS11_MODULES: `softhsm=${MODULE}`,
-    }),
-    interactive: false,
-  });
+  ({ accountId, profileId } = await enrollmentProfile(request, `Enrollment ${RUN}`));
+  story = await startStoryAgent({ tokens: [TOKEN_LABEL], pin: TOKEN_PIN, softwareKeystore: true });
 });
 
 test.afterAll(async () => {
-  await agent?.stop();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await story?.stop();
 });
 
 /** An administrator enrolls a device of the account; its technician receives the link by mail. */
@@ -128,6 +88,7 @@ async function issue(page: Page): Promise<EnrollmentCertificate> {
 
 /** openssl accepts the certificate under the chain the CA answered with. */
 async function assertVerifies(issued: EnrollmentCertificate, name: string): Promise<void> {
+  const dir = story?.dir ?? '';
   const certificate = path.join(dir, `${name}.pem`);
   const chain = path.join(dir, `${name}-chain.pem`);
   await writeFile(certificate, issued.x509_cert);
@@ -177,7 +138,7 @@ test('a technician enrolls a laptop into the software keystore, and a token thro
 
     const objects = run('pkcs11-tool', [
       '--module',
-      MODULE,
+      SOFTHSM_MODULE,
       '--token-label',
       TOKEN_LABEL,
       '--list-objects',

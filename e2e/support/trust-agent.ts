@@ -1,0 +1,89 @@
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { APIRequestContext } from '@playwright/test';
+import { loadAgentConfig } from '../../agent/config.ts';
+import { type RunningAgent, startAgent } from '../../agent/server.ts';
+import { apiPaths } from '../../contract/paths.ts';
+import type { Profile } from '../../contract/schemas/profile.ts';
+import { TRUST_AGENT_PORT } from '../../contract/trust-agent/constants.ts';
+import { signInThroughApi } from './accounts-api.ts';
+import { ADMINISTRATOR } from './administrator.ts';
+import { createProfileThroughApi } from './certificates-api.ts';
+import { serverPort } from './environment.ts';
+
+export const SOFTHSM_MODULE = '/usr/lib/softhsm/libsofthsm2.so';
+
+/** A fresh access token of the administrator: the stories' tokens live 15 s. */
+export function administratorToken(request: APIRequestContext): Promise<string> {
+  return signInThroughApi(request, { username: ADMINISTRATOR.username, password: ADMINISTRATOR.password });
+}
+
+/** A certificate profile of the administrator's own account, to enroll under. */
+export async function enrollmentProfile(
+  request: APIRequestContext,
+  name: string,
+): Promise<{ accountId: string; profileId: string }> {
+  const token = await administratorToken(request);
+  const profile = await request.get(apiPaths.profile, { headers: { Authorization: `Bearer ${token}` } });
+  const accountId = ((await profile.json()) as Profile).primary_account_id as string;
+  return { accountId, profileId: (await createProfileThroughApi(request, token, accountId, name)).id };
+}
+
+export interface StoryAgent {
+  agent: RunningAgent;
+  /** The console's origin, paired without the desktop prompt. */
+  origin: string;
+  /** A scratch folder of the story's, removed with the agent. */
+  dir: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The real trust agent in this process on its own port, paired with the console's origin, with
+ * SoftHSM2 tokens of the story's own (their configuration and token directory in a temporary
+ * folder; the module reads SOFTHSM2_CONF when the agent first loads it, in this process).
+ */
+export async function startStoryAgent(options: {
+  tokens: readonly string[];
+  pin: string;
+  softwareKeystore: boolean;
+}): Promise<StoryAgent> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'trust-agent-story-'));
+  await mkdir(path.join(dir, 'tokens'));
+  process.env.SOFTHSM2_CONF = path.join(dir, 'softhsm2.conf');
+  await writeFile(
+    process.env.SOFTHSM2_CONF,
+    `directories.tokendir = ${path.join(dir, 'tokens')}\nobjectstore.backend = file\nlog.level = ERROR\n`,
+  );
+  for (const label of options.tokens) {
+    execFileSync(
+      'softhsm2-util',
+      ['--init-token', '--free', '--label', label, '--so-pin', '87654321', '--pin', options.pin],
+      {
+        stdio: 'ignore',
+      },
+    );
+  }
+  const origin = `http://localhost:${serverPort()}`;
+  const agent = await startAgent({
+    ...loadAgentConfig({
+      TRUST_AGENT_PORT: String(TRUST_AGENT_PORT),
+      TRUST_AGENT_DATA_DIR: path.join(dir, 'agent'),
+      TRUST_AGENT_PREAPPROVED_ORIGINS: origin,
+      TRUST_AGENT_PKCS11_MODULES: `softhsm=${SOFTHSM_MODULE}`,
+      TRUST_AGENT_SOFTWARE_KEYSTORE: options.softwareKeystore ? 'on' : 'off',
+    }),
+    interactive: false,
+  });
+  return {
+    agent,
+    origin,
+    dir,
+    async stop() {
+      await agent.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
