@@ -2,13 +2,19 @@ import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import type { CertificateStatus } from '../../contract/certificate-policy.ts';
-import './certificate-status-badge.css';
+import { StatusBadge, type StatusTone } from './status-badge.tsx';
 
 /** The names of the certificate statuses (overview §3, T-07). */
 export const CERTIFICATE_STATUS_LABELS: Readonly<Record<CertificateStatus, MessageDescriptor>> = {
   issued: msg`Issued`,
   revoked: msg`Revoked`,
   expired: msg`Expired`,
+};
+
+const TONES: Readonly<Record<CertificateStatus, StatusTone>> = {
+  issued: 'good',
+  revoked: 'bad',
+  expired: 'warning',
 };
 
 /**
@@ -18,8 +24,8 @@ export const CERTIFICATE_STATUS_LABELS: Readonly<Record<CertificateStatus, Messa
 export function CertificateStatusBadge({ status }: { status: CertificateStatus }) {
   const { i18n } = useLingui();
   return (
-    <span className={`certificate-status certificate-status--${status}`} data-status={status}>
+    <StatusBadge tone={TONES[status]} status={status} marker={`certificate-status--${status}`}>
       {i18n._(CERTIFICATE_STATUS_LABELS[status])}
-    </span>
+    </StatusBadge>
   );
 }

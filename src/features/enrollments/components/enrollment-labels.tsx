@@ -2,6 +2,7 @@ import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import type { EnrollmentStatus, SeatKind } from '../../../../contract/schemas/enrollments.ts';
+import { StatusBadge, type StatusTone } from '../../../components/status-badge.tsx';
 import './enrollments.css';
 
 /** The names of an enrollment's statuses (decision 021). */
@@ -11,6 +12,14 @@ export const ENROLLMENT_STATUS_LABELS: Readonly<Record<EnrollmentStatus, Message
   redeemed: msg`Redeemed`,
   cancelled: msg`Cancelled`,
   expired: msg`Expired`,
+};
+
+const TONES: Readonly<Record<EnrollmentStatus, StatusTone>> = {
+  pending: 'waiting',
+  issued: 'good',
+  redeemed: 'good',
+  cancelled: 'bad',
+  expired: 'warning',
 };
 
 /** What holds the certificate: a person of the account or one of its devices. */
@@ -26,8 +35,8 @@ export const SEAT_KIND_LABELS: Readonly<Record<SeatKind, MessageDescriptor>> = {
 export function EnrollmentStatusBadge({ status }: { status: EnrollmentStatus }) {
   const { i18n } = useLingui();
   return (
-    <span className={`enrollment-status enrollment-status--${status}`} data-status={status}>
+    <StatusBadge tone={TONES[status]} status={status} marker={`enrollment-status--${status}`}>
       {i18n._(ENROLLMENT_STATUS_LABELS[status])}
-    </span>
+    </StatusBadge>
   );
 }
