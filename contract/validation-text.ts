@@ -36,6 +36,7 @@ export const VALIDATION_TEXT: Readonly<Record<ValidationCode, string>> = {
   roleNotForUser: 'names a user this role cannot be given to',
   invalidIdentifier: 'invalid identifier',
   tooManyAliases: 'has more aliases than allowed',
+  tooManyValues: 'has more values than allowed',
   duplicateAlias: 'repeats an alias identifier',
   wrongPassword: 'is not the current password',
   invalidLogin: 'is not the user name of this user',

@@ -38,6 +38,7 @@ export const VALIDATION_CODES = [
   'roleNotForUser',
   'invalidIdentifier',
   'tooManyAliases',
+  'tooManyValues',
   'duplicateAlias',
   'wrongPassword',
   'invalidLogin',

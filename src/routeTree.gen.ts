@@ -13,6 +13,7 @@ import { Route as IndexRouteImport } from './routes/index'
 import { Route as SecureRouteImport } from './routes/_secure'
 import { Route as AccountExpiredErrorRouteImport } from './routes/accountExpiredError'
 import { Route as CertificatePickupRouteImport } from './routes/certificate-pickup'
+import { Route as ClientToolsRouteImport } from './routes/client-tools'
 import { Route as CreateUserAccountRouteImport } from './routes/create-user-account'
 import { Route as DtaSignInSuccessInfoRouteImport } from './routes/dta-sign-in-success-info'
 import { Route as LoginRouteImport } from './routes/login'
@@ -97,6 +98,11 @@ const AccountExpiredErrorRoute = AccountExpiredErrorRouteImport.update({
 const CertificatePickupRoute = CertificatePickupRouteImport.update({
   id: '/certificate-pickup',
   path: '/certificate-pickup',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ClientToolsRoute = ClientToolsRouteImport.update({
+  id: '/client-tools',
+  path: '/client-tools',
   getParentRoute: () => rootRouteImport,
 } as any)
 const CreateUserAccountRoute = CreateUserAccountRouteImport.update({
@@ -472,6 +478,7 @@ export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/accountExpiredError': typeof AccountExpiredErrorRoute
   '/certificate-pickup': typeof CertificatePickupRoute
+  '/client-tools': typeof ClientToolsRoute
   '/create-user-account': typeof CreateUserAccountRoute
   '/dta-sign-in-success-info': typeof DtaSignInSuccessInfoRoute
   '/login': typeof LoginRoute
@@ -543,6 +550,7 @@ export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/accountExpiredError': typeof AccountExpiredErrorRoute
   '/certificate-pickup': typeof CertificatePickupRoute
+  '/client-tools': typeof ClientToolsRoute
   '/create-user-account': typeof CreateUserAccountRoute
   '/dta-sign-in-success-info': typeof DtaSignInSuccessInfoRoute
   '/login': typeof LoginRoute
@@ -616,6 +624,7 @@ export interface FileRoutesById {
   '/_secure': typeof SecureRouteWithChildren
   '/accountExpiredError': typeof AccountExpiredErrorRoute
   '/certificate-pickup': typeof CertificatePickupRoute
+  '/client-tools': typeof ClientToolsRoute
   '/create-user-account': typeof CreateUserAccountRoute
   '/dta-sign-in-success-info': typeof DtaSignInSuccessInfoRoute
   '/login': typeof LoginRoute
@@ -689,6 +698,7 @@ export interface FileRouteTypes {
     | '/'
     | '/accountExpiredError'
     | '/certificate-pickup'
+    | '/client-tools'
     | '/create-user-account'
     | '/dta-sign-in-success-info'
     | '/login'
@@ -760,6 +770,7 @@ export interface FileRouteTypes {
     | '/'
     | '/accountExpiredError'
     | '/certificate-pickup'
+    | '/client-tools'
     | '/create-user-account'
     | '/dta-sign-in-success-info'
     | '/login'
@@ -832,6 +843,7 @@ export interface FileRouteTypes {
     | '/_secure'
     | '/accountExpiredError'
     | '/certificate-pickup'
+    | '/client-tools'
     | '/create-user-account'
     | '/dta-sign-in-success-info'
     | '/login'
@@ -905,6 +917,7 @@ export interface RootRouteChildren {
   SecureRoute: typeof SecureRouteWithChildren
   AccountExpiredErrorRoute: typeof AccountExpiredErrorRoute
   CertificatePickupRoute: typeof CertificatePickupRoute
+  ClientToolsRoute: typeof ClientToolsRoute
   CreateUserAccountRoute: typeof CreateUserAccountRoute
   DtaSignInSuccessInfoRoute: typeof DtaSignInSuccessInfoRoute
   LoginRoute: typeof LoginRoute
@@ -947,6 +960,13 @@ declare module '@tanstack/react-router' {
       path: '/certificate-pickup'
       fullPath: '/certificate-pickup'
       preLoaderRoute: typeof CertificatePickupRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/client-tools': {
+      id: '/client-tools'
+      path: '/client-tools'
+      fullPath: '/client-tools'
+      preLoaderRoute: typeof ClientToolsRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/create-user-account': {
@@ -1553,6 +1573,7 @@ const rootRouteChildren: RootRouteChildren = {
   SecureRoute: SecureRouteWithChildren,
   AccountExpiredErrorRoute: AccountExpiredErrorRoute,
   CertificatePickupRoute: CertificatePickupRoute,
+  ClientToolsRoute: ClientToolsRoute,
   CreateUserAccountRoute: CreateUserAccountRoute,
   DtaSignInSuccessInfoRoute: DtaSignInSuccessInfoRoute,
   LoginRoute: LoginRoute,

@@ -144,27 +144,31 @@ export const certificateRevokeSchema = v.object({
 export type CertificateRevoke = v.InferOutput<typeof certificateRevokeSchema>;
 
 /** One subject value: trimmed text without control characters. */
-const subjectText = v.pipe(
+export const subjectTextSchema = v.pipe(
   v.string('invalidType' satisfies ValidationCode),
   v.trim(),
   v.maxLength(256, 'tooLong' satisfies ValidationCode),
   v.regex(/^\P{Cc}*$/u, 'invalidValue' satisfies ValidationCode),
 );
+/** The most values a multi-value subject field takes (organizational units, e-mails, DNS names, UPNs). */
+export const SUBJECT_LIST_MAX = 20;
 const subjectList = v.pipe(
-  v.array(subjectText, 'invalidType' satisfies ValidationCode),
-  v.maxLength(20, 'tooLong' satisfies ValidationCode),
+  v.array(subjectTextSchema, 'invalidType' satisfies ValidationCode),
+  v.maxLength(SUBJECT_LIST_MAX, 'tooManyValues' satisfies ValidationCode),
 );
 
 const subjectEntries = Object.fromEntries(
   SUBJECT_FIELDS.map((field) => [
     field,
     v.optional(
-      (MULTI_VALUE_SUBJECT_FIELDS as readonly SubjectField[]).includes(field) ? subjectList : subjectText,
+      (MULTI_VALUE_SUBJECT_FIELDS as readonly SubjectField[]).includes(field)
+        ? subjectList
+        : subjectTextSchema,
     ),
   ]),
 ) as {
   [F in SubjectField]: v.OptionalSchema<
-    F extends (typeof MULTI_VALUE_SUBJECT_FIELDS)[number] ? typeof subjectList : typeof subjectText,
+    F extends (typeof MULTI_VALUE_SUBJECT_FIELDS)[number] ? typeof subjectList : typeof subjectTextSchema,
     undefined
   >;
 };

@@ -37,6 +37,7 @@ const VALIDATION_MESSAGES: Readonly<Record<ValidationCode, MessageDescriptor>> =
   roleNotForUser: msg`This role cannot be given to one of the chosen users.`,
   invalidIdentifier: msg`Invalid identifier.`,
   tooManyAliases: msg`There are more aliases than allowed.`,
+  tooManyValues: msg`There are more values than allowed.`,
   duplicateAlias: msg`This identifier is already used by another alias.`,
   wrongPassword: msg`This is not the current password.`,
   invalidLogin: msg`This is not the username of this account.`,

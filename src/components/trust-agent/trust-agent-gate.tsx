@@ -8,12 +8,12 @@ import { Alert } from '../ui/alert.tsx';
 import { Button } from '../ui/button.tsx';
 import './trust-agent.css';
 
-/** Where the user gets the trust agent: the client tools page when signed in, the public catalogue otherwise. */
-export const CLIENT_TOOLS_PATH = `${CONSOLE_BASE_PATH}/ca/client-tools`;
+/** Where the user gets the trust agent: the public client tools page, open with or without a session. */
+export const PUBLIC_CLIENT_TOOLS_PATH = `${CONSOLE_BASE_PATH}/client-tools`;
 
 export interface TrustAgentGateProps {
   gate: GateState;
-  /** The page offering the trust agent's download. */
+  /** Where the trust agent's download is offered: the public client tools page unless the screen lists it. */
   installHref?: string;
   onRetry: () => void;
   onPairAgain: () => void;
@@ -35,7 +35,7 @@ function ErrorCode({ code }: { code: number }) {
  */
 export function TrustAgentGate({
   gate,
-  installHref = CLIENT_TOOLS_PATH,
+  installHref = PUBLIC_CLIENT_TOOLS_PATH,
   onRetry,
   onPairAgain,
   children,

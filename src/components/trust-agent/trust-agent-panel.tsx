@@ -15,7 +15,7 @@ import './trust-agent.css';
  * keystores and tokens, kept fresh by the worker's token polling. It asks for the software keystore
  * location, the strictest version rule, so an agent too old for enrollment is flagged here too.
  */
-export function TrustAgentPanel() {
+export function TrustAgentPanel({ installHref }: { installHref: string }) {
   const { t } = useLingui();
   const titleId = useId();
   const agent = useTrustAgent({ location: 'software', watchTokens: true });
@@ -24,7 +24,12 @@ export function TrustAgentPanel() {
       <h2 id={titleId}>
         <Trans>Trust agent on this computer</Trans>
       </h2>
-      <TrustAgentGate gate={agent.gate} onRetry={agent.retry} onPairAgain={agent.pairAgain}>
+      <TrustAgentGate
+        gate={agent.gate}
+        installHref={installHref}
+        onRetry={agent.retry}
+        onPairAgain={agent.pairAgain}
+      >
         {agent.gate.kind === 'ready' ? (
           <>
             <dl className="details">

@@ -16,6 +16,7 @@ import type {
 import { HARDWARE_TOKEN_KEY_SIZE } from '../../../contract/trust-agent/constants.ts';
 import type { Mechanism } from '../../../contract/trust-agent/entities.ts';
 import type { CommandResult, UndeliveredCommand } from '../../trust-agent/shared.ts';
+import { subjectLines } from './schemas.ts';
 
 /**
  * The issue sequence of the enrollment page (overview §3, §4; decision 021): the key and its CSR are
@@ -128,7 +129,10 @@ export function certificateRequest(
   for (const [field, value] of Object.entries(details.subject)) {
     const text = value?.trim() ?? '';
     if (text === '') continue;
-    subject[field] = (MULTI_VALUE_SUBJECT_FIELDS as readonly string[]).includes(field) ? [text] : text;
+    // The form takes several values one per line (emails is the one e-mail field of the form).
+    subject[field] = (MULTI_VALUE_SUBJECT_FIELDS as readonly string[]).includes(field)
+      ? subjectLines(text)
+      : text;
   }
   return {
     ...subject,

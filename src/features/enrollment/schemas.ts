@@ -1,5 +1,10 @@
 import * as v from 'valibot';
-import { SUBJECT_FIELDS, type SubjectField } from '../../../contract/certificate-policy.ts';
+import {
+  MULTI_VALUE_SUBJECT_FIELDS,
+  SUBJECT_FIELDS,
+  type SubjectField,
+} from '../../../contract/certificate-policy.ts';
+import { SUBJECT_LIST_MAX, subjectTextSchema } from '../../../contract/schemas/certificates.ts';
 import type { PublicEnrollment } from '../../../contract/schemas/enrollments.ts';
 import { PIN_MAX_LENGTH, PIN_MIN_LENGTH } from '../../../contract/trust-agent/constants.ts';
 import {
@@ -52,11 +57,33 @@ export function askedSubjectFields(rules: SubjectRules): AskedSubjectField[] {
   );
 }
 
-const subjectText = v.pipe(
+/** A multi-value subject field's values as typed on the form: one per line, blank lines ignored. */
+export function subjectLines(text: string): string[] {
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+}
+
+/** Whether the form asks for the field as several values, one per line. */
+export function isMultiValueField(field: AskedSubjectField): boolean {
+  return (MULTI_VALUE_SUBJECT_FIELDS as readonly string[]).includes(field);
+}
+
+/** The form keeps its text; each line must be a subject value the certificate request accepts. */
+const subjectLinesText = v.pipe(
   v.string('invalidType' satisfies ValidationCode),
-  v.trim(),
-  v.maxLength(256, 'tooLong' satisfies ValidationCode),
-  v.regex(/^\P{Cc}*$/u, 'invalidValue' satisfies ValidationCode),
+  v.check((text) => subjectLines(text).length <= SUBJECT_LIST_MAX, 'tooManyValues' satisfies ValidationCode),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    for (const line of subjectLines(dataset.value)) {
+      const result = v.safeParse(subjectTextSchema, line);
+      if (!result.success) {
+        addIssue({ message: result.issues[0].message });
+        return;
+      }
+    }
+  }),
 );
 
 /**
@@ -65,12 +92,18 @@ const subjectText = v.pipe(
  */
 export function detailsFormSchema(rules: SubjectRules, seatKind: PublicEnrollment['seat_kind']) {
   const subject = Object.fromEntries(
-    askedSubjectFields(rules).map((field) => [
-      field,
-      rules[field] === 'required'
-        ? v.pipe(subjectText, v.nonEmpty('required' satisfies ValidationCode))
-        : v.optional(subjectText, ''),
-    ]),
+    askedSubjectFields(rules).map((field) => {
+      const text = isMultiValueField(field) ? subjectLinesText : subjectTextSchema;
+      return [
+        field,
+        rules[field] === 'required'
+          ? v.pipe(
+              text,
+              v.check((value) => value.trim() !== '', 'required' satisfies ValidationCode),
+            )
+          : v.optional(text, ''),
+      ];
+    }),
   );
   return v.object({
     first_name: personNameSchema,

@@ -8,6 +8,7 @@ import type { ClientTool, ClientToolFile, ClientToolOs } from '../../../../contr
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
 import { TableFrame } from '../../../components/list/table-frame.tsx';
+import { PublicLayout } from '../../../components/public-layout.tsx';
 import { TrustAgentPanel } from '../../../components/trust-agent/trust-agent-panel.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { desktopSystem, detectPlatform } from '../../../lib/platform.ts';
@@ -38,18 +39,46 @@ function formatSize(bytes: number, locale: string): string {
 }
 
 /**
- * Certificate authority › Client tools (`/ca/client-tools`): the catalogue's files by operating
- * system, the visitor's first, each with its size, its SHA-256 to compare after downloading, and the
- * download. Open to everyone signed in: the catalogue itself is public.
+ * Certificate authority › Client tools (`/ca/client-tools`): the trust agent on this computer and the
+ * catalogue. Open to everyone signed in: the catalogue itself is public.
  */
 export function ClientToolsPage() {
-  const query = useQuery(clientToolsQueryOptions());
   return (
     <section className="page client-tools" aria-labelledby="page-title">
       <h1 id="page-title" className="page__title">
         <Trans>Client tools</Trans>
       </h1>
-      <TrustAgentPanel />
+      <TrustAgentPanel installHref={`#${CATALOGUE_ID}`} />
+      <ClientToolsCatalogue />
+    </section>
+  );
+}
+
+/**
+ * `/client-tools`, without a session: where the public pages' trust-agent gate sends a technician who
+ * has no agent yet (enrollment, certificate install, the agent's sign-in), with the same catalogue.
+ */
+export function PublicClientToolsPage() {
+  return (
+    <PublicLayout wide title={<Trans>Client tools</Trans>}>
+      <div className="client-tools">
+        <TrustAgentPanel installHref={`#${CATALOGUE_ID}`} />
+        <ClientToolsCatalogue />
+      </div>
+    </PublicLayout>
+  );
+}
+
+const CATALOGUE_ID = 'client-tools-catalogue';
+
+/**
+ * The catalogue's files by operating system, the visitor's first, each with its size, its SHA-256 to
+ * compare after downloading, and the download.
+ */
+function ClientToolsCatalogue() {
+  const query = useQuery(clientToolsQueryOptions());
+  return (
+    <div id={CATALOGUE_ID}>
       <CachedDataNotice updatedAt={query.dataUpdatedAt} />
       <p className="client-tools__intro">
         <Trans>
@@ -71,7 +100,7 @@ export function ClientToolsPage() {
       >
         {({ items }) => <Catalogue tools={items} />}
       </QueryStatus>
-    </section>
+    </div>
   );
 }
 

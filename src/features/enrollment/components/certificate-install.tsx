@@ -164,7 +164,7 @@ function InstalledCertificate({
             <Trans>
               The certificate is in the trust agent's software keystore on this computer only. To use it in
               your browser or in other programs, see the{' '}
-              <Link to="/ca/client-tools">user guide of the client tools</Link>.
+              <Link to="/client-tools">user guide of the client tools</Link>.
             </Trans>
           </p>
         </Alert>

@@ -2,25 +2,31 @@ import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useMemo } from 'react';
+import { SUBJECT_LIST_MAX } from '../../../../contract/schemas/certificates.ts';
 import type { PublicEnrollment } from '../../../../contract/schemas/enrollments.ts';
 import { Button } from '../../../components/ui/button.tsx';
-import { TextField } from '../../../components/ui/field.tsx';
+import { TextAreaField, TextField } from '../../../components/ui/field.tsx';
 import { Form } from '../../../components/ui/form.tsx';
 import { useForm } from '../../../lib/form/use-form.ts';
 import type { EnrollmentDetails } from '../issue.ts';
-import { type AskedSubjectField, askedSubjectFields, detailsFormSchema } from '../schemas.ts';
+import {
+  type AskedSubjectField,
+  askedSubjectFields,
+  detailsFormSchema,
+  isMultiValueField,
+} from '../schemas.ts';
 
 /** The names of the subject fields on the form (overview §3). */
 const SUBJECT_FIELD_LABELS: Readonly<Record<AskedSubjectField, MessageDescriptor>> = {
   organization_name: msg`Organization`,
-  organization_units: msg`Organizational unit`,
+  organization_units: msg`Organizational units`,
   street_address: msg`Street address`,
   postal_code: msg`Postal code`,
   locality: msg`City`,
   state: msg`State or province`,
   country: msg`Country (two-letter code)`,
-  dns_names: msg`DNS name`,
-  user_principal_names: msg`User principal name`,
+  dns_names: msg`DNS names`,
+  user_principal_names: msg`User principal names`,
 };
 
 interface DetailsStepProps {
@@ -73,15 +79,24 @@ export function DetailsStep({ enrollment, initial, onDone }: DetailsStepProps) {
         maxLength={64}
         required
       />
-      {askedSubjectFields(rules).map((field) => (
-        <TextField
-          key={field}
-          label={i18n._(SUBJECT_FIELD_LABELS[field])}
-          {...form.field(`subject.${field}`)}
-          defaultValue={initial?.subject[field] ?? ''}
-          required={rules[field] === 'required'}
-        />
-      ))}
+      {askedSubjectFields(rules).map((field) => {
+        const props = {
+          label: i18n._(SUBJECT_FIELD_LABELS[field]),
+          ...form.field(`subject.${field}`),
+          defaultValue: initial?.subject[field] ?? '',
+          required: rules[field] === 'required',
+        };
+        return isMultiValueField(field) ? (
+          <TextAreaField
+            key={field}
+            {...props}
+            rows={2}
+            description={t`One per line, up to ${SUBJECT_LIST_MAX}.`}
+          />
+        ) : (
+          <TextField key={field} {...props} />
+        );
+      })}
       <Button {...form.submitProps}>
         <Trans>Continue</Trans>
       </Button>

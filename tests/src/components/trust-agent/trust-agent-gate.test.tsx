@@ -6,7 +6,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { TRUST_AGENT_LAUNCH_URL } from '../../../../contract/trust-agent/constants.ts';
 import {
-  CLIENT_TOOLS_PATH,
+  PUBLIC_CLIENT_TOOLS_PATH,
   TrustAgentGate,
 } from '../../../../src/components/trust-agent/trust-agent-gate.tsx';
 import type { GateState } from '../../../../src/trust-agent/gate.ts';
@@ -75,7 +75,7 @@ describe('TrustAgentGate', () => {
   it('does not offer a retry while it still waits for the agent to appear', () => {
     renderGate({ kind: 'notInstalled', code: 1, waiting: true });
     expect(screen.getByRole('link', { name: 'Download the trust agent' }).getAttribute('href')).toBe(
-      CLIENT_TOOLS_PATH,
+      PUBLIC_CLIENT_TOOLS_PATH,
     );
     expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
   });

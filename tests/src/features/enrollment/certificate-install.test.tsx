@@ -94,7 +94,7 @@ describe('CertificateInstall', () => {
     });
     expect(api.calls.filter((call) => call.path === REDEEM)).toHaveLength(1);
     expect(screen.getByRole('link', { name: 'user guide of the client tools' }).getAttribute('href')).toBe(
-      '/ca/client-tools',
+      '/client-tools',
     );
     expect(screen.queryByLabelText(/PIN of/)).toBeNull();
 

@@ -100,6 +100,28 @@ describe('the issue sequence', () => {
     });
   });
 
+  it('sends each line of a multi-value field as one value, the single-value fields as text', () => {
+    const request = certificateRequest(
+      {
+        ...DETAILS,
+        subject: {
+          organization_name: ' Navy ',
+          dns_names: 'a.example.com\n\n  b.example.com \n',
+          locality: 'Arlington',
+        },
+      },
+      'hardware_token',
+      CSR,
+      Temporal.PlainDate.from('2026-02-28'),
+      'ab12cd34',
+    );
+    expect(request).toMatchObject({
+      organization_name: 'Navy',
+      dns_names: ['a.example.com', 'b.example.com'],
+      locality: 'Arlington',
+    });
+  });
+
   it('makes the key, requests, imports and redeems in that order', async () => {
     const { deps, send } = dependencies();
     const progress = await issueCertificate(KEYSTORE, DETAILS, {}, deps);
