@@ -1,9 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { APIRequestContext, Page } from '@playwright/test';
-import { apiPaths } from '../contract/paths.ts';
-import type { EnrollmentCertificate, EnrollmentCreated } from '../contract/schemas/enrollments.ts';
+import type { Page } from '@playwright/test';
+import type { EnrollmentCertificate } from '../contract/schemas/enrollments.ts';
 import { assertAccessible, expect, test } from './fixtures.ts';
 import {
   assertCertificateShown,
@@ -18,9 +17,8 @@ import {
   goToEnrollmentLink,
 } from './pages/enrollment.ts';
 import { ensureSetUp } from './support/administrator.ts';
-import { linkIn, type Mailbox } from './support/mailbox.ts';
 import {
-  administratorToken,
+  createEnrollment,
   enrollmentProfile,
   SOFTHSM_MODULE,
   type StoryAgent,
@@ -49,28 +47,6 @@ test.beforeAll(async ({ request }) => {
 test.afterAll(async () => {
   await story?.stop();
 });
-
-/** An administrator enrolls a device of the account; its technician receives the link by mail. */
-async function createEnrollment(
-  request: APIRequestContext,
-  mailbox: Mailbox,
-  device: string,
-): Promise<string> {
-  const technician = `technician-${device.toLowerCase().replace(/\W+/g, '-')}@example.com`;
-  const response = await request.post(apiPaths.enrollments.create, {
-    headers: { Authorization: `Bearer ${await administratorToken(request)}` },
-    data: {
-      account_id: accountId,
-      profile_id: profileId,
-      seat: { kind: 'device', name: device, email: technician },
-    },
-  });
-  expect(response.status(), await response.text()).toBe(201);
-  const { enrollment_url: shown } = (await response.json()) as EnrollmentCreated;
-  const mailed = linkIn(await mailbox.waitForMail(technician)).href;
-  expect(mailed).toBe(shown);
-  return mailed;
-}
 
 /** Details and issue: the CA's answer, as the page received it. */
 async function issue(page: Page): Promise<EnrollmentCertificate> {
@@ -105,7 +81,10 @@ test('a technician enrolls a laptop into the software keystore, and a token thro
 
   await test.step('the software keystore: created with a PIN, then the key, the certificate and the redeem', async () => {
     const device = `Laptop ${RUN}`;
-    await goToEnrollmentLink(page, await createEnrollment(request, mailbox, device));
+    await goToEnrollmentLink(
+      page,
+      await createEnrollment(request, mailbox, { accountId, profileId }, device),
+    );
     await fillNewSoftwareKeystore(page, SOFTWARE_PIN);
     await fillPin(page, '00000000');
     await assertInvalidPin(page);
@@ -125,7 +104,10 @@ test('a technician enrolls a laptop into the software keystore, and a token thro
 
   await test.step('a hardware token: chosen from the list, a wrong PIN refused, the key made on the token', async () => {
     const device = `Token ${RUN}`;
-    await goToEnrollmentLink(page, await createEnrollment(request, mailbox, device));
+    await goToEnrollmentLink(
+      page,
+      await createEnrollment(request, mailbox, { accountId, profileId }, device),
+    );
     await clickHardwareToken(page);
     await expect(page.getByText('Keep the token connected until the certificate is in it.')).toBeVisible();
     await clickToken(page, TOKEN_LABEL);

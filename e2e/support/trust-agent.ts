@@ -2,16 +2,18 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { APIRequestContext } from '@playwright/test';
+import { type APIRequestContext, expect } from '@playwright/test';
 import { loadAgentConfig } from '../../agent/config.ts';
 import { type RunningAgent, startAgent } from '../../agent/server.ts';
 import { apiPaths } from '../../contract/paths.ts';
+import type { EnrollmentCreated } from '../../contract/schemas/enrollments.ts';
 import type { Profile } from '../../contract/schemas/profile.ts';
 import { TRUST_AGENT_PORT } from '../../contract/trust-agent/constants.ts';
 import { signInThroughApi } from './accounts-api.ts';
 import { ADMINISTRATOR } from './administrator.ts';
 import { createProfileThroughApi } from './certificates-api.ts';
 import { serverPort } from './environment.ts';
+import { linkIn, type Mailbox } from './mailbox.ts';
 
 export const SOFTHSM_MODULE = '/usr/lib/softhsm/libsofthsm2.so';
 
@@ -29,6 +31,32 @@ export async function enrollmentProfile(
   const profile = await request.get(apiPaths.profile, { headers: { Authorization: `Bearer ${token}` } });
   const accountId = ((await profile.json()) as Profile).primary_account_id as string;
   return { accountId, profileId: (await createProfileThroughApi(request, token, accountId, name)).id };
+}
+
+/**
+ * An administrator enrolls a device under the profile; its technician receives the link by mail,
+ * the same one the API answered.
+ */
+export async function createEnrollment(
+  request: APIRequestContext,
+  mailbox: Mailbox,
+  under: { accountId: string; profileId: string },
+  device: string,
+): Promise<string> {
+  const technician = `technician-${device.toLowerCase().replace(/\W+/g, '-')}@example.com`;
+  const response = await request.post(apiPaths.enrollments.create, {
+    headers: { Authorization: `Bearer ${await administratorToken(request)}` },
+    data: {
+      account_id: under.accountId,
+      profile_id: under.profileId,
+      seat: { kind: 'device', name: device, email: technician },
+    },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  const { enrollment_url: shown } = (await response.json()) as EnrollmentCreated;
+  const mailed = linkIn(await mailbox.waitForMail(technician)).href;
+  expect(mailed).toBe(shown);
+  return mailed;
 }
 
 export interface StoryAgent {
@@ -49,6 +77,8 @@ export async function startStoryAgent(options: {
   tokens: readonly string[];
   pin: string;
   softwareKeystore: boolean;
+  /** The version the agent reports, for the console's version gate; this build's own by default. */
+  version?: string;
 }): Promise<StoryAgent> {
   const dir = await mkdtemp(path.join(tmpdir(), 'trust-agent-story-'));
   await mkdir(path.join(dir, 'tokens'));
@@ -67,14 +97,16 @@ export async function startStoryAgent(options: {
     );
   }
   const origin = `http://localhost:${serverPort()}`;
+  const config = loadAgentConfig({
+    TRUST_AGENT_PORT: String(TRUST_AGENT_PORT),
+    TRUST_AGENT_DATA_DIR: path.join(dir, 'agent'),
+    TRUST_AGENT_PREAPPROVED_ORIGINS: origin,
+    TRUST_AGENT_PKCS11_MODULES: `softhsm=${SOFTHSM_MODULE}`,
+    TRUST_AGENT_SOFTWARE_KEYSTORE: options.softwareKeystore ? 'on' : 'off',
+  });
   const agent = await startAgent({
-    ...loadAgentConfig({
-      TRUST_AGENT_PORT: String(TRUST_AGENT_PORT),
-      TRUST_AGENT_DATA_DIR: path.join(dir, 'agent'),
-      TRUST_AGENT_PREAPPROVED_ORIGINS: origin,
-      TRUST_AGENT_PKCS11_MODULES: `softhsm=${SOFTHSM_MODULE}`,
-      TRUST_AGENT_SOFTWARE_KEYSTORE: options.softwareKeystore ? 'on' : 'off',
-    }),
+    ...config,
+    version: options.version ?? config.version,
     interactive: false,
   });
   return {
