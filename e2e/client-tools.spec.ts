@@ -5,6 +5,7 @@ import path from 'node:path';
 import { TRUST_ASSISTANT_DOWNLOAD_VERSION as AGENT_VERSION } from '../contract/trust-agent/constants.ts';
 import { assertAccessible, expect, test } from './fixtures.ts';
 import {
+  assertOnClientTools,
   clientToolRow,
   goToClientTools,
   operatingSystemHeadings,
@@ -104,4 +105,19 @@ test('a user downloads a client tool and checks it against the SHA-256 the conso
       await assertAccessible(page);
     }
   });
+});
+
+test('a technician without an account downloads the trust agent from the public client tools page', async ({
+  page,
+}) => {
+  await page.goto('/account/client-tools');
+  await assertOnClientTools(page);
+  const row = clientToolRow(page, `trust-assistant-${AGENT_VERSION}-linux.tar.gz`);
+  const shown = await shownSha256(row);
+  const { bytes } = await pressDownload(page, row);
+  expect(createHash('sha256').update(bytes).digest('hex')).toBe(shown);
+  // No session was needed, and none was started: the page stays public.
+  await expect(page).toHaveURL(/\/account\/client-tools$/);
+  await expect(page.getByRole('navigation', { name: 'Main navigation' })).toHaveCount(0);
+  await assertAccessible(page);
 });

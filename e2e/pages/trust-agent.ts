@@ -3,12 +3,11 @@ import { CONSOLE_BASE_PATH } from '../../contract/paths.ts';
 import { TRUST_AGENT_LAUNCH_URL } from '../../contract/trust-agent/constants.ts';
 import { expect } from '../fixtures.ts';
 
-export const CLIENT_TOOLS_PATH = `${CONSOLE_BASE_PATH}/ca/client-tools`;
 /** The agent worker's IndexedDB database (src/trust-agent/identity-store.ts): identity and pinned agent keys. */
 const TRUST_AGENT_DATABASE = 'trust-agent';
 
 export async function goToClientTools(page: Page): Promise<void> {
-  await page.goto(CLIENT_TOOLS_PATH);
+  await page.goto(`${CONSOLE_BASE_PATH}/ca/client-tools`);
 }
 
 function trustAgentPanel(page: Page): Locator {
@@ -41,9 +40,10 @@ export async function assertTrustAgentNotRunning(page: Page): Promise<void> {
 export async function assertTrustAgentNotInstalled(page: Page): Promise<void> {
   const panel = trustAgentPanel(page);
   await expect(panel.getByText('The trust agent is required.', { exact: false })).toBeVisible();
+  // The panel sits above the catalogue it links to.
   await expect(panel.getByRole('link', { name: 'Download the trust agent' })).toHaveAttribute(
     'href',
-    CLIENT_TOOLS_PATH,
+    '#client-tools-catalogue',
   );
   await expect(panel.getByText('Error code: 1')).toBeVisible();
 }

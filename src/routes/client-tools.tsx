@@ -1,7 +1,24 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { PublicClientToolsPage } from '../features/client-tools/components/client-tools-page.tsx';
+import { loadConsoleCatalog } from '../lib/i18n.ts';
 
-/** Public: the trust agent's download for a technician who has no account session yet. */
+/**
+ * Public: the trust agent's download for a technician who has no account session yet. It shows the
+ * console's catalogue screen, so it loads what the secure layout loads for it: the query client and
+ * the console catalog.
+ */
 export const Route = createFileRoute('/client-tools')({
-  component: PublicClientToolsPage,
+  loader: async ({ context }) => {
+    const [queryClient] = await Promise.all([context.loadQueryClient(), loadConsoleCatalog()]);
+    return { queryClient };
+  },
+  component: function PublicClientToolsRoute() {
+    const { queryClient } = Route.useLoaderData();
+    return (
+      <QueryClientProvider client={queryClient}>
+        <PublicClientToolsPage />
+      </QueryClientProvider>
+    );
+  },
 });

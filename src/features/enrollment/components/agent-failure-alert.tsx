@@ -45,6 +45,7 @@ export function useAgentFailureText(): (failure: CommandError | UndeliveredComma
       case 'invalidKeyType':
         return t`The token cannot make RSA keys, which this certificate needs. Choose another keystore.`;
       case 'certificateKeyMismatch':
+        return t`This certificate was issued for a key this keystore does not hold, so it cannot be installed here.`;
       case 'keyNotFound':
         return t`The keystore no longer holds the key this certificate was issued for.`;
       default: {
