@@ -8,7 +8,14 @@ import {
   clientAuthGeneratedSchema,
 } from '../../../contract/schemas/client-auth.ts';
 import { apiRequest } from '../../lib/api-client.ts';
-import { type CertificateOwner, certificatePaths, clientAuthKeys } from './queries.ts';
+import {
+  type CertificateOwner,
+  certificatePaths,
+  clientAuthKeys,
+  type GenerateTarget,
+  generatePath,
+  listOwnerId,
+} from './queries.ts';
 
 /*
  * Certificates are credentials: none of these changes is queued for later, and each is started from
@@ -23,14 +30,15 @@ export const clientAuthMutationKeys = {
 };
 
 /** POST the CSR (the key stays in the page); the answer holds the certificate and its chain. */
-export function useGenerateClientAuthCertificate(owner: CertificateOwner) {
+export function useGenerateClientAuthCertificate(target: GenerateTarget) {
   const queryClient = useQueryClient();
+  const userId = listOwnerId(target);
   return useMutation({
-    mutationKey: clientAuthMutationKeys.generate(owner.id),
+    mutationKey: clientAuthMutationKeys.generate(userId),
     meta: { errorToast: false },
     mutationFn: (csr: string) =>
-      apiRequest('POST', certificatePaths(owner).list, { body: { csr }, schema: clientAuthGeneratedSchema }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: clientAuthKeys.list(owner.id) }),
+      apiRequest('POST', generatePath(target), { body: { csr }, schema: clientAuthGeneratedSchema }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: clientAuthKeys.list(userId) }),
   });
 }
 

@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Temporal } from 'temporal-polyfill';
 import {
   ENROLLMENT_CODE_ATTEMPTS,
@@ -43,19 +43,34 @@ export function enrollmentActions(status: Enrollment['status']): {
   };
 }
 
+export interface ClientAuthDialogProps {
+  personId: string;
+  personName: string;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}
+
 /**
  * One enrollment: its seat, profile, status and code, what the enrollee's page chose once issued, the
  * certificate it issued; Resend (a new link, shown once) and Cancel or Revoke certificate for whoever
  * manages enrollments.
  */
-export function EnrollmentDetailsPage({ id }: { id: string }) {
+export function EnrollmentDetailsPage({
+  id,
+  clientAuthDialog,
+}: {
+  id: string;
+  /** the dialog generating a client-authentication certificate for the enrollment's person. */
+  clientAuthDialog: (props: ClientAuthDialogProps) => ReactNode;
+}) {
   const { i18n } = useLingui();
   const query = useSuspenseQuery(enrollmentQueryOptions(id));
   const enrollment = query.data;
   const permissions = usePermissionFlags();
   const manages = ENROLLMENT_MANAGE_FLAGS.every((flag) => permissions[flag]);
   const actions = enrollmentActions(enrollment.status);
-  const [dialog, setDialog] = useState<'resend' | 'withdraw' | null>(null);
+  const [dialog, setDialog] = useState<'resend' | 'withdraw' | 'clientAuth' | null>(null);
+  const personId = enrollment.seat.kind === 'user' ? enrollment.seat.user_id : null;
   const name = enrollment.seat.name;
   const attempts = ENROLLMENT_CODE_ATTEMPTS;
 
@@ -68,13 +83,22 @@ export function EnrollmentDetailsPage({ id }: { id: string }) {
         <EnrollmentStatusBadge status={enrollment.status} />
       </div>
       <CachedDataNotice updatedAt={query.dataUpdatedAt} />
-      {manages && (actions.resend || actions.withdraw) ? (
+      {manages && (actions.resend || actions.withdraw || personId) ? (
         <p className="enrollments__actions">
           {actions.resend ? (
             <NeedsConnection>
               {(gate) => (
                 <Button variant="secondary" {...gate.controlProps} onClick={() => setDialog('resend')}>
                   <Trans>Resend the link</Trans>
+                </Button>
+              )}
+            </NeedsConnection>
+          ) : null}
+          {personId ? (
+            <NeedsConnection>
+              {(gate) => (
+                <Button variant="secondary" {...gate.controlProps} onClick={() => setDialog('clientAuth')}>
+                  <Trans>Generate client certificate</Trans>
                 </Button>
               )}
             </NeedsConnection>
@@ -160,6 +184,14 @@ export function EnrollmentDetailsPage({ id }: { id: string }) {
           ) : null}
         </dl>
       </section>
+      {personId
+        ? clientAuthDialog({
+            personId,
+            personName: name,
+            open: dialog === 'clientAuth',
+            onOpenChange: (open) => setDialog(open ? 'clientAuth' : null),
+          })
+        : null}
       {dialog === 'resend' ? <ResendDialog enrollment={enrollment} onClose={() => setDialog(null)} /> : null}
       {dialog === 'withdraw' && actions.withdraw ? (
         <WithdrawDialog enrollment={enrollment} kind={actions.withdraw} onClose={() => setDialog(null)} />
