@@ -154,6 +154,66 @@ test('the enrollment page waits for a trust agent it can use: none, an outdated 
   }
 });
 
+test('the hardware-token path without a token, then with a token whose PIN was never set', async ({
+  browser,
+  page,
+  request,
+  mailbox,
+}) => {
+  const link = await createEnrollment(request, mailbox, under, `Token-less laptop ${RUN}`);
+
+  await test.step('no token reader on this computer: the page says no token is detected', async () => {
+    story = await startStoryAgent({
+      tokens: [],
+      pin: TOKEN_PIN,
+      softwareKeystore: false,
+      hardwareTokens: false,
+    });
+    await goToEnrollmentLink(page, link);
+    await clickHardwareToken(page);
+    await expect(
+      page.getByText(
+        'No hardware token is detected. Connect your token to this computer; this page finds it by itself.',
+      ),
+    ).toBeVisible({ timeout: 15_000 });
+    await assertAccessible(page);
+  });
+
+  await test.step('another computer, with a token whose user PIN was never set: that PIN is refused as not initialized', async () => {
+    await story?.stop();
+    story = null;
+    story = await startStoryAgent({
+      tokens: [],
+      pin: TOKEN_PIN,
+      softwareKeystore: false,
+      tokenWithoutUserPin: 'blank-pin',
+    });
+    // Another agent is another program: this browser stays paired with the first one.
+    const context = await browser.newContext();
+    try {
+      const second = await context.newPage();
+      await goToEnrollmentLink(second, link);
+      await clickHardwareToken(second);
+      await expect(second.getByText('Keep the token connected until the certificate is in it.')).toBeVisible({
+        timeout: 15_000,
+      });
+      await clickToken(second, 'blank-pin');
+      // The token says so itself: the page asks for no PIN it could not check.
+      await expect(second.getByRole('alert')).toHaveText(
+        "The PIN of this keystore is not initialized. Set a PIN with the token's own tool first.",
+      );
+      await expect(second.getByLabel(/^PIN of /)).toHaveCount(0);
+      // SoftHSM2's free slot holds a blank token: listed without a label or serial it does not have.
+      await expect(
+        second.getByRole('radio', { name: 'Token without a label (SoftHSM project SoftHSM v2)' }),
+      ).toBeVisible();
+      await assertAccessible(second);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 test('a certificate issued for a key the token does not hold is not installed, and the page says so', async ({
   page,
   request,

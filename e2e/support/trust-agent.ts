@@ -79,6 +79,10 @@ export async function startStoryAgent(options: {
   softwareKeystore: boolean;
   /** The version the agent reports, for the console's version gate; this build's own by default. */
   version?: string;
+  /** A token whose security officer never set the user PIN (made after `tokens`, on the free slot). */
+  tokenWithoutUserPin?: string;
+  /** Off: no PKCS#11 module at all, as on a computer without a token reader. */
+  hardwareTokens?: boolean;
 }): Promise<StoryAgent> {
   const dir = await mkdtemp(path.join(tmpdir(), 'trust-agent-story-'));
   await mkdir(path.join(dir, 'tokens'));
@@ -96,12 +100,28 @@ export async function startStoryAgent(options: {
       },
     );
   }
+  if (options.tokenWithoutUserPin) {
+    // The first slot without a token is the free one SoftHSM2 keeps; no --init-pin leaves the user PIN unset.
+    execFileSync(
+      'pkcs11-tool',
+      [
+        '--module',
+        SOFTHSM_MODULE,
+        '--init-token',
+        '--label',
+        options.tokenWithoutUserPin,
+        '--so-pin',
+        '87654321',
+      ],
+      { stdio: 'ignore' },
+    );
+  }
   const origin = `http://localhost:${serverPort()}`;
   const config = loadAgentConfig({
     TRUST_AGENT_PORT: String(TRUST_AGENT_PORT),
     TRUST_AGENT_DATA_DIR: path.join(dir, 'agent'),
     TRUST_AGENT_PREAPPROVED_ORIGINS: origin,
-    TRUST_AGENT_PKCS11_MODULES: `softhsm=${SOFTHSM_MODULE}`,
+    TRUST_AGENT_PKCS11_MODULES: options.hardwareTokens === false ? '' : `softhsm=${SOFTHSM_MODULE}`,
     TRUST_AGENT_SOFTWARE_KEYSTORE: options.softwareKeystore ? 'on' : 'off',
   });
   const agent = await startAgent({

@@ -230,6 +230,13 @@ function HardwareTokens({ agent, onUnlocked }: Pick<KeystoreStepProps, 'agent' |
     );
   }
   const acted = tokens.find((token) => token.keystoreId === actedId) ?? null;
+  // A blank token (never initialized) has neither label nor serial number.
+  const tokenName = ({ label, manufacturer, model, serial }: Token): string => {
+    const name = label.trim() || t`Token without a label`;
+    return serial.trim()
+      ? t`${name} (${manufacturer} ${model}, serial ${serial})`
+      : t`${name} (${manufacturer} ${model})`;
+  };
   return (
     <>
       {/* hardwareTokenNotification (overview §8). */}
@@ -244,16 +251,16 @@ function HardwareTokens({ agent, onUnlocked }: Pick<KeystoreStepProps, 'agent' |
         <legend id={legendId} className="enrollment__legend">
           <Trans>Hardware token</Trans>
         </legend>
-        {tokens.map(({ keystoreId, label, manufacturer, model, serial }) => (
-          <label key={keystoreId} className="enrollment__choice">
+        {tokens.map((token) => (
+          <label key={token.keystoreId} className="enrollment__choice">
             <input
               type="radio"
               name="token"
-              value={keystoreId}
-              checked={chosenId === keystoreId}
-              onChange={() => choose(keystoreId)}
+              value={token.keystoreId}
+              checked={chosenId === token.keystoreId}
+              onChange={() => choose(token.keystoreId)}
             />
-            {t`${label} (${manufacturer} ${model}, serial ${serial})`}
+            {tokenName(token)}
           </label>
         ))}
       </fieldset>
