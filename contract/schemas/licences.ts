@@ -6,7 +6,7 @@ import {
   MAX_LICENCE_QUANTITY,
 } from '../licences.ts';
 import { APPLICATION_CODES } from '../permissions.ts';
-import type { ValidationCode } from '../validation.ts';
+import { dateOnlySchema, type ValidationCode } from '../validation.ts';
 
 /** Licences and features per account: the bodies of decision 022 §3. */
 
@@ -180,7 +180,8 @@ export const accountFeatureUpdateSchema = v.pipe(
     v.strictObject({
       feature_id: v.picklist(ACCOUNT_FEATURE_IDS, 'invalidValue' satisfies ValidationCode),
       enabled: v.boolean('invalidType' satisfies ValidationCode),
-      end_date: v.nullable(v.pipe(v.string(), v.isoDate('invalidDate' satisfies ValidationCode))),
+      // A real calendar day: `isoDate` takes 30 February, which the database then refuses.
+      end_date: v.nullable(dateOnlySchema),
     }),
     'invalidType' satisfies ValidationCode,
   ),
