@@ -170,6 +170,11 @@ export type FeatureIssue =
   | { feature: AccountFeatureId; code: 'featuresExclusive' }
   | { feature: AccountFeatureId; code: 'publicIssuanceRequired' };
 
+/** The part of a feature an issue is about, which the request names as `N.enabled` or `N.end_date`. */
+export function featureIssuePart(code: FeatureIssue['code']): 'enabled' | 'end_date' {
+  return code === 'trialNeedsEndDate' || code === 'featureEndDateAfterAccount' ? 'end_date' : 'enabled';
+}
+
 /**
  * The features an account would have after a change, checked against each other and the account's end
  * date (`YYYY-MM-DD`); the first issue, or null.

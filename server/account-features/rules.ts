@@ -2,6 +2,7 @@ import {
   type AccountFeatureId,
   type FeatureIssue,
   type FeatureState,
+  featureIssuePart,
   featuresIssue,
   withFeatureToggled,
 } from '../../contract/licences.ts';
@@ -40,18 +41,10 @@ export function assertFeaturesEditable(principal: Principal, account: FeatureSet
   }
 }
 
-/** Which part of a feature an issue is about: its switch, or its end date. */
-const ISSUE_FIELDS: Readonly<Record<FeatureIssue['code'], 'enabled' | 'end_date'>> = {
-  featuresExclusive: 'enabled',
-  publicIssuanceRequired: 'enabled',
-  trialNeedsEndDate: 'end_date',
-  featureEndDateAfterAccount: 'end_date',
-};
-
 /** The field of the request an issue names: the feature's entry in the list, else the feature itself. */
 function issueField(update: AccountFeatureUpdate, feature: AccountFeatureId, code: FeatureIssue['code']) {
   const index = update.findIndex((entry) => entry.feature_id === feature);
-  return `${index === -1 ? feature : index}.${ISSUE_FIELDS[code]}`;
+  return `${index === -1 ? feature : index}.${featureIssuePart(code)}`;
 }
 
 /**
