@@ -3,6 +3,7 @@ import {
   type LicenceChangeOption,
   licenceChangeOptions,
   licenceQuantityIssue,
+  MAX_LICENCE_QUANTITY,
   signedChange,
 } from '../../contract/licences.ts';
 import type { ApplicationCode } from '../../contract/permissions.ts';
@@ -53,6 +54,10 @@ export function plannedChanges(
       throw invalidField(`changes.${index}.quantity`, 'belowMinimum');
     }
     const quantity = signedChange(change.option, change.quantity, row.totalAllocated);
+    // From an unlimited pool an add has no bound of its own, but a total is a 32-bit integer.
+    if (row.totalAllocated + quantity > MAX_LICENCE_QUANTITY) {
+      throw invalidField(`changes.${index}.quantity`, 'cannotExceed');
+    }
     return quantity === 0
       ? []
       : [{ app: state.app, feature: change.feature, quantity, limit: row.totalAllocated + quantity }];
