@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '../../../contract/paths.ts';
 import type { Tenant } from '../../../contract/schemas/tenants.ts';
+import { insertAccount } from '../accounts/helpers.ts';
 import { insertTestCertificate, insertTestHierarchy } from '../certificates/helpers.ts';
 import { call } from '../organizations/requests.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
@@ -122,7 +123,6 @@ describe("an account's record", () => {
 
   it('has the applications it holds a licence of, and a document signing licence once it holds one', async () => {
     const { system } = world;
-    const { insertAccount } = await import('../accounts/helpers.ts');
     const id = await insertAccount(harness);
     expect(await tenant(id)).toMatchObject({
       has_dsm_license: false,
