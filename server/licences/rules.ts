@@ -7,7 +7,7 @@ import {
   signedChange,
 } from '../../contract/licences.ts';
 import type { ApplicationCode } from '../../contract/permissions.ts';
-import type { LicenceChange } from '../../contract/schemas/licences.ts';
+import type { LicenceChange, LicenceUsageReport } from '../../contract/schemas/licences.ts';
 import { invalidField } from '../http/validate.ts';
 import type { AccountLicenceState } from './pools.ts';
 import type { HistoryEntry } from './repository.ts';
@@ -29,6 +29,22 @@ export function assertTypesOfApplication(app: ApplicationCode, changes: LicenceC
       throw invalidField(`changes.${index}.feature`, 'invalidValue');
     }
     seen.add(change.feature);
+  });
+}
+
+/**
+ * 400 for a use report naming a type the application does not have, a type named twice, or a metered
+ * type, whose use is the platform's own count.
+ */
+export function assertReportableTypes(app: ApplicationCode, usage: LicenceUsageReport['usage']): void {
+  const types: readonly { id: string; metered: boolean }[] = LICENCE_TYPES[app];
+  const seen = new Set<string>();
+  usage.forEach((entry, index) => {
+    const type = types.find((candidate) => candidate.id === entry.feature);
+    if (!type || type.metered || seen.has(entry.feature)) {
+      throw invalidField(`usage.${index}.feature`, 'invalidValue');
+    }
+    seen.add(entry.feature);
   });
 }
 
