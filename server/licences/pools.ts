@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { LICENCE_TYPES, type LicenceRowState, UNLIMITED } from '../../contract/licences.ts';
 import type { ApplicationCode } from '../../contract/permissions.ts';
 import type { LicencePayload } from '../../contract/schemas/licence.ts';
+import type { Tenant } from '../../contract/schemas/tenants.ts';
 import type { Database } from '../db/schema.ts';
 import { findCurrentLicence, storedPayload, systemPoolLimit } from '../licence/store.ts';
 import {
@@ -21,6 +22,9 @@ import {
  * partner; the platform's count for a metered type; the reported use otherwise), what remains, and
  * what its parent can still give it.
  */
+
+/** An application's licence types as the tenant record lists them. */
+type LicenceFeatures = Tenant['applications'][number]['features'];
 
 export interface LicenceTypeState extends LicenceRowState {
   metered: boolean;
@@ -152,15 +156,10 @@ export async function heldApplications(
   db: Kysely<Database>,
   account: AccountPlace,
   now: Date,
-): Promise<
-  Map<ApplicationCode, { name: string; attributes: { limit: number; used: number; remaining: number } }[]>
-> {
+): Promise<Map<ApplicationCode, LicenceFeatures>> {
   const payload = await systemPayload(db);
   const [own, given] = await Promise.all([totalsOf(db, account, payload), allocatedToChildren(db, account)]);
-  const held = new Map<
-    ApplicationCode,
-    { name: string; attributes: { limit: number; used: number; remaining: number } }[]
-  >();
+  const held = new Map<ApplicationCode, LicenceFeatures>();
   for (const [app, types] of Object.entries(LICENCE_TYPES) as [
     ApplicationCode,
     readonly { id: string; metered: boolean }[],

@@ -259,7 +259,7 @@ export async function insertHistory(
     .execute();
 }
 
-/** One page of the account's history of `apps`, and how many rows it has in all. */
+/** One page of the account's history of `apps` (every row, oldest first, without), and how many rows it has. */
 export async function historyPage(
   db: Kysely<Database>,
   accountId: string,
@@ -272,13 +272,9 @@ export async function historyPage(
     .where('account_id', '=', accountId)
     .where('app_code', 'in', apps);
   const direction = page?.direction ?? 'asc';
+  const ordered = base.selectAll().orderBy('at', direction).orderBy('id', direction);
   const [rows, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy('at', direction)
-      .orderBy('id', direction)
-      .$if(page !== null, (query) => query.limit(page?.limit ?? 0).offset(page?.offset ?? 0))
-      .execute(),
+    page === null ? ordered.execute() : ordered.limit(page.limit).offset(page.offset).execute(),
     base.select((eb) => eb.fn.countAll<string | number>().as('count')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.count) };
