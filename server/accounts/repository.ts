@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { APPLICATIONS } from '../../contract/applications.ts';
-import { KEY_LOCKER_APPLICATION_NAME } from '../../contract/licences.ts';
-import type { ApplicationCode } from '../../contract/permissions.ts';
+import { KEY_LOCKER_APPLICATION_NAME, LICENCE_TYPES } from '../../contract/licences.ts';
+import { APPLICATION_CODES, type ApplicationCode } from '../../contract/permissions.ts';
 import type { Tenant, TenantFederation, TenantType, TenantUpdate } from '../../contract/schemas/tenants.ts';
 import { featureEnabled } from '../account-features/repository.ts';
 import { mayManageAccount, visibleTo } from '../authorization/account-reach.ts';
 import type { Database } from '../db/schema.ts';
 import type { Principal } from '../identity/principal.ts';
 import { licensedApplications } from '../licence/store.ts';
+import { heldApplications } from '../licences/pools.ts';
 import { deriveFriendlyIdentifier } from './friendly-identifier.ts';
 import { accountsWithPartner, selectSummary, toTenantSummary } from './list.ts';
 
@@ -22,18 +23,27 @@ function applicationName(code: ApplicationCode, keyLocker: boolean): string {
     : APPLICATIONS[code].name;
 }
 
+/**
+ * The account's applications (decision 022 §1): those it holds a licence of (a total other than 0
+ * of any of its types), with each type's limit, use and remainder, and the account management
+ * application, which has no licence types, whenever the platform's licence has it.
+ */
 function tenantApplications(
   licensed: ReadonlySet<ApplicationCode>,
+  held: Awaited<ReturnType<typeof heldApplications>>,
   keyLocker: boolean,
 ): Tenant['applications'] {
-  return [...licensed].map((code) => ({
+  return APPLICATION_CODES.filter(
+    (code) => held.has(code) || (LICENCE_TYPES[code].length === 0 && licensed.has(code)),
+  ).map((code) => ({
     id: code,
     name: applicationName(code, keyLocker),
     app_code: code,
     app_name: applicationName(code, keyLocker),
     context: APPLICATIONS[code].context,
-    // Per-account licence features and permissions arrive with the licences issue.
-    features: [],
+    features: held.get(code) ?? [],
+    // Per-application permissions of an account are not modelled: every permission is the account
+    // management application's (decision 018 §4.2).
     permissions: [],
   }));
 }
@@ -62,6 +72,7 @@ export async function findTenant(
     featureEnabled(db, id, 'key_locker_account'),
   ]);
   if (!row) return undefined;
+  const held = await heldApplications(db, row, now);
   const linked = row.federation_status === 'linked';
   return {
     ...toTenantSummary(row),
@@ -72,8 +83,8 @@ export async function findTenant(
     mfa_enabled: row.mfa_enabled,
     can_edit_mfa: principal.permissions.has('MANAGE_ACCOUNT') && mayManageAccount(principal, row),
     allow_user_creation_via_sso: row.allow_user_creation_via_sso,
-    has_dsm_license: licensed.has('document_signing_manager'),
-    applications: tenantApplications(licensed, keyLocker),
+    has_dsm_license: held.has('document_signing_manager'),
+    applications: tenantApplications(licensed, held, keyLocker),
   };
 }
 
