@@ -4,6 +4,7 @@ import { apiPaths } from '../../../contract/paths.ts';
 import type { AccountFeature, AccountFeatureUpdate } from '../../../contract/schemas/licences.ts';
 import type { Tenant } from '../../../contract/schemas/tenants.ts';
 import { errorOf } from '../errors.ts';
+import { allocate } from '../licences/helpers.ts';
 import { type Caller, call, callerWith, createChildAccount } from '../organizations/requests.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 
@@ -20,7 +21,7 @@ beforeAll(async () => {
   });
   system = await callerWith(harness, {
     accessScope: 'system',
-    permissions: ['VIEW_ACCOUNT', 'MANAGE_ACCOUNT'],
+    permissions: ['VIEW_ACCOUNT', 'MANAGE_ACCOUNT', 'MANAGE_SM_LICENSE'],
   });
 });
 afterAll(() => harness.close());
@@ -366,12 +367,14 @@ describe('who may read and change features', () => {
 describe('what the features do', () => {
   it("names a key-locker account's Software Trust Manager KeyLocker in its record", async () => {
     const accountId = await newAccount();
+    // The account holds Software Trust Manager once some of its licence is allocated to it.
+    await allocate(harness, system, accountId, 'secure_software_manager', 'signing_keys', 1);
     const nameOf = async () => {
       const response = await call(harness, 'GET', apiPaths.tenants.byId(accountId), { token: system.token });
       const tenant = (await response.json()) as Tenant;
       return tenant.applications.find((app) => app.app_code === 'secure_software_manager')?.name;
     };
-    expect(await nameOf()).not.toBe(KEY_LOCKER_APPLICATION_NAME);
+    expect(await nameOf()).toBe('Software Trust Manager');
     const keyLocker = await put(accountId, [
       { feature_id: 'key_locker_account', enabled: true, end_date: null },
     ]);
