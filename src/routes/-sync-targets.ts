@@ -1,5 +1,6 @@
 import { UI_API_V1 } from '../../contract/paths.ts';
 import { accountKeys } from '../features/accounts/queries.ts';
+import { licenceKeys } from '../features/licences/queries.ts';
 import { organizationKeys } from '../features/organizations/queries.ts';
 import { serviceUserKeys } from '../features/service-users/queries.ts';
 import { userKeys } from '../features/users/queries.ts';
@@ -14,6 +15,8 @@ import type { SyncTarget } from '../lib/offline/sync-targets.ts';
 export const SYNC_TARGETS: readonly SyncTarget[] = [
   // An account's name and end date also show in the user's own profile (the account switcher).
   { prefix: `${UI_API_V1}/tenant`, queryKeys: [accountKeys.all(), currentUserKeys.profile()] },
+  // A licence change (account/{id}/license/{app}): the account's applications follow its allocations.
+  { prefix: `${UI_API_V1}/account/`, queryKeys: [licenceKeys.all(), accountKeys.all()] },
   { prefix: `${UI_API_V1}/organizations`, queryKeys: [organizationKeys.all()] },
   { prefix: `${UI_API_V1}/service-user`, queryKeys: [serviceUserKeys.all()] },
   // A user's edit, an administrator's or the person's own (decision 018 §8.9).

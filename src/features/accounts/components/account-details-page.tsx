@@ -26,7 +26,6 @@ import {
 } from './account-details-model.ts';
 import {
   FeaturesSection,
-  LicencesSection,
   LinkedAccountSection,
   OAuthSection,
   SignInSection,
@@ -34,7 +33,6 @@ import {
 } from './account-details-sections.tsx';
 import { AccountStatusAction } from './account-status-action.tsx';
 import { DeleteAccountDialog } from './delete-account-dialog.tsx';
-import { LicenceHistoryRail } from './licence-history-rail.tsx';
 import { UnlinkAccountDialog } from './unlink-account-dialog.tsx';
 
 /** Edit opens the form here, or for a linked account the product that manages it, in a new tab (H-18). */
@@ -61,10 +59,20 @@ interface AccountDetailsPageProps {
   organizations: ReactNode;
   /** The enrollments section, from the enrollments feature; none when the viewer may not see them. */
   enrollments?: ReactNode;
+  /** The licences section of the account, from the licences feature. */
+  licences: (account: Tenant) => ReactNode;
+  /** The side rail with the account's licence history, from the licences feature. */
+  licenceHistory: (account: Tenant) => ReactNode;
 }
 
 /** Account details (G-01 … G-20): status, sections with a side navigation, and the licence history rail. */
-export function AccountDetailsPage({ accountId, organizations, enrollments }: AccountDetailsPageProps) {
+export function AccountDetailsPage({
+  accountId,
+  organizations,
+  enrollments,
+  licences,
+  licenceHistory,
+}: AccountDetailsPageProps) {
   const { t } = useLingui();
   const { data: account, dataUpdatedAt } = useSuspenseQuery(accountQueryOptions(accountId));
   const profile = useProfile();
@@ -98,7 +106,7 @@ export function AccountDetailsPage({ accountId, organizations, enrollments }: Ac
       content: organizations,
     },
     ...(enrollments ? [{ value: 'enrollments', title: t`Enrollments`, content: enrollments }] : []),
-    { value: 'licences', title: t`Licences`, content: <LicencesSection account={account} /> },
+    { value: 'licences', title: t`Licences`, content: licences(account) },
     { value: 'features', title: t`Features`, content: <FeaturesSection account={account} /> },
     { value: 'account-sign-in', title: t`Account sign-in`, content: <SignInSection account={account} /> },
     {
@@ -186,7 +194,7 @@ export function AccountDetailsPage({ accountId, organizations, enrollments }: Ac
         <div className="account-details__sections">
           <Accordion sections={sections} value={expanded} onValueChange={setExpanded} />
         </div>
-        <LicenceHistoryRail accountName={account.name} />
+        {licenceHistory(account)}
       </div>
       {/* Mounted whatever the account says: the refetch after unlinking withdraws the right to unlink
           while the dialog is still finishing. */}
