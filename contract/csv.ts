@@ -5,13 +5,15 @@
  * splits an unquoted `Csv;-ABS(1)` on the semicolon, and its second half would start a formula. A cell
  * a spreadsheet would read as a formula (starting with = + - @, a tab or a carriage return) gets a
  * leading apostrophe, so an account name such as `=HYPERLINK(…)` arrives as text (OWASP, CSV
- * injection).
+ * injection). A signed whole number (`+25`, `-5`: a licence change) is a number to any spreadsheet, not a
+ * formula, and stays as it is.
  */
 const FORMULA_START = /^[=+\-@\t\r]/;
+const SIGNED_INTEGER = /^[+-][0-9]+$/;
 const NEEDS_QUOTES = /[",;\t\r\n]/;
 
 export function csvCell(value: string): string {
-  const text = FORMULA_START.test(value) ? `'${value}` : value;
+  const text = FORMULA_START.test(value) && !SIGNED_INTEGER.test(value) ? `'${value}` : value;
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

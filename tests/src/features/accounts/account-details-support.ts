@@ -61,6 +61,10 @@ export function accountsApi({
       json({ items: Object.entries(flags).map(([name, enabled]) => ({ name, enabled })), total: 3 }),
     [`GET ${BASE}/tenant/${account.id}`]: () => json(account),
     [`GET ${BASE}/organizations`]: () => json({ items: [], total: 0 }),
+    // The licences section and its history rail (tests/src/features/licences).
+    [`GET ${BASE}/account/${account.id}/licenses`]: () => json({ items: [] }),
+    [`GET ${BASE}/license/limit/${account.id}/history`]: () => json({ items: [], total: 0 }),
+    [`GET ${BASE}/license/limit/${account.id}/history-details`]: () => json({ items: [], total: 0 }),
     ...extra,
   });
 }
