@@ -40,6 +40,7 @@ export const VALIDATION_TEXT: Readonly<Record<ValidationCode, string>> = {
   positiveNumber: 'must be a positive whole number without a leading zero',
   cannotExceed: 'exceeds what may be changed',
   optionNotOffered: 'is not a change this licence type offers',
+  belowMinimum: 'is less than the accounts under it already hold',
   trialNeedsEndDate: 'needs an end date for a trial account',
   featureEndDateAfterAccount: 'ends after the account',
   featuresExclusive: 'cannot be on together with the key-locker account feature',

@@ -43,6 +43,7 @@ export const VALIDATION_CODES = [
   'positiveNumber',
   'cannotExceed',
   'optionNotOffered',
+  'belowMinimum',
   'trialNeedsEndDate',
   'featureEndDateAfterAccount',
   'featuresExclusive',

@@ -34,6 +34,7 @@ import { limitBodySizeByPath } from './http/validate.ts';
 import { clientAuthLoginRoutes } from './identity/client-auth-login.ts';
 import { identityRoutes } from './identity/routes.ts';
 import { licenceRoutes } from './licence/routes.ts';
+import { licenceAllocationRoutes } from './licences/routes.ts';
 import { localeRoutes } from './locales/routes.ts';
 import { openApiRoutes } from './openapi/routes.ts';
 import { organizationRoutes } from './organizations/routes.ts';
@@ -70,6 +71,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route(IDENTITY_API_V1, identityRoutes(deps));
   app.route(UI_API_V1, setupRoutes(deps));
   app.route(UI_API_V1, licenceRoutes(deps));
+  app.route(UI_API_V1, licenceAllocationRoutes(deps));
   // Before the users routes: its `user/applications` would otherwise be taken for `user/:id`.
   app.route(UI_API_V1, profileRoutes(deps));
   app.route(UI_API_V1, userRoutes(deps));

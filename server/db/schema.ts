@@ -1,5 +1,6 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { ProfilePolicy, RevocationReason } from '../../contract/certificate-policy.ts';
+import type { ApplicationCode } from '../../contract/permissions.ts';
 import type { EnrollmentMethod } from '../../contract/schemas/certificate-profiles.ts';
 import type { EnrollmentStatus } from '../../contract/schemas/enrollments.ts';
 
@@ -500,6 +501,39 @@ export interface ClientAuthCertificatesTable {
   version: Generated<number>;
 }
 
+/** What an account was allocated of one licence type (decision 022 §1). */
+export interface LicenceAllocationsTable {
+  account_id: string;
+  app_code: ApplicationCode;
+  feature: string;
+  /** -1: unlimited. */
+  total_allocated: Generated<number>;
+  /** The use its application reported; metered types are counted by the platform instead. */
+  used: Generated<number>;
+}
+
+/** The version of an account's allocations of one application, which a change names in If-Match. */
+export interface AccountLicencesTable {
+  account_id: string;
+  app_code: ApplicationCode;
+  version: Generated<number>;
+}
+
+/** One changed licence type of one account (J-42). */
+export interface LicenceHistoryTable {
+  id: string;
+  account_id: string;
+  app_code: ApplicationCode;
+  feature: string;
+  /** The signed change. */
+  quantity: number;
+  /** The total allocated the change made. */
+  new_limit: number;
+  actor_id: string | null;
+  actor_name: string;
+  at: Timestamp;
+}
+
 export interface Database {
   accounts: AccountsTable;
   organizations: OrganizationsTable;
@@ -532,6 +566,9 @@ export interface Database {
   keystore_types: KeystoreTypesTable;
   seats: SeatsTable;
   enrollments: EnrollmentsTable;
+  licence_allocations: LicenceAllocationsTable;
+  account_licences: AccountLicencesTable;
+  licence_history: LicenceHistoryTable;
 }
 
 export type Account = Selectable<AccountsTable>;

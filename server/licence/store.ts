@@ -1,9 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import * as v from 'valibot';
 import { APPLICATION_CODES, type ApplicationCode } from '../../contract/permissions.ts';
-import type { LicencePayload, LicenceStatus } from '../../contract/schemas/licence.ts';
+import {
+  type LicencePayload,
+  type LicenceStatus,
+  licencePayloadSchema,
+} from '../../contract/schemas/licence.ts';
 import { utcDate } from '../dates.ts';
 import type { Database, Licence } from '../db/schema.ts';
+import { unarmourLicence } from './format.ts';
 
 /** The licence in force: the one installed last. Earlier ones stay as history. */
 export function findCurrentLicence(db: Kysely<Database>): Promise<Licence | undefined> {
@@ -64,4 +70,32 @@ export async function licensedApplications(db: Kysely<Database>, now: Date): Pro
   const licence = await findCurrentLicence(db);
   const seats = licence?.seats ?? {};
   return new Set(APPLICATION_CODES.filter((code) => (seats[code] ?? 0) !== 0));
+}
+
+/**
+ * The signed payload of a stored licence. Its signature was verified when it was installed and the
+ * text is never changed since, so it is read here without the checks; a text that does not read is
+ * answered null.
+ */
+export function storedPayload(licence: Pick<Licence, 'body'>): LicencePayload | null {
+  const encoded = unarmourLicence(licence.body)?.split('.')[1];
+  if (encoded === undefined) return null;
+  try {
+    const parsed = v.safeParse(
+      licencePayloadSchema,
+      JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')),
+    );
+    return parsed.success ? parsed.output : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The system pool of one licence type (decision 022 §1): the payload's `limits[app][type]`, else the
+ * application's `seats`, which a licence issued before licence types existed gives every type; 0 when
+ * the licence names neither. -1 is unlimited.
+ */
+export function systemPoolLimit(payload: LicencePayload | null, app: ApplicationCode, type: string): number {
+  return payload?.limits?.[app]?.[type] ?? payload?.seats[app] ?? 0;
 }

@@ -1,0 +1,60 @@
+import {
+  LICENCE_TYPES,
+  type LicenceChangeOption,
+  licenceChangeOptions,
+  licenceQuantityIssue,
+  signedChange,
+} from '../../contract/licences.ts';
+import type { ApplicationCode } from '../../contract/permissions.ts';
+import type { LicenceChange } from '../../contract/schemas/licences.ts';
+import { invalidField } from '../http/validate.ts';
+import type { AccountLicenceState } from './pools.ts';
+import type { HistoryEntry } from './repository.ts';
+
+/**
+ * The rules of a licence change (decision 022 §2), the same functions the form runs
+ * (`contract/licences.ts`), checked again here on the numbers read under the change's locks.
+ */
+
+/**
+ * 400 for a row naming a type the application does not have, or a type named twice: input that is
+ * wrong whatever is stored, refused before anything is looked up.
+ */
+export function assertTypesOfApplication(app: ApplicationCode, changes: LicenceChange['changes']): void {
+  const types: readonly string[] = LICENCE_TYPES[app].map((type) => type.id);
+  const seen = new Set<string>();
+  changes.forEach((change, index) => {
+    if (!types.includes(change.feature) || seen.has(change.feature)) {
+      throw invalidField(`changes.${index}.feature`, 'invalidValue');
+    }
+    seen.add(change.feature);
+  });
+}
+
+/**
+ * The history entries the change makes, each type's signed change and new total; 400 naming the row's
+ * option when it is not offered, or its quantity when it is out of range. Rows that leave a total as
+ * it was make none.
+ */
+export function plannedChanges(
+  state: AccountLicenceState,
+  changes: LicenceChange['changes'],
+): HistoryEntry[] {
+  return changes.flatMap((change, index) => {
+    const row = state.rows.find((candidate) => candidate.feature === change.feature);
+    if (!row) throw invalidField(`changes.${index}.feature`, 'invalidValue');
+    const offered: LicenceChangeOption[] = licenceChangeOptions(row, state);
+    if (!offered.includes(change.option)) throw invalidField(`changes.${index}.option`, 'optionNotOffered');
+    const issue = licenceQuantityIssue(change.option, String(change.quantity), row);
+    if (issue) throw invalidField(`changes.${index}.quantity`, issue.code);
+    // A partner's total never falls below what its accounts hold (its use): the system pool would
+    // otherwise count as free what they still hold. Subtract keeps this by its own rule; a reset here.
+    if (change.option === 'reset' && state.account.type === 'partner' && change.quantity < row.used) {
+      throw invalidField(`changes.${index}.quantity`, 'belowMinimum');
+    }
+    const quantity = signedChange(change.option, change.quantity, row.totalAllocated);
+    return quantity === 0
+      ? []
+      : [{ app: state.app, feature: change.feature, quantity, limit: row.totalAllocated + quantity }];
+  });
+}
