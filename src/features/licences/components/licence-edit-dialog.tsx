@@ -44,10 +44,14 @@ function issueText(issue: LicenceQuantityIssue, i18n: I18n): string {
   switch (issue.code) {
     case 'positiveNumber':
       return i18n._(msg`Enter a positive whole number.`);
-    case 'cannotExceed':
-      return i18n._(msg`The quantity cannot exceed ${i18n.number(issue.maximum)}.`);
-    default:
-      return i18n._(msg`The quantity cannot be below ${i18n.number(issue.minimum)}.`);
+    case 'cannotExceed': {
+      const maximum = i18n.number(issue.maximum);
+      return i18n._(msg`The quantity cannot exceed ${maximum}.`);
+    }
+    default: {
+      const minimum = i18n.number(issue.minimum);
+      return i18n._(msg`The quantity cannot be below ${minimum}.`);
+    }
   }
 }
 
@@ -150,12 +154,13 @@ interface LicenceEditDialogProps {
  */
 export function LicenceEditDialog({ open, onOpenChange, licence, ...props }: LicenceEditDialogProps) {
   const application = APPLICATION_NAMES[licence.id];
+  const parentName = licence.parent.name;
   return (
     <Dialog
       open={open}
       onOpenChange={onOpenChange}
       title={<Trans>Edit {application} licences</Trans>}
-      description={<Trans>Allocations are drawn from the licences of {licence.parent.name}.</Trans>}
+      description={<Trans>Allocations are drawn from the licences of {parentName}.</Trans>}
     >
       <LicenceEditForm licence={licence} onClose={() => onOpenChange(false)} {...props} />
     </Dialog>

@@ -41,9 +41,12 @@ function HistoryItem({ item }: { item: LicenceHistoryItem }) {
       </span>
       {/* The server names the actor to system scope only (J-43). */}
       {actor ? (
-        <span className="licence-history__actor">
-          <Trans>by {actor}</Trans>
-        </span>
+        <>
+          {' '}
+          <span className="licence-history__actor">
+            <Trans>by {actor}</Trans>
+          </span>
+        </>
       ) : null}
     </li>
   );
