@@ -1,6 +1,7 @@
 import type { I18n, MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { Temporal } from 'temporal-polyfill';
+import { DEFAULT_USER_DATE_FORMAT } from '../../../contract/constants.ts';
 import { csvLine } from '../../../contract/csv.ts';
 import {
   HARDWARE_KEY_PAIR_UNITS,
@@ -173,7 +174,7 @@ export function historyCsv(items: readonly LicenceHistoryItem[], options: CsvOpt
     CSV_HEADERS.total,
   ];
   if (withUser) header.push(CSV_HEADERS.user);
-  const pattern = `${dateFormat ?? 'DD-MMM-YYYY'} HH:mm`;
+  const pattern = `${dateFormat ?? DEFAULT_USER_DATE_FORMAT} HH:mm`;
   const lines = items.map((item) => {
     const when = Temporal.Instant.from(item.timestamp).toZonedDateTimeISO(timeZone).toPlainDateTime();
     const cells = [
