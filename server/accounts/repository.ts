@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { APPLICATIONS } from '../../contract/applications.ts';
-import type { ApplicationCode } from '../../contract/permissions.ts';
+import { LICENCE_TYPES } from '../../contract/licences.ts';
+import { APPLICATION_CODES, type ApplicationCode } from '../../contract/permissions.ts';
 import type { Tenant, TenantFederation, TenantType, TenantUpdate } from '../../contract/schemas/tenants.ts';
 import { visibleTo } from '../authorization/account-reach.ts';
 import type { Database } from '../db/schema.ts';
 import type { Principal } from '../identity/principal.ts';
 import { licensedApplications } from '../licence/store.ts';
+import { heldApplications } from '../licences/pools.ts';
 import { mayManage } from './access.ts';
 import { deriveFriendlyIdentifier } from './friendly-identifier.ts';
 import { accountsWithPartner, selectSummary, toTenantSummary } from './list.ts';
@@ -14,15 +16,26 @@ import { accountsWithPartner, selectSummary, toTenantSummary } from './list.ts';
 /** How often a derived friendly identifier is drawn again after a collision before giving up. */
 const FRIENDLY_IDENTIFIER_ATTEMPTS = 5;
 
-function tenantApplications(licensed: ReadonlySet<ApplicationCode>): Tenant['applications'] {
-  return [...licensed].map((code) => ({
+/**
+ * The account's applications (decision 022 §1): those it holds a licence of (a total other than 0
+ * of any of its types), with each type's limit, use and remainder, and the account management
+ * application, which has no licence types, whenever the platform's licence has it.
+ */
+function tenantApplications(
+  licensed: ReadonlySet<ApplicationCode>,
+  held: Awaited<ReturnType<typeof heldApplications>>,
+): Tenant['applications'] {
+  return APPLICATION_CODES.filter(
+    (code) => held.has(code) || (LICENCE_TYPES[code].length === 0 && licensed.has(code)),
+  ).map((code) => ({
     id: code,
     name: APPLICATIONS[code].name,
     app_code: code,
     app_name: APPLICATIONS[code].name,
     context: APPLICATIONS[code].context,
-    // Per-account licence features and permissions arrive with the licences issue.
-    features: [],
+    features: held.get(code) ?? [],
+    // Per-application permissions of an account are not modelled: every permission is the account
+    // management application's (decision 018 §4.2).
     permissions: [],
   }));
 }
@@ -50,6 +63,7 @@ export async function findTenant(
     licensedApplications(db, now),
   ]);
   if (!row) return undefined;
+  const held = await heldApplications(db, row, now);
   const linked = row.federation_status === 'linked';
   return {
     ...toTenantSummary(row),
@@ -60,8 +74,8 @@ export async function findTenant(
     mfa_enabled: row.mfa_enabled,
     can_edit_mfa: principal.permissions.has('MANAGE_ACCOUNT') && mayManage(principal, row),
     allow_user_creation_via_sso: row.allow_user_creation_via_sso,
-    has_dsm_license: licensed.has('document_signing_manager'),
-    applications: tenantApplications(licensed),
+    has_dsm_license: held.has('document_signing_manager'),
+    applications: tenantApplications(licensed, held),
   };
 }
 

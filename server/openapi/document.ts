@@ -91,6 +91,17 @@ import {
 } from '../../contract/schemas/identity.ts';
 import { licenceCheckSchema } from '../../contract/schemas/licence.ts';
 import {
+  accountLicenceListSchema,
+  accountLicenceSchema,
+  licenceChangeResultSchema,
+  licenceChangeSchema,
+  licenceDetailsSchema,
+  licenceHistoryListSchema,
+  licenceHistoryQuerySchema,
+  licenceUsageReportSchema,
+  licenceUsageSchema,
+} from '../../contract/schemas/licences.ts';
+import {
   contactFieldsSchema,
   contactListQuerySchema,
   contactListSchema,
@@ -415,6 +426,119 @@ export const OPERATIONS: readonly Operation[] = [
     authenticated: false,
     success: { status: 200, description: 'Licence status', schema: licenceCheckSchema },
     failures: [],
+  },
+  {
+    method: 'get',
+    path: apiPaths.licence.details,
+    tag: 'Licence',
+    summary:
+      "The installed licence and its system pools: each licence type's limit (-1 unlimited) and what the system gave its accounts; system scope with view or manage licence. 404 before a licence is installed.",
+    authenticated: true,
+    success: { status: 200, description: 'Licence and pools', schema: licenceDetailsSchema },
+    failures: [401, 403, 404],
+  },
+  {
+    method: 'get',
+    path: `${UI_API_V1}/license/usage/{app}`,
+    tag: 'Licence',
+    summary:
+      "The system-wide use of an application: each type's pool, what the system allocated of it and what remains; system scope with the application's view or manage licence permission.",
+    authenticated: true,
+    pathParameters: ['app'],
+    success: { status: 200, description: 'System use', schema: licenceUsageSchema },
+    failures: [400, 401, 403],
+  },
+  {
+    method: 'get',
+    path: `${UI_API_V1}/account/{id}/licenses`,
+    tag: 'Licences per account',
+    summary:
+      "An account's licence sections, one per application with licence types whose view or manage licence permission the caller holds, in catalogue order; an account out of reach is 404, no licence permission at all 403.",
+    authenticated: true,
+    pathParameters: ['id'],
+    success: { status: 200, description: 'Licence sections', schema: accountLicenceListSchema },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'get',
+    path: `${UI_API_V1}/account/{id}/license/{app}`,
+    tag: 'Licences per account',
+    summary:
+      "An account's licence of one application (J-06, J-07): each type's total, use, remainder and what the parent can still give; ETag is the version of the account's allocations of the application. The account management application has no rows (J-38).",
+    authenticated: true,
+    pathParameters: ['id', 'app'],
+    success: { status: 200, description: 'Licence section', schema: accountLicenceSchema, etag: true },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'put',
+    path: `${UI_API_V1}/account/{id}/license/{app}`,
+    tag: 'Licences per account',
+    summary:
+      "Adds to, subtracts from or resets an account's allocations of one application (J-11 … J-24, J-32), checked under the pool's row locks; needs manage account and the application's manage licence permission, on an account the caller allocates to (system scope: any but the System Account; a partner: its accounts). Writes a history row per changed type and one audit event. If-Match is required.",
+    authenticated: true,
+    pathParameters: ['id', 'app'],
+    requestBody: licenceChangeSchema,
+    success: { status: 200, description: 'Licence and event', schema: licenceChangeResultSchema, etag: true },
+    failures: [400, 401, 403, 404, 413, 415],
+    ifMatch: { required: true, current: accountLicenceSchema },
+  },
+  {
+    method: 'get',
+    path: `${UI_API_V1}/account/{id}/license/usage/{app}`,
+    tag: 'Licences per account',
+    summary: "An account's use of each type of one application, with its limit and remainder (J-36).",
+    authenticated: true,
+    pathParameters: ['id', 'app'],
+    success: { status: 200, description: 'Use', schema: licenceUsageSchema },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'put',
+    path: `${UI_API_V1}/account/{id}/license/usage/{app}`,
+    tag: 'Licences per account',
+    summary:
+      "The use an application reports of an account's types it counts itself (J-36); metered types are counted by the platform and refused. System scope with the application's manage licence permission; a partner's or the System Account's use is what it allocated (409).",
+    authenticated: true,
+    pathParameters: ['id', 'app'],
+    requestBody: licenceUsageReportSchema,
+    success: { status: 204, description: 'Use stored' },
+    failures: [400, 401, 403, 404, 409, 413, 415],
+  },
+  {
+    method: 'get',
+    path: `${UI_API_V1}/license/limit/{id}/{app}`,
+    tag: 'Licences per account',
+    summary:
+      "An account's allocations of one application: each type's limit, use and remainder (J-08, J-37).",
+    authenticated: true,
+    pathParameters: ['id', 'app'],
+    success: { status: 200, description: 'Allocations', schema: licenceUsageSchema },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'get',
+    path: `${UI_API_V1}/license/limit/{id}/history`,
+    tag: 'Licences per account',
+    summary:
+      "A page of an account's licence history (J-41, J-42), newest first unless sorted otherwise, of the applications whose licences the caller sees; each item's date in the asked IANA time zone (UTC without); the actor's name to system scope only (J-43).",
+    authenticated: true,
+    pathParameters: ['id'],
+    query: licenceHistoryQuerySchema,
+    success: { status: 200, description: 'History page', schema: licenceHistoryListSchema },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'get',
+    path: `${UI_API_V1}/license/limit/{id}/history-details`,
+    tag: 'Licences per account',
+    summary:
+      "Every row of an account's licence history, oldest first, for the CSV and the chart; dates in the asked time zone.",
+    authenticated: true,
+    pathParameters: ['id'],
+    query: v.pick(licenceHistoryQuerySchema, ['timezone']),
+    success: { status: 200, description: 'History', schema: licenceHistoryListSchema },
+    failures: [400, 401, 403, 404],
   },
   {
     method: 'get',

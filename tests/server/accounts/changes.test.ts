@@ -105,7 +105,8 @@ describe('creating an account', () => {
       service_period: { from: TODAY, to: form.service_period.to },
       federation_status: null,
       can_account_be_unlinked: false,
-      has_dsm_license: true,
+      // A new account holds no licence until one is allocated to it (decision 022 §1).
+      has_dsm_license: false,
       version: 1,
     });
     // What the platform does not manage yet is left out, never answered as a fact.
@@ -113,11 +114,7 @@ describe('creating an account', () => {
       expect(tenant).not.toHaveProperty(unknown);
     }
     expect(tenant.friendly_identifier).toMatch(/^muller-sohne-gmbh-[a-z0-9]{6}$/);
-    expect(tenant.applications.map((application) => application.app_code)).toEqual([
-      'account_manager',
-      'ca_manager',
-      'document_signing_manager',
-    ]);
+    expect(tenant.applications.map((application) => application.app_code)).toEqual(['account_manager']);
 
     const administrator = {
       id: '',
