@@ -68,8 +68,12 @@ export async function assertQuantityError(dialog: Locator, type: string, text: s
 /** Update, its notice, and the view back once the dialog has closed (J-27, J-31). */
 export async function updateLicences(page: Page, dialog: Locator): Promise<void> {
   await dialog.getByRole('button', { name: 'Update' }).click();
-  await expect(page.getByText('Licence updated.', { exact: true })).toBeVisible();
+  const notice = page.getByText('Licence updated.', { exact: true });
+  await expect(notice).toBeVisible();
   await expect(dialog).toBeHidden();
+  // Dismissed, so that the next change's notice is the only one.
+  await notice.locator('..').getByRole('button').click();
+  await expect(notice).toBeHidden();
 }
 
 export function historyRail(page: Page, accountName: string): Locator {

@@ -98,7 +98,8 @@ export function AccountLicences({ accountId, accountName, onViewHistory, onChang
   const query = useQuery(accountLicencesQueryOptions(accountId));
   const history = useQuery(licenceHistoryDetailsQueryOptions(accountId, Temporal.Now.timeZoneId()));
   const refresh = () => {
-    void queryClient.invalidateQueries({ queryKey: licenceKeys.ofAccount(accountId) });
+    // Every account's, not only this one's: the parent's pool (its remaining and used) moved too.
+    void queryClient.invalidateQueries({ queryKey: licenceKeys.all() });
     onChanged();
   };
   return (

@@ -38,8 +38,9 @@ function AccountDetailsRoute() {
             accountId={id}
             accountName={account.name}
             onViewHistory={() => setWholeHistory(true)}
-            // The account's applications and its document-signing licence follow its allocations.
-            onChanged={() => void queryClient.invalidateQueries({ queryKey: accountKeys.detail(id) })}
+            // The applications and document-signing licence of the account, and of the parent whose
+            // pool it drew from, follow their allocations.
+            onChanged={() => void queryClient.invalidateQueries({ queryKey: accountKeys.all() })}
           />
         )}
         licenceHistory={(account) => (
