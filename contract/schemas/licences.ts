@@ -102,6 +102,8 @@ export const licenceUsageReportSchema = v.object({
     v.minLength(1, 'required' satisfies ValidationCode),
   ),
 });
+export type LicenceUsageReport = v.InferOutput<typeof licenceUsageReportSchema>;
+
 /** GET account/{id}/license/usage/{app}. */
 export const licenceUsageSchema = v.object({
   app_code: v.picklist(APPLICATION_CODES),
@@ -155,6 +157,9 @@ export const licenceHistoryQuerySchema = v.object({
     ),
   ),
 });
+
+/** GET …/history-details: every row, so only the zone. */
+export const licenceHistoryDetailsQuerySchema = v.pick(licenceHistoryQuerySchema, ['timezone']);
 
 /** A feature of an account (K-03). */
 export const accountFeatureSchema = v.object({

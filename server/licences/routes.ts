@@ -7,13 +7,14 @@ import {
   type AccountLicence,
   licenceAppParamsSchema,
   licenceChangeSchema,
+  licenceHistoryDetailsQuerySchema,
   licenceHistoryQuerySchema,
   licenceUsageReportSchema,
 } from '../../contract/schemas/licences.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { auditChange, updateDetails } from '../audit/change.ts';
+import { auditChange, changesNothing, updateDetails } from '../audit/change.ts';
 import { ACCOUNT_NOT_FOUND } from '../authorization/account-reach.ts';
-import { assertAnyPermission, assertPermission, forbidden } from '../authorization/permissions.ts';
+import { assertAnyPermission, forbidden } from '../authorization/permissions.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { requireAuth } from '../http/authenticate.ts';
 import {
@@ -24,7 +25,7 @@ import {
   PreconditionFailed,
 } from '../http/entity-tags.ts';
 import { ApiError } from '../http/errors.ts';
-import { invalidField, validateJson, validateParams, validateQuery } from '../http/validate.ts';
+import { validateJson, validateParams, validateQuery } from '../http/validate.ts';
 import type { Principal } from '../identity/principal.ts';
 import { findCurrentLicence, storedPayload, systemPoolLimit } from '../licence/store.ts';
 import { type ResourceKind, versionedResource } from '../resources/versioned-resource.ts';
@@ -48,7 +49,7 @@ import {
   writeReportedUse,
   writeTotals,
 } from './repository.ts';
-import { assertTypesOfApplication, plannedChanges } from './rules.ts';
+import { assertReportableTypes, assertTypesOfApplication, plannedChanges } from './rules.ts';
 
 /** The applications with licence types: the account management application has none (J-38). */
 const LICENSED_APPLICATIONS = APPLICATION_CODES.filter((app) => LICENCE_TYPES[app].length > 0);
@@ -61,7 +62,6 @@ const ANY_LICENCE_PERMISSION = LICENSED_APPLICATIONS.flatMap((app) => [
 
 const accountParamsSchema = v.pick(licenceAppParamsSchema, ['id']);
 const appParamsSchema = v.pick(licenceAppParamsSchema, ['app']);
-const historyDetailsQuerySchema = v.pick(licenceHistoryQuerySchema, ['timezone']);
 
 /** An account's licence of one application, addressed by account and application. */
 interface LicenceObject {
@@ -124,8 +124,11 @@ function licenceKind(deps: AppDeps): ResourceKind<{ id: string; app: Application
   };
 }
 
-/** 403 unless the caller is system scope and may view licences of the platform (the installed licence). */
-function assertSystemLicenceReader(principal: Principal, permissions: [PermissionName, ...PermissionName[]]) {
+/**
+ * 403 unless the caller is system scope holding one of `permissions`: for the platform's licence and
+ * pools, and for the use the platform's applications report.
+ */
+function assertSystemScope(principal: Principal, permissions: [PermissionName, ...PermissionName[]]) {
   if (principal.accessScope !== 'system') throw forbidden(permissions[0]);
   assertAnyPermission(principal, permissions);
 }
@@ -178,21 +181,10 @@ export function licenceAllocationRoutes(deps: AppDeps): Hono<AppEnv> {
           const principal = c.var.principal;
           const params = c.req.valid('param');
           const { usage } = c.req.valid('json');
-          const types = LICENCE_TYPES[params.app] as readonly { id: string; metered: boolean }[];
-          const seen = new Set<string>();
-          usage.forEach((entry, index) => {
-            const type = types.find((candidate) => candidate.id === entry.feature);
-            // A metered type's use is the platform's own count: nobody reports it.
-            if (!type || type.metered || seen.has(entry.feature)) {
-              throw invalidField(`usage.${index}.feature`, 'invalidValue');
-            }
-            seen.add(entry.feature);
-          });
+          assertReportableTypes(params.app, usage);
           await db.transaction().execute(async (trx) => {
             const found = await licences.locate(trx, principal, params, 'view', true);
-            const permission = manageLicencePermission(params.app);
-            if (principal.accessScope !== 'system') throw forbidden(permission);
-            assertPermission(principal, permission);
+            assertSystemScope(principal, [manageLicencePermission(params.app)]);
             const { state } = found.row;
             if (state.account.system_account || state.account.type === 'partner') {
               throw new ApiError(
@@ -210,7 +202,7 @@ export function licenceAllocationRoutes(deps: AppDeps): Hono<AppEnv> {
               ),
             };
             const details = updateDetails(before, after, Object.keys(after));
-            if (Object.keys(details.changes).length === 0) return;
+            if (changesNothing(details)) return;
             await writeReportedUse(
               trx,
               state.account.id,
@@ -323,7 +315,7 @@ export function licenceAllocationRoutes(deps: AppDeps): Hono<AppEnv> {
         '/license/limit/:id/history-details',
         authenticated,
         validateParams(accountParamsSchema),
-        validateQuery(historyDetailsQuerySchema),
+        validateQuery(licenceHistoryDetailsQuerySchema),
         async (c) => {
           const principal = c.var.principal;
           const { id } = c.req.valid('param');
@@ -338,7 +330,7 @@ export function licenceAllocationRoutes(deps: AppDeps): Hono<AppEnv> {
         return c.json(usageOf(found.row.state));
       })
       .get('/license/details', authenticated, async (c) => {
-        assertSystemLicenceReader(c.var.principal, ['VIEW_LICENSE', 'MANAGE_LICENSE']);
+        assertSystemScope(c.var.principal, ['VIEW_LICENSE', 'MANAGE_LICENSE']);
         const licence = await findCurrentLicence(db);
         if (!licence) throw new ApiError(404, 'No licence is installed.');
         const payload = storedPayload(licence);
@@ -360,10 +352,7 @@ export function licenceAllocationRoutes(deps: AppDeps): Hono<AppEnv> {
       })
       .get('/license/usage/:app', authenticated, validateParams(appParamsSchema), async (c) => {
         const { app } = c.req.valid('param');
-        assertSystemLicenceReader(c.var.principal, [
-          viewLicencePermission(app),
-          manageLicencePermission(app),
-        ]);
+        assertSystemScope(c.var.principal, [viewLicencePermission(app), manageLicencePermission(app)]);
         const system = await findSystemAccount(db);
         return c.json(usageOf(await licenceState(db, system, app, deps.now(), false)));
       })

@@ -3,10 +3,11 @@ import {
   type LicenceChangeOption,
   licenceChangeOptions,
   licenceQuantityIssue,
+  MAX_LICENCE_QUANTITY,
   signedChange,
 } from '../../contract/licences.ts';
 import type { ApplicationCode } from '../../contract/permissions.ts';
-import type { LicenceChange } from '../../contract/schemas/licences.ts';
+import type { LicenceChange, LicenceUsageReport } from '../../contract/schemas/licences.ts';
 import { invalidField } from '../http/validate.ts';
 import type { AccountLicenceState } from './pools.ts';
 import type { HistoryEntry } from './repository.ts';
@@ -32,6 +33,22 @@ export function assertTypesOfApplication(app: ApplicationCode, changes: LicenceC
 }
 
 /**
+ * 400 for a use report naming a type the application does not have, a type named twice, or a metered
+ * type, whose use is the platform's own count.
+ */
+export function assertReportableTypes(app: ApplicationCode, usage: LicenceUsageReport['usage']): void {
+  const types: readonly { id: string; metered: boolean }[] = LICENCE_TYPES[app];
+  const seen = new Set<string>();
+  usage.forEach((entry, index) => {
+    const type = types.find((candidate) => candidate.id === entry.feature);
+    if (!type || type.metered || seen.has(entry.feature)) {
+      throw invalidField(`usage.${index}.feature`, 'invalidValue');
+    }
+    seen.add(entry.feature);
+  });
+}
+
+/**
  * The history entries the change makes, each type's signed change and new total; 400 naming the row's
  * option when it is not offered, or its quantity when it is out of range. Rows that leave a total as
  * it was make none.
@@ -53,6 +70,10 @@ export function plannedChanges(
       throw invalidField(`changes.${index}.quantity`, 'belowMinimum');
     }
     const quantity = signedChange(change.option, change.quantity, row.totalAllocated);
+    // From an unlimited pool an add has no bound of its own, but a total is a 32-bit integer.
+    if (row.totalAllocated + quantity > MAX_LICENCE_QUANTITY) {
+      throw invalidField(`changes.${index}.quantity`, 'cannotExceed');
+    }
     return quantity === 0
       ? []
       : [{ app: state.app, feature: change.feature, quantity, limit: row.totalAllocated + quantity }];

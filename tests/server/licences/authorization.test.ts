@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '../../../contract/paths.ts';
 import { PERMISSION_NAMES, type PermissionName } from '../../../contract/permissions.ts';
 import type { AccountLicence } from '../../../contract/schemas/licences.ts';
-import { insertAccount } from '../accounts/helpers.ts';
+import { insertAccount, signedInUser } from '../accounts/helpers.ts';
 import { errorOf } from '../errors.ts';
 import { type Caller, call, callerWith } from '../organizations/requests.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
@@ -29,7 +29,6 @@ beforeAll(async () => {
   systemAccount = world.system.accountId;
   const partnerQ = await insertAccount(harness, { name: 'Partner Q', type: 'partner' });
   foreign = await insertAccount(harness, { name: 'Under Q', partnerAccountId: partnerQ });
-  const { signedInUser } = await import('../accounts/helpers.ts');
   callers.accountAdmin = await signedInUser(harness, { accessScope: 'account', accountId: world.standard });
   callers.accountAll = await callerWith(harness, {
     accessScope: 'account',

@@ -188,6 +188,16 @@ const CASES: Case[] = [
     expected: { totals: { iot_devices: 2_147_483_647 } },
   },
   {
+    item: 'J-21',
+    name: 'an add from an unlimited pool past the largest total is refused',
+    setup: async ({ system, standard }) => {
+      await allocate(harness, system, standard, 'device_manager', 'iot_devices', 2_147_483_647);
+      return { account: standard, app: 'device_manager' };
+    },
+    changes: [{ feature: 'iot_devices', option: 'add', quantity: 1 }],
+    expected: { error: 'changes.0.quantity: exceeds what may be changed' },
+  },
+  {
     item: 'J-22',
     name: 'a subtract of more than the total is refused',
     setup: standardHolding(10),
