@@ -1,24 +1,7 @@
 import type { Context } from 'hono';
 
-/**
- * Every CSV the platform writes (RFC 4180): CRLF line ends, quotes doubled, and a cell quoted when it
- * holds a quote, a line break or the separator of any spreadsheet convention (comma, semicolon, tab):
- * a German or French spreadsheet splits an unquoted `Csv;-ABS(1)` on the semicolon, and its second
- * half would start a formula. A cell a spreadsheet would read as a formula (starting with = + - @, a
- * tab or a carriage return) gets a leading apostrophe, so an account name such as `=HYPERLINK(…)`
- * arrives as text (OWASP, CSV injection).
- */
-const FORMULA_START = /^[=+\-@\t\r]/;
-const NEEDS_QUOTES = /[",;\t\r\n]/;
-
-export function csvCell(value: string): string {
-  const text = FORMULA_START.test(value) ? `'${value}` : value;
-  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
-export function csvLine(cells: readonly string[]): string {
-  return `${cells.map(csvCell).join(',')}\r\n`;
-}
+/** The one CSV writer of the platform, shared with the console's own files. */
+export { csvCell, csvLine } from '../../contract/csv.ts';
 
 /** Rows per query of a CSV export: one batch is all it holds in memory. */
 export const EXPORT_BATCH_SIZE = 1000;

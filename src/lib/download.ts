@@ -12,7 +12,8 @@ interface DownloadOptions {
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes
 const UNSAFE_FILE_NAME_CHARACTERS = /[\u0000-\u001f\u007f<>:"/\\|?*]/g;
 
-function safeFileName(name: string): string | null {
+/** A file name with path separators and control characters replaced; null when nothing is left. */
+export function safeFileName(name: string): string | null {
   const cleaned = name.replace(UNSAFE_FILE_NAME_CHARACTERS, '_').trim();
   return cleaned === '' || /^\.+$/.test(cleaned) ? null : cleaned;
 }

@@ -1,6 +1,7 @@
 import { UI_API_V1 } from '../../contract/paths.ts';
 import { accountFeatureKeys } from '../features/account-features/queries.ts';
 import { accountKeys } from '../features/accounts/queries.ts';
+import { licenceKeys } from '../features/licences/queries.ts';
 import { organizationKeys } from '../features/organizations/queries.ts';
 import { serviceUserKeys } from '../features/service-users/queries.ts';
 import { userKeys } from '../features/users/queries.ts';
@@ -17,6 +18,8 @@ export const SYNC_TARGETS: readonly SyncTarget[] = [
   { prefix: `${UI_API_V1}/tenant`, queryKeys: [accountKeys.all(), currentUserKeys.profile()] },
   // A key-locker account's record names its Software Trust Manager application KeyLocker.
   { prefix: `${UI_API_V1}/features/account`, queryKeys: [accountFeatureKeys.all(), accountKeys.all()] },
+  // A licence change (account/{id}/license/{app}): the account's applications follow its allocations.
+  { prefix: `${UI_API_V1}/account/`, queryKeys: [licenceKeys.all(), accountKeys.all()] },
   { prefix: `${UI_API_V1}/organizations`, queryKeys: [organizationKeys.all()] },
   { prefix: `${UI_API_V1}/service-user`, queryKeys: [serviceUserKeys.all()] },
   // A user's edit, an administrator's or the person's own (decision 018 §8.9).

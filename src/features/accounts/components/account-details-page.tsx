@@ -25,7 +25,6 @@ import {
   isLinkedAccount,
 } from './account-details-model.ts';
 import {
-  LicencesSection,
   LinkedAccountSection,
   OAuthSection,
   SignInSection,
@@ -33,7 +32,6 @@ import {
 } from './account-details-sections.tsx';
 import { AccountStatusAction } from './account-status-action.tsx';
 import { DeleteAccountDialog } from './delete-account-dialog.tsx';
-import { LicenceHistoryRail } from './licence-history-rail.tsx';
 import { UnlinkAccountDialog } from './unlink-account-dialog.tsx';
 
 /** Edit opens the form here, or for a linked account the product that manages it, in a new tab (H-18). */
@@ -60,6 +58,10 @@ interface AccountDetailsPageProps {
   organizations: ReactNode;
   /** The enrollments section, from the enrollments feature; none when the viewer may not see them. */
   enrollments?: ReactNode;
+  /** The licences section of the account, from the licences feature. */
+  licences: (account: Tenant) => ReactNode;
+  /** The side rail with the account's licence history, from the licences feature. */
+  licenceHistory: (account: Tenant) => ReactNode;
   /** The features section, from the account features feature, for the account as loaded here. */
   features: (account: Tenant) => ReactNode;
 }
@@ -69,6 +71,8 @@ export function AccountDetailsPage({
   accountId,
   organizations,
   enrollments,
+  licences,
+  licenceHistory,
   features,
 }: AccountDetailsPageProps) {
   const { t } = useLingui();
@@ -104,7 +108,7 @@ export function AccountDetailsPage({
       content: organizations,
     },
     ...(enrollments ? [{ value: 'enrollments', title: t`Enrollments`, content: enrollments }] : []),
-    { value: 'licences', title: t`Licences`, content: <LicencesSection account={account} /> },
+    { value: 'licences', title: t`Licences`, content: licences(account) },
     { value: 'features', title: t`Features`, content: features(account) },
     { value: 'account-sign-in', title: t`Account sign-in`, content: <SignInSection account={account} /> },
     {
@@ -192,7 +196,7 @@ export function AccountDetailsPage({
         <div className="account-details__sections">
           <Accordion sections={sections} value={expanded} onValueChange={setExpanded} />
         </div>
-        <LicenceHistoryRail accountName={account.name} />
+        {licenceHistory(account)}
       </div>
       {/* Mounted whatever the account says: the refetch after unlinking withdraws the right to unlink
           while the dialog is still finishing. */}

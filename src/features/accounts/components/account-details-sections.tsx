@@ -2,8 +2,6 @@ import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import type * as v from 'valibot';
-import { UNLIMITED } from '../../../../contract/constants.ts';
-import { intlLocaleOf } from '../../../../contract/locales.ts';
 import type { signInMethodEntrySchema, Tenant } from '../../../../contract/schemas/tenants.ts';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
 import { SectionCard, SectionEmpty } from '../../../components/section-card.tsx';
@@ -76,72 +74,6 @@ export function LinkedAccountSection({ account, onUnlink }: LinkedAccountSection
             </Button>
           )}
         </NeedsConnection>
-      ) : null}
-    </>
-  );
-}
-
-/**
- * One card per application with licences allocated, listing its licence types (the Licences
- * section); applications licensed without any allocation are named in one line instead of a card each.
- */
-export function LicencesSection({ account }: { account: Tenant }) {
-  const { t, i18n } = useLingui();
-  if (account.applications.length === 0) {
-    return (
-      <SectionEmpty>
-        <Trans>This account has no licensed applications.</Trans>
-      </SectionEmpty>
-    );
-  }
-  const allocated = account.applications.filter((application) => application.features.length > 0);
-  const unallocated = account.applications.filter((application) => application.features.length === 0);
-  const names = new Intl.ListFormat(intlLocaleOf(i18n.locale), { type: 'conjunction' }).format(
-    unallocated.map((application) => application.app_name),
-  );
-  const amount = (value: number) => (value === UNLIMITED ? t`Unlimited` : i18n.number(value));
-  return (
-    <>
-      {allocated.length > 0 ? (
-        <div className="account-cards">
-          {allocated.map((application) => (
-            <SectionCard
-              key={application.id}
-              titleId={`licence-${application.id}`}
-              title={application.app_name}
-            >
-              <table className="account-table">
-                <thead>
-                  <tr>
-                    <th scope="col">
-                      <Trans>Licence type</Trans>
-                    </th>
-                    <th scope="col">
-                      <Trans>Remaining</Trans>
-                    </th>
-                    <th scope="col">
-                      <Trans>Total allocated</Trans>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {application.features.map((feature) => (
-                    <tr key={feature.name}>
-                      <th scope="row">{feature.name}</th>
-                      <td>{amount(feature.attributes.remaining)}</td>
-                      <td>{amount(feature.attributes.limit)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </SectionCard>
-          ))}
-        </div>
-      ) : null}
-      {unallocated.length > 0 ? (
-        <SectionEmpty>
-          <Trans>No licences are allocated yet in {names}.</Trans>
-        </SectionEmpty>
       ) : null}
     </>
   );

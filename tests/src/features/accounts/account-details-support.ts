@@ -63,6 +63,10 @@ export function accountsApi({
     [`GET ${BASE}/tenant/${account.id}`]: () => json(account),
     [`GET ${BASE}/organizations`]: () => json({ items: [], total: 0 }),
     [`GET ${BASE}/features/account/${account.id}`]: () => json(accountFeaturesFixture()),
+    // The licences section and its history rail (tests/src/features/licences).
+    [`GET ${BASE}/account/${account.id}/licenses`]: () => json({ items: [] }),
+    [`GET ${BASE}/license/limit/${account.id}/history`]: () => json({ items: [], total: 0 }),
+    [`GET ${BASE}/license/limit/${account.id}/history-details`]: () => json({ items: [], total: 0 }),
     ...extra,
   });
 }

@@ -1,11 +1,15 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
+import { useState } from 'react';
 import { RequirePermissions } from '../../../../components/require-permissions.tsx';
 import { AccountFeatures } from '../../../../features/account-features/components/account-features-section.tsx';
 import { AccountDetailsLoadError } from '../../../../features/accounts/components/account-details-load-error.tsx';
 import { AccountDetailsPage } from '../../../../features/accounts/components/account-details-page.tsx';
-import { accountQueryOptions } from '../../../../features/accounts/queries.ts';
+import { accountKeys, accountQueryOptions } from '../../../../features/accounts/queries.ts';
 import { ENROLLMENT_READ_FLAGS } from '../../../../features/enrollments/access.ts';
 import { AccountEnrollments } from '../../../../features/enrollments/components/enrollments-sections.tsx';
+import { AccountLicences } from '../../../../features/licences/components/account-licences.tsx';
+import { LicenceHistoryRail } from '../../../../features/licences/components/licence-history-rail.tsx';
 import { AccountOrganizations } from '../../../../features/organizations/components/account-organizations.tsx';
 import { usePermissionFlags } from '../../../../lib/permissions.tsx';
 
@@ -20,13 +24,34 @@ export const Route = createFileRoute('/_secure/accounts/$id/')({
 function AccountDetailsRoute() {
   const { id } = Route.useParams();
   const permissions = usePermissionFlags();
+  const queryClient = useQueryClient();
   const seesEnrollments = ENROLLMENT_READ_FLAGS.every((flag) => permissions[flag]);
+  // "View history" in the licences section opens the whole history in the rail beside it.
+  const [wholeHistory, setWholeHistory] = useState(false);
   return (
     <RequirePermissions flags={['canViewAccount']}>
       <AccountDetailsPage
         accountId={id}
         organizations={<AccountOrganizations accountId={id} />}
         enrollments={seesEnrollments ? <AccountEnrollments accountId={id} /> : null}
+        licences={(account) => (
+          <AccountLicences
+            accountId={id}
+            accountName={account.name}
+            onViewHistory={() => setWholeHistory(true)}
+            // The applications and document-signing licence of the account, and of the parent whose
+            // pool it drew from, follow their allocations.
+            onChanged={() => void queryClient.invalidateQueries({ queryKey: accountKeys.all() })}
+          />
+        )}
+        licenceHistory={(account) => (
+          <LicenceHistoryRail
+            accountId={id}
+            accountName={account.name}
+            expanded={wholeHistory}
+            onExpandedChange={setWholeHistory}
+          />
+        )}
         features={(account) => (
           <AccountFeatures
             accountId={id}
