@@ -52,6 +52,7 @@ async function agentApp(
   const app = await createAgentApp(
     {
       port: TRUST_AGENT_PORT,
+      desktopClientPort: DESKTOP_CLIENT_PORT,
       dataDir,
       allowedOrigins: [ORIGIN],
       preapprovedOrigins: approve ? [] : [ORIGIN],
