@@ -147,12 +147,19 @@ export const enrollmentCertificateRequestSchema = v.object({
 });
 export type EnrollmentCertificateRequest = v.InferOutput<typeof enrollmentCertificateRequestSchema>;
 
-/** The answer: the certificate (PEM) and its chain up to the root (PEM, issuing CA first). */
+/**
+ * The answer: the certificate (PEM) and its chain up to the root (PEM, issuing CA first); the same
+ * certificate and chain as a certs-only PKCS#7 (base64 DER) for the desktop client; and the
+ * enrollment method the certificate was requested with, which picks the install variant (DTA: the
+ * trust agent, DDC: the desktop client; decision 021 §5).
+ */
 export const enrollmentCertificateSchema = v.object({
   x509_cert: v.string(),
   chain: v.array(v.string()),
+  pkcs7: v.string(),
   certificate_id: v.string(),
   serial_number: v.string(),
+  enrollment_method: v.nullable(v.picklist(ENROLLMENT_METHODS)),
 });
 export type EnrollmentCertificate = v.InferOutput<typeof enrollmentCertificateSchema>;
 

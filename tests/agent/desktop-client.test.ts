@@ -7,7 +7,13 @@ import { type DesktopClientContext, runDesktopClientCommand } from '../../agent/
 import { DesktopClientProfiles } from '../../agent/desktop-client/profiles.ts';
 import type { Keystores } from '../../agent/keystores/index.ts';
 import { x509 } from '../../agent/keystores/x509.ts';
+import type { TableOutcome } from '../../contract/trust-agent/commands.ts';
 import { DESKTOP_CLIENT_PRODUCT, DESKTOP_CLIENT_VERSION } from '../../contract/trust-agent/constants.ts';
+import type {
+  DesktopClientCommand,
+  DesktopClientCommands,
+  DesktopClientRequest,
+} from '../../contract/trust-agent/desktop-client.ts';
 import { hasCommand, tool } from '../server/ca/openssl.ts';
 import { testCertificateAuthority } from './keystores/helpers.ts';
 
@@ -31,7 +37,10 @@ describe.skipIf(!available)('the desktop client', { timeout: 120_000 }, () => {
   let context: DesktopClientContext;
   let tokenId: string;
   let ca: Awaited<ReturnType<typeof testCertificateAuthority>>;
-  const run = (command: string, request: unknown) => runDesktopClientCommand(context, command, request);
+  const run = <C extends DesktopClientCommand>(command: C, request: DesktopClientRequest<C>) =>
+    runDesktopClientCommand(context, command, request) as Promise<TableOutcome<DesktopClientCommands, C>>;
+  const runUnchecked = (command: string, request: unknown) =>
+    runDesktopClientCommand(context, command, request);
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'agent-desktop-client-'));
@@ -80,7 +89,7 @@ describe.skipIf(!available)('the desktop client', { timeout: 120_000 }, () => {
   });
 
   it('initializes for the production environment only, with the keystores', async () => {
-    expect(await run('initialize', { environment: 'staging' })).toMatchObject({
+    expect(await runUnchecked('initialize', { environment: 'staging' })).toMatchObject({
       ok: false,
       error: { code: 'invalidRequest' },
     });
@@ -90,7 +99,10 @@ describe.skipIf(!available)('the desktop client', { timeout: 120_000 }, () => {
     const token = answer.result.keystores.find((keystore) => keystore.library === 'softhsm');
     expect(token?.name).toContain('device-token');
     tokenId = token?.id ?? '';
-    expect(await run('generate', {})).toMatchObject({ ok: false, error: { code: 'unsupportedCommand' } });
+    expect(await runUnchecked('generate', {})).toMatchObject({
+      ok: false,
+      error: { code: 'unsupportedCommand' },
+    });
   });
 
   it('makes a key and CSR on the token, installs the chain under a hardware profile and lists it', async () => {

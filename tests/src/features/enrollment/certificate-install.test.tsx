@@ -21,8 +21,10 @@ const LOGIN_URL = '/account/api/v1/clientAuthLoginUrl';
 const CERTIFICATE: EnrollmentCertificate = {
   x509_cert: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n',
   chain: [],
+  pkcs7: 'MIIB',
   certificate_id: 'c1',
   serial_number: '0a1b2c',
+  enrollment_method: 'DTA',
 };
 const SOFTWARE: Keystore = {
   id: 'software',

@@ -33,8 +33,10 @@ const DETAILS: EnrollmentDetails = {
 const ISSUED: EnrollmentCertificate = {
   x509_cert: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n',
   chain: [],
+  pkcs7: 'MIIB',
   certificate_id: 'c1',
   serial_number: '0a',
+  enrollment_method: 'DTA',
 };
 
 function dependencies(overrides: Partial<Omit<IssueDependencies, 'onProgress'>> = {}) {
