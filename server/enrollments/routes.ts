@@ -150,12 +150,12 @@ async function personOfAccount(trx: Kysely<Database>, accountId: string, userId:
 /**
  * The issued certificate as the page installs it: PEM with its chain for the trust agent, and the
  * same chain as a certs-only PKCS#7 (base64 DER) for the desktop client, which the enrollment
- * method names (decision 021 §5).
+ * method names, with the keystore type and profile name it installs under (decision 021 §5).
  */
 async function certificateAnswer(
   db: Kysely<Database>,
   certificate: { id: string; serial_number: string; issuer_id: string; certificate: Uint8Array },
-  enrollmentMethod: EnrollmentCertificate['enrollment_method'],
+  enrollment: Pick<EnrollmentCertificate, 'enrollment_method' | 'keystore_type' | 'profile_name'>,
 ): Promise<EnrollmentCertificate> {
   const chain = await issuerChain(db, certificate.issuer_id);
   return {
@@ -164,7 +164,9 @@ async function certificateAnswer(
     pkcs7: Buffer.from(certificatesPkcs7([certificate.certificate, ...chain])).toString('base64'),
     certificate_id: certificate.id,
     serial_number: certificate.serial_number,
-    enrollment_method: enrollmentMethod,
+    enrollment_method: enrollment.enrollment_method,
+    keystore_type: enrollment.keystore_type,
+    profile_name: enrollment.profile_name,
   };
 }
 
@@ -539,7 +541,7 @@ export function enrollmentRoutes(deps: AppDeps): Hono<AppEnv> {
       .where('id', '=', row.certificate_id)
       .executeTakeFirst();
     if (!certificate) throw new ApiError(409, 'The certificate of the enrollment no longer exists.');
-    return c.json(await certificateAnswer(db, certificate, row.enrollment_method));
+    return c.json(await certificateAnswer(db, certificate, row));
   });
 
   app.post(CERTIFICATE, codeParams, validateJson(enrollmentCertificateRequestSchema), async (c) => {
@@ -588,7 +590,7 @@ export function enrollmentRoutes(deps: AppDeps): Hono<AppEnv> {
           Object.keys(after),
         ),
       });
-      return certificateAnswer(trx, issued.row, enrollment_method);
+      return certificateAnswer(trx, issued.row, { ...after, profile_name: row.profile_name });
     });
     return c.json(answer, 201);
   });

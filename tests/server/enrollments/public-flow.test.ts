@@ -266,11 +266,15 @@ describe('installing later', () => {
     const { enrollment, code } = await enroll();
     const path = apiPaths.enrollments.certificate(enrollment.id, code);
     const issued = await publicCall(harness, 'POST', path, {
-      body: certificateRequest((await createCsr('EC P-256')).pem, { enrollment_method: 'DDC' }),
+      body: certificateRequest((await createCsr('EC P-256')).pem, {
+        enrollment_method: 'DDC',
+        keystore_type: 'HARDWARE_TOKEN',
+      }),
     });
     expect(issued.status).toBe(201);
     const answer = (await (await publicCall(harness, 'GET', path)).json()) as EnrollmentCertificate;
-    expect(answer.enrollment_method).toBe('DDC');
+    expect(answer).toMatchObject({ enrollment_method: 'DDC', keystore_type: 'HARDWARE_TOKEN' });
+    expect(answer.profile_name).toBe(enrollment.profile_name);
     expect(answer).toEqual({ ...((await issued.json()) as EnrollmentCertificate), enrollment_method: 'DDC' });
     const bundle = [...new x509.X509Certificates(new Uint8Array(Buffer.from(answer.pkcs7, 'base64')))];
     // The certificate, then the issuing CA and the root: the PEM chain's certificates, in its order.

@@ -25,6 +25,8 @@ const CERTIFICATE: EnrollmentCertificate = {
   certificate_id: 'c1',
   serial_number: '0a1b2c',
   enrollment_method: 'DTA',
+  keystore_type: 'DTM_SOFTWARE',
+  profile_name: 'Staff',
 };
 const SOFTWARE: Keystore = {
   id: 'software',

@@ -122,6 +122,8 @@ function issuingApi() {
           certificate_id: 'c1',
           serial_number: '0a1b2c',
           enrollment_method: 'DTA',
+          keystore_type: 'DTM_SOFTWARE',
+          profile_name: 'Staff',
         },
         201,
       ),

@@ -37,6 +37,8 @@ const ISSUED: EnrollmentCertificate = {
   certificate_id: 'c1',
   serial_number: '0a',
   enrollment_method: 'DTA',
+  keystore_type: 'DTM_SOFTWARE',
+  profile_name: 'Staff',
 };
 
 function dependencies(overrides: Partial<Omit<IssueDependencies, 'onProgress'>> = {}) {
