@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { SUBJECT_FIELDS, type SubjectField, type SubjectFieldRule } from '../certificate-policy.ts';
-import { emailSchema, type ValidationCode } from '../validation.ts';
 import type { SecurityPolicy } from '../trust-agent/desktop-client.ts';
+import { emailSchema, type ValidationCode } from '../validation.ts';
 import { ENROLLMENT_METHODS } from './certificate-profiles.ts';
 import { certificateIssueSchema } from './certificates.ts';
 import { listSchema, resourceIdSchema } from './common.ts';
