@@ -79,11 +79,8 @@ export async function installWithDesktopClient(
   } catch (error) {
     const failure = error instanceof AgentCommandError && 'code' in error.failure ? error.failure : null;
     if (failure?.code === 'noCertificateWithSerialNumber') {
-      // The client names the certificate it looked for and the keystore it looked in.
-      throw new NoKeyForCertificateError(
-        failure.serial ?? certificate.serial_number,
-        failure.keystoreName ?? keystore.label,
-      );
+      // The client names the keystore it looked in; the serial is written as the platform writes it.
+      throw new NoKeyForCertificateError(certificate.serial_number, failure.keystoreName ?? keystore.label);
     }
     throw error;
   }

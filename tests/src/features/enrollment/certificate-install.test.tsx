@@ -270,7 +270,7 @@ describe('CertificateInstall with the desktop client', () => {
     await renderDesktopClientInstall(client);
 
     const text =
-      'The desktop client could not install the certificate: The keystore device-token holds no key for the certificate with the serial number 1f2e. Choose the keystore in which the key was made.';
+      'The desktop client could not install the certificate: The keystore device-token holds no key for the certificate with the serial number 0a1b2c. Choose the keystore in which the key was made.';
     expect((await screen.findByRole('alert')).textContent).toBe(text);
     expect(showToast).toHaveBeenCalledWith('error', text);
     expect(api.calls).toHaveLength(0);
