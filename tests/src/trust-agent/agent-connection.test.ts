@@ -278,6 +278,16 @@ describe('the worker’s connection to the desktop client', () => {
       keystores: expect.any(Array),
     });
     expect(await connection.run('profile', {})).toEqual({ ok: true, result: { profiles: [] } });
+    // A command name with a digit travels like any other.
+    expect(
+      await connection.run('pkcs7', {
+        keystoreId: 'software',
+        pin: '2468',
+        pkcs7: 'AAAA',
+        securityPolicy: 'software',
+        profileName: 'Kiosks',
+      }),
+    ).toMatchObject({ ok: false, error: { code: 'certificateInvalid' } });
     // The trust agent's commands are not the desktop client's.
     expect(await connection.runUnchecked('service', {})).toMatchObject({
       ok: false,
