@@ -52,6 +52,28 @@ export const apiPaths = {
   },
   licence: {
     status: `${UI_API_V1}/license/status`,
+    /** The installed platform licence and its system pools (decision 022 §3). */
+    details: `${UI_API_V1}/license/details`,
+    /** The system-wide use of an application. */
+    usage: (app: string) => `${UI_API_V1}/license/usage/${encodeURIComponent(app)}`,
+    /** Every licence section of an account the caller may see. */
+    ofAccount: (id: string) => `${UI_API_V1}/account/${encodeURIComponent(id)}/licenses`,
+    /** GET licence by app, PUT update licence by app (J-32, J-34). */
+    byApp: (id: string, app: string) =>
+      `${UI_API_V1}/account/${encodeURIComponent(id)}/license/${encodeURIComponent(app)}`,
+    /** The use an application reports (J-36). */
+    accountUsage: (id: string, app: string) =>
+      `${UI_API_V1}/account/${encodeURIComponent(id)}/license/usage/${encodeURIComponent(app)}`,
+    limits: (id: string, app: string) =>
+      `${UI_API_V1}/license/limit/${encodeURIComponent(id)}/${encodeURIComponent(app)}`,
+    /** Paged history, newest first (J-37, J-41). */
+    history: (id: string) => `${UI_API_V1}/license/limit/${encodeURIComponent(id)}/history`,
+    /** Every history row, oldest first: the CSV and the chart. */
+    historyDetails: (id: string) => `${UI_API_V1}/license/limit/${encodeURIComponent(id)}/history-details`,
+  },
+  /** Account features (K-02, K-04). */
+  accountFeatures: {
+    byAccount: (id: string) => `${UI_API_V1}/features/account/${encodeURIComponent(id)}`,
   },
   tenants: {
     list: `${UI_API_V1}/tenants`,

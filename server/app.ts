@@ -13,6 +13,7 @@ import {
   CLIENT_AUTH_UPLOAD_MEDIA_TYPE,
 } from '../contract/schemas/client-auth.ts';
 import { BULK_USER_MAX_BYTES } from '../contract/user-csv.ts';
+import { accountFeatureRoutes } from './account-features/routes.ts';
 import { accountFederationRoutes, accountRoutes } from './accounts/routes.ts';
 import { apiTokenRoutes } from './api-tokens/routes.ts';
 import type { AppDeps } from './app-deps.ts';
@@ -80,6 +81,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route(UI_API_V1, roleRoutes(deps));
   app.route(UI_API_V1, organizationRoutes(deps));
   app.route(UI_API_V1, accountRoutes(deps));
+  app.route(UI_API_V1, accountFeatureRoutes(deps));
   app.route(UI_API_V1, featureFlagRoutes(deps));
   app.route(CA_API_V1, certificateRoutes(deps));
   app.route(UI_API_V1, accountProfileRoutes(deps));

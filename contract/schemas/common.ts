@@ -49,6 +49,8 @@ export const API_ERROR_CODES = [
   'emailNotVerified',
   /** 409: the user already has a password, so a standard-login invitation has nothing to set. */
   'hasPassword',
+  /** 403: the account's public issuance feature is off; its certificates are issued by administrators. */
+  'publicIssuanceDisabled',
 ] as const;
 export type ApiErrorCode = ValidationCode | (typeof API_ERROR_CODES)[number];
 

@@ -21,6 +21,16 @@ export const licencePayloadSchema = v.object({
   valid_from: v.pipe(v.string(), v.isoDate()),
   valid_to: v.pipe(v.string(), v.isoDate()),
   seats: v.record(v.picklist(APPLICATION_CODES), v.pipe(v.number(), v.integer(), v.minValue(-1))),
+  /**
+   * The system pool per application and licence type (decision 022 §1); a type not named here has
+   * its application's `seats`. Absent from licences issued before licence types existed.
+   */
+  limits: v.optional(
+    v.record(
+      v.picklist(APPLICATION_CODES),
+      v.record(v.string(), v.pipe(v.number(), v.integer(), v.minValue(-1), v.maxValue(2_147_483_647))),
+    ),
+  ),
   issued_at: v.pipe(v.string(), v.isoTimestamp()),
 });
 export type LicencePayload = v.InferOutput<typeof licencePayloadSchema>;

@@ -1,3 +1,4 @@
+import { type AccountPlacement, mayManageAccount } from '../authorization/account-reach.ts';
 import { ApiError } from '../http/errors.ts';
 import type { Principal } from '../identity/principal.ts';
 
@@ -10,23 +11,6 @@ import type { Principal } from '../identity/principal.ts';
  * - account scope manages none.
  * An account the caller sees but may not change is answered 403 saying why.
  */
-
-export interface AccountPlacement {
-  id: string;
-  partner_account_id: string | null;
-}
-
-/** Whether `principal` may change `account` (one it sees): system any, a partner those under it. */
-export function mayManage(principal: Principal, account: AccountPlacement): boolean {
-  switch (principal.accessScope) {
-    case 'system':
-      return true;
-    case 'partner':
-      return account.partner_account_id === principal.primaryAccountId;
-    case 'account':
-      return false;
-  }
-}
 
 /** What a refused change was, in the words of the 403 message. */
 export type AccountAction = 'create' | 'edit' | 'delete' | 'unlink' | 'deactivate' | 'reactivate';
@@ -45,5 +29,5 @@ export function assertManageable(
   account: AccountPlacement,
   action: AccountAction,
 ): void {
-  if (!mayManage(principal, account)) throw scopeForbids(principal, action);
+  if (!mayManageAccount(principal, account)) throw scopeForbids(principal, action);
 }

@@ -1,25 +1,36 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { APPLICATIONS } from '../../contract/applications.ts';
+import { KEY_LOCKER_APPLICATION_NAME } from '../../contract/licences.ts';
 import type { ApplicationCode } from '../../contract/permissions.ts';
 import type { Tenant, TenantFederation, TenantType, TenantUpdate } from '../../contract/schemas/tenants.ts';
-import { visibleTo } from '../authorization/account-reach.ts';
+import { featureEnabled } from '../account-features/repository.ts';
+import { mayManageAccount, visibleTo } from '../authorization/account-reach.ts';
 import type { Database } from '../db/schema.ts';
 import type { Principal } from '../identity/principal.ts';
 import { licensedApplications } from '../licence/store.ts';
-import { mayManage } from './access.ts';
 import { deriveFriendlyIdentifier } from './friendly-identifier.ts';
 import { accountsWithPartner, selectSummary, toTenantSummary } from './list.ts';
 
 /** How often a derived friendly identifier is drawn again after a collision before giving up. */
 const FRIENDLY_IDENTIFIER_ATTEMPTS = 5;
 
-function tenantApplications(licensed: ReadonlySet<ApplicationCode>): Tenant['applications'] {
+/** An application's name as the account sees it: a key-locker account's Software Trust Manager is KeyLocker. */
+function applicationName(code: ApplicationCode, keyLocker: boolean): string {
+  return keyLocker && code === 'secure_software_manager'
+    ? KEY_LOCKER_APPLICATION_NAME
+    : APPLICATIONS[code].name;
+}
+
+function tenantApplications(
+  licensed: ReadonlySet<ApplicationCode>,
+  keyLocker: boolean,
+): Tenant['applications'] {
   return [...licensed].map((code) => ({
     id: code,
-    name: APPLICATIONS[code].name,
+    name: applicationName(code, keyLocker),
     app_code: code,
-    app_name: APPLICATIONS[code].name,
+    app_name: applicationName(code, keyLocker),
     context: APPLICATIONS[code].context,
     // Per-account licence features and permissions arrive with the licences issue.
     features: [],
@@ -38,7 +49,7 @@ export async function findTenant(
   id: string,
   now: Date,
 ): Promise<Tenant | undefined> {
-  const [row, licensed] = await Promise.all([
+  const [row, licensed, keyLocker] = await Promise.all([
     selectSummary(accountsWithPartner(db, principal, id))
       .select([
         'a.federated_account_name',
@@ -48,6 +59,7 @@ export async function findTenant(
       ])
       .executeTakeFirst(),
     licensedApplications(db, now),
+    featureEnabled(db, id, 'key_locker_account'),
   ]);
   if (!row) return undefined;
   const linked = row.federation_status === 'linked';
@@ -58,10 +70,10 @@ export async function findTenant(
     has_onelogin_id: linked,
     can_account_be_unlinked: linked,
     mfa_enabled: row.mfa_enabled,
-    can_edit_mfa: principal.permissions.has('MANAGE_ACCOUNT') && mayManage(principal, row),
+    can_edit_mfa: principal.permissions.has('MANAGE_ACCOUNT') && mayManageAccount(principal, row),
     allow_user_creation_via_sso: row.allow_user_creation_via_sso,
     has_dsm_license: licensed.has('document_signing_manager'),
-    applications: tenantApplications(licensed),
+    applications: tenantApplications(licensed, keyLocker),
   };
 }
 

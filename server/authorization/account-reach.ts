@@ -70,3 +70,24 @@ export function canSeeAccount(
 export function seesEveryAccount(principal: Principal): boolean {
   return principal.accessScope === 'system';
 }
+
+export interface AccountPlacement {
+  id: string;
+  partner_account_id: string | null;
+}
+
+/**
+ * Whether `principal` may change `account` (one it sees; account administration §6, decision 004):
+ * system scope any, a partner those under its partner account, account scope none. What a domain
+ * changes of an account (its data, its features) is for those who may manage it.
+ */
+export function mayManageAccount(principal: Principal, account: AccountPlacement): boolean {
+  switch (principal.accessScope) {
+    case 'system':
+      return true;
+    case 'partner':
+      return account.partner_account_id === principal.primaryAccountId;
+    case 'account':
+      return false;
+  }
+}

@@ -14,6 +14,7 @@ import * as certificateAuthority from './migrations/20261214T0900-certificate-au
 import * as certificateReferenceData from './migrations/20261214T1000-certificate-reference-data.ts';
 import * as clientAuthSetupMail from './migrations/20261214T1130-client-auth-setup-mail.ts';
 import * as enrollments from './migrations/20261220T0900-enrollments.ts';
+import * as accountFeatures from './migrations/20261225T1000-account-features.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261214T1000-certificate-reference-data': certificateReferenceData,
   '20261214T1130-client-auth-setup-mail': clientAuthSetupMail,
   '20261220T0900-enrollments': enrollments,
+  '20261225T1000-account-features': accountFeatures,
 };
 
 const staticProvider: MigrationProvider = {

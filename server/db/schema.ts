@@ -500,6 +500,21 @@ export interface ClientAuthCertificatesTable {
   version: Generated<number>;
 }
 
+/** The version the features of an account change under (decision 022 §4); absent reads as 1. */
+export interface AccountFeatureVersionsTable {
+  account_id: string;
+  version: Generated<number>;
+}
+
+/** A feature of an account set other than by default; an absent one has its catalogue default. */
+export interface AccountFeaturesTable {
+  account_id: string;
+  feature_id: string;
+  enabled: boolean;
+  end_date: DateOnly | null;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   accounts: AccountsTable;
   organizations: OrganizationsTable;
@@ -532,6 +547,8 @@ export interface Database {
   keystore_types: KeystoreTypesTable;
   seats: SeatsTable;
   enrollments: EnrollmentsTable;
+  account_feature_versions: AccountFeatureVersionsTable;
+  account_features: AccountFeaturesTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -20,6 +20,7 @@ import {
   seatEnrollmentsQuerySchema,
   seatIdParamsSchema,
 } from '../../contract/schemas/enrollments.ts';
+import { featureEnabled } from '../account-features/repository.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { type AuditActor, auditChange, auditChangeBy, requestActor, updateDetails } from '../audit/change.ts';
 import { ACCOUNT_NOT_FOUND, canSeeAccount } from '../authorization/account-reach.ts';
@@ -444,8 +445,9 @@ export function enrollmentRoutes(deps: AppDeps): Hono<AppEnv> {
    * Judges the code of a public call before anything else (decision 021 §2): 429 while the address
    * or the pair (address, enrollment) is blocked by the sign-in throttle (decision 005) or the
    * enrollment's own wrong codes reached ENROLLMENT_CODE_ATTEMPTS; 404 alike for an unknown id and a
-   * wrong code, which counts against the address, the pair and the enrollment. The counts are
-   * written outside any transaction, so the answer cannot roll them back.
+   * wrong code, which counts against the address, the pair and the enrollment; then 403 for a right
+   * code of an account whose public issuance is off. The counts are written outside any transaction,
+   * so the answer cannot roll them back.
    */
   async function judgeCode(c: Context<AppEnv>, params: { id: string; code: string }) {
     const address = clientAddress(c, deps.config);
@@ -468,6 +470,13 @@ export function enrollmentRoutes(deps: AppDeps): Hono<AppEnv> {
       throw new ApiError(404, NOT_FOUND);
     }
     await clearSignInFailures(db, attempt);
+    // The account's public issuance off (decision 022 §4): its certificates are issued by its
+    // administrators only, so its links open nothing; their own routes are not affected.
+    if (!(await featureEnabled(db, found.account_id, 'public_issuance'))) {
+      throw new ApiError(403, "The account's certificates are not issued through enrollment links.", {
+        code: 'publicIssuanceDisabled',
+      });
+    }
     return { row: found, address };
   }
 

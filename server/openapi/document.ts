@@ -90,6 +90,7 @@ import {
   verifyUserResponseSchema,
 } from '../../contract/schemas/identity.ts';
 import { licenceCheckSchema } from '../../contract/schemas/licence.ts';
+import { accountFeatureListSchema, accountFeatureUpdateSchema } from '../../contract/schemas/licences.ts';
 import {
   contactFieldsSchema,
   contactListQuerySchema,
@@ -1048,11 +1049,11 @@ export const OPERATIONS: readonly Operation[] = [
     path: `${UI_API_V2}/enrollment/{id}/{code}`,
     tag: 'Enrollment',
     summary:
-      "Public: the enrollment as its mailed code opens it, for the enrollment page. An unknown id and a wrong code are both 404 and count against the enrollment (five stop it until a resend) and the client's address (as failed sign-ins do); 429 while either is exhausted, 410 once the code expired, 409 once issued, redeemed or cancelled.",
+      "Public: the enrollment as its mailed code opens it, for the enrollment page. An unknown id and a wrong code are both 404 and count against the enrollment (five stop it until a resend) and the client's address (as failed sign-ins do); 429 while either is exhausted, 403 (publicIssuanceDisabled) while the account's public issuance feature is off, 410 once the code expired, 409 once issued, redeemed or cancelled.",
     authenticated: false,
     pathParameters: ['id', 'code'],
     success: { status: 200, description: 'The enrollment, for its enrollee', schema: publicEnrollmentSchema },
-    failures: [400, 404, 409, 410, 429],
+    failures: [400, 403, 404, 409, 410, 429],
   },
   {
     method: 'get',
@@ -1067,7 +1068,7 @@ export const OPERATIONS: readonly Operation[] = [
       description: 'The issued certificate, with its chain (issuing CA, root), PEM',
       schema: enrollmentCertificateSchema,
     },
-    failures: [400, 404, 409, 410, 429],
+    failures: [400, 403, 404, 409, 410, 429],
   },
   {
     method: 'post',
@@ -1083,7 +1084,7 @@ export const OPERATIONS: readonly Operation[] = [
       description: 'Certificate issued, with its chain (issuing CA, root), PEM',
       schema: enrollmentCertificateSchema,
     },
-    failures: [400, 404, 409, 410, 413, 415, 429],
+    failures: [400, 403, 404, 409, 410, 413, 415, 429],
   },
   {
     method: 'put',
@@ -1094,7 +1095,7 @@ export const OPERATIONS: readonly Operation[] = [
     authenticated: false,
     pathParameters: ['id', 'code'],
     success: { status: 204, description: 'Enrollment redeemed' },
-    failures: [400, 404, 409, 429],
+    failures: [400, 403, 404, 409, 429],
   },
   {
     method: 'put',
@@ -1664,6 +1665,30 @@ export const OPERATIONS: readonly Operation[] = [
       ifMatch: { required: true, current: tenantSchema },
     }),
   ),
+  {
+    method: 'get',
+    path: `${UI_API_V1}/features/account/{id}`,
+    tag: 'Accounts',
+    summary:
+      'Every feature of the catalogue for an account, its stored value or its default, whether the caller may change them, and their version (view account).',
+    authenticated: true,
+    pathParameters: ['id'],
+    success: { status: 200, description: 'Account features', schema: accountFeatureListSchema, etag: true },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'put',
+    path: `${UI_API_V1}/features/account/{id}`,
+    tag: 'Accounts',
+    summary:
+      "Sets an account's features (manage account; not a partner's own primary account): trial and key-locker exclude each other, trial needs an end date, no end date after the account's, public issuance stays on while key-locker is on. If-Match is required.",
+    authenticated: true,
+    pathParameters: ['id'],
+    requestBody: accountFeatureUpdateSchema,
+    success: { status: 204, description: 'Features set' },
+    failures: [400, 401, 403, 404, 413, 415],
+    ifMatch: { required: true, current: accountFeatureListSchema },
+  },
   {
     method: 'put',
     path: `${ACCOUNT_API_V1}/tenants/{id}/federation`,

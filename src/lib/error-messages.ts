@@ -68,6 +68,7 @@ const CODE_MESSAGES: Readonly<Record<ApiCode, MessageDescriptor>> = {
   noSingleSignOn: msg`This user cannot sign in with single sign-on: no SAML or OIDC username is set for them.`,
   emailNotVerified: msg`This user's e-mail address is not verified yet. Resend the verification link first.`,
   hasPassword: msg`This user already signs in with a password.`,
+  publicIssuanceDisabled: msg`This account does not issue certificates through enrollment links. Ask your administrator for your certificate.`,
 };
 
 function isApiCode(code: string): code is ApiCode {

@@ -1,4 +1,5 @@
 import { UI_API_V1 } from '../../contract/paths.ts';
+import { accountFeatureKeys } from '../features/account-features/queries.ts';
 import { accountKeys } from '../features/accounts/queries.ts';
 import { organizationKeys } from '../features/organizations/queries.ts';
 import { serviceUserKeys } from '../features/service-users/queries.ts';
@@ -14,6 +15,8 @@ import type { SyncTarget } from '../lib/offline/sync-targets.ts';
 export const SYNC_TARGETS: readonly SyncTarget[] = [
   // An account's name and end date also show in the user's own profile (the account switcher).
   { prefix: `${UI_API_V1}/tenant`, queryKeys: [accountKeys.all(), currentUserKeys.profile()] },
+  // A key-locker account's record names its Software Trust Manager application KeyLocker.
+  { prefix: `${UI_API_V1}/features/account`, queryKeys: [accountFeatureKeys.all(), accountKeys.all()] },
   { prefix: `${UI_API_V1}/organizations`, queryKeys: [organizationKeys.all()] },
   { prefix: `${UI_API_V1}/service-user`, queryKeys: [serviceUserKeys.all()] },
   // A user's edit, an administrator's or the person's own (decision 018 §8.9).

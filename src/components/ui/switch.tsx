@@ -1,5 +1,5 @@
 import { Switch as ArkSwitch } from '@ark-ui/react/switch';
-import type { ReactNode } from 'react';
+import { type ReactNode, useId } from 'react';
 import './switch.css';
 
 interface SwitchProps {
@@ -11,6 +11,10 @@ interface SwitchProps {
   disabled?: boolean;
   /** Announced as busy while the change it started is on its way. */
   busy?: boolean;
+  /** The name a form and the server's `field` know the switch by (a form kit field). */
+  name?: string | undefined;
+  /** Already translated; shown under the switch and linked to it through aria-describedby. */
+  error?: string | undefined;
 }
 
 /**
@@ -24,23 +28,39 @@ export function Switch({
   hideLabel = false,
   disabled = false,
   busy = false,
+  name,
+  error,
 }: SwitchProps) {
+  const errorId = `${useId()}-error`;
   return (
-    <ArkSwitch.Root
-      className="switch"
-      checked={checked}
-      disabled={disabled}
-      onCheckedChange={(details) => onCheckedChange(details.checked)}
-      aria-busy={busy || undefined}
-    >
-      <ArkSwitch.Control className="switch__control">
-        <ArkSwitch.Thumb className="switch__thumb" />
-      </ArkSwitch.Control>
-      <ArkSwitch.Label className={hideLabel ? 'visually-hidden' : 'switch__label'}>
-        {children}
-      </ArkSwitch.Label>
-      {/* A checkbox announced as a switch: on and off, not ticked and unticked. */}
-      <ArkSwitch.HiddenInput role="switch" />
-    </ArkSwitch.Root>
+    <>
+      <ArkSwitch.Root
+        className="switch"
+        checked={checked}
+        disabled={disabled}
+        invalid={Boolean(error)}
+        name={name}
+        onCheckedChange={(details) => onCheckedChange(details.checked)}
+        aria-busy={busy || undefined}
+      >
+        <ArkSwitch.Control className="switch__control">
+          <ArkSwitch.Thumb className="switch__thumb" />
+        </ArkSwitch.Control>
+        <ArkSwitch.Label className={hideLabel ? 'visually-hidden' : 'switch__label'}>
+          {children}
+        </ArkSwitch.Label>
+        {/* A checkbox announced as a switch: on and off, not ticked and unticked. */}
+        <ArkSwitch.HiddenInput
+          role="switch"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+        />
+      </ArkSwitch.Root>
+      {error ? (
+        <div className="field__error" id={errorId}>
+          {error}
+        </div>
+      ) : null}
+    </>
   );
 }

@@ -25,7 +25,6 @@ import {
   isLinkedAccount,
 } from './account-details-model.ts';
 import {
-  FeaturesSection,
   LicencesSection,
   LinkedAccountSection,
   OAuthSection,
@@ -61,10 +60,17 @@ interface AccountDetailsPageProps {
   organizations: ReactNode;
   /** The enrollments section, from the enrollments feature; none when the viewer may not see them. */
   enrollments?: ReactNode;
+  /** The features section, from the account features feature, for the account as loaded here. */
+  features: (account: Tenant) => ReactNode;
 }
 
 /** Account details (G-01 … G-20): status, sections with a side navigation, and the licence history rail. */
-export function AccountDetailsPage({ accountId, organizations, enrollments }: AccountDetailsPageProps) {
+export function AccountDetailsPage({
+  accountId,
+  organizations,
+  enrollments,
+  features,
+}: AccountDetailsPageProps) {
   const { t } = useLingui();
   const { data: account, dataUpdatedAt } = useSuspenseQuery(accountQueryOptions(accountId));
   const profile = useProfile();
@@ -99,7 +105,7 @@ export function AccountDetailsPage({ accountId, organizations, enrollments }: Ac
     },
     ...(enrollments ? [{ value: 'enrollments', title: t`Enrollments`, content: enrollments }] : []),
     { value: 'licences', title: t`Licences`, content: <LicencesSection account={account} /> },
-    { value: 'features', title: t`Features`, content: <FeaturesSection account={account} /> },
+    { value: 'features', title: t`Features`, content: features(account) },
     { value: 'account-sign-in', title: t`Account sign-in`, content: <SignInSection account={account} /> },
     {
       value: 'oauth-integrations',

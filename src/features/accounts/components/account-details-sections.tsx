@@ -147,31 +147,6 @@ export function LicencesSection({ account }: { account: Tenant }) {
   );
 }
 
-/** The features each application makes available to the account. */
-export function FeaturesSection({ account }: { account: Tenant }) {
-  const withFeatures = account.applications.filter((application) => application.features.length > 0);
-  if (withFeatures.length === 0) {
-    return (
-      <SectionEmpty>
-        <Trans>No features are enabled for this account.</Trans>
-      </SectionEmpty>
-    );
-  }
-  return (
-    <div className="account-cards">
-      {withFeatures.map((application) => (
-        <SectionCard key={application.id} titleId={`feature-${application.id}`} title={application.app_name}>
-          <ul className="account-card__list">
-            {application.features.map((feature) => (
-              <li key={feature.name}>{feature.name}</li>
-            ))}
-          </ul>
-        </SectionCard>
-      ))}
-    </div>
-  );
-}
-
 /** A card per sign-in method with its status and two-factor status. */
 export function SignInSection({ account }: { account: Tenant }) {
   const { i18n } = useLingui();

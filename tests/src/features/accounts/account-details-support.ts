@@ -1,5 +1,6 @@
 import { afterEach, vi } from 'vitest';
 import type { FeatureFlag } from '../../../../contract/feature-flags.ts';
+import { ACCOUNT_FEATURES, type AccountFeatureId } from '../../../../contract/licences.ts';
 import type { PermissionName } from '../../../../contract/permissions.ts';
 import type { Profile } from '../../../../contract/schemas/profile.ts';
 import type { Tenant } from '../../../../contract/schemas/tenants.ts';
@@ -61,8 +62,28 @@ export function accountsApi({
       json({ items: Object.entries(flags).map(([name, enabled]) => ({ name, enabled })), total: 3 }),
     [`GET ${BASE}/tenant/${account.id}`]: () => json(account),
     [`GET ${BASE}/organizations`]: () => json({ items: [], total: 0 }),
+    [`GET ${BASE}/features/account/${account.id}`]: () => json(accountFeaturesFixture()),
     ...extra,
   });
+}
+
+/** GET features/account/{id}: every catalogue feature at its default, changeable, version 3. */
+export function accountFeaturesFixture(
+  overrides: Partial<Record<AccountFeatureId, { enabled: boolean; endDate?: string | null }>> = {},
+  canEdit = true,
+) {
+  return {
+    items: ACCOUNT_FEATURES.map((feature) => ({
+      featureId: feature.id,
+      appCode: feature.app,
+      enabled: overrides[feature.id]?.enabled ?? feature.defaultFeature,
+      defaultFeature: feature.defaultFeature,
+      displayOrder: feature.displayOrder,
+      endDate: overrides[feature.id]?.endDate ?? null,
+    })),
+    canEdit,
+    version: 3,
+  };
 }
 
 export function noContent(): Response {

@@ -264,7 +264,6 @@ describe('account details', () => {
     });
     renderApp(DETAILS_PATH);
     expect(await screen.findByText('This account has no licensed applications.')).toBeTruthy();
-    expect(screen.getByText('No features are enabled for this account.')).toBeTruthy();
     expect(screen.getByText('This account has no OAuth integrations.')).toBeTruthy();
     expect(screen.getByText('This account is not linked to an external identity product.')).toBeTruthy();
     expect(screen.getByRole('region', { name: 'Document-signing clients' })).toBeTruthy();

@@ -1,5 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { RequirePermissions } from '../../../../components/require-permissions.tsx';
+import { AccountFeatures } from '../../../../features/account-features/components/account-features-section.tsx';
 import { AccountDetailsLoadError } from '../../../../features/accounts/components/account-details-load-error.tsx';
 import { AccountDetailsPage } from '../../../../features/accounts/components/account-details-page.tsx';
 import { accountQueryOptions } from '../../../../features/accounts/queries.ts';
@@ -26,6 +27,13 @@ function AccountDetailsRoute() {
         accountId={id}
         organizations={<AccountOrganizations accountId={id} />}
         enrollments={seesEnrollments ? <AccountEnrollments accountId={id} /> : null}
+        features={(account) => (
+          <AccountFeatures
+            accountId={id}
+            accountName={account.display_name}
+            accountEndDate={account.service_period.to}
+          />
+        )}
       />
     </RequirePermissions>
   );
