@@ -2,8 +2,11 @@ import * as v from 'valibot';
 import {
   type AgentCommand,
   type CommandOutcome,
-  type CommandResponse,
+  type CommandTable,
   commandSchemas,
+  type TableOutcome,
+  type TableRequest,
+  type TableResponse,
 } from '../contract/trust-agent/commands.ts';
 import { PIN_ATTEMPT_LIMIT } from '../contract/trust-agent/constants.ts';
 import type { AgentInfo } from '../contract/trust-agent/entities.ts';
@@ -19,12 +22,12 @@ export interface CommandContext {
   keystores: Keystores;
 }
 
-type Handler<C extends AgentCommand> = (
-  context: CommandContext,
-  request: v.InferOutput<(typeof commandSchemas)[C]['request']>,
-) => Promise<CommandResponse<C>>;
+/** One service's command handlers: one per command of its table. */
+export type Handlers<T extends CommandTable, X> = {
+  [C in keyof T]: (context: X, request: TableRequest<T, C>) => Promise<TableResponse<T, C>>;
+};
 
-const handlers: { [C in AgentCommand]: Handler<C> } = {
+const handlers: Handlers<typeof commandSchemas, CommandContext> = {
   initialize: async (context) => ({ agent: context.info, keystores: await context.keystores.list() }),
   service: async (context) => ({
     agent: context.info,
@@ -78,24 +81,24 @@ const handlers: { [C in AgentCommand]: Handler<C> } = {
   },
 };
 
-function isCommand(name: string): name is AgentCommand {
-  return Object.hasOwn(commandSchemas, name);
-}
-
 /**
- * Runs one decrypted command. Whatever goes wrong (an unknown command, a request that does not
- * match its schema, a keystore refusal, a module crash) becomes an error answer: a page cannot
- * bring the agent down with a command.
+ * Runs one decrypted command of a service's table. Whatever goes wrong (an unknown command, a
+ * request that does not match its schema, a keystore refusal, a module crash) becomes an error
+ * answer: a page cannot bring the agent down with a command.
  */
-export async function runCommand(
-  context: CommandContext,
+export async function runTableCommand<T extends CommandTable, X>(
+  table: T,
+  tableHandlers: Handlers<T, X>,
+  context: X,
   command: string,
   request: unknown,
-): Promise<CommandOutcome<AgentCommand>> {
-  if (!isCommand(command)) {
+): Promise<TableOutcome<T, keyof T>> {
+  // Own entries only: "toString" is no command.
+  const schemas = Object.hasOwn(table, command) ? table[command] : undefined;
+  if (schemas === undefined) {
     return { ok: false, error: { code: 'unsupportedCommand', message: `Unknown command "${command}"` } };
   }
-  const parsed = v.safeParse(commandSchemas[command].request, request);
+  const parsed = v.safeParse(schemas.request, request);
   if (!parsed.success) {
     const issue = parsed.issues[0];
     const field = issue.path?.map((item) => String(item.key)).join('.') ?? '';
@@ -105,7 +108,7 @@ export async function runCommand(
     };
   }
   try {
-    const handler = handlers[command] as Handler<AgentCommand>;
+    const handler = tableHandlers[command as keyof T];
     return { ok: true, result: await handler(context, parsed.output as never) };
   } catch (error) {
     if (error instanceof CommandFailure) return { ok: false, error: error.toError() };
@@ -115,4 +118,13 @@ export async function runCommand(
       error: { code: 'tokenError', message: `The ${command} command failed in the keystore` },
     };
   }
+}
+
+/** Runs one decrypted command of the trust agent. */
+export function runCommand(
+  context: CommandContext,
+  command: string,
+  request: unknown,
+): Promise<CommandOutcome<AgentCommand>> {
+  return runTableCommand(commandSchemas, handlers, context, command, request);
 }

@@ -1,6 +1,6 @@
 import { homedir, platform } from 'node:os';
 import path from 'node:path';
-import { TRUST_AGENT_PORT } from '../contract/trust-agent/constants.ts';
+import { DESKTOP_CLIENT_PORT, TRUST_AGENT_PORT } from '../contract/trust-agent/constants.ts';
 import { AGENT_VERSION } from './version.ts';
 
 /** A PKCS#11 module the agent may load: only modules named here, never one a web page names. */
@@ -11,6 +11,8 @@ export interface Pkcs11Module {
 
 export interface AgentConfig {
   port: number;
+  /** The desktop client's loopback port (decision 021 §5); null: the program runs no desktop client. */
+  desktopClientPort: number | null;
   /** Where the agent keeps its identity key, its pairings and the software keystore. */
   dataDir: string;
   /** Origins (scheme, host and port) that may talk to the agent at all. */
@@ -65,22 +67,32 @@ function modules(value: string | undefined): Pkcs11Module[] {
   });
 }
 
+function portOf(value: string | number, name: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`${name} must be a port number`);
+  return port;
+}
+
 /**
  * The agent's settings from its environment (docs/agent-protocol.md §8):
  * TRUST_AGENT_PORT, TRUST_AGENT_DATA_DIR, TRUST_AGENT_ALLOWED_ORIGINS (comma-separated),
  * TRUST_AGENT_PREAPPROVED_ORIGINS, TRUST_AGENT_PKCS11_MODULES (name=path, comma-separated),
- * TRUST_AGENT_SOFTWARE_KEYSTORE (on unless "off"), TRUST_AGENT_WEB_ACCESS (on unless "off").
+ * TRUST_AGENT_SOFTWARE_KEYSTORE (on unless "off"), TRUST_AGENT_WEB_ACCESS (on unless "off"),
+ * TRUST_AGENT_DESKTOP_CLIENT (on unless "off"), TRUST_AGENT_DESKTOP_CLIENT_PORT (20404).
  */
 export function loadAgentConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
-  const port = Number(env.TRUST_AGENT_PORT ?? TRUST_AGENT_PORT);
-  if (!Number.isInteger(port) || port < 1 || port > 65535)
-    throw new Error('TRUST_AGENT_PORT must be a port number');
+  const port = portOf(env.TRUST_AGENT_PORT ?? TRUST_AGENT_PORT, 'TRUST_AGENT_PORT');
+  const desktopClientPort =
+    env.TRUST_AGENT_DESKTOP_CLIENT === 'off'
+      ? null
+      : portOf(env.TRUST_AGENT_DESKTOP_CLIENT_PORT ?? DESKTOP_CLIENT_PORT, 'TRUST_AGENT_DESKTOP_CLIENT_PORT');
   const preapprovedOrigins = list(env.TRUST_AGENT_PREAPPROVED_ORIGINS).map(normalizeOrigin);
   const allowedOrigins = [
     ...new Set([...list(env.TRUST_AGENT_ALLOWED_ORIGINS).map(normalizeOrigin), ...preapprovedOrigins]),
   ];
   return {
     port,
+    desktopClientPort,
     dataDir: path.resolve(env.TRUST_AGENT_DATA_DIR ?? defaultDataDir()),
     allowedOrigins,
     preapprovedOrigins,

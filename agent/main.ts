@@ -109,6 +109,7 @@ export async function main(args: string[], env: NodeJS.ProcessEnv = process.env)
   console.info(
     `Trust agent ${config.version} at ${agent.url} for ${config.allowedOrigins.join(', ') || 'no origin'}`,
   );
+  if (agent.desktopClientUrl) console.info(`Desktop client at ${agent.desktopClientUrl}`);
   return agent;
 }
 

@@ -4,6 +4,8 @@ import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import * as v from 'valibot';
 import {
+  DESKTOP_CLIENT_PRODUCT,
+  DESKTOP_CLIENT_VERSION,
   TRUST_AGENT_PRODUCT,
   TRUST_AGENT_PROTOCOL,
   trustAgentHosts,
@@ -18,11 +20,13 @@ import {
   pairingRequestSchema,
   sessionRequestSchema,
 } from '../contract/trust-agent/wire.ts';
-import { runCommand } from './commands.ts';
+import { type CommandContext, runCommand } from './commands.ts';
 import type { AgentConfig } from './config.ts';
 import { startControlChannel } from './control.ts';
-import { loadAgentIdentity } from './identity.ts';
-import { openKeystores } from './keystores/index.ts';
+import { runDesktopClientCommand } from './desktop-client/commands.ts';
+import { DesktopClientProfiles } from './desktop-client/profiles.ts';
+import { type AgentIdentity, loadAgentIdentity } from './identity.ts';
+import { type Keystores, openKeystores } from './keystores/index.ts';
 import { type PairingApprover, PairingRefusedError, Pairings } from './pairing.ts';
 import { askOnTerminal } from './prompt.ts';
 import { SessionError, Sessions } from './sessions.ts';
@@ -100,35 +104,48 @@ export interface AgentOptions {
 
 export interface RunningAgent {
   url: string;
+  /** The desktop client's address, null when it is switched off. */
+  desktopClientUrl: string | null;
   stop: () => Promise<void>;
 }
 
+/** What the program's services share: one identity key, one pairing list, one set of keystores. */
+interface AgentProgram {
+  config: AgentConfig;
+  identity: AgentIdentity;
+  keystores: Keystores;
+  pairings: Pairings;
+  startedAt: number;
+}
+
+/** One service of the program on its own loopback port: what it calls itself and the commands it runs. */
+interface AgentService {
+  product: string;
+  version: string;
+  port: number;
+  run: (context: CommandContext, command: string, request: unknown) => Promise<unknown>;
+}
+
 /**
- * The agent's HTTP surface (docs/agent-protocol.md §2–§5). In order, for every request: the Host
- * must be the agent's own loopback name (DNS rebinding), the Origin one of the allowed ones (echoed,
- * never `*`), the protocol header present (so every call is preflighted); then pairing, handshake
- * and encrypted messages. Nothing a request carries can crash it: every failure is an answer.
+ * A service's HTTP surface (docs/agent-protocol.md §2–§5). In order, for every request: the Host
+ * must be the service's own loopback name (DNS rebinding), the Origin one of the allowed ones
+ * (echoed, never `*`), the protocol header present (so every call is preflighted); then pairing,
+ * handshake and encrypted messages. Nothing a request carries can crash it: every failure is an
+ * answer. Each service has its own sessions, so a session of one runs no command of the other.
  */
-export async function createAgentApp(config: AgentConfig, options: AgentOptions = {}) {
-  const identity = await loadAgentIdentity(config.dataDir);
-  const keystores = await openKeystores(config);
-  const pairings = await Pairings.open({
-    dataDir: config.dataDir,
-    agentKey: identity.publicKey,
-    preapprovedOrigins: config.preapprovedOrigins,
-    approve: options.approve ?? (config.interactive ? askOnTerminal : async () => false),
-  });
+function createServiceApp(program: AgentProgram, service: AgentService) {
+  const { config, identity, keystores, pairings } = program;
   const sessions = new Sessions(identity.privateKey, identity.publicKey);
   const info: AgentInfo = {
-    product: TRUST_AGENT_PRODUCT,
-    version: config.version,
+    product: service.product,
+    version: service.version,
     protocol: TRUST_AGENT_PROTOCOL,
     os: operatingSystem(),
     arch: arch(),
     enabled: config.webAccess,
   };
-  const context = { config, info, startedAt: Date.now(), keystores };
-  const hosts = trustAgentHosts(config.port);
+  const context: CommandContext = { config, info, startedAt: program.startedAt, keystores };
+  const hosts = trustAgentHosts(service.port);
 
   const app = new Hono<AgentEnv>();
   app.onError((error, c) => {
@@ -217,7 +234,7 @@ export async function createAgentApp(config: AgentConfig, options: AgentOptions 
     if (!message) return refuse(c, 'malformedRequest');
     try {
       const answer = await sessions.handle(c.get('origin'), c.req.param('id'), message, (command, request) =>
-        runCommand(context, command, request),
+        service.run(context, command, request),
       );
       return c.json(answer);
     } catch (error) {
@@ -226,35 +243,90 @@ export async function createAgentApp(config: AgentConfig, options: AgentOptions 
     }
   });
 
+  return { app, close: () => sessions.close() };
+}
+
+/**
+ * The agent program: the trust agent and, unless switched off, the desktop client (decision 021
+ * §5), sharing the identity key, the pairings and the keystores.
+ */
+export async function createAgentApp(config: AgentConfig, options: AgentOptions = {}) {
+  const identity = await loadAgentIdentity(config.dataDir);
+  const keystores = await openKeystores(config);
+  const pairings = await Pairings.open({
+    dataDir: config.dataDir,
+    agentKey: identity.publicKey,
+    preapprovedOrigins: config.preapprovedOrigins,
+    approve: options.approve ?? (config.interactive ? askOnTerminal : async () => false),
+  });
+  const program: AgentProgram = { config, identity, keystores, pairings, startedAt: Date.now() };
+  const agent = createServiceApp(program, {
+    product: TRUST_AGENT_PRODUCT,
+    version: config.version,
+    port: config.port,
+    run: runCommand,
+  });
+  const profiles = new DesktopClientProfiles(config.dataDir);
+  const desktopClient =
+    config.desktopClientPort === null
+      ? null
+      : createServiceApp(program, {
+          product: DESKTOP_CLIENT_PRODUCT,
+          version: DESKTOP_CLIENT_VERSION,
+          port: config.desktopClientPort,
+          run: (context, command, request) =>
+            runDesktopClientCommand({ ...context, profiles }, command, request),
+        });
   return {
-    app,
+    app: agent.app,
+    desktopClientApp: desktopClient?.app ?? null,
     pairings,
     async close() {
-      sessions.close();
+      agent.close();
+      desktopClient?.close();
       await keystores.close();
     },
   };
 }
 
-/** Serves the agent on 127.0.0.1 only, with its control channel for the desktop user. */
-export async function startAgent(config: AgentConfig, options: AgentOptions = {}): Promise<RunningAgent> {
-  const agent = await createAgentApp(config, options);
-  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const listening = serve({ fetch: agent.app.fetch, hostname: '127.0.0.1', port: config.port }, () =>
-      resolve(listening),
-    );
+type Server = ReturnType<typeof serve>;
+
+function listen(app: Hono<AgentEnv>, port: number): Promise<Server> {
+  return new Promise<Server>((resolve, reject) => {
+    const listening = serve({ fetch: app.fetch, hostname: '127.0.0.1', port }, () => resolve(listening));
     listening.once('error', reject);
   });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    // Browsers keep connections open; the agent stops now, not when they time out.
+    if ('closeAllConnections' in server) server.closeAllConnections();
+  });
+}
+
+/** Serves the agent (and the desktop client) on 127.0.0.1 only, with the desktop user's control channel. */
+export async function startAgent(config: AgentConfig, options: AgentOptions = {}): Promise<RunningAgent> {
+  const agent = await createAgentApp(config, options);
+  const servers: Server[] = [];
+  try {
+    servers.push(await listen(agent.app, config.port));
+    if (agent.desktopClientApp && config.desktopClientPort !== null)
+      servers.push(await listen(agent.desktopClientApp, config.desktopClientPort));
+  } catch (error) {
+    await Promise.all(servers.map(closeServer));
+    await agent.close();
+    throw error;
+  }
   const control = await startControlChannel(config.dataDir, agent.pairings);
   return {
     url: `http://127.0.0.1:${config.port}`,
+    desktopClientUrl:
+      config.desktopClientPort === null ? null : `http://127.0.0.1:${config.desktopClientPort}`,
     async stop() {
       await control.close();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        // Browsers keep connections open; the agent stops now, not when they time out.
-        if ('closeAllConnections' in server) server.closeAllConnections();
-      });
+      await Promise.all(servers.map(closeServer));
       await agent.close();
     },
   };

@@ -11,6 +11,7 @@ export const UNLIMITED = -1;
 export const EXCLUDED_COUNTRIES = ['CU', 'IR', 'SY', 'KP'] as const;
 export const HARDWARE_TOKEN_SELECT_DELAY_MS = 500;
 export const TRUST_AGENT_PORT = 8900;
+export const DESKTOP_CLIENT_PORT = 20404;
 
 export const ACCOUNT_TYPES = ['account', 'system', 'end_user', 'partner'] as const;
 export type AccountType = (typeof ACCOUNT_TYPES)[number];

@@ -167,8 +167,9 @@ export const apiPaths = {
     byCode: (id: string, code: string) =>
       `${UI_API_V2}/enrollment/${encodeURIComponent(id)}/${encodeURIComponent(code)}`,
     /**
-     * Public: POST is the certificate request (overview §3), answered with `x509_cert`; GET answers
-     * the certificate of an issued or redeemed enrollment again, to install it later.
+     * Public: POST is the certificate request (overview §3), answered with `x509_cert` (and the same
+     * chain as `pkcs7` for the desktop client); GET answers the certificate of an issued or redeemed
+     * enrollment again, to install it later.
      */
     certificate: (id: string, code: string) =>
       `${UI_API_V2}/enrollment/${encodeURIComponent(id)}/${encodeURIComponent(code)}/certificate`,

@@ -69,11 +69,12 @@ if (process.env.TRUST_AGENT !== 'off') {
   try {
     const agent = await startAgent(agentConfig);
     console.info(`Trust agent ${agentConfig.version} at ${agent.url} (data in ${agentConfig.dataDir})`);
+    if (agent.desktopClientUrl) console.info(`Desktop client at ${agent.desktopClientUrl}`);
   } catch (error) {
     const busy = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
     console.warn(
       busy
-        ? `Port ${agentConfig.port} is taken (another trust agent?): the console uses whatever agent answers there.`
+        ? `Port ${agentConfig.port} or ${agentConfig.desktopClientPort} is taken (another trust agent?): the console uses whatever agent answers there.`
         : `The trust agent did not start: ${error instanceof Error ? error.message : error}`,
     );
   }

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { SUBJECT_FIELDS, type SubjectField, type SubjectFieldRule } from '../certificate-policy.ts';
+import type { SecurityPolicy } from '../trust-agent/desktop-client.ts';
 import { emailSchema, type ValidationCode } from '../validation.ts';
 import { ENROLLMENT_METHODS } from './certificate-profiles.ts';
 import { certificateIssueSchema } from './certificates.ts';
@@ -147,14 +148,37 @@ export const enrollmentCertificateRequestSchema = v.object({
 });
 export type EnrollmentCertificateRequest = v.InferOutput<typeof enrollmentCertificateRequestSchema>;
 
-/** The answer: the certificate (PEM) and its chain up to the root (PEM, issuing CA first). */
+/**
+ * The answer: the certificate (PEM) and its chain up to the root (PEM, issuing CA first); the same
+ * certificate and chain as a certs-only PKCS#7 (base64 DER) for the desktop client; the enrollment
+ * method the certificate was requested with, which picks the install variant (DTA: the trust agent,
+ * DDC: the desktop client), and the keystore type and profile name the desktop client installs
+ * under (decision 021 §5).
+ */
 export const enrollmentCertificateSchema = v.object({
   x509_cert: v.string(),
   chain: v.array(v.string()),
+  pkcs7: v.string(),
   certificate_id: v.string(),
   serial_number: v.string(),
+  enrollment_method: v.nullable(v.picklist(ENROLLMENT_METHODS)),
+  keystore_type: v.nullable(v.string()),
+  profile_name: v.string(),
 });
 export type EnrollmentCertificate = v.InferOutput<typeof enrollmentCertificateSchema>;
+
+/**
+ * Keystore types that name a hardware token: the keystore location and the keystore source the
+ * platform writes for it. The desktop client installs their certificates under the `hardware`
+ * security policy, which it enforces; any other type installs under `software`.
+ */
+const HARDWARE_KEYSTORE_TYPES: readonly string[] = ['HARDWARE_TOKEN', 'HWTK'];
+
+export function securityPolicyOf(keystoreType: string | null): SecurityPolicy {
+  return keystoreType !== null && HARDWARE_KEYSTORE_TYPES.includes(keystoreType.toUpperCase())
+    ? 'hardware'
+    : 'software';
+}
 
 export const enrollmentIdParamsSchema = v.object({ id: resourceIdSchema });
 export const seatIdParamsSchema = v.object({ id: resourceIdSchema });

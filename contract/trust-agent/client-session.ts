@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { AgentCommand, CommandOutcome, CommandRequest } from './commands.ts';
+import type { CommandTable, commandSchemas, TableOutcome, TableRequest } from './commands.ts';
 import { TRUST_AGENT_PROTOCOL } from './constants.ts';
 import {
   type CryptoKey,
@@ -131,22 +131,23 @@ export function pairingStatus(connection: Connection, pairingId: string) {
   return call(connection, agentPaths.pairing(pairingId), pairingStatusSchema);
 }
 
-export interface ClientSession {
+/** A session with one service of the agent program: the trust agent's commands unless told otherwise. */
+export interface ClientSession<T extends CommandTable = typeof commandSchemas> {
   readonly sessionId: string;
   /** Sends one command and returns its outcome; commands go one at a time, in order. */
-  send<C extends AgentCommand>(command: C, request: CommandRequest<C>): Promise<CommandOutcome<C>>;
+  send<C extends keyof T & string>(command: C, request: TableRequest<T, C>): Promise<TableOutcome<T, C>>;
 }
 
 /**
  * Shakes hands with the agent whose identity key is `pinnedAgentKey`, proves the console's own
  * identity, and returns the session. Refuses an agent that answers with any other key.
  */
-export async function openSession(
+export async function openSession<T extends CommandTable = typeof commandSchemas>(
   connection: Connection,
   origin: string,
   identity: IdentityKeys,
   pinnedAgentKey: string,
-): Promise<ClientSession> {
+): Promise<ClientSession<T>> {
   const ephemeral = await generateEphemeralKeys();
   const clientKey = await exportPublicKey(identity.publicKey);
   const clientEphemeralKey = await exportPublicKey(ephemeral.publicKey);
@@ -185,7 +186,7 @@ export async function openSession(
   const sessionId = answer.sessionId;
   return {
     sessionId,
-    send<C extends AgentCommand>(command: C, request: CommandRequest<C>): Promise<CommandOutcome<C>> {
+    send<C extends keyof T & string>(command: C, request: TableRequest<T, C>): Promise<TableOutcome<T, C>> {
       const sent = queue.then(async () => {
         seq += 1;
         const binding = { sessionId, seq, command };
@@ -199,7 +200,7 @@ export async function openSession(
           keys.agentToClient,
           { ...binding, direction: 'agent-to-client' },
           envelope,
-        )) as CommandOutcome<C>;
+        )) as TableOutcome<T, C>;
       });
       queue = sent.catch(() => undefined);
       return sent;

@@ -16,8 +16,8 @@ import type { CommandErrorCode } from './errors.ts';
  * `unsupportedCommand`, and the reason.
  */
 
-const keystoreIdSchema = v.pipe(v.string(), v.minLength(1), v.maxLength(200));
-const base64Schema = v.pipe(v.string(), v.maxLength(1_000_000), v.base64());
+export const keystoreIdSchema = v.pipe(v.string(), v.minLength(1), v.maxLength(200));
+export const base64Schema = v.pipe(v.string(), v.maxLength(1_000_000), v.base64());
 const pemSchema = v.pipe(v.string(), v.minLength(1), v.maxLength(64_000));
 const serialSchema = v.pipe(v.string(), v.regex(/^[0-9a-f]{1,64}$/));
 const labelSchema = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(32));
@@ -137,10 +137,20 @@ export const commandSchemas = {
   },
 } as const;
 
+/**
+ * The commands one service of the agent program answers: the trust agent's (`commandSchemas`) or
+ * the desktop client's (`desktopClientCommandSchemas`). Both travel in the same sessions.
+ */
+export type CommandTable = Readonly<
+  Record<string, { readonly request: v.GenericSchema; readonly response: v.GenericSchema }>
+>;
+export type TableRequest<T extends CommandTable, C extends keyof T> = v.InferOutput<T[C]['request']>;
+export type TableResponse<T extends CommandTable, C extends keyof T> = v.InferOutput<T[C]['response']>;
+
 export type AgentCommand = keyof typeof commandSchemas;
 export const AGENT_COMMANDS = Object.keys(commandSchemas) as AgentCommand[];
-export type CommandRequest<C extends AgentCommand> = v.InferOutput<(typeof commandSchemas)[C]['request']>;
-export type CommandResponse<C extends AgentCommand> = v.InferOutput<(typeof commandSchemas)[C]['response']>;
+export type CommandRequest<C extends AgentCommand> = TableRequest<typeof commandSchemas, C>;
+export type CommandResponse<C extends AgentCommand> = TableResponse<typeof commandSchemas, C>;
 
 /** A command's error, inside the encrypted answer. */
 export const commandErrorSchema = v.object({
@@ -150,15 +160,21 @@ export const commandErrorSchema = v.object({
   retriesLeft: v.optional(v.nullable(v.number())),
   /** keySizeBelowMinimum, keySizeAboveMaximum: the token's range. */
   mechanism: v.optional(mechanismSchema),
+  /** noCertificateWithSerialNumber: the certificate's serial and the keystore's name. */
+  serial: v.optional(v.string()),
+  keystoreName: v.optional(v.string()),
 });
 export interface CommandError {
   code: CommandErrorCode;
   message: string;
   retriesLeft?: number | null;
   mechanism?: v.InferOutput<typeof mechanismSchema>;
+  serial?: string;
+  keystoreName?: string;
 }
 
 /** The plaintext of an answer: the command's response or its error. */
-export type CommandOutcome<C extends AgentCommand> =
-  | { ok: true; result: CommandResponse<C> }
+export type TableOutcome<T extends CommandTable, C extends keyof T> =
+  | { ok: true; result: TableResponse<T, C> }
   | { ok: false; error: CommandError };
+export type CommandOutcome<C extends AgentCommand> = TableOutcome<typeof commandSchemas, C>;

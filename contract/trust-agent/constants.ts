@@ -1,10 +1,10 @@
-import { TRUST_AGENT_PORT } from '../constants.ts';
+import { DESKTOP_CLIENT_PORT, TRUST_AGENT_PORT } from '../constants.ts';
 
 /**
  * Constants of the desktop trust agent and the console's side of it (overview §5 and §9;
  * docs/agent-protocol.md).
  */
-export { TRUST_AGENT_PORT };
+export { DESKTOP_CLIENT_PORT, TRUST_AGENT_PORT };
 
 /** The agent's product name, as `hello` and `service` report it. */
 export const TRUST_AGENT_PRODUCT = 'trust-assistant';
@@ -48,6 +48,19 @@ export const TRUST_ASSISTANT_MIN_VERSION = '1.0.0';
 export const TRUST_ASSISTANT_MIN_VERSION_SOFTWARE_KEYSTORE = '1.0.2';
 export const DESKTOP_CLIENT_MIN_VERSION = '3.3.1';
 export const TRUST_ASSISTANT_DOWNLOAD_VERSION = '1.1.4';
+
+/**
+ * The desktop client (decision 021 §5), the second service of the agent program: its product name,
+ * the version it reports (the catalogue's, checked against DESKTOP_CLIENT_MIN_VERSION) and the
+ * console's timing for it (overview §9): 15 s per request, a waiting pairing polled every 500 ms,
+ * a missing client looked for again every 5 s, and the environment it is initialized for.
+ */
+export const DESKTOP_CLIENT_PRODUCT = 'desktop-client';
+export const DESKTOP_CLIENT_VERSION = '3.3.1';
+export const DESKTOP_CLIENT_TIMEOUT_MS = 15_000;
+export const DESKTOP_CLIENT_POLL_MS = 500;
+export const DESKTOP_CLIENT_RETRY_MS = 5000;
+export const DESKTOP_CLIENT_ENVIRONMENT = 'production';
 
 /** Hardware-token key generation (overview §5 and §9). */
 export const HARDWARE_TOKEN_KEY_ALGORITHM = 'RSA';

@@ -53,5 +53,9 @@ export const COMMAND_ERROR_CODES = [
   'certificateKeyMismatch',
   'certificateInvalid',
   'tokenError',
+  /** The desktop client's pkcs7: a `hardware` profile offered a keystore that is not a token. */
+  'securityPolicyNotMet',
+  /** The desktop client's pkcs7: the keystore holds no key for the chain's certificate (serial, keystore). */
+  'noCertificateWithSerialNumber',
 ] as const;
 export type CommandErrorCode = (typeof COMMAND_ERROR_CODES)[number];

@@ -75,7 +75,8 @@ export const confirmRequestSchema = v.strictObject({ clientSignature: signatureS
 /** One encrypted message; the same shape both ways (docs/agent-protocol.md §5). */
 export const envelopeSchema = v.strictObject({
   seq: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(Number.MAX_SAFE_INTEGER)),
-  command: v.pipe(v.string(), v.regex(/^[A-Za-z]{1,32}$/)),
+  // Letters, then letters or digits: the desktop client's `pkcs7` is a command name too.
+  command: v.pipe(v.string(), v.regex(/^[A-Za-z][A-Za-z0-9]{0,31}$/)),
   iv: base64UrlOf(MESSAGE_IV_BYTES),
   ciphertext: v.pipe(v.string(), v.minLength(22), v.maxLength(2_000_000), v.regex(/^[A-Za-z0-9_-]+$/)),
 });

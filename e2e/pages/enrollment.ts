@@ -57,3 +57,10 @@ export async function assertCertificateShown(page: Page, commonName: string, ser
   await expect(page.getByText(serial, { exact: true })).toBeVisible();
   await expect(page.locator('[data-status="issued"]')).toHaveText('Issued');
 }
+
+/** The desktop client's variant of the install: its keystore, the PIN, the install. */
+export async function installWithDesktopClient(page: Page, keystore: string, pin: string): Promise<void> {
+  await page.getByRole('radio', { name: keystore, exact: true }).check();
+  await page.getByLabel(`PIN of ${keystore}`).fill(pin);
+  await page.getByRole('button', { name: 'Install the certificate' }).click();
+}

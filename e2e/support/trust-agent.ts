@@ -83,6 +83,8 @@ export async function startStoryAgent(options: {
   tokenWithoutUserPin?: string;
   /** Off: no PKCS#11 module at all, as on a computer without a token reader. */
   hardwareTokens?: boolean;
+  /** Also run the desktop client on its port (decision 021 §5). */
+  desktopClient?: boolean;
 }): Promise<StoryAgent> {
   const dir = await mkdtemp(path.join(tmpdir(), 'trust-agent-story-'));
   await mkdir(path.join(dir, 'tokens'));
@@ -123,6 +125,8 @@ export async function startStoryAgent(options: {
     TRUST_AGENT_PREAPPROVED_ORIGINS: origin,
     TRUST_AGENT_PKCS11_MODULES: options.hardwareTokens === false ? '' : `softhsm=${SOFTHSM_MODULE}`,
     TRUST_AGENT_SOFTWARE_KEYSTORE: options.softwareKeystore ? 'on' : 'off',
+    // The desktop client's port is the machine's one too: only the stories that use it take it.
+    TRUST_AGENT_DESKTOP_CLIENT: options.desktopClient ? 'on' : 'off',
   });
   const agent = await startAgent({
     ...config,

@@ -25,7 +25,7 @@ import type { AppDeps } from '../app-deps.ts';
 import { type AuditActor, auditChange, auditChangeBy, requestActor, updateDetails } from '../audit/change.ts';
 import { ACCOUNT_NOT_FOUND, canSeeAccount } from '../authorization/account-reach.ts';
 import { USER_NOT_FOUND } from '../authorization/user-reach.ts';
-import { certificatePem } from '../ca/export.ts';
+import { certificatePem, certificatesPkcs7 } from '../ca/export.ts';
 import { issueCertificate } from '../ca/issue.ts';
 import { revokeCertificates } from '../ca/revoke.ts';
 import { issuerChain } from '../certificates/repository.ts';
@@ -148,6 +148,29 @@ async function personOfAccount(trx: Kysely<Database>, accountId: string, userId:
 }
 
 /** Certificate enrollment (decision 021): the administrators' routes and the enrollee's public ones. */
+/**
+ * The issued certificate as the page installs it: PEM with its chain for the trust agent, and the
+ * same chain as a certs-only PKCS#7 (base64 DER) for the desktop client, which the enrollment
+ * method names, with the keystore type and profile name it installs under (decision 021 §5).
+ */
+async function certificateAnswer(
+  db: Kysely<Database>,
+  certificate: { id: string; serial_number: string; issuer_id: string; certificate: Uint8Array },
+  enrollment: Pick<EnrollmentCertificate, 'enrollment_method' | 'keystore_type' | 'profile_name'>,
+): Promise<EnrollmentCertificate> {
+  const chain = await issuerChain(db, certificate.issuer_id);
+  return {
+    x509_cert: certificatePem(certificate.certificate),
+    chain: chain.map(certificatePem),
+    pkcs7: Buffer.from(certificatesPkcs7([certificate.certificate, ...chain])).toString('base64'),
+    certificate_id: certificate.id,
+    serial_number: certificate.serial_number,
+    enrollment_method: enrollment.enrollment_method,
+    keystore_type: enrollment.keystore_type,
+    profile_name: enrollment.profile_name,
+  };
+}
+
 export function enrollmentRoutes(deps: AppDeps): Hono<AppEnv> {
   const { db } = deps;
   const app = new Hono<AppEnv>();
@@ -527,13 +550,7 @@ export function enrollmentRoutes(deps: AppDeps): Hono<AppEnv> {
       .where('id', '=', row.certificate_id)
       .executeTakeFirst();
     if (!certificate) throw new ApiError(409, 'The certificate of the enrollment no longer exists.');
-    const chain = await issuerChain(db, certificate.issuer_id);
-    return c.json({
-      x509_cert: certificatePem(certificate.certificate),
-      chain: chain.map(certificatePem),
-      certificate_id: certificate.id,
-      serial_number: certificate.serial_number,
-    } satisfies EnrollmentCertificate);
+    return c.json(await certificateAnswer(db, certificate, row));
   });
 
   app.post(CERTIFICATE, codeParams, validateJson(enrollmentCertificateRequestSchema), async (c) => {
@@ -582,12 +599,7 @@ export function enrollmentRoutes(deps: AppDeps): Hono<AppEnv> {
           Object.keys(after),
         ),
       });
-      return {
-        x509_cert: issued.pem,
-        chain: issued.chain,
-        certificate_id: issued.row.id,
-        serial_number: issued.row.serial_number,
-      } satisfies EnrollmentCertificate;
+      return certificateAnswer(trx, issued.row, { ...after, profile_name: row.profile_name });
     });
     return c.json(answer, 201);
   });

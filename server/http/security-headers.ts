@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
-import { TRUST_AGENT_PORT } from '../../contract/constants.ts';
+import { DESKTOP_CLIENT_PORT, TRUST_AGENT_PORT } from '../../contract/constants.ts';
 import { CONSOLE_BASE_PATH, isApiPath } from '../../contract/paths.ts';
 import { isCaPublicationPath } from '../ca/urls.ts';
 import { isClientToolDownloadPath } from '../client-tools/urls.ts';
@@ -9,9 +9,13 @@ import { isSecureRequest } from './client-address.ts';
 
 /**
  * No inline scripts or styles anywhere (the API reference page included); `style-src-attr` allows
- * the `style` attributes React sets for dynamic sizes. The console talks to the trust agent on the
- * loopback port, so that origin is the one exception to `connect-src 'self'`.
+ * the `style` attributes React sets for dynamic sizes. The console talks to the trust agent and the
+ * desktop client on their loopback ports, so those origins are the exceptions to `connect-src 'self'`.
  */
+const LOCAL_HELPERS = [TRUST_AGENT_PORT, DESKTOP_CLIENT_PORT]
+  .flatMap((port) => [`http://127.0.0.1:${port}`, `http://localhost:${port}`])
+  .join(' ');
+
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
@@ -19,7 +23,7 @@ export const CONTENT_SECURITY_POLICY = [
   "style-src-attr 'unsafe-inline'",
   "img-src 'self' data:",
   "font-src 'self'",
-  `connect-src 'self' http://127.0.0.1:${TRUST_AGENT_PORT} http://localhost:${TRUST_AGENT_PORT}`,
+  `connect-src 'self' ${LOCAL_HELPERS}`,
   "worker-src 'self'",
   "manifest-src 'self'",
   "object-src 'none'",

@@ -10,19 +10,16 @@ import {
   requestPairing,
 } from '../../contract/trust-agent/client-session.ts';
 import {
-  type AgentCommand,
-  type CommandOutcome,
   type CommandRequest,
   type CommandResponse,
+  type CommandTable,
   commandErrorSchema,
-  commandSchemas,
+  type TableOutcome,
+  type TableRequest,
+  type TableResponse,
 } from '../../contract/trust-agent/commands.ts';
 import {
-  COMMAND_TIMEOUT_MS,
   GATE_ERROR_RETRY_DELAY_MS,
-  INSTALL_POLL_INTERVAL_MS,
-  INSTALL_WAIT_MS,
-  NOT_INSTALLED_RETRIES,
   PROTOCOL_CHECK_TIMEOUT_MS,
   TOKEN_POLL_INTERVAL_MS,
   TRUST_AGENT_PROTOCOL,
@@ -34,19 +31,17 @@ import {
   MessageRejectedError,
 } from '../../contract/trust-agent/session-crypto.ts';
 import type { HelloResponse } from '../../contract/trust-agent/wire.ts';
-import { checkTrustAssistantVersion } from './gate.ts';
+import type { LocalHelper } from './helpers.ts';
 import type { TrustAgentStore } from './identity-store.ts';
-import type { AgentStatus, CommandResult, FromWorker, HandshakeFailure } from './shared.ts';
+import type { AgentStatus, FromHelper, HandshakeFailure, TableResult } from './shared.ts';
 
-/** The agent shows its approval prompt; asking once a second feels immediate once the user clicks. */
-export const PAIRING_POLL_INTERVAL_MS = 1000;
-
-export interface AgentConnectionOptions {
-  agentUrl: string;
+export interface AgentConnectionOptions<T extends CommandTable> {
+  /** The local helper this connection talks to: the trust agent or the desktop client. */
+  helper: LocalHelper<T>;
   fetch: Fetch;
   origin: string;
   store: TrustAgentStore;
-  emit: (event: FromWorker) => void;
+  emit: (event: FromHelper) => void;
 }
 
 function agentInfo(hello: HelloResponse): AgentInfo {
@@ -57,16 +52,22 @@ function agentInfo(hello: HelloResponse): AgentInfo {
 /** An answer that opened under the session keys but is not what the command returns. */
 class AgentAnswerError extends Error {}
 
-function parseOutcome<C extends AgentCommand>(command: C, plaintext: unknown): CommandOutcome<C> {
+function parseOutcome<T extends CommandTable, C extends keyof T & string>(
+  commands: T,
+  command: C,
+  plaintext: unknown,
+): TableOutcome<T, C> {
+  const response = commands[command]?.response;
+  if (response === undefined) throw new AgentAnswerError(`Unexpected answer to ${command}`);
   const outcome = v.safeParse(
     v.variant('ok', [
-      v.object({ ok: v.literal(true), result: commandSchemas[command].response }),
+      v.object({ ok: v.literal(true), result: response }),
       v.object({ ok: v.literal(false), error: commandErrorSchema }),
     ]),
     plaintext,
   );
   if (!outcome.success) throw new AgentAnswerError(`Unexpected answer to ${command}`);
-  return outcome.output as CommandOutcome<C>;
+  return outcome.output as TableOutcome<T, C>;
 }
 
 /** A fetch that never got an answer: nothing listens on the port, or it did not answer in time. */
@@ -79,13 +80,14 @@ function delay(ms: number) {
 }
 
 /**
- * The agent worker's whole job, apart from the message port: finding the agent (install detection
- * with its retries), pairing, the handshake and `initialize`, one command at a time on the session,
- * and token polling. It reports only statuses, entities and command outcomes.
+ * The agent worker's whole job for one local helper, apart from the message port: finding it
+ * (install detection with its retries), pairing, the handshake and `initialize`, one command at a
+ * time on the session, and token polling. It reports only statuses, entities and command outcomes.
+ * The trust agent and the desktop client are two instances, told apart by their `LocalHelper`.
  */
-export class AgentConnection {
+export class AgentConnection<T extends CommandTable> {
   private status: AgentStatus = { phase: 'detecting' };
-  private session: ClientSession | null = null;
+  private session: ClientSession<T> | null = null;
   private identityKeys: IdentityKeys | null = null;
   private pinnedKey: string | null = null;
   /** Bumped whenever an attempt is superseded (retry, pair again): a stale attempt stops at its next step. */
@@ -99,13 +101,16 @@ export class AgentConnection {
   private waitStartedAt: number | null = null;
   private waitRetries = 0;
 
-  /** The protocol check gets 2 s (overview §9); a command on a slow smart card may take minutes. */
+  /** The protocol check gets 2 s (overview §9); a command gets the helper's own timeout. */
   private readonly probe;
   private readonly channel;
+  private readonly agentUrl;
 
-  constructor(private readonly options: AgentConnectionOptions) {
-    this.probe = { baseUrl: options.agentUrl, fetch: options.fetch, timeoutMs: PROTOCOL_CHECK_TIMEOUT_MS };
-    this.channel = { baseUrl: options.agentUrl, fetch: options.fetch, timeoutMs: COMMAND_TIMEOUT_MS };
+  constructor(private readonly options: AgentConnectionOptions<T>) {
+    const { helper, fetch } = options;
+    this.agentUrl = helper.url;
+    this.probe = { baseUrl: helper.url, fetch, timeoutMs: PROTOCOL_CHECK_TIMEOUT_MS };
+    this.channel = { baseUrl: helper.url, fetch, timeoutMs: helper.commandTimeoutMs };
   }
 
   start(): void {
@@ -129,7 +134,7 @@ export class AgentConnection {
     this.session = null;
     this.pinnedKey = null;
     this.generation += 1;
-    await this.options.store.unpin(this.options.agentUrl);
+    await this.options.store.unpin(this.agentUrl);
     this.retry();
   }
 
@@ -139,10 +144,10 @@ export class AgentConnection {
   }
 
   async refresh(): Promise<void> {
-    await this.run('refresh', {});
+    if (Object.hasOwn(this.options.helper.commands, 'refresh')) await this.runUnchecked('refresh', {});
   }
 
-  run<C extends AgentCommand>(command: C, request: CommandRequest<C>): Promise<CommandResult<C>> {
+  run<C extends keyof T & string>(command: C, request: TableRequest<T, C>): Promise<TableResult<T, C>> {
     const task = this.queue.then(() => this.deliver(command, request));
     this.queue = task.catch(() => undefined);
     return task;
@@ -183,7 +188,8 @@ export class AgentConnection {
   /** One try from hello to a ready session; every failure decides whether and when to try again. */
   private async attempt(generation: number): Promise<void> {
     const stale = () => generation !== this.generation;
-    const { store, agentUrl } = this.options;
+    const { store, helper } = this.options;
+    const agentUrl = this.agentUrl;
     this.session = null;
     let agent: AgentInfo | null = null;
     try {
@@ -196,7 +202,7 @@ export class AgentConnection {
         return this.failHandshake(agent, 'agentNotAuthentic', true);
       if (!answer.enabled) return this.retryLater({ phase: 'disabled', agent });
       // An agent no page may use is not paired with; it is looked at again in case it gets updated.
-      if (!checkTrustAssistantVersion(agent.version).ok)
+      if (!helper.checkVersion(agent.version).ok)
         return this.retryLater({ phase: 'unsupportedAgent', agent });
       const pinned = await store.pinnedKey(agentUrl);
       if (stale()) return;
@@ -220,9 +226,12 @@ export class AgentConnection {
 
   /** The handshake and `initialize`, which moves the session from UNINITIALIZED to INITIALIZED. */
   private async openSession(identity: IdentityKeys, agentKey: string) {
-    const session = await openSession(this.channel, this.options.origin, identity, agentKey);
-    const initialized = parseOutcome('initialize', await session.send('initialize', {}));
-    return initialized.ok ? { session, ...initialized.result } : null;
+    const { commands, initialize } = this.options.helper;
+    const session = await openSession<T>(this.channel, this.options.origin, identity, agentKey);
+    const initialized = parseOutcome(commands, 'initialize', await session.send('initialize', initialize));
+    // Both helpers' initialize answers the program's info and the keystores (the commands' contract).
+    const result = initialized.ok ? (initialized.result as CommandResponse<'initialize'>) : null;
+    return result ? { session, ...result } : null;
   }
 
   /** Pairing: the user compares the code with the agent's prompt and approves there. */
@@ -232,7 +241,8 @@ export class AgentConnection {
     identity: IdentityKeys,
     stale: () => boolean,
   ): Promise<string | null> {
-    const { store, agentUrl, origin } = this.options;
+    const { store, origin, helper } = this.options;
+    const agentUrl = this.agentUrl;
     const { response: answer, code } = await requestPairing(this.channel, origin, identity);
     if (answer.agentKey !== helloKey) throw new AgentImpersonationError();
     if (stale()) return null;
@@ -249,7 +259,7 @@ export class AgentConnection {
         this.failHandshake(agent, status === 'refused' ? 'pairingRefused' : 'pairingExpired', false);
         return null;
       }
-      await delay(PAIRING_POLL_INTERVAL_MS);
+      await delay(helper.pairingPollMs);
       if (stale()) return null;
     }
   }
@@ -267,7 +277,7 @@ export class AgentConnection {
       if (error.code === 'agentDisabled') return this.retryLater({ phase: 'disabled', agent });
       if (error.code === 'unpaired') {
         // The agent forgot this browser (its pairings were reset): pair afresh.
-        await this.options.store.unpin(this.options.agentUrl);
+        await this.options.store.unpin(this.agentUrl);
         this.pinnedKey = null;
         if (generation === this.generation) this.schedule(0);
         return;
@@ -294,11 +304,12 @@ export class AgentConnection {
    * start that wait again up to three times, then stop until the user asks to try again.
    */
   private async unreachable() {
-    const pinned = (await this.options.store.pinnedKey(this.options.agentUrl)) !== null;
+    const { intervalMs, waitMs, retries } = this.options.helper.detection;
+    const pinned = (await this.options.store.pinnedKey(this.agentUrl)) !== null;
     const now = Date.now();
     this.waitStartedAt ??= now;
-    if (now - this.waitStartedAt >= INSTALL_WAIT_MS) {
-      if (this.waitRetries >= NOT_INSTALLED_RETRIES) {
+    if (now - this.waitStartedAt >= waitMs) {
+      if (this.waitRetries >= retries) {
         this.setStatus({ phase: 'unreachable', pinned, waiting: false });
         return;
       }
@@ -306,20 +317,29 @@ export class AgentConnection {
       this.waitStartedAt = now;
     }
     this.setStatus({ phase: 'unreachable', pinned, waiting: true });
-    this.schedule(INSTALL_POLL_INTERVAL_MS);
+    this.schedule(intervalMs);
   }
 
-  private async deliver<C extends AgentCommand>(
+  /** A command by name, for the worker's messages and the commands only some helpers have. */
+  runUnchecked(command: string, request: unknown): Promise<TableResult<T, keyof T & string>> {
+    return this.run(command as keyof T & string, request as TableRequest<T, keyof T & string>);
+  }
+
+  private async deliver<C extends keyof T & string>(
     command: C,
-    request: CommandRequest<C>,
-  ): Promise<CommandResult<C>> {
+    request: TableRequest<T, C>,
+  ): Promise<TableResult<T, C>> {
+    // A command the helper does not have is refused here: its answer could not be checked.
+    if (!Object.hasOwn(this.options.helper.commands, command))
+      return { ok: false, error: { code: 'unsupportedCommand', message: `Unknown command "${command}"` } };
     if (!this.session || this.status.phase !== 'ready')
       return { ok: false, undelivered: true, reason: 'notConnected' };
     const generation = this.generation;
     try {
-      let outcome: CommandOutcome<C>;
+      const { commands } = this.options.helper;
+      let outcome: TableOutcome<T, C>;
       try {
-        outcome = parseOutcome(command, await this.session.send(command, request));
+        outcome = parseOutcome(commands, command, await this.session.send(command, request));
       } catch (error) {
         // The agent forgot the session (restarted, or it idled out): shake hands again once and resend.
         if (!(error instanceof AgentTransportError && error.code === 'sessionNotFound') || !this.pinnedKey)
@@ -327,7 +347,7 @@ export class AgentConnection {
         const reopened = await this.openSession(await this.identity(), this.pinnedKey);
         if (!reopened) throw error;
         this.session = reopened.session;
-        outcome = parseOutcome(command, await this.session.send(command, request));
+        outcome = parseOutcome(commands, command, await this.session.send(command, request));
       }
       if (outcome.ok) this.publish(command, request, outcome.result);
       return outcome;
@@ -346,12 +366,11 @@ export class AgentConnection {
     return 'agent' in this.status ? this.status.agent : null;
   }
 
-  /** Entities a command returned go to every screen, not only to the one that asked. */
-  private publish<C extends AgentCommand>(
-    command: C,
-    request: CommandRequest<C>,
-    result: CommandResponse<C>,
-  ) {
+  /**
+   * Entities a command returned go to every screen, not only to the one that asked. The commands are
+   * told by name: the desktop client's `keystore` and `certificate` answer as the agent's do.
+   */
+  private publish(command: string, request: unknown, result: TableResponse<T, keyof T & string>) {
     const { emit } = this.options;
     if (command === 'refresh') {
       const { keystores, tokens } = result as CommandResponse<'refresh'>;
@@ -375,8 +394,8 @@ export class AgentConnection {
   private pollTokens() {
     if (this.tokenTimer) clearTimeout(this.tokenTimer);
     this.tokenTimer = null;
-    if (this.tokenWatchers === 0 || this.status.phase !== 'ready') return;
-    void this.run('token', {}).then(() => {
+    if (this.tokenWatchers === 0 || this.status.phase !== 'ready' || !this.options.helper.listsTokens) return;
+    void this.runUnchecked('token', {}).then(() => {
       if (this.tokenWatchers > 0 && this.status.phase === 'ready' && !this.tokenTimer) {
         this.tokenTimer = setTimeout(() => {
           this.tokenTimer = null;

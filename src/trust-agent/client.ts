@@ -1,6 +1,8 @@
-import type { AgentCommand, CommandRequest } from '../../contract/trust-agent/commands.ts';
+import type { CommandTable, TableRequest } from '../../contract/trust-agent/commands.ts';
+import type { DesktopClientCommands } from '../../contract/trust-agent/desktop-client.ts';
 import type { AgentCertificate, Keystore, Token } from '../../contract/trust-agent/entities.ts';
-import type { AgentStatus, CommandResult, FromWorker, ToWorker } from './shared.ts';
+import type { AgentCommands, HelperName } from './helpers.ts';
+import type { Addressed, AgentStatus, FromWorker, TableResult, ToWorker } from './shared.ts';
 
 /** What the page knows of the agent: the worker's last status and the entities it reported. */
 export interface TrustAgentSnapshot {
@@ -17,10 +19,11 @@ export interface WorkerPort {
 }
 
 /**
- * The UI thread's typed channel to the agent worker: requests (`command`, answered by id) and the
- * events the worker pushes, kept as one snapshot for React's `useSyncExternalStore`.
+ * The UI thread's typed channel to one local helper in the agent worker: requests (`command`,
+ * answered by id) and the events the worker pushes, kept as one snapshot for React's
+ * `useSyncExternalStore`. `T` is the helper's command table.
  */
-export class TrustAgentClient {
+export class TrustAgentClient<T extends CommandTable = AgentCommands> {
   private snapshot: TrustAgentSnapshot = {
     status: { phase: 'detecting' },
     keystores: null,
@@ -28,7 +31,7 @@ export class TrustAgentClient {
     certificates: {},
   };
   private readonly listeners = new Set<() => void>();
-  private readonly pending = new Map<number, (result: CommandResult<AgentCommand>) => void>();
+  private readonly pending = new Map<number, (result: TableResult<CommandTable, string>) => void>();
   private nextId = 1;
 
   constructor(private readonly port: WorkerPort) {
@@ -89,22 +92,45 @@ export class TrustAgentClient {
     return () => this.port.postMessage({ type: 'watchTokens', watching: false });
   }
 
-  command<C extends AgentCommand>(command: C, request: CommandRequest<C>): Promise<CommandResult<C>> {
+  command<C extends keyof T & string>(command: C, request: TableRequest<T, C>): Promise<TableResult<T, C>> {
     const id = this.nextId;
     this.nextId += 1;
     return new Promise((resolve) => {
-      this.pending.set(id, resolve as (result: CommandResult<AgentCommand>) => void);
+      this.pending.set(id, resolve as (result: TableResult<CommandTable, string>) => void);
       this.port.postMessage({ type: 'command', id, command, request });
     });
   }
 }
 
-let shared: TrustAgentClient | null = null;
+let worker: Worker | null = null;
 
-/** One worker per page: every screen shares its session and its polling. */
+/** One helper's side of the shared worker: messages to it carry its name, and only its events come back. */
+function helperPort(helper: HelperName): WorkerPort {
+  worker ??= new Worker(new URL('./agent.worker.ts', import.meta.url), {
+    type: 'module',
+    name: 'trust-agent',
+  });
+  const target = worker;
+  return {
+    postMessage: (message) => target.postMessage({ ...message, helper } satisfies Addressed<ToWorker>),
+    addEventListener: (type, listener) =>
+      target.addEventListener(type, (event: MessageEvent<Addressed<FromWorker>>) => {
+        if (event.data.helper === helper) listener(event);
+      }),
+  };
+}
+
+let agent: TrustAgentClient | null = null;
+let desktopClient: TrustAgentClient<DesktopClientCommands> | null = null;
+
+/** One worker per page: every screen shares its sessions and its polling. */
 export function trustAgentClient(): TrustAgentClient {
-  shared ??= new TrustAgentClient(
-    new Worker(new URL('./agent.worker.ts', import.meta.url), { type: 'module', name: 'trust-agent' }),
-  );
-  return shared;
+  agent ??= new TrustAgentClient(helperPort('agent'));
+  return agent;
+}
+
+/** The desktop client (decision 021 §5), through the same worker. */
+export function desktopClientClient(): TrustAgentClient<DesktopClientCommands> {
+  desktopClient ??= new TrustAgentClient<DesktopClientCommands>(helperPort('desktopClient'));
+  return desktopClient;
 }

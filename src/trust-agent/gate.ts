@@ -72,16 +72,20 @@ function agentOf(status: AgentStatus): AgentInfo | null {
 /**
  * The gate's state. The system comes first (nothing to install on a phone), then the version of an
  * agent that answered (no point pairing with one the screen cannot use), then the worker's phase.
+ * `checkVersion` is the helper's version rule: the trust assistant's for the screen's keystore
+ * location by default, `checkDesktopClientVersion` for the desktop client.
  */
 export function gateState(
   status: AgentStatus,
   platform: PlatformInfo,
   location?: KeystoreLocation,
+  checkVersion: (version: string) => VersionCheck = (version) =>
+    checkTrustAssistantVersion(version, location),
 ): GateState {
   if (!isSupportedPlatform(platform)) return { kind: 'unsupportedSystem' };
   const agent = agentOf(status);
   if (agent) {
-    const version = checkTrustAssistantVersion(agent.version, location);
+    const version = checkVersion(agent.version);
     if (!version.ok) {
       return version.reason === 'invalid'
         ? { kind: 'invalidVersion', version: agent.version }

@@ -1,9 +1,16 @@
-import type { AgentCommand, CommandOutcome, CommandRequest } from '../../contract/trust-agent/commands.ts';
+import type {
+  AgentCommand,
+  CommandTable,
+  commandSchemas,
+  TableOutcome,
+} from '../../contract/trust-agent/commands.ts';
 import type { AgentCertificate, AgentInfo, Keystore, Token } from '../../contract/trust-agent/entities.ts';
+import type { HelperName } from './helpers.ts';
 
 /**
  * The messages between the UI thread (client.ts) and the agent worker (agent.worker.ts). The worker
- * owns the identity key, the pins and the session keys; nothing here carries any of them.
+ * owns the identity key, the pins and the session keys; nothing here carries any of them. One worker
+ * talks to both local helpers: each message names its helper (`Addressed`).
  */
 
 /** Why a handshake with the agent did not complete (gate code 3). */
@@ -49,7 +56,7 @@ export type ToWorker =
   /** Poll the tokens every TOKEN_POLL_INTERVAL_MS while at least one screen watches them. */
   | { type: 'watchTokens'; watching: boolean }
   | { type: 'refresh' }
-  | { type: 'command'; id: number; command: AgentCommand; request: CommandRequest<AgentCommand> };
+  | { type: 'command'; id: number; command: string; request: unknown };
 
 /** A command the worker could not deliver: no session with the agent, or the agent went away. */
 export interface UndeliveredCommand {
@@ -58,11 +65,19 @@ export interface UndeliveredCommand {
   reason: 'notConnected' | 'agentUnreachable' | 'refused';
 }
 
-export type CommandResult<C extends AgentCommand> = CommandOutcome<C> | UndeliveredCommand;
+export type TableResult<T extends CommandTable, C extends keyof T> = TableOutcome<T, C> | UndeliveredCommand;
+export type CommandResult<C extends AgentCommand> = TableResult<typeof commandSchemas, C>;
 
-export type FromWorker =
+/** What one helper's connection reports. */
+export type FromHelper =
   | { type: 'status'; status: AgentStatus }
   | { type: 'keystores'; keystores: Keystore[] }
   | { type: 'tokens'; tokens: Token[] }
-  | { type: 'certificates'; keystoreId: string; certificates: AgentCertificate[] }
-  | { type: 'result'; id: number; result: CommandResult<AgentCommand> };
+  | { type: 'certificates'; keystoreId: string; certificates: AgentCertificate[] };
+
+export type FromWorker =
+  | FromHelper
+  | { type: 'result'; id: number; result: TableResult<CommandTable, string> };
+
+/** A message between the page and the worker, with the helper it is for or from. */
+export type Addressed<M> = M & { helper: HelperName };

@@ -35,6 +35,7 @@ export async function startTestAgent(
   const dataDir = overrides.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'trust-agent-test-')));
   const config: AgentConfig = {
     port: await freePort(),
+    desktopClientPort: null,
     dataDir,
     allowedOrigins: [CONSOLE_ORIGIN],
     preapprovedOrigins: [],

@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadAgentConfig } from '../../agent/config.ts';
 import { sendControlRequest } from '../../agent/control.ts';
 import type { PendingPairing } from '../../agent/pairing.ts';
 import {
@@ -11,9 +12,10 @@ import {
   requestPairing,
 } from '../../contract/trust-agent/client-session.ts';
 import { TRUST_AGENT_PROTOCOL } from '../../contract/trust-agent/constants.ts';
+import type { DesktopClientCommands } from '../../contract/trust-agent/desktop-client.ts';
 import { generateIdentityKeys, type IdentityKeys } from '../../contract/trust-agent/session-crypto.ts';
 import { agentPaths, PROTOCOL_HEADER } from '../../contract/trust-agent/wire.ts';
-import { CONSOLE_ORIGIN, fetchFrom, startTestAgent, type TestAgent } from './helpers.ts';
+import { CONSOLE_ORIGIN, fetchFrom, freePort, startTestAgent, type TestAgent } from './helpers.ts';
 
 /** A raw request with any Host header (fetch always sends the real one). */
 function rawRequest(
@@ -429,5 +431,102 @@ describe('pairing on the desktop', () => {
     } finally {
       await test.cleanUp();
     }
+  });
+});
+
+describe('the desktop client beside the trust agent', () => {
+  let test: TestAgent;
+  let desktopClientPort: number;
+
+  beforeAll(async () => {
+    desktopClientPort = await freePort();
+    test = await startTestAgent({ preapprovedOrigins: [CONSOLE_ORIGIN], desktopClientPort });
+  });
+  afterAll(async () => {
+    await test.cleanUp();
+  });
+
+  it('answers on its own port with its own product and version, and the program’s key', async () => {
+    expect(test.agent.desktopClientUrl).toBe(`http://127.0.0.1:${desktopClientPort}`);
+    const agent = await hello({ baseUrl: test.agent.url, fetch: fetchFrom(CONSOLE_ORIGIN) });
+    const client = await hello({
+      baseUrl: test.agent.desktopClientUrl as string,
+      fetch: fetchFrom(CONSOLE_ORIGIN),
+    });
+    expect(client).toMatchObject({
+      product: 'desktop-client',
+      version: '3.3.1',
+      protocol: TRUST_AGENT_PROTOCOL,
+    });
+    expect(client.agentKey).toBe(agent.agentKey);
+    // Its Host is its own port's: the agent's name does not reach it, nor a rebinding domain.
+    expect(
+      (await rawRequest(desktopClientPort, { host: `127.0.0.1:${test.config.port}`, origin: CONSOLE_ORIGIN }))
+        .status,
+    ).toBe(403);
+    expect(
+      (
+        await rawRequest(desktopClientPort, {
+          host: `localhost:${desktopClientPort}`,
+          origin: CONSOLE_ORIGIN,
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await rawRequest(desktopClientPort, {
+          host: `localhost:${desktopClientPort}`,
+          origin: 'https://evil.example',
+        })
+      ).status,
+    ).toBe(403);
+  });
+
+  it('keeps its sessions apart from the trust agent’s', async () => {
+    const identity = await generateIdentityKeys();
+    const paired = await pair(test, identity);
+    expect(paired.status).toBe('approved');
+    const agentSession = await openSession(
+      { baseUrl: test.agent.url, fetch: fetchFrom(CONSOLE_ORIGIN) },
+      CONSOLE_ORIGIN,
+      identity,
+      paired.response.agentKey,
+    );
+    // The same console key is paired with the program: the desktop client opens a session of its own.
+    const clientSession = await openSession<DesktopClientCommands>(
+      { baseUrl: test.agent.desktopClientUrl as string, fetch: fetchFrom(CONSOLE_ORIGIN) },
+      CONSOLE_ORIGIN,
+      identity,
+      paired.response.agentKey,
+    );
+    expect(await clientSession.send('initialize', { environment: 'production' })).toMatchObject({
+      ok: true,
+      result: { agent: { product: 'desktop-client' } },
+    });
+    // A well-formed message of the agent's session is unknown on the desktop client's port.
+    const envelope = { seq: 1, command: 'initialize', iv: 'A'.repeat(22), ciphertext: 'A'.repeat(40) };
+    const foreign = await fetchFrom(CONSOLE_ORIGIN)(
+      `${test.agent.desktopClientUrl}${agentPaths.messages(agentSession.sessionId)}`,
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', [PROTOCOL_HEADER]: TRUST_AGENT_PROTOCOL },
+        body: JSON.stringify(envelope),
+      },
+    );
+    expect(foreign.status).toBe(401);
+    expect(((await foreign.json()) as { error: { code: string } }).error.code).toBe('sessionNotFound');
+    await expect(
+      openSession(
+        { baseUrl: test.agent.desktopClientUrl as string, fetch: fetchFrom('https://other.example') },
+        'https://other.example',
+        identity,
+        paired.response.agentKey,
+      ),
+    ).rejects.toBeInstanceOf(AgentTransportError);
+  });
+
+  it('is left out when switched off', () => {
+    expect(loadAgentConfig({ TRUST_AGENT_DESKTOP_CLIENT: 'off' }).desktopClientPort).toBeNull();
+    expect(loadAgentConfig({}).desktopClientPort).toBe(20404);
   });
 });

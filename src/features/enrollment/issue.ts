@@ -7,12 +7,7 @@ import {
   type EnrollmentCertificate,
   type EnrollmentCertificateRequest,
 } from '../../../contract/schemas/enrollments.ts';
-import type {
-  AgentCommand,
-  CommandError,
-  CommandRequest,
-  CommandResponse,
-} from '../../../contract/trust-agent/commands.ts';
+import type { AgentCommand, CommandError, CommandRequest } from '../../../contract/trust-agent/commands.ts';
 import { HARDWARE_TOKEN_KEY_SIZE } from '../../../contract/trust-agent/constants.ts';
 import type { Mechanism } from '../../../contract/trust-agent/entities.ts';
 import type { CommandResult, UndeliveredCommand } from '../../trust-agent/shared.ts';
@@ -72,8 +67,10 @@ export class AlreadyRequestedError extends Error {
   }
 }
 
-/** A command's answer, or its refusal thrown as `AgentCommandError`. */
-export function commandAnswer<C extends AgentCommand>(result: CommandResult<C>): CommandResponse<C> {
+/** A command's answer (of the trust agent or the desktop client), or its refusal thrown as `AgentCommandError`. */
+export function commandAnswer<R>(
+  result: { ok: true; result: R } | { ok: false; error: CommandError } | UndeliveredCommand,
+): R {
   if (!result.ok) throw new AgentCommandError('error' in result ? result.error : result);
   return result.result;
 }

@@ -262,6 +262,27 @@ describe('installing later', () => {
     expect(((await redeemed.json()) as EnrollmentCertificate).serial_number).toBe(first.serial_number);
   });
 
+  it('answers the chain also as a certs-only PKCS#7 and names the method, for the desktop client', async () => {
+    const { enrollment, code } = await enroll();
+    const path = apiPaths.enrollments.certificate(enrollment.id, code);
+    const issued = await publicCall(harness, 'POST', path, {
+      body: certificateRequest((await createCsr('EC P-256')).pem, {
+        enrollment_method: 'DDC',
+        keystore_type: 'HARDWARE_TOKEN',
+      }),
+    });
+    expect(issued.status).toBe(201);
+    const answer = (await (await publicCall(harness, 'GET', path)).json()) as EnrollmentCertificate;
+    expect(answer).toMatchObject({ enrollment_method: 'DDC', keystore_type: 'HARDWARE_TOKEN' });
+    expect(answer.profile_name).toBe(enrollment.profile_name);
+    expect(answer).toEqual({ ...((await issued.json()) as EnrollmentCertificate), enrollment_method: 'DDC' });
+    const bundle = [...new x509.X509Certificates(new Uint8Array(Buffer.from(answer.pkcs7, 'base64')))];
+    // The certificate, then the issuing CA and the root: the PEM chain's certificates, in its order.
+    expect(bundle.map((certificate) => certificate.toString('pem'))).toEqual(
+      [answer.x509_cert, ...answer.chain].map((pem) => new x509.X509Certificate(pem).toString('pem')),
+    );
+  });
+
   it('refuses a cancelled enrollment 409, an expired one 410 and a wrong code 404, counted', async () => {
     const cancelled = await enroll();
     await publicCall(

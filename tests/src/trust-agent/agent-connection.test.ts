@@ -5,7 +5,9 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AgentConfig } from '../../../agent/config.ts';
 import { createAgentApp } from '../../../agent/server.ts';
+import type { CommandTable } from '../../../contract/trust-agent/commands.ts';
 import {
+  DESKTOP_CLIENT_PORT,
   INSTALL_WAIT_MS,
   NOT_INSTALLED_RETRIES,
   TRUST_AGENT_PORT,
@@ -13,8 +15,14 @@ import {
 } from '../../../contract/trust-agent/constants.ts';
 import type { IdentityKeys } from '../../../contract/trust-agent/session-crypto.ts';
 import { AgentConnection } from '../../../src/trust-agent/agent-connection.ts';
+import {
+  type AgentCommands,
+  DESKTOP_CLIENT_HELPER,
+  type LocalHelper,
+  TRUST_AGENT_HELPER,
+} from '../../../src/trust-agent/helpers.ts';
 import type { TrustAgentStore } from '../../../src/trust-agent/identity-store.ts';
-import type { AgentStatus, FromWorker } from '../../../src/trust-agent/shared.ts';
+import type { AgentStatus, FromHelper } from '../../../src/trust-agent/shared.ts';
 
 /**
  * The worker's session logic against the real agent's HTTP app, called in-process: the fetch below
@@ -52,6 +60,7 @@ async function agentApp(
   const app = await createAgentApp(
     {
       port: TRUST_AGENT_PORT,
+      desktopClientPort: DESKTOP_CLIENT_PORT,
       dataDir,
       allowedOrigins: [ORIGIN],
       preapprovedOrigins: approve ? [] : [ORIGIN],
@@ -71,19 +80,27 @@ async function agentApp(
 /** The agent on the port: whichever app `target.app` is now, or nothing listening. */
 function browserFetch(target: { app: AgentApp | null }, requests: string[] = []) {
   return async (input: string, init: RequestInit) => {
-    if (!target.app) throw new TypeError('Failed to fetch');
+    // The program's two services, told apart by their ports as a browser's requests are.
+    const service =
+      new URL(input).port === String(DESKTOP_CLIENT_PORT) ? target.app?.desktopClientApp : target.app?.app;
+    if (!service) throw new TypeError('Failed to fetch');
     const headers = new Headers(init.headers);
     headers.set('Host', new URL(input).host);
     headers.set('Origin', ORIGIN);
     requests.push(`${init.method ?? 'GET'} ${new URL(input).pathname}`);
-    return target.app.app.fetch(new Request(input, { ...init, headers }));
+    return service.fetch(new Request(input, { ...init, headers }));
   };
 }
 
-function connect(target: { app: AgentApp | null }, store: TrustAgentStore, requests?: string[]) {
-  const events: FromWorker[] = [];
-  const connection = new AgentConnection({
-    agentUrl: AGENT_URL,
+function connect<T extends CommandTable = AgentCommands>(
+  target: { app: AgentApp | null },
+  store: TrustAgentStore,
+  requests?: string[],
+  helper: LocalHelper<T> = TRUST_AGENT_HELPER as unknown as LocalHelper<T>,
+) {
+  const events: FromHelper[] = [];
+  const connection = new AgentConnection<T>({
+    helper,
     fetch: browserFetch(target, requests),
     origin: ORIGIN,
     store,
@@ -241,5 +258,54 @@ describe('the agent worker’s connection', () => {
     expect(statuses().filter((status) => status.phase === 'unreachable' && status.waiting).length).toBe(
       (INSTALL_WAIT_MS / 2000) * (NOT_INSTALLED_RETRIES + 1),
     );
+  });
+});
+
+describe('the worker’s connection to the desktop client', () => {
+  it('pairs with the program’s desktop client, initializes it for production and runs its commands', async () => {
+    const store = memoryStore();
+    const requests: string[] = [];
+    const target = { app: await agentApp() };
+    const { connection, events, statuses, until } = connect(target, store, requests, DESKTOP_CLIENT_HELPER);
+    connection.start();
+    await until('ready');
+    expect(statuses().at(-1)).toMatchObject({
+      phase: 'ready',
+      agent: { product: 'desktop-client', version: '3.3.1' },
+    });
+    expect(events.find((event) => event.type === 'keystores')).toEqual({
+      type: 'keystores',
+      keystores: expect.any(Array),
+    });
+    expect(await connection.run('profile', {})).toEqual({ ok: true, result: { profiles: [] } });
+    // A command name with a digit travels like any other.
+    expect(
+      await connection.run('pkcs7', {
+        keystoreId: 'software',
+        pin: '2468',
+        pkcs7: 'AAAA',
+        securityPolicy: 'software',
+        profileName: 'Kiosks',
+      }),
+    ).toMatchObject({ ok: false, error: { code: 'certificateInvalid' } });
+    // The trust agent's commands are not the desktop client's.
+    expect(await connection.runUnchecked('service', {})).toMatchObject({
+      ok: false,
+      error: { code: 'unsupportedCommand' },
+    });
+    connection.stop();
+    expect(store.pins.get(DESKTOP_CLIENT_HELPER.url)).toBeDefined();
+    expect(requests.every((request) => !request.includes(':8900'))).toBe(true);
+  });
+
+  it('looks for a missing desktop client again every 5 s for as long as the page waits', async () => {
+    vi.useFakeTimers();
+    const { connection, statuses } = connect({ app: null }, memoryStore(), [], DESKTOP_CLIENT_HELPER);
+    connection.start();
+    await vi.advanceTimersByTimeAsync(10 * 60_000);
+    connection.stop();
+    const probes = statuses().filter((status) => status.phase === 'unreachable');
+    expect(probes.at(-1)).toEqual({ phase: 'unreachable', pinned: false, waiting: true });
+    expect(probes.length).toBe((10 * 60_000) / 5000 + 1);
   });
 });

@@ -48,6 +48,8 @@ export function useAgentFailureText(): (failure: CommandError | UndeliveredComma
         return t`This certificate was issued for a key this keystore does not hold, so it cannot be installed here.`;
       case 'keyNotFound':
         return t`The keystore no longer holds the key this certificate was issued for.`;
+      case 'securityPolicyNotMet':
+        return t`This certificate's profile needs its key on a hardware token. Choose the token that holds it.`;
       default: {
         const code = failure.code;
         return t`The trust agent could not complete the operation (${code}).`;

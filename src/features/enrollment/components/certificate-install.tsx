@@ -5,17 +5,20 @@ import {
   type KeystoreLocation,
   SOFTWARE_KEYSTORE_LOCATION,
 } from '../../../../contract/schemas/certificate-profiles.ts';
-import type { EnrollmentCertificate } from '../../../../contract/schemas/enrollments.ts';
+import { type EnrollmentCertificate, securityPolicyOf } from '../../../../contract/schemas/enrollments.ts';
+import type { DesktopClientCommands } from '../../../../contract/trust-agent/desktop-client.ts';
+import { TrustAgentGate } from '../../../components/trust-agent/trust-agent-gate.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { showToast } from '../../../components/ui/toast.tsx';
 import { errorPageText } from '../../../lib/error-messages.ts';
 import type { TrustAgentClient } from '../../../trust-agent/client.ts';
-import { useTrustAgent } from '../../../trust-agent/use-trust-agent.ts';
-import { installCertificate, NoKeyForCertificateError } from '../install.ts';
+import { useDesktopClient, useTrustAgent } from '../../../trust-agent/use-trust-agent.ts';
+import { installCertificate, installWithDesktopClient, NoKeyForCertificateError } from '../install.ts';
 import { AgentCommandError, type ChosenKeystore } from '../issue.ts';
 import { fetchClientAuthLoginUrl, redeemEnrollment } from '../mutations.ts';
 import { useAgentFailureText } from './agent-failure-alert.tsx';
+import { DesktopClientKeystores } from './desktop-client-keystores.tsx';
 import { KeystoreStep } from './keystore-step.tsx';
 import './enrollment.css';
 
@@ -33,47 +36,62 @@ interface CertificateInstallProps {
   enrollmentId: string;
   /** The enrollment link's secret: the mailed code (decision 021 §6). */
   code: string;
-  /** The channel to the agent worker; tests pass their own. */
+  /** The channels to the agent worker's helpers; tests pass their own. */
   agentClient?: TrustAgentClient;
+  desktopClient?: TrustAgentClient<DesktopClientCommands>;
 }
 
 /**
  * Installs the certificate of an issued enrollment into the keystore that holds its key (account
- * administration §7): the keystore chosen and unlocked as on the enrollment page, the agent's
- * import, the redeem; then the way to sign in with it.
+ * administration §7): the trust agent's variant, or the desktop client's when a device's own
+ * client requested the certificate (enrollment method DDC; Q-77, decision 021 §5).
  */
-export function CertificateInstall({ loaded, enrollmentId, code, agentClient }: CertificateInstallProps) {
-  const [location, setLocation] = useState<KeystoreLocation>(SOFTWARE_KEYSTORE_LOCATION);
+export function CertificateInstall({ loaded, ...props }: CertificateInstallProps) {
+  if ('error' in loaded) return <InstallFailure error={loaded.error} />;
+  return loaded.certificate.enrollment_method === 'DDC' ? (
+    <DesktopClientInstall issued={loaded.certificate} {...props} />
+  ) : (
+    <AgentInstall issued={loaded.certificate} {...props} />
+  );
+}
+
+type VariantProps = Omit<CertificateInstallProps, 'loaded'> & { issued: EnrollmentCertificate };
+
+/**
+ * The install's states (Q-80): idle, installing, installed (with the toast, Q-81) and failed. The
+ * ref stops a second install in the same moment, as state updates wait for a render.
+ */
+function useInstall(onFailure?: (error: unknown) => void) {
   const [state, setState] = useState<InstallState>({ kind: 'idle' });
-  // State updates wait for a render; the ref stops a second install in the same moment.
   const running = useRef(false);
   const { t } = useLingui();
+  const install = async (keystore: ChosenKeystore, action: () => Promise<void>) => {
+    if (running.current) return;
+    running.current = true;
+    setState({ kind: 'installing', keystore });
+    try {
+      await action();
+      setState({ kind: 'installed', keystore });
+      showToast('success', t`Certificate installed`);
+    } catch (error) {
+      setState({ kind: 'failed', error });
+      onFailure?.(error);
+    } finally {
+      running.current = false;
+    }
+  };
+  return { state, install };
+}
+
+/** The keystore variant: the trust agent imports the certificate next to its key. */
+function AgentInstall({ issued, enrollmentId, code, agentClient }: VariantProps) {
+  const [location, setLocation] = useState<KeystoreLocation>(SOFTWARE_KEYSTORE_LOCATION);
+  const { state, install } = useInstall();
   const agent = useTrustAgent({
     location: location === SOFTWARE_KEYSTORE_LOCATION ? 'software' : 'hardware',
     watchTokens: state.kind !== 'installed',
     ...(agentClient ? { client: agentClient } : {}),
   });
-
-  const install = async (keystore: ChosenKeystore, issued: EnrollmentCertificate) => {
-    if (running.current) return;
-    running.current = true;
-    setState({ kind: 'installing', keystore });
-    try {
-      await installCertificate(keystore, issued, {
-        send: agent.command,
-        redeem: () => redeemEnrollment(enrollmentId, code),
-      });
-      setState({ kind: 'installed', keystore });
-      showToast('success', t`Certificate installed`);
-    } catch (error) {
-      setState({ kind: 'failed', error });
-    } finally {
-      running.current = false;
-    }
-  };
-
-  if ('error' in loaded) return <InstallFailure error={loaded.error} />;
-  const issued = loaded.certificate;
   const serial = issued.serial_number;
 
   if (state.kind === 'installed') {
@@ -88,41 +106,114 @@ export function CertificateInstall({ loaded, enrollmentId, code, agentClient }: 
         </Trans>
       </p>
       {state.kind === 'failed' ? <InstallFailure error={state.error} /> : null}
-      {state.kind === 'installing' ? (
-        <p role="status" className="enrollment__stage">
-          <Trans>Storing the certificate next to its key…</Trans>
-        </p>
-      ) : null}
+      {state.kind === 'installing' ? <Installing /> : null}
       <KeystoreStep
         agent={agent}
         question={<Trans>Where is the key of the certificate?</Trans>}
         location={location}
         onLocationChange={setLocation}
-        onUnlocked={(keystore) => void install(keystore, issued)}
+        onUnlocked={(keystore) =>
+          void install(keystore, () =>
+            installCertificate(keystore, issued, {
+              send: agent.command,
+              redeem: () => redeemEnrollment(enrollmentId, code),
+            }),
+          )
+        }
       />
     </>
   );
 }
 
-/** The failed state: the error banner with what went wrong (publicEnrollment.certificateInstallationFailed). */
-function InstallFailure({ error }: { error: unknown }) {
-  const { i18n, t } = useLingui();
-  const agentText = useAgentFailureText();
-  let text: string;
-  if (error instanceof NoKeyForCertificateError) {
-    const { serialNumber, keystoreLabel } = error;
-    // noCertificateWithSerialNumberError (account administration §8).
-    text = t`The keystore ${keystoreLabel} holds no key for the certificate with the serial number ${serialNumber}. Choose the keystore in which the key was made.`;
-  } else if (error instanceof AgentCommandError) {
-    text = agentText(error.failure);
-  } else {
-    text = errorPageText(error, i18n);
+/**
+ * The device-certificate-client variant (Q-79): the desktop client's keystores, the PIN, and the
+ * PKCS#7 chain installed under the enrollment's profile and security policy. A failure is the
+ * banner and an error toast with the same words (Q-86, Q-88).
+ */
+function DesktopClientInstall({ issued, enrollmentId, code, desktopClient: given }: VariantProps) {
+  const failureText = useInstallFailureText('desktopClient');
+  const { state, install } = useInstall((error) => showToast('error', failureText(error)));
+  const client = useDesktopClient(given ? { client: given } : {});
+  const serial = issued.serial_number;
+
+  if (state.kind === 'installed') {
+    return <InstalledCertificate keystore={state.keystore} serialNumber={serial} />;
   }
   return (
-    <Alert tone="error">
+    <>
       <p>
-        <Trans>The certificate could not be installed: {text}</Trans>
+        <Trans>
+          The certificate with the serial number {serial} was issued for this device, but it is not in its
+          keystore yet. Choose the keystore of the desktop client that holds its key and enter its PIN to
+          install the certificate.
+        </Trans>
       </p>
+      {state.kind === 'failed' ? <InstallFailure error={state.error} variant="desktopClient" /> : null}
+      {state.kind === 'installing' ? <Installing /> : null}
+      <TrustAgentGate gate={client.gate} onRetry={client.retry} onPairAgain={client.pairAgain}>
+        <DesktopClientKeystores
+          keystores={client.keystores}
+          securityPolicy={securityPolicyOf(issued.keystore_type)}
+          busy={state.kind === 'installing'}
+          onInstall={(keystore) =>
+            void install(keystore, () =>
+              installWithDesktopClient(keystore, issued, {
+                send: client.command,
+                redeem: () => redeemEnrollment(enrollmentId, code),
+              }),
+            )
+          }
+        />
+      </TrustAgentGate>
+    </>
+  );
+}
+
+function Installing() {
+  return (
+    <p role="status" className="enrollment__stage">
+      <Trans>Storing the certificate next to its key…</Trans>
+    </p>
+  );
+}
+
+/**
+ * Why an install failed, in the page's words: publicEnrollment.certificateInstallationFailed for
+ * the trust agent's variant, ddc.error.certificateInstallationFailed for the desktop client's
+ * (account administration §8), each with the reason.
+ */
+function useInstallFailureText(variant: 'agent' | 'desktopClient') {
+  const { i18n, t } = useLingui();
+  const agentText = useAgentFailureText();
+  return (error: unknown): string => {
+    let text: string;
+    if (error instanceof NoKeyForCertificateError) {
+      const { serialNumber, keystoreLabel } = error;
+      // noCertificateWithSerialNumberError (account administration §8).
+      text = t`The keystore ${keystoreLabel} holds no key for the certificate with the serial number ${serialNumber}. Choose the keystore in which the key was made.`;
+    } else if (error instanceof AgentCommandError) {
+      text = agentText(error.failure);
+    } else {
+      text = errorPageText(error, i18n);
+    }
+    return variant === 'desktopClient'
+      ? t`The desktop client could not install the certificate: ${text}`
+      : t`The certificate could not be installed: ${text}`;
+  };
+}
+
+/** The failed state: the error banner with what went wrong. */
+function InstallFailure({
+  error,
+  variant = 'agent',
+}: {
+  error: unknown;
+  variant?: 'agent' | 'desktopClient';
+}) {
+  const text = useInstallFailureText(variant);
+  return (
+    <Alert tone="error">
+      <p>{text(error)}</p>
     </Alert>
   );
 }

@@ -1,6 +1,7 @@
 import { act } from '@testing-library/react';
-import type { AgentCommand, CommandOutcome } from '../../../../contract/trust-agent/commands.ts';
+import type { CommandTable, TableOutcome } from '../../../../contract/trust-agent/commands.ts';
 import { TrustAgentClient, type WorkerPort } from '../../../../src/trust-agent/client.ts';
+import type { AgentCommands } from '../../../../src/trust-agent/helpers.ts';
 import type { FromWorker, ToWorker } from '../../../../src/trust-agent/shared.ts';
 
 /** The trust agent as the worker reports it, for the enrollment pages' tests. */
@@ -13,19 +14,20 @@ export const AGENT = {
   enabled: true,
 } as const;
 
-type Answer = (request: Record<string, unknown>) => CommandOutcome<AgentCommand>;
+type Answer = (request: Record<string, unknown>) => TableOutcome<CommandTable, string>;
 
-/** The worker's side played by the test: it reports the agent and answers commands by name. */
-export function fakeAgent(answers: Partial<Record<AgentCommand, Answer>>) {
+/** The worker's side played by the test: it reports the helper of `T`'s commands and answers them by name. */
+export function fakeHelper<T extends CommandTable>(answers: Partial<Record<keyof T & string, Answer>>) {
+  const byName: Partial<Record<string, Answer>> = answers;
   let listener: ((event: MessageEvent<FromWorker>) => void) | null = null;
-  const commands: { command: AgentCommand; request: Record<string, unknown> }[] = [];
+  const commands: { command: string; request: Record<string, unknown> }[] = [];
   const emit = (data: FromWorker) => act(() => listener?.({ data } as MessageEvent<FromWorker>));
   const port: WorkerPort = {
     postMessage(message: ToWorker) {
       if (message.type !== 'command') return;
       const request = message.request as Record<string, unknown>;
       commands.push({ command: message.command, request });
-      const answer = answers[message.command];
+      const answer = byName[message.command];
       const result = answer
         ? answer(request)
         : { ok: false as const, error: { code: 'unsupportedCommand' as const, message: '' } };
@@ -37,7 +39,12 @@ export function fakeAgent(answers: Partial<Record<AgentCommand, Answer>>) {
       listener = added;
     },
   };
-  return { client: new TrustAgentClient(port), emit, commands };
+  return { client: new TrustAgentClient<T>(port), emit, commands };
 }
 
-export const ok = <T>(result: T) => ({ ok: true as const, result }) as CommandOutcome<AgentCommand>;
+/** The trust agent played by the test. */
+export function fakeAgent(answers: Partial<Record<keyof AgentCommands, Answer>>) {
+  return fakeHelper<AgentCommands>(answers);
+}
+
+export const ok = <R>(result: R): TableOutcome<CommandTable, string> => ({ ok: true, result });

@@ -6,6 +6,7 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { EnrollmentCertificate } from '../../../../contract/schemas/enrollments.ts';
+import type { DesktopClientCommands } from '../../../../contract/trust-agent/desktop-client.ts';
 import type { Keystore, Token } from '../../../../contract/trust-agent/entities.ts';
 import {
   CertificateInstall,
@@ -13,7 +14,13 @@ import {
 } from '../../../../src/features/enrollment/components/certificate-install.tsx';
 import { ApiError } from '../../../../src/lib/api-client.ts';
 import { activateEnglish, apiError, json, mockApi } from '../../support.tsx';
-import { AGENT, fakeAgent, ok } from './agent-support.ts';
+import { AGENT, fakeAgent, fakeHelper, ok } from './agent-support.ts';
+
+const { showToast } = vi.hoisted(() => ({ showToast: vi.fn() }));
+vi.mock('../../../../src/components/ui/toast.tsx', async (original) => ({
+  ...(await original<typeof import('../../../../src/components/ui/toast.tsx')>()),
+  showToast,
+}));
 
 const CODE = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const REDEEM = `/account/ui-api/v2/enrollment/e1/${CODE}/redeem`;
@@ -21,8 +28,12 @@ const LOGIN_URL = '/account/api/v1/clientAuthLoginUrl';
 const CERTIFICATE: EnrollmentCertificate = {
   x509_cert: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n',
   chain: [],
+  pkcs7: 'MIIB',
   certificate_id: 'c1',
   serial_number: '0a1b2c',
+  enrollment_method: 'DTA',
+  keystore_type: 'DTM_SOFTWARE',
+  profile_name: 'Staff',
 };
 const SOFTWARE: Keystore = {
   id: 'software',
@@ -162,5 +173,118 @@ describe('CertificateInstall', () => {
       /^The certificate could not be installed: /,
     );
     expect(screen.queryByLabelText(/PIN of/)).toBeNull();
+  });
+});
+
+const DEVICE_CERTIFICATE: EnrollmentCertificate = {
+  ...CERTIFICATE,
+  pkcs7: 'MIIBpkcs7',
+  enrollment_method: 'DDC',
+  keystore_type: 'HARDWARE_TOKEN',
+  profile_name: 'Printers',
+};
+const DESKTOP_CLIENT = { ...AGENT, product: 'desktop-client', version: '3.3.1' } as const;
+const TOKEN: Keystore = {
+  id: 'softhsm:7',
+  name: 'device-token',
+  type: 'PKCS11',
+  status: 'INITIALIZED',
+  slot: 7,
+  library: 'softhsm',
+};
+
+async function renderDesktopClientInstall(client: ReturnType<typeof fakeHelper<DesktopClientCommands>>) {
+  activateEnglish();
+  const unused = fakeAgent({});
+  const rootRoute = createRootRoute({
+    component: () => (
+      <CertificateInstall
+        loaded={{ certificate: DEVICE_CERTIFICATE }}
+        enrollmentId="e1"
+        code={CODE}
+        agentClient={unused.client}
+        desktopClient={client.client}
+      />
+    ),
+  });
+  const router = createRouter({
+    routeTree: rootRoute,
+    history: createMemoryHistory({ initialEntries: ['/'] }),
+  });
+  render(
+    <I18nProvider i18n={i18n}>
+      <RouterProvider router={router} />
+    </I18nProvider>,
+  );
+  await screen.findByText(/was issued for this device/);
+  await client.emit({ type: 'status', status: { phase: 'ready', agent: DESKTOP_CLIENT } });
+  await client.emit({ type: 'keystores', keystores: [SOFTWARE, TOKEN] });
+  const user = userEvent.setup();
+  await user.click(screen.getByRole('radio', { name: 'device-token' }));
+  await user.type(screen.getByLabelText('PIN of device-token'), '2468');
+  await user.click(screen.getByRole('button', { name: 'Install the certificate' }));
+  return user;
+}
+
+describe('CertificateInstall with the desktop client', () => {
+  it('offers only tokens for a hardware profile, installs the PKCS#7 chain under the profile and redeems', async () => {
+    showToast.mockClear();
+    const api = mockApi({ [`PUT ${REDEEM}`]: () => new Response(null, { status: 204 }) });
+    const client = fakeHelper<DesktopClientCommands>({ pkcs7: () => ok({ certificate: {}, profile: {} }) });
+    await renderDesktopClientInstall(client);
+
+    await screen.findByText(/is installed in device-token/);
+    // The software keystore cannot take a hardware profile's certificate.
+    expect(screen.queryByRole('radio', { name: 'Software keystore' })).toBeNull();
+    expect(client.commands).toEqual([
+      {
+        command: 'pkcs7',
+        request: {
+          keystoreId: 'softhsm:7',
+          pin: '2468',
+          pkcs7: 'MIIBpkcs7',
+          securityPolicy: 'hardware',
+          profileName: 'Printers',
+        },
+      },
+    ]);
+    expect(api.calls.filter((call) => call.path === REDEEM)).toHaveLength(1);
+    expect(showToast).toHaveBeenCalledWith('success', 'Certificate installed');
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeTruthy();
+  });
+
+  it('names the serial number and the token in the banner and the error toast when it holds no key', async () => {
+    showToast.mockClear();
+    const api = mockApi({});
+    const client = fakeHelper<DesktopClientCommands>({
+      pkcs7: () => ({
+        ok: false,
+        error: {
+          code: 'noCertificateWithSerialNumber',
+          message: '',
+          serial: '1f2e',
+          keystoreName: 'device-token',
+        },
+      }),
+    });
+    await renderDesktopClientInstall(client);
+
+    const text =
+      'The desktop client could not install the certificate: The keystore device-token holds no key for the certificate with the serial number 0a1b2c. Choose the keystore in which the key was made.';
+    expect((await screen.findByRole('alert')).textContent).toBe(text);
+    expect(showToast).toHaveBeenCalledWith('error', text);
+    expect(api.calls).toHaveLength(0);
+  });
+
+  it('gives the desktop client’s refusal as the reason', async () => {
+    showToast.mockClear();
+    mockApi({});
+    const client = fakeHelper<DesktopClientCommands>({
+      pkcs7: () => ({ ok: false, error: { code: 'pinIncorrect', message: '', retriesLeft: 4 } }),
+    });
+    await renderDesktopClientInstall(client);
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'The desktop client could not install the certificate: The PIN is not correct. 4 attempts are left before the keystore locks.',
+    );
   });
 });

@@ -114,7 +114,19 @@ async function renderPage(
 function issuingApi() {
   return mockApi({
     [`POST ${BASE}/certificate`]: () =>
-      json({ x509_cert: certificatePem, chain: [], certificate_id: 'c1', serial_number: '0a1b2c' }, 201),
+      json(
+        {
+          x509_cert: certificatePem,
+          chain: [],
+          pkcs7: '',
+          certificate_id: 'c1',
+          serial_number: '0a1b2c',
+          enrollment_method: 'DTA',
+          keystore_type: 'DTM_SOFTWARE',
+          profile_name: 'Staff',
+        },
+        201,
+      ),
     [`PUT ${BASE}/redeem`]: () => new Response(null, { status: 204 }),
   });
 }

@@ -33,8 +33,12 @@ const DETAILS: EnrollmentDetails = {
 const ISSUED: EnrollmentCertificate = {
   x509_cert: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n',
   chain: [],
+  pkcs7: 'MIIB',
   certificate_id: 'c1',
   serial_number: '0a',
+  enrollment_method: 'DTA',
+  keystore_type: 'DTM_SOFTWARE',
+  profile_name: 'Staff',
 };
 
 function dependencies(overrides: Partial<Omit<IssueDependencies, 'onProgress'>> = {}) {

@@ -1,0 +1,174 @@
+import { execFileSync } from 'node:child_process';
+import type { APIRequestContext } from '@playwright/test';
+import { apiPaths } from '../contract/paths.ts';
+import type {
+  Enrollment,
+  EnrollmentCertificate,
+  EnrollmentCreated,
+} from '../contract/schemas/enrollments.ts';
+import {
+  type ClientSession,
+  openSession,
+  pairingStatus,
+  requestPairing,
+} from '../contract/trust-agent/client-session.ts';
+import type { DesktopClientCommands } from '../contract/trust-agent/desktop-client.ts';
+import { generateIdentityKeys } from '../contract/trust-agent/session-crypto.ts';
+import { assertAccessible, expect, test } from './fixtures.ts';
+import { installWithDesktopClient } from './pages/enrollment.ts';
+import { ensureSetUp } from './support/administrator.ts';
+import {
+  administratorToken,
+  enrollmentProfile,
+  SOFTHSM_MODULE,
+  type StoryAgent,
+  startStoryAgent,
+} from './support/trust-agent.ts';
+
+const DEVICE_TOKEN = 'device-token';
+const OTHER_TOKEN = 'spare-token';
+const PIN = '246810';
+const RUN = Date.now().toString(36);
+
+let story: StoryAgent | null = null;
+let device: ClientSession<DesktopClientCommands> | null = null;
+let accountId = '';
+let profileId = '';
+
+test.beforeAll(async ({ request }) => {
+  await ensureSetUp(request);
+  ({ accountId, profileId } = await enrollmentProfile(request, `Desktop client ${RUN}`));
+  // The agent program with its desktop client, and two SoftHSM2 tokens of this story's own.
+  story = await startStoryAgent({
+    tokens: [DEVICE_TOKEN, OTHER_TOKEN],
+    pin: PIN,
+    softwareKeystore: false,
+    desktopClient: true,
+  });
+
+  // The device's own client: a session with the desktop client, which makes the key and its CSR.
+  const { agent, origin } = story;
+  const connection = {
+    baseUrl: agent.desktopClientUrl as string,
+    fetch: (input: string, init: RequestInit) =>
+      fetch(input, { ...init, headers: { ...(init.headers as Record<string, string>), Origin: origin } }),
+  };
+  const identity = await generateIdentityKeys();
+  const pairing = await requestPairing(connection, origin, identity);
+  expect((await pairingStatus(connection, pairing.response.pairingId)).status).toBe('approved');
+  device = await openSession<DesktopClientCommands>(connection, origin, identity, pairing.response.agentKey);
+  const initialized = await device.send('initialize', { environment: 'production' });
+  expect(initialized.ok && initialized.result.agent).toMatchObject({
+    product: 'desktop-client',
+    version: '3.3.1',
+  });
+});
+
+test.afterAll(async () => {
+  await story?.stop();
+});
+
+/**
+ * A device's enrollment whose certificate its desktop client requested (enrollment method DDC) for
+ * a key it made on the device token, through the public API: the install link then installs the
+ * chain with the desktop client.
+ */
+async function requestedByDesktopClient(request: APIRequestContext, name: string) {
+  const created = await request.post(apiPaths.enrollments.create, {
+    headers: { Authorization: `Bearer ${await administratorToken(request)}` },
+    data: {
+      account_id: accountId,
+      profile_id: profileId,
+      seat: { kind: 'device', name, email: 'technician@example.com' },
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { enrollment, enrollment_url } = (await created.json()) as EnrollmentCreated;
+  const code = new URL(enrollment_url).pathname.split('/').at(-1) as string;
+
+  const client = device as ClientSession<DesktopClientCommands>;
+  const keystores = await client.send('keystore', {});
+  const keystoreId = keystores.ok
+    ? keystores.result.keystores.find((keystore) => keystore.name === DEVICE_TOKEN)?.id
+    : undefined;
+  expect(keystoreId).toBeDefined();
+  const made = await client.send('csr', {
+    keystoreId: keystoreId as string,
+    pin: PIN,
+    algorithm: 'RSA',
+    keySize: 2048,
+    subject: { commonName: name },
+  });
+  if (!made.ok) throw new Error(`csr: ${made.error.message}`);
+  const issued = await request.post(apiPaths.enrollments.certificate(enrollment.id, code), {
+    data: {
+      name: `${name} ${RUN}`,
+      end_date: new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10),
+      csr: made.result.csr,
+      common_name: name,
+      enrollment_method: 'DDC',
+      keystore_type: 'HARDWARE_TOKEN',
+    },
+  });
+  expect(issued.status(), await issued.text()).toBe(201);
+  return { id: enrollment.id, code, certificate: (await issued.json()) as EnrollmentCertificate };
+}
+
+function tokenObjects(label: string): string {
+  return execFileSync(
+    'pkcs11-tool',
+    ['--module', SOFTHSM_MODULE, '--token-label', label, '--list-objects', '--login', '--pin', PIN],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+}
+
+test('a device certificate its desktop client requested is installed from the link by the desktop client', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(40_000);
+  const name = `Kiosk ${RUN}`;
+  const { id, code, certificate } = await requestedByDesktopClient(request, name);
+  expect(certificate.enrollment_method).toBe('DDC');
+  expect(tokenObjects(DEVICE_TOKEN)).not.toContain('Certificate Object');
+
+  await test.step('the install link uses the desktop client and lists its tokens', async () => {
+    await page.goto(`/account/enrollment-link/${id}/${code}`);
+    await expect(page.getByRole('heading', { name: 'Install your certificate', level: 1 })).toBeVisible();
+    await expect(page.getByText(/was issued for this device/)).toContainText(certificate.serial_number);
+    await expect(page.getByRole('radio', { name: DEVICE_TOKEN, exact: true })).toBeVisible();
+    await assertAccessible(page);
+  });
+
+  await test.step('a token without the key: the banner and an error toast name the serial number and the token', async () => {
+    await installWithDesktopClient(page, OTHER_TOKEN, PIN);
+    const text = `The desktop client could not install the certificate: The keystore ${OTHER_TOKEN} holds no key for the certificate with the serial number ${certificate.serial_number}.`;
+    await expect(page.getByRole('alert').filter({ hasText: text })).toBeVisible();
+    await expect(page.locator('.toast--error').filter({ hasText: text })).toBeVisible();
+    expect(tokenObjects(OTHER_TOKEN)).not.toContain('Certificate Object');
+    await assertAccessible(page);
+  });
+
+  await test.step('the device token: the chain installed, the enrollment redeemed, the way to sign in', async () => {
+    await installWithDesktopClient(page, DEVICE_TOKEN, PIN);
+    await expect(page.getByText(`is installed in ${DEVICE_TOKEN}`)).toBeVisible();
+    await expect(page.getByText('Certificate installed', { exact: true })).toBeVisible();
+    await assertAccessible(page);
+    const objects = tokenObjects(DEVICE_TOKEN);
+    expect(objects).toContain('Certificate Object');
+    expect(objects).toContain(`CN=${name}`);
+    const enrollment = await request.get(apiPaths.enrollments.byId(id), {
+      headers: { Authorization: `Bearer ${await administratorToken(request)}` },
+    });
+    expect(((await enrollment.json()) as Enrollment).status).toBe('redeemed');
+
+    // The desktop client recorded the profile it installed under, with its security policy.
+    const profiles = await (device as ClientSession<DesktopClientCommands>).send('profile', {});
+    expect(profiles.ok && profiles.result.profiles).toEqual([
+      expect.objectContaining({ name: `Desktop client ${RUN}`, securityPolicy: 'hardware' }),
+    ]);
+
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(/\/account\/login(\?|$)/);
+  });
+});
