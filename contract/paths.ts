@@ -71,6 +71,16 @@ export const apiPaths = {
     /** Every history row, oldest first: the CSV and the chart. */
     historyDetails: (id: string) => `${UI_API_V1}/license/limit/${encodeURIComponent(id)}/history-details`,
   },
+  /** The audit log (overview §7, area P; decision 023). */
+  auditLog: {
+    list: `${UI_API_V1}/audit-log`,
+    byId: (id: string) => `${UI_API_V1}/audit-log/${encodeURIComponent(id)}`,
+    verify: (id: string) => `${UI_API_V1}/audit-log/${encodeURIComponent(id)}/verify`,
+    /** The signed checkpoints of the chain head, to keep elsewhere. */
+    checkpoints: `${UI_API_V1}/audit-log/checkpoints`,
+    /** The filtered log as CSV or JSON Lines with the chain proof (`format=csv|jsonl`). */
+    export: `${UI_API_V1}/audit-log/export`,
+  },
   /** Account features (K-02, K-04). */
   accountFeatures: {
     byAccount: (id: string) => `${UI_API_V1}/features/account/${encodeURIComponent(id)}`,
