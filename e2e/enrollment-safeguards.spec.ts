@@ -160,6 +160,8 @@ test('the hardware-token path without a token, then with a token whose PIN was n
   request,
   mailbox,
 }) => {
+  // Two agents, each starting SoftHSM2, and a second browser.
+  test.setTimeout(90_000);
   const link = await createEnrollment(request, mailbox, under, `Token-less laptop ${RUN}`);
 
   await test.step('no token reader on this computer: the page says no token is detected', async () => {

@@ -57,6 +57,8 @@ interface AccountFeaturesProps {
   accountName: string;
   /** The account's service end date, which no feature may outlast (K-11); null when it has none. */
   accountEndDate: string | null;
+  /** After a save the server took: the account record names its applications by these features. */
+  onChanged: () => void;
 }
 
 function stateOf(item: AccountFeature): FeatureState {
@@ -87,11 +89,13 @@ function FeaturesForm({
   accountId,
   accountName,
   endDate,
+  onChanged,
 }: {
   list: AccountFeatureList;
   accountId: string;
   accountName: string;
   endDate: string;
+  onChanged: () => void;
 }) {
   const { t, i18n } = useLingui();
   const queryClient = useQueryClient();
@@ -135,6 +139,7 @@ function FeaturesForm({
         showToast('info', t`Saved on this device. The change is sent when the connection returns.`);
       } else {
         showToast('success', t`Features saved.`);
+        onChanged();
       }
     },
   });
@@ -224,7 +229,7 @@ function FeaturesForm({
 }
 
 /** The Features section of an account's details (K-01 … K-16). */
-export function AccountFeatures({ accountId, accountName, accountEndDate }: AccountFeaturesProps) {
+export function AccountFeatures({ accountId, accountName, accountEndDate, onChanged }: AccountFeaturesProps) {
   const query = useQuery(accountFeaturesQueryOptions(accountId));
   const endDate = parseCalendarDate(accountEndDate)?.toString() ?? NO_END;
   return (
@@ -237,6 +242,7 @@ export function AccountFeatures({ accountId, accountName, accountEndDate }: Acco
           accountId={accountId}
           accountName={accountName}
           endDate={endDate}
+          onChanged={onChanged}
         />
       )}
     </QueryStatus>

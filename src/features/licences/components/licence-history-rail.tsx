@@ -32,7 +32,9 @@ function HistoryItem({ item }: { item: LicenceHistoryItem }) {
   return (
     <li className="licence-history__item">
       <span className="licence-history__what">
-        {application}: {type}
+        <Trans>
+          {application}: {type}
+        </Trans>
       </span>{' '}
       <span className="licence-history__change">
         <Trans>

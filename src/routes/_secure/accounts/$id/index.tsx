@@ -57,6 +57,8 @@ function AccountDetailsRoute() {
             accountId={id}
             accountName={account.display_name}
             accountEndDate={account.service_period.to}
+            // A key-locker account's record names its Software Trust Manager application KeyLocker.
+            onChanged={() => void queryClient.invalidateQueries({ queryKey: accountKeys.all() })}
           />
         )}
       />
