@@ -123,7 +123,7 @@ test('a certificate issued but never imported is installed later from its link, 
   page,
   request,
 }) => {
-  test.setTimeout(25_000);
+  test.setTimeout(60_000);
   const device = `Pickup ${RUN}`;
   const { id, code, certificate } = await issuedWithoutImport(request, device);
   expect(tokenObjects(KEY_TOKEN)).not.toContain('Certificate Object');
