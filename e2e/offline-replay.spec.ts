@@ -149,8 +149,6 @@ test('a change saved in a second tab on a screen that still showed the old value
   context,
   request,
 }) => {
-  // Two tabs, a service worker and a replay: over 20 s on a busy machine.
-  test.setTimeout(60_000);
   const { target, path, renamed, onServer } = scenarioTarget('twoTabs', request);
   const city = `Second tab city ${run}`;
   const network = await WorkerNetwork.watch(context, [path]);
@@ -216,8 +214,6 @@ test('changes waiting when a new build is accepted stay in the outbox and land o
   context,
   request,
 }) => {
-  // Two tabs, a service worker and a replay: over 20 s on a busy machine.
-  test.setTimeout(60_000);
   const { target, path, renamed, onServer } = scenarioTarget('newBuild', request);
   const network = await WorkerNetwork.watch(context, [path]);
   await signIn(page, ADMINISTRATOR);
@@ -289,8 +285,6 @@ test('two offline edits of one organization both land, the second on the version
   context,
   request,
 }) => {
-  // Two tabs, a service worker and a replay: over 20 s on a busy machine.
-  test.setTimeout(60_000);
   const { target, path, renamed, onServer } = scenarioTarget('twoEdits', request);
   const city = `Second edit city ${run}`;
   const network = await WorkerNetwork.watch(context, [path]);
