@@ -89,7 +89,12 @@ async function appendToChain(trx: Kysely<Database>, event: AuditEventInput): Pro
   const hash = auditEventHash(fields);
   await trx
     .insertInto('audit_events')
-    .values({ ...fields, user_agent: fields.user_agent ?? null, details: JSON.stringify(fields.details), hash })
+    .values({
+      ...fields,
+      user_agent: fields.user_agent ?? null,
+      details: JSON.stringify(fields.details),
+      hash,
+    })
     .execute();
   return { id: fields.id, hash };
 }
