@@ -88,3 +88,7 @@ export const CERTIFICATE_SORT_COLUMNS = [
   'issued',
 ] as const;
 export type CertificateSortColumn = (typeof CERTIFICATE_SORT_COLUMNS)[number];
+
+/** The audit log: by time of the event (chain order breaks ties). */
+export const AUDIT_LOG_SORT_COLUMNS = ['timestamp'] as const;
+export type AuditLogSortColumn = (typeof AUDIT_LOG_SORT_COLUMNS)[number];
