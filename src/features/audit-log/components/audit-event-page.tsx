@@ -178,6 +178,7 @@ function EventDetails({ event }: { event: AuditEvent }) {
   const update = v.safeParse(auditUpdateDetailsSchema, event.details);
   if (update.success) {
     const changes = Object.entries(update.output.changes);
+    const tokenId = update.output.api_key_id;
     return (
       <section aria-labelledby="changes">
         <h2 id="changes">
@@ -222,9 +223,9 @@ function EventDetails({ event }: { event: AuditEvent }) {
             ))}
           </tbody>
         </table>
-        {update.output.api_key_id ? (
+        {tokenId ? (
           <p>
-            <Trans>Made with the API token {update.output.api_key_id}.</Trans>
+            <Trans>Made with the API token {tokenId}.</Trans>
           </p>
         ) : null}
       </section>
