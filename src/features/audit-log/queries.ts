@@ -44,7 +44,7 @@ export function auditEventQueryOptions(id: string) {
 
 /**
  * Whether the event and the chain up to it are intact. Asked only when the user presses Verify, and
- * asked again on every press: a verification is only worth its moment, so it is never kept stale.
+ * asked again on every press: a verification is only worth its moment, so it is neither kept nor stored.
  */
 export function auditVerificationQueryOptions(id: string) {
   return queryOptions({
@@ -54,6 +54,7 @@ export function auditVerificationQueryOptions(id: string) {
     enabled: false,
     staleTime: 0,
     gcTime: 0,
+    meta: { persist: false },
   });
 }
 
