@@ -33,14 +33,9 @@ import { auditLogListQueryOptions, auditLogUsersQueryOptions } from '../queries.
 import { AUDIT_STATUS_LABELS, AuditStatusBadge, auditTime } from './audit-log-labels.tsx';
 import './audit-log.css';
 
+const FILTERS = ['from', 'to', 'action', 'status', 'resource_type', 'user', 'account'] as const;
 const NO_FILTERS: Partial<AuditLogSearch> = {
-  from: undefined,
-  to: undefined,
-  action: undefined,
-  status: undefined,
-  resource_type: undefined,
-  user: undefined,
-  account: undefined,
+  ...Object.fromEntries(FILTERS.map((filter) => [filter, undefined])),
   page: undefined,
 };
 
@@ -59,12 +54,10 @@ export function AuditLogPage({ search }: { search: AuditLogSearch }) {
     search,
     list.isPlaceholderData ? undefined : list.data?.total,
   );
-  const filtered = Object.entries(NO_FILTERS).some(
-    ([key]) => search[key as keyof AuditLogSearch] !== undefined,
-  );
+  const filtered = FILTERS.some((filter) => search[filter] !== undefined);
   const any = { value: '', label: t`All` };
   const rangeError = t`The first day must not be after the last.`;
-  const exportQuery = { ...auditLogFilterQuery(search) };
+  const exportQuery = auditLogFilterQuery(search);
 
   return (
     <section className="page" aria-labelledby="page-title">
