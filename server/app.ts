@@ -17,6 +17,7 @@ import { accountFeatureRoutes } from './account-features/routes.ts';
 import { accountFederationRoutes, accountRoutes } from './accounts/routes.ts';
 import { apiTokenRoutes } from './api-tokens/routes.ts';
 import type { AppDeps } from './app-deps.ts';
+import { auditLogRoutes } from './audit/routes.ts';
 import { certificateAuthorityRoutes } from './ca/routes.ts';
 import { accountProfileRoutes, certificateProfileRoutes } from './certificate-profiles/routes.ts';
 import { certificateRoutes } from './certificates/routes.ts';
@@ -84,6 +85,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route(UI_API_V1, organizationRoutes(deps));
   app.route(UI_API_V1, accountRoutes(deps));
   app.route(UI_API_V1, accountFeatureRoutes(deps));
+  app.route(UI_API_V1, auditLogRoutes(deps));
   app.route(UI_API_V1, featureFlagRoutes(deps));
   app.route(CA_API_V1, certificateRoutes(deps));
   app.route(UI_API_V1, accountProfileRoutes(deps));

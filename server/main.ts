@@ -2,6 +2,7 @@ import { pathToFileURL } from 'node:url';
 import { serve } from '@hono/node-server';
 import { apiPaths, SETUP_LICENCE_PATH } from '../contract/paths.ts';
 import { createApp } from './app.ts';
+import { createCheckpointScheduler, loadCheckpointSigner } from './audit/checkpoints.ts';
 import { createBulkImportRunner } from './bulk-import/runner.ts';
 import { ensureCertificateAuthorities } from './ca/bootstrap.ts';
 import { createCrlScheduler } from './ca/crl-schedule.ts';
@@ -32,6 +33,12 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
   // The platform CA (decision 019): created once, by whichever process starts first.
   const cas = await ensureCertificateAuthorities({ db: database.db, config, now });
   const crlScheduler = createCrlScheduler({ db: database.db, config, now });
+  // Signs the audit chain's head at intervals with this process's key (decision 023).
+  const checkpoints = createCheckpointScheduler(
+    database.db,
+    await loadCheckpointSigner(database.db, config, now),
+    now,
+  );
   // The client-tools catalogue offers the agent this server runs from, built before anyone asks.
   await ensureAgentPackages(config.clientToolsDir);
   // Read before listening: a catalog that does not compile stops the start, not a later send.
@@ -68,6 +75,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
   mail.start();
   bulkImport.start();
   crlScheduler.start();
+  checkpoints.start();
   if ((await findCurrentLicence(database.db)) === undefined) {
     console.info(
       `No licence is installed. Create one with:\n  npm run --silent licence -- --days 365 --data-dir ${JSON.stringify(config.dataDir)} > licence.txt\nthen paste it at ${url}${SETUP_LICENCE_PATH}`,
@@ -82,6 +90,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
       mail.stop(),
       bulkImport.stop(),
       crlScheduler.stop(),
+      checkpoints.stop(),
     ])
       .then(() => closeCaKeyStores())
       .then(() => database.close());

@@ -184,3 +184,18 @@ export const auditVerificationSchema = v.object({
   checkpoint: v.optional(auditCheckpointSchema),
 });
 export type AuditVerification = v.InferOutput<typeof auditVerificationSchema>;
+
+/**
+ * The last line of the JSON Lines export (`format=jsonl`), after one line per event (each an
+ * `auditEventSchema` in the chain's order): the newest checkpoint at or before the last event
+ * exported, null when there is none, and the keys that check it. `filtered` says the export left
+ * events out, so the links between its lines are not expected to hold.
+ */
+export const auditExportProofSchema = v.object({
+  proof: v.object({
+    checkpoint: v.nullable(auditCheckpointSchema),
+    public_keys: v.array(auditPublicKeySchema),
+    filtered: v.boolean(),
+  }),
+});
+export type AuditExportProof = v.InferOutput<typeof auditExportProofSchema>;

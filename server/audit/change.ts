@@ -81,6 +81,7 @@ export function requestActor(c: Context<AppEnv>, config: AppDeps['config']): Aud
     id: userId,
     name: userName,
     address: clientAddress(c, config),
+    userAgent: c.req.header('user-agent') ?? null,
     ...(credential.kind === 'apiToken' ? { apiKeyId: credential.tokenId } : {}),
   };
 }
@@ -91,6 +92,8 @@ export interface AuditActor {
   name: string;
   /** The client address the change was asked from, when known. */
   address: string | null;
+  /** The client's User-Agent, when a request carried one. */
+  userAgent?: string | null;
   /** The API token the change was made with, if any. */
   apiKeyId?: string;
 }
@@ -114,6 +117,7 @@ export function auditChangeBy(
     actorId: actor.id,
     actorName: actor.name,
     ipAddress: actor.address,
+    userAgent: actor.userAgent ?? null,
     occurredAt: deps.now(),
   });
 }

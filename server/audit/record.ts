@@ -1,7 +1,8 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { AuditAction, AuditResourceType, AuditStatus } from '../../contract/audit.ts';
 import type { Database } from '../db/schema.ts';
+import { auditEventHash, GENESIS_HASH, type HashedAuditFields } from './event-hash.ts';
 
 export interface AuditEventInput {
   action: AuditAction;
@@ -12,6 +13,8 @@ export interface AuditEventInput {
   actorId?: string | null;
   actorName?: string | null;
   ipAddress?: string | null;
+  /** The client's User-Agent header, cut to `USER_AGENT_MAX_LENGTH`. */
+  userAgent?: string | null;
   /** What changed, for people reading the trail. Never passwords, tokens, keys or licence texts. */
   details?: Record<string, unknown>;
   /** The request's clock (`deps.now()`); the wall clock when absent. */
@@ -23,8 +26,8 @@ export interface RecordedAuditEvent {
   hash: string;
 }
 
-/** The `prev_hash` of the first event. */
-export const GENESIS_HASH = '0'.repeat(64);
+/** The longest User-Agent the trail keeps; longer ones are cut, not refused. */
+export const USER_AGENT_MAX_LENGTH = 512;
 
 /** Advisory lock that serialises audit writers of every server process on one database. */
 const AUDIT_CHAIN_LOCK = 0x61756469;
@@ -60,57 +63,6 @@ function assertNoSecrets(value: unknown, path: string): void {
   }
 }
 
-/** JSON with object keys sorted at every level, so equal content always hashes equally. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value)
-      .filter(([, item]) => item !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-/** The fields of a stored event that its hash covers. */
-export interface HashedAuditFields {
-  id: string;
-  occurred_at: Date;
-  action: string;
-  status: string;
-  resource_type: string;
-  resource_id: string | null;
-  account_id: string | null;
-  actor_id: string | null;
-  actor_name: string | null;
-  ip_address: string | null;
-  details: Record<string, unknown>;
-  prev_hash: string;
-}
-
-/** SHA-256 over the previous event's hash and the canonical JSON of this event. */
-export function auditEventHash(event: HashedAuditFields): string {
-  // Fields are picked one by one: a stored row also carries `seq` and `hash`, which are not content.
-  const content = {
-    id: event.id,
-    occurred_at: event.occurred_at.toISOString(),
-    action: event.action,
-    status: event.status,
-    resource_type: event.resource_type,
-    resource_id: event.resource_id,
-    account_id: event.account_id,
-    actor_id: event.actor_id,
-    actor_name: event.actor_name,
-    ip_address: event.ip_address,
-    details: event.details,
-  };
-  return createHash('sha256')
-    .update(event.prev_hash)
-    .update('\n')
-    .update(canonicalJson(content))
-    .digest('hex');
-}
-
 async function appendToChain(trx: Kysely<Database>, event: AuditEventInput): Promise<RecordedAuditEvent> {
   await sql`select pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK})`.execute(trx);
   const previous = await trx
@@ -130,13 +82,19 @@ async function appendToChain(trx: Kysely<Database>, event: AuditEventInput): Pro
     actor_id: event.actorId ?? null,
     actor_name: event.actorName ?? null,
     ip_address: event.ipAddress ?? null,
+    user_agent: event.userAgent ? event.userAgent.slice(0, USER_AGENT_MAX_LENGTH) : null,
     details: event.details ?? {},
     prev_hash: previous?.hash ?? GENESIS_HASH,
   };
   const hash = auditEventHash(fields);
   await trx
     .insertInto('audit_events')
-    .values({ ...fields, details: JSON.stringify(fields.details), hash })
+    .values({
+      ...fields,
+      user_agent: fields.user_agent ?? null,
+      details: JSON.stringify(fields.details),
+      hash,
+    })
     .execute();
   return { id: fields.id, hash };
 }

@@ -16,6 +16,7 @@ import * as clientAuthSetupMail from './migrations/20261214T1130-client-auth-set
 import * as enrollments from './migrations/20261220T0900-enrollments.ts';
 import * as licences from './migrations/20261225T0900-licences.ts';
 import * as accountFeatures from './migrations/20261225T1000-account-features.ts';
+import * as auditCheckpoints from './migrations/20261226T0900-audit-checkpoints.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -39,6 +40,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261220T0900-enrollments': enrollments,
   '20261225T0900-licences': licences,
   '20261225T1000-account-features': accountFeatures,
+  '20261226T0900-audit-checkpoints': auditCheckpoints,
 };
 
 const staticProvider: MigrationProvider = {

@@ -237,9 +237,27 @@ export interface AuditEventsTable {
   actor_id: string | null;
   actor_name: string | null;
   ip_address: string | null;
+  /** The client's User-Agent; null for events recorded before it was kept and for background work. */
+  user_agent: string | null;
   details: Json<Record<string, unknown>>;
   prev_hash: string;
   hash: string;
+}
+
+/** A public key that signs audit checkpoints (decision 023); its private half stays in a file. */
+export interface AuditCheckpointKeysTable {
+  key_id: string;
+  public_key_pem: string;
+  created_at: Timestamp;
+}
+
+/** A signed chain head: the platform's Ed25519 signature over (seq, head_hash, signed_at, key_id). */
+export interface AuditCheckpointsTable {
+  seq: number;
+  head_hash: string;
+  signed_at: Timestamp;
+  key_id: string;
+  signature: string;
 }
 
 /**
@@ -566,6 +584,8 @@ export interface Database {
   signing_keys: SigningKeysTable;
   settings: SettingsTable;
   audit_events: AuditEventsTable;
+  audit_checkpoint_keys: AuditCheckpointKeysTable;
+  audit_checkpoints: AuditCheckpointsTable;
   idempotency_keys: IdempotencyKeysTable;
   user_storage_secrets: UserStorageSecretsTable;
   mail_outbox: MailOutboxTable;

@@ -14,25 +14,39 @@ export interface CsvExport<TRow> {
   filename: string;
 }
 
+/** A file answered as a stream of text: a head, the rows batch by batch, and an optional last part. */
+export interface StreamedFile<TRow> {
+  head: string;
+  batches: AsyncGenerator<readonly TRow[], void, undefined>;
+  line(row: TRow): string;
+  /** Written after the last batch, once every row was read (the audit export's proof line). */
+  tail?: () => Promise<string>;
+  contentType: string;
+  filename: string;
+}
+
 /**
- * Answers a CSV file streamed batch by batch, so an export holds one batch in memory whatever its
- * size. The first batch is read before answering, so a failure to start is a clean 500, not a cut
- * file; a later failure can only cut the transfer, and the log says why.
+ * Answers a file streamed batch by batch, so an export holds one batch in memory whatever its size.
+ * The first batch is read before answering, so a failure to start is a clean 500, not a cut file; a
+ * later failure can only cut the transfer, and the log says why.
  */
-export async function csvResponse<TRow>(c: Context, file: CsvExport<TRow>): Promise<Response> {
+export async function streamedFileResponse<TRow>(c: Context, file: StreamedFile<TRow>): Promise<Response> {
   const { batches, line } = file;
   const first = await batches.next();
   const encoder = new TextEncoder();
+  const finish = async (controller: ReadableStreamDefaultController<Uint8Array>) => {
+    if (file.tail) controller.enqueue(encoder.encode(await file.tail()));
+    controller.close();
+  };
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       const lines = first.done ? [] : first.value.map(line);
-      controller.enqueue(encoder.encode(file.header + lines.join('')));
-      if (first.done) controller.close();
+      controller.enqueue(encoder.encode(file.head + lines.join('')));
     },
     async pull(controller) {
       try {
         const next = await batches.next();
-        if (next.done) controller.close();
+        if (next.done) await finish(controller);
         else controller.enqueue(encoder.encode(next.value.map(line).join('')));
       } catch (error) {
         console.error(`${c.req.method} ${c.req.path} failed while streaming:`, error);
@@ -44,7 +58,12 @@ export async function csvResponse<TRow>(c: Context, file: CsvExport<TRow>): Prom
     },
   });
   return c.body(body, 200, {
-    'Content-Type': 'text/csv; charset=utf-8',
+    'Content-Type': file.contentType,
     'Content-Disposition': `attachment; filename="${file.filename}"`,
   });
+}
+
+/** Answers a CSV file streamed batch by batch (`streamedFileResponse`). */
+export function csvResponse<TRow>(c: Context, file: CsvExport<TRow>): Promise<Response> {
+  return streamedFileResponse(c, { ...file, head: file.header, contentType: 'text/csv; charset=utf-8' });
 }

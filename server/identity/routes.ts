@@ -167,6 +167,7 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
           actorId: user?.id ?? null,
           actorName: username,
           ipAddress,
+          userAgent: c.req.header('User-Agent') ?? null,
           details: { reason: failure },
           occurredAt: deps.now(),
         });
@@ -192,6 +193,7 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
         actorId: user.id,
         actorName: user.user_name,
         ipAddress,
+        userAgent: c.req.header('User-Agent') ?? null,
         details: { session_id: started.sessionId, known_device: device !== undefined },
         occurredAt: deps.now(),
       });
@@ -229,6 +231,7 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
           actorId: result.owner.userId,
           actorName: result.owner.userName,
           ipAddress,
+          userAgent: c.req.header('User-Agent') ?? null,
           details: { session_id: result.sessionId, reason: 'reuse_detected' },
           occurredAt: deps.now(),
         });
@@ -258,6 +261,7 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
         actorId: principal.userId,
         actorName: principal.userName,
         ipAddress: clientAddress(c, config),
+        userAgent: c.req.header('User-Agent') ?? null,
         details: { session_id: sessionId },
         occurredAt: deps.now(),
       });

@@ -1,0 +1,142 @@
+import { Hono } from 'hono';
+import type { Kysely } from 'kysely';
+import {
+  type AuditCheckpointList,
+  type AuditEventList,
+  type AuditLogFilters,
+  auditCheckpointListQuerySchema,
+  auditEventIdParamsSchema,
+  auditLogExportQuerySchema,
+  auditLogListQuerySchema,
+} from '../../contract/schemas/audit-log.ts';
+import { DEFAULT_LIST_LIMIT } from '../../contract/schemas/common.ts';
+import type { AppDeps } from '../app-deps.ts';
+import { ACCOUNT_NOT_FOUND, canSeeAccount } from '../authorization/account-reach.ts';
+import { assertPermission } from '../authorization/permissions.ts';
+import { utcDate } from '../dates.ts';
+import type { Database } from '../db/schema.ts';
+import type { AppEnv } from '../http/app-env.ts';
+import { requireAuth } from '../http/authenticate.ts';
+import { csvResponse, EXPORT_BATCH_SIZE, streamedFileResponse } from '../http/csv-stream.ts';
+import { ApiError } from '../http/errors.ts';
+import { validateParams, validateQuery } from '../http/validate.ts';
+import type { Principal } from '../identity/principal.ts';
+import { checkpointKeys, checkpointRecord, newestCheckpoint } from './checkpoints.ts';
+import { AUDIT_CSV_HEADER, auditCsvLine, auditJsonLine, auditProofLine } from './export.ts';
+import { auditEventBatches, DEFAULT_SORT, findReachableAuditEvent, listAuditEvents } from './repository.ts';
+import { verifyAuditEvent } from './verification.ts';
+
+const EVENT_NOT_FOUND = 'Audit event not found.';
+
+/** An account filter out of reach is 404, never an empty page; then the read permission. */
+async function assertListable(db: Kysely<Database>, principal: Principal, filters: AuditLogFilters) {
+  if (filters.account_id !== undefined && !(await canSeeAccount(db, principal, filters.account_id))) {
+    throw new ApiError(404, ACCOUNT_NOT_FOUND, { field: 'account_id' });
+  }
+  assertPermission(principal, 'VIEW_AUDIT_LOG');
+}
+
+/** Whether any filter narrows the export, so its lines are not the whole chain. */
+function isFiltered(filters: AuditLogFilters): boolean {
+  return Object.values(filters).some((value) => value !== undefined);
+}
+
+/** The audit log (issue 16, decision 023): read, verify, export; the trail itself is never edited. */
+export function auditLogRoutes(deps: AppDeps): Hono<AppEnv> {
+  const { db } = deps;
+  const app = new Hono<AppEnv>();
+  const authenticated = requireAuth(deps);
+  const params = validateParams(auditEventIdParamsSchema);
+
+  app.get('/audit-log', authenticated, validateQuery(auditLogListQuerySchema), async (c) => {
+    const { limit = DEFAULT_LIST_LIMIT, offset = 0, sort = DEFAULT_SORT, ...filters } = c.req.valid('query');
+    await assertListable(db, c.var.principal, filters);
+    const list: AuditEventList = await listAuditEvents(db, c.var.principal, filters, { limit, offset, sort });
+    return c.json(list);
+  });
+
+  // The next two before `audit-log/:id`, which would otherwise take their names for ids.
+  app.get('/audit-log/export', authenticated, validateQuery(auditLogExportQuerySchema), async (c) => {
+    const { format, sort = DEFAULT_SORT, ...filters } = c.req.valid('query');
+    const principal = c.var.principal;
+    await assertListable(db, principal, filters);
+    const filename = `audit-log-${utcDate(deps.now())}.${format}`;
+    if (format === 'csv') {
+      return csvResponse(c, {
+        header: AUDIT_CSV_HEADER,
+        batches: auditEventBatches(db, principal, filters, sort, EXPORT_BATCH_SIZE),
+        line: auditCsvLine,
+        filename,
+      });
+    }
+    // In the chain's order whatever `sort` says: a reader checks each line's link to the one before.
+    let lastSeq: number | null = null;
+    async function* tracked() {
+      for await (const batch of auditEventBatches(db, principal, filters, 'chain', EXPORT_BATCH_SIZE)) {
+        lastSeq = batch.at(-1)?.seq ?? lastSeq;
+        yield batch;
+      }
+    }
+    return streamedFileResponse(c, {
+      head: '',
+      batches: tracked(),
+      line: auditJsonLine,
+      tail: async () =>
+        auditProofLine({
+          checkpoint: lastSeq === null ? null : ((await newestCheckpoint(db, lastSeq)) ?? null),
+          public_keys: await checkpointKeys(db),
+          filtered: isFiltered(filters),
+        }),
+      contentType: 'application/jsonl; charset=utf-8',
+      filename,
+    });
+  });
+
+  app.get(
+    '/audit-log/checkpoints',
+    authenticated,
+    validateQuery(auditCheckpointListQuerySchema),
+    async (c) => {
+      const { limit = DEFAULT_LIST_LIMIT, offset = 0 } = c.req.valid('query');
+      assertPermission(c.var.principal, 'VIEW_AUDIT_LOG');
+      const [rows, count, publicKeys] = await Promise.all([
+        db
+          .selectFrom('audit_checkpoints')
+          .selectAll()
+          .orderBy('seq', 'desc')
+          .limit(limit)
+          .offset(offset)
+          .execute(),
+        db
+          .selectFrom('audit_checkpoints')
+          .select((eb) => eb.fn.countAll<number>().as('total'))
+          .executeTakeFirstOrThrow(),
+        checkpointKeys(db),
+      ]);
+      const list: AuditCheckpointList = {
+        items: rows.map(checkpointRecord),
+        total: Number(count.total),
+        public_keys: publicKeys,
+      };
+      // A file to keep apart from the server: `npm run audit:verify` checks an export against it.
+      c.header('Content-Disposition', `attachment; filename="audit-checkpoints-${utcDate(deps.now())}.json"`);
+      return c.json(list);
+    },
+  );
+
+  app.get('/audit-log/:id', authenticated, params, async (c) => {
+    const event = await findReachableAuditEvent(db, c.var.principal, c.req.valid('param').id);
+    if (!event) throw new ApiError(404, EVENT_NOT_FOUND);
+    assertPermission(c.var.principal, 'VIEW_AUDIT_LOG');
+    return c.json(event);
+  });
+
+  app.get('/audit-log/:id/verify', authenticated, params, async (c) => {
+    const event = await findReachableAuditEvent(db, c.var.principal, c.req.valid('param').id);
+    if (!event) throw new ApiError(404, EVENT_NOT_FOUND);
+    assertPermission(c.var.principal, 'VIEW_AUDIT_LOG');
+    return c.json(await verifyAuditEvent(db, event));
+  });
+
+  return app;
+}
