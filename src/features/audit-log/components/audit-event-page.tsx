@@ -253,7 +253,7 @@ function EventDetails({ event }: { event: AuditEvent }) {
 function Verification({ id }: { id: string }) {
   const verification = useQuery(auditVerificationQueryOptions(id));
   return (
-    <section aria-labelledby="verify" className="audit-verify">
+    <section aria-labelledby="verify">
       <h2 id="verify">
         <Trans>Verification</Trans>
       </h2>
@@ -263,19 +263,19 @@ function Verification({ id }: { id: string }) {
           checkpoint the platform signed.
         </Trans>
       </p>
-      <NeedsConnection>
-        {(gate) => (
-          <Button
-            variant="secondary"
-            busy={verification.isFetching}
-            onClick={() => void verification.refetch()}
-            {...gate.controlProps}
-          >
-            {verification.isFetching ? <Trans>Verifying…</Trans> : <Trans>Verify</Trans>}
-          </Button>
-        )}
-      </NeedsConnection>
-      <div>
+      <div className="audit-verify">
+        <NeedsConnection>
+          {(gate) => (
+            <Button
+              variant="secondary"
+              busy={verification.isFetching}
+              onClick={() => void verification.refetch()}
+              {...gate.controlProps}
+            >
+              {verification.isFetching ? <Trans>Verifying…</Trans> : <Trans>Verify</Trans>}
+            </Button>
+          )}
+        </NeedsConnection>
         {verification.isError && !verification.isFetching ? (
           <ServerErrorAlert error={verification.error} />
         ) : null}
