@@ -11,7 +11,7 @@ import {
 } from '../../contract/schemas/audit-log.ts';
 import { DEFAULT_LIST_LIMIT } from '../../contract/schemas/common.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { ACCOUNT_NOT_FOUND, canSeeAccount } from '../authorization/account-reach.ts';
+import { ACCOUNT_NOT_FOUND, canSeeAccount, seesEveryAccount } from '../authorization/account-reach.ts';
 import { assertPermission } from '../authorization/permissions.ts';
 import { utcDate } from '../dates.ts';
 import type { Database } from '../db/schema.ts';
@@ -36,9 +36,9 @@ async function assertListable(db: Kysely<Database>, principal: Principal, filter
   assertPermission(principal, 'VIEW_AUDIT_LOG');
 }
 
-/** Whether any filter narrows the export, so its lines are not the whole chain. */
-function isFiltered(filters: AuditLogFilters): boolean {
-  return Object.values(filters).some((value) => value !== undefined);
+/** Whether a filter or the caller's reach narrows the export, so its lines are not the whole chain. */
+function isFiltered(principal: Principal, filters: AuditLogFilters): boolean {
+  return !seesEveryAccount(principal) || Object.values(filters).some((value) => value !== undefined);
 }
 
 /** The audit log (issue 16, decision 023): read, verify, export; the trail itself is never edited. */
@@ -85,7 +85,7 @@ export function auditLogRoutes(deps: AppDeps): Hono<AppEnv> {
         auditProofLine({
           checkpoint: lastSeq === null ? null : ((await newestCheckpoint(db, lastSeq)) ?? null),
           public_keys: await checkpointKeys(db),
-          filtered: isFiltered(filters),
+          filtered: isFiltered(principal, filters),
         }),
       contentType: 'application/jsonl; charset=utf-8',
       filename,
