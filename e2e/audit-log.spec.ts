@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { AUDIT_CSV_COLUMNS } from '../contract/audit-csv.ts';
 import { ACCOUNTS_LIST_PATH } from '../contract/paths.ts';
 import { expect, test } from './fixtures.ts';
@@ -28,6 +31,7 @@ import { parseCsv } from './support/csv.ts';
 /** Names unique to this run, so a scenario repeated on the same server finds only its own accounts. */
 const run = Date.now().toString(36);
 const ACCOUNT_END = dateInDays(60);
+const runCommand = promisify(execFile);
 
 test.beforeAll(async ({ request }) => {
   await ensureSetUp(request);
@@ -112,6 +116,15 @@ for (const theme of ['Light', 'Dark'] as const) {
         account_id: account.id,
       });
       expect(JSON.parse(record.details ?? '{}')).toEqual({ changes: { name: { from: name, to: renamed } } });
+    });
+
+    await test.step('the filtered log exports as JSON Lines that checks out offline, without the server', async () => {
+      const { fileName, text } = await exportLog(page, 'JSON Lines');
+      expect(fileName).toMatch(/\.jsonl$/);
+      const file = test.info().outputPath(fileName);
+      await writeFile(file, text);
+      const { stdout } = await runCommand('npx', ['tsx', 'scripts/audit-verify.ts', file]);
+      expect(stdout).toMatch(/^OK: 1 events, every hash intact/);
     });
   });
 }
