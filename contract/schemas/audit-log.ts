@@ -58,10 +58,8 @@ function rangeCheck<TQuery extends { from?: string; to?: string }>() {
 }
 
 /** GET audit-log: filters and paging (page size 20 unless `limit` says otherwise, P-11). */
-export const auditLogListQuerySchema = v.pipe(
-  v.object({ ...pagingQueryEntries, ...auditLogFilterEntries }),
-  rangeCheck(),
-);
+export const auditLogListQueryObjectSchema = v.object({ ...pagingQueryEntries, ...auditLogFilterEntries });
+export const auditLogListQuerySchema = v.pipe(auditLogListQueryObjectSchema, rangeCheck());
 export type AuditLogListQuery = v.InferOutput<typeof auditLogListQuerySchema>;
 export type AuditLogListQueryInput = v.InferInput<typeof auditLogListQuerySchema>;
 /** The list's filters without paging, as the export takes them. */
@@ -71,13 +69,11 @@ export const AUDIT_EXPORT_FORMATS = ['csv', 'jsonl'] as const;
 export type AuditExportFormat = (typeof AUDIT_EXPORT_FORMATS)[number];
 
 /** GET audit-log/export: the list's filters and the file format. */
-export const auditLogExportQuerySchema = v.pipe(
-  v.object({
-    ...auditLogFilterEntries,
-    format: v.picklist(AUDIT_EXPORT_FORMATS, 'invalidValue' satisfies ValidationCode),
-  }),
-  rangeCheck(),
-);
+export const auditLogExportQueryObjectSchema = v.object({
+  ...auditLogFilterEntries,
+  format: v.picklist(AUDIT_EXPORT_FORMATS, 'invalidValue' satisfies ValidationCode),
+});
+export const auditLogExportQuerySchema = v.pipe(auditLogExportQueryObjectSchema, rangeCheck());
 export type AuditLogExportQuery = v.InferOutput<typeof auditLogExportQuerySchema>;
 
 export const auditEventIdParamsSchema = v.object({ id: resourceIdSchema });

@@ -1,5 +1,5 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { AuditCheckpoint, AuditPublicKey } from '../../contract/schemas/audit-log.ts';
@@ -57,6 +57,7 @@ export async function loadCheckpointSigner(
   } catch (error) {
     if (!(error instanceof Error && 'code' in error && error.code === 'ENOENT')) throw error;
     pem = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    await mkdir(config.dataDir, { recursive: true });
     // `wx`: of two processes sharing the directory, the second reads the first one's key.
     await writeFile(file, pem, { mode: 0o600, flag: 'wx' }).catch(async (cause: unknown) => {
       if (!(cause instanceof Error && 'code' in cause && cause.code === 'EEXIST')) throw cause;

@@ -21,6 +21,15 @@ import {
   apiTokenUpdateSchema,
 } from '../../contract/schemas/api-tokens.ts';
 import {
+  auditCheckpointListQuerySchema,
+  auditCheckpointListSchema,
+  auditEventListSchema,
+  auditEventSchema,
+  auditLogExportQueryObjectSchema,
+  auditLogListQueryObjectSchema,
+  auditVerificationSchema,
+} from '../../contract/schemas/audit-log.ts';
+import {
   bulkJobSchema,
   bulkRowListSchema,
   bulkRowsQuerySchema,
@@ -1994,6 +2003,63 @@ export const OPERATIONS: readonly Operation[] = [
     query: nationalityQuerySchema,
     success: { status: 200, description: 'Nationalities', schema: nationalityListSchema },
     failures: [400, 401],
+  },
+  {
+    method: 'get',
+    path: apiPaths.auditLog.list,
+    tag: 'Audit log',
+    summary:
+      'Audit events of the accounts the caller reaches (view audit log; events of no account or of a deleted account, system scope only), filtered by from and to (ISO 8601 instants with offset), action, status, resource_type, user (the actor id) and account_id, sorted by timestamp (desc unless sort=timestamp:asc) and a page at a time (20 unless limit says otherwise); an account filter out of reach is 404.',
+    authenticated: true,
+    query: auditLogListQueryObjectSchema,
+    success: { status: 200, description: 'Audit events', schema: auditEventListSchema },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'get',
+    path: apiPaths.auditLog.export,
+    tag: 'Audit log',
+    summary:
+      "The list's filters as a file (view audit log), streamed: format=csv in the list's sort, cells a spreadsheet would run defused (text/csv); format=jsonl one event a line in the chain's order, then a proof line {proof: {checkpoint, public_keys, filtered}} with the newest checkpoint at or before the last event (application/jsonl), which npm run audit:verify checks offline.",
+    authenticated: true,
+    query: auditLogExportQueryObjectSchema,
+    success: {
+      status: 200,
+      description: 'A CSV file with its header row first, or JSON Lines ending with the proof line',
+    },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'get',
+    path: apiPaths.auditLog.checkpoints,
+    tag: 'Audit log',
+    summary:
+      "The signed checkpoints of the audit chain's head, newest first, with the Ed25519 public keys that check them (view audit log), as an attachment to keep apart from the server.",
+    authenticated: true,
+    query: auditCheckpointListQuerySchema,
+    success: { status: 200, description: 'Checkpoints and their keys', schema: auditCheckpointListSchema },
+    failures: [400, 401, 403],
+  },
+  {
+    method: 'get',
+    path: `${UI_API_V1}/audit-log/{id}`,
+    tag: 'Audit log',
+    summary: 'One audit event the caller reaches (view audit log), with its hash and the previous hash.',
+    authenticated: true,
+    pathParameters: ['id'],
+    success: { status: 200, description: 'Audit event', schema: auditEventSchema },
+    failures: [400, 401, 403, 404],
+  },
+  {
+    method: 'get',
+    path: `${UI_API_V1}/audit-log/{id}/verify`,
+    tag: 'Audit log',
+    summary:
+      "Whether the event's own hash holds, the chain from the first event through it (and on to the newest checkpoint when later) is intact, and the newest checkpoint is signed by a registered key with its head still stored; if not, where it breaks (altered, unlinked, missing). The chain is read in batches, so memory stays flat.",
+    authenticated: true,
+    pathParameters: ['id'],
+    success: { status: 200, description: 'Verification', schema: auditVerificationSchema },
+    failures: [400, 401, 403, 404],
   },
 ];
 

@@ -116,6 +116,9 @@ function convertNode(node: ValibotNode): JsonSchema {
     case 'variant':
       // Objects told apart by a literal key (an enrollment's seat: a person or a device): exactly one fits.
       return { oneOf: ((node.options ?? []) as unknown as ValibotNode[]).map(convertNode) };
+    case 'unknown':
+      // Any JSON value: an audit event's details, the values of a changed field.
+      return {};
     case 'custom':
       // A check written as code (an alias map that must not be an array) has no JSON Schema
       // counterpart; the schemas piped after it describe the value.

@@ -7,7 +7,11 @@ import { type Kysely, sql } from 'kysely';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('audit_events').addColumn('user_agent', 'text').execute();
-  await db.schema.createIndex('audit_events_actor_id').on('audit_events').columns(['actor_id', 'seq']).execute();
+  await db.schema
+    .createIndex('audit_events_actor_id')
+    .on('audit_events')
+    .columns(['actor_id', 'seq'])
+    .execute();
   await db.schema
     .createTable('audit_checkpoint_keys')
     .addColumn('key_id', 'text', (col) => col.primaryKey())
