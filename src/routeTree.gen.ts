@@ -35,7 +35,6 @@ import { Route as SecureProfileChangePasswordRouteImport } from './routes/_secur
 import { Route as SecureProfileDetailsRouteImport } from './routes/_secure/profile/details'
 import { Route as SecureProfileEditRouteImport } from './routes/_secure/profile/edit'
 import { Route as SecureReportingIndexRouteImport } from './routes/_secure/reporting/index'
-import { Route as SecureReportingLoggingRouteImport } from './routes/_secure/reporting/logging'
 import { Route as EnrollmentLinkEnrollmentIdEnrollmentLinkSecretRouteImport } from './routes/enrollment-link.$enrollmentId.$enrollmentLinkSecret'
 import { Route as EnrollmentEnrollmentIdEnrollmentCodeRouteImport } from './routes/enrollment.$enrollmentId.$enrollmentCode'
 import { Route as ResetPasswordUserIdCodeRouteImport } from './routes/reset-password.$userId.$code'
@@ -61,6 +60,8 @@ import { Route as SecureCaOrganizationsIndexRouteImport } from './routes/_secure
 import { Route as SecureCaOrganizationsCreateRouteImport } from './routes/_secure/ca/organizations/create'
 import { Route as SecureCaProfilesIndexRouteImport } from './routes/_secure/ca/profiles/index'
 import { Route as SecureCaProfilesCreateRouteImport } from './routes/_secure/ca/profiles/create'
+import { Route as SecureReportingLoggingIndexRouteImport } from './routes/_secure/reporting/logging/index'
+import { Route as SecureReportingLoggingIdRouteImport } from './routes/_secure/reporting/logging/$id'
 import { Route as SecureAccessAdministratorsIdIndexRouteImport } from './routes/_secure/access/administrators/$id/index'
 import { Route as SecureAccessAdministratorsIdClientAuthRouteImport } from './routes/_secure/access/administrators/$id/client-auth'
 import { Route as SecureAccessAdministratorsIdEditRouteImport } from './routes/_secure/access/administrators/$id/edit'
@@ -214,11 +215,6 @@ const SecureReportingIndexRoute = SecureReportingIndexRouteImport.update({
   path: '/reporting/',
   getParentRoute: () => SecureRoute,
 } as any)
-const SecureReportingLoggingRoute = SecureReportingLoggingRouteImport.update({
-  id: '/reporting/logging',
-  path: '/reporting/logging',
-  getParentRoute: () => SecureRoute,
-} as any)
 const EnrollmentLinkEnrollmentIdEnrollmentLinkSecretRoute =
   EnrollmentLinkEnrollmentIdEnrollmentLinkSecretRouteImport.update({
     id: '/enrollment-link/$enrollmentId/$enrollmentLinkSecret',
@@ -361,6 +357,18 @@ const SecureCaProfilesCreateRoute = SecureCaProfilesCreateRouteImport.update({
   path: '/ca/profiles/create',
   getParentRoute: () => SecureRoute,
 } as any)
+const SecureReportingLoggingIndexRoute =
+  SecureReportingLoggingIndexRouteImport.update({
+    id: '/reporting/logging/',
+    path: '/reporting/logging/',
+    getParentRoute: () => SecureRoute,
+  } as any)
+const SecureReportingLoggingIdRoute =
+  SecureReportingLoggingIdRouteImport.update({
+    id: '/reporting/logging/$id',
+    path: '/reporting/logging/$id',
+    getParentRoute: () => SecureRoute,
+  } as any)
 const SecureAccessAdministratorsIdIndexRoute =
   SecureAccessAdministratorsIdIndexRouteImport.update({
     id: '/access/administrators/$id/',
@@ -496,7 +504,6 @@ export interface FileRoutesByFullPath {
   '/profile/change-password': typeof SecureProfileChangePasswordRoute
   '/profile/details': typeof SecureProfileDetailsRoute
   '/profile/edit': typeof SecureProfileEditRoute
-  '/reporting/logging': typeof SecureReportingLoggingRoute
   '/enrollment-link/$enrollmentId/$enrollmentLinkSecret': typeof EnrollmentLinkEnrollmentIdEnrollmentLinkSecretRoute
   '/enrollment/$enrollmentId/$enrollmentCode': typeof EnrollmentEnrollmentIdEnrollmentCodeRoute
   '/reset-password/$userId/$code': typeof ResetPasswordUserIdCodeRoute
@@ -518,6 +525,7 @@ export interface FileRoutesByFullPath {
   '/ca/enrollments/create': typeof SecureCaEnrollmentsCreateRoute
   '/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
   '/ca/profiles/create': typeof SecureCaProfilesCreateRoute
+  '/reporting/logging/$id': typeof SecureReportingLoggingIdRoute
   '/access/administrators/': typeof SecureAccessAdministratorsIndexRoute
   '/access/manage-user-roles/': typeof SecureAccessManageUserRolesIndexRoute
   '/access/service-user/': typeof SecureAccessServiceUserIndexRoute
@@ -526,6 +534,7 @@ export interface FileRoutesByFullPath {
   '/ca/enrollments/': typeof SecureCaEnrollmentsIndexRoute
   '/ca/organizations/': typeof SecureCaOrganizationsIndexRoute
   '/ca/profiles/': typeof SecureCaProfilesIndexRoute
+  '/reporting/logging/': typeof SecureReportingLoggingIndexRoute
   '/access/administrators/$id/client-auth': typeof SecureAccessAdministratorsIdClientAuthRoute
   '/access/administrators/$id/edit': typeof SecureAccessAdministratorsIdEditRoute
   '/access/administrators/$id/role-edit': typeof SecureAccessAdministratorsIdRoleEditRoute
@@ -568,7 +577,6 @@ export interface FileRoutesByTo {
   '/profile/change-password': typeof SecureProfileChangePasswordRoute
   '/profile/details': typeof SecureProfileDetailsRoute
   '/profile/edit': typeof SecureProfileEditRoute
-  '/reporting/logging': typeof SecureReportingLoggingRoute
   '/enrollment-link/$enrollmentId/$enrollmentLinkSecret': typeof EnrollmentLinkEnrollmentIdEnrollmentLinkSecretRoute
   '/enrollment/$enrollmentId/$enrollmentCode': typeof EnrollmentEnrollmentIdEnrollmentCodeRoute
   '/reset-password/$userId/$code': typeof ResetPasswordUserIdCodeRoute
@@ -590,6 +598,7 @@ export interface FileRoutesByTo {
   '/ca/enrollments/create': typeof SecureCaEnrollmentsCreateRoute
   '/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
   '/ca/profiles/create': typeof SecureCaProfilesCreateRoute
+  '/reporting/logging/$id': typeof SecureReportingLoggingIdRoute
   '/access/administrators': typeof SecureAccessAdministratorsIndexRoute
   '/access/manage-user-roles': typeof SecureAccessManageUserRolesIndexRoute
   '/access/service-user': typeof SecureAccessServiceUserIndexRoute
@@ -598,6 +607,7 @@ export interface FileRoutesByTo {
   '/ca/enrollments': typeof SecureCaEnrollmentsIndexRoute
   '/ca/organizations': typeof SecureCaOrganizationsIndexRoute
   '/ca/profiles': typeof SecureCaProfilesIndexRoute
+  '/reporting/logging': typeof SecureReportingLoggingIndexRoute
   '/access/administrators/$id/client-auth': typeof SecureAccessAdministratorsIdClientAuthRoute
   '/access/administrators/$id/edit': typeof SecureAccessAdministratorsIdEditRoute
   '/access/administrators/$id/role-edit': typeof SecureAccessAdministratorsIdRoleEditRoute
@@ -642,7 +652,6 @@ export interface FileRoutesById {
   '/_secure/profile/change-password': typeof SecureProfileChangePasswordRoute
   '/_secure/profile/details': typeof SecureProfileDetailsRoute
   '/_secure/profile/edit': typeof SecureProfileEditRoute
-  '/_secure/reporting/logging': typeof SecureReportingLoggingRoute
   '/enrollment-link/$enrollmentId/$enrollmentLinkSecret': typeof EnrollmentLinkEnrollmentIdEnrollmentLinkSecretRoute
   '/enrollment/$enrollmentId/$enrollmentCode': typeof EnrollmentEnrollmentIdEnrollmentCodeRoute
   '/reset-password/$userId/$code': typeof ResetPasswordUserIdCodeRoute
@@ -664,6 +673,7 @@ export interface FileRoutesById {
   '/_secure/ca/enrollments/create': typeof SecureCaEnrollmentsCreateRoute
   '/_secure/ca/organizations/create': typeof SecureCaOrganizationsCreateRoute
   '/_secure/ca/profiles/create': typeof SecureCaProfilesCreateRoute
+  '/_secure/reporting/logging/$id': typeof SecureReportingLoggingIdRoute
   '/_secure/access/administrators/': typeof SecureAccessAdministratorsIndexRoute
   '/_secure/access/manage-user-roles/': typeof SecureAccessManageUserRolesIndexRoute
   '/_secure/access/service-user/': typeof SecureAccessServiceUserIndexRoute
@@ -672,6 +682,7 @@ export interface FileRoutesById {
   '/_secure/ca/enrollments/': typeof SecureCaEnrollmentsIndexRoute
   '/_secure/ca/organizations/': typeof SecureCaOrganizationsIndexRoute
   '/_secure/ca/profiles/': typeof SecureCaProfilesIndexRoute
+  '/_secure/reporting/logging/': typeof SecureReportingLoggingIndexRoute
   '/_secure/access/administrators/$id/client-auth': typeof SecureAccessAdministratorsIdClientAuthRoute
   '/_secure/access/administrators/$id/edit': typeof SecureAccessAdministratorsIdEditRoute
   '/_secure/access/administrators/$id/role-edit': typeof SecureAccessAdministratorsIdRoleEditRoute
@@ -716,7 +727,6 @@ export interface FileRouteTypes {
     | '/profile/change-password'
     | '/profile/details'
     | '/profile/edit'
-    | '/reporting/logging'
     | '/enrollment-link/$enrollmentId/$enrollmentLinkSecret'
     | '/enrollment/$enrollmentId/$enrollmentCode'
     | '/reset-password/$userId/$code'
@@ -738,6 +748,7 @@ export interface FileRouteTypes {
     | '/ca/enrollments/create'
     | '/ca/organizations/create'
     | '/ca/profiles/create'
+    | '/reporting/logging/$id'
     | '/access/administrators/'
     | '/access/manage-user-roles/'
     | '/access/service-user/'
@@ -746,6 +757,7 @@ export interface FileRouteTypes {
     | '/ca/enrollments/'
     | '/ca/organizations/'
     | '/ca/profiles/'
+    | '/reporting/logging/'
     | '/access/administrators/$id/client-auth'
     | '/access/administrators/$id/edit'
     | '/access/administrators/$id/role-edit'
@@ -788,7 +800,6 @@ export interface FileRouteTypes {
     | '/profile/change-password'
     | '/profile/details'
     | '/profile/edit'
-    | '/reporting/logging'
     | '/enrollment-link/$enrollmentId/$enrollmentLinkSecret'
     | '/enrollment/$enrollmentId/$enrollmentCode'
     | '/reset-password/$userId/$code'
@@ -810,6 +821,7 @@ export interface FileRouteTypes {
     | '/ca/enrollments/create'
     | '/ca/organizations/create'
     | '/ca/profiles/create'
+    | '/reporting/logging/$id'
     | '/access/administrators'
     | '/access/manage-user-roles'
     | '/access/service-user'
@@ -818,6 +830,7 @@ export interface FileRouteTypes {
     | '/ca/enrollments'
     | '/ca/organizations'
     | '/ca/profiles'
+    | '/reporting/logging'
     | '/access/administrators/$id/client-auth'
     | '/access/administrators/$id/edit'
     | '/access/administrators/$id/role-edit'
@@ -861,7 +874,6 @@ export interface FileRouteTypes {
     | '/_secure/profile/change-password'
     | '/_secure/profile/details'
     | '/_secure/profile/edit'
-    | '/_secure/reporting/logging'
     | '/enrollment-link/$enrollmentId/$enrollmentLinkSecret'
     | '/enrollment/$enrollmentId/$enrollmentCode'
     | '/reset-password/$userId/$code'
@@ -883,6 +895,7 @@ export interface FileRouteTypes {
     | '/_secure/ca/enrollments/create'
     | '/_secure/ca/organizations/create'
     | '/_secure/ca/profiles/create'
+    | '/_secure/reporting/logging/$id'
     | '/_secure/access/administrators/'
     | '/_secure/access/manage-user-roles/'
     | '/_secure/access/service-user/'
@@ -891,6 +904,7 @@ export interface FileRouteTypes {
     | '/_secure/ca/enrollments/'
     | '/_secure/ca/organizations/'
     | '/_secure/ca/profiles/'
+    | '/_secure/reporting/logging/'
     | '/_secure/access/administrators/$id/client-auth'
     | '/_secure/access/administrators/$id/edit'
     | '/_secure/access/administrators/$id/role-edit'
@@ -1116,13 +1130,6 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureReportingIndexRouteImport
       parentRoute: typeof SecureRoute
     }
-    '/_secure/reporting/logging': {
-      id: '/_secure/reporting/logging'
-      path: '/reporting/logging'
-      fullPath: '/reporting/logging'
-      preLoaderRoute: typeof SecureReportingLoggingRouteImport
-      parentRoute: typeof SecureRoute
-    }
     '/enrollment-link/$enrollmentId/$enrollmentLinkSecret': {
       id: '/enrollment-link/$enrollmentId/$enrollmentLinkSecret'
       path: '/enrollment-link/$enrollmentId/$enrollmentLinkSecret'
@@ -1298,6 +1305,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureCaProfilesCreateRouteImport
       parentRoute: typeof SecureRoute
     }
+    '/_secure/reporting/logging/': {
+      id: '/_secure/reporting/logging/'
+      path: '/reporting/logging'
+      fullPath: '/reporting/logging/'
+      preLoaderRoute: typeof SecureReportingLoggingIndexRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/reporting/logging/$id': {
+      id: '/_secure/reporting/logging/$id'
+      path: '/reporting/logging/$id'
+      fullPath: '/reporting/logging/$id'
+      preLoaderRoute: typeof SecureReportingLoggingIdRouteImport
+      parentRoute: typeof SecureRoute
+    }
     '/_secure/access/administrators/$id/': {
       id: '/_secure/access/administrators/$id/'
       path: '/access/administrators/$id'
@@ -1444,7 +1465,6 @@ interface SecureRouteChildren {
   SecureProfileChangePasswordRoute: typeof SecureProfileChangePasswordRoute
   SecureProfileDetailsRoute: typeof SecureProfileDetailsRoute
   SecureProfileEditRoute: typeof SecureProfileEditRoute
-  SecureReportingLoggingRoute: typeof SecureReportingLoggingRoute
   SecureAccessIndexRoute: typeof SecureAccessIndexRoute
   SecureAccountsIndexRoute: typeof SecureAccountsIndexRoute
   SecureProfileIndexRoute: typeof SecureProfileIndexRoute
@@ -1462,6 +1482,7 @@ interface SecureRouteChildren {
   SecureCaEnrollmentsCreateRoute: typeof SecureCaEnrollmentsCreateRoute
   SecureCaOrganizationsCreateRoute: typeof SecureCaOrganizationsCreateRoute
   SecureCaProfilesCreateRoute: typeof SecureCaProfilesCreateRoute
+  SecureReportingLoggingIdRoute: typeof SecureReportingLoggingIdRoute
   SecureAccessAdministratorsIndexRoute: typeof SecureAccessAdministratorsIndexRoute
   SecureAccessManageUserRolesIndexRoute: typeof SecureAccessManageUserRolesIndexRoute
   SecureAccessServiceUserIndexRoute: typeof SecureAccessServiceUserIndexRoute
@@ -1470,6 +1491,7 @@ interface SecureRouteChildren {
   SecureCaEnrollmentsIndexRoute: typeof SecureCaEnrollmentsIndexRoute
   SecureCaOrganizationsIndexRoute: typeof SecureCaOrganizationsIndexRoute
   SecureCaProfilesIndexRoute: typeof SecureCaProfilesIndexRoute
+  SecureReportingLoggingIndexRoute: typeof SecureReportingLoggingIndexRoute
   SecureAccessAdministratorsIdClientAuthRoute: typeof SecureAccessAdministratorsIdClientAuthRoute
   SecureAccessAdministratorsIdEditRoute: typeof SecureAccessAdministratorsIdEditRoute
   SecureAccessAdministratorsIdRoleEditRoute: typeof SecureAccessAdministratorsIdRoleEditRoute
@@ -1502,7 +1524,6 @@ const SecureRouteChildren: SecureRouteChildren = {
   SecureProfileChangePasswordRoute: SecureProfileChangePasswordRoute,
   SecureProfileDetailsRoute: SecureProfileDetailsRoute,
   SecureProfileEditRoute: SecureProfileEditRoute,
-  SecureReportingLoggingRoute: SecureReportingLoggingRoute,
   SecureAccessIndexRoute: SecureAccessIndexRoute,
   SecureAccountsIndexRoute: SecureAccountsIndexRoute,
   SecureProfileIndexRoute: SecureProfileIndexRoute,
@@ -1525,6 +1546,7 @@ const SecureRouteChildren: SecureRouteChildren = {
   SecureCaEnrollmentsCreateRoute: SecureCaEnrollmentsCreateRoute,
   SecureCaOrganizationsCreateRoute: SecureCaOrganizationsCreateRoute,
   SecureCaProfilesCreateRoute: SecureCaProfilesCreateRoute,
+  SecureReportingLoggingIdRoute: SecureReportingLoggingIdRoute,
   SecureAccessAdministratorsIndexRoute: SecureAccessAdministratorsIndexRoute,
   SecureAccessManageUserRolesIndexRoute: SecureAccessManageUserRolesIndexRoute,
   SecureAccessServiceUserIndexRoute: SecureAccessServiceUserIndexRoute,
@@ -1533,6 +1555,7 @@ const SecureRouteChildren: SecureRouteChildren = {
   SecureCaEnrollmentsIndexRoute: SecureCaEnrollmentsIndexRoute,
   SecureCaOrganizationsIndexRoute: SecureCaOrganizationsIndexRoute,
   SecureCaProfilesIndexRoute: SecureCaProfilesIndexRoute,
+  SecureReportingLoggingIndexRoute: SecureReportingLoggingIndexRoute,
   SecureAccessAdministratorsIdClientAuthRoute:
     SecureAccessAdministratorsIdClientAuthRoute,
   SecureAccessAdministratorsIdEditRoute: SecureAccessAdministratorsIdEditRoute,

@@ -20,6 +20,8 @@ export const USER_STORAGE_KEYS = {
   recentAccounts: 'trust-console.recent-accounts',
   /** The state of the account expiry banner the user last dismissed (`accountExpiryNoticeState`). */
   expiryNotification: 'trust-console.expiry-notification',
+  /** The columns the user chose to see in Reporting › Logging. */
+  auditLogColumns: 'trust-console.audit-log-columns',
 } as const;
 type UserStorageKeyPrefix = (typeof USER_STORAGE_KEYS)[keyof typeof USER_STORAGE_KEYS];
 type UserStorageKey = `${UserStorageKeyPrefix}.${string}`;

@@ -1,6 +1,7 @@
 import { UI_API_V1 } from '../../contract/paths.ts';
 import { accountFeatureKeys } from '../features/account-features/queries.ts';
 import { accountKeys } from '../features/accounts/queries.ts';
+import { auditLogKeys } from '../features/audit-log/queries.ts';
 import { licenceKeys } from '../features/licences/queries.ts';
 import { organizationKeys } from '../features/organizations/queries.ts';
 import { serviceUserKeys } from '../features/service-users/queries.ts';
@@ -24,4 +25,6 @@ export const SYNC_TARGETS: readonly SyncTarget[] = [
   { prefix: `${UI_API_V1}/service-user`, queryKeys: [serviceUserKeys.all()] },
   // A user's edit, an administrator's or the person's own (decision 018 §8.9).
   { prefix: `${UI_API_V1}/user`, queryKeys: [userKeys.all(), currentUserKeys.profile()] },
+  // Every change that reaches the server is recorded in the audit log, so its lists are behind.
+  { prefix: UI_API_V1, queryKeys: [auditLogKeys.lists()] },
 ];

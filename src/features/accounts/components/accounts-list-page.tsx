@@ -6,7 +6,7 @@ import { apiPaths } from '../../../../contract/paths.ts';
 import type { Profile } from '../../../../contract/schemas/profile.ts';
 import type { SortOrder, TenantSortColumn } from '../../../../contract/sort-columns.ts';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
-import { ExportCsvButton } from '../../../components/list/export-csv-button.tsx';
+import { ExportButton } from '../../../components/list/export-button.tsx';
 import { usePageInRange } from '../../../components/list/use-page-in-range.ts';
 import { useProfile } from '../../../lib/current-user.ts';
 import { useFeatureFlags } from '../../../lib/feature-flags.ts';
@@ -84,7 +84,7 @@ function AccountsList({
           <Trans>Accounts</Trans>
         </h1>
         <div className="list-heading__actions">
-          <ExportCsvButton
+          <ExportButton
             path={apiPaths.tenants.export}
             query={accountFilterQuery(preferences, columns)}
             fileName="accounts"

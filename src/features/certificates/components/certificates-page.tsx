@@ -14,7 +14,7 @@ import {
   CertificateStatusBadge,
 } from '../../../components/certificate-status-badge.tsx';
 import { DebouncedTextField } from '../../../components/list/debounced-text-field.tsx';
-import { ExportCsvButton } from '../../../components/list/export-csv-button.tsx';
+import { ExportButton } from '../../../components/list/export-button.tsx';
 import { ListEmpty } from '../../../components/list/list-empty.tsx';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
 import { SortableHeader } from '../../../components/list/sortable-header.tsx';
@@ -67,7 +67,7 @@ export function CertificatesPage({ search }: { search: CertificateListSearch }) 
           <Trans>Certificates</Trans>
         </h1>
         <div className="certificates__actions">
-          <ExportCsvButton
+          <ExportButton
             path={apiPaths.certificates.export}
             query={{ format: 'csv', ...certificateFilterQuery(search) }}
             fileName="certificates"

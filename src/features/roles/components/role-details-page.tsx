@@ -7,7 +7,7 @@ import { PERMISSION_GROUPS } from '../../../../contract/permissions.ts';
 import { PAGE_SIZE } from '../../../../contract/schemas/common.ts';
 import type { RoleDetails } from '../../../../contract/schemas/users.ts';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
-import { ExportCsvButton } from '../../../components/list/export-csv-button.tsx';
+import { ExportButton } from '../../../components/list/export-button.tsx';
 import { pageQuery } from '../../../components/list/list-search.ts';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
 import { TableFrame } from '../../../components/list/table-frame.tsx';
@@ -203,7 +203,7 @@ function RoleUsers({ role, name }: { role: RoleDetails; name: string }) {
               )}
             </NeedsConnection>
           ) : null}
-          <ExportCsvButton path={apiPaths.users.export} query={{ role_id: role.id }} fileName="role-users" />
+          <ExportButton path={apiPaths.users.export} query={{ role_id: role.id }} fileName="role-users" />
         </div>
       </div>
       {change.error ? <FormErrorAlert error={change.error} /> : null}

@@ -10,7 +10,7 @@ import { ROLE_TYPES, type RoleDetails } from '../../../../contract/schemas/users
 import type { RoleSortColumn, SortOrder } from '../../../../contract/sort-columns.ts';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { DebouncedTextField } from '../../../components/list/debounced-text-field.tsx';
-import { ExportCsvButton } from '../../../components/list/export-csv-button.tsx';
+import { ExportButton } from '../../../components/list/export-button.tsx';
 import { ListEmpty } from '../../../components/list/list-empty.tsx';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
 import { SortableHeader } from '../../../components/list/sortable-header.tsx';
@@ -107,7 +107,7 @@ export function RolesListPage({ search }: { search: RoleListSearch }) {
               )}
             </NeedsConnection>
           ) : null}
-          <ExportCsvButton path={apiPaths.roles.export} query={roleFilterQuery(search)} fileName="roles" />
+          <ExportButton path={apiPaths.roles.export} query={roleFilterQuery(search)} fileName="roles" />
         </div>
       </div>
       <CachedDataNotice updatedAt={list.dataUpdatedAt} />

@@ -12,7 +12,7 @@ import type { ServiceUserSortColumn, SortOrder } from '../../../../contract/sort
 import { AccountFilterField } from '../../../components/account-filter-field.tsx';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { DebouncedTextField } from '../../../components/list/debounced-text-field.tsx';
-import { ExportCsvButton } from '../../../components/list/export-csv-button.tsx';
+import { ExportButton } from '../../../components/list/export-button.tsx';
 import { ListEmpty } from '../../../components/list/list-empty.tsx';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
 import { SortableHeader } from '../../../components/list/sortable-header.tsx';
@@ -77,7 +77,7 @@ export function ServiceUsersPage({ search }: { search: ServiceUserListSearch }) 
         </h1>
         <div className="service-users__actions">
           {manages ? <CreateServiceUserControl rolesFeature={rolesFeature} /> : null}
-          <ExportCsvButton
+          <ExportButton
             path={apiPaths.serviceUsers.export}
             query={serviceUserFilterQuery(search)}
             fileName="service-users"

@@ -9,7 +9,7 @@ import { USER_STATUSES } from '../../../../contract/schemas/users.ts';
 import type { UserSortColumn } from '../../../../contract/sort-columns.ts';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { DebouncedTextField } from '../../../components/list/debounced-text-field.tsx';
-import { ExportCsvButton } from '../../../components/list/export-csv-button.tsx';
+import { ExportButton } from '../../../components/list/export-button.tsx';
 import { ListEmpty } from '../../../components/list/list-empty.tsx';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
 import { useListAddress } from '../../../components/list/use-list-address.ts';
@@ -109,7 +109,7 @@ export function AdministratorsPage({ search }: { search: UserListSearch }) {
               <Trans>Bulk create</Trans>
             </Link>
           ) : null}
-          <ExportCsvButton
+          <ExportButton
             path={apiPaths.users.export}
             query={userFilterQuery(search, viewer.access_scope)}
             fileName="administrators"

@@ -7,26 +7,36 @@ import { notifyError } from '../notify.ts';
 import { NeedsConnection } from '../offline-notice.tsx';
 import { Button } from '../ui/button.tsx';
 
-interface ExportCsvButtonProps {
+/** The files a list exports, as the export calls' `format` names them. */
+const EXPORT_FORMATS = {
+  csv: { accept: 'text/csv', extension: 'csv' },
+  jsonl: { accept: 'application/jsonl', extension: 'jsonl' },
+} as const;
+export type ExportFormat = keyof typeof EXPORT_FORMATS;
+
+interface ExportButtonProps {
   /** The list's export call, e.g. GET tenants/export. */
   path: string;
+  /** The file asked for; a call that makes several formats names it in `query` too. */
+  format?: ExportFormat;
   /** The list's sort and filters: the file holds exactly what the table shows, on every page. */
   query: Record<string, QueryValue>;
   /** The file's name before the date, used when the server names none: `accounts` → `accounts-2026-11-21.csv`. */
   fileName: string;
 }
 
-/** Downloads a list, filtered and sorted as it is shown, as CSV. */
-export function ExportCsvButton({ path, query, fileName }: ExportCsvButtonProps) {
+/** Downloads a list, filtered and sorted as it is shown, as CSV or JSON Lines. */
+export function ExportButton({ path, format = 'csv', query, fileName }: ExportButtonProps) {
   const [exporting, setExporting] = useState(false);
+  const { accept, extension } = EXPORT_FORMATS[format];
   const exportList = async () => {
     if (exporting) return;
     setExporting(true);
     try {
       await downloadFromApi(path, {
         query,
-        accept: 'text/csv',
-        fallbackFileName: `${fileName}-${formatDate(today())}.csv`,
+        accept,
+        fallbackFileName: `${fileName}-${formatDate(today())}.${extension}`,
       });
     } catch (error) {
       notifyError(error);
@@ -39,7 +49,13 @@ export function ExportCsvButton({ path, query, fileName }: ExportCsvButtonProps)
     <NeedsConnection>
       {(gate) => (
         <Button variant="secondary" busy={exporting} onClick={() => void exportList()} {...gate.controlProps}>
-          {exporting ? <Trans>Exporting…</Trans> : <Trans>Export CSV</Trans>}
+          {exporting ? (
+            <Trans>Exporting…</Trans>
+          ) : format === 'csv' ? (
+            <Trans>Export CSV</Trans>
+          ) : (
+            <Trans>Export JSON Lines</Trans>
+          )}
         </Button>
       )}
     </NeedsConnection>
