@@ -1,27 +1,18 @@
-import { execFileSync } from 'node:child_process';
 import type { APIRequestContext } from '@playwright/test';
 import { apiPaths } from '../contract/paths.ts';
-import type {
-  Enrollment,
-  EnrollmentCertificate,
-  EnrollmentCreated,
-} from '../contract/schemas/enrollments.ts';
-import {
-  type ClientSession,
-  openSession,
-  pairingStatus,
-  requestPairing,
-} from '../contract/trust-agent/client-session.ts';
-import { generateIdentityKeys } from '../contract/trust-agent/session-crypto.ts';
+import type { Enrollment } from '../contract/schemas/enrollments.ts';
+import type { ClientSession } from '../contract/trust-agent/client-session.ts';
 import { assertAccessible, expect, test } from './fixtures.ts';
 import { clickHardwareToken, clickToken, fillPin } from './pages/enrollment.ts';
 import { ensureSetUp } from './support/administrator.ts';
 import {
   administratorToken,
+  enrollmentIssuedFor,
   enrollmentProfile,
-  SOFTHSM_MODULE,
+  openStorySession,
   type StoryAgent,
   startStoryAgent,
+  tokenObjects,
 } from './support/trust-agent.ts';
 
 const KEY_TOKEN = 'key-token';
@@ -34,10 +25,6 @@ let session: ClientSession | null = null;
 let accountId = '';
 let profileId = '';
 
-function run(command: string, args: string[]): string {
-  return execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-}
-
 test.beforeAll(async ({ request }) => {
   await ensureSetUp(request);
   ({ accountId, profileId } = await enrollmentProfile(request, `Pickup ${RUN}`));
@@ -45,16 +32,7 @@ test.beforeAll(async ({ request }) => {
   story = await startStoryAgent({ tokens: [KEY_TOKEN, OTHER_TOKEN], pin: PIN, softwareKeystore: false });
 
   // The first computer's page, as far as the broken connection let it: a session of the console's origin.
-  const { agent, origin } = story;
-  const connection = {
-    baseUrl: agent.url,
-    fetch: (input: string, init: RequestInit) =>
-      fetch(input, { ...init, headers: { ...(init.headers as Record<string, string>), Origin: origin } }),
-  };
-  const identity = await generateIdentityKeys();
-  const pairing = await requestPairing(connection, origin, identity);
-  expect((await pairingStatus(connection, pairing.response.pairingId)).status).toBe('approved');
-  session = await openSession(connection, origin, identity, pairing.response.agentKey);
+  session = await openStorySession(story, story.agent.url);
 });
 
 test.afterAll(async () => {
@@ -65,58 +43,24 @@ test.afterAll(async () => {
  * An enrollment whose certificate was issued for a key made on the key token, and never imported:
  * the connection broke between the issue and the import.
  */
-async function issuedWithoutImport(request: APIRequestContext, device: string) {
-  const created = await request.post(apiPaths.enrollments.create, {
-    headers: { Authorization: `Bearer ${await administratorToken(request)}` },
-    data: {
-      account_id: accountId,
-      profile_id: profileId,
-      seat: { kind: 'device', name: device, email: 'technician@example.com' },
-    },
+function issuedWithoutImport(request: APIRequestContext, device: string) {
+  return enrollmentIssuedFor(request, { accountId, profileId }, device, 'DTA', async (commonName) => {
+    const agentSession = session as ClientSession;
+    const keystores = await agentSession.send('keystore', {});
+    const keystoreId = keystores.ok
+      ? keystores.result.keystores.find((keystore) => keystore.name === KEY_TOKEN)?.id
+      : undefined;
+    expect(keystoreId).toBeDefined();
+    const generated = await agentSession.send('generate', {
+      keystoreId: keystoreId as string,
+      pin: PIN,
+      algorithm: 'RSA',
+      keySize: 2048,
+      subject: { commonName },
+    });
+    if (!generated.ok) throw new Error(`generate: ${generated.error.message}`);
+    return generated.result.csr;
   });
-  expect(created.status(), await created.text()).toBe(201);
-  const { enrollment, enrollment_url } = (await created.json()) as EnrollmentCreated;
-  const code = new URL(enrollment_url).pathname.split('/').at(-1) as string;
-
-  const agentSession = session as ClientSession;
-  const keystores = await agentSession.send('keystore', {});
-  const keystoreId = keystores.ok
-    ? keystores.result.keystores.find((keystore) => keystore.name === KEY_TOKEN)?.id
-    : undefined;
-  expect(keystoreId).toBeDefined();
-  const generated = await agentSession.send('generate', {
-    keystoreId: keystoreId as string,
-    pin: PIN,
-    algorithm: 'RSA',
-    keySize: 2048,
-    subject: { commonName: device },
-  });
-  if (!generated.ok) throw new Error(`generate: ${generated.error.message}`);
-  const issued = await request.post(apiPaths.enrollments.certificate(enrollment.id, code), {
-    data: {
-      name: `${device} ${RUN}`,
-      end_date: new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10),
-      csr: generated.result.csr,
-      common_name: device,
-      enrollment_method: 'DTA',
-      keystore_type: 'HARDWARE_TOKEN',
-    },
-  });
-  expect(issued.status(), await issued.text()).toBe(201);
-  return { id: enrollment.id, code, certificate: (await issued.json()) as EnrollmentCertificate };
-}
-
-function tokenObjects(label: string): string {
-  return run('pkcs11-tool', [
-    '--module',
-    SOFTHSM_MODULE,
-    '--token-label',
-    label,
-    '--list-objects',
-    '--login',
-    '--pin',
-    PIN,
-  ]);
 }
 
 test('a certificate issued but never imported is installed later from its link, into the token holding its key', async ({
@@ -126,7 +70,7 @@ test('a certificate issued but never imported is installed later from its link, 
   test.setTimeout(60_000);
   const device = `Pickup ${RUN}`;
   const { id, code, certificate } = await issuedWithoutImport(request, device);
-  expect(tokenObjects(KEY_TOKEN)).not.toContain('Certificate Object');
+  expect(tokenObjects(KEY_TOKEN, PIN)).not.toContain('Certificate Object');
 
   await test.step('the pickup page takes the mailed id and code to the install', async () => {
     await page.goto('/account/certificate-pickup');
@@ -157,7 +101,7 @@ test('a certificate issued but never imported is installed later from its link, 
     await expect(page.getByRole('status').filter({ hasText: `is installed in ${KEY_TOKEN}` })).toBeVisible();
     await expect(page.getByText('Certificate installed', { exact: true })).toBeVisible();
     await assertAccessible(page);
-    const objects = tokenObjects(KEY_TOKEN);
+    const objects = tokenObjects(KEY_TOKEN, PIN);
     expect(objects).toContain('Certificate Object');
     expect(objects).toContain(`CN=${device}`);
     const enrollment = await request.get(apiPaths.enrollments.byId(id), {

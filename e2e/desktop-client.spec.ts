@@ -1,28 +1,19 @@
-import { execFileSync } from 'node:child_process';
 import type { APIRequestContext } from '@playwright/test';
 import { apiPaths } from '../contract/paths.ts';
-import type {
-  Enrollment,
-  EnrollmentCertificate,
-  EnrollmentCreated,
-} from '../contract/schemas/enrollments.ts';
-import {
-  type ClientSession,
-  openSession,
-  pairingStatus,
-  requestPairing,
-} from '../contract/trust-agent/client-session.ts';
+import type { Enrollment } from '../contract/schemas/enrollments.ts';
+import type { ClientSession } from '../contract/trust-agent/client-session.ts';
 import type { DesktopClientCommands } from '../contract/trust-agent/desktop-client.ts';
-import { generateIdentityKeys } from '../contract/trust-agent/session-crypto.ts';
 import { assertAccessible, expect, test } from './fixtures.ts';
 import { installWithDesktopClient } from './pages/enrollment.ts';
 import { ensureSetUp } from './support/administrator.ts';
 import {
   administratorToken,
+  enrollmentIssuedFor,
   enrollmentProfile,
-  SOFTHSM_MODULE,
+  openStorySession,
   type StoryAgent,
   startStoryAgent,
+  tokenObjects,
 } from './support/trust-agent.ts';
 
 const DEVICE_TOKEN = 'device-token';
@@ -47,16 +38,7 @@ test.beforeAll(async ({ request }) => {
   });
 
   // The device's own client: a session with the desktop client, which makes the key and its CSR.
-  const { agent, origin } = story;
-  const connection = {
-    baseUrl: agent.desktopClientUrl as string,
-    fetch: (input: string, init: RequestInit) =>
-      fetch(input, { ...init, headers: { ...(init.headers as Record<string, string>), Origin: origin } }),
-  };
-  const identity = await generateIdentityKeys();
-  const pairing = await requestPairing(connection, origin, identity);
-  expect((await pairingStatus(connection, pairing.response.pairingId)).status).toBe('approved');
-  device = await openSession<DesktopClientCommands>(connection, origin, identity, pairing.response.agentKey);
+  device = await openStorySession<DesktopClientCommands>(story, story.agent.desktopClientUrl as string);
   const initialized = await device.send('initialize', { environment: 'production' });
   expect(initialized.ok && initialized.result.agent).toMatchObject({
     product: 'desktop-client',
@@ -70,56 +52,26 @@ test.afterAll(async () => {
 
 /**
  * A device's enrollment whose certificate its desktop client requested (enrollment method DDC) for
- * a key it made on the device token, through the public API: the install link then installs the
- * chain with the desktop client.
+ * a key it made on the device token: the install link then installs the chain with the desktop client.
  */
-async function requestedByDesktopClient(request: APIRequestContext, name: string) {
-  const created = await request.post(apiPaths.enrollments.create, {
-    headers: { Authorization: `Bearer ${await administratorToken(request)}` },
-    data: {
-      account_id: accountId,
-      profile_id: profileId,
-      seat: { kind: 'device', name, email: 'technician@example.com' },
-    },
+function requestedByDesktopClient(request: APIRequestContext, name: string) {
+  return enrollmentIssuedFor(request, { accountId, profileId }, name, 'DDC', async (commonName) => {
+    const client = device as ClientSession<DesktopClientCommands>;
+    const keystores = await client.send('keystore', {});
+    const keystoreId = keystores.ok
+      ? keystores.result.keystores.find((keystore) => keystore.name === DEVICE_TOKEN)?.id
+      : undefined;
+    expect(keystoreId).toBeDefined();
+    const made = await client.send('csr', {
+      keystoreId: keystoreId as string,
+      pin: PIN,
+      algorithm: 'RSA',
+      keySize: 2048,
+      subject: { commonName },
+    });
+    if (!made.ok) throw new Error(`csr: ${made.error.message}`);
+    return made.result.csr;
   });
-  expect(created.status(), await created.text()).toBe(201);
-  const { enrollment, enrollment_url } = (await created.json()) as EnrollmentCreated;
-  const code = new URL(enrollment_url).pathname.split('/').at(-1) as string;
-
-  const client = device as ClientSession<DesktopClientCommands>;
-  const keystores = await client.send('keystore', {});
-  const keystoreId = keystores.ok
-    ? keystores.result.keystores.find((keystore) => keystore.name === DEVICE_TOKEN)?.id
-    : undefined;
-  expect(keystoreId).toBeDefined();
-  const made = await client.send('csr', {
-    keystoreId: keystoreId as string,
-    pin: PIN,
-    algorithm: 'RSA',
-    keySize: 2048,
-    subject: { commonName: name },
-  });
-  if (!made.ok) throw new Error(`csr: ${made.error.message}`);
-  const issued = await request.post(apiPaths.enrollments.certificate(enrollment.id, code), {
-    data: {
-      name: `${name} ${RUN}`,
-      end_date: new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10),
-      csr: made.result.csr,
-      common_name: name,
-      enrollment_method: 'DDC',
-      keystore_type: 'HARDWARE_TOKEN',
-    },
-  });
-  expect(issued.status(), await issued.text()).toBe(201);
-  return { id: enrollment.id, code, certificate: (await issued.json()) as EnrollmentCertificate };
-}
-
-function tokenObjects(label: string): string {
-  return execFileSync(
-    'pkcs11-tool',
-    ['--module', SOFTHSM_MODULE, '--token-label', label, '--list-objects', '--login', '--pin', PIN],
-    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
-  );
 }
 
 test('a device certificate its desktop client requested is installed from the link by the desktop client', async ({
@@ -130,7 +82,7 @@ test('a device certificate its desktop client requested is installed from the li
   const name = `Kiosk ${RUN}`;
   const { id, code, certificate } = await requestedByDesktopClient(request, name);
   expect(certificate.enrollment_method).toBe('DDC');
-  expect(tokenObjects(DEVICE_TOKEN)).not.toContain('Certificate Object');
+  expect(tokenObjects(DEVICE_TOKEN, PIN)).not.toContain('Certificate Object');
 
   await test.step('the install link uses the desktop client and lists its tokens', async () => {
     await page.goto(`/account/enrollment-link/${id}/${code}`);
@@ -145,7 +97,7 @@ test('a device certificate its desktop client requested is installed from the li
     const text = `The desktop client could not install the certificate: The keystore ${OTHER_TOKEN} holds no key for the certificate with the serial number ${certificate.serial_number}.`;
     await expect(page.getByRole('alert').filter({ hasText: text })).toBeVisible();
     await expect(page.locator('.toast--error').filter({ hasText: text })).toBeVisible();
-    expect(tokenObjects(OTHER_TOKEN)).not.toContain('Certificate Object');
+    expect(tokenObjects(OTHER_TOKEN, PIN)).not.toContain('Certificate Object');
     await assertAccessible(page);
   });
 
@@ -154,7 +106,7 @@ test('a device certificate its desktop client requested is installed from the li
     await expect(page.getByText(`is installed in ${DEVICE_TOKEN}`)).toBeVisible();
     await expect(page.getByText('Certificate installed', { exact: true })).toBeVisible();
     await assertAccessible(page);
-    const objects = tokenObjects(DEVICE_TOKEN);
+    const objects = tokenObjects(DEVICE_TOKEN, PIN);
     expect(objects).toContain('Certificate Object');
     expect(objects).toContain(`CN=${name}`);
     const enrollment = await request.get(apiPaths.enrollments.byId(id), {

@@ -6,9 +6,21 @@ import { type APIRequestContext, expect } from '@playwright/test';
 import { loadAgentConfig } from '../../agent/config.ts';
 import { type RunningAgent, startAgent } from '../../agent/server.ts';
 import { apiPaths } from '../../contract/paths.ts';
-import type { EnrollmentCreated } from '../../contract/schemas/enrollments.ts';
+import type {
+  EnrollmentCertificate,
+  EnrollmentCertificateRequest,
+  EnrollmentCreated,
+} from '../../contract/schemas/enrollments.ts';
 import type { Profile } from '../../contract/schemas/profile.ts';
+import {
+  type ClientSession,
+  openSession,
+  pairingStatus,
+  requestPairing,
+} from '../../contract/trust-agent/client-session.ts';
+import type { CommandTable, commandSchemas } from '../../contract/trust-agent/commands.ts';
 import { TRUST_AGENT_PORT } from '../../contract/trust-agent/constants.ts';
+import { generateIdentityKeys } from '../../contract/trust-agent/session-crypto.ts';
 import { signInThroughApi } from './accounts-api.ts';
 import { ADMINISTRATOR } from './administrator.ts';
 import { createProfileThroughApi } from './certificates-api.ts';
@@ -142,4 +154,69 @@ export async function startStoryAgent(options: {
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A session with the story's agent (or its desktop client at `baseUrl`) as the console's origin,
+ * which the story agent pre-approves: the story acts as a client of its own, from Node.
+ */
+export async function openStorySession<T extends CommandTable = typeof commandSchemas>(
+  story: StoryAgent,
+  baseUrl: string,
+): Promise<ClientSession<T>> {
+  const { origin } = story;
+  const connection = {
+    baseUrl,
+    fetch: (input: string, init: RequestInit) =>
+      fetch(input, { ...init, headers: { ...(init.headers as Record<string, string>), Origin: origin } }),
+  };
+  const identity = await generateIdentityKeys();
+  const pairing = await requestPairing(connection, origin, identity);
+  expect((await pairingStatus(connection, pairing.response.pairingId)).status).toBe('approved');
+  return openSession<T>(connection, origin, identity, pairing.response.agentKey);
+}
+
+/**
+ * A device's enrollment whose certificate was requested through the public API, as a client of the
+ * enrollee does, for the CSR `csrFor` makes: what the browser then installs from the link.
+ */
+export async function enrollmentIssuedFor(
+  request: APIRequestContext,
+  under: { accountId: string; profileId: string },
+  name: string,
+  method: EnrollmentCertificateRequest['enrollment_method'],
+  csrFor: (commonName: string) => Promise<string>,
+): Promise<{ id: string; code: string; certificate: EnrollmentCertificate }> {
+  const created = await request.post(apiPaths.enrollments.create, {
+    headers: { Authorization: `Bearer ${await administratorToken(request)}` },
+    data: {
+      account_id: under.accountId,
+      profile_id: under.profileId,
+      seat: { kind: 'device', name, email: 'technician@example.com' },
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { enrollment, enrollment_url } = (await created.json()) as EnrollmentCreated;
+  const code = new URL(enrollment_url).pathname.split('/').at(-1) as string;
+  const issued = await request.post(apiPaths.enrollments.certificate(enrollment.id, code), {
+    data: {
+      name: `${name} ${Date.now().toString(36)}`,
+      end_date: new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10),
+      csr: await csrFor(name),
+      common_name: name,
+      enrollment_method: method,
+      keystore_type: 'HARDWARE_TOKEN',
+    },
+  });
+  expect(issued.status(), await issued.text()).toBe(201);
+  return { id: enrollment.id, code, certificate: (await issued.json()) as EnrollmentCertificate };
+}
+
+/** The objects on a SoftHSM2 token, as pkcs11-tool lists them once logged in. */
+export function tokenObjects(label: string, pin: string): string {
+  return execFileSync(
+    'pkcs11-tool',
+    ['--module', SOFTHSM_MODULE, '--token-label', label, '--list-objects', '--login', '--pin', pin],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+  );
 }
