@@ -67,7 +67,6 @@ test('a certificate issued but never imported is installed later from its link, 
   page,
   request,
 }) => {
-  test.setTimeout(60_000);
   const device = `Pickup ${RUN}`;
   const { id, code, certificate } = await issuedWithoutImport(request, device);
   expect(tokenObjects(KEY_TOKEN, PIN)).not.toContain('Certificate Object');

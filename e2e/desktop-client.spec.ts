@@ -78,7 +78,6 @@ test('a device certificate its desktop client requested is installed from the li
   page,
   request,
 }) => {
-  test.setTimeout(60_000);
   const name = `Kiosk ${RUN}`;
   const { id, code, certificate } = await requestedByDesktopClient(request, name);
   expect(certificate.enrollment_method).toBe('DDC');

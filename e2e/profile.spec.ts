@@ -170,7 +170,6 @@ test('changing the password in one browser ends the session in another, which si
 });
 
 test('a system administrator keeps aliases on their profile', async ({ page }) => {
-  test.setTimeout(60_000);
   const identifier = `badge-${run}`;
   const form = page.getByRole('form', { name: 'Edit profile' });
   const aliases = form.getByRole('group', { name: 'Aliases' });
