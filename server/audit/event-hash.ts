@@ -45,10 +45,13 @@ export interface HashedAuditFields {
   prev_hash: string;
 }
 
-/** SHA-256 (hex) over the previous event's hash, a line feed, and the canonical JSON of this event. */
-export function auditEventHash(event: HashedAuditFields): string {
+/**
+ * The canonical JSON of an event's content: the text the chain hashes and the database stores
+ * (`audit_events.content`), from which it derives every other column of the event.
+ */
+export function auditEventContent(event: Omit<HashedAuditFields, 'prev_hash'>): string {
   // Fields are picked one by one: a stored row also carries `seq` and `hash`, which are not content.
-  const content = {
+  return canonicalJson({
     id: event.id,
     occurred_at: typeof event.occurred_at === 'string' ? event.occurred_at : event.occurred_at.toISOString(),
     action: event.action,
@@ -61,12 +64,17 @@ export function auditEventHash(event: HashedAuditFields): string {
     ip_address: event.ip_address,
     user_agent: event.user_agent ?? undefined,
     details: event.details,
-  };
-  return createHash('sha256')
-    .update(event.prev_hash)
-    .update('\n')
-    .update(canonicalJson(content))
-    .digest('hex');
+  });
+}
+
+/** SHA-256 (hex) over the previous event's hash, a line feed, and an event's canonical content. */
+export function chainHash(prevHash: string, content: string): string {
+  return createHash('sha256').update(prevHash).update('\n').update(content).digest('hex');
+}
+
+/** The hash of an event from its fields: `chainHash` over `auditEventContent`. */
+export function auditEventHash(event: HashedAuditFields): string {
+  return chainHash(event.prev_hash, auditEventContent(event));
 }
 
 /** A checkpoint as signed: the chain head at `seq`, when, and by which key. */

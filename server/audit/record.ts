@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { AuditAction, AuditResourceType, AuditStatus } from '../../contract/audit.ts';
 import type { Database } from '../db/schema.ts';
-import { auditEventHash, GENESIS_HASH, type HashedAuditFields } from './event-hash.ts';
+import { auditEventContent, chainHash, GENESIS_HASH } from './event-hash.ts';
 
 export interface AuditEventInput {
   action: AuditAction;
@@ -71,8 +71,10 @@ async function appendToChain(trx: Kysely<Database>, event: AuditEventInput): Pro
     .orderBy('seq', 'desc')
     .limit(1)
     .executeTakeFirst();
-  const fields: HashedAuditFields = {
-    id: randomUUID(),
+  const id = randomUUID();
+  const prevHash = previous?.hash ?? GENESIS_HASH;
+  const content = auditEventContent({
+    id,
     occurred_at: event.occurredAt ?? new Date(),
     action: event.action,
     status: event.status,
@@ -84,19 +86,11 @@ async function appendToChain(trx: Kysely<Database>, event: AuditEventInput): Pro
     ip_address: event.ipAddress ?? null,
     user_agent: event.userAgent ? event.userAgent.slice(0, USER_AGENT_MAX_LENGTH) : null,
     details: event.details ?? {},
-    prev_hash: previous?.hash ?? GENESIS_HASH,
-  };
-  const hash = auditEventHash(fields);
-  await trx
-    .insertInto('audit_events')
-    .values({
-      ...fields,
-      user_agent: fields.user_agent ?? null,
-      details: JSON.stringify(fields.details),
-      hash,
-    })
-    .execute();
-  return { id: fields.id, hash };
+  });
+  const hash = chainHash(prevHash, content);
+  // The database derives the event's other columns from `content` (decision 023).
+  await trx.insertInto('audit_events').values({ content, prev_hash: prevHash, hash }).execute();
+  return { id, hash };
 }
 
 /**

@@ -1,10 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import { keysetBatches } from '../db/keyset.ts';
 import type { Database } from '../db/schema.ts';
-import { auditEventHash, GENESIS_HASH } from './event-hash.ts';
-
-/** Events per query while walking the chain: the most the walk holds in memory at once. */
-export const CHAIN_BATCH_SIZE = 1000;
+import { GENESIS_HASH } from './event-hash.ts';
 
 export type AuditChainCheck =
   | { ok: true; events: number; head: string }
@@ -16,41 +12,77 @@ export interface ChainSpan {
   throughSeq?: number;
 }
 
+interface ChainSummary {
+  events: number;
+  first_unlinked: number | null;
+  first_altered: number | null;
+}
+
 /**
  * Walks the trail in order from the first event, or from the one after `span.after`, through
- * `span.throughSeq` when given, and recomputes
- * every hash: an edited row fails its own hash, a removed or reordered row breaks the link of the
- * next one. Rows are read in keyset batches of `CHAIN_BATCH_SIZE`, so memory stays flat whatever the
- * length of the chain. Truncating the newest rows is only visible against a signed checkpoint
- * (`checkpoints.ts`). `events` counts the events checked.
+ * `span.throughSeq` when given, and recomputes every hash: an edited `content` fails its own hash, a
+ * removed or reordered row breaks the link of the next one. Truncating the newest rows is only
+ * visible against a signed checkpoint (`checkpoints.ts`). `events` counts the events checked, up to
+ * and including the first break.
+ *
+ * The database does the walk in one statement: SHA-256 over `prev_hash`, a line feed and `content`
+ * (the rule of `chainHash`), and each row's link to the one before it by `lag` over the `seq` index.
+ * Nothing is sent to the server process but the summary, so its memory does not depend on the
+ * chain's length, and the database streams the rows through a window that keeps only the previous
+ * one. Hashing where the rows are is what makes the walk keep up with raw SHA-256 (decision 023).
  */
 export async function verifyAuditChain(db: Kysely<Database>, span: ChainSpan = {}): Promise<AuditChainCheck> {
   const { after, throughSeq } = span;
-  const seq = sql.ref('audit_events.seq');
-  const batches = keysetBatches(
-    () => {
-      let rows = db.selectFrom('audit_events').selectAll('audit_events');
-      if (after !== undefined) rows = rows.where('audit_events.seq', '>', after.seq);
-      if (throughSeq !== undefined) rows = rows.where('audit_events.seq', '<=', throughSeq);
-      return rows;
-    },
-    [seq],
-    'asc',
-    CHAIN_BATCH_SIZE,
-  );
-  let previous = after?.hash ?? GENESIS_HASH;
-  let events = 0;
-  for await (const batch of batches) {
-    for (const row of batch) {
-      events += 1;
-      if (row.prev_hash !== previous) {
-        return { ok: false, events, firstBadSeq: row.seq, firstBadId: row.id, reason: 'unlinked' };
-      }
-      if (auditEventHash(row) !== row.hash) {
-        return { ok: false, events, firstBadSeq: row.seq, firstBadId: row.id, reason: 'altered' };
-      }
-      previous = row.hash;
-    }
+  const bounds = [
+    sql`seq > ${after?.seq ?? 0}`,
+    ...(throughSeq === undefined ? [] : [sql`seq <= ${throughSeq}`]),
+  ];
+  const inSpan = sql<boolean>`${sql.join(bounds, sql` and `)}`;
+  const { rows } = await sql<ChainSummary>`
+    select count(*) as events,
+      min(seq) filter (where not linked) as first_unlinked,
+      min(seq) filter (where not hashed) as first_altered
+    from (
+      select seq,
+        prev_hash = coalesce(lag(hash) over (order by seq), ${after?.hash ?? GENESIS_HASH}) as linked,
+        hash = encode(sha256(convert_to(prev_hash || chr(10) || content, 'UTF8')), 'hex') as hashed
+      from audit_events
+      where ${inSpan}
+    ) as chain`.execute(db);
+  const summary = rows[0];
+  const events = Number(summary?.events ?? 0);
+  const firstUnlinked = summary?.first_unlinked == null ? null : Number(summary.first_unlinked);
+  const firstAltered = summary?.first_altered == null ? null : Number(summary.first_altered);
+
+  if (firstUnlinked === null && firstAltered === null) {
+    const head = await db
+      .selectFrom('audit_events')
+      .select('hash')
+      .where(inSpan)
+      .orderBy('seq', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return { ok: true, events, head: head?.hash ?? after?.hash ?? GENESIS_HASH };
   }
-  return { ok: true, events, head: previous };
+  // A row both moved and edited is reported as moved, the link being checked first.
+  const firstBadSeq = Math.min(
+    firstUnlinked ?? Number.POSITIVE_INFINITY,
+    firstAltered ?? Number.POSITIVE_INFINITY,
+  );
+  const [bad, checked] = await Promise.all([
+    db.selectFrom('audit_events').select('id').where('seq', '=', firstBadSeq).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('audit_events')
+      .select((eb) => eb.fn.countAll<number>().as('events'))
+      .where(inSpan)
+      .where('seq', '<=', firstBadSeq)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return {
+    ok: false,
+    events: Number(checked.events),
+    firstBadSeq,
+    firstBadId: bad.id,
+    reason: firstBadSeq === firstUnlinked ? 'unlinked' : 'altered',
+  };
 }

@@ -17,6 +17,7 @@ import * as enrollments from './migrations/20261220T0900-enrollments.ts';
 import * as licences from './migrations/20261225T0900-licences.ts';
 import * as accountFeatures from './migrations/20261225T1000-account-features.ts';
 import * as auditCheckpoints from './migrations/20261226T0900-audit-checkpoints.ts';
+import * as auditEventContent from './migrations/20261227T0900-audit-event-content.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -41,6 +42,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261225T0900-licences': licences,
   '20261225T1000-account-features': accountFeatures,
   '20261226T0900-audit-checkpoints': auditCheckpoints,
+  '20261227T0900-audit-event-content': auditEventContent,
 };
 
 const staticProvider: MigrationProvider = {

@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, GeneratedAlways, Insertable, Selectable, Updateable } from 'kysely';
 import type { ProfilePolicy, RevocationReason } from '../../contract/certificate-policy.ts';
 import type { ApplicationCode } from '../../contract/permissions.ts';
 import type { EnrollmentMethod } from '../../contract/schemas/certificate-profiles.ts';
@@ -224,24 +224,29 @@ export interface SettingsTable {
   version: Generated<number>;
 }
 
-/** Hash-chained audit trail: each row's hash covers its content and the previous row's hash. */
+/**
+ * One event of the hash-chained trail (decision 023). `content` is the canonical JSON its hash covers;
+ * every other field of the event is a column the database generates from it, so none can be written
+ * on its own or disagree with what the chain proves.
+ */
 export interface AuditEventsTable {
-  id: Generated<string>;
   seq: Generated<number>;
-  occurred_at: Timestamp;
-  action: string;
-  status: string;
-  resource_type: string;
-  resource_id: string | null;
-  account_id: string | null;
-  actor_id: string | null;
-  actor_name: string | null;
-  ip_address: string | null;
-  /** The client's User-Agent; null for events recorded before it was kept and for background work. */
-  user_agent: string | null;
-  details: Json<Record<string, unknown>>;
+  content: string;
   prev_hash: string;
   hash: string;
+  id: GeneratedAlways<string>;
+  occurred_at: GeneratedAlways<Date>;
+  action: GeneratedAlways<string>;
+  status: GeneratedAlways<string>;
+  resource_type: GeneratedAlways<string>;
+  resource_id: GeneratedAlways<string | null>;
+  account_id: GeneratedAlways<string | null>;
+  actor_id: GeneratedAlways<string | null>;
+  actor_name: GeneratedAlways<string | null>;
+  ip_address: GeneratedAlways<string | null>;
+  /** The client's User-Agent; null for events recorded before it was kept and for background work. */
+  user_agent: GeneratedAlways<string | null>;
+  details: GeneratedAlways<Record<string, unknown>>;
 }
 
 /** A public key that signs audit checkpoints (decision 023); its private half stays in a file. */

@@ -74,7 +74,7 @@ function addDays(date: string, days: number): string {
  * (tests/server/migrated-database.ts), or a schema of its own in the PostgreSQL
  * server named by TEST_DATABASE_URL, dropped again on close.
  */
-async function openTestDatabase(): Promise<OpenDatabase> {
+export async function openTestDatabase(): Promise<OpenDatabase> {
   const url = process.env.TEST_DATABASE_URL;
   if (!url)
     return openDatabase({ inMemory: true, from: await migratedDatabase(inject('migratedDatabaseFile')) });

@@ -60,12 +60,12 @@ describe('the audit trail', () => {
   it('detects an edited event', async () => {
     const target = await harness.deps.db
       .selectFrom('audit_events')
-      .select('seq')
+      .select(['seq', 'content'])
       .where('resource_id', '=', 'account-3')
       .executeTakeFirstOrThrow();
     await harness.deps.db
       .updateTable('audit_events')
-      .set({ actor_name: 'someone else' })
+      .set({ content: target.content.replace('"status":"success"', '"status":"failure"') })
       .where('seq', '=', target.seq)
       .execute();
     expect(await verifyAuditChain(harness.deps.db)).toMatchObject({

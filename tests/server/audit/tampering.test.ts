@@ -3,6 +3,7 @@ import { sign } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { generateCheckpointSigner, registerCheckpointKey } from '../../../server/audit/checkpoints.ts';
 import { checkpointMessage } from '../../../server/audit/event-hash.ts';
@@ -87,11 +88,27 @@ describe('a tampered trail', () => {
     const rows = await chainRows(harness);
     const target = rows[3];
     if (!target) throw new Error('no events');
+    // The columns are generated from the content: only the content can be edited.
+    await expect(
+      harness.deps.db
+        .updateTable('audit_events')
+        .set({ actor_name: sql`'Someone Else'` } as never)
+        .where('seq', '=', target.seq)
+        .execute(),
+    ).rejects.toThrow(/can only be updated to DEFAULT/);
     await harness.deps.db
       .updateTable('audit_events')
-      .set({ actor_name: 'Someone Else' })
+      .set({
+        content: target.content.replace(`"actor_name":"${target.actor_name}"`, '"actor_name":"Someone Else"'),
+      })
       .where('seq', '=', target.seq)
       .execute();
+    const edited = await harness.deps.db
+      .selectFrom('audit_events')
+      .select('actor_name')
+      .where('seq', '=', target.seq)
+      .executeTakeFirstOrThrow();
+    expect(edited.actor_name).toBe('Someone Else');
     const verification = await verifyEvent(harness, system, target.id);
     expect(verification).toMatchObject({
       intact: false,
@@ -128,19 +145,16 @@ describe('a tampered trail', () => {
     const rows = await chainRows(harness);
     const [a, b] = [rows[1], rows[2]];
     if (!a || !b) throw new Error('no events');
-    // Each row takes the other's content; `seq`, the chain's order, stays.
-    const content = ({ seq: _seq, ...rest }: typeof a) => ({
-      ...rest,
-      details: JSON.stringify(rest.details),
-    });
+    // Each row takes the other's content and hashes; `seq`, the chain's order, stays.
+    const stored = ({ content, prev_hash, hash }: typeof a) => ({ content, prev_hash, hash });
     await harness.deps.db.transaction().execute(async (trx) => {
       await trx
         .updateTable('audit_events')
-        .set({ ...content(a), id: 'swapping', hash: 'swapping' })
+        .set({ content: a.content.replace(a.id, 'swapping'), hash: 'swapping' })
         .where('seq', '=', a.seq)
         .execute();
-      await trx.updateTable('audit_events').set(content(a)).where('seq', '=', b.seq).execute();
-      await trx.updateTable('audit_events').set(content(b)).where('seq', '=', a.seq).execute();
+      await trx.updateTable('audit_events').set(stored(a)).where('seq', '=', b.seq).execute();
+      await trx.updateTable('audit_events').set(stored(b)).where('seq', '=', a.seq).execute();
     });
     expect(await verifyEvent(harness, system, a.id)).toMatchObject({
       intact: false,
