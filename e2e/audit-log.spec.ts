@@ -17,6 +17,7 @@ import {
   changeOf,
   exportLog,
   filterLog,
+  LOGGING_PATH,
   loggedRows,
   openFirstEvent,
   openLoggingFromNavigation,
@@ -82,12 +83,12 @@ for (const theme of ['Light', 'Dark'] as const) {
     await test.step('Reporting › Logging filtered by UPDATE and the account shows the rename', async () => {
       await openLoggingFromNavigation(page);
       await assertOnLogging(page);
-      await filterLog(page, 'Action', 'UPDATE');
+      await filterLog(page, 'Action', 'Updated');
       await filterLog(page, 'Account', renamed);
       await expect.poll(async () => (await loggedRows(page)).length).toBe(1);
       const [row] = await loggedRows(page);
       expect(row?.[0]).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
-      expect(row?.slice(1, 3)).toEqual(['UPDATE', 'Success']);
+      expect(row?.slice(1, 3)).toEqual(['Updated', 'Success']);
     });
 
     await test.step('the event shows the name before and after and verifies intact', async () => {
@@ -125,6 +126,22 @@ for (const theme of ['Light', 'Dark'] as const) {
       await writeFile(file, text);
       const { stdout } = await runCommand('npx', ['tsx', 'scripts/audit-verify.ts', file]);
       expect(stdout).toMatch(/^OK: 1 events, every hash intact/);
+    });
+
+    await test.step('the whole log checks out offline against the checkpoints downloaded beside it', async () => {
+      await page.goto(LOGGING_PATH);
+      await assertOnLogging(page);
+      const whole = await exportLog(page, 'JSON Lines');
+      const checkpoints = await exportLog(page, 'checkpoints');
+      expect(checkpoints.fileName).toMatch(/^audit-checkpoints-.*\.json$/);
+      const [file, kept] = [
+        test.info().outputPath(whole.fileName),
+        test.info().outputPath(checkpoints.fileName),
+      ];
+      await writeFile(file, whole.text);
+      await writeFile(kept, checkpoints.text);
+      const { stdout } = await runCommand('npx', ['tsx', 'scripts/audit-verify.ts', file, kept]);
+      expect(stdout).toMatch(/^OK: \d+ events, every hash intact/);
     });
   });
 }

@@ -3,7 +3,7 @@ import type { Locator, Page } from '@playwright/test';
 import { CONSOLE_BASE_PATH } from '../../contract/paths.ts';
 import { assertAccessible, expect } from '../fixtures.ts';
 
-const LOGGING_PATH = `${CONSOLE_BASE_PATH}/reporting/logging`;
+export const LOGGING_PATH = `${CONSOLE_BASE_PATH}/reporting/logging`;
 
 /** Reporting › Logging through the main navigation. */
 export async function openLoggingFromNavigation(page: Page): Promise<void> {
@@ -49,7 +49,7 @@ export async function loggedRows(page: Page): Promise<string[][]> {
 export async function openFirstEvent(page: Page): Promise<void> {
   await eventsTable(page).locator('tbody tr').first().getByRole('link').first().click();
   await expect(
-    page.getByRole('heading', { name: /^[A-Z_]+ at \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, level: 1 }),
+    page.getByRole('heading', { name: /^.+ at \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, level: 1 }),
   ).toBeVisible();
   await assertAccessible(page);
 }
@@ -78,10 +78,11 @@ export async function assertIntact(page: Page): Promise<void> {
 /** Clicks an export button and answers the downloaded file's name and text. */
 export async function exportLog(
   page: Page,
-  format: 'CSV' | 'JSON Lines',
+  format: 'CSV' | 'JSON Lines' | 'checkpoints',
 ): Promise<{ fileName: string; text: string }> {
   const downloaded = page.waitForEvent('download');
-  await page.getByRole('button', { name: `Export ${format}` }).click();
+  const button = format === 'checkpoints' ? 'Download checkpoints' : `Export ${format}`;
+  await page.getByRole('button', { name: button }).click();
   const download = await downloaded;
   const failure = await download.failure();
   if (failure) throw new Error(`The export failed to download: ${failure}`);

@@ -1,5 +1,5 @@
 import { Trans } from '@lingui/react/macro';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import type { QueryValue } from '../../lib/api-client.ts';
 import { formatDate, today } from '../../lib/dates.ts';
 import { downloadFromApi } from '../../lib/download.ts';
@@ -11,6 +11,7 @@ import { Button } from '../ui/button.tsx';
 const EXPORT_FORMATS = {
   csv: { accept: 'text/csv', extension: 'csv' },
   jsonl: { accept: 'application/jsonl', extension: 'jsonl' },
+  json: { accept: 'application/json', extension: 'json' },
 } as const;
 export type ExportFormat = keyof typeof EXPORT_FORMATS;
 
@@ -23,10 +24,23 @@ interface ExportButtonProps {
   query: Record<string, QueryValue>;
   /** The file's name before the date, used when the server names none: `accounts` → `accounts-2026-11-21.csv`. */
   fileName: string;
+  /** The button's words when they are not "Export" and the format (a file that is not a list). */
+  children?: ReactNode;
+}
+
+function FormatLabel({ format }: { format: ExportFormat }) {
+  switch (format) {
+    case 'csv':
+      return <Trans>Export CSV</Trans>;
+    case 'jsonl':
+      return <Trans>Export JSON Lines</Trans>;
+    case 'json':
+      return <Trans>Export JSON</Trans>;
+  }
 }
 
 /** Downloads a list, filtered and sorted as it is shown, as CSV or JSON Lines. */
-export function ExportButton({ path, format = 'csv', query, fileName }: ExportButtonProps) {
+export function ExportButton({ path, format = 'csv', query, fileName, children }: ExportButtonProps) {
   const [exporting, setExporting] = useState(false);
   const { accept, extension } = EXPORT_FORMATS[format];
   const exportList = async () => {
@@ -49,13 +63,7 @@ export function ExportButton({ path, format = 'csv', query, fileName }: ExportBu
     <NeedsConnection>
       {(gate) => (
         <Button variant="secondary" busy={exporting} onClick={() => void exportList()} {...gate.controlProps}>
-          {exporting ? (
-            <Trans>Exporting…</Trans>
-          ) : format === 'csv' ? (
-            <Trans>Export CSV</Trans>
-          ) : (
-            <Trans>Export JSON Lines</Trans>
-          )}
+          {exporting ? <Trans>Exporting…</Trans> : (children ?? <FormatLabel format={format} />)}
         </Button>
       )}
     </NeedsConnection>

@@ -17,7 +17,12 @@ import { ServerErrorAlert } from '../../../components/server-error-alert.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { auditEventQueryOptions, auditVerificationQueryOptions } from '../queries.ts';
-import { AuditStatusBadge, auditTime } from './audit-log-labels.tsx';
+import {
+  AUDIT_ACTION_LABELS,
+  AUDIT_RESOURCE_TYPE_LABELS,
+  AuditStatusBadge,
+  auditTime,
+} from './audit-log-labels.tsx';
 import './audit-log.css';
 
 /**
@@ -26,11 +31,11 @@ import './audit-log.css';
  * the event and the chain up to it are intact.
  */
 export function AuditEventPage({ id }: { id: string }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const query = useSuspenseQuery(auditEventQueryOptions(id));
   const event = query.data;
   const when = auditTime(event.occurred_at);
-  const action = event.action;
+  const action = i18n._(AUDIT_ACTION_LABELS[event.action]);
   return (
     <section className="page" aria-labelledby="page-title">
       <div className="list-heading">
@@ -53,7 +58,9 @@ export function AuditEventPage({ id }: { id: string }) {
           <DetailsRow label={<Trans>Who</Trans>}>
             <Actor event={event} />
           </DetailsRow>
-          <DetailsRow label={<Trans>Action</Trans>}>{event.action}</DetailsRow>
+          <DetailsRow label={<Trans>Action</Trans>}>
+            {action} <code>{event.action}</code>
+          </DetailsRow>
           <DetailsRow label={<Trans>Result</Trans>}>
             <AuditStatusBadge status={event.status} />
           </DetailsRow>
@@ -148,11 +155,19 @@ function resourceLink(type: AuditResourceType, id: string, label: ReactNode): Re
 }
 
 function Resource({ event }: { event: AuditEvent }) {
-  if (event.resource_id === null) return <>{event.resource_type}</>;
-  const label = `${event.resource_type} ${event.resource_id}`;
+  const { i18n } = useLingui();
+  const type = (
+    <>
+      {i18n._(AUDIT_RESOURCE_TYPE_LABELS[event.resource_type])} <code>{event.resource_type}</code>
+    </>
+  );
+  if (event.resource_id === null) return type;
+  const label = event.resource_id;
   // A deleted object has no page left to open.
   return (
-    <>{event.action === 'DELETE' ? label : resourceLink(event.resource_type, event.resource_id, label)}</>
+    <>
+      {type} {event.action === 'DELETE' ? label : resourceLink(event.resource_type, event.resource_id, label)}
+    </>
   );
 }
 

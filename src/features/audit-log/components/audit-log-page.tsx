@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import { AUDIT_RESOURCE_TYPES, AUDIT_STATUSES } from '../../../../contract/audit.ts';
 import { apiPaths } from '../../../../contract/paths.ts';
 import type { AuditEvent } from '../../../../contract/schemas/audit-log.ts';
-import { PAGE_SIZE } from '../../../../contract/schemas/common.ts';
+import { ALL_ITEMS_LIMIT, PAGE_SIZE } from '../../../../contract/schemas/common.ts';
 import type { AuditLogSortColumn, SortOrder } from '../../../../contract/sort-columns.ts';
 import { AccountFilterField } from '../../../components/account-filter-field.tsx';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
@@ -30,7 +30,13 @@ import {
   auditLogSortOf,
 } from '../list-search.ts';
 import { auditLogListQueryOptions, auditLogUsersQueryOptions } from '../queries.ts';
-import { AUDIT_STATUS_LABELS, AuditStatusBadge, auditTime } from './audit-log-labels.tsx';
+import {
+  AUDIT_ACTION_LABELS,
+  AUDIT_RESOURCE_TYPE_LABELS,
+  AUDIT_STATUS_LABELS,
+  AuditStatusBadge,
+  auditTime,
+} from './audit-log-labels.tsx';
 import './audit-log.css';
 
 const FILTERS = ['from', 'to', 'action', 'status', 'resource_type', 'user', 'account'] as const;
@@ -77,6 +83,15 @@ export function AuditLogPage({ search }: { search: AuditLogSearch }) {
             query={{ format: 'jsonl', ...exportQuery }}
             fileName="audit-log"
           />
+          {/* The signed heads an auditor keeps apart from the platform, to check exports against. */}
+          <ExportButton
+            path={apiPaths.auditLog.checkpoints}
+            format="json"
+            query={{ limit: ALL_ITEMS_LIMIT }}
+            fileName="audit-checkpoints"
+          >
+            <Trans>Download checkpoints</Trans>
+          </ExportButton>
         </div>
       </div>
       <CachedDataNotice updatedAt={list.dataUpdatedAt} />
@@ -108,7 +123,13 @@ export function AuditLogPage({ search }: { search: AuditLogSearch }) {
         <SelectField
           label={t`Action`}
           value={search.action ?? ''}
-          options={[any, ...AUDIT_FILTER_ACTIONS.map((action) => ({ value: action, label: action }))]}
+          options={[
+            any,
+            ...AUDIT_FILTER_ACTIONS.map((action) => ({
+              value: action,
+              label: i18n._(AUDIT_ACTION_LABELS[action]),
+            })),
+          ]}
           onChange={(event) =>
             changeFilter({ action: AUDIT_FILTER_ACTIONS.find((action) => action === event.target.value) })
           }
@@ -130,7 +151,13 @@ export function AuditLogPage({ search }: { search: AuditLogSearch }) {
         <SelectField
           label={t`Resource type`}
           value={search.resource_type ?? ''}
-          options={[any, ...AUDIT_RESOURCE_TYPES.map((type) => ({ value: type, label: type }))]}
+          options={[
+            any,
+            ...AUDIT_RESOURCE_TYPES.map((type) => ({
+              value: type,
+              label: i18n._(AUDIT_RESOURCE_TYPE_LABELS[type]),
+            })),
+          ]}
           onChange={(event) =>
             changeFilter({ resource_type: AUDIT_RESOURCE_TYPES.find((type) => type === event.target.value) })
           }
@@ -268,14 +295,14 @@ interface TableProps {
 }
 
 function AuditLogTable({ rows, columns, sort, onSortChange, busy }: TableProps) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const labels = useColumnLabels();
   const cells: Record<AuditLogColumn, (row: AuditEvent) => ReactNode> = {
-    action: (row) => row.action,
+    action: (row) => i18n._(AUDIT_ACTION_LABELS[row.action]),
     status: (row) => <AuditStatusBadge status={row.status} />,
     resource: (row) => (
       <>
-        {row.resource_type}
+        {i18n._(AUDIT_RESOURCE_TYPE_LABELS[row.resource_type])}
         {row.resource_id ? (
           <span className="audit-log__secondary">
             <TruncatedText text={row.resource_id} />

@@ -46,7 +46,7 @@ async function visitOnline() {
     [`GET ${API}/user`]: () => json({ items: [], total: 0 }),
   });
   const view = renderApp(`/account/reporting/logging/${EVENT_ID}`);
-  await screen.findByRole('heading', { name: /^UPDATE at /, level: 1 });
+  await screen.findByRole('heading', { name: /^Updated at /, level: 1 });
   await act(() => view.router.navigate({ to: '/reporting/logging' }));
   await screen.findByRole('table', { name: 'Audit events' });
   await act(() => flushOfflineCache());
@@ -74,7 +74,7 @@ describe('the audit log offline', () => {
     expect(screen.getByText(/Offline — data as of/)).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Export CSV' }).getAttribute('aria-disabled')).toBe('true');
     await userEvent.setup().click(within(table).getAllByRole('link')[0] as HTMLElement);
-    expect(await screen.findByRole('heading', { name: /^UPDATE at /, level: 1 })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: /^Updated at /, level: 1 })).toBeTruthy();
     expect(screen.getByText(/Offline — data as of/)).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Verify' }).getAttribute('aria-disabled')).toBe('true');
   });
