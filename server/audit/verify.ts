@@ -28,8 +28,9 @@ interface ChainSummary {
  * The database does the walk in one statement: SHA-256 over `prev_hash`, a line feed and `content`
  * (the rule of `chainHash`), and each row's link to the one before it by `lag` over the `seq` index.
  * Nothing is sent to the server process but the summary, so its memory does not depend on the
- * chain's length, and the database streams the rows through a window that keeps only the previous
- * one. Hashing where the rows are is what makes the walk keep up with raw SHA-256 (decision 023).
+ * chain's length; the database orders the narrow (seq, hashes, result) rows within its work memory,
+ * spilling to temporary files beyond it. Hashing where the rows are is what makes the walk keep up
+ * with raw SHA-256 (decision 023).
  */
 export async function verifyAuditChain(db: Kysely<Database>, span: ChainSpan = {}): Promise<AuditChainCheck> {
   const { after, throughSeq } = span;
@@ -38,16 +39,23 @@ export async function verifyAuditChain(db: Kysely<Database>, span: ChainSpan = {
     ...(throughSeq === undefined ? [] : [sql`seq <= ${throughSeq}`]),
   ];
   const inSpan = sql<boolean>`${sql.join(bounds, sql` and `)}`;
+  // The inner query hashes each row where it is read and hands the window only what the links need;
+  // `offset 0` keeps the planner from merging it into the window's input, which would then carry
+  // every row's content through the window.
   const { rows } = await sql<ChainSummary>`
     select count(*) as events,
       min(seq) filter (where not linked) as first_unlinked,
       min(seq) filter (where not hashed) as first_altered
     from (
-      select seq,
-        prev_hash = coalesce(lag(hash) over (order by seq), ${after?.hash ?? GENESIS_HASH}) as linked,
-        hash = encode(sha256(convert_to(prev_hash || chr(10) || content, 'UTF8')), 'hex') as hashed
-      from audit_events
-      where ${inSpan}
+      select seq, hashed,
+        prev_hash = coalesce(lag(hash) over (order by seq), ${after?.hash ?? GENESIS_HASH}) as linked
+      from (
+        select seq, prev_hash, hash,
+          hash = encode(sha256(convert_to(prev_hash || chr(10) || content, 'UTF8')), 'hex') as hashed
+        from audit_events
+        where ${inSpan}
+        offset 0
+      ) as hashed_rows
     ) as chain`.execute(db);
   const summary = rows[0];
   const events = Number(summary?.events ?? 0);
