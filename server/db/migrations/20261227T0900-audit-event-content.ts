@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { auditEventContent } from '../../audit/event-hash.ts';
+import { auditEventContent, type HashedAuditFields } from '../../audit/event-hash.ts';
 
 /**
  * Each audit event stores the canonical JSON its hash covers (`content`), and every other column of
@@ -35,21 +35,8 @@ const DERIVED_COLUMNS: readonly { name: string; type: string; expression: string
   { name: 'details', type: 'jsonb', expression: `content::jsonb -> 'details'`, notNull: true },
 ];
 
-interface StoredEvent {
-  seq: number;
-  id: string;
-  occurred_at: Date;
-  action: string;
-  status: string;
-  resource_type: string;
-  resource_id: string | null;
-  account_id: string | null;
-  actor_id: string | null;
-  actor_name: string | null;
-  ip_address: string | null;
-  user_agent: string | null;
-  details: Record<string, unknown>;
-}
+/** An event as stored before this migration: its hashed fields as columns, in the chain's order. */
+type StoredEvent = Omit<HashedAuditFields, 'prev_hash'> & { seq: number };
 
 async function backfillContent(db: Kysely<unknown>): Promise<void> {
   let after = 0;
