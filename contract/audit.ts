@@ -11,6 +11,9 @@ export const AUDIT_ACTIONS = [
   'SEND_RESET_PASSWORD',
   // Beyond the spec's list: the mail telling a user certificate sign-in is being set up (O-21).
   'SEND_CLIENT_AUTH_SETUP',
+  // Beyond the spec's list: the invitation, verification, standard-login and single sign-on mails an
+  // administrator sends (details.mail names which).
+  'SEND_USER_MAIL',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -47,6 +50,8 @@ export const AUDIT_RESOURCE_TYPES = [
   // Certificate enrollment (decision 021): the seats of an account and their enrollments.
   'SEAT',
   'ENROLLMENT',
+  // Bulk user creation (decision 018 §7): a job started or cancelled; each user it makes is a USER.
+  'BULK_IMPORT',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 

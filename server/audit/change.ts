@@ -21,7 +21,11 @@ export interface AuditedChange {
     | ChangeAction
     | Extract<
         AuditAction,
-        'UPDATE_PASSWORD' | 'SEND_RESET_PASSWORD' | 'SEND_CLIENT_AUTH_SETUP' | 'TERMS_AND_CONDITIONS'
+        | 'UPDATE_PASSWORD'
+        | 'SEND_RESET_PASSWORD'
+        | 'SEND_CLIENT_AUTH_SETUP'
+        | 'SEND_USER_MAIL'
+        | 'TERMS_AND_CONDITIONS'
       >;
   resourceType: AuditResourceType;
   resourceId: string;

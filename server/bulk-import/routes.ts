@@ -14,6 +14,7 @@ import {
 import { DEFAULT_LIST_LIMIT } from '../../contract/schemas/common.ts';
 import { BULK_REPORT_CSV_COLUMNS } from '../../contract/user-csv.ts';
 import type { AppDeps } from '../app-deps.ts';
+import { auditChange, updateDetails } from '../audit/change.ts';
 import { utcDate } from '../dates.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { requireAuth } from '../http/authenticate.ts';
@@ -43,7 +44,9 @@ function serverCatalogs(): Promise<ServerCatalogs> {
 /**
  * Bulk creation of users from a CSV file (/account/ui-api/v1/user/bulk…, decision 018 §4.5, §7),
  * described in docs/api.md. Only a job's creator reads or acts on it; anyone else is answered 404
- * (G10). No bulk call is audited itself: each user a job creates is a CREATE USER event.
+ * (G10). The start of a job is recorded (CREATE BULK_IMPORT) and its cancellation (UPDATE of its
+ * state), each in its transaction; each user a job creates is a CREATE USER event of its own. The dry
+ * run is not: it changes nothing anyone but its creator sees (decision 023, exemptions).
  */
 export function bulkImportRoutes(deps: AppDeps): Hono<AppEnv> {
   const { db } = deps;
@@ -98,12 +101,27 @@ export function bulkImportRoutes(deps: AppDeps): Hono<AppEnv> {
       if (job.state !== 'validated') {
         throw new ApiError(409, `The job is ${job.state}; only a checked job can be started.`);
       }
-      return trx
+      const queued = await trx
         .updateTable('bulk_import_jobs')
         .set({ state: 'queued', send_invitations, expires_at: null })
         .where('id', '=', job.id)
         .returningAll()
         .executeTakeFirstOrThrow();
+      // The file by name and digest, never its lines (personal data of the people it names).
+      await auditChange(trx, c, deps, {
+        action: 'CREATE',
+        resourceType: 'BULK_IMPORT',
+        resourceId: queued.id,
+        accountId: queued.account_id,
+        details: {
+          file_name: queued.file_name,
+          file_sha256: queued.file_sha256,
+          users: queued.valid_rows,
+          role_ids: queued.role_ids,
+          send_invitations,
+        },
+      });
+      return queued;
     });
     deps.bulkImport?.nudge();
     c.header('Location', apiPaths.users.bulkJob(started.id));
@@ -134,11 +152,20 @@ export function bulkImportRoutes(deps: AppDeps): Hono<AppEnv> {
     await db.transaction().execute(async (trx) => {
       const job = await findOwnJob(trx, principal.userId, c.req.valid('param').jobId, true);
       if (job === undefined) throw new ApiError(404, JOB_NOT_FOUND);
+      const recordState = (state: string) =>
+        auditChange(trx, c, deps, {
+          action: 'UPDATE',
+          resourceType: 'BULK_IMPORT',
+          resourceId: job.id,
+          accountId: job.account_id,
+          details: updateDetails({ state: job.state }, { state }, ['state']),
+        });
       switch (job.state) {
         case 'validated':
         case 'queued':
           // Locked here, so no runner holds it: runners claim with `skip locked`.
           await endJob(trx, job.id, 'cancelled', deps.now());
+          await recordState('cancelled');
           return;
         case 'running':
           await trx
@@ -146,6 +173,7 @@ export function bulkImportRoutes(deps: AppDeps): Hono<AppEnv> {
             .set({ state: 'cancelling' })
             .where('id', '=', job.id)
             .execute();
+          await recordState('cancelling');
           return;
         case 'cancelling':
           return;

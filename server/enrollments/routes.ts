@@ -103,8 +103,13 @@ function enrollmentUrl(deps: AppDeps, id: string, code: string): string {
  * Who the trail names for the enrollee's calls (decision 021 §4): nobody is signed in, so the seat
  * acts: the person's user id, or the device seat's id, with the seat's name.
  */
-function enrolleeActor(seat: Seat, address: string | null): AuditActor {
-  return { id: seat.user_id ?? seat.id, name: seat.name, address };
+function enrolleeActor(seat: Seat, c: Context<AppEnv>, address: string | null): AuditActor {
+  return {
+    id: seat.user_id ?? seat.id,
+    name: seat.name,
+    address,
+    userAgent: c.req.header('User-Agent') ?? null,
+  };
 }
 
 /**
@@ -569,7 +574,7 @@ export function enrollmentRoutes(deps: AppDeps): Hono<AppEnv> {
       const now = deps.now();
       assertPending(row, now);
       const profile = await profilePolicyOf(trx, row);
-      const actor = enrolleeActor(row.seat, judged.address);
+      const actor = enrolleeActor(row.seat, c, judged.address);
       // The profile decides the validity and every extension (decision 019); the request gives
       // the subject values it allows and the key, nothing else of the CSR is taken.
       const issued = await issueCertificate(deps, trx, actor, {
@@ -615,7 +620,7 @@ export function enrollmentRoutes(deps: AppDeps): Hono<AppEnv> {
         );
       }
       await updateEnrollment(trx, row.id, { status: 'redeemed', redeemed_at: deps.now() });
-      await auditChangeBy(trx, enrolleeActor(row.seat, judged.address), deps, {
+      await auditChangeBy(trx, enrolleeActor(row.seat, c, judged.address), deps, {
         action: 'UPDATE',
         resourceType: 'ENROLLMENT',
         resourceId: row.id,

@@ -64,6 +64,7 @@ export function setupRoutes(deps: AppDeps): Hono<AppEnv> {
       const { body: text } = c.req.valid('json');
       const now = deps.now();
       const ipAddress = clientAddress(c, config);
+      const userAgent = c.req.header('User-Agent') ?? null;
       const verification = await verifyLicence(text, await loadTrustedLicenceKeys(config), now);
 
       return whileSetupIsOpen(db, async (trx) => {
@@ -73,6 +74,7 @@ export function setupRoutes(deps: AppDeps): Hono<AppEnv> {
             status: 'failure',
             resourceType: 'LICENSE',
             ipAddress,
+            userAgent,
             details: { reason: verification.failure.reason },
             occurredAt: now,
           });
@@ -96,6 +98,7 @@ export function setupRoutes(deps: AppDeps): Hono<AppEnv> {
           resourceType: 'LICENSE',
           resourceId: id,
           ipAddress,
+          userAgent,
           details: {
             licence_id: payload.licence_id,
             licensee: payload.licensee,
@@ -153,6 +156,7 @@ export function setupRoutes(deps: AppDeps): Hono<AppEnv> {
           actorId: userId,
           actorName: form.user_name,
           ipAddress: clientAddress(c, config),
+          userAgent: c.req.header('User-Agent') ?? null,
           details: { user_name: form.user_name, access_scope: 'system', roles: ['system_administrator'] },
           occurredAt: now,
         });

@@ -98,6 +98,7 @@ const actorOf = (holder: LinkHolder, c: Context<AppEnv>, config: AppDeps['config
   id: holder.id,
   name: holder.user_name,
   address: clientAddress(c, config),
+  userAgent: c.req.header('User-Agent') ?? null,
 });
 
 export function userLinkRoutes(app: Hono<AppEnv>, deps: AppDeps): void {

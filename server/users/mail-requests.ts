@@ -111,6 +111,27 @@ export function userMailRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
   const authenticated = requireAuth(deps);
   const userParams = validateParams(userIdParamsSchema);
 
+  /**
+   * Records that `kind` is sent to the target: for the invitation, the verification, the
+   * standard-login and the single sign-on mail, the message is the whole change. The reset has its
+   * own action (SEND_RESET_PASSWORD); the two-factor reset records the change that sends its mail.
+   */
+  const recordMail = async (
+    trx: Kysely<Database>,
+    c: Context<AppEnv>,
+    target: MailTarget,
+    kind: MailKind,
+  ): Promise<MailKind> => {
+    await auditChange(trx, c, deps, {
+      action: 'SEND_USER_MAIL',
+      resourceType: 'USER',
+      resourceId: target.id,
+      accountId: target.primary_account_id,
+      details: { mail: kind },
+    });
+    return kind;
+  };
+
   /** Queues `kind` for the user of the path once `decide` accepts the target; answers 204. */
   const sendMail = async (
     c: Context<AppEnv>,
@@ -138,12 +159,12 @@ export function userMailRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
 
   // The invitation while no password was ever set, else the verification of the current address.
   app.put('/user/:id/verification', authenticated, userParams, (c) =>
-    sendMail(c, c.req.valid('param').id, 'free', async (target) => {
-      if (target.password_hash === null) return 'invitation';
+    sendMail(c, c.req.valid('param').id, 'free', async (target, trx) => {
+      if (target.password_hash === null) return recordMail(trx, c, target, 'invitation');
       if (target.email_verified_at !== null) {
         throw new ApiError(409, 'The e-mail address is already verified.');
       }
-      return 'verify_email';
+      return recordMail(trx, c, target, 'verify_email');
     }),
   );
 
@@ -166,20 +187,20 @@ export function userMailRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
   );
 
   app.put('/user/:id/standard-login', authenticated, userParams, (c) =>
-    sendMail(c, c.req.valid('param').id, 'managed', async (target) => {
+    sendMail(c, c.req.valid('param').id, 'managed', async (target, trx) => {
       if (target.password_hash !== null) {
         throw new ApiError(409, 'The user already signs in with a password.', { code: 'hasPassword' });
       }
-      return 'standard_login';
+      return recordMail(trx, c, target, 'standard_login');
     }),
   );
 
   app.put('/user/:id/resendSsoEmail', authenticated, userParams, (c) =>
-    sendMail(c, c.req.valid('param').id, 'managed', async (target) => {
+    sendMail(c, c.req.valid('param').id, 'managed', async (target, trx) => {
       if (target.saml_username === null && target.oidc_username === null) {
         throw new ApiError(409, 'The user has no single sign-on user name.', { code: 'noSingleSignOn' });
       }
-      return 'sso_sign_in';
+      return recordMail(trx, c, target, 'sso_sign_in');
     }),
   );
 

@@ -93,6 +93,7 @@ export async function changeOwnPassword(
       actorId: principal.userId,
       actorName: principal.userName,
       ipAddress,
+      userAgent: c.req.header('User-Agent') ?? null,
       details: { sessions_ended: ended },
       occurredAt: now,
     });

@@ -27,7 +27,9 @@ export const DEFAULT_AUDIT_LOG_SORT: SortOrder<AuditLogSortColumn> = {
  * The actions the filter offers: the spec's list (P-07), without the actions beyond it, whose events
  * still show in the unfiltered log.
  */
-export const AUDIT_FILTER_ACTIONS = AUDIT_ACTIONS.filter((action) => action !== 'SEND_CLIENT_AUTH_SETUP');
+export const AUDIT_FILTER_ACTIONS = AUDIT_ACTIONS.filter(
+  (action) => action !== 'SEND_CLIENT_AUTH_SETUP' && action !== 'SEND_USER_MAIL',
+);
 
 /** A day of the date-range filter, `YYYY-MM-DD`; anything else is dropped. */
 const daySearch = v.fallback(v.optional(v.pipe(v.string(), v.isoDate())), undefined);
