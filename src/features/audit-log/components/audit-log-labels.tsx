@@ -22,6 +22,7 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<AuditAction, MessageDescriptor
   TERMS_AND_CONDITIONS: msg`Terms accepted`,
   SEND_RESET_PASSWORD: msg`Password reset e-mail sent`,
   SEND_CLIENT_AUTH_SETUP: msg`Certificate sign-in set-up e-mail sent`,
+  SEND_USER_MAIL: msg`E-mail to the user sent`,
 };
 
 /** What an event is about, in words (P-09); the code beside it on the event's page. */
@@ -52,6 +53,7 @@ export const AUDIT_RESOURCE_TYPE_LABELS: Readonly<Record<AuditResourceType, Mess
   CERTIFICATE: msg`Certificate`,
   SEAT: msg`Seat`,
   ENROLLMENT: msg`Enrollment`,
+  BULK_IMPORT: msg`Bulk import of users`,
 };
 
 /** The names of an event's outcomes (P-08). */
