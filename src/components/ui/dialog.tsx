@@ -1,10 +1,6 @@
-import { Dialog as ArkDialog } from '@ark-ui/react/dialog';
-import { Portal } from '@ark-ui/react/portal';
-import { type FormEvent, type ReactNode, useState } from 'react';
-import { Button } from './button.tsx';
-import { TextField } from './field.tsx';
+import { lazy, type ReactNode, Suspense, useState } from 'react';
 
-interface DialogProps {
+export interface DialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   title: ReactNode;
@@ -23,47 +19,30 @@ interface DialogProps {
   children: ReactNode;
 }
 
+const loadDialogFrame = () => import('./dialog-frame.tsx');
+const DialogFrame = lazy(() => loadDialogFrame().then(({ DialogFrame }) => ({ default: DialogFrame })));
+const TypeToConfirmForm = lazy(() =>
+  loadDialogFrame().then(({ TypeToConfirmForm }) => ({ default: TypeToConfirmForm })),
+);
+
 /**
- * A modal dialog (WAI-ARIA dialog pattern from Ark UI): focus moves in and is trapped, Escape closes,
- * the page behind is inert, and focus returns to where it was when the dialog closes. The content
- * mounts on opening and unmounts on closing, so every opening starts from an empty form.
+ * A modal dialog (dialog-frame.tsx). Its code (Ark UI's dialog, focus trap and layers, about 14 KB
+ * gzip) is fetched when a dialog first opens, not with the screen: until then nothing is drawn, as a
+ * closed dialog draws nothing. The frame stays mounted from that first opening on, so closing runs
+ * its focus return and exit as before, and later openings are immediate.
  */
-export function Dialog({
-  open,
-  onOpenChange,
-  title,
-  description,
-  role = 'dialog',
-  finalFocusEl,
-  children,
-}: DialogProps) {
+export function Dialog(props: DialogProps) {
+  const [opened, setOpened] = useState(props.open);
+  if (props.open && !opened) setOpened(true);
+  if (!opened) return null;
   return (
-    <ArkDialog.Root
-      open={open}
-      onOpenChange={(details) => onOpenChange(details.open)}
-      role={role}
-      closeOnInteractOutside={role !== 'alertdialog'}
-      finalFocusEl={finalFocusEl}
-      lazyMount
-      unmountOnExit
-    >
-      <Portal>
-        <ArkDialog.Backdrop className="dialog__backdrop" />
-        <ArkDialog.Positioner className="dialog__positioner">
-          <ArkDialog.Content className={`dialog dialog--${role}`}>
-            <ArkDialog.Title className="dialog__title">{title}</ArkDialog.Title>
-            {description ? (
-              <ArkDialog.Description className="dialog__description">{description}</ArkDialog.Description>
-            ) : null}
-            {children}
-          </ArkDialog.Content>
-        </ArkDialog.Positioner>
-      </Portal>
-    </ArkDialog.Root>
+    <Suspense fallback={null}>
+      <DialogFrame {...props} />
+    </Suspense>
   );
 }
 
-interface TypeToConfirmDialogProps {
+export interface TypeToConfirmDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   title: ReactNode;
@@ -104,49 +83,10 @@ export function TypeToConfirmDialog({
       role="alertdialog"
       finalFocusEl={finalFocusEl}
     >
-      <TypeToConfirmForm {...form} />
+      {/* Its own boundary: the form's first render inside an open dialog must not hide the dialog. */}
+      <Suspense fallback={null}>
+        <TypeToConfirmForm {...form} />
+      </Suspense>
     </Dialog>
-  );
-}
-
-function TypeToConfirmForm({
-  inputLabel,
-  expected,
-  maxLength,
-  confirmLabel,
-  cancelLabel,
-  pending,
-  error,
-  onConfirm,
-}: Omit<TypeToConfirmDialogProps, 'open' | 'onOpenChange' | 'title' | 'warning' | 'finalFocusEl'>) {
-  const [typed, setTyped] = useState('');
-  const matches = typed === expected;
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (matches && !pending) onConfirm(typed);
-  };
-  return (
-    <form className="dialog__form" onSubmit={submit} noValidate>
-      {error}
-      <TextField
-        label={inputLabel}
-        name="confirmation"
-        value={typed}
-        onChange={(event) => setTyped(event.currentTarget.value)}
-        maxLength={maxLength}
-        autoComplete="off"
-        autoCapitalize="none"
-        spellCheck={false}
-        required
-      />
-      <div className="dialog__actions">
-        <ArkDialog.CloseTrigger asChild>
-          <Button variant="secondary">{cancelLabel}</Button>
-        </ArkDialog.CloseTrigger>
-        <Button type="submit" className="button--danger" disabled={!matches} busy={pending}>
-          {confirmLabel}
-        </Button>
-      </div>
-    </form>
   );
 }
