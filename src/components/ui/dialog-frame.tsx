@@ -46,8 +46,31 @@ export function DialogFrame({
   );
 }
 
-/** The typed confirmation inside a `TypeToConfirmDialog`; its cancel button is the dialog's close trigger. */
-export function TypeToConfirmForm({
+/** `TypeToConfirmDialog` (dialog.tsx): the frame as an alert dialog, and the typed confirmation. */
+export function TypeToConfirmFrame({
+  open,
+  onOpenChange,
+  title,
+  warning,
+  finalFocusEl,
+  ...form
+}: TypeToConfirmDialogProps) {
+  return (
+    <DialogFrame
+      open={open}
+      onOpenChange={onOpenChange}
+      title={title}
+      description={warning}
+      role="alertdialog"
+      finalFocusEl={finalFocusEl}
+    >
+      <TypeToConfirmForm {...form} />
+    </DialogFrame>
+  );
+}
+
+/** Its cancel button is the dialog's close trigger. */
+function TypeToConfirmForm({
   inputLabel,
   expected,
   maxLength,

@@ -21,9 +21,16 @@ export interface DialogProps {
 
 const loadDialogFrame = () => import('./dialog-frame.tsx');
 const DialogFrame = lazy(() => loadDialogFrame().then(({ DialogFrame }) => ({ default: DialogFrame })));
-const TypeToConfirmForm = lazy(() =>
-  loadDialogFrame().then(({ TypeToConfirmForm }) => ({ default: TypeToConfirmForm })),
+const TypeToConfirmFrame = lazy(() =>
+  loadDialogFrame().then(({ TypeToConfirmFrame }) => ({ default: TypeToConfirmFrame })),
 );
+
+/** True from the first time `open` is, on: a dialog's frame is drawn from its first opening. */
+function useOpenedOnce(open: boolean): boolean {
+  const [opened, setOpened] = useState(open);
+  if (open && !opened) setOpened(true);
+  return opened || open;
+}
 
 /**
  * A modal dialog (dialog-frame.tsx). Its code (Ark UI's dialog, focus trap and layers, about 14 KB
@@ -32,9 +39,7 @@ const TypeToConfirmForm = lazy(() =>
  * its focus return and exit as before, and later openings are immediate.
  */
 export function Dialog(props: DialogProps) {
-  const [opened, setOpened] = useState(props.open);
-  if (props.open && !opened) setOpened(true);
-  if (!opened) return null;
+  if (!useOpenedOnce(props.open)) return null;
   return (
     <Suspense fallback={null}>
       <DialogFrame {...props} />
@@ -66,27 +71,12 @@ export interface TypeToConfirmDialogProps {
  * A destructive confirmation that is enabled only once the user typed `expected` exactly, so the
  * action cannot be confirmed by a reflexive Enter or a click on the wrong row.
  */
-export function TypeToConfirmDialog({
-  open,
-  onOpenChange,
-  title,
-  warning,
-  finalFocusEl,
-  ...form
-}: TypeToConfirmDialogProps) {
+export function TypeToConfirmDialog(props: TypeToConfirmDialogProps) {
+  // The frame and its form come in one piece, so the dialog opens with its field to focus.
+  if (!useOpenedOnce(props.open)) return null;
   return (
-    <Dialog
-      open={open}
-      onOpenChange={onOpenChange}
-      title={title}
-      description={warning}
-      role="alertdialog"
-      finalFocusEl={finalFocusEl}
-    >
-      {/* Its own boundary: the form's first render inside an open dialog must not hide the dialog. */}
-      <Suspense fallback={null}>
-        <TypeToConfirmForm {...form} />
-      </Suspense>
-    </Dialog>
+    <Suspense fallback={null}>
+      <TypeToConfirmFrame {...props} />
+    </Suspense>
   );
 }
