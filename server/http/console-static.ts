@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { type Context, Hono } from 'hono';
@@ -42,20 +43,25 @@ function fileUnder(root: string, requestPath: string): string | null {
   return file.startsWith(`${root}${path.sep}`) ? file : null;
 }
 
-async function isFile(file: string): Promise<boolean> {
+async function fileStats(file: string): Promise<Stats | null> {
   try {
-    return (await stat(file)).isFile();
+    const stats = await stat(file);
+    return stats.isFile() ? stats : null;
   } catch {
-    return false;
+    return null;
   }
+}
+
+async function isFile(file: string): Promise<boolean> {
+  return (await fileStats(file)) !== null;
 }
 
 /** The copies the build compresses beside each text file (vite.config.ts, `precompress`). */
 const PRECOMPRESSED_SUFFIX: Record<ContentCoding, string> = { br: '.br', gzip: '.gz' };
 
 /**
- * Answers a built file, as the build's brotli or gzip copy when one exists and the client accepts
- * it (brotli first). Vary is set on every file that has a copy, so a cache keeps the codings apart;
+ * Answers a built file, as the build's brotli or gzip copy when one exists, is not older than the
+ * file, and the client accepts it (brotli first). Vary is set on every file that has a copy, so a cache keeps the codings apart;
  * files the build left as they are (images, fonts, tiny files) are the same for every client.
  */
 async function sendFile(
@@ -64,11 +70,15 @@ async function sendFile(
   headers: Record<string, string>,
   rawContent?: Buffer,
 ): Promise<Response> {
+  const original = await fileStats(file);
+  // A copy older than its file was left by an earlier build (or the file was changed in place since):
+  // it would send the old content, so the file goes as it is instead.
   const copies = (
     await Promise.all(
-      CONTENT_CODINGS.map(async (coding) =>
-        (await isFile(`${file}${PRECOMPRESSED_SUFFIX[coding]}`)) ? coding : null,
-      ),
+      CONTENT_CODINGS.map(async (coding) => {
+        const copy = await fileStats(`${file}${PRECOMPRESSED_SUFFIX[coding]}`);
+        return copy && original && copy.mtimeMs >= original.mtimeMs ? coding : null;
+      }),
     )
   ).filter((coding) => coding !== null);
   const coding = negotiateContentCoding(c.req.header('Accept-Encoding'), copies);

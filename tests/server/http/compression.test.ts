@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -113,6 +113,19 @@ describe('the console files', () => {
     expect(response.headers.get('Content-Encoding')).toBeNull();
     expect(response.headers.get('Vary')).toBeNull();
     expect(await response.text()).toBe('export {};');
+  });
+
+  it('sends a file changed after its copies were made as it now is', async () => {
+    const dist = harness.deps.config.consoleDistDir;
+    const changed = 'self.addEventListener("install", () => {});\n'.repeat(40);
+    await writeFile(path.join(dist, 'sw.js.br'), brotliCompressSync('// an earlier build'.repeat(80)));
+    await writeFile(path.join(dist, 'sw.js.gz'), gzipSync('// an earlier build'.repeat(80)));
+    const later = new Date(Date.now() + 5_000);
+    await writeFile(path.join(dist, 'sw.js'), changed);
+    await utimes(path.join(dist, 'sw.js'), later, later);
+    const response = await request('/account/sw.js', { 'Accept-Encoding': 'br, gzip' });
+    expect(response.headers.get('Content-Encoding')).toBeNull();
+    expect(await response.text()).toBe(changed);
   });
 
   it('still answers 404 for a missing script, whatever the coding', async () => {
