@@ -88,6 +88,7 @@ export default defineConfig({
           name: 'console',
           include: ['tests/src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
+          setupFiles: ['tests/src/temporal-setup.ts'],
           testTimeout: 15_000,
         },
       },

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ACCOUNTS_LIST_PATH, apiPaths, LOGIN_PATH } from '../contract/paths.ts';
 import type { DatabaseLocation } from '../server/db/connection.ts';
-import { buildConsole, screenSize } from './bundle-size.ts';
+import { buildConsole, type ScreenSize, screenSize } from './bundle-size.ts';
 import { flood, type LoadResult, load } from './load.ts';
 import { signedInToken, startBaseline, startPlatform } from './servers.ts';
 import { BENCH_ACCOUNTS, BENCH_PARTNERS, BENCH_USERS, benchPostgres, seedAccounts } from './tenants.ts';
@@ -18,14 +18,25 @@ import { BENCH_ACCOUNTS, BENCH_PARTNERS, BENCH_USERS, benchPostgres, seedAccount
  * (bench/agent-session.ts), and how fast the agent makes an RSA-2048 key and CSR on a PKCS#11 token
  * beside openssl (bench/agent-keys.ts), and a whole enrollment beside openssl doing the same work
  * (bench/enrollment.ts), and how fast the audit chain is verified beside raw SHA-256 (bench/audit-chain.ts). Speed is printed against a baseline measured in the same run, never as a verdict
- * on wall-clock time; only the sign-in page's size has a budget.
+ * on wall-clock time; only the sizes of the sign-in page and the first secure screen have budgets.
  */
-const SIGN_IN_BUDGET_BYTES = 120 * 1024;
+/**
+ * Issue "Fast on a field network": the sign-in page within 100 KB as it travels (brotli, as the
+ * server sends it), the first secure screen within 180 KB of gzip JavaScript (docs/decisions/025).
+ */
+const SIGN_IN_BROTLI_BUDGET_BYTES = 100 * 1024;
+const SECURE_SCREEN_GZIP_BUDGET_BYTES = 180 * 1024;
 const REQUESTS = 5_000;
 const WARM_UP_REQUESTS = 500;
 const CONCURRENCY = 50;
 
 const kilobytes = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
+
+function budgetLine(size: ScreenSize, coding: 'gzip' | 'brotli', budget: number): string {
+  const bytes = coding === 'gzip' ? size.gzipBytes : size.brotliBytes;
+  const verdict = bytes <= budget ? '' : ' — OVER BUDGET';
+  return `${((bytes / budget) * 100).toFixed(0)}% of the ${kilobytes(budget)} ${coding} budget${verdict}`;
+}
 
 function benchSize(): boolean {
   const outDir = mkdtempSync(path.join(tmpdir(), 'trust-console-bench-build-'));
@@ -33,17 +44,21 @@ function benchSize(): boolean {
     buildConsole(outDir);
     const signIn = screenSize(outDir, 'sign-in', LOGIN_PATH);
     const accounts = screenSize(outDir, 'accounts (secure shell)', ACCOUNTS_LIST_PATH);
-    const withinBudget = signIn.gzipBytes <= SIGN_IN_BUDGET_BYTES;
-    console.info('\nJavaScript loaded before the first screen renders (gzip, KB = 1024 bytes)');
-    console.info(
-      `  ${signIn.screen.padEnd(26)} ${kilobytes(signIn.gzipBytes).padStart(9)} in ${signIn.files} files, ` +
-        `${((signIn.gzipBytes / SIGN_IN_BUDGET_BYTES) * 100).toFixed(0)}% of the ${kilobytes(SIGN_IN_BUDGET_BYTES)} budget` +
-        (withinBudget ? '' : ' — OVER BUDGET'),
+    console.info('\nJavaScript loaded before the first screen renders (KB = 1024 bytes)');
+    console.info(`  ${''.padEnd(26)} ${'gzip'.padStart(9)} ${'brotli'.padStart(9)}`);
+    for (const [size, budget] of [
+      [signIn, budgetLine(signIn, 'brotli', SIGN_IN_BROTLI_BUDGET_BYTES)],
+      [accounts, budgetLine(accounts, 'gzip', SECURE_SCREEN_GZIP_BUDGET_BYTES)],
+    ] as const) {
+      console.info(
+        `  ${size.screen.padEnd(26)} ${kilobytes(size.gzipBytes).padStart(9)} ${kilobytes(size.brotliBytes).padStart(9)}` +
+          ` in ${size.files.length} files, ${budget}`,
+      );
+    }
+    return (
+      signIn.brotliBytes <= SIGN_IN_BROTLI_BUDGET_BYTES &&
+      accounts.gzipBytes <= SECURE_SCREEN_GZIP_BUDGET_BYTES
     );
-    console.info(
-      `  ${accounts.screen.padEnd(26)} ${kilobytes(accounts.gzipBytes).padStart(9)} in ${accounts.files} files`,
-    );
-    return withinBudget;
   } finally {
     rmSync(outDir, { recursive: true, force: true });
   }

@@ -28,6 +28,7 @@ import { enrollmentRoutes } from './enrollments/routes.ts';
 import { featureFlagRoutes } from './feature-flags/routes.ts';
 import type { AppEnv } from './http/app-env.ts';
 import { warnOfUntrustedProxy } from './http/client-address.ts';
+import { compressJsonAnswers } from './http/compression.ts';
 import { consoleRoutes } from './http/console-static.ts';
 import { notFound, onError } from './http/errors.ts';
 import { idempotencyKeys } from './http/idempotency.ts';
@@ -53,6 +54,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.notFound(notFound);
   app.use(securityHeaders(deps.config));
   app.use(warnOfUntrustedProxy(deps.config));
+  // Outside the idempotency store, so a replayed answer is compressed for the client asking now.
+  app.use(compressJsonAnswers());
   const limitBodySize = limitBodySizeByPath(
     { [apiPaths.users.bulkValidate]: { bytes: BULK_USER_MAX_BYTES, words: '4 MiB' } },
     [

@@ -1,9 +1,11 @@
+import type { Stats } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { ACCOUNTS_LIST_PATH, CONSOLE_BASE_PATH, isApiPath } from '../../contract/paths.ts';
 import type { ServerConfig } from '../config.ts';
 import type { AppEnv } from './app-env.ts';
+import { CONTENT_CODINGS, type ContentCoding, negotiateContentCoding } from './compression.ts';
 import { OFFLINE_PAGE_PATH, offlinePagePolicy } from './security-headers.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -41,16 +43,59 @@ function fileUnder(root: string, requestPath: string): string | null {
   return file.startsWith(`${root}${path.sep}`) ? file : null;
 }
 
-async function isFile(file: string): Promise<boolean> {
+async function fileStats(file: string): Promise<Stats | null> {
   try {
-    return (await stat(file)).isFile();
+    const stats = await stat(file);
+    return stats.isFile() ? stats : null;
   } catch {
-    return false;
+    return null;
   }
 }
 
+async function isFile(file: string): Promise<boolean> {
+  return (await fileStats(file)) !== null;
+}
+
+/** The copies the build compresses beside each text file (vite.config.ts, `precompress`). */
+const PRECOMPRESSED_SUFFIX: Record<ContentCoding, string> = { br: '.br', gzip: '.gz' };
+
 /**
- * Serves the built console under the base path: files as they are, and index.html for every other
+ * Answers a built file, as the build's brotli or gzip copy when one exists, is not older than the
+ * file, and the client accepts it (brotli first). Vary is set on every file that has a copy, so a cache keeps the codings apart;
+ * files the build left as they are (images, fonts, tiny files) are the same for every client.
+ */
+async function sendFile(
+  c: Context<AppEnv>,
+  file: string,
+  headers: Record<string, string>,
+  rawContent?: Buffer,
+): Promise<Response> {
+  const original = await fileStats(file);
+  // A copy older than its file was left by an earlier build (or the file was changed in place since):
+  // it would send the old content, so the file goes as it is instead.
+  const copies = (
+    await Promise.all(
+      CONTENT_CODINGS.map(async (coding) => {
+        const copy = await fileStats(`${file}${PRECOMPRESSED_SUFFIX[coding]}`);
+        return copy && original && copy.mtimeMs >= original.mtimeMs ? coding : null;
+      }),
+    )
+  ).filter((coding) => coding !== null);
+  const coding = negotiateContentCoding(c.req.header('Accept-Encoding'), copies);
+  const content = coding
+    ? await readFile(`${file}${PRECOMPRESSED_SUFFIX[coding]}`)
+    : (rawContent ?? (await readFile(file)));
+  return c.body(new Uint8Array(content), 200, {
+    'Content-Type': CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
+    ...headers,
+    ...(copies.length > 0 ? { Vary: 'Accept-Encoding' } : {}),
+    ...(coding ? { 'Content-Encoding': coding } : {}),
+  });
+}
+
+/**
+ * Serves the built console under the base path: files as they are (or their precompressed copies),
+ * and index.html for every other
  * console route (the client router takes it from there). A missing file under assets/ stays a 404:
  * answering HTML for a stale script name would only break the page in a harder-to-read way.
  */
@@ -70,16 +115,14 @@ export function consoleRoutes(config: Pick<ServerConfig, 'consoleDistDir'>): Hon
 
     if (await isFile(file)) {
       const immutable = c.req.path.startsWith(ASSETS_PREFIX);
-      const content = await readFile(file);
       // sw.js, the manifest and the offline page are revalidated like every unhashed file, so a new
       // build's worker is found on the next check.
-      return c.body(new Uint8Array(content), 200, {
-        'Content-Type': CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
-        'Cache-Control': immutable ? IMMUTABLE : REVALIDATE,
-        ...(c.req.path === OFFLINE_PAGE_PATH
-          ? { 'Content-Security-Policy': offlinePagePolicy(content.toString('utf8')) }
-          : {}),
-      });
+      const headers: Record<string, string> = { 'Cache-Control': immutable ? IMMUTABLE : REVALIDATE };
+      if (c.req.path !== OFFLINE_PAGE_PATH) return sendFile(c, file, headers);
+      // The offline page's policy names the hash of its inline script, read from the page itself.
+      const content = await readFile(file);
+      headers['Content-Security-Policy'] = offlinePagePolicy(content.toString('utf8'));
+      return sendFile(c, file, headers, content);
     }
     if (c.req.path.startsWith(ASSETS_PREFIX)) return c.text('Not found.', 404);
     if (!(await isFile(indexFile))) {
@@ -88,10 +131,7 @@ export function consoleRoutes(config: Pick<ServerConfig, 'consoleDistDir'>): Hon
         503,
       );
     }
-    return c.body(new Uint8Array(await readFile(indexFile)), 200, {
-      'Content-Type': CONTENT_TYPES['.html'] ?? 'text/html',
-      'Cache-Control': REVALIDATE,
-    });
+    return sendFile(c, indexFile, { 'Cache-Control': REVALIDATE });
   });
   return app;
 }

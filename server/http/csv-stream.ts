@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { compressStream, streamCodingFor } from './compression.ts';
 
 /** The one CSV writer of the platform, shared with the console's own files. */
 export { csvCell, csvLine } from '../../contract/csv.ts';
@@ -28,7 +29,8 @@ export interface StreamedFile<TRow> {
 /**
  * Answers a file streamed batch by batch, so an export holds one batch in memory whatever its size.
  * The first batch is read before answering, so a failure to start is a clean 500, not a cut file; a
- * later failure can only cut the transfer, and the log says why.
+ * later failure can only cut the transfer, and the log says why. Sent compressed when the client
+ * accepts it (brotli or gzip).
  */
 export async function streamedFileResponse<TRow>(c: Context, file: StreamedFile<TRow>): Promise<Response> {
   const { batches, line } = file;
@@ -57,10 +59,15 @@ export async function streamedFileResponse<TRow>(c: Context, file: StreamedFile<
       await batches.return(undefined);
     },
   });
-  return c.body(body, 200, {
+  const headers = new Headers({
     'Content-Type': file.contentType,
     'Content-Disposition': `attachment; filename="${file.filename}"`,
   });
+  // Text compresses to a fraction of its size; the rows are compressed as they are read, so the
+  // export still holds one batch in memory.
+  const coding = streamCodingFor(c, headers);
+  if (coding) headers.set('Content-Encoding', coding);
+  return c.body(coding ? compressStream(body, coding) : body, 200, Object.fromEntries(headers));
 }
 
 /** Answers a CSV file streamed batch by batch (`streamedFileResponse`). */

@@ -1,8 +1,8 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
+import { notify } from './notify.ts';
 import { TypeToConfirmDialog } from './ui/dialog.tsx';
 import { FormErrorAlert } from './ui/form.tsx';
-import { showToast } from './ui/toast.tsx';
 
 /** The word a user types to confirm a deletion. */
 const DELETE_CONFIRMATION_WORD = 'DELETE';
@@ -112,7 +112,7 @@ function ItemDialog({
       onConfirm={() =>
         remove.mutate(item.version, {
           onSuccess: () => {
-            showToast('success', deletedNotice);
+            notify('success', deletedNotice);
             onClose();
             onDeleted?.();
           },

@@ -1,6 +1,6 @@
-import { Temporal } from 'temporal-polyfill';
 import { DATE_FORMAT, DEFAULT_USER_DATE_FORMAT, TIMESTAMP_FORMAT } from '../../contract/constants.ts';
 import { intlLocaleOf } from '../../contract/locales.ts';
+import { Temporal } from './temporal.ts';
 
 type DateLike = Temporal.PlainDate | Temporal.PlainDateTime;
 

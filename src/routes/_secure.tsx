@@ -13,12 +13,14 @@ import {
 } from '../lib/current-user.ts';
 import { activateLocale, loadConsoleCatalog } from '../lib/i18n.ts';
 import { forgetRecentAccount } from '../lib/recent-accounts.ts';
+import { loadTemporal } from '../lib/temporal.ts';
 
 export const Route = createFileRoute('/_secure')({
   // The session, or without a network the last user's cached screens (docs/decisions/013). The offline
   // support is imported here, not with the route tree, so the pages before sign-in never load it.
   beforeLoad: async ({ location, context: { loadQueryClient, session } }) => {
-    const queryClient = await loadQueryClient();
+    // Dates are drawn from the first secure screen on; the browser's own Temporal needs no fetch.
+    const [queryClient] = await Promise.all([loadQueryClient(), loadTemporal()]);
     const { screenDataOf } = await import('../lib/query-client.ts');
     const { startSecureSession, showOfflinePage, showOfflineNoticesWith } = await import(
       '../lib/offline/secure-session.ts'

@@ -32,8 +32,8 @@ describe('reading the imports of a module', () => {
       { value: './e.ts', typeOnly: false },
       { value: './f.ts', typeOnly: true },
       { value: './g.ts', typeOnly: false },
-      { value: './h.tsx', typeOnly: false },
-      { value: './i.ts', typeOnly: false },
+      { value: './h.tsx', typeOnly: false, dynamic: true },
+      { value: './i.ts', typeOnly: false, dynamic: true },
     ]);
   });
 
@@ -194,6 +194,23 @@ describe('layering rules', () => {
       }),
     ).toEqual([
       'src/features/accounts/components/picker.tsx imports @ark-ui/react/select, but Ark UI is imported only in src/components/ui (decision 002)',
+    ]);
+  });
+
+  it('report a static import of code loaded on first use, and not its import() or its types', () => {
+    expect(
+      reported({
+        'src/lib/temporal.ts':
+          "import type { Temporal } from 'temporal-polyfill';\nconst load = () => import('temporal-polyfill');",
+        'src/lib/dates.ts': "import { Temporal } from 'temporal-polyfill';",
+        'src/components/ui/menu.tsx': "const load = () => import('./menu-button.tsx');",
+        'src/components/ui/menu-button.tsx': "import type { MenuProps } from './menu.tsx';",
+        'src/features/a/components/view.tsx': "import { showToast } from '../../../components/ui/toast.tsx';",
+        'src/components/ui/toast.tsx': '',
+      }),
+    ).toEqual([
+      'src/lib/dates.ts imports temporal-polyfill, but the date polyfill, menus, dialogs and toasts are loaded on first use, never imported (decision 025)',
+      'src/features/a/components/view.tsx imports src/components/ui/toast.tsx, but the date polyfill, menus, dialogs and toasts are loaded on first use, never imported (decision 025)',
     ]);
   });
 

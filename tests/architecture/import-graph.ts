@@ -16,11 +16,14 @@ export interface ImportEdge {
   kind: 'file' | 'package';
   /** `import type` / `export type`: erased by the compiler, so it cannot take part in a runtime cycle. */
   typeOnly: boolean;
+  /** `import('…')`: the bundler puts the file in a chunk of its own, loaded when the call runs. */
+  dynamic?: true;
 }
 
 interface Specifier {
   value: string;
   typeOnly: boolean;
+  dynamic?: true;
 }
 
 /**
@@ -48,7 +51,7 @@ export function importSpecifiers(fileName: string, source: string): Specifier[] 
   for (const call of dynamicImports) {
     const argument = source.slice(call.moduleRequest.start, call.moduleRequest.end);
     const literal = /^(['"`])([^'"`$]*)\1$/.exec(argument);
-    if (literal?.[2] !== undefined) specifiers.push({ value: literal[2], typeOnly: false });
+    if (literal?.[2] !== undefined) specifiers.push({ value: literal[2], typeOnly: false, dynamic: true });
   }
   return specifiers;
 }
@@ -81,12 +84,13 @@ export function importGraph(sources: ReadonlyMap<string, string>): ImportEdge[] 
   const files = new Set(sources.keys());
   const edges: ImportEdge[] = [];
   for (const [from, source] of sources) {
-    for (const { value, typeOnly } of importSpecifiers(from, source)) {
+    for (const { value, typeOnly, dynamic } of importSpecifiers(from, source)) {
+      const how = dynamic ? { typeOnly, dynamic } : { typeOnly };
       if (value.startsWith('.')) {
         const to = resolveRelative(from, value, files) ?? posix.join(posix.dirname(from), value);
-        edges.push({ from, to, kind: 'file', typeOnly });
+        edges.push({ from, to, kind: 'file', ...how });
       } else {
-        edges.push({ from, to: value, kind: 'package', typeOnly });
+        edges.push({ from, to: value, kind: 'package', ...how });
       }
     }
   }

@@ -49,6 +49,18 @@ function fromOnePartToAnother(partOf: (path: string) => string | null): LayerRul
   };
 }
 
+/**
+ * Code the first screens do without until it is used (decision 025): the date polyfill, the menus,
+ * the dialogs and the toasts. A static import anywhere in the console would put it back on the
+ * first screen that imports it; `import()` and type-only imports are fine.
+ */
+export const LOADED_ON_FIRST_USE: ReadonlySet<string> = new Set([
+  'temporal-polyfill',
+  'src/components/ui/menu-button.tsx',
+  'src/components/ui/dialog-frame.tsx',
+  'src/components/ui/toast.tsx',
+]);
+
 export const LAYER_RULES: readonly LayerRule[] = [
   {
     name: 'a feature never imports another feature (decision 002)',
@@ -81,6 +93,14 @@ export const LAYER_RULES: readonly LayerRule[] = [
     name: 'Ark UI is imported only in src/components/ui (decision 002)',
     breaks: ({ from, to, kind }) =>
       kind === 'package' && packageName(to).startsWith('@ark-ui/') && !isUnder(from, 'src/components/ui'),
+  },
+  {
+    name: 'the date polyfill, menus, dialogs and toasts are loaded on first use, never imported (decision 025)',
+    breaks: ({ from, to, kind, typeOnly, dynamic }) =>
+      isUnder(from, 'src') &&
+      !typeOnly &&
+      !dynamic &&
+      LOADED_ON_FIRST_USE.has(kind === 'package' ? packageName(to) : to),
   },
 ];
 

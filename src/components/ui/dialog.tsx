@@ -1,10 +1,6 @@
-import { Dialog as ArkDialog } from '@ark-ui/react/dialog';
-import { Portal } from '@ark-ui/react/portal';
-import { type FormEvent, type ReactNode, useState } from 'react';
-import { Button } from './button.tsx';
-import { TextField } from './field.tsx';
+import { lazy, type ReactNode, Suspense, useState } from 'react';
 
-interface DialogProps {
+export interface DialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   title: ReactNode;
@@ -23,47 +19,35 @@ interface DialogProps {
   children: ReactNode;
 }
 
+const loadDialogFrame = () => import('./dialog-frame.tsx');
+const DialogFrame = lazy(() => loadDialogFrame().then(({ DialogFrame }) => ({ default: DialogFrame })));
+const TypeToConfirmFrame = lazy(() =>
+  loadDialogFrame().then(({ TypeToConfirmFrame }) => ({ default: TypeToConfirmFrame })),
+);
+
+/** True from the first time `open` is, on: a dialog's frame is drawn from its first opening. */
+function useOpenedOnce(open: boolean): boolean {
+  const [opened, setOpened] = useState(open);
+  if (open && !opened) setOpened(true);
+  return opened || open;
+}
+
 /**
- * A modal dialog (WAI-ARIA dialog pattern from Ark UI): focus moves in and is trapped, Escape closes,
- * the page behind is inert, and focus returns to where it was when the dialog closes. The content
- * mounts on opening and unmounts on closing, so every opening starts from an empty form.
+ * A modal dialog (dialog-frame.tsx). Its code (Ark UI's dialog, focus trap and layers, about 14 KB
+ * gzip) is fetched when a dialog first opens, not with the screen: until then nothing is drawn, as a
+ * closed dialog draws nothing. The frame stays mounted from that first opening on, so closing runs
+ * its focus return and exit as before, and later openings are immediate.
  */
-export function Dialog({
-  open,
-  onOpenChange,
-  title,
-  description,
-  role = 'dialog',
-  finalFocusEl,
-  children,
-}: DialogProps) {
+export function Dialog(props: DialogProps) {
+  if (!useOpenedOnce(props.open)) return null;
   return (
-    <ArkDialog.Root
-      open={open}
-      onOpenChange={(details) => onOpenChange(details.open)}
-      role={role}
-      closeOnInteractOutside={role !== 'alertdialog'}
-      finalFocusEl={finalFocusEl}
-      lazyMount
-      unmountOnExit
-    >
-      <Portal>
-        <ArkDialog.Backdrop className="dialog__backdrop" />
-        <ArkDialog.Positioner className="dialog__positioner">
-          <ArkDialog.Content className={`dialog dialog--${role}`}>
-            <ArkDialog.Title className="dialog__title">{title}</ArkDialog.Title>
-            {description ? (
-              <ArkDialog.Description className="dialog__description">{description}</ArkDialog.Description>
-            ) : null}
-            {children}
-          </ArkDialog.Content>
-        </ArkDialog.Positioner>
-      </Portal>
-    </ArkDialog.Root>
+    <Suspense fallback={null}>
+      <DialogFrame {...props} />
+    </Suspense>
   );
 }
 
-interface TypeToConfirmDialogProps {
+export interface TypeToConfirmDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   title: ReactNode;
@@ -87,66 +71,12 @@ interface TypeToConfirmDialogProps {
  * A destructive confirmation that is enabled only once the user typed `expected` exactly, so the
  * action cannot be confirmed by a reflexive Enter or a click on the wrong row.
  */
-export function TypeToConfirmDialog({
-  open,
-  onOpenChange,
-  title,
-  warning,
-  finalFocusEl,
-  ...form
-}: TypeToConfirmDialogProps) {
+export function TypeToConfirmDialog(props: TypeToConfirmDialogProps) {
+  // The frame and its form come in one piece, so the dialog opens with its field to focus.
+  if (!useOpenedOnce(props.open)) return null;
   return (
-    <Dialog
-      open={open}
-      onOpenChange={onOpenChange}
-      title={title}
-      description={warning}
-      role="alertdialog"
-      finalFocusEl={finalFocusEl}
-    >
-      <TypeToConfirmForm {...form} />
-    </Dialog>
-  );
-}
-
-function TypeToConfirmForm({
-  inputLabel,
-  expected,
-  maxLength,
-  confirmLabel,
-  cancelLabel,
-  pending,
-  error,
-  onConfirm,
-}: Omit<TypeToConfirmDialogProps, 'open' | 'onOpenChange' | 'title' | 'warning' | 'finalFocusEl'>) {
-  const [typed, setTyped] = useState('');
-  const matches = typed === expected;
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (matches && !pending) onConfirm(typed);
-  };
-  return (
-    <form className="dialog__form" onSubmit={submit} noValidate>
-      {error}
-      <TextField
-        label={inputLabel}
-        name="confirmation"
-        value={typed}
-        onChange={(event) => setTyped(event.currentTarget.value)}
-        maxLength={maxLength}
-        autoComplete="off"
-        autoCapitalize="none"
-        spellCheck={false}
-        required
-      />
-      <div className="dialog__actions">
-        <ArkDialog.CloseTrigger asChild>
-          <Button variant="secondary">{cancelLabel}</Button>
-        </ArkDialog.CloseTrigger>
-        <Button type="submit" className="button--danger" disabled={!matches} busy={pending}>
-          {confirmLabel}
-        </Button>
-      </div>
-    </form>
+    <Suspense fallback={null}>
+      <TypeToConfirmFrame {...props} />
+    </Suspense>
   );
 }

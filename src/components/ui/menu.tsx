@@ -1,6 +1,4 @@
-import { Menu as ArkMenu } from '@ark-ui/react/menu';
-import { Portal } from '@ark-ui/react/portal';
-import type { ReactNode } from 'react';
+import { type KeyboardEvent, type ReactNode, useState } from 'react';
 
 export interface MenuEntry {
   value: string;
@@ -20,7 +18,7 @@ export interface MenuSection {
   entries: readonly MenuEntry[];
 }
 
-interface MenuProps {
+export interface MenuProps {
   trigger: ReactNode;
   /** The trigger's accessible name when its visible content is not enough. */
   triggerLabel?: string;
@@ -28,51 +26,55 @@ interface MenuProps {
   onSelect: (value: string) => void;
 }
 
-/** A menu button (WAI-ARIA menu pattern from Ark UI): arrow keys, typeahead, Escape, focus return. */
-export function Menu({ trigger, triggerLabel, sections, onSelect }: MenuProps) {
+type MenuButtonModule = typeof import('./menu-button.tsx');
+let menuButtonModule: Promise<MenuButtonModule> | undefined;
+/** Set once the code is here: menus drawn after that draw the real button at once. */
+let loadedMenuButton: MenuButtonModule['MenuButton'] | undefined;
+/** The menus' code (Ark UI's menu and positioning, about 19 KB gzip), fetched once for every menu. */
+const loadMenuButton = () => {
+  menuButtonModule ??= import('./menu-button.tsx').then((module) => {
+    loadedMenuButton = module.MenuButton;
+    return module;
+  });
+  return menuButtonModule;
+};
+
+/** Keys that open a menu button from its trigger (WAI-ARIA menu button pattern). */
+const OPENING_KEYS = new Set(['Enter', ' ', 'ArrowDown', 'ArrowUp']);
+
+/**
+ * A menu button whose code loads when the user first comes near one (pointer over it, focus on it)
+ * rather than with the screen. Until it is wanted a plain button stands in, named and marked
+ * `aria-haspopup` as the real trigger is, so it reads and tabs the same; a press or an opening key
+ * on it puts the real menu button in its place, open, as soon as the code is there. The stand-in
+ * is replaced only on that press, never under a pointer on its way to click it.
+ */
+export function Menu(props: MenuProps) {
+  const [MenuButton, setMenuButton] = useState(() => loadedMenuButton);
+  const [opening, setOpening] = useState(false);
+
+  if (MenuButton) return <MenuButton {...props} openOnArrival={opening} />;
+  const open = () => {
+    setOpening(true);
+    void loadMenuButton().then((module) => setMenuButton(() => module.MenuButton));
+  };
   return (
-    <ArkMenu.Root onSelect={(details) => onSelect(details.value)} positioning={{ placement: 'bottom-end' }}>
-      <ArkMenu.Trigger className="menu__trigger" aria-label={triggerLabel}>
-        {trigger}
-      </ArkMenu.Trigger>
-      <Portal>
-        <ArkMenu.Positioner>
-          <ArkMenu.Content className="menu__content">
-            {sections.map((section, index) => (
-              <ArkMenu.ItemGroup key={section.id} className="menu__group">
-                {index > 0 ? <ArkMenu.Separator className="menu__separator" /> : null}
-                {section.label ? (
-                  <ArkMenu.ItemGroupLabel className="menu__group-label">
-                    {section.label}
-                  </ArkMenu.ItemGroupLabel>
-                ) : null}
-                {section.entries.map((entry) => (
-                  <ArkMenu.Item
-                    key={entry.value}
-                    value={entry.value}
-                    className="menu__item"
-                    lang={entry.lang}
-                    disabled={entry.disabled}
-                    aria-current={entry.checked ? 'true' : undefined}
-                  >
-                    <span className="menu__check" aria-hidden="true">
-                      {entry.checked ? '✓' : ''}
-                    </span>
-                    {entry.description ? (
-                      <span className="menu__text">
-                        {entry.label}
-                        <span className="menu__description">{entry.description}</span>
-                      </span>
-                    ) : (
-                      entry.label
-                    )}
-                  </ArkMenu.Item>
-                ))}
-              </ArkMenu.ItemGroup>
-            ))}
-          </ArkMenu.Content>
-        </ArkMenu.Positioner>
-      </Portal>
-    </ArkMenu.Root>
+    <button
+      type="button"
+      className="menu__trigger"
+      aria-haspopup="menu"
+      aria-expanded={false}
+      aria-label={props.triggerLabel}
+      onPointerEnter={() => void loadMenuButton()}
+      onFocus={() => void loadMenuButton()}
+      onClick={open}
+      onKeyDown={(event: KeyboardEvent<HTMLButtonElement>) => {
+        if (!OPENING_KEYS.has(event.key)) return;
+        event.preventDefault();
+        open();
+      }}
+    >
+      {props.trigger}
+    </button>
   );
 }

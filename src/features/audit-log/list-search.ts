@@ -1,4 +1,3 @@
-import { Temporal } from 'temporal-polyfill';
 import * as v from 'valibot';
 import { AUDIT_ACTIONS, AUDIT_RESOURCE_TYPES, AUDIT_STATUSES } from '../../../contract/audit.ts';
 import { PAGE_SIZE } from '../../../contract/schemas/common.ts';
@@ -16,6 +15,7 @@ import {
   sortOf,
   sortSearch,
 } from '../../components/list/list-search.ts';
+import { Temporal } from '../../lib/temporal.ts';
 
 /** Newest first, as an auditor reads a trail. */
 export const DEFAULT_AUDIT_LOG_SORT: SortOrder<AuditLogSortColumn> = {

@@ -1,4 +1,3 @@
-import { Temporal } from 'temporal-polyfill';
 import type { SubjectField } from '../../../contract/certificate-policy.ts';
 import { MULTI_VALUE_SUBJECT_FIELDS } from '../../../contract/certificate-policy.ts';
 import type { KeystoreLocation } from '../../../contract/schemas/certificate-profiles.ts';
@@ -10,6 +9,7 @@ import {
 import type { AgentCommand, CommandError, CommandRequest } from '../../../contract/trust-agent/commands.ts';
 import { HARDWARE_TOKEN_KEY_SIZE } from '../../../contract/trust-agent/constants.ts';
 import type { Mechanism } from '../../../contract/trust-agent/entities.ts';
+import { loadTemporal, type Temporal } from '../../lib/temporal.ts';
 import type { CommandResult, UndeliveredCommand } from '../../trust-agent/shared.ts';
 import { subjectLines } from './schemas.ts';
 
@@ -194,7 +194,7 @@ export async function issueCertificate(
       done({ csr });
     }
     stage('request');
-    const today = deps.today?.() ?? Temporal.Now.plainDateISO();
+    const today = deps.today?.() ?? (await loadTemporal()).Now.plainDateISO();
     const request = certificateRequest(
       details,
       keystore.location,

@@ -1,6 +1,5 @@
 import type { I18n, MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-import { Temporal } from 'temporal-polyfill';
 import { DEFAULT_USER_DATE_FORMAT } from '../../../contract/constants.ts';
 import { csvLine } from '../../../contract/csv.ts';
 import {
@@ -23,6 +22,7 @@ import type {
 import { APPLICATION_NAMES } from '../../components/role-labels.ts';
 import { formatUserDate, formatWithPattern, parseCalendarDate } from '../../lib/dates.ts';
 import { safeFileName } from '../../lib/download.ts';
+import { Temporal } from '../../lib/temporal.ts';
 
 /** What each application counts, in the user's language (decision 022 §1). */
 export const LICENCE_TYPE_LABELS: Readonly<Record<LicenceType, MessageDescriptor>> = {

@@ -1,7 +1,7 @@
-import type { Temporal } from 'temporal-polyfill';
 import { ACCOUNT_EXPIRY_WARNING_DAYS } from '../../../contract/constants.ts';
 import type { Profile } from '../../../contract/schemas/profile.ts';
 import { parseCalendarDate } from '../../lib/dates.ts';
+import type { Temporal } from '../../lib/temporal.ts';
 
 /** `endsOn` is the last day of the account's service period (`YYYY-MM-DD`), when it has one. */
 export type AccountExpiryNotice =

@@ -20,12 +20,12 @@ import {
   accountFeatureUpdateSchema,
 } from '../../../../contract/schemas/licences.ts';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
+import { notify } from '../../../components/notify.ts';
 import { SectionCard } from '../../../components/section-card.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { TextField } from '../../../components/ui/field.tsx';
 import { Form } from '../../../components/ui/form.tsx';
 import { Switch } from '../../../components/ui/switch.tsx';
-import { showToast } from '../../../components/ui/toast.tsx';
 import { useProfile } from '../../../lib/current-user.ts';
 import { formatUserDate, parseCalendarDate } from '../../../lib/dates.ts';
 import { type FormValues, useForm } from '../../../lib/form/use-form.ts';
@@ -136,9 +136,9 @@ function FeaturesForm({
         idempotencyKey: newIdempotencyKey(),
       });
       if (isQueued(result)) {
-        showToast('info', t`Saved on this device. The change is sent when the connection returns.`);
+        notify('info', t`Saved on this device. The change is sent when the connection returns.`);
       } else {
-        showToast('success', t`Features saved.`);
+        notify('success', t`Features saved.`);
         onChanged();
       }
     },

@@ -8,9 +8,9 @@ import { DEFAULT_PLATFORM_LOCALE } from '../../../../contract/locales.ts';
 import { ALL_ITEMS_LIMIT } from '../../../../contract/schemas/common.ts';
 import { type CREATABLE_TENANT_TYPES, tenantCreateSchema } from '../../../../contract/schemas/tenants.ts';
 import { ForbiddenPage } from '../../../components/forbidden-page.tsx';
+import { notify } from '../../../components/notify.ts';
 import { RequirePermissions } from '../../../components/require-permissions.tsx';
 import { SelectField, TextField } from '../../../components/ui/field.tsx';
-import { showToast } from '../../../components/ui/toast.tsx';
 import { useProfile } from '../../../lib/current-user.ts';
 import { today } from '../../../lib/dates.ts';
 import { useFeatureFlags } from '../../../lib/feature-flags.ts';
@@ -131,7 +131,7 @@ function AccountCreateForm({ type }: { type: CreatableType }) {
       // A new account cannot wait in the outbox: offline, the button says it needs a connection.
       if (!onlineManager.isOnline()) return;
       const created = await create.mutateAsync(request);
-      showToast('success', t`Account created.`);
+      notify('success', t`Account created.`);
       void navigate({ to: '/accounts/$id', params: { id: created.id } });
     },
   });

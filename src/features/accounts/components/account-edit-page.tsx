@@ -7,9 +7,9 @@ import { useState } from 'react';
 import { type Tenant, tenantUpdateSchema } from '../../../../contract/schemas/tenants.ts';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { MessagePage } from '../../../components/message-page.tsx';
+import { notify } from '../../../components/notify.ts';
 import { RequirePermissions } from '../../../components/require-permissions.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
-import { showToast } from '../../../components/ui/toast.tsx';
 import { useProfile } from '../../../lib/current-user.ts';
 import { parseCalendarDate } from '../../../lib/dates.ts';
 import { useForm } from '../../../lib/form/use-form.ts';
@@ -118,9 +118,9 @@ function AccountEditForm({ loaded }: { loaded: Tenant }) {
         idempotencyKey: newIdempotencyKey(),
       });
       if (isQueued(result)) {
-        showToast('info', t`Saved on this device. The change is sent when the connection returns.`);
+        notify('info', t`Saved on this device. The change is sent when the connection returns.`);
       } else {
-        showToast('success', t`Account edited.`);
+        notify('success', t`Account edited.`);
       }
       void navigate({ to: '/accounts/$id', params: { id: account.id } });
     },

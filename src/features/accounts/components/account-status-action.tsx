@@ -2,11 +2,11 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { TenantSummary } from '../../../../contract/schemas/tenants.ts';
+import { notify } from '../../../components/notify.ts';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { FormErrorAlert } from '../../../components/ui/form.tsx';
-import { showToast } from '../../../components/ui/toast.tsx';
 import { useChangeAccountStatus } from '../mutations.ts';
 import { accountKeys } from '../queries.ts';
 
@@ -71,7 +71,7 @@ export function AccountStatusDialog({ account, open, onOpenChange }: AccountStat
       { active: !deactivating, version: account.version },
       {
         onSuccess: () => {
-          showToast('success', deactivating ? t`Account deactivated.` : t`Account reactivated.`);
+          notify('success', deactivating ? t`Account deactivated.` : t`Account reactivated.`);
           changeOpen(false);
         },
       },

@@ -1,9 +1,9 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useNavigate } from '@tanstack/react-router';
 import { ACCOUNT_NAME_MAX_LENGTH } from '../../../../contract/validation.ts';
+import { notify } from '../../../components/notify.ts';
 import { TypeToConfirmDialog } from '../../../components/ui/dialog.tsx';
 import { FormErrorAlert } from '../../../components/ui/form.tsx';
-import { showToast } from '../../../components/ui/toast.tsx';
 import { useDeleteAccount } from '../mutations.ts';
 
 interface DeleteAccountDialogProps {
@@ -46,7 +46,7 @@ export function DeleteAccountDialog({ account, open, onOpenChange }: DeleteAccou
       onConfirm={() =>
         remove.mutate(undefined, {
           onSuccess: () => {
-            showToast('success', t`Account deleted.`);
+            notify('success', t`Account deleted.`);
             void navigate({ to: '/accounts' });
           },
         })

@@ -1,10 +1,10 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
-import { Temporal } from 'temporal-polyfill';
 import type { AuditAction, AuditResourceType, AuditStatus } from '../../../../contract/audit.ts';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import { formatTimestamp } from '../../../lib/dates.ts';
+import { Temporal } from '../../../lib/temporal.ts';
 import './audit-log.css';
 
 /**

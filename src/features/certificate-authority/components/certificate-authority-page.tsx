@@ -1,6 +1,5 @@
 import { Trans } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
-import { Temporal } from 'temporal-polyfill';
 import { apiPaths } from '../../../../contract/paths.ts';
 import type {
   CertificateAuthority,
@@ -9,6 +8,7 @@ import type {
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
 import { formatTimestamp } from '../../../lib/dates.ts';
+import { Temporal } from '../../../lib/temporal.ts';
 import { certificateAuthoritiesQueryOptions } from '../queries.ts';
 import './certificate-authority.css';
 import { DetailsRow } from '../../../components/details-row.tsx';

@@ -22,11 +22,11 @@ import {
   PROFILE_NAME_MAX_LENGTH,
 } from '../../../../contract/schemas/certificate-profiles.ts';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
+import { notify } from '../../../components/notify.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Checkbox } from '../../../components/ui/checkbox.tsx';
 import { SelectField, TextAreaField, TextField } from '../../../components/ui/field.tsx';
 import { Form } from '../../../components/ui/form.tsx';
-import { showToast } from '../../../components/ui/toast.tsx';
 import { accountChoicesQueryOptions } from '../../../lib/account-choices.ts';
 import { useActiveAccountId, useProfile } from '../../../lib/current-user.ts';
 import { type FormState, type FormValues, useForm } from '../../../lib/form/use-form.ts';
@@ -91,7 +91,7 @@ export function ProfileCreatePage() {
     inUseMessages: IN_USE_MESSAGES,
     onSubmit: async (request) => {
       const created = await create.mutateAsync(request);
-      showToast('success', t`Certificate profile created.`);
+      notify('success', t`Certificate profile created.`);
       void navigate({ to: '/ca/profiles/$id', params: { id: created.id } });
     },
   });
@@ -155,7 +155,7 @@ function EditForm({ loaded }: { loaded: CertificateProfile }) {
     inUseMessages: IN_USE_MESSAGES,
     onSubmit: async (request) => {
       await update.mutateAsync({ update: request, version: profile.version });
-      showToast('success', t`Certificate profile updated.`);
+      notify('success', t`Certificate profile updated.`);
       void navigate({ to: '/ca/profiles/$id', params: { id: profile.id } });
     },
   });

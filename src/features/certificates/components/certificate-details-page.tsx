@@ -1,7 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
-import { Temporal } from 'temporal-polyfill';
 import { apiPaths } from '../../../../contract/paths.ts';
 import {
   CERTIFICATE_EXPORT_FORMATS,
@@ -17,6 +16,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { formatTimestamp } from '../../../lib/dates.ts';
 import { downloadFromApi } from '../../../lib/download.ts';
 import { usePermissionFlags } from '../../../lib/permissions.tsx';
+import { Temporal } from '../../../lib/temporal.ts';
 import { CERTIFICATE_REVOKE_FLAGS } from '../access.ts';
 import { certificateQueryOptions } from '../queries.ts';
 import { CERTIFICATE_SOURCE_LABELS, REVOCATION_REASON_LABELS } from './certificate-labels.ts';

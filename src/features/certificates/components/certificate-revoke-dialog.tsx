@@ -2,12 +2,12 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { type FormEvent, useState } from 'react';
 import { REVOCATION_REASONS, type RevocationReason } from '../../../../contract/certificate-policy.ts';
 import type { CertificateSummary } from '../../../../contract/schemas/certificates.ts';
+import { notify } from '../../../components/notify.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Checkbox } from '../../../components/ui/checkbox.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { SelectField } from '../../../components/ui/field.tsx';
 import { FormErrorAlert } from '../../../components/ui/form.tsx';
-import { showToast } from '../../../components/ui/toast.tsx';
 import { useRevokeCertificate } from '../mutations.ts';
 import { REVOCATION_REASON_LABELS } from './certificate-labels.ts';
 
@@ -46,7 +46,7 @@ function RevokeDialog({ certificate, onClose }: { certificate: Revocable; onClos
       { reason, version: certificate.version },
       {
         onSuccess: () => {
-          showToast('success', t`Certificate revoked.`);
+          notify('success', t`Certificate revoked.`);
           close();
         },
       },

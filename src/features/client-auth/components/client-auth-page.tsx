@@ -8,12 +8,12 @@ import type { ClientAuthCertificate, ClientAuthSource } from '../../../../contra
 import { CertificateStatusBadge } from '../../../components/certificate-status-badge.tsx';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
 import { TableFrame } from '../../../components/list/table-frame.tsx';
+import { notify } from '../../../components/notify.ts';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { FormErrorAlert } from '../../../components/ui/form.tsx';
 import { Switch } from '../../../components/ui/switch.tsx';
-import { showToast } from '../../../components/ui/toast.tsx';
 import { useProfile } from '../../../lib/current-user.ts';
 import { userDate } from '../../../lib/dates.ts';
 import { errorPageText } from '../../../lib/error-messages.ts';
@@ -127,8 +127,8 @@ function SetupMailButton({ userId }: { userId: string }) {
           onClick={() => {
             if (send.isPending) return;
             send.mutate(undefined, {
-              onSuccess: () => showToast('success', t`The certificate sign-in setup e-mail was sent.`),
-              onError: (error) => showToast('error', errorPageText(error, i18n)),
+              onSuccess: () => notify('success', t`The certificate sign-in setup e-mail was sent.`),
+              onError: (error) => notify('error', errorPageText(error, i18n)),
             });
           }}
         >
@@ -217,7 +217,7 @@ function CertificateTable({
                                 { certificate, enabled },
                                 {
                                   onSuccess: () =>
-                                    showToast(
+                                    notify(
                                       'success',
                                       enabled
                                         ? t`Certificate ${name} enabled.`

@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useNavigate } from '@tanstack/react-router';
-import { showToast } from '../../../components/ui/toast.tsx';
+import { notify } from '../../../components/notify.ts';
 import { UploadCertificateForm } from './upload-certificate-form.tsx';
 
 /**
@@ -19,7 +19,7 @@ export function UploadCertificatePage({ userId, userName }: { userId: string; us
       <UploadCertificateForm
         owner={{ kind: 'person', id: userId }}
         onUploaded={() => {
-          showToast('success', t`Certificate uploaded.`);
+          notify('success', t`Certificate uploaded.`);
           back();
         }}
         onCancel={back}

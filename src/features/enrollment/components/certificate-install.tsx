@@ -7,10 +7,10 @@ import {
 } from '../../../../contract/schemas/certificate-profiles.ts';
 import { type EnrollmentCertificate, securityPolicyOf } from '../../../../contract/schemas/enrollments.ts';
 import type { DesktopClientCommands } from '../../../../contract/trust-agent/desktop-client.ts';
+import { notify } from '../../../components/notify.ts';
 import { TrustAgentGate } from '../../../components/trust-agent/trust-agent-gate.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
-import { showToast } from '../../../components/ui/toast.tsx';
 import { errorPageText } from '../../../lib/error-messages.ts';
 import type { TrustAgentClient } from '../../../trust-agent/client.ts';
 import { useDesktopClient, useTrustAgent } from '../../../trust-agent/use-trust-agent.ts';
@@ -72,7 +72,7 @@ function useInstall(onFailure?: (error: unknown) => void) {
     try {
       await action();
       setState({ kind: 'installed', keystore });
-      showToast('success', t`Certificate installed`);
+      notify('success', t`Certificate installed`);
     } catch (error) {
       setState({ kind: 'failed', error });
       onFailure?.(error);
@@ -132,7 +132,7 @@ function AgentInstall({ issued, enrollmentId, code, agentClient }: VariantProps)
  */
 function DesktopClientInstall({ issued, enrollmentId, code, desktopClient: given }: VariantProps) {
   const failureText = useInstallFailureText('desktopClient');
-  const { state, install } = useInstall((error) => showToast('error', failureText(error)));
+  const { state, install } = useInstall((error) => notify('error', failureText(error)));
   const client = useDesktopClient(given ? { client: given } : {});
   const serial = issued.serial_number;
 

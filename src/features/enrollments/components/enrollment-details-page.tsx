@@ -2,7 +2,6 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { type ReactNode, useState } from 'react';
-import { Temporal } from 'temporal-polyfill';
 import {
   ENROLLMENT_CODE_ATTEMPTS,
   ENROLLMENT_CODE_TTL_DAYS,
@@ -12,13 +11,14 @@ import {
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { TypeDeleteDialog } from '../../../components/delete-dialog.tsx';
 import { DetailsRow } from '../../../components/details-row.tsx';
+import { notify } from '../../../components/notify.ts';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { FormErrorAlert } from '../../../components/ui/form.tsx';
-import { showToast } from '../../../components/ui/toast.tsx';
 import { formatTimestamp } from '../../../lib/dates.ts';
 import { usePermissionFlags } from '../../../lib/permissions.tsx';
+import { Temporal } from '../../../lib/temporal.ts';
 import { ENROLLMENT_MANAGE_FLAGS } from '../access.ts';
 import { useCancelEnrollment, useResendEnrollment } from '../mutations.ts';
 import { enrollmentKeys, enrollmentQueryOptions } from '../queries.ts';
@@ -297,7 +297,7 @@ function WithdrawDialog({
       onConfirm={() =>
         cancel.mutate(enrollment.version, {
           onSuccess: () => {
-            showToast('success', kind === 'cancel' ? t`Enrollment cancelled.` : t`Certificate revoked.`);
+            notify('success', kind === 'cancel' ? t`Enrollment cancelled.` : t`Certificate revoked.`);
             close();
           },
         })

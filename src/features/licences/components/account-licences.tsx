@@ -1,12 +1,12 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Temporal } from 'temporal-polyfill';
 import type { AccountLicence, LicenceHistoryItem } from '../../../../contract/schemas/licences.ts';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
 import { APPLICATION_NAMES } from '../../../components/role-labels.ts';
 import { SectionCard, SectionEmpty } from '../../../components/section-card.tsx';
 import { Button } from '../../../components/ui/button.tsx';
+import { Temporal } from '../../../lib/temporal.ts';
 import { licenceAmount, licenceTypeLabel } from '../model.ts';
 import { accountLicencesQueryOptions, licenceHistoryDetailsQueryOptions, licenceKeys } from '../queries.ts';
 import { LicenceChart } from './licence-chart.tsx';

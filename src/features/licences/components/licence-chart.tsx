@@ -1,10 +1,10 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId } from 'react';
-import { Temporal } from 'temporal-polyfill';
 import { UNLIMITED } from '../../../../contract/licences.ts';
 import type { AccountLicence, LicenceHistoryItem } from '../../../../contract/schemas/licences.ts';
 import { useProfile } from '../../../lib/current-user.ts';
 import { formatUserDate } from '../../../lib/dates.ts';
+import { Temporal } from '../../../lib/temporal.ts';
 import { allocationSeries, licenceAmount, licenceTypeLabel } from '../model.ts';
 
 const WIDTH = 320;

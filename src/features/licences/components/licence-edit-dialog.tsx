@@ -6,11 +6,11 @@ import type { LicenceChangeOption, LicenceQuantityIssue } from '../../../../cont
 import { API_ERROR_CODES } from '../../../../contract/schemas/common.ts';
 import type { AccountLicence, LicenceRow } from '../../../../contract/schemas/licences.ts';
 import { isValidationCode } from '../../../../contract/validation.ts';
+import { notify } from '../../../components/notify.ts';
 import { APPLICATION_NAMES } from '../../../components/role-labels.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { TextField } from '../../../components/ui/field.tsx';
-import { showToast } from '../../../components/ui/toast.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { errorPageText } from '../../../lib/error-messages.ts';
 import { isQueued, newIdempotencyKey } from '../../../lib/offline/queueable-request.ts';
@@ -195,15 +195,15 @@ function LicenceEditForm({
         idempotencyKey: newIdempotencyKey(),
       });
       if (isQueued(result)) {
-        showToast('info', t`Saved on this device. The change is sent when the connection returns.`);
+        notify('info', t`Saved on this device. The change is sent when the connection returns.`);
         onClose();
         return;
       }
-      showToast('success', t`Licence updated.`);
+      notify('success', t`Licence updated.`);
       setDone(true);
       timers.current.push(setTimeout(onChanged, REFETCH_AFTER_MS), setTimeout(onClose, RETURN_AFTER_MS));
     } catch (error) {
-      showToast('error', licenceFailureText(error, i18n));
+      notify('error', licenceFailureText(error, i18n));
       // Someone else moved the pool: the rows show the current figures, the user's choices stay.
       if (error instanceof ApiError && error.status === 412) onChanged();
     }

@@ -1,7 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { Temporal } from 'temporal-polyfill';
 import type { LicenceHistoryItem } from '../../../../contract/schemas/licences.ts';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
 import { notifyError } from '../../../components/notify.ts';
@@ -10,6 +9,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { useProfile } from '../../../lib/current-user.ts';
 import { formatUserDate, today } from '../../../lib/dates.ts';
 import { saveFile } from '../../../lib/download.ts';
+import { Temporal } from '../../../lib/temporal.ts';
 import {
   groupByDate,
   historyCsv,

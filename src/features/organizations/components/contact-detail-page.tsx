@@ -6,9 +6,9 @@ import { apiPaths } from '../../../../contract/paths.ts';
 import type { Contact, Organization } from '../../../../contract/schemas/organizations.ts';
 import { BackButton } from '../../../components/back-button.tsx';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
+import { notify } from '../../../components/notify.ts';
 import { PendingSyncBadge } from '../../../components/pending-sync-badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
-import { showToast } from '../../../components/ui/toast.tsx';
 import { entriesFor, useOutboxEntries } from '../../../lib/offline/outbox-client.ts';
 import { isQueued, newIdempotencyKey } from '../../../lib/offline/queueable-request.ts';
 import { usePermissionFlags } from '../../../lib/permissions.tsx';
@@ -42,7 +42,7 @@ function DeleteContact({ organization, contact, name, onReload }: ContactActionP
       base={contactFieldsOf(contact)}
       onReload={onReload}
       onDeleted={(queued) => {
-        showToast(
+        notify(
           queued ? 'info' : 'success',
           queued
             ? t`Saved on this device. The contact is deleted when the connection returns.`
@@ -89,7 +89,7 @@ function EditContactForm({
             base: contactFieldsOf(shown),
             idempotencyKey: newIdempotencyKey(),
           });
-          showToast(
+          notify(
             isQueued(result) ? 'info' : 'success',
             isQueued(result)
               ? t`Saved on this device. The change is sent when the connection returns.`

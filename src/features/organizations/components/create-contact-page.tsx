@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { showToast } from '../../../components/ui/toast.tsx';
+import { notify } from '../../../components/notify.ts';
 import { isQueued, newIdempotencyKey } from '../../../lib/offline/queueable-request.ts';
 import { useGoBack } from '../../../lib/page-mode.ts';
 import { useCreateContact } from '../mutations.ts';
@@ -29,7 +29,7 @@ export function CreateContactPage({ organizationId }: { organizationId: string }
         onCancel={goBack}
         onSubmit={async (fields) => {
           const created = await create.mutateAsync({ request: fields, idempotencyKey: newIdempotencyKey() });
-          showToast(
+          notify(
             isQueued(created) ? 'info' : 'success',
             isQueued(created)
               ? t`Saved on this device. The contact is added when the connection returns.`

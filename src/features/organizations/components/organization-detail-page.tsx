@@ -8,9 +8,9 @@ import { BackButton } from '../../../components/back-button.tsx';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { useCountryName } from '../../../components/country-select.tsx';
 import { TableFrame } from '../../../components/list/table-frame.tsx';
+import { notify } from '../../../components/notify.ts';
 import { PendingSyncBadge } from '../../../components/pending-sync-badge.tsx';
 import { TruncatedText } from '../../../components/truncated-text.tsx';
-import { showToast } from '../../../components/ui/toast.tsx';
 import { useActiveAccountId } from '../../../lib/current-user.ts';
 import { entriesFor, useOutboxEntries } from '../../../lib/offline/outbox-client.ts';
 import { usePermissionFlags } from '../../../lib/permissions.tsx';
@@ -48,7 +48,7 @@ function DeleteOrganization({ organization }: { organization: Organization }) {
         })
       }
       onDeleted={(queued) => {
-        showToast(
+        notify(
           queued ? 'info' : 'success',
           queued
             ? t`Saved on this device. The organization is deleted when the connection returns.`

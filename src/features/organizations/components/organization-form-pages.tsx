@@ -4,7 +4,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import type { Organization } from '../../../../contract/schemas/organizations.ts';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
-import { showToast } from '../../../components/ui/toast.tsx';
+import { notify } from '../../../components/notify.ts';
 import { isQueued, newIdempotencyKey } from '../../../lib/offline/queueable-request.ts';
 import { useGoBack } from '../../../lib/page-mode.ts';
 import { organizationFieldsOf, useCreateOrganization, useUpdateOrganization } from '../mutations.ts';
@@ -48,14 +48,11 @@ export function CreateOrganizationPage({
           });
           if (isQueued(created)) {
             // Not on the server yet, so it has no page: the list shows it as pending meanwhile.
-            showToast(
-              'info',
-              t`Saved on this device. The organization is created when the connection returns.`,
-            );
+            notify('info', t`Saved on this device. The organization is created when the connection returns.`);
             await navigate({ to: '/ca/organizations', search: { accountId: listAccountId }, replace: true });
             return;
           }
-          showToast('success', t`Organization created.`);
+          notify('success', t`Organization created.`);
           // Replaces the form in the history: Back from the new organization does not reopen an empty form.
           await navigate({ to: '/ca/organizations/$id', params: { id: created.id }, replace: true });
         }}
@@ -108,7 +105,7 @@ function EditOrganizationForm({ loaded }: { loaded: Organization }) {
             base: organizationFieldsOf(organization),
             idempotencyKey: newIdempotencyKey(),
           });
-          showToast(
+          notify(
             isQueued(result) ? 'info' : 'success',
             isQueued(result)
               ? t`Saved on this device. The change is sent when the connection returns.`

@@ -2,11 +2,11 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useNavigate } from '@tanstack/react-router';
 import { type PasswordChange, passwordChangeSchema } from '../../../../contract/schemas/users.ts';
 import { NewPasswordFields } from '../../../components/new-password-fields.tsx';
+import { notify } from '../../../components/notify.ts';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { TextField } from '../../../components/ui/field.tsx';
 import { Form } from '../../../components/ui/form.tsx';
-import { showToast } from '../../../components/ui/toast.tsx';
 import { useProfile } from '../../../lib/current-user.ts';
 import { useForm } from '../../../lib/form/use-form.ts';
 import { useGoBack } from '../../../lib/page-mode.ts';
@@ -25,7 +25,7 @@ export function ChangePasswordPage() {
   const form = useForm(passwordChangeSchema, {
     onSubmit: async (request: PasswordChange) => {
       await change.mutateAsync(request);
-      showToast('success', t`Password changed. You were signed out everywhere else.`);
+      notify('success', t`Password changed. You were signed out everywhere else.`);
       void navigate({ to: '/profile' });
     },
   });

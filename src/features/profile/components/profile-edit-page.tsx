@@ -9,10 +9,10 @@ import type { Profile } from '../../../../contract/schemas/profile.ts';
 import { type UserUpdate, userUpdateSchema } from '../../../../contract/schemas/users.ts';
 import { userNameSchema } from '../../../../contract/validation.ts';
 import { AliasesEditor, aliasesOf, aliasRules } from '../../../components/aliases-editor.tsx';
+import { notify } from '../../../components/notify.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { SelectField, TextField } from '../../../components/ui/field.tsx';
 import { Form } from '../../../components/ui/form.tsx';
-import { showToast } from '../../../components/ui/toast.tsx';
 import { currentUserKeys, useProfile } from '../../../lib/current-user.ts';
 import { type FormValues, useForm } from '../../../lib/form/use-form.ts';
 import { storeLanguageAndActivate } from '../../../lib/i18n.ts';
@@ -80,9 +80,9 @@ function ProfileEditForm({ loaded }: { loaded: Profile }) {
       // The chosen language is this browser's too, and every screen switches to it now (E-11, E-12).
       await storeLanguageAndActivate(request.locale);
       if (isQueued(result)) {
-        showToast('info', t`Saved on this device. The change is sent when the connection returns.`);
+        notify('info', t`Saved on this device. The change is sent when the connection returns.`);
       } else {
-        showToast('success', t`User updated.`);
+        notify('success', t`User updated.`);
       }
       void navigate({ to: '/profile' });
     },

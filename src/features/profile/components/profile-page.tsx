@@ -6,10 +6,10 @@ import { Link } from '@tanstack/react-router';
 import { isPlatformLocale, LANGUAGE_NAMES } from '../../../../contract/locales.ts';
 import type { AccessScope } from '../../../../contract/permissions.ts';
 import { DefaultApplicationPicker } from '../../../components/default-application-picker.tsx';
+import { notify } from '../../../components/notify.ts';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
 import { APPLICATION_NAMES } from '../../../components/role-labels.ts';
 import { Button } from '../../../components/ui/button.tsx';
-import { showToast } from '../../../components/ui/toast.tsx';
 import { fullNameOf, useProfile } from '../../../lib/current-user.ts';
 import { useResendVerification, useSetDefaultApplication } from '../mutations.ts';
 import { ownApplicationsQueryOptions } from '../queries.ts';
@@ -171,7 +171,7 @@ function ResendVerification({ userId }: { userId: string }) {
           {...gate.controlProps}
           onClick={() =>
             resend.mutate(undefined, {
-              onSuccess: () => showToast('success', t`Verification link resent.`),
+              onSuccess: () => notify('success', t`Verification link resent.`),
             })
           }
         >
@@ -200,7 +200,7 @@ function DefaultApplication({ userId, current }: { userId: string; current: stri
         pending={save.isPending}
         error={save.error}
         onSave={(context) =>
-          save.mutate(context, { onSuccess: () => showToast('success', t`Default application updated.`) })
+          save.mutate(context, { onSuccess: () => notify('success', t`Default application updated.`) })
         }
       />
     </>

@@ -1,10 +1,10 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useNavigate } from '@tanstack/react-router';
 import type { RoleDetails } from '../../../../contract/schemas/users.ts';
+import { notify } from '../../../components/notify.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { FormErrorAlert } from '../../../components/ui/form.tsx';
-import { showToast } from '../../../components/ui/toast.tsx';
 import { useArchiveRole } from '../mutations.ts';
 
 interface ArchiveRoleDialogProps {
@@ -54,7 +54,7 @@ export function ArchiveRoleDialog({ role, name, open, onOpenChange }: ArchiveRol
             onClick={() =>
               archive.mutate(role.version, {
                 onSuccess: () => {
-                  showToast('success', t`Role archived.`);
+                  notify('success', t`Role archived.`);
                   void navigate({ to: '/access/manage-user-roles' });
                 },
               })

@@ -1,11 +1,11 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { notify } from '../../../components/notify.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { TextField } from '../../../components/ui/field.tsx';
 import { FormErrorAlert } from '../../../components/ui/form.tsx';
-import { showToast } from '../../../components/ui/toast.tsx';
 import { useDebouncedValue } from '../../../lib/use-debounced-value.ts';
 import { useChangeRoleUsers } from '../mutations.ts';
 import { roleUserSearchQueryOptions } from '../queries.ts';
@@ -59,7 +59,7 @@ function AssignUsersForm({ roleId, onDone }: { roleId: string; onDone: () => voi
           { add: [...chosen.keys()] },
           {
             onSuccess: () => {
-              showToast('success', t`Permissions edited.`);
+              notify('success', t`Permissions edited.`);
               onDone();
             },
           },

@@ -11,6 +11,7 @@ import { ExportButton } from '../../../components/list/export-button.tsx';
 import { pageQuery } from '../../../components/list/list-search.ts';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
 import { TableFrame } from '../../../components/list/table-frame.tsx';
+import { notify } from '../../../components/notify.ts';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
 import {
   APPLICATION_NAMES,
@@ -21,7 +22,6 @@ import {
 import { Button } from '../../../components/ui/button.tsx';
 import { FormErrorAlert } from '../../../components/ui/form.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
-import { showToast } from '../../../components/ui/toast.tsx';
 import { usePermissionFlags } from '../../../lib/permissions.tsx';
 import { useChangeRoleUsers } from '../mutations.ts';
 import { roleQueryOptions, roleUsersQueryOptions } from '../queries.ts';
@@ -186,7 +186,7 @@ function RoleUsers({ role, name }: { role: RoleDetails; name: string }) {
   const [assigning, setAssigning] = useState(false);
   const change = useChangeRoleUsers(role.id);
   const remove = (userId: string) =>
-    change.mutate({ remove: [userId] }, { onSuccess: () => showToast('success', t`Permissions edited.`) });
+    change.mutate({ remove: [userId] }, { onSuccess: () => notify('success', t`Permissions edited.`) });
   return (
     <section aria-labelledby="role-users-title" className="role-details__section">
       <div className="list-heading">

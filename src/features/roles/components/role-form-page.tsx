@@ -12,13 +12,13 @@ import {
 } from '../../../../contract/schemas/users.ts';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
 import { MessagePage } from '../../../components/message-page.tsx';
+import { notify } from '../../../components/notify.ts';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
 import { APPLICATION_NAMES, permissionLabel, roleDisplayName } from '../../../components/role-labels.ts';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { SelectField, TextAreaField, TextField } from '../../../components/ui/field.tsx';
 import { Form } from '../../../components/ui/form.tsx';
-import { showToast } from '../../../components/ui/toast.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { switchableAccountsOf, useProfile } from '../../../lib/current-user.ts';
 import { reachableStep, type StepFields, stepOfField, validateFields } from '../../../lib/form/steps.ts';
@@ -167,12 +167,12 @@ function RoleForm({ mode }: { mode: RoleFormMode }) {
       try {
         if (mode.kind === 'edit') {
           await update.mutateAsync({ update: request, version: mode.role.version });
-          showToast('success', t`Role updated.`);
+          notify('success', t`Role updated.`);
           void navigate({ to: '/access/manage-user-roles/role-detail/$id', params: { id: mode.role.id } });
           return;
         }
         const created = await create.mutateAsync(request as Parameters<typeof create.mutateAsync>[0]);
-        showToast('success', t`Role created.`);
+        notify('success', t`Role created.`);
         void navigate({ to: '/access/manage-user-roles/role-detail/$id', params: { id: created.id } });
       } catch (failure) {
         openStepOf(failure);

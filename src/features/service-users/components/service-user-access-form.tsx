@@ -5,11 +5,11 @@ import { useRef } from 'react';
 import type { ServiceUser } from '../../../../contract/schemas/service-users.ts';
 import { userAccessSchema } from '../../../../contract/schemas/users.ts';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
+import { notify } from '../../../components/notify.ts';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
 import { RolePicker } from '../../../components/role-picker.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Form } from '../../../components/ui/form.tsx';
-import { showToast } from '../../../components/ui/toast.tsx';
 import { useProfile } from '../../../lib/current-user.ts';
 import { useForm } from '../../../lib/form/use-form.ts';
 import { useChangeServiceUserAccess } from '../mutations.ts';
@@ -41,7 +41,7 @@ export function ServiceUserAccessForm({ serviceUser }: { serviceUser: ServiceUse
     }),
     onSubmit: async (access) => {
       await change.mutateAsync({ access, version: serviceUser.version });
-      showToast('success', t`Service user updated.`);
+      notify('success', t`Service user updated.`);
       void navigate({ to: '/access/service-user/$id', params: { id: serviceUser.id } });
     },
   });

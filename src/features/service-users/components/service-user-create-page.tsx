@@ -12,11 +12,11 @@ import {
 } from '../../../../contract/schemas/service-users.ts';
 import { CreatedToken } from '../../../components/created-token.tsx';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
+import { notify } from '../../../components/notify.ts';
 import { RolePicker } from '../../../components/role-picker.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { SelectField, TextAreaField, TextField } from '../../../components/ui/field.tsx';
 import { Form } from '../../../components/ui/form.tsx';
-import { showToast } from '../../../components/ui/toast.tsx';
 import { accountChoicesQueryOptions } from '../../../lib/account-choices.ts';
 import { useProfile } from '../../../lib/current-user.ts';
 import { useForm } from '../../../lib/form/use-form.ts';
@@ -80,7 +80,7 @@ function CreateForm({ onCreated }: { onCreated: (created: ServiceUserCreated) =>
     inUseMessages: IN_USE_MESSAGES,
     onSubmit: async (request) => {
       const answer = await create.mutateAsync(request);
-      showToast('success', t`Service user created.`);
+      notify('success', t`Service user created.`);
       onCreated(answer);
     },
   });

@@ -10,11 +10,11 @@ import {
   serviceUserUpdateSchema,
 } from '../../../../contract/schemas/service-users.ts';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
+import { notify } from '../../../components/notify.ts';
 import { RequirePermissions } from '../../../components/require-permissions.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { TextAreaField, TextField } from '../../../components/ui/field.tsx';
 import { Form } from '../../../components/ui/form.tsx';
-import { showToast } from '../../../components/ui/toast.tsx';
 import { useForm } from '../../../lib/form/use-form.ts';
 import { isQueued, newIdempotencyKey } from '../../../lib/offline/queueable-request.ts';
 import { SERVICE_USER_MANAGE_FLAGS } from '../access.ts';
@@ -80,7 +80,7 @@ function EditForm({ loaded, children }: { loaded: ServiceUser; children?: ReactN
         base,
         idempotencyKey: newIdempotencyKey(),
       });
-      showToast(
+      notify(
         isQueued(result) ? 'info' : 'success',
         isQueued(result)
           ? t`Saved on this device. The change is sent when the connection returns.`

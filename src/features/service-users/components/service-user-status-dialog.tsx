@@ -1,9 +1,9 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { ServiceUserSummary } from '../../../../contract/schemas/service-users.ts';
+import { notify } from '../../../components/notify.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { FormErrorAlert } from '../../../components/ui/form.tsx';
-import { showToast } from '../../../components/ui/toast.tsx';
 import { useEnableServiceUser } from '../mutations.ts';
 
 /**
@@ -43,7 +43,7 @@ function StatusDialog({
       { enabled: enabling, version: serviceUser.version },
       {
         onSuccess: () => {
-          showToast('success', enabling ? t`Service user enabled.` : t`Service user disabled.`);
+          notify('success', enabling ? t`Service user enabled.` : t`Service user disabled.`);
           close();
         },
       },

@@ -5,12 +5,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { TypeDeleteDialog } from '../../../components/delete-dialog.tsx';
-import { notifyError } from '../../../components/notify.ts';
+import { notify, notifyError } from '../../../components/notify.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { FormErrorAlert } from '../../../components/ui/form.tsx';
 import { Menu, type MenuEntry } from '../../../components/ui/menu.tsx';
-import { showToast } from '../../../components/ui/toast.tsx';
 import { useProfile } from '../../../lib/current-user.ts';
 import { useFeatureFlags } from '../../../lib/feature-flags.ts';
 import { useOnline } from '../../../lib/offline/online.ts';
@@ -106,7 +105,7 @@ export function AdministratorActions({
             : request.kind === 'mfa' && user.mfa?.locked
               ? t`Unlock e-mail sent.`
               : i18n._(NOTICES[request.kind]);
-        showToast('success', notice);
+        notify('success', notice);
         setDialog(null);
         after?.();
       },

@@ -7,11 +7,11 @@ import { userCreateSchema } from '../../../../contract/schemas/users.ts';
 import { AliasesEditor, aliasesOf, aliasRules } from '../../../components/aliases-editor.tsx';
 import { DetailsRow } from '../../../components/details-row.tsx';
 import { ForbiddenPage } from '../../../components/forbidden-page.tsx';
+import { notify } from '../../../components/notify.ts';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { SelectField } from '../../../components/ui/field.tsx';
 import { Form } from '../../../components/ui/form.tsx';
-import { showToast } from '../../../components/ui/toast.tsx';
 import { resolveActiveAccountId, useStoredActiveAccountId } from '../../../lib/active-account.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useProfile } from '../../../lib/current-user.ts';
@@ -128,7 +128,7 @@ function AdministratorCreateForm() {
       try {
         const created = await create.mutateAsync(request);
         const email = created.email;
-        showToast('success', t`Administrator created. An invitation was sent to ${email}.`);
+        notify('success', t`Administrator created. An invitation was sent to ${email}.`);
         void navigate({ to: '/access/administrators/$id', params: { id: created.id } });
       } catch (failure) {
         // A field of another step: open that step, and focus the field once it shows.

@@ -8,8 +8,8 @@ import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { DefaultApplicationPicker } from '../../../components/default-application-picker.tsx';
 import { DetailsRow } from '../../../components/details-row.tsx';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
+import { notify } from '../../../components/notify.ts';
 import { roleDisplayName } from '../../../components/role-labels.ts';
-import { showToast } from '../../../components/ui/toast.tsx';
 import { useProfile } from '../../../lib/current-user.ts';
 import { userDate } from '../../../lib/dates.ts';
 import { useFeatureFlags } from '../../../lib/feature-flags.ts';
@@ -290,7 +290,7 @@ function DefaultApplication({
       onSave={(context) =>
         action.mutate(
           { kind: 'defaultApplication', context },
-          { onSuccess: () => showToast('success', t`Default application updated.`) },
+          { onSuccess: () => notify('success', t`Default application updated.`) },
         )
       }
     />

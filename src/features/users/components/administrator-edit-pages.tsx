@@ -14,10 +14,10 @@ import { AliasesEditor, aliasesOf, aliasRules } from '../../../components/aliase
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { ForbiddenPage } from '../../../components/forbidden-page.tsx';
 import { MessagePage } from '../../../components/message-page.tsx';
+import { notify } from '../../../components/notify.ts';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Form } from '../../../components/ui/form.tsx';
-import { showToast } from '../../../components/ui/toast.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useProfile } from '../../../lib/current-user.ts';
 import { type StepFields, stepOfField, validateFields } from '../../../lib/form/steps.ts';
@@ -117,7 +117,7 @@ function EditForm({ loaded, mode }: { loaded: User; mode: EditMode }) {
     return result;
   };
   const done = (notice: string) => {
-    showToast('success', notice);
+    notify('success', notice);
     // The form's entry is replaced: Back from the details does not reopen a finished form.
     void navigate({ to: '/access/administrators/$id', params: { id: user.id }, replace: true });
   };

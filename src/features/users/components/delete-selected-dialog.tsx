@@ -2,10 +2,10 @@ import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import type { UserSummary } from '../../../../contract/schemas/users.ts';
 import { TypeDeleteDialog } from '../../../components/delete-dialog.tsx';
+import { notify } from '../../../components/notify.ts';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { FormErrorAlert } from '../../../components/ui/form.tsx';
-import { showToast } from '../../../components/ui/toast.tsx';
 import { useDeleteUsers } from '../mutations.ts';
 import './administrator-forms.css';
 
@@ -75,7 +75,7 @@ export function DeleteSelectedButton({
             users.map((user) => user.id),
             {
               onSuccess: () => {
-                showToast(
+                notify(
                   'success',
                   count === 1 ? t`Administrator deleted.` : t`${count} administrators deleted.`,
                 );

@@ -8,7 +8,9 @@ import { activateLocale, loadConsoleCatalog } from '../../../lib/i18n.ts';
  * then their own details page opens in place of this address, so Back does not return here.
  */
 export const Route = createFileRoute('/_secure/profile/details')({
-  beforeLoad: async ({ context: { screenData } }) => {
+  // A loader, not beforeLoad: the loader is split from the route tree, so the query options it
+  // imports are not loaded with the pages before sign-in (decision 015).
+  loader: async ({ context: { screenData } }) => {
     const profile = await screenData.load(profileQueryOptions());
     // The whole locale, not its first part: zh_CN, zh_TW and pt_BR have catalogs, zh and pt do not.
     await activateLocale(consoleLocaleFor(profile.locale));
