@@ -2,7 +2,10 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { createFileRoute, redirect } from '@tanstack/react-router';
 import { consoleLocaleFor } from '../../contract/locales.ts';
 import { encodeSignInState } from '../../contract/schemas/identity.ts';
+import { prefetchSignInPage } from '../features/session/queries.ts';
+import { setupStatus } from '../features/setup/queries.ts';
 import { AppShell } from '../features/shell/components/app-shell.tsx';
+import { getAccessToken } from '../lib/access-token.ts';
 import { setActiveAccountId } from '../lib/active-account.ts';
 import { ApiError } from '../lib/api-client.ts';
 import {
@@ -13,28 +16,39 @@ import {
 } from '../lib/current-user.ts';
 import { activateLocale, loadConsoleCatalog } from '../lib/i18n.ts';
 import { forgetRecentAccount } from '../lib/recent-accounts.ts';
+import { Route as SignInRoute } from './login.tsx';
 
 export const Route = createFileRoute('/_secure')({
   // The session, or without a network the last user's cached screens (docs/decisions/013). The offline
   // support is imported here, not with the route tree, so the pages before sign-in never load it.
   beforeLoad: async ({ location, context: { loadQueryClient, session } }) => {
-    const queryClient = await loadQueryClient();
-    const { screenDataOf } = await import('../lib/query-client.ts');
-    const { startSecureSession, showOfflinePage, showOfflineNoticesWith } = await import(
-      '../lib/offline/secure-session.ts'
-    );
+    const toSignIn = () =>
+      redirect({ to: '/login', search: { state: encodeSignInState({ return_path: location.publicHref }) } });
+    // A page start without a token asks the refresh cookie before the layout's code loads, and with it
+    // what the sign-in page needs (its code, the setup status, its footer and languages): refused, the
+    // visitor goes to sign-in at once, where those answers are waiting, and the layout's code is not
+    // fetched for nothing (docs/decisions/026-start-up-round-trips.md).
+    if (session.state === 'signed-out' && getAccessToken() === null) {
+      const checking = session.check();
+      void SignInRoute.options.component?.preload?.();
+      void setupStatus.read().catch(() => undefined);
+      prefetchSignInPage();
+      if ((await checking) === 'refused') throw toSignIn();
+    }
+    // One round trip for the layout's code, not one per module.
+    const [queryClient, { screenDataOf }, secureSession, { SYNC_TARGETS }] = await Promise.all([
+      loadQueryClient(),
+      import('../lib/query-client.ts'),
+      import('../lib/offline/secure-session.ts'),
+      import('./-sync-targets.ts'),
+    ]);
+    const { startSecureSession, showOfflinePage, showOfflineNoticesWith } = secureSession;
     showOfflineNoticesWith(({ type, text }) => {
       void import('../components/ui/toast.tsx').then(({ showToast }) => showToast(type, text));
     });
-    const { SYNC_TARGETS } = await import('./-sync-targets.ts');
     const start = await startSecureSession({ controller: session, queryClient, syncTargets: SYNC_TARGETS });
     if (start === 'unavailable') await showOfflinePage();
-    if (start === 'signed-out') {
-      throw redirect({
-        to: '/login',
-        search: { state: encodeSignInState({ return_path: location.publicHref }) },
-      });
-    }
+    if (start === 'signed-out') throw toSignIn();
     return { queryClient, screenData: screenDataOf(queryClient) };
   },
   loader: async ({ context: { screenData } }) => {
