@@ -4,6 +4,7 @@ import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from '@playwright/test';
 import { CONSOLE_BASE_PATH, isApiPath } from '../contract/paths.ts';
 import { CHROMIUM_INSTALL_HINT, findChromium } from '../scripts/chromium.ts';
+import { longestChain, type TimedRequest } from '../tests/request-chain.ts';
 import { buildConsole } from './bundle-size.ts';
 import { type RunningServer, signedInToken, startPlatform } from './servers.ts';
 
@@ -47,19 +48,13 @@ interface Phase {
   requests: number;
 }
 
-interface TimedRequest {
-  url: string;
-  start: number;
-  end: number;
-}
-
 /** Records every API request's start and end on the page, on Node's clock. */
 function recordApiRequests(page: Page): TimedRequest[] {
   const requests: TimedRequest[] = [];
   const started = new Map<object, TimedRequest>();
   page.on('request', (request) => {
     if (!isApiPath(new URL(request.url()).pathname)) return;
-    const entry = { url: request.url(), start: performance.now(), end: Number.POSITIVE_INFINITY };
+    const entry = { path: new URL(request.url()).pathname, start: performance.now(), end: Number.POSITIVE_INFINITY };
     started.set(request, entry);
     requests.push(entry);
   });
@@ -70,24 +65,6 @@ function recordApiRequests(page: Page): TimedRequest[] {
   page.on('requestfinished', finish);
   page.on('requestfailed', finish);
   return requests;
-}
-
-/**
- * The depth of the longest chain: a request follows every request that had ended before it started.
- * Exported for its unit test: the bench's one computation that must be right.
- */
-export function longestChain(requests: readonly Pick<TimedRequest, 'start' | 'end'>[]): number {
-  const sorted = [...requests].sort((a, b) => a.start - b.start);
-  const depth: number[] = [];
-  sorted.forEach((request, index) => {
-    let before = 0;
-    for (let earlier = 0; earlier < index; earlier++) {
-      const other = sorted[earlier];
-      if (other && other.end <= request.start) before = Math.max(before, depth[earlier] ?? 0);
-    }
-    depth.push(before + 1);
-  });
-  return Math.max(0, ...depth);
 }
 
 async function throttledPage(context: BrowserContext): Promise<Page> {

@@ -46,12 +46,20 @@ export const Route = createFileRoute('/_secure')({
     showOfflineNoticesWith(({ type, text }) => {
       void import('../components/ui/toast.tsx').then(({ showToast }) => showToast(type, text));
     });
-    const start = await startSecureSession({ controller: session, queryClient, syncTargets: SYNC_TARGETS });
-    if (start === 'unavailable') await showOfflinePage();
-    if (start === 'signed-out') throw toSignIn();
-    return { queryClient, screenData: screenDataOf(queryClient) };
+    const starting = startSecureSession({ controller: session, queryClient, syncTargets: SYNC_TARGETS });
+    // With a token in memory the start is online whatever else it does (the storage key, the restore):
+    // the routes' loaders need not wait for it, so the first screen's data goes out beside the shell's
+    // (docs/decisions/026-start-up-round-trips.md). The layout's loader awaits it before any secure
+    // screen renders.
+    if (getAccessToken() === null) {
+      const start = await starting;
+      if (start === 'unavailable') await showOfflinePage();
+      if (start === 'signed-out') throw toSignIn();
+    }
+    return { queryClient, screenData: screenDataOf(queryClient), secureStart: starting };
   },
-  loader: async ({ context: { screenData } }) => {
+  loader: async ({ context: { screenData, secureStart } }) => {
+    await secureStart;
     const profile = await screenData.load(profileQueryOptions());
     const accountId = activeAccountIdOf(profile);
     // The signed-in user's own language, whoever chose one last on this browser (D-09): the stored
