@@ -2,11 +2,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from '@playwright/test';
-import { CONSOLE_BASE_PATH, isApiPath } from '../contract/paths.ts';
+import { ACCOUNTS_LIST_PATH, apiPaths, CONSOLE_BASE_PATH, isApiPath, LOGIN_PATH } from '../contract/paths.ts';
+import { encodeSignInState } from '../contract/schemas/identity.ts';
 import { CHROMIUM_INSTALL_HINT, findChromium } from '../scripts/chromium.ts';
 import { longestChain, type TimedRequest } from '../tests/request-chain.ts';
 import { buildConsole } from './bundle-size.ts';
-import { type RunningServer, signedInToken, startPlatform } from './servers.ts';
+import { freePort, type RunningServer, signedInToken, startPlatform } from './servers.ts';
 
 /**
  * `npm run bench pageload`: how long the console takes to become usable on a poor field network
@@ -54,7 +55,11 @@ function recordApiRequests(page: Page): TimedRequest[] {
   const started = new Map<object, TimedRequest>();
   page.on('request', (request) => {
     if (!isApiPath(new URL(request.url()).pathname)) return;
-    const entry = { path: new URL(request.url()).pathname, start: performance.now(), end: Number.POSITIVE_INFINITY };
+    const entry = {
+      path: new URL(request.url()).pathname,
+      start: performance.now(),
+      end: Number.POSITIVE_INFINITY,
+    };
     started.set(request, entry);
     requests.push(entry);
   });
@@ -180,6 +185,88 @@ function line(label: string, phase: Phase, ratio: string): string {
   );
 }
 
+/** What the bench uses of Lighthouse's Node API (`lighthouse` 12). */
+type RunLighthouse = (
+  url: string,
+  flags: {
+    port: number;
+    onlyCategories: string[];
+    logLevel: 'error';
+    extraHeaders?: Record<string, string>;
+  },
+) => Promise<{
+  lhr: { categories: Record<string, { score: number | null }>; runtimeError?: { message: string } };
+}>;
+
+/**
+ * Lighthouse, when installed (a devDependency; `npm ci` brings it). Named through a variable so the
+ * bench still builds and runs its own measurements where it is missing.
+ */
+async function loadLighthouse(): Promise<RunLighthouse | null> {
+  const name = 'lighthouse';
+  try {
+    return ((await import(name)) as { default: RunLighthouse }).default;
+  } catch {
+    return null;
+  }
+}
+
+/** A session's refresh cookie, as the browser would hold it after signing in. */
+async function refreshCookie(origin: string): Promise<string> {
+  const response = await fetch(`${origin}${apiPaths.identity.login}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMINISTRATOR),
+  });
+  const cookie = response.headers.getSetCookie().find((value) => value.includes('refresh_token='));
+  if (!response.ok || !cookie) throw new Error(`Sign-in for Lighthouse failed: ${response.status}`);
+  return cookie.split(';')[0] ?? '';
+}
+
+const score = (value: number | null | undefined) => (value == null ? '–' : String(Math.round(value * 100)));
+
+/**
+ * Lighthouse's performance and accessibility scores (its own simulated mobile throttling) of the
+ * sign-in page and, signed in through a refresh cookie of its own, the accounts list.
+ */
+async function lighthouseScores(executablePath: string, origin: string): Promise<void> {
+  const run = await loadLighthouse();
+  if (!run) {
+    console.info('  Lighthouse: not installed (npm ci installs the devDependency); scores skipped');
+    return;
+  }
+  const port = await freePort();
+  const browser = await chromium.launch({
+    executablePath,
+    args: ['--no-sandbox', '--disable-gpu', `--remote-debugging-port=${port}`],
+  });
+  try {
+    const pages = [
+      {
+        name: 'sign-in page',
+        path: `${LOGIN_PATH}?state=${encodeSignInState({ return_path: ACCOUNTS_LIST_PATH })}`,
+      },
+      { name: 'accounts list', path: ACCOUNTS_LIST_PATH, signedIn: true },
+    ];
+    for (const page of pages) {
+      const extraHeaders = page.signedIn ? { Cookie: await refreshCookie(origin) } : undefined;
+      const { lhr } = await run(`${origin}${page.path}`, {
+        port,
+        onlyCategories: ['performance', 'accessibility'],
+        logLevel: 'error',
+        extraHeaders,
+      });
+      const failure = lhr.runtimeError ? ` (${lhr.runtimeError.message})` : '';
+      console.info(
+        `  Lighthouse ${page.name.padEnd(14)} performance ${score(lhr.categories.performance?.score)}, ` +
+          `accessibility ${score(lhr.categories.accessibility?.score)}${failure}`,
+      );
+    }
+  } finally {
+    await browser.close();
+  }
+}
+
 export async function benchPageLoad(): Promise<void> {
   const executablePath = findChromium();
   if (!executablePath) throw new Error(CHROMIUM_INSTALL_HINT);
@@ -223,6 +310,7 @@ export async function benchPageLoad(): Promise<void> {
     console.info(
       line('repeat: Sign in → accounts table', repeatTable, ratio(repeatTable, coldTable, 0.25, 'cold')),
     );
+    await lighthouseScores(executablePath, server.origin);
   } finally {
     await browser?.close();
     await server?.stop();

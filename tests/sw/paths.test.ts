@@ -22,7 +22,7 @@ describe('how the worker sorts requests', () => {
     expect(isConsoleNavigation(url('/account/accounts', 'https://other.example'), ORIGIN)).toBe(false);
   });
 
-  it('answers the router\'s pages from the precached shell, files from the network', () => {
+  it("answers the router's pages from the precached shell, files from the network", () => {
     expect(isShellNavigation(url('/account/accounts/42/organizations?page=2'), ORIGIN)).toBe(true);
     expect(isShellNavigation(url('/account/login?state=abc.def'), ORIGIN)).toBe(true);
     expect(isShellNavigation(url('/account/'), ORIGIN)).toBe(true);
