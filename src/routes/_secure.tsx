@@ -16,7 +16,6 @@ import {
 } from '../lib/current-user.ts';
 import { activateLocale, loadConsoleCatalog } from '../lib/i18n.ts';
 import { forgetRecentAccount } from '../lib/recent-accounts.ts';
-import { loadSecureCode } from './-secure-code.ts';
 import { Route as SignInRoute } from './login.tsx';
 
 export const Route = createFileRoute('/_secure')({
@@ -36,8 +35,13 @@ export const Route = createFileRoute('/_secure')({
       prefetchSignInPage();
       if ((await checking) === 'refused') throw toSignIn();
     }
-    const [queryClient, { screenDataOf }, secureSession, { SYNC_TARGETS }] =
-      await loadSecureCode(loadQueryClient);
+    // One round trip for the layout's code, not one per module.
+    const [queryClient, { screenDataOf }, secureSession, { SYNC_TARGETS }] = await Promise.all([
+      loadQueryClient(),
+      import('../lib/query-client.ts'),
+      import('../lib/offline/secure-session.ts'),
+      import('./-sync-targets.ts'),
+    ]);
     const { startSecureSession, showOfflinePage, showOfflineNoticesWith } = secureSession;
     showOfflineNoticesWith(({ type, text }) => {
       void import('../components/ui/toast.tsx').then(({ showToast }) => showToast(type, text));

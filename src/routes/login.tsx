@@ -1,10 +1,9 @@
-import { createFileRoute, redirect, useRouter } from '@tanstack/react-router';
+import { createFileRoute, redirect } from '@tanstack/react-router';
 import * as v from 'valibot';
 import { SignInPage } from '../features/session/components/sign-in-page.tsx';
 import { leaveSignInWhenSignedIn } from '../features/session/guard.ts';
 import { prefetchSignInPage } from '../features/session/queries.ts';
 import { redirectToSetupWhileUnconfigured } from '../features/setup/guard.ts';
-import { loadSecureCode } from './-secure-code.ts';
 
 export const Route = createFileRoute('/login')({
   validateSearch: v.object({ state: v.optional(v.string()) }),
@@ -25,14 +24,6 @@ export const Route = createFileRoute('/login')({
   },
   component: function LoginRoute() {
     const { state = '' } = Route.useSearch();
-    const { loadQueryClient } = Route.useRouteContext();
-    const router = useRouter();
-    // Once a username is accepted the user is about to sign in: the secure layout's code and its
-    // shell download while the password is typed, not after the sign-in answer.
-    const prepareSecureScreens = () => {
-      void loadSecureCode(loadQueryClient).catch(() => undefined);
-      void router.loadRouteChunk(router.routesById['/_secure'])?.catch(() => undefined);
-    };
-    return <SignInPage key={state} encodedState={state} onUsernameAccepted={prepareSecureScreens} />;
+    return <SignInPage key={state} encodedState={state} />;
   },
 });

@@ -30,12 +30,10 @@ import { SignInFooter } from './sign-in-footer.tsx';
 interface SignInPageProps {
   /** The `state` query value as it came in (B-07). */
   encodedState: string;
-  /** The username step passed: what comes after sign-in may start loading. */
-  onUsernameAccepted?: () => void;
 }
 
 /** Username first, then password, on one route (overview §2, §4). */
-export function SignInPage({ encodedState, onUsernameAccepted }: SignInPageProps) {
+export function SignInPage({ encodedState }: SignInPageProps) {
   const state = decodeSignInState(encodedState) ?? {};
   const [passwordStep, setPasswordStep] = useState<{ username: string; state: SignInState } | null>(null);
   const [loginHint, setLoginHint] = useState(state.login_hint ?? '');
@@ -62,10 +60,7 @@ export function SignInPage({ encodedState, onUsernameAccepted }: SignInPageProps
           state={state}
           loginHint={loginHint}
           encodedState={encodedState}
-          onVerified={(username, next) => {
-            onUsernameAccepted?.();
-            setPasswordStep({ username, state: next });
-          }}
+          onVerified={(username, next) => setPasswordStep({ username, state: next })}
         />
       )}
     </PublicLayout>
