@@ -5,8 +5,8 @@ import { type Browser, type BrowserContext, chromium, type Page } from '@playwri
 import { ACCOUNTS_LIST_PATH, apiPaths, CONSOLE_BASE_PATH, isApiPath, LOGIN_PATH } from '../contract/paths.ts';
 import { encodeSignInState } from '../contract/schemas/identity.ts';
 import { CHROMIUM_INSTALL_HINT, findChromium } from '../scripts/chromium.ts';
-import { longestChain, type TimedRequest } from '../tests/request-chain.ts';
 import { buildConsole } from './bundle-size.ts';
+import { longestChain, type TimedRequest } from './request-chain.ts';
 import { freePort, type RunningServer, signedInToken, startPlatform } from './servers.ts';
 
 /**
