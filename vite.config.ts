@@ -8,6 +8,7 @@ import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { DEFAULT_CONSOLE_LOCALE } from './contract/locales.ts';
 import { CONSOLE_BASE_PATH } from './contract/paths.ts';
 
 const apiTarget = process.env.API_ORIGIN ?? 'http://localhost:8080';
@@ -64,6 +65,33 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * The default language's public catalog is loaded by the entry before the first render, through a
+ * dynamic import the browser would only discover once the entry has run: preloaded beside the entry
+ * instead, it arrives in the same round trip (docs/decisions/026-start-up-round-trips.md).
+ */
+function preloadDefaultCatalog(): Plugin {
+  const catalog = new RegExp(`^assets/locale-${DEFAULT_CONSOLE_LOCALE}-public-[\\w-]+\\.js$`);
+  return {
+    name: 'preload-default-catalog',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler: (_html, { bundle }) => {
+        const file = Object.keys(bundle ?? {}).find((name) => catalog.test(name));
+        if (!file) throw new Error(`No ${DEFAULT_CONSOLE_LOCALE} public catalog in the build.`);
+        return [
+          {
+            tag: 'link',
+            attrs: { rel: 'modulepreload', crossorigin: true, href: `${CONSOLE_BASE_PATH}/${file}` },
+            injectTo: 'head',
+          },
+        ];
+      },
+    },
+  };
+}
+
 export default defineConfig({
   base: `${CONSOLE_BASE_PATH}/`,
   plugins: [
@@ -84,6 +112,7 @@ export default defineConfig({
     react(),
     babel({ presets: [linguiTransformerBabelPreset()] }),
     lingui(),
+    preloadDefaultCatalog(),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'sw',

@@ -14,6 +14,16 @@ export function isConsoleNavigation(url: URL, origin: string): boolean {
 }
 
 /**
+ * A navigation the console's router draws: a path whose last segment names no file (no dot). The
+ * server answers every such path with `index.html`, so the worker may answer it with the precached
+ * one; a file (the offline page, a bench's page) goes to the network like before.
+ */
+export function isShellNavigation(url: URL, origin: string): boolean {
+  const last = url.pathname.slice(url.pathname.lastIndexOf('/') + 1);
+  return isConsoleNavigation(url, origin) && !last.includes('.');
+}
+
+/**
  * The chunk of one language's catalog, named by the build `assets/locale-<code>-<part>-<hash>.js`
  * (vite.config.ts). English is precached; the other languages are cached the first time they load.
  */

@@ -87,6 +87,15 @@ export type RefreshOutcome = 'renewed' | 'refused' | 'unreachable';
 const REFRESH_LOCK = 'trust-console.refresh';
 
 /**
+ * How long a refresh that brought no session (refused, or no server) is taken at its word by the
+ * guards of a page start. A cold visit to a secure address asks the cookie in the secure layout and is
+ * sent on to sign-in, whose guard would otherwise ask it again, one more round trip before the form.
+ * Short, because another tab may sign in meanwhile, or the network come back: after it the cookie is
+ * asked again.
+ */
+export const NO_SESSION_HOLDS_MS = 30_000;
+
+/**
  * Set while a sign-out has not reached the server (made offline, or the server failed): the session
  * and its HttpOnly refresh cookie are still valid, and the next start must end them instead of
  * signing the user back in. In local storage, which every tab and the next visit share.
@@ -124,7 +133,7 @@ function exchangeInTurn() {
     : exchangeRefreshCookie();
 }
 
-function outcomeOf(error: unknown): RefreshOutcome {
+function outcomeOf(error: unknown): Exclude<RefreshOutcome, 'renewed'> {
   return error instanceof ApiError && error.status >= 400 && error.status < 500 ? 'refused' : 'unreachable';
 }
 
@@ -163,6 +172,8 @@ export class SessionController {
   #tokenOwner: string | null = null;
   #tokenExpiresAt = 0;
   #watchingWorker = false;
+  /** The last refresh that brought no session, while nothing has happened to the session since. */
+  #noSession: { outcome: Exclude<RefreshOutcome, 'renewed'>; at: number } | null = null;
 
   constructor(private readonly listeners: SessionListeners) {}
 
@@ -261,6 +272,7 @@ export class SessionController {
    */
   start(tokens: TokenResponse): void {
     this.#dispatch('signed-in');
+    this.#noSession = null;
     this.#tokenOwner = null;
     // A new sign-in replaced the refresh cookie a sign-out left behind: nothing is left to revoke.
     setSignOutPending(false);
@@ -302,6 +314,7 @@ export class SessionController {
       .then((tokens): RefreshOutcome => {
         // Signing out meanwhile: the new token is dropped, and its session ends with the sign-out.
         if (!this.#dispatch('renewed')) return 'refused';
+        this.#noSession = null;
         this.#applyTokens(tokens);
         return 'renewed';
       })
@@ -309,6 +322,7 @@ export class SessionController {
         this.forgetToken();
         const outcome = outcomeOf(error);
         this.#dispatch(outcome);
+        this.#noSession = { outcome, at: Date.now() };
         return outcome;
       });
   }
@@ -319,7 +333,7 @@ export class SessionController {
    * server had already ended it), `unreachable` while the server cannot be asked.
    */
   async #endLeftSession(): Promise<RefreshOutcome> {
-    let outcome: RefreshOutcome = 'refused';
+    let outcome: Exclude<RefreshOutcome, 'renewed'> = 'refused';
     try {
       const tokens = await exchangeInTurn();
       setAccessToken(tokens.access_token, Date.now() + lifetimeMs(tokens));
@@ -329,12 +343,28 @@ export class SessionController {
     }
     this.forgetToken();
     if (outcome === 'refused') setSignOutPending(false);
+    this.#noSession = { outcome, at: Date.now() };
     return outcome;
+  }
+
+  /**
+   * Whether this page has a session, for the guards of a page start: the token in memory, else the
+   * refresh cookie (B-26, B-29), whose answer of moments ago that there is none is believed without
+   * asking again (`NO_SESSION_HOLDS_MS`). Renewals of a running session call `refresh`, which always
+   * asks.
+   */
+  check(): Promise<RefreshOutcome> {
+    if (getAccessToken() !== null) return Promise.resolve('renewed');
+    const known = this.#noSession;
+    if (this.#refreshInFlight === null && known && Date.now() - known.at < NO_SESSION_HOLDS_MS) {
+      return Promise.resolve(known.outcome);
+    }
+    return this.refresh();
   }
 
   /** On a secure page: the token in memory, or one from the refresh cookie (B-26, B-29). */
   async ensure(): Promise<boolean> {
-    return getAccessToken() !== null || (await this.refresh()) === 'renewed';
+    return (await this.check()) === 'renewed';
   }
 
   /**

@@ -7,6 +7,7 @@ import type { ReactNode } from 'react';
 import { afterEach, vi } from 'vitest';
 import { type PermissionFlag, permissionFlagsFrom } from '../../contract/permissions.ts';
 import type { Profile } from '../../contract/schemas/profile.ts';
+import { setupStatus } from '../../src/features/setup/queries.ts';
 import { clearAccessToken } from '../../src/lib/access-token.ts';
 import { PermissionFlagsProvider } from '../../src/lib/permissions.tsx';
 import { SessionController } from '../../src/lib/session.ts';
@@ -27,6 +28,8 @@ afterEach(async () => {
   // last check passed.
   for (const session of sessions.splice(0)) await session.end();
   clearAccessToken();
+  // The setup status serves a page start for a few seconds; each test is a page start of its own.
+  setupStatus.invalidate();
   vi.unstubAllGlobals();
   window.localStorage.clear();
 });

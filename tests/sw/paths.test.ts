@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isApiPath } from '../../contract/paths.ts';
-import { isConsoleNavigation, isLocaleChunk } from '../../sw/paths.ts';
+import { isConsoleNavigation, isLocaleChunk, isShellNavigation } from '../../sw/paths.ts';
 
 const ORIGIN = 'https://console.example';
 const url = (path: string, origin = ORIGIN) => new URL(path, origin);
@@ -20,6 +20,16 @@ describe('how the worker sorts requests', () => {
     expect(isConsoleNavigation(url('/imauth/api/v1/auth/me'), ORIGIN)).toBe(false);
     expect(isConsoleNavigation(url('/elsewhere'), ORIGIN)).toBe(false);
     expect(isConsoleNavigation(url('/account/accounts', 'https://other.example'), ORIGIN)).toBe(false);
+  });
+
+  it("answers the router's pages from the precached shell, files from the network", () => {
+    expect(isShellNavigation(url('/account/accounts/42/organizations?page=2'), ORIGIN)).toBe(true);
+    expect(isShellNavigation(url('/account/login?state=abc.def'), ORIGIN)).toBe(true);
+    expect(isShellNavigation(url('/account/'), ORIGIN)).toBe(true);
+    expect(isShellNavigation(url('/account/offline.html'), ORIGIN)).toBe(false);
+    expect(isShellNavigation(url('/account/manifest.webmanifest'), ORIGIN)).toBe(false);
+    expect(isShellNavigation(url('/account/ui-api/v1/profile'), ORIGIN)).toBe(false);
+    expect(isShellNavigation(url('/account/accounts', 'https://other.example'), ORIGIN)).toBe(false);
   });
 
   it('recognises the catalog chunks the build names by language', () => {

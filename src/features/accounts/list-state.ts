@@ -3,7 +3,6 @@ import * as v from 'valibot';
 import { ACCOUNTS_TABLE_DEFAULT_LIMIT } from '../../../contract/constants.ts';
 import type { FeatureFlag } from '../../../contract/feature-flags.ts';
 import type { AccessScope } from '../../../contract/permissions.ts';
-import { permissionFlagsFrom } from '../../../contract/permissions.ts';
 import { MAX_ENDS_WITHIN_DAYS, type TenantListQueryInput } from '../../../contract/schemas/tenants.ts';
 import {
   formatSort,
@@ -13,7 +12,7 @@ import {
 } from '../../../contract/sort-columns.ts';
 import { isCalendarDate } from '../../../contract/validation.ts';
 import { pageQuery, TEXT_FILTER_MAX_LENGTH } from '../../components/list/list-search.ts';
-import { activeAccountIdOf, permissionsQueryOptions, profileQueryOptions } from '../../lib/current-user.ts';
+import { profileQueryOptions } from '../../lib/current-user.ts';
 import { featureFlagsFrom, featureFlagsQueryOptions } from '../../lib/feature-flags.ts';
 import type { ScreenData } from '../../lib/query-client.ts';
 import { readStoredJson, USER_STORAGE_KEYS, userStorageKey, writeStoredJson } from '../../lib/storage.ts';
@@ -196,17 +195,16 @@ export function useAccountListPreferences(userId: string) {
 
 /**
  * The route's loader: starts the first page's request with the navigation (or on hover), with the
- * user's stored filters. Best effort: a viewer without canViewAccount gets the alternative page and
- * no request, and the screen asks again for anything that failed here, showing the failure itself.
+ * user's stored filters, as soon as the profile and the feature flags have shaped it: beside the
+ * permissions (which the secure layout reads), not after them, so that after sign-in the list comes in the same round trip as what
+ * the shell needs (docs/decisions/026-start-up-round-trips.md). A viewer without canViewAccount gets
+ * the alternative page; the server refuses the list to them, and the answer is never shown. Best
+ * effort: the screen asks again for anything that failed here, showing the failure itself.
  */
 export async function prefetchAccountList(screenData: ScreenData, page: number): Promise<void> {
   try {
     const profile = await screenData.load(profileQueryOptions());
-    const [permissions, featureFlags] = await Promise.all([
-      screenData.load(permissionsQueryOptions(profile.access_scope, activeAccountIdOf(profile))),
-      screenData.load(featureFlagsQueryOptions()),
-    ]);
-    if (!permissionFlagsFrom(permissions.items.map((entry) => entry.name)).canViewAccount) return;
+    const featureFlags = await screenData.load(featureFlagsQueryOptions());
     const columns = accountListColumns(profile.access_scope, featureFlagsFrom(featureFlags));
     const preferences = storedAccountListPreferences(profile.id);
     await screenData.preload(accountListQueryOptions(accountListQuery(preferences, columns, page)));

@@ -20,12 +20,23 @@ export function verifyUsername(input: VerifyUsernameInput) {
   return apiRequest('POST', apiPaths.identity.verifyUser, { body: input, schema: verifyUserResponseSchema });
 }
 
-/** The password step: keeps the token in memory, then checks the licence (A-21) before going on. */
-export async function signIn(session: SessionController, credentials: LoginRequest) {
+/**
+ * The password step: keeps the token in memory, then checks the licence (A-21) before going on.
+ * `meanwhile` starts with the licence check, not after it: the first screen's loading (the shell's
+ * data and the page's), which the navigation after a valid licence then finds on its way
+ * (docs/decisions/026-start-up-round-trips.md).
+ */
+export async function signIn(
+  session: SessionController,
+  credentials: LoginRequest,
+  meanwhile: () => void = () => undefined,
+) {
   const tokens = await apiRequest('POST', apiPaths.identity.login, {
     body: credentials,
     schema: tokenResponseSchema,
   });
   session.start(tokens);
-  return licenceCheck.read({ fresh: true });
+  const licence = licenceCheck.read({ fresh: true });
+  meanwhile();
+  return licence;
 }

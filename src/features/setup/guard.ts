@@ -14,8 +14,11 @@ import { setupStatus } from './queries.ts';
  * load drops the token in memory, so "signed in" is asked of the refresh cookie too.
  */
 export async function guardSetupPage(session: SessionController) {
+  // Asked together with the session check rather than after it: one round trip before the page.
+  const answers = Promise.all([setupStatus.read(), licenceCheck.read()]);
+  answers.catch(() => undefined);
   if (await session.ensure()) throw redirect({ to: '/accounts', replace: true });
-  const [status, licence] = await Promise.all([setupStatus.read(), licenceCheck.read()]);
+  const [status, licence] = await answers;
   if (licence.redirect_url) {
     if (licence.redirect_url.startsWith(`${CONSOLE_BASE_PATH}/`)) {
       throw redirect({ href: routerHref(licence.redirect_url), replace: true });

@@ -3,8 +3,16 @@ import { setupStatusSchema } from '../../../contract/schemas/setup.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 import { publicResource } from '../../lib/public-data.ts';
 
-/** Whether the licence is installed and an administrator exists: asked afresh on every setup page. */
+/**
+ * How long an answer serves the next page: long enough for one page start, where the secure layout
+ * asks it beside the session check and the sign-in guard it leads to reads it, instead of a second
+ * round trip after the first (docs/decisions/026-start-up-round-trips.md). The setup steps of this
+ * page invalidate it; a later page asks again.
+ */
+const SETUP_STATUS_MAX_AGE_MS = 10_000;
+
+/** Whether the licence is installed and an administrator exists. */
 export const setupStatus = publicResource(
   () => apiRequest('GET', apiPaths.setup.status, { schema: setupStatusSchema }),
-  0,
+  SETUP_STATUS_MAX_AGE_MS,
 );

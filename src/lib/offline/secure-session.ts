@@ -18,7 +18,7 @@ import {
   permissionsQueryOptions,
   profileQueryOptions,
 } from '../current-user.ts';
-import { isFeatureFlagsQuery } from '../feature-flags.ts';
+import { featureFlagsQueryOptions, isFeatureFlagsQuery } from '../feature-flags.ts';
 import { offlineMaxAgeMs } from '../query-client.ts';
 import type { SessionController } from '../session.ts';
 import { offlineDatabase, onOfflineDataDiscarded } from './database.ts';
@@ -191,9 +191,13 @@ function detach(session: ActiveSession): void {
  * The key of this sign-in: a fresh one wrapped with the user's storage secret, and the user's kept
  * keys reopened; without the secret (an older server, a failed call), the newest live key, if any.
  */
-async function sealingKeyFor(database: OfflineDatabase, owner: string): Promise<StorageKeyRecord | null> {
+async function sealingKeyFor(
+  database: OfflineDatabase,
+  owner: string,
+  asked: Promise<string | null> = fetchStorageSecret(),
+): Promise<StorageKeyRecord | null> {
   const now = Date.now();
-  const secret = await fetchStorageSecret();
+  const secret = await asked;
   if (!secret) return (await liveStorageKey(database, owner, now)) ?? null;
   const wrappingKey = await importStorageSecret(secret);
   const key = await createStorageKey(database, owner, wrappingKey, now, offlineMaxAgeMs());
@@ -304,9 +308,14 @@ function newSession(
 /** With a token: whose session it is, their key, their cache and their outbox. */
 async function beginOnline(setup: SecureSessionSetup): Promise<SecureStart> {
   const { queryClient } = setup;
+  const startedAt = Date.now();
+  // What does not depend on who the user is goes out with the profile, in one round trip: the storage
+  // secret and the feature flags (docs/decisions/026-start-up-round-trips.md).
+  const secret = fetchStorageSecret();
   const [profile, database] = await Promise.all([
     queryClient.ensureQueryData(profileQueryOptions()).catch(() => null),
     openDatabase(),
+    queryClient.prefetchQuery(featureFlagsQueryOptions()),
   ]);
   // Without a profile the layout's loader reports the failure; the offline support waits for a next start.
   if (!profile) return 'online';
@@ -319,15 +328,33 @@ async function beginOnline(setup: SecureSessionSetup): Promise<SecureStart> {
       await destroyOtherOwners(database, owner);
       const persister = createSealedPersister({ database, owner, sealingKey: () => null });
       await restorePersistedQueries({ queryClient, persister, maxAgeMs: offlineMaxAgeMs() });
-      queryClient.removeQueries({ predicate: (query) => isReadAtEveryStart(query.queryKey) });
-      session.key = await sealingKeyFor(database, owner);
+      // Restored copies go; what this start has just read (the feature flags) stays.
+      queryClient.removeQueries({
+        predicate: (query) => isReadAtEveryStart(query.queryKey) && query.state.dataUpdatedAt < startedAt,
+      });
+      prefetchAccess(queryClient, profile);
+      session.key = await sealingKeyFor(database, owner, secret);
       await recordLastSession(database, owner, Date.now());
     } catch {
       session.database = null;
     }
   }
+  // Without a database nothing was restored, and a failed restore may not have reached the call above.
+  if (!session.database) prefetchAccess(queryClient, profile);
   adopt(session);
   return 'online';
+}
+
+/**
+ * The user's permissions and applications in the active account, asked as soon as the profile has
+ * named them and the restored copies are gone, rather than by the layout's loader after the storage
+ * key is made; the loader then finds them on their way. A second call shares the first's requests
+ * (or finds their answers fresh).
+ */
+function prefetchAccess(queryClient: QueryClient, profile: Profile): void {
+  const accountId = activeAccountIdOf(profile);
+  void queryClient.prefetchQuery(permissionsQueryOptions(profile.access_scope, accountId));
+  void queryClient.prefetchQuery(applicationsQueryOptions(accountId));
 }
 
 function adopt(session: ActiveSession): void {
@@ -479,7 +506,7 @@ async function start(setup: SecureSessionSetup): Promise<SecureStart> {
     return 'online';
   }
   if (active?.mode === 'offline') return 'offline';
-  const outcome = await setup.controller.refresh();
+  const outcome = await setup.controller.check();
   if (outcome === 'renewed') {
     if (active) {
       await backOnline(active);

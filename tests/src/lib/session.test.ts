@@ -1,7 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getAccessToken } from '../../../src/lib/access-token.ts';
-import { nextSessionState, REFRESH_FLOOR_MS, SessionController } from '../../../src/lib/session.ts';
-import { json, mockApi } from '../support.tsx';
+import {
+  NO_SESSION_HOLDS_MS,
+  nextSessionState,
+  REFRESH_FLOOR_MS,
+  SessionController,
+} from '../../../src/lib/session.ts';
+import { apiError, json, mockApi } from '../support.tsx';
 
 const TOKEN_LIFETIME_S = 600;
 const HOUR_MS = 60 * 60_000;
@@ -107,5 +112,50 @@ describe('the session state machine', () => {
     expect(session.state).toBe('ending');
     await session.end();
     expect(session.state).toBe('signed-out');
+  });
+});
+
+describe('asking whether the page has a session', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('believes a refusal for a page start, and asks the refresh cookie again after it or on a renewal', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    let refreshes = 0;
+    mockApi({
+      'POST /imauth/api/v1/refresh': () => {
+        refreshes += 1;
+        return apiError(401, 'No session.');
+      },
+    });
+    // The secure layout and the sign-in guard it leads to: one request between them.
+    expect(await session.check()).toBe('refused');
+    expect(await session.ensure()).toBe(false);
+    expect(refreshes).toBe(1);
+    // A renewal always asks.
+    expect(await session.refresh()).toBe('refused');
+    expect(refreshes).toBe(2);
+    // Another tab may have signed in since: later, the cookie is asked again.
+    vi.setSystemTime(Date.now() + NO_SESSION_HOLDS_MS);
+    expect(await session.check()).toBe('refused');
+    expect(refreshes).toBe(3);
+  });
+
+  it('shares a check in flight and forgets a refusal once a sign-in brings a token', async () => {
+    let refreshes = 0;
+    mockApi({
+      'POST /imauth/api/v1/refresh': () => {
+        refreshes += 1;
+        return apiError(401, 'No session.');
+      },
+    });
+    const [first, second] = await Promise.all([session.check(), session.check()]);
+    expect([first, second, refreshes]).toEqual(['refused', 'refused', 1]);
+    session.start({ access_token: 'token-1', expires_at: '2999-01-01T00:00:00Z', expires_in: 600 });
+    expect(await session.check()).toBe('renewed');
+    session.forgetToken();
+    expect(await session.check()).toBe('refused');
+    expect(refreshes).toBe(2);
   });
 });

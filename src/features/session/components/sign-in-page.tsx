@@ -1,6 +1,6 @@
 import { plural, t } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Link, useNavigate } from '@tanstack/react-router';
+import { Link, useNavigate, useRouter } from '@tanstack/react-router';
 import { useId, useState } from 'react';
 import * as v from 'valibot';
 import type { ConsoleLocale } from '../../../../contract/locales.ts';
@@ -130,16 +130,21 @@ function PasswordStep({ username, state, onUseAnotherAccount }: PasswordStepProp
   const { t } = useLingui();
   const session = useSession();
   const navigate = useNavigate();
+  const router = useRouter();
   const headingId = useId();
   const form = useForm(loginRequestSchema, {
     onSubmit: async (credentials) => {
-      const licence = await signIn(session, credentials);
+      const next = routerHref(pathAfterSignIn(state));
+      // The first screen loads while the licence is checked; an expired licence leaves it unused. The
+      // router takes the place from `href`; its types ask for a `to` as well, which `href` replaces.
+      const preload = () => void router.preloadRoute({ to: '/', href: next });
+      const licence = await signIn(session, credentials, preload);
       if (licence.status === 'EXPIRED') {
         leaveTo(licence.redirect_url ?? UPDATE_LICENCE_ERROR_PATH, UPDATE_LICENCE_ERROR_PATH);
       } else if (licence.status === 'NOT_FOUND') {
         void navigate({ to: '/setup-license' });
       } else {
-        void navigate({ href: routerHref(pathAfterSignIn(state)) });
+        void navigate({ href: next });
       }
     },
   });

@@ -1,0 +1,320 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from '@playwright/test';
+import { ACCOUNTS_LIST_PATH, apiPaths, CONSOLE_BASE_PATH, isApiPath, LOGIN_PATH } from '../contract/paths.ts';
+import { encodeSignInState } from '../contract/schemas/identity.ts';
+import { CHROMIUM_INSTALL_HINT, findChromium } from '../scripts/chromium.ts';
+import { buildConsole } from './bundle-size.ts';
+import { longestChain, type TimedRequest } from './request-chain.ts';
+import { freePort, type RunningServer, signedInToken, startPlatform } from './servers.ts';
+
+/**
+ * `npm run bench pageload`: how long the console takes to become usable on a poor field network
+ * (issue "Fast on a field network"): Chromium with 400 ms round trips, 1.6 Mbit/s down, 750 kbit/s up
+ * and its CPU slowed four times, against the platform as `npm start` runs it. Cold visit (empty
+ * cache, no service worker) and repeat visit (the worker installed, the HTTP cache warm, signed out),
+ * each to the usable sign-in form and, after signing in, to the accounts table; beside a bare HTML
+ * form of the same server measured the same way. Printed as ratios against that form and the cold
+ * visit, with the longest chain of API requests each phase waited on.
+ */
+
+const ROUND_TRIP_MS = 400;
+const DOWN_BITS_PER_SECOND = 1_600_000;
+const UP_BITS_PER_SECOND = 750_000;
+const CPU_SLOWDOWN = 4;
+/** Each figure is the median of this many runs; the runs vary by a few hundred milliseconds. */
+const RUNS = 3;
+
+/**
+ * The baseline: a form with the sign-in page's two fields and button and nothing else, written into
+ * the bench's own build so the same server and the same static handler serve it. Not a product page.
+ */
+const BARE_FORM_FILE = 'bench-bare-form.html';
+const BARE_FORM = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Sign in</title></head>
+<body><form method="post" action="#"><h1>Sign in</h1>
+<label>Username <input name="username" autocomplete="username"></label>
+<label>Password <input name="password" type="password" autocomplete="current-password"></label>
+<button>Sign in</button></form></body></html>
+`;
+
+const ADMINISTRATOR = { username: 'bench', password: 'Bench-mark-2025!' };
+
+interface Phase {
+  ms: number;
+  /** The longest chain of API requests one after another within the phase. */
+  chain: number;
+  /** The API requests the phase made. */
+  requests: number;
+}
+
+/** Records every API request's start and end on the page, on Node's clock. */
+function recordApiRequests(page: Page): TimedRequest[] {
+  const requests: TimedRequest[] = [];
+  const started = new Map<object, TimedRequest>();
+  page.on('request', (request) => {
+    if (!isApiPath(new URL(request.url()).pathname)) return;
+    const entry = {
+      path: new URL(request.url()).pathname,
+      start: performance.now(),
+      end: Number.POSITIVE_INFINITY,
+    };
+    started.set(request, entry);
+    requests.push(entry);
+  });
+  const finish = (request: object) => {
+    const entry = started.get(request);
+    if (entry) entry.end = performance.now();
+  };
+  page.on('requestfinished', finish);
+  page.on('requestfailed', finish);
+  return requests;
+}
+
+async function throttledPage(context: BrowserContext): Promise<Page> {
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: ROUND_TRIP_MS,
+    downloadThroughput: DOWN_BITS_PER_SECOND / 8,
+    uploadThroughput: UP_BITS_PER_SECOND / 8,
+  });
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
+  return page;
+}
+
+async function timed(requests: TimedRequest[], action: () => Promise<void>): Promise<Phase> {
+  const from = requests.length;
+  const start = performance.now();
+  await action();
+  const ms = performance.now() - start;
+  const phase = requests.slice(from);
+  return { ms, chain: longestChain(phase), requests: phase.length };
+}
+
+/** From the address typed to a username field that takes input. */
+async function openSignInForm(page: Page, origin: string): Promise<void> {
+  await page.goto(`${origin}${CONSOLE_BASE_PATH}/`, { waitUntil: 'commit' });
+  await page.getByLabel('Username').waitFor({ state: 'visible', timeout: 60_000 });
+}
+
+/** From pressing Sign in to the accounts table with its first row. */
+async function signInToTable(page: Page, requests: TimedRequest[]): Promise<Phase> {
+  await page.getByLabel('Username').fill(ADMINISTRATOR.username);
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByLabel('Password').fill(ADMINISTRATOR.password);
+  return timed(requests, async () => {
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page
+      .getByRole('region', { name: 'Accounts table' })
+      .getByRole('row')
+      .nth(1)
+      .waitFor({ state: 'visible', timeout: 60_000 });
+  });
+}
+
+interface Visit {
+  form: Phase;
+  table: Phase;
+}
+
+/** A visit to the sign-in form and through sign-in to the accounts table. */
+async function visit(context: BrowserContext, origin: string): Promise<Visit> {
+  const page = await throttledPage(context);
+  const requests = recordApiRequests(page);
+  const form = await timed(requests, () => openSignInForm(page, origin));
+  const table = await signInToTable(page, requests);
+  // The worker installs during the first visit; the repeat visit is measured once it is active.
+  await page.evaluate(async () => {
+    await (navigator as Navigator & { serviceWorker: { ready: Promise<unknown> } }).serviceWorker.ready;
+  });
+  await page.close();
+  return { form, table };
+}
+
+async function bareForm(browser: Browser, origin: string): Promise<Phase> {
+  const context = await browser.newContext();
+  try {
+    const page = await throttledPage(context);
+    const requests = recordApiRequests(page);
+    return await timed(requests, async () => {
+      await page.goto(`${origin}${CONSOLE_BASE_PATH}/${BARE_FORM_FILE}`, { waitUntil: 'commit' });
+      await page.getByLabel('Username').waitFor({ state: 'visible' });
+    });
+  } finally {
+    await context.close();
+  }
+}
+
+/** A cold visit in a fresh profile, then, signed out (the cookie dropped), a repeat visit. */
+async function coldAndRepeat(browser: Browser, origin: string): Promise<{ cold: Visit; repeat: Visit }> {
+  const context = await browser.newContext();
+  try {
+    const cold = await visit(context, origin);
+    // Signed out, as the next morning's visit would be: the worker and the HTTP cache stay.
+    await context.clearCookies();
+    const repeat = await visit(context, origin);
+    return { cold, repeat };
+  } finally {
+    await context.close();
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+function medianPhase(phases: Phase[]): Phase {
+  return {
+    ms: median(phases.map((phase) => phase.ms)),
+    chain: Math.max(...phases.map((phase) => phase.chain)),
+    requests: Math.max(...phases.map((phase) => phase.requests)),
+  };
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+function line(label: string, phase: Phase, ratio: string): string {
+  return (
+    `  ${label.padEnd(34)} ${seconds(phase.ms).padStart(8)}   ${ratio.padEnd(30)}` +
+    ` API requests ${String(phase.requests).padStart(2)}, longest chain ${phase.chain}`
+  );
+}
+
+/** What the bench uses of Lighthouse's Node API (`lighthouse` 12). */
+type RunLighthouse = (
+  url: string,
+  flags: {
+    port: number;
+    onlyCategories: string[];
+    logLevel: 'error';
+    extraHeaders?: Record<string, string>;
+  },
+) => Promise<{
+  lhr: { categories: Record<string, { score: number | null }>; runtimeError?: { message: string } };
+}>;
+
+/**
+ * Lighthouse, when installed (a devDependency; `npm ci` brings it). Named through a variable so the
+ * bench still builds and runs its own measurements where it is missing.
+ */
+async function loadLighthouse(): Promise<RunLighthouse | null> {
+  const name = 'lighthouse';
+  try {
+    return ((await import(name)) as { default: RunLighthouse }).default;
+  } catch {
+    return null;
+  }
+}
+
+/** A session's refresh cookie, as the browser would hold it after signing in. */
+async function refreshCookie(origin: string): Promise<string> {
+  const response = await fetch(`${origin}${apiPaths.identity.login}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMINISTRATOR),
+  });
+  const cookie = response.headers.getSetCookie().find((value) => value.includes('refresh_token='));
+  if (!response.ok || !cookie) throw new Error(`Sign-in for Lighthouse failed: ${response.status}`);
+  return cookie.split(';')[0] ?? '';
+}
+
+const score = (value: number | null | undefined) => (value == null ? '–' : String(Math.round(value * 100)));
+
+/**
+ * Lighthouse's performance and accessibility scores (its own simulated mobile throttling) of the
+ * sign-in page and, signed in through a refresh cookie of its own, the accounts list.
+ */
+async function lighthouseScores(executablePath: string, origin: string): Promise<void> {
+  const run = await loadLighthouse();
+  if (!run) {
+    console.info('  Lighthouse: not installed (npm ci installs the devDependency); scores skipped');
+    return;
+  }
+  const port = await freePort();
+  const browser = await chromium.launch({
+    executablePath,
+    args: ['--no-sandbox', '--disable-gpu', `--remote-debugging-port=${port}`],
+  });
+  try {
+    const pages = [
+      {
+        name: 'sign-in page',
+        path: `${LOGIN_PATH}?state=${encodeSignInState({ return_path: ACCOUNTS_LIST_PATH })}`,
+      },
+      { name: 'accounts list', path: ACCOUNTS_LIST_PATH, signedIn: true },
+    ];
+    for (const page of pages) {
+      const extraHeaders = page.signedIn ? { Cookie: await refreshCookie(origin) } : undefined;
+      const { lhr } = await run(`${origin}${page.path}`, {
+        port,
+        onlyCategories: ['performance', 'accessibility'],
+        logLevel: 'error',
+        extraHeaders,
+      });
+      const failure = lhr.runtimeError ? ` (${lhr.runtimeError.message})` : '';
+      console.info(
+        `  Lighthouse ${page.name.padEnd(14)} performance ${score(lhr.categories.performance?.score)}, ` +
+          `accessibility ${score(lhr.categories.accessibility?.score)}${failure}`,
+      );
+    }
+  } finally {
+    await browser.close();
+  }
+}
+
+export async function benchPageLoad(): Promise<void> {
+  const executablePath = findChromium();
+  if (!executablePath) throw new Error(CHROMIUM_INSTALL_HINT);
+  const outDir = mkdtempSync(path.join(tmpdir(), 'trust-console-bench-pageload-build-'));
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'trust-console-bench-pageload-'));
+  let server: RunningServer | null = null;
+  let browser: Browser | null = null;
+  try {
+    buildConsole(outDir);
+    writeFileSync(path.join(outDir, BARE_FORM_FILE), BARE_FORM);
+    server = await startPlatform(dataDir, '', { CONSOLE_DIST_DIR: outDir });
+    await signedInToken(server.origin, dataDir);
+    browser = await chromium.launch({
+      executablePath,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+    });
+    const bare: Phase[] = [];
+    const cold: Visit[] = [];
+    const repeat: Visit[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      bare.push(await bareForm(browser, server.origin));
+      const visits = await coldAndRepeat(browser, server.origin);
+      cold.push(visits.cold);
+      repeat.push(visits.repeat);
+    }
+    const baseline = medianPhase(bare);
+    const coldForm = medianPhase(cold.map((entry) => entry.form));
+    const coldTable = medianPhase(cold.map((entry) => entry.table));
+    const repeatForm = medianPhase(repeat.map((entry) => entry.form));
+    const repeatTable = medianPhase(repeat.map((entry) => entry.table));
+    const ratio = (phase: Phase, of: Phase, goal: number, name: string) =>
+      `${(phase.ms / of.ms).toFixed(2)}× ${name} (goal ≤ ${goal}×)`;
+    console.info(
+      `\nPage load on a field network (${ROUND_TRIP_MS} ms RTT, ${DOWN_BITS_PER_SECOND / 1e6} Mbit/s down, ` +
+        `${UP_BITS_PER_SECOND / 1e3} kbit/s up, CPU ÷${CPU_SLOWDOWN}), median of ${RUNS}`,
+    );
+    console.info(line('bare HTML form', baseline, 'baseline'));
+    console.info(line('cold: sign-in form usable', coldForm, ratio(coldForm, baseline, 3, 'bare form')));
+    console.info(line('cold: Sign in → accounts table', coldTable, ''));
+    console.info(line('repeat: sign-in form usable', repeatForm, ratio(repeatForm, coldForm, 0.25, 'cold')));
+    console.info(
+      line('repeat: Sign in → accounts table', repeatTable, ratio(repeatTable, coldTable, 0.25, 'cold')),
+    );
+    await lighthouseScores(executablePath, server.origin);
+  } finally {
+    await browser?.close();
+    await server?.stop();
+    rmSync(outDir, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
