@@ -61,7 +61,11 @@ const words = (list: readonly string[]) => sql`array[${sql.join(list)}]::text[]`
  * five accounts under a partner, one in seven inactive, end dates from a month ago to four years
  * ahead, one name in twenty containing "Acme".
  */
-export async function seedAccounts(location: DatabaseLocation): Promise<void> {
+export async function seedAccounts(
+  location: DatabaseLocation,
+  accounts = BENCH_ACCOUNTS,
+  { users = true }: { users?: boolean } = {},
+): Promise<void> {
   const { db, close } = await openDatabase(location);
   try {
     await migrateToLatest(db);
@@ -81,9 +85,9 @@ export async function seedAccounts(location: DatabaseLocation): Promise<void> {
         'Account ' || g, g % 7 <> 0, 'bench-account-' || g, 'standard',
         case when g % 5 < 3 then 'bench-partner-' || (1 + g % ${BENCH_PARTNERS}) end, 'en_US',
         date '2023-01-01' + g % 365, current_date - 30 + (g * 13) % 1500, now(), now()
-      from generate_series(1, ${BENCH_ACCOUNTS - BENCH_PARTNERS}) as g`.execute(db);
+      from generate_series(1, ${accounts - BENCH_PARTNERS}) as g`.execute(db);
     await sql`analyze accounts`.execute(db);
-    await seedUsers(db);
+    if (users) await seedUsers(db);
   } finally {
     await close();
   }
