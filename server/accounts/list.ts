@@ -188,8 +188,8 @@ export async function listTenants(
   page: ListPage,
   today: string,
 ): Promise<TenantList> {
-  const filtered = () => filteredAccounts(db, principal, filters, today);
-  if (page.sort.column === 'partner_account_name') return pageByPartnerName(db, filtered(), page);
+  const filtered = filteredAccounts(db, principal, filters, today);
+  if (page.sort.column === 'partner_account_name') return pageByPartnerName(db, filtered, page);
   const { rows, ...total } = await listPage(
     { db, matching: filtered, keys: sortKeys(page.sort.column), direction: page.sort.direction, page },
     (cut) => selectSummary(cut).execute(),
@@ -289,7 +289,11 @@ async function pageByPartnerName(
     items.push(...rows.map(toTenantSummary));
     skip = 0;
   }
-  return { items, total: groups.reduce((sum, group) => sum + group.accounts, 0), total_is_lower_bound: false };
+  return {
+    items,
+    total: groups.reduce((sum, group) => sum + group.accounts, 0),
+    total_is_lower_bound: false,
+  };
 }
 
 /**

@@ -172,7 +172,13 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
   const accounts = versionedResource(deps, accountKind(deps));
 
   app.get('/tenants', authenticated, mayView, validateQuery(tenantListQuerySchema), async (c) => {
-    const { limit = DEFAULT_LIST_LIMIT, offset = 0, after, sort = DEFAULT_SORT, ...filters } = c.req.valid('query');
+    const {
+      limit = DEFAULT_LIST_LIMIT,
+      offset = 0,
+      after,
+      sort = DEFAULT_SORT,
+      ...filters
+    } = c.req.valid('query');
     const list: TenantList = await listTenants(
       db,
       c.var.principal,

@@ -1,4 +1,4 @@
-import { type QueryExecutorProvider, type SelectQueryBuilder, sql } from 'kysely';
+import { type QueryExecutorProvider, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import { LIST_TOTAL_WINDOW } from '../../contract/constants.ts';
 import type { ListCursor } from '../../contract/schemas/query.ts';
 import { orderByKeys, type SortKeys } from './keyset.ts';
@@ -28,15 +28,21 @@ export interface BoundedTotal {
   total_is_lower_bound: boolean;
 }
 
+/** A page of a list as its endpoint answers it. */
+export type ListPageOf<T> = { items: T[] } & BoundedTotal;
+
 export interface ListPageOptions<DB, TB extends keyof DB, O> {
   db: QueryExecutorProvider;
-  /** The matching rows, unordered and without a selection; called once per query. */
-  matching: () => SelectQueryBuilder<DB, TB, O>;
+  /** The matching rows, unordered and without a selection. */
+  matching: SelectQueryBuilder<DB, TB, O>;
   /**
-   * The list's sort keys, the last one the unique id the cursor names. Null when the order has no
-   * index to seek in (the page is then cut by `offset`, which is all such an order could do anyway).
+   * The list's sort keys, all in `direction` and never null, the last one the unique id the cursor
+   * names. Null for an order that cannot seek (mixed directions, keys that may be null): the page is
+   * then cut by `offset`, and `read` adds the order.
    */
   keys: SortKeys | null;
+  /** The unique column the cursor's id names, when it is not the last key (the audit log's `seq`). */
+  idKey?: RawBuilder<unknown>;
   direction: 'asc' | 'desc';
   page: PageRequest;
   /** How far past the page's start the total is counted exactly; a setting only for tests. */
@@ -49,10 +55,9 @@ function seek<DB, TB extends keyof DB, O>(
   matching: SelectQueryBuilder<DB, TB, O>,
   keys: SortKeys,
   direction: 'asc' | 'desc',
+  idKey: RawBuilder<unknown>,
   id: string,
 ): SelectQueryBuilder<DB, TB, O> {
-  const idKey = keys[keys.length - 1];
-  if (idKey === undefined) throw new Error('A keyset needs at least the id as its key.');
   // The cursor's keys are read in the same statement, so they keep their types and precision
   // (timestamps in microseconds) and the caller never hands the server a value to compare.
   const cursorKeys = matching
@@ -63,21 +68,27 @@ function seek<DB, TB extends keyof DB, O>(
 }
 
 /**
- * The page of `options.matching()` that `options.page` asks for, in `keys` order, read by `read`
+ * The page of `options.matching` that `options.page` asks for, in `keys` order, read by `read`
  * (which adds the selection, or wraps the cut page in joins), and its bounded total.
  */
 export async function listPage<DB, TB extends keyof DB, O, Row>(
   options: ListPageOptions<DB, TB, O>,
   read: (cut: SelectQueryBuilder<DB, TB, O>) => Promise<Row[]>,
 ): Promise<{ rows: Row[] } & BoundedTotal> {
-  const { db, matching, keys, direction, page, window = LIST_TOTAL_WINDOW } = options;
-  const after = keys !== null && page.after !== undefined && page.after.position <= page.offset ? page.after : null;
+  const { db, matching, keys, direction, page } = options;
+  // A page longer than the window (a picker asking for every row) still counts its own rows.
+  const window = Math.max(options.window ?? LIST_TOTAL_WINDOW, page.limit);
+  const idKey = options.idKey ?? keys?.at(-1);
+  const after =
+    keys !== null && idKey !== undefined && page.after !== undefined && page.after.position <= page.offset
+      ? page.after
+      : null;
 
   /** The rows from the page's start on, and how many of them to skip. */
   const fromStart = (useCursor: boolean): [SelectQueryBuilder<DB, TB, O>, number] =>
-    useCursor && after !== null && keys !== null
-      ? [seek(matching(), matching(), keys, direction, after.id), page.offset - after.position]
-      : [matching(), page.offset];
+    useCursor && after !== null && keys !== null && idKey !== undefined
+      ? [seek(matching, matching, keys, direction, idKey, after.id), page.offset - after.position]
+      : [matching, page.offset];
 
   const readPage = (useCursor: boolean) => {
     const [rows, skip] = fromStart(useCursor);
@@ -89,12 +100,13 @@ export async function listPage<DB, TB extends keyof DB, O, Row>(
     const [rows, skip] = fromStart(useCursor);
     // Which rows are skipped does not change how many follow, so the count needs no order and the
     // planner may take the cheapest scan.
-    const window_ = rows.select(sql.lit(1).as('one')).offset(skip).limit(window + 1);
+    const window_ = rows
+      .select(sql.lit(1).as('one'))
+      .offset(skip)
+      .limit(window + 1);
     const found =
-      useCursor && after !== null && keys !== null
-        ? sql<boolean>`exists (${matching()
-            .select(sql.lit(1).as('one'))
-            .where(sql<boolean>`${keys[keys.length - 1]} = ${after.id}`)})`
+      useCursor && after !== null && idKey !== undefined
+        ? sql<boolean>`exists (${matching.select(sql.lit(1).as('one')).where(sql<boolean>`${idKey} = ${after.id}`)})`
         : sql<boolean>`true`;
     const result = await sql<{ counted: number; found: boolean }>`
       select (select count(*) from (${window_}) as w)::int as counted, ${found} as found`.execute(db);
@@ -115,7 +127,7 @@ export async function listPage<DB, TB extends keyof DB, O, Row>(
   }
   // A page past the end (rows removed meanwhile, an old address): the caller moves to the last page,
   // so it needs the list's length, which is less than the offset: counting up to the offset finds it.
-  const before = matching().select(sql.lit(1).as('one')).limit(page.offset);
+  const before = matching.select(sql.lit(1).as('one')).limit(page.offset);
   const length = await sql<{ counted: number }>`
     select count(*)::int as counted from (${before}) as w`.execute(db);
   return { rows: pageRows, total: length.rows[0]?.counted ?? 0, total_is_lower_bound: false };

@@ -101,7 +101,7 @@ describe('the bounded total', () => {
     listPage(
       {
         db: harness.deps.db,
-        matching: () => harness.deps.db.selectFrom('accounts as a').where('a.name', 'like', name),
+        matching: harness.deps.db.selectFrom('accounts as a').where('a.name', 'like', name),
         keys: [sql`lower(${sql.ref('a.name')})`, sql.ref('a.id')],
         direction: 'asc',
         page: { limit: 5, offset },
