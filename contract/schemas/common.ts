@@ -88,7 +88,14 @@ export function listSchema<TItem extends v.GenericSchema>(item: TItem) {
   return v.object({
     items: v.array(item),
     total: v.number(),
-    total_is_lower_bound: v.optional(v.boolean()),
+    total_is_lower_bound: v.optional(
+      v.pipe(
+        v.boolean(),
+        v.description(
+          'True when the count stopped at its window past the page (decision 024): more rows than total match.',
+        ),
+      ),
+    ),
   });
 }
 

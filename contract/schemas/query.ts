@@ -25,6 +25,9 @@ const CURSOR_ID_MAX_LENGTH = 64;
 export const listCursorQuery = v.optional(
   v.pipe(
     v.string('invalidValue'),
+    v.description(
+      '`<position>:<id>`: the row id ends at position (1-based) in this order; the page from offset is found by seeking past it instead of skipping offset rows. Ignored when that row no longer matches.',
+    ),
     v.regex(/^\d{1,9}:./su, 'invalidValue'),
     v.regex(NO_CONTROL_CHARACTERS_PATTERN, 'invalidValue'),
     v.transform((text) => {
