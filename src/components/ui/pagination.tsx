@@ -12,6 +12,11 @@ function pageBefore(items: readonly PageItem[], index: number): number {
 interface PaginationProps {
   /** Total number of items across every page. */
   count: number;
+  /**
+   * The list's `total_is_lower_bound`: more than `count` items match (decision 024). The pages known
+   * to hold items are offered, the last of them followed by an ellipsis, and Next stays enabled.
+   */
+  countIsLowerBound?: boolean | undefined;
   pageSize: number;
   /** 1-based. */
   page: number;
@@ -22,13 +27,21 @@ interface PaginationProps {
  * Page navigation of a list (Ark UI pagination): previous, numbered pages with ellipses, next, inside
  * a labelled `nav`. The list's query is `offset = (page - 1) × pageSize`.
  */
-export function Pagination({ count, pageSize, page, onPageChange }: PaginationProps) {
+export function Pagination({
+  count,
+  countIsLowerBound = false,
+  pageSize,
+  page,
+  onPageChange,
+}: PaginationProps) {
   const { t } = useLingui();
-  if (count <= pageSize) return null;
+  // At least one item lies past `count`, so the page holding it exists.
+  const known = countIsLowerBound ? count + 1 : count;
+  if (known <= pageSize) return null;
   return (
     <ArkPagination.Root
       className="pagination"
-      count={count}
+      count={known}
       pageSize={pageSize}
       page={page}
       siblingCount={1}
@@ -37,7 +50,12 @@ export function Pagination({ count, pageSize, page, onPageChange }: PaginationPr
         rootLabel: t`Pages`,
         prevTriggerLabel: t`Previous page`,
         nextTriggerLabel: t`Next page`,
-        itemLabel: (details) => t`Page ${details.page} of ${details.totalPages}`,
+        itemLabel: (details) => {
+          const knownPages = details.totalPages - 1;
+          return countIsLowerBound
+            ? t`Page ${details.page} of more than ${knownPages}`
+            : t`Page ${details.page} of ${details.totalPages}`;
+        },
       }}
     >
       <ArkPagination.PrevTrigger className="button button--secondary pagination__step">
@@ -67,6 +85,11 @@ export function Pagination({ count, pageSize, page, onPageChange }: PaginationPr
           )
         }
       </ArkPagination.Context>
+      {countIsLowerBound ? (
+        <span className="pagination__ellipsis" title={t`More pages follow`}>
+          …
+        </span>
+      ) : null}
       <ArkPagination.NextTrigger className="button button--secondary pagination__step">
         {t`Next`}
       </ArkPagination.NextTrigger>
