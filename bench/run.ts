@@ -9,7 +9,7 @@ import { signedInToken, startBaseline, startPlatform } from './servers.ts';
 import { BENCH_ACCOUNTS, BENCH_PARTNERS, BENCH_USERS, benchPostgres, seedAccounts } from './tenants.ts';
 
 /**
- * `npm run bench [size|http|anonymous|outbox|bulk|ca|agent|agent-keys|enrollment|audit|pageload]`: what the console costs to load, what authenticated API
+ * `npm run bench [size|http|anonymous|outbox|bulk|ca|agent|agent-keys|enrollment|audit|pageload|lists]`: what the console costs to load, what authenticated API
  * calls cost to serve (the accounts list among 100,000 accounts and the users list among 100,000 users, on PGlite and on PostgreSQL), what
  * anonymous sign-in floods cost a signed-in user, and whether offline changes reach the server exactly
  * once through connection faults (bench/outbox.ts), and how fast 10,000 users are created from one CSV file
@@ -18,7 +18,7 @@ import { BENCH_ACCOUNTS, BENCH_PARTNERS, BENCH_USERS, benchPostgres, seedAccount
  * (bench/agent-session.ts), and how fast the agent makes an RSA-2048 key and CSR on a PKCS#11 token
  * beside openssl (bench/agent-keys.ts), and a whole enrollment beside openssl doing the same work
  * (bench/enrollment.ts), and how fast the audit chain is verified beside raw SHA-256 (bench/audit-chain.ts), and how soon the sign-in form and the accounts table are usable on a slow network
- * beside a bare HTML form (bench/page-load.ts). Speed is printed against a baseline measured in the same run, never as a verdict
+ * beside a bare HTML form (bench/page-load.ts), and the accounts list and its export at up to a million accounts beside their raw SQL (bench/lists.ts). Speed is printed against a baseline measured in the same run, never as a verdict
  * on wall-clock time; only the sizes of the sign-in page and the first secure screen have budgets.
  */
 /**
@@ -221,6 +221,7 @@ const BENCHES = [
   'enrollment',
   'audit',
   'pageload',
+  'lists',
 ];
 const only = process.argv[2];
 if (only !== undefined && !BENCHES.includes(only)) {
@@ -238,6 +239,7 @@ if (runs('agent-keys')) await (await import('./agent-keys.ts')).benchAgentKeys()
 if (runs('enrollment')) await (await import('./enrollment.ts')).benchEnrollment();
 if (runs('audit')) await (await import('./audit-chain.ts')).benchAuditChain();
 if (runs('pageload')) await (await import('./page-load.ts')).benchPageLoad();
+if (runs('lists')) await (await import('./lists.ts')).benchLists();
 // Loaded only when asked for: it brings fake-indexeddb and the server into this process.
 const exactlyOnce = runs('outbox') ? await (await import('./outbox.ts')).benchOutbox() : true;
 if (!withinBudget || !exactlyOnce) process.exitCode = 1;

@@ -59,9 +59,14 @@ const words = (list: readonly string[]) => sql`array[${sql.join(list)}]::text[]`
  * Migrates the database at `location` and fills it with `BENCH_PARTNERS` partners and standard
  * accounts up to `BENCH_ACCOUNTS`, in two `insert … select from generate_series` statements: three in
  * five accounts under a partner, one in seven inactive, end dates from a month ago to four years
- * ahead, one name in twenty containing "Acme".
+ * ahead, one name in twenty containing "Acme". `g / 20` keeps the end dates of those accounts from
+ * falling on every twentieth day only (13 × 20k mod 1500), which left the latest days without any.
  */
-export async function seedAccounts(location: DatabaseLocation): Promise<void> {
+export async function seedAccounts(
+  location: DatabaseLocation,
+  accounts = BENCH_ACCOUNTS,
+  { users = true }: { users?: boolean } = {},
+): Promise<void> {
   const { db, close } = await openDatabase(location);
   try {
     await migrateToLatest(db);
@@ -80,10 +85,10 @@ export async function seedAccounts(location: DatabaseLocation): Promise<void> {
           || (${words(SECOND_WORDS)})[1 + (g / ${FIRST_WORDS.length}) % ${SECOND_WORDS.length}] || ' ' || g,
         'Account ' || g, g % 7 <> 0, 'bench-account-' || g, 'standard',
         case when g % 5 < 3 then 'bench-partner-' || (1 + g % ${BENCH_PARTNERS}) end, 'en_US',
-        date '2023-01-01' + g % 365, current_date - 30 + (g * 13) % 1500, now(), now()
-      from generate_series(1, ${BENCH_ACCOUNTS - BENCH_PARTNERS}) as g`.execute(db);
+        date '2023-01-01' + g % 365, current_date - 30 + (g * 13 + g / 20) % 1500, now(), now()
+      from generate_series(1, ${accounts - BENCH_PARTNERS}) as g`.execute(db);
     await sql`analyze accounts`.execute(db);
-    await seedUsers(db);
+    if (users) await seedUsers(db);
   } finally {
     await close();
   }

@@ -2,6 +2,11 @@
 export const ACCOUNT_EXPIRY_WARNING_DAYS = 30;
 export const ACCOUNT_EXPIRY_BANNER_DAYS = [30, 60] as const;
 export const ACCOUNTS_TABLE_DEFAULT_LIMIT = 10;
+/**
+ * How many rows past a page's start a list counts exactly (decision 024): beyond it the total is a
+ * lower bound (`total_is_lower_bound`), so counting costs the same at any size of table.
+ */
+export const LIST_TOTAL_WINDOW = 200;
 export const SYSTEM_ACCOUNT_NAME = 'System Account';
 export const EMPTY_ID = '{hash}';
 export const DATE_FORMAT = 'YYYY-MM-DD';

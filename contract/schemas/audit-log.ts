@@ -145,8 +145,7 @@ export type AuditPublicKey = v.InferOutput<typeof auditPublicKeySchema>;
 
 /** GET audit-log/checkpoints: newest first, with the keys that check them, to keep offline. */
 export const auditCheckpointListSchema = v.object({
-  items: v.array(auditCheckpointSchema),
-  total: v.number(),
+  ...listSchema(auditCheckpointSchema).entries,
   public_keys: v.array(auditPublicKeySchema),
 });
 export type AuditCheckpointList = v.InferOutput<typeof auditCheckpointListSchema>;

@@ -4,7 +4,7 @@ import { PLATFORM_LOCALES } from '../locales.ts';
 import { PROFILE_SORT_COLUMNS } from '../sort-columns.ts';
 import { requiredTextLineSchema } from '../validation.ts';
 import { listSchema, PROFILE_LIST_LIMIT, resourceIdSchema } from './common.ts';
-import { queryInteger, sortQuery, textFilterQuery } from './query.ts';
+import { listCursorQuery, queryInteger, sortQuery, textFilterQuery } from './query.ts';
 
 /**
  * Certificate profiles (templates of cert_type end_entity) and the enrollment reference data
@@ -51,6 +51,7 @@ export type CertificateProfileList = v.InferOutput<typeof certificateProfileList
 export const certificateProfileListQuerySchema = v.object({
   limit: v.optional(queryInteger(1, PROFILE_LIST_LIMIT)),
   offset: v.optional(queryInteger(0, 999_999_999)),
+  after: listCursorQuery,
   sort: sortQuery(PROFILE_SORT_COLUMNS),
   name: textFilterQuery,
   account_id: v.optional(resourceIdSchema),
@@ -81,6 +82,7 @@ export type CertificateProfileCreateInput = v.InferInput<typeof certificateProfi
 export const certificateTemplateQuerySchema = v.object({
   limit: v.optional(queryInteger(1, PROFILE_LIST_LIMIT)),
   offset: v.optional(queryInteger(0, 999_999_999)),
+  after: listCursorQuery,
   account_id: v.optional(resourceIdSchema),
 });
 export type CertificateTemplateQuery = v.InferOutput<typeof certificateTemplateQuerySchema>;

@@ -80,9 +80,23 @@ export function preconditionFailedSchema<TItem extends v.GenericSchema>(item: TI
 export const preconditionFailedBodySchema = preconditionFailedSchema(v.unknown());
 export type PreconditionFailedBody = v.InferOutput<typeof preconditionFailedBodySchema>;
 
-/** Lists carry their page of items and the total (overview §3). */
+/**
+ * Lists carry their page of items and the total (overview §3). A long list counts only so far past
+ * the page (decision 024): then `total_is_lower_bound` is true and more than `total` rows match.
+ */
 export function listSchema<TItem extends v.GenericSchema>(item: TItem) {
-  return v.object({ items: v.array(item), total: v.number() });
+  return v.object({
+    items: v.array(item),
+    total: v.number(),
+    total_is_lower_bound: v.optional(
+      v.pipe(
+        v.boolean(),
+        v.description(
+          'True when the count stopped at its window past the page (decision 024): more rows than total match.',
+        ),
+      ),
+    ),
+  });
 }
 
 export const MAX_PAGE_LIMIT = 99_999;

@@ -7,6 +7,7 @@ import {
 } from '../licences.ts';
 import { APPLICATION_CODES } from '../permissions.ts';
 import { dateOnlySchema, type ValidationCode } from '../validation.ts';
+import { listSchema } from './common.ts';
 
 /** Licences and features per account: the bodies of decision 022 §3. */
 
@@ -128,10 +129,7 @@ export const licenceHistoryItemSchema = v.object({
 });
 export type LicenceHistoryItem = v.InferOutput<typeof licenceHistoryItemSchema>;
 
-export const licenceHistoryListSchema = v.object({
-  items: v.array(licenceHistoryItemSchema),
-  total: v.number(),
-});
+export const licenceHistoryListSchema = listSchema(licenceHistoryItemSchema);
 
 /** `timezone`: an IANA zone name the dates are given in (J-41); UTC when absent. */
 export const licenceHistoryQuerySchema = v.object({

@@ -5,6 +5,7 @@ import {
   type ExpiringTenants,
   FEDERATION_STATUSES,
   TENANT_TYPES,
+  type TenantList,
   type TenantListQuery,
   type TenantSummary,
 } from '../../contract/schemas/tenants.ts';
@@ -13,6 +14,7 @@ import { seesEveryAccount, visibleTo } from '../authorization/account-reach.ts';
 import { addDays } from '../dates.ts';
 import { keysetBatches, orderByKeys, type SortKeys } from '../db/keyset.ts';
 import { containsPattern } from '../db/like.ts';
+import { listPage, type PageRequest } from '../db/list-page.ts';
 import type { Database } from '../db/schema.ts';
 import { oneOf } from '../db/stored-values.ts';
 import type { Principal } from '../identity/principal.ts';
@@ -23,7 +25,7 @@ import type { Principal } from '../identity/principal.ts';
  * keeps a page of 100,000 accounts an index range scan.
  */
 
-export type TenantFilters = Omit<TenantListQuery, 'limit' | 'offset' | 'sort'>;
+export type TenantFilters = Omit<TenantListQuery, 'limit' | 'offset' | 'after' | 'sort'>;
 
 export const DEFAULT_SORT: SortOrder<TenantSortColumn> = { column: 'name', direction: 'asc' };
 
@@ -174,28 +176,25 @@ export function toTenantSummary(row: SummaryRow): TenantSummary {
   };
 }
 
-export interface ListPage {
-  limit: number;
-  offset: number;
+export interface ListPage extends PageRequest {
   sort: SortOrder<TenantSortColumn>;
 }
 
-/** One page of the caller's accounts and how many match in all. */
+/** One page of the caller's accounts and how many match (bounded: decision 024). */
 export async function listTenants(
   db: Kysely<Database>,
   principal: Principal,
   filters: TenantFilters,
   page: ListPage,
   today: string,
-): Promise<{ items: TenantSummary[]; total: number }> {
+): Promise<TenantList> {
   const filtered = filteredAccounts(db, principal, filters, today);
   if (page.sort.column === 'partner_account_name') return pageByPartnerName(db, filtered, page);
-  const rowsQuery = orderByKeys(selectSummary(filtered), sortKeys(page.sort.column), page.sort.direction);
-  const [rows, count] = await Promise.all([
-    rowsQuery.limit(page.limit).offset(page.offset).execute(),
-    filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows.map(toTenantSummary), total: count.total };
+  const { rows, ...total } = await listPage(
+    { db, matching: filtered, keys: sortKeys(page.sort.column), direction: page.sort.direction, page },
+    (cut) => selectSummary(cut).execute(),
+  );
+  return { items: rows.map(toTenantSummary), ...total };
 }
 
 type FilteredAccounts = ReturnType<typeof filteredAccounts>;
@@ -268,7 +267,7 @@ async function pageByPartnerName(
   db: Kysely<Database>,
   filtered: FilteredAccounts,
   page: ListPage,
-): Promise<{ items: TenantSummary[]; total: number }> {
+): Promise<TenantList> {
   const groups = await partnerGroups(db, filtered, page.sort.direction);
   const items: TenantSummary[] = [];
   let skip = page.offset;
@@ -290,7 +289,11 @@ async function pageByPartnerName(
     items.push(...rows.map(toTenantSummary));
     skip = 0;
   }
-  return { items, total: groups.reduce((sum, group) => sum + group.accounts, 0) };
+  return {
+    items,
+    total: groups.reduce((sum, group) => sum + group.accounts, 0),
+    total_is_lower_bound: false,
+  };
 }
 
 /**

@@ -172,12 +172,18 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
   const accounts = versionedResource(deps, accountKind(deps));
 
   app.get('/tenants', authenticated, mayView, validateQuery(tenantListQuerySchema), async (c) => {
-    const { limit = DEFAULT_LIST_LIMIT, offset = 0, sort = DEFAULT_SORT, ...filters } = c.req.valid('query');
+    const {
+      limit = DEFAULT_LIST_LIMIT,
+      offset = 0,
+      after,
+      sort = DEFAULT_SORT,
+      ...filters
+    } = c.req.valid('query');
     const list: TenantList = await listTenants(
       db,
       c.var.principal,
       filters,
-      { limit, offset, sort },
+      { limit, offset, after, sort },
       today(),
     );
     return c.json(list);

@@ -10,6 +10,7 @@ import {
 import { effectivePermissions } from '../authorization/grants.ts';
 import { reachablePerson } from '../authorization/user-reach.ts';
 import { utcDate } from '../dates.ts';
+import { listPage } from '../db/list-page.ts';
 import type { Database } from '../db/schema.ts';
 import { hashOpaqueToken, newOpaqueToken } from '../identity/opaque-tokens.ts';
 import type { Principal } from '../identity/principal.ts';
@@ -102,17 +103,17 @@ export async function listApiTokens(
     .$if(query.status === 'active', (q) =>
       q.where('api_tokens.revoked_at', 'is', null).where((eb) => eb.not(endedBefore(today)(eb))),
     );
-  const [rows, count] = await Promise.all([
-    matching
-      .select(tokenColumns(now))
-      .orderBy('api_tokens.created_at', 'desc')
-      .orderBy('api_tokens.id')
-      .limit(query.limit)
-      .offset(query.offset)
-      .execute(),
-    matching.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows.map(record), total: Number(count.total) };
+  // A user's few tokens, newest first with ids ascending among equals: no keyset (mixed directions).
+  const { rows, ...total } = await listPage(
+    { db, matching, keys: null, direction: 'desc', page: query },
+    (cut) =>
+      cut
+        .select(tokenColumns(now))
+        .orderBy('api_tokens.created_at', 'desc')
+        .orderBy('api_tokens.id')
+        .execute(),
+  );
+  return { items: rows.map(record), ...total };
 }
 
 /** How many of a user's tokens still work (neither revoked nor past their end date). */

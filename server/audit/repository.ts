@@ -4,7 +4,8 @@ import type { AuditEvent, AuditLogFilters } from '../../contract/schemas/audit-l
 import type { SortOrder } from '../../contract/schemas/query.ts';
 import type { AuditLogSortColumn } from '../../contract/sort-columns.ts';
 import { visibleTo } from '../authorization/account-reach.ts';
-import { keysetBatches, orderByKeys, type SortKeys } from '../db/keyset.ts';
+import { keysetBatches, type SortKeys } from '../db/keyset.ts';
+import { type ListPageOf, listPage, type PageRequest } from '../db/list-page.ts';
 import type { Database } from '../db/schema.ts';
 import { oneOf } from '../db/stored-values.ts';
 import type { Principal } from '../identity/principal.ts';
@@ -88,17 +89,21 @@ export async function listAuditEvents(
   db: Kysely<Database>,
   principal: Principal,
   filters: AuditLogFilters,
-  page: { limit: number; offset: number; sort: SortOrder<AuditLogSortColumn> },
-): Promise<{ items: AuditEvent[]; total: number }> {
-  const filtered = filteredEvents(db, principal, filters);
-  const [rows, count] = await Promise.all([
-    orderByKeys(selectEvent(filtered), SORT_KEYS[page.sort.column], page.sort.direction)
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
-    filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows.map(toAuditEvent), total: Number(count.total) };
+  page: PageRequest & { sort: SortOrder<AuditLogSortColumn> },
+): Promise<ListPageOf<AuditEvent>> {
+  const { rows, ...total } = await listPage(
+    {
+      db,
+      matching: filteredEvents(db, principal, filters),
+      keys: SORT_KEYS[page.sort.column],
+      // The events' order ends in `seq`; the cursor names an event by its id.
+      idKey: sql.ref('audit_events.id'),
+      direction: page.sort.direction,
+      page,
+    },
+    (cut) => selectEvent(cut).execute(),
+  );
+  return { items: rows.map(toAuditEvent), ...total };
 }
 
 /**

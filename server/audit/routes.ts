@@ -49,9 +49,20 @@ export function auditLogRoutes(deps: AppDeps): Hono<AppEnv> {
   const params = validateParams(auditEventIdParamsSchema);
 
   app.get('/audit-log', authenticated, validateQuery(auditLogListQuerySchema), async (c) => {
-    const { limit = DEFAULT_LIST_LIMIT, offset = 0, sort = DEFAULT_SORT, ...filters } = c.req.valid('query');
+    const {
+      limit = DEFAULT_LIST_LIMIT,
+      offset = 0,
+      after,
+      sort = DEFAULT_SORT,
+      ...filters
+    } = c.req.valid('query');
     await assertListable(db, c.var.principal, filters);
-    const list: AuditEventList = await listAuditEvents(db, c.var.principal, filters, { limit, offset, sort });
+    const list: AuditEventList = await listAuditEvents(db, c.var.principal, filters, {
+      limit,
+      offset,
+      after,
+      sort,
+    });
     return c.json(list);
   });
 

@@ -10,8 +10,9 @@ import type {
 import type { SortOrder } from '../../contract/schemas/query.ts';
 import type { ProfileSortColumn } from '../../contract/sort-columns.ts';
 import { seesEveryAccount, visibleTo } from '../authorization/account-reach.ts';
-import { orderByKeys, type SortKeys } from '../db/keyset.ts';
+import type { SortKeys } from '../db/keyset.ts';
 import { containsPattern } from '../db/like.ts';
+import { type ListPageOf, listPage, type PageRequest } from '../db/list-page.ts';
 import type { Database } from '../db/schema.ts';
 import type { Principal } from '../identity/principal.ts';
 
@@ -87,9 +88,7 @@ function toProfile(row: ProfileRow): CertificateProfile {
   };
 }
 
-export interface ListPage {
-  limit: number;
-  offset: number;
+export interface ListPage extends PageRequest {
   sort: SortOrder<ProfileSortColumn>;
 }
 
@@ -99,14 +98,18 @@ export async function listProfiles(
   principal: Principal,
   filters: ProfileFilters,
   page: ListPage,
-): Promise<{ items: CertificateProfile[]; total: number }> {
-  const filtered = filteredProfiles(db, principal, filters);
-  const rowsQuery = orderByKeys(selectProfile(filtered), sortKeys(page.sort.column), page.sort.direction);
-  const [rows, count] = await Promise.all([
-    rowsQuery.limit(page.limit).offset(page.offset).execute(),
-    filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows.map(toProfile), total: count.total };
+): Promise<ListPageOf<CertificateProfile>> {
+  const { rows, ...total } = await listPage(
+    {
+      db,
+      matching: filteredProfiles(db, principal, filters),
+      keys: sortKeys(page.sort.column),
+      direction: page.sort.direction,
+      page,
+    },
+    (cut) => selectProfile(cut).execute(),
+  );
+  return { items: rows.map(toProfile), ...total };
 }
 
 /** The profile with `id` if the caller reaches its account; with `lock`, locked for the transaction. */

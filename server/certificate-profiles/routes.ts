@@ -97,10 +97,21 @@ export function certificateProfileRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.get('/profile', authenticated, validateQuery(certificateProfileListQuerySchema), async (c) => {
     const principal = c.var.principal;
-    const { limit = DEFAULT_LIST_LIMIT, offset = 0, sort = DEFAULT_SORT, ...filters } = c.req.valid('query');
+    const {
+      limit = DEFAULT_LIST_LIMIT,
+      offset = 0,
+      after,
+      sort = DEFAULT_SORT,
+      ...filters
+    } = c.req.valid('query');
     if (filters.account_id !== undefined) await assertAccountInReach(db, principal, filters.account_id);
     assertMayReadProfiles(principal);
-    const list: CertificateProfileList = await listProfiles(db, principal, filters, { limit, offset, sort });
+    const list: CertificateProfileList = await listProfiles(db, principal, filters, {
+      limit,
+      offset,
+      after,
+      sort,
+    });
     return c.json(list);
   });
 
@@ -171,15 +182,21 @@ export function certificateProfileRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.get('/template', authenticated, validateQuery(certificateTemplateQuerySchema), async (c) => {
     const principal = c.var.principal;
-    const { limit = PROFILE_LIST_LIMIT, offset = 0, account_id } = c.req.valid('query');
+    const { limit = PROFILE_LIST_LIMIT, offset = 0, after, account_id } = c.req.valid('query');
     if (account_id !== undefined) await assertAccountInReach(db, principal, account_id);
     assertMayReadTemplates(principal);
-    const page = await listProfiles(db, principal, account_id === undefined ? {} : { account_id }, {
-      limit,
-      offset,
-      sort: DEFAULT_SORT,
-    });
-    const list: CertificateTemplateList = { items: page.items.map(asTemplate), total: page.total };
+    const { items, ...total } = await listProfiles(
+      db,
+      principal,
+      account_id === undefined ? {} : { account_id },
+      {
+        limit,
+        offset,
+        after,
+        sort: DEFAULT_SORT,
+      },
+    );
+    const list: CertificateTemplateList = { items: items.map(asTemplate), ...total };
     return c.json(list);
   });
 

@@ -11,8 +11,9 @@ import type { CertificateFilters, CertificateSummary } from '../../contract/sche
 import type { SortOrder } from '../../contract/schemas/query.ts';
 import type { CertificateSortColumn } from '../../contract/sort-columns.ts';
 import { visibleTo } from '../authorization/account-reach.ts';
-import { keysetBatches, orderByKeys, type SortKeys } from '../db/keyset.ts';
+import { keysetBatches, type SortKeys } from '../db/keyset.ts';
 import { containsPattern } from '../db/like.ts';
+import { type ListPageOf, listPage, type PageRequest } from '../db/list-page.ts';
 import type { Database } from '../db/schema.ts';
 import { oneOf } from '../db/stored-values.ts';
 import type { Principal } from '../identity/principal.ts';
@@ -166,18 +167,20 @@ export async function listCertificates(
   db: Kysely<Database>,
   principal: Principal,
   filters: CertificateFilters,
-  page: { limit: number; offset: number; sort: SortOrder<CertificateSortColumn> },
+  page: PageRequest & { sort: SortOrder<CertificateSortColumn> },
   now: Date,
-): Promise<{ items: CertificateSummary[]; total: number }> {
-  const filtered = filteredCertificates(db, principal, filters, now);
-  const [rows, count] = await Promise.all([
-    orderByKeys(selectSummary(filtered, now), sortKeys(page.sort.column, now), page.sort.direction)
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
-    filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows.map(toSummary), total: Number(count.total) };
+): Promise<ListPageOf<CertificateSummary>> {
+  const { rows, ...total } = await listPage(
+    {
+      db,
+      matching: filteredCertificates(db, principal, filters, now),
+      keys: sortKeys(page.sort.column, now),
+      direction: page.sort.direction,
+      page,
+    },
+    (cut) => selectSummary(cut, now).execute(),
+  );
+  return { items: rows.map(toSummary), ...total };
 }
 
 /** Every matching certificate in `sort` order, in batches (the CSV export). */

@@ -89,13 +89,19 @@ export function certificateRoutes(deps: AppDeps): Hono<AppEnv> {
   const params = validateParams(certificateIdParamsSchema);
 
   app.get('/certificate', authenticated, validateQuery(certificateListQuerySchema), async (c) => {
-    const { limit = DEFAULT_LIST_LIMIT, offset = 0, sort = DEFAULT_SORT, ...filters } = c.req.valid('query');
+    const {
+      limit = DEFAULT_LIST_LIMIT,
+      offset = 0,
+      after,
+      sort = DEFAULT_SORT,
+      ...filters
+    } = c.req.valid('query');
     await assertListable(db, c.var.principal, filters);
     const list: CertificateList = await listCertificates(
       db,
       c.var.principal,
       filters,
-      { limit, offset, sort },
+      { limit, offset, after, sort },
       deps.now(),
     );
     return c.json(list);

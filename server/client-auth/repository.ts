@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { CertificateStatus } from '../../contract/certificate-policy.ts';
 import type { ClientAuthCertificate, ClientAuthCertificateList } from '../../contract/schemas/client-auth.ts';
+import { listPage } from '../db/list-page.ts';
 import type { ClientAuthCertificatesTable, Database } from '../db/schema.ts';
 
 /** The stored row with what the answer needs of its platform certificate. */
@@ -48,21 +49,22 @@ export async function listClientAuthCertificates(
   page: { limit: number; offset: number },
   now: Date,
 ): Promise<ClientAuthCertificateList> {
-  const [rows, count] = await Promise.all([
-    columns(db)
-      .where('client_auth_certificates.user_id', '=', userId)
-      .orderBy('client_auth_certificates.created_at', 'desc')
-      .orderBy('client_auth_certificates.id')
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
-    db
-      .selectFrom('client_auth_certificates')
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .where('user_id', '=', userId)
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows.map((row) => record(row, now)), total: Number(count.total) };
+  // A user's few certificates, newest first with ids ascending among equals: no keyset (mixed directions).
+  const { rows, ...total } = await listPage(
+    {
+      db,
+      matching: columns(db).where('client_auth_certificates.user_id', '=', userId),
+      keys: null,
+      direction: 'desc',
+      page,
+    },
+    (cut) =>
+      cut
+        .orderBy('client_auth_certificates.created_at', 'desc')
+        .orderBy('client_auth_certificates.id')
+        .execute(),
+  );
+  return { items: rows.map((row) => record(row, now)), ...total };
 }
 
 /** The certificate `certId` of the user `userId`; with `lock`, held until the transaction ends. */

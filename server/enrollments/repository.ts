@@ -8,8 +8,9 @@ import type {
 } from '../../contract/schemas/enrollments.ts';
 import type { SortOrder } from '../../contract/schemas/query.ts';
 import { seesEveryAccount, visibleTo } from '../authorization/account-reach.ts';
-import { orderByKeys, type SortKeys } from '../db/keyset.ts';
+import type { SortKeys } from '../db/keyset.ts';
 import { containsPattern } from '../db/like.ts';
+import { type ListPageOf, listPage, type PageRequest } from '../db/list-page.ts';
 import type { Database, EnrollmentsTable, SeatsTable } from '../db/schema.ts';
 import type { Principal } from '../identity/principal.ts';
 
@@ -219,9 +220,9 @@ export async function listEnrollments(
   db: Kysely<Database>,
   principal: Principal,
   filters: EnrollmentFilters,
-  page: { limit: number; offset: number; sort: SortOrder<EnrollmentSortColumn> },
+  page: PageRequest & { sort: SortOrder<EnrollmentSortColumn> },
   now: Date,
-): Promise<{ items: Enrollment[]; total: number }> {
+): Promise<ListPageOf<Enrollment>> {
   let filtered = reachable(enrollmentsWithSeats(db), db, principal);
   if (filters.account_id !== undefined)
     filtered = filtered.where('enrollments.account_id', '=', filters.account_id);
@@ -238,16 +239,11 @@ export async function listEnrollments(
       ]),
     );
   }
-  const rowsQuery = orderByKeys(
-    selectEnrollment(filtered),
-    sortKeys(page.sort.column, now),
-    page.sort.direction,
+  const { rows, ...total } = await listPage(
+    { db, matching: filtered, keys: sortKeys(page.sort.column, now), direction: page.sort.direction, page },
+    (cut) => selectEnrollment(cut).execute(),
   );
-  const [rows, count] = await Promise.all([
-    rowsQuery.limit(page.limit).offset(page.offset).execute(),
-    filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows.map((row) => toEnrollment(stored(row), now)), total: Number(count.total) };
+  return { items: rows.map((row) => toEnrollment(stored(row), now)), ...total };
 }
 
 function toSeat(row: {

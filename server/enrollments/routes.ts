@@ -209,12 +209,18 @@ export function enrollmentRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.get(LIST, authenticated, validateQuery(enrollmentListQuerySchema), async (c) => {
     const principal = c.var.principal;
-    const { limit = DEFAULT_LIST_LIMIT, offset = 0, sort = DEFAULT_SORT, ...filters } = c.req.valid('query');
+    const {
+      limit = DEFAULT_LIST_LIMIT,
+      offset = 0,
+      after,
+      sort = DEFAULT_SORT,
+      ...filters
+    } = c.req.valid('query');
     if (filters.account_id !== undefined && !(await canSeeAccount(db, principal, filters.account_id))) {
       throw new ApiError(404, ACCOUNT_NOT_FOUND);
     }
     assertEnrollmentAccess(principal, 'view');
-    return c.json(await listEnrollments(db, principal, filters, { limit, offset, sort }, deps.now()));
+    return c.json(await listEnrollments(db, principal, filters, { limit, offset, after, sort }, deps.now()));
   });
 
   app.post(CREATE, authenticated, validateJson(enrollmentCreateSchema), async (c) => {
@@ -404,13 +410,13 @@ export function enrollmentRoutes(deps: AppDeps): Hono<AppEnv> {
       const seat = await findReachableSeat(db, principal, c.req.valid('param').id);
       if (!seat) throw new ApiError(404, 'Seat not found.');
       assertEnrollmentAccess(principal, 'view');
-      const { limit = DEFAULT_LIST_LIMIT, offset = 0 } = c.req.valid('query');
+      const { limit = DEFAULT_LIST_LIMIT, offset = 0, after } = c.req.valid('query');
       return c.json(
         await listEnrollments(
           db,
           principal,
           { seat_id: seat.id },
-          { limit, offset, sort: DEFAULT_SORT },
+          { limit, offset, after, sort: DEFAULT_SORT },
           deps.now(),
         ),
       );

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { ApplicationCode } from '../../contract/permissions.ts';
 import { visibleTo } from '../authorization/account-reach.ts';
+import { listPage } from '../db/list-page.ts';
 import type { Database } from '../db/schema.ts';
 import type { Principal } from '../identity/principal.ts';
 
@@ -266,16 +267,17 @@ export async function historyPage(
   apps: readonly ApplicationCode[],
   page: { limit: number; offset: number; direction: 'asc' | 'desc' } | null,
 ) {
-  if (apps.length === 0) return { rows: [], total: 0 };
+  if (apps.length === 0) return { rows: [], total: 0, total_is_lower_bound: false };
   const base = db
     .selectFrom('licence_history')
     .where('account_id', '=', accountId)
     .where('app_code', 'in', apps);
-  const direction = page?.direction ?? 'asc';
-  const ordered = base.selectAll().orderBy('at', direction).orderBy('id', direction);
-  const [rows, count] = await Promise.all([
-    page === null ? ordered.execute() : ordered.limit(page.limit).offset(page.offset).execute(),
-    base.select((eb) => eb.fn.countAll<string | number>().as('count')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.count) };
+  if (page === null) {
+    const rows = await base.selectAll().orderBy('at').orderBy('id').execute();
+    return { rows, total: rows.length, total_is_lower_bound: false };
+  }
+  return listPage(
+    { db, matching: base, keys: [sql.ref('at'), sql.ref('id')], direction: page.direction, page },
+    (cut) => cut.selectAll().execute(),
+  );
 }

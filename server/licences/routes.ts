@@ -302,13 +302,13 @@ export function licenceAllocationRoutes(deps: AppDeps): Hono<AppEnv> {
           const { id } = c.req.valid('param');
           const query = c.req.valid('query');
           const apps = await historyScope(principal, id);
-          const { rows, total } = await historyPage(db, id, apps, {
+          const { rows, ...total } = await historyPage(db, id, apps, {
             limit: Number(query.limit ?? 10),
             offset: Number(query.offset ?? 0),
             direction: query.sort === 'timestamp:asc' ? 'asc' : 'desc',
           });
           const zone = query.timezone ?? DEFAULT_HISTORY_ZONE;
-          return c.json({ items: rows.map((row) => historyItem(row, principal, zone)), total });
+          return c.json({ items: rows.map((row) => historyItem(row, principal, zone)), ...total });
         },
       )
       .get(
@@ -320,9 +320,9 @@ export function licenceAllocationRoutes(deps: AppDeps): Hono<AppEnv> {
           const principal = c.var.principal;
           const { id } = c.req.valid('param');
           const apps = await historyScope(principal, id);
-          const { rows, total } = await historyPage(db, id, apps, null);
+          const { rows, ...total } = await historyPage(db, id, apps, null);
           const zone = c.req.valid('query').timezone ?? DEFAULT_HISTORY_ZONE;
-          return c.json({ items: rows.map((row) => historyItem(row, principal, zone)), total });
+          return c.json({ items: rows.map((row) => historyItem(row, principal, zone)), ...total });
         },
       )
       .get('/license/limit/:id/:app', authenticated, byApp, async (c) => {

@@ -15,6 +15,8 @@ interface ValibotNode {
   value?: ValibotNode;
   literal?: unknown;
   requirement?: unknown;
+  /** Of a `description` action: the contract's own words on a field (list cursors, bounded totals). */
+  description?: string;
   pipe?: readonly ValibotNode[];
 }
 
@@ -55,6 +57,9 @@ function applyAction(schema: JsonSchema, action: ValibotNode): void {
       break;
     case 'max_value':
       schema.maximum = requirement;
+      break;
+    case 'description':
+      schema.description = action.description;
       break;
     default: {
       const format = FORMATS[action.type];

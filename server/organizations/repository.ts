@@ -10,6 +10,7 @@ import type {
 import type { SortOrder } from '../../contract/schemas/query.ts';
 import type { OrganizationSortColumn } from '../../contract/sort-columns.ts';
 import { containsPattern } from '../db/like.ts';
+import { type ListPageOf, listPage } from '../db/list-page.ts';
 import type { Database } from '../db/schema.ts';
 import type { Located } from '../resources/versioned-resource.ts';
 
@@ -18,10 +19,7 @@ export interface Page {
   offset: number;
 }
 
-export interface ListPage<TItem> {
-  items: TItem[];
-  total: number;
-}
+export type ListPage<TItem> = ListPageOf<TItem>;
 
 export type VersionedTable = 'organizations' | 'organization_contacts';
 
@@ -129,22 +127,17 @@ export async function listOrganizations(
       eb('account_id', '=', query.accountId),
       ...(query.name === '' ? [] : [eb('name', 'ilike', containsPattern(query.name))]),
     ]);
-  const [items, counted] = await Promise.all([
-    selectOrganizations(db)
-      .where(matches)
-      .orderBy((eb) => eb.fn('lower', [eb.ref(column)]), direction)
-      .orderBy(column, direction)
-      .orderBy('id')
-      .limit(query.limit)
-      .offset(query.offset)
-      .execute(),
-    db
-      .selectFrom('organizations')
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .where(matches)
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { items, total: counted.total };
+  // An account's organizations: few, and ordered with ids ascending either way, so no keyset.
+  const { rows, ...total } = await listPage(
+    { db, matching: selectOrganizations(db).where(matches), keys: null, direction, page: query },
+    (cut) =>
+      cut
+        .orderBy((eb) => eb.fn('lower', [eb.ref(column)]), direction)
+        .orderBy(column, direction)
+        .orderBy('id')
+        .execute(),
+  );
+  return { items: rows, ...total };
 }
 
 export async function insertOrganization(
@@ -205,24 +198,24 @@ export async function listContacts(
   organizationId: string,
   page: Page,
 ): Promise<ListPage<Contact>> {
-  const [items, counted] = await Promise.all([
-    selectContacts(db)
-      .where('organization_contacts.organization_id', '=', organizationId)
-      .orderBy((eb) => eb.fn('lower', [eb.ref('organization_contacts.last_name')]))
-      .orderBy((eb) => eb.fn('lower', [eb.ref('organization_contacts.first_name')]))
-      .orderBy('organization_contacts.last_name')
-      .orderBy('organization_contacts.first_name')
-      .orderBy('organization_contacts.id')
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
-    db
-      .selectFrom('organization_contacts')
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .where('organization_id', '=', organizationId)
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { items, total: counted.total };
+  const { rows, ...total } = await listPage(
+    {
+      db,
+      matching: selectContacts(db).where('organization_contacts.organization_id', '=', organizationId),
+      keys: null,
+      direction: 'asc',
+      page,
+    },
+    (cut) =>
+      cut
+        .orderBy((eb) => eb.fn('lower', [eb.ref('organization_contacts.last_name')]))
+        .orderBy((eb) => eb.fn('lower', [eb.ref('organization_contacts.first_name')]))
+        .orderBy('organization_contacts.last_name')
+        .orderBy('organization_contacts.first_name')
+        .orderBy('organization_contacts.id')
+        .execute(),
+  );
+  return { items: rows, ...total };
 }
 
 export async function insertContact(

@@ -5,8 +5,9 @@ import type { SortOrder } from '../../contract/schemas/query.ts';
 import type { Role, RoleListQuery } from '../../contract/schemas/users.ts';
 import type { RoleSortColumn } from '../../contract/sort-columns.ts';
 import { roleReach, userReach } from '../authorization/user-reach.ts';
-import { keysetBatches, orderByKeys, type SortKeys } from '../db/keyset.ts';
+import { keysetBatches, type SortKeys } from '../db/keyset.ts';
 import { containsPattern } from '../db/like.ts';
+import { type ListPageOf, listPage, type PageRequest } from '../db/list-page.ts';
 import type { Database } from '../db/schema.ts';
 import { oneOf } from '../db/stored-values.ts';
 import type { Principal } from '../identity/principal.ts';
@@ -112,30 +113,28 @@ function toRole(row: RoleRow): Role {
   };
 }
 
-export interface ListPage {
-  limit: number;
-  offset: number;
+export interface ListPage extends PageRequest {
   sort: SortOrder<RoleSortColumn>;
 }
 
-/** One page of the roles the caller reaches and how many match in all. */
+/** One page of the roles the caller reaches and how many match (bounded: decision 024). */
 export async function listRoles(
   db: Kysely<Database>,
   principal: Principal,
   filters: RoleFilters,
   page: ListPage,
-): Promise<{ items: Role[]; total: number }> {
-  const filtered = filteredRoles(db, principal, filters);
-  const rowsQuery = orderByKeys(
-    selectRole(db, principal, filtered),
-    sortKeys(db, principal, page.sort.column),
-    page.sort.direction,
+): Promise<ListPageOf<Role>> {
+  const { rows, ...total } = await listPage(
+    {
+      db,
+      matching: filteredRoles(db, principal, filters),
+      keys: sortKeys(db, principal, page.sort.column),
+      direction: page.sort.direction,
+      page,
+    },
+    (cut) => selectRole(db, principal, cut).execute(),
   );
-  const [rows, count] = await Promise.all([
-    rowsQuery.limit(page.limit).offset(page.offset).execute(),
-    filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows.map(toRole), total: count.total };
+  return { items: rows.map(toRole), ...total };
 }
 
 /** Every matching role in `sort` order, in batches (the CSV export). */

@@ -117,10 +117,16 @@ export function roleRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.get('/role', authenticated, validateQuery(roleListQuerySchema), async (c) => {
     const principal = c.var.principal;
-    const { limit = DEFAULT_LIST_LIMIT, offset = 0, sort = DEFAULT_SORT, ...filters } = c.req.valid('query');
+    const {
+      limit = DEFAULT_LIST_LIMIT,
+      offset = 0,
+      after,
+      sort = DEFAULT_SORT,
+      ...filters
+    } = c.req.valid('query');
     await assertListable(db, principal, filters);
     const [page, featureOn] = await Promise.all([
-      listRoles(db, principal, filters, { limit, offset, sort }),
+      listRoles(db, principal, filters, { limit, offset, after, sort }),
       rolesFeatureOn(db),
     ]);
     const list: RoleList = {
@@ -231,13 +237,13 @@ export function roleRoutes(deps: AppDeps): Hono<AppEnv> {
     const { row } = await roles.locate(db, principal, c.req.valid('param'), 'view', false);
     // The holders are users: whoever lists them needs to read users as well as roles.
     assertMayReadUsers(principal);
-    const { limit = DEFAULT_LIST_LIMIT, offset = 0 } = c.req.valid('query');
+    const { limit = DEFAULT_LIST_LIMIT, offset = 0, after } = c.req.valid('query');
     // Within the caller's user reach only, like GET user?role_id=, which this is.
     const list: UserList = await listUsers(
       db,
       principal,
       { role_id: row.id },
-      { limit, offset, sort: DEFAULT_USER_SORT },
+      { limit, offset, after, sort: DEFAULT_USER_SORT },
     );
     return c.json(list);
   });

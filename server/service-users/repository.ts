@@ -14,8 +14,9 @@ import { visibleTo } from '../authorization/account-reach.ts';
 import { effectivePermissions } from '../authorization/grants.ts';
 import { userReach } from '../authorization/user-reach.ts';
 import { utcDate } from '../dates.ts';
-import { keysetBatches, orderByKeys, type SortKeys } from '../db/keyset.ts';
+import { keysetBatches, type SortKeys } from '../db/keyset.ts';
 import { containsPattern } from '../db/like.ts';
+import { type ListPageOf, listPage, type PageRequest } from '../db/list-page.ts';
 import type { Database } from '../db/schema.ts';
 import { oneOf } from '../db/stored-values.ts';
 import type { Principal } from '../identity/principal.ts';
@@ -143,19 +144,21 @@ export async function listServiceUsers(
   db: Kysely<Database>,
   principal: Principal,
   filters: ServiceUserFilters,
-  page: { limit: number; offset: number; sort: SortOrder<ServiceUserSortColumn> },
+  page: PageRequest & { sort: SortOrder<ServiceUserSortColumn> },
   now: Date,
-): Promise<{ items: ServiceUserSummary[]; total: number }> {
+): Promise<ListPageOf<ServiceUserSummary>> {
   const today = utcDate(now);
-  const filtered = filteredServiceUsers(db, principal, filters, today);
-  const [rows, count] = await Promise.all([
-    orderByKeys(selectSummary(filtered, today), sortKeys(page.sort.column, today), page.sort.direction)
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
-    filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows.map(toSummary), total: Number(count.total) };
+  const { rows, ...total } = await listPage(
+    {
+      db,
+      matching: filteredServiceUsers(db, principal, filters, today),
+      keys: sortKeys(page.sort.column, today),
+      direction: page.sort.direction,
+      page,
+    },
+    (cut) => selectSummary(cut, today).execute(),
+  );
+  return { items: rows.map(toSummary), ...total };
 }
 
 /** Every matching service user in `sort` order, in batches (the CSV export). */

@@ -104,13 +104,19 @@ export function serviceUserRoutes(deps: AppDeps): Hono<AppEnv> {
   const params = validateParams(serviceUserIdParamsSchema);
 
   app.get('/service-user', authenticated, validateQuery(serviceUserListQuerySchema), async (c) => {
-    const { limit = DEFAULT_LIST_LIMIT, offset = 0, sort = DEFAULT_SORT, ...filters } = c.req.valid('query');
+    const {
+      limit = DEFAULT_LIST_LIMIT,
+      offset = 0,
+      after,
+      sort = DEFAULT_SORT,
+      ...filters
+    } = c.req.valid('query');
     await assertListable(db, c.var.principal, filters);
     const list: ServiceUserList = await listServiceUsers(
       db,
       c.var.principal,
       filters,
-      { limit, offset, sort },
+      { limit, offset, after, sort },
       deps.now(),
     );
     return c.json(list);

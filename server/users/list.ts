@@ -10,6 +10,7 @@ import type { UserSortColumn } from '../../contract/sort-columns.ts';
 import { userReach } from '../authorization/user-reach.ts';
 import { keysetBatches, orderByKeys, type SortKeys } from '../db/keyset.ts';
 import { containsPattern } from '../db/like.ts';
+import { type ListPageOf, listPage, type PageRequest } from '../db/list-page.ts';
 import type { Database, User } from '../db/schema.ts';
 import { oneOf } from '../db/stored-values.ts';
 import type { Principal } from '../identity/principal.ts';
@@ -161,33 +162,28 @@ function toUserSummary(row: SummaryRow): UserSummary {
   };
 }
 
-export interface ListPage {
-  limit: number;
-  offset: number;
+export interface ListPage extends PageRequest {
   sort: SortOrder<UserSortColumn>;
 }
 
-/** One page of the users the caller reaches and how many match in all. */
+/** One page of the users the caller reaches and how many match (bounded: decision 024). */
 export async function listUsers(
   db: Kysely<Database>,
   principal: Principal,
   filters: UserFilters,
   page: ListPage,
-): Promise<{ items: UserSummary[]; total: number }> {
+): Promise<ListPageOf<UserSummary>> {
   const filtered = filteredUsers(db, principal, filters);
   const keys = sortKeys(page.sort.column);
   // The page is cut from the users before they are joined to their accounts (which only the account
   // sort needs first): PostgreSQL never moves a limit below a join, and joining every match before
   // sorting cost as much again as finding them (measured at 100,000 users).
   const matching = page.sort.column === 'account' ? withAccountName(filtered) : filtered;
-  const onePage = orderByKeys(matching.selectAll('u'), keys, page.sort.direction)
-    .limit(page.limit)
-    .offset(page.offset);
-  const [rows, count] = await Promise.all([
-    orderByKeys(selectSummary(db, onePage), keys, page.sort.direction).execute(),
-    filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows.map(toUserSummary), total: count.total };
+  const { rows, ...total } = await listPage(
+    { db, matching, keys, direction: page.sort.direction, page },
+    (cut) => orderByKeys(selectSummary(db, cut.selectAll('u')), keys, page.sort.direction).execute(),
+  );
+  return { items: rows.map(toUserSummary), ...total };
 }
 
 /** Every matching user in `sort` order, in batches (the CSV export). */

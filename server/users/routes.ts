@@ -127,9 +127,15 @@ export function userRoutes(deps: AppDeps): Hono<AppEnv> {
   app.route('/', bulkImportRoutes(deps));
 
   app.get('/user', authenticated, validateQuery(userListQuerySchema), async (c) => {
-    const { limit = DEFAULT_LIST_LIMIT, offset = 0, sort = DEFAULT_SORT, ...filters } = c.req.valid('query');
+    const {
+      limit = DEFAULT_LIST_LIMIT,
+      offset = 0,
+      after,
+      sort = DEFAULT_SORT,
+      ...filters
+    } = c.req.valid('query');
     await assertListable(db, c.var.principal, filters);
-    const list: UserList = await listUsers(db, c.var.principal, filters, { limit, offset, sort });
+    const list: UserList = await listUsers(db, c.var.principal, filters, { limit, offset, after, sort });
     return c.json(list);
   });
 

@@ -45,6 +45,11 @@ export function pageItems(page: number, totalPages: number): PageItem[] {
 interface PaginationProps {
   /** Total number of items across every page. */
   count: number;
+  /**
+   * The list's `total_is_lower_bound`: more than `count` items match (decision 024). The pages known
+   * to hold items are offered, the last of them followed by an ellipsis, and Next stays enabled.
+   */
+  countIsLowerBound?: boolean | undefined;
   pageSize: number;
   /** 1-based. */
   page: number;
@@ -57,13 +62,25 @@ interface PaginationProps {
  * Plain buttons, not a widget library: it is on the first screen of the console, and buttons in a
  * `nav` need no script beyond their clicks. The list's query is `offset = (page - 1) × pageSize`.
  */
-export function Pagination({ count, pageSize, page, onPageChange }: PaginationProps) {
+export function Pagination({
+  count,
+  countIsLowerBound = false,
+  pageSize,
+  page,
+  onPageChange,
+}: PaginationProps) {
   const { t } = useLingui();
-  if (count <= pageSize) return null;
-  const totalPages = Math.ceil(count / pageSize);
+  // At least one item lies past `count`, so the page holding it exists.
+  const known = countIsLowerBound ? count + 1 : count;
+  if (known <= pageSize) return null;
+  const totalPages = Math.ceil(known / pageSize);
   const current = Math.min(Math.max(page, 1), totalPages);
-  const pageLabel = (details: { page: number; totalPages: number }) =>
-    t`Page ${details.page} of ${details.totalPages}`;
+  const pageLabel = (details: { page: number; totalPages: number }) => {
+    const knownPages = details.totalPages - 1;
+    return countIsLowerBound
+      ? t`Page ${details.page} of more than ${knownPages}`
+      : t`Page ${details.page} of ${details.totalPages}`;
+  };
   return (
     <nav className="pagination" aria-label={t`Pages`}>
       <button
@@ -95,6 +112,11 @@ export function Pagination({ count, pageSize, page, onPageChange }: PaginationPr
           </span>
         ),
       )}
+      {countIsLowerBound ? (
+        <span className="pagination__ellipsis" title={t`More pages follow`}>
+          …
+        </span>
+      ) : null}
       <button
         type="button"
         className="button button--secondary pagination__step"

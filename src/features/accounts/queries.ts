@@ -7,6 +7,7 @@ import {
   tenantSchema,
 } from '../../../contract/schemas/tenants.ts';
 import { apiRequest } from '../../lib/api-client.ts';
+import { apiListRequest } from '../../lib/list-pages.ts';
 
 /** Account queries. Not account-scoped: the accounts list is the same whichever account is selected. */
 export const accountKeys = {
@@ -24,7 +25,7 @@ export function accountListQueryOptions(query: TenantListQueryInput) {
   return queryOptions({
     queryKey: accountKeys.list(query),
     queryFn: ({ signal }) =>
-      apiRequest('GET', apiPaths.tenants.list, { query, schema: tenantListSchema, signal }),
+      apiListRequest(apiPaths.tenants.list, { query, schema: tenantListSchema, signal }),
     placeholderData: keepPreviousData,
   });
 }

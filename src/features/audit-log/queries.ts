@@ -8,6 +8,7 @@ import {
 import { ALL_ITEMS_LIMIT } from '../../../contract/schemas/common.ts';
 import { userListSchema } from '../../../contract/schemas/users.ts';
 import { apiRequest } from '../../lib/api-client.ts';
+import { apiListRequest } from '../../lib/list-pages.ts';
 import type { AuditLogListQuery } from './list-search.ts';
 
 /** Audit log queries; which events a caller sees follows its own account reach. */
@@ -24,7 +25,7 @@ export function auditLogListQueryOptions(query: AuditLogListQuery) {
   return queryOptions({
     queryKey: auditLogKeys.list(query),
     queryFn: ({ signal }) =>
-      apiRequest('GET', apiPaths.auditLog.list, {
+      apiListRequest(apiPaths.auditLog.list, {
         query: { ...query },
         schema: auditEventListSchema,
         signal,

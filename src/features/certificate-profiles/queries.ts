@@ -5,6 +5,7 @@ import {
   certificateProfileSchema,
 } from '../../../contract/schemas/certificate-profiles.ts';
 import { apiRequest } from '../../lib/api-client.ts';
+import { apiListRequest } from '../../lib/list-pages.ts';
 
 /** Certificate-profile queries; which profiles a caller sees follows its own account reach. */
 export const profileKeys = {
@@ -18,7 +19,7 @@ export function profileListQueryOptions(query: Record<string, string>) {
   return queryOptions({
     queryKey: profileKeys.list(query),
     queryFn: ({ signal }) =>
-      apiRequest('GET', apiPaths.certificateProfiles.profiles, {
+      apiListRequest(apiPaths.certificateProfiles.profiles, {
         query,
         schema: certificateProfileListSchema,
         signal,

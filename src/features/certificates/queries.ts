@@ -6,6 +6,7 @@ import {
   certificateSchema,
 } from '../../../contract/schemas/certificates.ts';
 import { apiRequest } from '../../lib/api-client.ts';
+import { apiListRequest } from '../../lib/list-pages.ts';
 
 /**
  * Certificate queries. Not account-scoped: which certificates a caller reaches follows its own scope
@@ -22,7 +23,7 @@ export function certificateListQueryOptions(query: CertificateListQueryInput) {
   return queryOptions({
     queryKey: certificateKeys.list(query),
     queryFn: ({ signal }) =>
-      apiRequest('GET', apiPaths.certificates.list, { query, schema: certificateListSchema, signal }),
+      apiListRequest(apiPaths.certificates.list, { query, schema: certificateListSchema, signal }),
     placeholderData: keepPreviousData,
   });
 }

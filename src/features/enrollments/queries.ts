@@ -5,6 +5,7 @@ import { ALL_ITEMS_LIMIT } from '../../../contract/schemas/common.ts';
 import { enrollmentListSchema, enrollmentSchema } from '../../../contract/schemas/enrollments.ts';
 import { userListSchema } from '../../../contract/schemas/users.ts';
 import { apiRequest } from '../../lib/api-client.ts';
+import { apiListRequest } from '../../lib/list-pages.ts';
 import type { EnrollmentListQueryInput } from './list-search.ts';
 
 /** Enrollment queries; which enrollments a caller sees follows its own account reach. */
@@ -21,7 +22,7 @@ export function enrollmentListQueryOptions(query: EnrollmentListQueryInput) {
   return queryOptions({
     queryKey: enrollmentKeys.list(query),
     queryFn: ({ signal }) =>
-      apiRequest('GET', apiPaths.enrollments.list, {
+      apiListRequest(apiPaths.enrollments.list, {
         query: { ...query },
         schema: enrollmentListSchema,
         signal,

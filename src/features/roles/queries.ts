@@ -11,6 +11,7 @@ import {
   userListSchema,
 } from '../../../contract/schemas/users.ts';
 import { apiRequest } from '../../lib/api-client.ts';
+import { apiListRequest } from '../../lib/list-pages.ts';
 
 /** Role queries: not account-scoped in the key, as GET role answers by the caller's reach (decision 018 §4.2). */
 export const roleKeys = {
@@ -28,8 +29,7 @@ export const roleKeys = {
 export function roleListQueryOptions(query: Partial<Record<keyof RoleListQuery, string>>) {
   return queryOptions({
     queryKey: roleKeys.list(query),
-    queryFn: ({ signal }) =>
-      apiRequest('GET', apiPaths.roles.list, { query, schema: roleListSchema, signal }),
+    queryFn: ({ signal }) => apiListRequest(apiPaths.roles.list, { query, schema: roleListSchema, signal }),
     placeholderData: keepPreviousData,
   });
 }
@@ -46,7 +46,7 @@ export function roleUsersQueryOptions(id: string, page: { limit: string; offset:
   return queryOptions({
     queryKey: roleKeys.users(id, page),
     queryFn: ({ signal }) =>
-      apiRequest('GET', apiPaths.roles.users(id), { query: page, schema: userListSchema, signal }),
+      apiListRequest(apiPaths.roles.users(id), { query: page, schema: userListSchema, signal }),
     placeholderData: keepPreviousData,
   });
 }

@@ -7,6 +7,7 @@ import {
 } from '../../../contract/schemas/service-users.ts';
 import { roleListSchema } from '../../../contract/schemas/users.ts';
 import { apiRequest } from '../../lib/api-client.ts';
+import { apiListRequest } from '../../lib/list-pages.ts';
 
 /**
  * Service-user queries. Not account-scoped: which service users a caller reaches follows its own
@@ -24,7 +25,7 @@ export function serviceUserListQueryOptions(query: ServiceUserListQueryInput) {
   return queryOptions({
     queryKey: serviceUserKeys.list(query),
     queryFn: ({ signal }) =>
-      apiRequest('GET', apiPaths.serviceUsers.list, { query, schema: serviceUserListSchema, signal }),
+      apiListRequest(apiPaths.serviceUsers.list, { query, schema: serviceUserListSchema, signal }),
     placeholderData: keepPreviousData,
   });
 }

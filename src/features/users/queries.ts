@@ -11,6 +11,7 @@ import {
   userSchema,
 } from '../../../contract/schemas/users.ts';
 import { apiRequest } from '../../lib/api-client.ts';
+import { apiListRequest } from '../../lib/list-pages.ts';
 
 /**
  * User queries. Not account-scoped: which users a caller reaches follows its own scope, not the
@@ -33,8 +34,7 @@ export const userKeys = {
 export function userListQueryOptions(query: UserListQueryInput) {
   return queryOptions({
     queryKey: userKeys.list(query),
-    queryFn: ({ signal }) =>
-      apiRequest('GET', apiPaths.users.list, { query, schema: userListSchema, signal }),
+    queryFn: ({ signal }) => apiListRequest(apiPaths.users.list, { query, schema: userListSchema, signal }),
     placeholderData: keepPreviousData,
   });
 }

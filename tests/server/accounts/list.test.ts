@@ -262,7 +262,7 @@ describe('paging', () => {
     expect(first.items).toHaveLength(20);
     expect(first.total).toBe(25);
     const beyond = await list(many, '?offset=25');
-    expect(beyond).toEqual({ items: [], total: 25 });
+    expect(beyond).toEqual({ items: [], total: 25, total_is_lower_bound: false });
   });
 });
 

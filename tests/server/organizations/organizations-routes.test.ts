@@ -157,7 +157,7 @@ describe('organizations of an account', () => {
     expect(page.total).toBe(21);
     expect(names(page)).toEqual(['Org 05', 'Org 06', 'Org 07']);
     const beyond = await list(`accountId=${accountId}&offset=40`);
-    expect(beyond).toEqual({ items: [], total: 21 });
+    expect(beyond).toEqual({ items: [], total: 21, total_is_lower_bound: false });
   });
 
   it('filters by a part of the name, ignoring case and taking % and _ literally', async () => {
@@ -169,11 +169,11 @@ describe('organizations of an account', () => {
     expect(names(await filtered('acme'))).toEqual(['ACME Labs', 'Acme Security']);
     expect(await filtered('acme')).toMatchObject({ total: 2 });
     // Names cannot hold % or \, so a filter made of them matches nothing rather than everything.
-    expect(await filtered('%')).toEqual({ items: [], total: 0 });
-    expect(await filtered('\\')).toEqual({ items: [], total: 0 });
+    expect(await filtered('%')).toEqual({ items: [], total: 0, total_is_lower_bound: false });
+    expect(await filtered('\\')).toEqual({ items: [], total: 0, total_is_lower_bound: false });
     expect(names(await filtered('r_'))).toEqual(['Under_score']);
     expect(names(await filtered('  globex '))).toEqual(['Globex']);
-    expect(await filtered('nothing like it')).toEqual({ items: [], total: 0 });
+    expect(await filtered('nothing like it')).toEqual({ items: [], total: 0, total_is_lower_bound: false });
   });
 
   it('counts each organization’s contacts', async () => {

@@ -156,6 +156,7 @@ describe('a listed user', () => {
         },
       ],
       total: 1,
+      total_is_lower_bound: false,
     });
   });
 });
@@ -192,7 +193,7 @@ describe('filters', () => {
   });
 
   it('finds nothing and counts nothing of a foreign user matching the text', async () => {
-    expect(await list(partner, '?q=augusta')).toEqual({ items: [], total: 0 });
+    expect(await list(partner, '?q=augusta')).toEqual({ items: [], total: 0, total_is_lower_bound: false });
     expect((await list(system, '?q=augusta')).total).toBe(1);
   });
 

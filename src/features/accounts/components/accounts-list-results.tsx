@@ -51,7 +51,7 @@ export function AccountsListResults({
         ),
       }}
     >
-      {({ items, total }) => {
+      {({ items, total, total_is_lower_bound }) => {
         const first = Math.min(total, (page - 1) * ACCOUNTS_TABLE_DEFAULT_LIMIT + 1);
         const last = Math.min(total, first + items.length - 1);
         return (
@@ -66,10 +66,13 @@ export function AccountsListResults({
             />
             <div className="accounts-list__footer">
               <p className="accounts-list__range" role="status">
-                {t`${first}–${last} of ${total}`}
+                {total_is_lower_bound
+                  ? t`${first}–${last} of more than ${total}`
+                  : t`${first}–${last} of ${total}`}
               </p>
               <Pagination
                 count={total}
+                countIsLowerBound={total_is_lower_bound}
                 pageSize={ACCOUNTS_TABLE_DEFAULT_LIMIT}
                 page={page}
                 onPageChange={onPageChange}

@@ -38,6 +38,7 @@ import {
   auditTime,
 } from './audit-log-labels.tsx';
 import './audit-log.css';
+import { ListCount } from '../../../components/list/list-count.tsx';
 
 const FILTERS = ['from', 'to', 'action', 'status', 'resource_type', 'user', 'account'] as const;
 const NO_FILTERS: Partial<AuditLogSearch> = {
@@ -177,7 +178,11 @@ export function AuditLogPage({ search }: { search: AuditLogSearch }) {
       </form>
       <ColumnChooser columns={columns} onShowColumn={showColumn} />
       <p role="status" className="audit-log__count">
-        {list.data ? <Plural value={list.data.total} _0="No events" one="# event" other="# events" /> : null}
+        {list.data ? (
+          <ListCount list={list.data}>
+            <Plural value={list.data.total} _0="No events" one="# event" other="# events" />
+          </ListCount>
+        ) : null}
       </p>
       <QueryStatus
         query={list}
@@ -194,7 +199,7 @@ export function AuditLogPage({ search }: { search: AuditLogSearch }) {
           ),
         }}
       >
-        {({ items, total }) => (
+        {({ items, total, total_is_lower_bound }) => (
           <>
             <AuditLogTable
               rows={items}
@@ -203,7 +208,13 @@ export function AuditLogPage({ search }: { search: AuditLogSearch }) {
               onSortChange={changeSort}
               busy={list.isPlaceholderData}
             />
-            <Pagination count={total} pageSize={PAGE_SIZE} page={page} onPageChange={changePage} />
+            <Pagination
+              count={total}
+              countIsLowerBound={total_is_lower_bound}
+              pageSize={PAGE_SIZE}
+              page={page}
+              onPageChange={changePage}
+            />
           </>
         )}
       </QueryStatus>

@@ -165,6 +165,7 @@ export function BulkCheckStep({
             <RowsTable rows={data.items} />
             <Pagination
               count={data.total}
+              countIsLowerBound={data.total_is_lower_bound}
               pageSize={PAGE_SIZE}
               page={page}
               onPageChange={(next) => navigate({ ...search, page: next }, 2)}

@@ -26,6 +26,7 @@ import { profileListQueryOptions } from '../queries.ts';
 import { ProfileDeleteDialog } from './profile-delete-dialog.tsx';
 import { KEY_USAGE_LABELS, keyTypesText } from './profile-labels.ts';
 import './certificate-profiles.css';
+import { ListCount } from '../../../components/list/list-count.tsx';
 
 /** Certificate authority › Profiles: the profiles of the accounts the viewer reaches, by 20. */
 export function ProfilesListPage({ search }: { search: ProfileListSearch }) {
@@ -72,7 +73,9 @@ export function ProfilesListPage({ search }: { search: ProfileListSearch }) {
       </form>
       <p role="status" className="profiles-count">
         {list.data ? (
-          <Plural value={list.data.total} _0="No profiles" one="# profile" other="# profiles" />
+          <ListCount list={list.data}>
+            <Plural value={list.data.total} _0="No profiles" one="# profile" other="# profiles" />
+          </ListCount>
         ) : null}
       </p>
       <QueryStatus
@@ -90,7 +93,7 @@ export function ProfilesListPage({ search }: { search: ProfileListSearch }) {
           ),
         }}
       >
-        {({ items, total }) => (
+        {({ items, total, total_is_lower_bound }) => (
           <>
             <ProfilesTable
               rows={items}
@@ -100,7 +103,13 @@ export function ProfilesListPage({ search }: { search: ProfileListSearch }) {
               manages={manages}
               onDelete={setDeleting}
             />
-            <Pagination count={total} pageSize={PAGE_SIZE} page={page} onPageChange={changePage} />
+            <Pagination
+              count={total}
+              countIsLowerBound={total_is_lower_bound}
+              pageSize={PAGE_SIZE}
+              page={page}
+              onPageChange={changePage}
+            />
           </>
         )}
       </QueryStatus>

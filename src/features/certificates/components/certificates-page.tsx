@@ -33,6 +33,7 @@ import {
 } from '../list-search.ts';
 import { certificateListQueryOptions } from '../queries.ts';
 import './certificates.css';
+import { ListCount } from '../../../components/list/list-count.tsx';
 
 const NO_FILTERS: Partial<CertificateListSearch> = {
   q: undefined,
@@ -113,7 +114,9 @@ export function CertificatesPage({ search }: { search: CertificateListSearch }) 
       </form>
       <p role="status" className="certificates-count">
         {list.data ? (
-          <Plural value={list.data.total} _0="No certificates" one="# certificate" other="# certificates" />
+          <ListCount list={list.data}>
+            <Plural value={list.data.total} _0="No certificates" one="# certificate" other="# certificates" />
+          </ListCount>
         ) : null}
       </p>
       <QueryStatus
@@ -131,7 +134,7 @@ export function CertificatesPage({ search }: { search: CertificateListSearch }) 
           ),
         }}
       >
-        {({ items, total }) => (
+        {({ items, total, total_is_lower_bound }) => (
           <>
             <CertificatesTable
               rows={items}
@@ -139,7 +142,13 @@ export function CertificatesPage({ search }: { search: CertificateListSearch }) 
               onSortChange={changeSort}
               busy={list.isPlaceholderData}
             />
-            <Pagination count={total} pageSize={PAGE_SIZE} page={page} onPageChange={changePage} />
+            <Pagination
+              count={total}
+              countIsLowerBound={total_is_lower_bound}
+              pageSize={PAGE_SIZE}
+              page={page}
+              onPageChange={changePage}
+            />
           </>
         )}
       </QueryStatus>

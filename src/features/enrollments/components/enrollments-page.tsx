@@ -30,6 +30,7 @@ import {
 import { enrollmentListQueryOptions } from '../queries.ts';
 import { ENROLLMENT_STATUS_LABELS, EnrollmentStatusBadge, SEAT_KIND_LABELS } from './enrollment-labels.tsx';
 import './enrollments.css';
+import { ListCount } from '../../../components/list/list-count.tsx';
 
 const NO_FILTERS: Partial<EnrollmentListSearch> = {
   q: undefined,
@@ -130,7 +131,9 @@ export function EnrollmentsPage({ search }: { search: EnrollmentListSearch }) {
       ) : null}
       <p role="status" className="enrollments-count">
         {list.data ? (
-          <Plural value={list.data.total} _0="No enrollments" one="# enrollment" other="# enrollments" />
+          <ListCount list={list.data}>
+            <Plural value={list.data.total} _0="No enrollments" one="# enrollment" other="# enrollments" />
+          </ListCount>
         ) : null}
       </p>
       <QueryStatus
@@ -157,7 +160,7 @@ export function EnrollmentsPage({ search }: { search: EnrollmentListSearch }) {
           ),
         }}
       >
-        {({ items, total }) => (
+        {({ items, total, total_is_lower_bound }) => (
           <>
             <EnrollmentsTable
               rows={items}
@@ -165,7 +168,13 @@ export function EnrollmentsPage({ search }: { search: EnrollmentListSearch }) {
               onSortChange={changeSort}
               busy={list.isPlaceholderData}
             />
-            <Pagination count={total} pageSize={PAGE_SIZE} page={page} onPageChange={changePage} />
+            <Pagination
+              count={total}
+              countIsLowerBound={total_is_lower_bound}
+              pageSize={PAGE_SIZE}
+              page={page}
+              onPageChange={changePage}
+            />
           </>
         )}
       </QueryStatus>

@@ -14,6 +14,7 @@ import {
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { useCountryName } from '../../../components/country-select.tsx';
 import { DebouncedTextField } from '../../../components/list/debounced-text-field.tsx';
+import { ListCount } from '../../../components/list/list-count.tsx';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
 import { SortableHeader } from '../../../components/list/sortable-header.tsx';
 import { TableFrame } from '../../../components/list/table-frame.tsx';
@@ -193,12 +194,14 @@ export function OrganizationsPage({ search, accountId, accountName }: Organizati
       {/* Present from the start, so screen readers hear each new count as the user searches. */}
       <p role="status" className="organizations-count">
         {list.data ? (
-          <Plural
-            value={list.data.total}
-            _0="No organizations"
-            one="# organization"
-            other="# organizations"
-          />
+          <ListCount list={list.data}>
+            <Plural
+              value={list.data.total}
+              _0="No organizations"
+              one="# organization"
+              other="# organizations"
+            />
+          </ListCount>
         ) : null}
       </p>
       <QueryStatus
@@ -231,7 +234,7 @@ export function OrganizationsPage({ search, accountId, accountName }: Organizati
           ),
         }}
       >
-        {({ items, total }) => (
+        {({ items, total, total_is_lower_bound }) => (
           <>
             <TableFrame label={t`Organizations table`}>
               <table
@@ -280,6 +283,7 @@ export function OrganizationsPage({ search, accountId, accountName }: Organizati
             </TableFrame>
             <Pagination
               count={total}
+              countIsLowerBound={total_is_lower_bound}
               pageSize={PAGE_SIZE}
               page={page}
               onPageChange={(next) => updateSearch({ page: next === 1 ? undefined : next })}

@@ -222,7 +222,7 @@ function RoleUsers({ role, name }: { role: RoleDetails; name: string }) {
           ),
         }}
       >
-        {({ items, total }) => (
+        {({ items, total, total_is_lower_bound }) => (
           <>
             <TableFrame label={t`Users of the role`}>
               <table className="list-table roles-table" aria-busy={users.isPlaceholderData || undefined}>
@@ -287,7 +287,13 @@ function RoleUsers({ role, name }: { role: RoleDetails; name: string }) {
                 </tbody>
               </table>
             </TableFrame>
-            <Pagination count={total} pageSize={PAGE_SIZE} page={page} onPageChange={setPage} />
+            <Pagination
+              count={total}
+              countIsLowerBound={total_is_lower_bound}
+              pageSize={PAGE_SIZE}
+              page={page}
+              onPageChange={setPage}
+            />
           </>
         )}
       </QueryStatus>

@@ -37,6 +37,7 @@ import { roleListQueryOptions } from '../queries.ts';
 import { ArchiveRoleDialog } from './archive-role-dialog.tsx';
 import { ROLE_STATUS_LABELS, ROLE_TYPE_LABELS, roleTypeOf } from './role-labels.ts';
 import './roles.css';
+import { ListCount } from '../../../components/list/list-count.tsx';
 
 const NO_FILTERS: Partial<RoleListSearch> = {
   q: undefined,
@@ -162,7 +163,11 @@ export function RolesListPage({ search }: { search: RoleListSearch }) {
         />
       </form>
       <p role="status" className="roles-count">
-        {list.data ? <Plural value={list.data.total} _0="No roles" one="# role" other="# roles" /> : null}
+        {list.data ? (
+          <ListCount list={list.data}>
+            <Plural value={list.data.total} _0="No roles" one="# role" other="# roles" />
+          </ListCount>
+        ) : null}
       </p>
       <QueryStatus
         query={list}
@@ -179,7 +184,7 @@ export function RolesListPage({ search }: { search: RoleListSearch }) {
           ),
         }}
       >
-        {({ items, total }) => (
+        {({ items, total, total_is_lower_bound }) => (
           <>
             <RolesTable
               rows={items}
@@ -188,7 +193,13 @@ export function RolesListPage({ search }: { search: RoleListSearch }) {
               onSortChange={changeSort}
               busy={list.isPlaceholderData}
             />
-            <Pagination count={total} pageSize={PAGE_SIZE} page={page} onPageChange={changePage} />
+            <Pagination
+              count={total}
+              countIsLowerBound={total_is_lower_bound}
+              pageSize={PAGE_SIZE}
+              page={page}
+              onPageChange={changePage}
+            />
           </>
         )}
       </QueryStatus>

@@ -13,6 +13,7 @@ import { AccountFilterField } from '../../../components/account-filter-field.tsx
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { DebouncedTextField } from '../../../components/list/debounced-text-field.tsx';
 import { ExportButton } from '../../../components/list/export-button.tsx';
+import { ListCount } from '../../../components/list/list-count.tsx';
 import { ListEmpty } from '../../../components/list/list-empty.tsx';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
 import { SortableHeader } from '../../../components/list/sortable-header.tsx';
@@ -119,12 +120,14 @@ export function ServiceUsersPage({ search }: { search: ServiceUserListSearch }) 
       </form>
       <p role="status" className="service-users-count">
         {list.data ? (
-          <Plural
-            value={list.data.total}
-            _0="No service users"
-            one="# service user"
-            other="# service users"
-          />
+          <ListCount list={list.data}>
+            <Plural
+              value={list.data.total}
+              _0="No service users"
+              one="# service user"
+              other="# service users"
+            />
+          </ListCount>
         ) : null}
       </p>
       <QueryStatus
@@ -142,7 +145,7 @@ export function ServiceUsersPage({ search }: { search: ServiceUserListSearch }) 
           ),
         }}
       >
-        {({ items, total }) => (
+        {({ items, total, total_is_lower_bound }) => (
           <>
             <ServiceUsersTable
               rows={items}
@@ -154,7 +157,13 @@ export function ServiceUsersPage({ search }: { search: ServiceUserListSearch }) 
               onStatus={setStatusOf}
               onDelete={setDeleting}
             />
-            <Pagination count={total} pageSize={PAGE_SIZE} page={page} onPageChange={changePage} />
+            <Pagination
+              count={total}
+              countIsLowerBound={total_is_lower_bound}
+              pageSize={PAGE_SIZE}
+              page={page}
+              onPageChange={changePage}
+            />
           </>
         )}
       </QueryStatus>

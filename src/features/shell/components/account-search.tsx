@@ -48,7 +48,9 @@ export function AccountSearch({ userId, activeAccountId, onSelect }: AccountSear
   } else if (search.data.total > found.length) {
     const shown = found.length;
     const total = search.data.total;
-    status = t`${shown} of ${total} accounts shown. Type more of the name to narrow the search.`;
+    status = search.data.total_is_lower_bound
+      ? t`${shown} of more than ${total} accounts shown. Type more of the name to narrow the search.`
+      : t`${shown} of ${total} accounts shown. Type more of the name to narrow the search.`;
   } else {
     announcement = plural(found.length, { one: '# account found.', other: '# accounts found.' });
   }

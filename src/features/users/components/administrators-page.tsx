@@ -10,6 +10,7 @@ import type { UserSortColumn } from '../../../../contract/sort-columns.ts';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { DebouncedTextField } from '../../../components/list/debounced-text-field.tsx';
 import { ExportButton } from '../../../components/list/export-button.tsx';
+import { ListCount } from '../../../components/list/list-count.tsx';
 import { ListEmpty } from '../../../components/list/list-empty.tsx';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
 import { useListAddress } from '../../../components/list/use-list-address.ts';
@@ -172,12 +173,14 @@ export function AdministratorsPage({ search }: { search: UserListSearch }) {
       {/* Present from the start, so screen readers hear each new count as the user filters. */}
       <p role="status" className="administrators-count">
         {list.data ? (
-          <Plural
-            value={list.data.total}
-            _0="No administrators"
-            one="# administrator"
-            other="# administrators"
-          />
+          <ListCount list={list.data}>
+            <Plural
+              value={list.data.total}
+              _0="No administrators"
+              one="# administrator"
+              other="# administrators"
+            />
+          </ListCount>
         ) : null}
       </p>
       <QueryStatus
@@ -195,7 +198,7 @@ export function AdministratorsPage({ search }: { search: UserListSearch }) {
           ),
         }}
       >
-        {({ items, total }) => (
+        {({ items, total, total_is_lower_bound }) => (
           <>
             {mayCreateUsers(permissions) ? (
               <DeleteSelectedButton
@@ -213,7 +216,13 @@ export function AdministratorsPage({ search }: { search: UserListSearch }) {
               onSortChange={changeSort}
               busy={list.isPlaceholderData}
             />
-            <Pagination count={total} pageSize={PAGE_SIZE} page={page} onPageChange={changePage} />
+            <Pagination
+              count={total}
+              countIsLowerBound={total_is_lower_bound}
+              pageSize={PAGE_SIZE}
+              page={page}
+              onPageChange={changePage}
+            />
           </>
         )}
       </QueryStatus>
