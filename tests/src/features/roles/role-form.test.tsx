@@ -135,8 +135,8 @@ describe('Create role', () => {
   });
 
   it('validates only the step’s fields on Next, keeps the step in the address, and goes back a step with Back', async () => {
-    const { router } = renderApp(`${ROLES}/create-role`);
     rolesApi();
+    const { router } = renderApp(`${ROLES}/create-role`);
     const user = userEvent.setup();
     const name = await screen.findByRole('textbox', { name: 'Name' });
     await clickNext(user);
@@ -174,8 +174,8 @@ describe('Create role', () => {
   it('opens the step of the field a server error names, and focuses it', async () => {
     const inUse = () =>
       json({ error: { status: 409, message: 'name: already in use', field: 'name', code: 'inUse' } }, 409);
-    const { router } = renderApp(`${ROLES}/create-role`);
     rolesApi({ [`POST ${API}/role`]: inUse });
+    const { router } = renderApp(`${ROLES}/create-role`);
     const user = userEvent.setup();
     await user.type(await screen.findByRole('textbox', { name: 'Name' }), 'Taken meanwhile');
     await clickNext(user);
