@@ -4,8 +4,11 @@ import { compressStream, streamCodingFor } from './compression.ts';
 /** The one CSV writer of the platform, shared with the console's own files. */
 export { csvCell, csvLine } from '../../contract/csv.ts';
 
-/** Rows per query of a CSV export: one batch is all it holds in memory. */
-export const EXPORT_BATCH_SIZE = 1000;
+/**
+ * Rows per query of an export: one batch is all it holds in memory (a few MB). 5,000 read a million
+ * accounts in 0.84× the time 1,000 took; 10,000 gained nothing more (`npm run bench lists`).
+ */
+export const EXPORT_BATCH_SIZE = 5000;
 
 /** A CSV export: its header line, the rows batch by batch, and how one row is written. */
 export interface CsvExport<TRow> {
