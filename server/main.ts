@@ -16,6 +16,9 @@ import { findCurrentLicence } from './licence/store.ts';
 import { createMailDispatcher } from './mail/dispatcher.ts';
 import { createMailTransport } from './mail/transport.ts';
 
+/** How long an idle kept-alive connection stays open: longer than the minute clients and proxies keep one. */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 export interface RunningServer {
   url: string;
   stop: () => Promise<void>;
@@ -59,6 +62,13 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
     );
     listening.once('error', reject);
   });
+  // Node closes an idle kept-alive connection after 5 s; a client sending on it at that moment gets a
+  // reset, and browsers do not retry a POST. Clients and proxies keep idle connections for about a
+  // minute, so the server keeps them a little longer and is not the side that closes first.
+  if ('keepAliveTimeout' in server) {
+    server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+    server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1000;
+  }
   const url = `http://${config.host}:${config.port}`;
   console.info(`Trust console at ${url}/account (API reference ${url}${apiPaths.apiReference})`);
   if (config.smtpUrl !== null && !config.publicUrlConfigured) {
