@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import { apiPaths } from '../../contract/paths.ts';
-import { DEFAULT_LIST_LIMIT } from '../../contract/schemas/common.ts';
 import {
   type Tenant,
   type TenantFederation,
@@ -20,6 +19,7 @@ import { ACCOUNT_NOT_FOUND } from '../authorization/account-reach.ts';
 import { assertPermission, requirePermission, requireSystemScope } from '../authorization/permissions.ts';
 import { revokeCertificates } from '../ca/revoke.ts';
 import { utcDate } from '../dates.ts';
+import { pageAndFilters } from '../db/list-page.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
 import { cancelPendingEnrollmentsOf } from '../enrollments/lifecycle.ts';
 import type { AppEnv } from '../http/app-env.ts';
@@ -172,20 +172,8 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
   const accounts = versionedResource(deps, accountKind(deps));
 
   app.get('/tenants', authenticated, mayView, validateQuery(tenantListQuerySchema), async (c) => {
-    const {
-      limit = DEFAULT_LIST_LIMIT,
-      offset = 0,
-      after,
-      sort = DEFAULT_SORT,
-      ...filters
-    } = c.req.valid('query');
-    const list: TenantList = await listTenants(
-      db,
-      c.var.principal,
-      filters,
-      { limit, offset, after, sort },
-      today(),
-    );
+    const { page, filters } = pageAndFilters(c.req.valid('query'), DEFAULT_SORT);
+    const list: TenantList = await listTenants(db, c.var.principal, filters, page, today());
     return c.json(list);
   });
 

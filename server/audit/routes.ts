@@ -14,6 +14,7 @@ import type { AppDeps } from '../app-deps.ts';
 import { ACCOUNT_NOT_FOUND, canSeeAccount, seesEveryAccount } from '../authorization/account-reach.ts';
 import { assertPermission } from '../authorization/permissions.ts';
 import { utcDate } from '../dates.ts';
+import { pageAndFilters } from '../db/list-page.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { requireAuth } from '../http/authenticate.ts';
@@ -49,20 +50,9 @@ export function auditLogRoutes(deps: AppDeps): Hono<AppEnv> {
   const params = validateParams(auditEventIdParamsSchema);
 
   app.get('/audit-log', authenticated, validateQuery(auditLogListQuerySchema), async (c) => {
-    const {
-      limit = DEFAULT_LIST_LIMIT,
-      offset = 0,
-      after,
-      sort = DEFAULT_SORT,
-      ...filters
-    } = c.req.valid('query');
+    const { page, filters } = pageAndFilters(c.req.valid('query'), DEFAULT_SORT);
     await assertListable(db, c.var.principal, filters);
-    const list: AuditEventList = await listAuditEvents(db, c.var.principal, filters, {
-      limit,
-      offset,
-      after,
-      sort,
-    });
+    const list: AuditEventList = await listAuditEvents(db, c.var.principal, filters, page);
     return c.json(list);
   });
 

@@ -18,10 +18,11 @@ import {
   type NationalityList,
   nationalityQuerySchema,
 } from '../../contract/schemas/certificate-profiles.ts';
-import { DEFAULT_LIST_LIMIT, PROFILE_LIST_LIMIT } from '../../contract/schemas/common.ts';
+import { PROFILE_LIST_LIMIT } from '../../contract/schemas/common.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { changesNothing, updateDetails } from '../audit/change.ts';
 import { ACCOUNT_NOT_FOUND, canSeeAccount } from '../authorization/account-reach.ts';
+import { pageAndFilters } from '../db/list-page.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { requireAuth } from '../http/authenticate.ts';
@@ -97,21 +98,10 @@ export function certificateProfileRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.get('/profile', authenticated, validateQuery(certificateProfileListQuerySchema), async (c) => {
     const principal = c.var.principal;
-    const {
-      limit = DEFAULT_LIST_LIMIT,
-      offset = 0,
-      after,
-      sort = DEFAULT_SORT,
-      ...filters
-    } = c.req.valid('query');
+    const { page, filters } = pageAndFilters(c.req.valid('query'), DEFAULT_SORT);
     if (filters.account_id !== undefined) await assertAccountInReach(db, principal, filters.account_id);
     assertMayReadProfiles(principal);
-    const list: CertificateProfileList = await listProfiles(db, principal, filters, {
-      limit,
-      offset,
-      after,
-      sort,
-    });
+    const list: CertificateProfileList = await listProfiles(db, principal, filters, page);
     return c.json(list);
   });
 

@@ -14,7 +14,6 @@ import {
   certificateListQuerySchema,
   certificateRevokeSchema,
 } from '../../contract/schemas/certificates.ts';
-import { DEFAULT_LIST_LIMIT } from '../../contract/schemas/common.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { requestActor } from '../audit/change.ts';
 import { assertPermission } from '../authorization/permissions.ts';
@@ -23,6 +22,7 @@ import { certificatePem, exportCertificate } from '../ca/export.ts';
 import { issueCertificate } from '../ca/issue.ts';
 import { revokeCertificate } from '../ca/revoke.ts';
 import { utcDate } from '../dates.ts';
+import { pageAndFilters } from '../db/list-page.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { requireAuth } from '../http/authenticate.ts';
 import { csvResponse, EXPORT_BATCH_SIZE } from '../http/csv-stream.ts';
@@ -89,21 +89,9 @@ export function certificateRoutes(deps: AppDeps): Hono<AppEnv> {
   const params = validateParams(certificateIdParamsSchema);
 
   app.get('/certificate', authenticated, validateQuery(certificateListQuerySchema), async (c) => {
-    const {
-      limit = DEFAULT_LIST_LIMIT,
-      offset = 0,
-      after,
-      sort = DEFAULT_SORT,
-      ...filters
-    } = c.req.valid('query');
+    const { page, filters } = pageAndFilters(c.req.valid('query'), DEFAULT_SORT);
     await assertListable(db, c.var.principal, filters);
-    const list: CertificateList = await listCertificates(
-      db,
-      c.var.principal,
-      filters,
-      { limit, offset, after, sort },
-      deps.now(),
-    );
+    const list: CertificateList = await listCertificates(db, c.var.principal, filters, page, deps.now());
     return c.json(list);
   });
 

@@ -1,5 +1,6 @@
 import { type QueryExecutorProvider, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import { LIST_TOTAL_WINDOW } from '../../contract/constants.ts';
+import { DEFAULT_LIST_LIMIT } from '../../contract/schemas/common.ts';
 import type { ListCursor } from '../../contract/schemas/query.ts';
 import { orderByKeys, type SortKeys } from './keyset.ts';
 
@@ -20,6 +21,26 @@ export interface PageRequest {
   offset: number;
   /** The row ending at `after.position`, at or before `offset`; ignored when it no longer matches. */
   after?: ListCursor | undefined;
+}
+
+/** A list's query as validated: the page it asks for, its sort, and its filters. */
+interface ListQuery<S> {
+  limit?: number | undefined;
+  offset?: number | undefined;
+  after?: ListCursor | undefined;
+  sort?: S | undefined;
+}
+
+/**
+ * A list's validated query split into the page it asks for, with the defaults every list shares
+ * filled in (`DEFAULT_LIST_LIMIT` rows from the start, in `defaultSort`), and what is left: its filters.
+ */
+export function pageAndFilters<S, Q extends ListQuery<S>>(
+  query: Q,
+  defaultSort: S,
+): { page: PageRequest & { sort: S }; filters: Omit<Q, keyof ListQuery<S>> } {
+  const { limit = DEFAULT_LIST_LIMIT, offset = 0, after, sort = defaultSort, ...filters } = query;
+  return { page: { limit, offset, after, sort }, filters };
 }
 
 export interface BoundedTotal {

@@ -31,6 +31,7 @@ import { revokeCertificates } from '../ca/revoke.ts';
 import { issuerChain } from '../certificates/repository.ts';
 import { assertMayRegister, PERSON_CERTIFICATE_OWNERS } from '../client-auth/access.ts';
 import { generateClientAuthCertificate } from '../client-auth/routes.ts';
+import { pageAndFilters } from '../db/list-page.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { requireAuth } from '../http/authenticate.ts';
@@ -209,18 +210,12 @@ export function enrollmentRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.get(LIST, authenticated, validateQuery(enrollmentListQuerySchema), async (c) => {
     const principal = c.var.principal;
-    const {
-      limit = DEFAULT_LIST_LIMIT,
-      offset = 0,
-      after,
-      sort = DEFAULT_SORT,
-      ...filters
-    } = c.req.valid('query');
+    const { page, filters } = pageAndFilters(c.req.valid('query'), DEFAULT_SORT);
     if (filters.account_id !== undefined && !(await canSeeAccount(db, principal, filters.account_id))) {
       throw new ApiError(404, ACCOUNT_NOT_FOUND);
     }
     assertEnrollmentAccess(principal, 'view');
-    return c.json(await listEnrollments(db, principal, filters, { limit, offset, after, sort }, deps.now()));
+    return c.json(await listEnrollments(db, principal, filters, page, deps.now()));
   });
 
   app.post(CREATE, authenticated, validateJson(enrollmentCreateSchema), async (c) => {

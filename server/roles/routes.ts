@@ -30,6 +30,7 @@ import {
 } from '../authorization/grants.ts';
 import { ROLE_NOT_FOUND, reachesAccount, reachesRole } from '../authorization/user-reach.ts';
 import { utcDate } from '../dates.ts';
+import { pageAndFilters } from '../db/list-page.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { requireAuth } from '../http/authenticate.ts';
@@ -117,21 +118,15 @@ export function roleRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.get('/role', authenticated, validateQuery(roleListQuerySchema), async (c) => {
     const principal = c.var.principal;
-    const {
-      limit = DEFAULT_LIST_LIMIT,
-      offset = 0,
-      after,
-      sort = DEFAULT_SORT,
-      ...filters
-    } = c.req.valid('query');
+    const { page, filters } = pageAndFilters(c.req.valid('query'), DEFAULT_SORT);
     await assertListable(db, principal, filters);
-    const [page, featureOn] = await Promise.all([
-      listRoles(db, principal, filters, { limit, offset, after, sort }),
+    const [roles, featureOn] = await Promise.all([
+      listRoles(db, principal, filters, page),
       rolesFeatureOn(db),
     ]);
     const list: RoleList = {
-      items: page.items.map((role) => ({ ...role, editable: mayEditRole(principal, role, featureOn) })),
-      total: page.total,
+      ...roles,
+      items: roles.items.map((role) => ({ ...role, editable: mayEditRole(principal, role, featureOn) })),
     };
     return c.json(list);
   });

@@ -1,7 +1,6 @@
 import { Hono } from 'hono';
 import type { Kysely } from 'kysely';
 import { apiPaths } from '../../contract/paths.ts';
-import { DEFAULT_LIST_LIMIT } from '../../contract/schemas/common.ts';
 import {
   type ServiceUserCreated,
   type ServiceUserList,
@@ -21,6 +20,7 @@ import { assertNotOwnUser, assertRoleFitsUser } from '../authorization/grants.ts
 import { reachesAccount, reachesUsersOf } from '../authorization/user-reach.ts';
 import { revokeCertificates } from '../ca/revoke.ts';
 import { utcDate } from '../dates.ts';
+import { pageAndFilters } from '../db/list-page.ts';
 import type { Database } from '../db/schema.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
 import type { AppEnv } from '../http/app-env.ts';
@@ -104,21 +104,9 @@ export function serviceUserRoutes(deps: AppDeps): Hono<AppEnv> {
   const params = validateParams(serviceUserIdParamsSchema);
 
   app.get('/service-user', authenticated, validateQuery(serviceUserListQuerySchema), async (c) => {
-    const {
-      limit = DEFAULT_LIST_LIMIT,
-      offset = 0,
-      after,
-      sort = DEFAULT_SORT,
-      ...filters
-    } = c.req.valid('query');
+    const { page, filters } = pageAndFilters(c.req.valid('query'), DEFAULT_SORT);
     await assertListable(db, c.var.principal, filters);
-    const list: ServiceUserList = await listServiceUsers(
-      db,
-      c.var.principal,
-      filters,
-      { limit, offset, after, sort },
-      deps.now(),
-    );
+    const list: ServiceUserList = await listServiceUsers(db, c.var.principal, filters, page, deps.now());
     return c.json(list);
   });
 

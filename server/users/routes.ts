@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import type { Kysely } from 'kysely';
-import { DEFAULT_LIST_LIMIT } from '../../contract/schemas/common.ts';
 import {
   passwordChangeSchema,
   type UserApplicationList,
@@ -22,6 +21,7 @@ import {
 } from '../authorization/user-reach.ts';
 import { bulkImportRoutes } from '../bulk-import/routes.ts';
 import { utcDate } from '../dates.ts';
+import { pageAndFilters } from '../db/list-page.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { requireAuth, requireSession } from '../http/authenticate.ts';
@@ -127,15 +127,9 @@ export function userRoutes(deps: AppDeps): Hono<AppEnv> {
   app.route('/', bulkImportRoutes(deps));
 
   app.get('/user', authenticated, validateQuery(userListQuerySchema), async (c) => {
-    const {
-      limit = DEFAULT_LIST_LIMIT,
-      offset = 0,
-      after,
-      sort = DEFAULT_SORT,
-      ...filters
-    } = c.req.valid('query');
+    const { page, filters } = pageAndFilters(c.req.valid('query'), DEFAULT_SORT);
     await assertListable(db, c.var.principal, filters);
-    const list: UserList = await listUsers(db, c.var.principal, filters, { limit, offset, after, sort });
+    const list: UserList = await listUsers(db, c.var.principal, filters, page);
     return c.json(list);
   });
 
