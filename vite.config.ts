@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -9,7 +10,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { DEFAULT_CONSOLE_LOCALE } from './contract/locales.ts';
-import { CONSOLE_BASE_PATH } from './contract/paths.ts';
+import { apiPaths, CONSOLE_BASE_PATH } from './contract/paths.ts';
 
 const apiTarget = process.env.API_ORIGIN ?? 'http://localhost:8080';
 
@@ -92,6 +93,110 @@ function preloadDefaultCatalog(): Plugin {
   };
 }
 
+/**
+ * Every page start asks the setup status before its first screen (the sign-in guard, and the secure
+ * layout without a token): fetched from the page's own head, its answer arrives while the scripts
+ * download instead of one round trip after they have run. `crossorigin` gives the preload the mode
+ * and credentials of the console's own fetch, which the browser needs to hand it over.
+ */
+function preloadSetupStatus(): Plugin {
+  return {
+    name: 'preload-setup-status',
+    apply: 'build',
+    transformIndexHtml: () => [
+      {
+        tag: 'link',
+        attrs: { rel: 'preload', as: 'fetch', crossorigin: true, href: apiPaths.setup.status },
+        injectTo: 'head',
+      },
+    ],
+  };
+}
+
+/** The part of Rolldown's chunking context the groups below read. */
+interface ModuleGraph {
+  getModuleInfo(
+    id: string,
+  ): { importedIds: readonly string[]; dynamicallyImportedIds: readonly string[] } | null;
+}
+
+const sourceFile = (file: string) => path.resolve(import.meta.dirname, file);
+
+/** Every module the roots reach through static imports: what has to arrive before they can run. */
+function staticClosure(
+  graph: ModuleGraph,
+  roots: readonly string[],
+  without = new Set<string>(),
+): Set<string> {
+  const reached = new Set<string>();
+  const pending = [...roots];
+  for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
+    if (reached.has(id) || without.has(id)) continue;
+    const info = graph.getModuleInfo(id);
+    if (!info) continue;
+    reached.add(id);
+    pending.push(...info.importedIds);
+  }
+  return reached;
+}
+
+/** The parts the router's code splitting made of a route file: its screen and its loader. */
+function routeScreenParts(graph: ModuleGraph, routeFile: string): string[] {
+  const id = sourceFile(routeFile);
+  return (graph.getModuleInfo(id)?.dynamicallyImportedIds ?? []).filter(
+    (part) => part.startsWith(`${id}?tsr-split=`) && part.includes('component'),
+  );
+}
+
+/**
+ * The modules the secure layout's start imports (src/routes/_secure.tsx's `beforeLoad`) and the
+ * first secure screen's route files, whose screens the router splits off.
+ */
+const SECURE_START_IMPORTS = [
+  'src/lib/query-client.ts',
+  'src/lib/offline/secure-session.ts',
+  'src/routes/-sync-targets.ts',
+  'src/components/notify.ts',
+];
+const FIRST_SECURE_SCREEN_ROUTES = ['src/routes/_secure.tsx', 'src/routes/_secure/accounts/index.tsx'];
+/** Where every session starts: its screen travels with the entry. */
+const SIGN_IN_ROUTE = 'src/routes/login.tsx';
+/** The pages before sign-in; what they share with the secure start stays out of both groups. */
+const publicRoutes = () =>
+  readdirSync(sourceFile('src/routes'))
+    .filter((file) => file.endsWith('.tsx') && file !== '_secure.tsx' && file !== '__root.tsx')
+    .map((file) => `src/routes/${file}`);
+
+// One build, one module graph: computed on the first module the groups ask about.
+let startClosure: Set<string> | null = null;
+let secureStartClosure: Set<string> | null = null;
+
+function startModules(graph: ModuleGraph): Set<string> {
+  startClosure ??= staticClosure(graph, [
+    sourceFile('src/main.tsx'),
+    ...routeScreenParts(graph, SIGN_IN_ROUTE),
+  ]);
+  return startClosure;
+}
+
+function secureStartModules(graph: ModuleGraph): Set<string> {
+  secureStartClosure ??= staticClosure(
+    graph,
+    [
+      ...SECURE_START_IMPORTS.map(sourceFile),
+      ...FIRST_SECURE_SCREEN_ROUTES.flatMap((route) => routeScreenParts(graph, route)),
+    ],
+    new Set([
+      ...startModules(graph),
+      ...staticClosure(
+        graph,
+        publicRoutes().flatMap((route) => routeScreenParts(graph, route)),
+      ),
+    ]),
+  );
+  return secureStartClosure;
+}
+
 export default defineConfig({
   base: `${CONSOLE_BASE_PATH}/`,
   plugins: [
@@ -113,6 +218,7 @@ export default defineConfig({
     babel({ presets: [linguiTransformerBabelPreset()] }),
     lingui(),
     preloadDefaultCatalog(),
+    preloadSetupStatus(),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'sw',
@@ -175,18 +281,17 @@ export default defineConfig({
               test: /node_modules[\\/](react|react-dom|scheduler|@tanstack[\\/](react-router|router-core|history|store|react-store)|@lingui[\\/](core|react)|valibot)[\\/]/,
             },
             {
-              // The query library arrives with the first secure screen (decision 015) in one chunk,
-              // not the ten fragments its module graph splits into: one compresses better.
-              name: 'query',
-              test: /node_modules[\\/]@tanstack[\\/](query-core|react-query)[\\/]/,
+              // What the entry reaches through static imports (the route tree, the session, the form
+              // kit, the lists' address schemas): one file instead of a dozen, because on a network
+              // where a round trip costs 400 ms every extra file the first page waits for costs one
+              // (HTTP/1.1 opens six connections) — docs/decisions/026-start-up-round-trips.md.
+              name: (id, ctx) => (startModules(ctx).has(id) ? 'start' : null),
             },
             {
-              // The console's own modules every page loads, the sign-in page's included: the form kit
-              // and its parts, the error texts, the language and permission constants, the identity
-              // schemas and the lists' address parameters. A dozen small chunks compress worse than one
-              // (decision 015's budget).
-              name: 'shared',
-              test: /src[\\/](components[\\/](ui[\\/](alert|button|field|form)\.tsx|list[\\/]list-search\.ts)|lib[\\/](form[\\/]use-form|error-messages|validation-messages|locales)\.ts)$|contract[\\/](locales|permissions|sort-columns|schemas[\\/](profile|identity))\.ts$/,
+              // Likewise what the first secure screen reaches from the secure layout's code, the
+              // query library included; menus, dialogs, toasts and the date polyfill stay out,
+              // being imported only when first used.
+              name: (id, ctx) => (secureStartModules(ctx).has(id) ? 'secure-start' : null),
             },
           ],
         },

@@ -68,19 +68,47 @@ function isPrefix(prefix: string[], of: string[]): boolean {
   return prefix.length <= of.length && prefix.every((segment, index) => of[index] === segment);
 }
 
+/** Route parts the browser fetches only when a screen fails or waits: not part of a screen's load. */
+const FALLBACK_PART = /\?tsr-split=(?:errorComponent|pendingComponent|notFoundComponent)(?:---|$)/;
+
 /**
- * The chunks a screen loads on demand before it renders: the route files from the root down to the
- * screen's route (code-split parts included) and the source-locale catalogs it needs, with their static imports.
+ * The source modules of each chunk, read from its source map: a chunk that a group of
+ * vite.config.ts's code splitting made (the start, the secure start) holds route files that the
+ * manifest does not name.
  */
-function chunksFor(manifest: Manifest, urlPath: string): Set<string> {
+function chunkSources(outDir: string, manifest: Manifest): Array<{ key: string; source: string }> {
+  return Object.entries(manifest).flatMap(([key, chunk]) => {
+    if (!chunk.file.endsWith('.js')) return [];
+    let sources: string[];
+    try {
+      sources = (
+        JSON.parse(readFileSync(path.join(outDir, `${chunk.file}.map`), 'utf8')) as { sources: string[] }
+      ).sources;
+    } catch {
+      sources = chunk.src ? [chunk.src] : [];
+    }
+    const root = `${path.resolve('.')}/`;
+    return sources.map((source) => ({
+      key,
+      source: path.resolve(outDir, 'assets', source).replace(root, ''),
+    }));
+  });
+}
+
+/**
+ * The chunks a screen loads on demand before it renders: the chunks holding the route files from the
+ * root down to the screen's route (code-split parts included, fallbacks not) and the source-locale
+ * catalogs it needs, with their static imports.
+ */
+function chunksFor(outDir: string, manifest: Manifest, urlPath: string): Set<string> {
   // Route files are relative to the console's base path.
   const wanted = urlPath.slice(CONSOLE_BASE_PATH.length).split('/').filter(Boolean);
-  const routes = Object.entries(manifest).flatMap(([key, chunk]) => {
-    const segments = routeSegments(chunk.src ?? key);
+  const routes = chunkSources(outDir, manifest).flatMap(({ key, source }) => {
+    const segments = FALLBACK_PART.test(source) ? null : routeSegments(source);
     return segments ? [{ key, segments }] : [];
   });
   const target = routes.find(({ segments }) => urlSegments(segments).join('/') === wanted.join('/'));
-  if (!target) throw new Error(`No route file for ${urlPath} in the build manifest.`);
+  if (!target) throw new Error(`No route file for ${urlPath} in the build.`);
 
   const routeChunks = routes
     .filter(({ segments }) => isPrefix(segments, target.segments))
@@ -125,7 +153,7 @@ function brotliBytesOf(outDir: string, file: string): number {
 
 export function screenSize(outDir: string, screen: string, urlPath: string): ScreenSize {
   const manifest = JSON.parse(readFileSync(path.join(outDir, '.vite/manifest.json'), 'utf8')) as Manifest;
-  const onDemand = [...chunksFor(manifest, urlPath)].map((key) => manifest[key]?.file ?? '');
+  const onDemand = [...chunksFor(outDir, manifest, urlPath)].map((key) => manifest[key]?.file ?? '');
   const names = new Set([...scriptsOfIndexHtml(outDir), ...onDemand].filter((file) => file.endsWith('.js')));
   const files = [...names].map((file) => ({
     file,

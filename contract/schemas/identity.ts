@@ -64,6 +64,14 @@ export const tokenResponseSchema = v.object({
 export type TokenResponse = v.InferOutput<typeof tokenResponseSchema>;
 
 /** Length in bytes of a user's storage secret: an AES-256 key-wrapping key. */
+/**
+ * A cookie page scripts may read, set and cleared with the HttpOnly refresh cookie and living as
+ * long: without it the browser holds no refresh cookie, so a page start needs not ask the server
+ * whether it has a session (docs/decisions/026-start-up-round-trips.md). It carries no secret.
+ * Under HTTPS it takes the `__Secure-` prefix, as the refresh cookie does.
+ */
+export const SESSION_HINT_COOKIE = 'session_present';
+
 export const STORAGE_SECRET_BYTES = 32;
 
 /**

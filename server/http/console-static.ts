@@ -40,7 +40,8 @@ function fileUnder(root: string, requestPath: string): string | null {
   }
   if (relative.includes('\0')) return null;
   const file = path.resolve(root, `.${relative}`);
-  return file.startsWith(`${root}${path.sep}`) ? file : null;
+  // The base itself (`/account/`) is the root directory: no file, so the page.
+  return file === root || file.startsWith(`${root}${path.sep}`) ? file : null;
 }
 
 async function fileStats(file: string): Promise<Stats | null> {
@@ -104,7 +105,9 @@ export function consoleRoutes(config: Pick<ServerConfig, 'consoleDistDir'>): Hon
   const indexFile = path.join(root, 'index.html');
   const app = new Hono<AppEnv>();
 
-  for (const bare of ['/', CONSOLE_BASE_PATH, `${CONSOLE_BASE_PATH}/`]) {
+  // The console's own base (`/account/`, the installed app's start) is a page like any other: the
+  // client router leads it to the accounts list, so the typed address costs no extra round trip.
+  for (const bare of ['/', CONSOLE_BASE_PATH]) {
     app.get(bare, (c) => c.redirect(ACCOUNTS_LIST_PATH, 302));
   }
 

@@ -1,7 +1,11 @@
 import { useRouteContext } from '@tanstack/react-router';
 import type { OutboxCommand } from '../../contract/outbox.ts';
 import { apiPaths } from '../../contract/paths.ts';
-import { type TokenResponse, tokenResponseSchema } from '../../contract/schemas/identity.ts';
+import {
+  SESSION_HINT_COOKIE,
+  type TokenResponse,
+  tokenResponseSchema,
+} from '../../contract/schemas/identity.ts';
 import { clearAccessToken, getAccessToken, setAccessToken } from './access-token.ts';
 import { ApiError, apiRequest } from './api-client.ts';
 
@@ -108,6 +112,16 @@ function signOutPending(): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Whether the browser holds the readable hint the server sets and clears with the HttpOnly refresh
+ * cookie. Without it there is no refresh cookie to exchange, so a page start needs no round trip to
+ * learn that there is no session.
+ */
+function holdsSessionHint(): boolean {
+  const names = [SESSION_HINT_COOKIE, `__Secure-${SESSION_HINT_COOKIE}`];
+  return document.cookie.split(';').some((entry) => names.includes(entry.trim().split('=')[0] ?? ''));
 }
 
 function setSignOutPending(pending: boolean): void {
@@ -355,6 +369,9 @@ export class SessionController {
    */
   check(): Promise<RefreshOutcome> {
     if (getAccessToken() !== null) return Promise.resolve('renewed');
+    // No refresh cookie: refused without asking. Offline the question still goes out, as before: its
+    // failure lets the last user's cached console open. A sign-out still pending is ended first.
+    if (!holdsSessionHint() && navigator.onLine && !signOutPending()) return Promise.resolve('refused');
     const known = this.#noSession;
     if (this.#refreshInFlight === null && known && Date.now() - known.at < NO_SESSION_HOLDS_MS) {
       return Promise.resolve(known.outcome);

@@ -6,6 +6,7 @@ import { cleanup, configure, render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, vi } from 'vitest';
 import { type PermissionFlag, permissionFlagsFrom } from '../../contract/permissions.ts';
+import { SESSION_HINT_COOKIE } from '../../contract/schemas/identity.ts';
 import type { Profile } from '../../contract/schemas/profile.ts';
 import { setupStatus } from '../../src/features/setup/queries.ts';
 import { clearAccessToken } from '../../src/lib/access-token.ts';
@@ -87,10 +88,22 @@ export function signedInHandlers(profile: Profile, permissions: readonly string[
 }
 
 /**
+ * Whether the browser holds a refresh cookie, as the page sees it: through the readable hint the
+ * server sets beside the HttpOnly cookie (the HttpOnly one itself is for the fake server to imagine).
+ */
+export function holdRefreshCookie(held: boolean): void {
+  // biome-ignore lint/suspicious/noDocumentCookie: the test stands in for the server's Set-Cookie.
+  document.cookie = held ? `${SESSION_HINT_COOKIE}=1; path=/` : `${SESSION_HINT_COOKIE}=; max-age=0; path=/`;
+}
+
+/**
  * Replaces fetch at the network boundary with answers keyed by "METHOD /path". Unknown calls answer
  * 404 like the server does, and every call is recorded for assertions.
  */
 export function mockApi(handlers: Record<string, Handler>) {
+  // The browser holds a refresh cookie where the fake server answers refresh at all (whether it
+  // accepts the cookie is the handler's to say).
+  holdRefreshCookie(handlers['POST /imauth/api/v1/refresh'] !== undefined);
   const calls: { method: string; path: string; body: unknown; headers: Headers }[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input), 'http://localhost');

@@ -87,10 +87,16 @@ describe('a proxy the server does not trust', () => {
 });
 
 describe('the console', () => {
-  it.each(['/', '/account', '/account/'])('redirects %s to the accounts list', async (pathname) => {
+  it.each(['/', '/account'])('redirects %s to the accounts list', async (pathname) => {
     const response = await request(pathname);
     expect(response.status).toBe(302);
     expect(response.headers.get('Location')).toBe('/account/accounts');
+  });
+
+  it('answers the console base with index.html, whose router leads on to the accounts list', async () => {
+    const response = await request('/account/');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('Content-Type')).toContain('text/html');
   });
 
   it('answers index.html for a client route, revalidated on every load', async () => {

@@ -2,7 +2,11 @@ import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '../../../contract/paths.ts';
 import type { ApiErrorBody } from '../../../contract/schemas/common.ts';
-import { decodeSignInState, encodeSignInState } from '../../../contract/schemas/identity.ts';
+import {
+  decodeSignInState,
+  encodeSignInState,
+  SESSION_HINT_COOKIE,
+} from '../../../contract/schemas/identity.ts';
 import { verifyAuditChain } from '../../../server/audit/verify.ts';
 import { isSecureRequest } from '../../../server/http/client-address.ts';
 import { PAIR_POLICY } from '../../../server/identity/throttle.ts';
@@ -118,6 +122,32 @@ describe('signing in, refreshing and signing out', () => {
     expect((await auditEvents('LOGIN')).at(-1)).toMatchObject({ actor_id: user.id, status: 'success' });
   });
 
+  it('sets a readable hint beside the refresh cookie, living as long and carrying no secret', async () => {
+    const response = await sendJson(harness, 'POST', apiPaths.identity.login, {
+      username: user.userName,
+      password: user.password,
+    });
+    const hint = response.headers
+      .getSetCookie()
+      .find((header) => header.startsWith(`${SESSION_HINT_COOKIE}=`));
+    expect(hint).toMatch(new RegExp(`^${SESSION_HINT_COOKIE}=1;`));
+    expect(hint).not.toContain('HttpOnly');
+    expect(hint).toContain('SameSite=Strict');
+    expect(hint).toContain('Path=/;');
+    expect(hint).toContain(`Max-Age=${harness.deps.config.refreshTokenTtlSeconds}`);
+
+    const secure = await sendJson(
+      harness,
+      'POST',
+      apiPaths.identity.login,
+      { username: user.userName, password: user.password },
+      { headers: { 'X-Forwarded-Proto': 'https' } },
+    );
+    expect(secure.headers.getSetCookie().join('\n')).toMatch(
+      new RegExp(`^__Secure-${SESSION_HINT_COOKIE}=1;.*Secure`, 'm'),
+    );
+  });
+
   it('uses a Secure __Secure- cookie when the request came over HTTPS', async () => {
     const response = await sendJson(
       harness,
@@ -213,6 +243,9 @@ describe('signing in, refreshing and signing out', () => {
     const response = await send(harness, 'POST', apiPaths.identity.logout, { token: accessToken });
     expect(response.status).toBe(204);
     expect(response.headers.getSetCookie().join('\n')).toMatch(/refresh_token=;.*Max-Age=0/);
+    expect(response.headers.getSetCookie().join('\n')).toMatch(
+      new RegExp(`${SESSION_HINT_COOKIE}=;.*Max-Age=0`),
+    );
 
     expect((await send(harness, 'GET', apiPaths.identity.me, { token: accessToken })).status).toBe(401);
     expect((await sendJson(harness, 'POST', apiPaths.identity.refresh, {}, { cookie })).status).toBe(401);

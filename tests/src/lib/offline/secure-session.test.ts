@@ -22,7 +22,7 @@ import {
 import { createQueryClient, screenDataOf } from '../../../../src/lib/query-client.ts';
 import { SessionController } from '../../../../src/lib/session.ts';
 import { ACCOUNT_ID, profileFixture } from '../../fixtures.ts';
-import { activateEnglish, apiError, json, mockApi } from '../../support.tsx';
+import { activateEnglish, apiError, holdRefreshCookie, json, mockApi } from '../../support.tsx';
 import { freshIndexedDb, randomSecret, stubServiceWorker } from './offline-support.ts';
 
 const ALICE = profileFixture();
@@ -43,7 +43,9 @@ function onlineApi(profile: Profile, secret: string) {
 }
 
 /** The network is gone: every request fails as fetch does without a connection. */
+/** The browser still holds its refresh cookie (and the hint beside it); the server is out of reach. */
 function noNetwork() {
+  holdRefreshCookie(true);
   vi.stubGlobal(
     'fetch',
     vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))),
