@@ -192,10 +192,13 @@ type RunLighthouse = (
     port: number;
     onlyCategories: string[];
     logLevel: 'error';
-    extraHeaders?: Record<string, string>;
   },
 ) => Promise<{
-  lhr: { categories: Record<string, { score: number | null }>; runtimeError?: { message: string } };
+  lhr: {
+    categories: Record<string, { score: number | null }>;
+    finalDisplayedUrl: string;
+    runtimeError?: { message: string };
+  };
 }>;
 
 /**
@@ -211,23 +214,37 @@ async function loadLighthouse(): Promise<RunLighthouse | null> {
   }
 }
 
-/** A session's refresh cookie, as the browser would hold it after signing in. */
-async function refreshCookie(origin: string): Promise<string> {
+/** The cookies a sign-in leaves in the browser (the refresh cookie and its readable hint). */
+async function sessionCookies(origin: string): Promise<Parameters<BrowserContext['addCookies']>[0]> {
   const response = await fetch(`${origin}${apiPaths.identity.login}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(ADMINISTRATOR),
   });
-  const cookie = response.headers.getSetCookie().find((value) => value.includes('refresh_token='));
-  if (!response.ok || !cookie) throw new Error(`Sign-in for Lighthouse failed: ${response.status}`);
-  return cookie.split(';')[0] ?? '';
+  if (!response.ok) throw new Error(`Sign-in for Lighthouse failed: ${response.status}`);
+  return response.headers.getSetCookie().map((header) => {
+    const [pair = '', ...attributes] = header.split(';').map((part) => part.trim());
+    const [name = '', value = ''] = pair.split('=');
+    const cookiePath = attributes.find((attribute) => /^path=/i.test(attribute))?.slice(5) ?? '/';
+    const httpOnly = attributes.some((attribute) => /^httponly$/i.test(attribute));
+    return {
+      name,
+      value,
+      domain: new URL(origin).hostname,
+      path: cookiePath,
+      httpOnly,
+      sameSite: 'Strict' as const,
+    };
+  });
 }
 
 const score = (value: number | null | undefined) => (value == null ? '–' : String(Math.round(value * 100)));
 
 /**
  * Lighthouse's performance and accessibility scores (its own simulated mobile throttling) of the
- * sign-in page and, signed in through a refresh cookie of its own, the accounts list.
+ * sign-in page and, signed in through cookies of a sign-in of its own, the accounts list. The browser
+ * keeps one profile, where the cookies are placed, since page scripts read the session hint; Lighthouse
+ * resets the origin's storage but not its cookies.
  */
 async function lighthouseScores(executablePath: string, origin: string): Promise<void> {
   const run = await loadLighthouse();
@@ -236,7 +253,8 @@ async function lighthouseScores(executablePath: string, origin: string): Promise
     return;
   }
   const port = await freePort();
-  const browser = await chromium.launch({
+  const profile = mkdtempSync(path.join(tmpdir(), 'trust-console-bench-lighthouse-'));
+  const context = await chromium.launchPersistentContext(profile, {
     executablePath,
     args: ['--no-sandbox', '--disable-gpu', `--remote-debugging-port=${port}`],
   });
@@ -249,21 +267,24 @@ async function lighthouseScores(executablePath: string, origin: string): Promise
       { name: 'accounts list', path: ACCOUNTS_LIST_PATH, signedIn: true },
     ];
     for (const page of pages) {
-      const extraHeaders = page.signedIn ? { Cookie: await refreshCookie(origin) } : undefined;
+      await context.clearCookies();
+      if (page.signedIn) await context.addCookies(await sessionCookies(origin));
       const { lhr } = await run(`${origin}${page.path}`, {
         port,
         onlyCategories: ['performance', 'accessibility'],
         logLevel: 'error',
-        extraHeaders,
       });
       const failure = lhr.runtimeError ? ` (${lhr.runtimeError.message})` : '';
+      const landed =
+        lhr.finalDisplayedUrl === `${origin}${page.path}` ? '' : ` — ended at ${lhr.finalDisplayedUrl}`;
       console.info(
         `  Lighthouse ${page.name.padEnd(14)} performance ${score(lhr.categories.performance?.score)}, ` +
-          `accessibility ${score(lhr.categories.accessibility?.score)}${failure}`,
+          `accessibility ${score(lhr.categories.accessibility?.score)}${failure}${landed}`,
       );
     }
   } finally {
-    await browser.close();
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
   }
 }
 

@@ -119,7 +119,7 @@ function signOutPending(): boolean {
  * cookie. Without it there is no refresh cookie to exchange, so a page start needs no round trip to
  * learn that there is no session.
  */
-function holdsSessionHint(): boolean {
+export function holdsRefreshCookie(): boolean {
   const names = [SESSION_HINT_COOKIE, `__Secure-${SESSION_HINT_COOKIE}`];
   return document.cookie.split(';').some((entry) => names.includes(entry.trim().split('=')[0] ?? ''));
 }
@@ -371,7 +371,7 @@ export class SessionController {
     if (getAccessToken() !== null) return Promise.resolve('renewed');
     // No refresh cookie: refused without asking. Offline the question still goes out, as before: its
     // failure lets the last user's cached console open. A sign-out still pending is ended first.
-    if (!holdsSessionHint() && navigator.onLine && !signOutPending()) return Promise.resolve('refused');
+    if (!holdsRefreshCookie() && navigator.onLine && !signOutPending()) return Promise.resolve('refused');
     const known = this.#noSession;
     if (this.#refreshInFlight === null && known && Date.now() - known.at < NO_SESSION_HOLDS_MS) {
       return Promise.resolve(known.outcome);

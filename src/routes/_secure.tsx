@@ -16,6 +16,7 @@ import {
 } from '../lib/current-user.ts';
 import { activateLocale, loadConsoleCatalog } from '../lib/i18n.ts';
 import { forgetRecentAccount } from '../lib/recent-accounts.ts';
+import { holdsRefreshCookie } from '../lib/session.ts';
 import { loadTemporal } from '../lib/temporal.ts';
 import { Route as SignInRoute } from './login.tsx';
 
@@ -25,26 +26,39 @@ export const Route = createFileRoute('/_secure')({
   beforeLoad: async ({ location, context: { loadQueryClient, session } }) => {
     const toSignIn = () =>
       redirect({ to: '/login', search: { state: encodeSignInState({ return_path: location.publicHref }) } });
-    // A page start without a token asks the refresh cookie before the layout's code loads, and with it
-    // what the sign-in page needs (its code, the setup status, its footer and languages): refused, the
-    // visitor goes to sign-in at once, where those answers are waiting, and the layout's code is not
-    // fetched for nothing (docs/decisions/026-start-up-round-trips.md).
-    if (session.state === 'signed-out' && getAccessToken() === null) {
-      const checking = session.check();
-      void SignInRoute.options.component?.preload?.();
-      void setupStatus.read().catch(() => undefined);
-      prefetchSignInPage();
-      if ((await checking) === 'refused') throw toSignIn();
-    }
     // One round trip for the layout's code, not one per module, and the date polyfill with it: dates
     // are drawn from the first secure screen on (a browser with its own Temporal fetches nothing).
-    const [queryClient, { screenDataOf }, secureSession, { SYNC_TARGETS }] = await Promise.all([
-      loadQueryClient(),
-      import('../lib/query-client.ts'),
-      import('../lib/offline/secure-session.ts'),
-      import('./-sync-targets.ts'),
-      loadTemporal(),
-    ]);
+    // The console catalog of the language in use travels with it; the profile's, if another, follows
+    // in the loader.
+    const loadLayoutCode = () =>
+      Promise.all([
+        loadQueryClient(),
+        import('../lib/query-client.ts'),
+        import('../lib/offline/secure-session.ts'),
+        import('./-sync-targets.ts'),
+        loadTemporal(),
+        loadConsoleCatalog(),
+      ]);
+    let layoutCode: ReturnType<typeof loadLayoutCode> | null = null;
+    // A page start without a token asks the refresh cookie first (docs/decisions/026-start-up-round-trips.md).
+    // With one, a session is likely and the layout's code downloads beside the question; without
+    // one the answer is known at once, and what the sign-in page needs (its code, the setup status,
+    // its footer and languages) is asked instead, so the visitor finds it waiting there.
+    if (session.state === 'signed-out' && getAccessToken() === null) {
+      const checking = session.check();
+      if (holdsRefreshCookie()) {
+        layoutCode = loadLayoutCode();
+        // Refused, the code is left unused: its failure is nobody's to report.
+        layoutCode.catch(() => undefined);
+      } else {
+        void SignInRoute.options.component?.preload?.();
+        void setupStatus.read().catch(() => undefined);
+        prefetchSignInPage();
+      }
+      if ((await checking) === 'refused') throw toSignIn();
+    }
+    const [queryClient, { screenDataOf }, secureSession, { SYNC_TARGETS }] = await (layoutCode ??
+      loadLayoutCode());
     const { startSecureSession, showOfflinePage, showOfflineNoticesWith } = secureSession;
     showOfflineNoticesWith(({ type, text }) => {
       void import('../components/ui/toast.tsx').then(({ showToast }) => showToast(type, text));
@@ -86,6 +100,7 @@ export const Route = createFileRoute('/_secure')({
         await loadAccount(profile.primary_account_id);
       }
     };
+    // The profile's language may differ from the one whose catalog came with the layout's code.
     await Promise.all([loadConsoleCatalog(), loadActiveAccount()]);
   },
   component: function SecureLayout() {
