@@ -155,7 +155,6 @@ function routeScreenParts(graph: ModuleGraph, routeFile: string): string[] {
 const SECURE_START_IMPORTS = [
   'src/lib/query-client.ts',
   'src/lib/offline/secure-session.ts',
-  'src/routes/-sync-targets.ts',
   'src/components/notify.ts',
 ];
 const FIRST_SECURE_SCREEN_ROUTES = ['src/routes/_secure.tsx', 'src/routes/_secure/accounts/index.tsx'];

@@ -35,7 +35,6 @@ export const Route = createFileRoute('/_secure')({
         loadQueryClient(),
         import('../lib/query-client.ts'),
         import('../lib/offline/secure-session.ts'),
-        import('./-sync-targets.ts'),
         loadTemporal(),
         loadConsoleCatalog(),
       ]);
@@ -57,13 +56,16 @@ export const Route = createFileRoute('/_secure')({
       }
       if ((await checking) === 'refused') throw toSignIn();
     }
-    const [queryClient, { screenDataOf }, secureSession, { SYNC_TARGETS }] = await (layoutCode ??
-      loadLayoutCode());
+    const [queryClient, { screenDataOf }, secureSession] = await (layoutCode ?? loadLayoutCode());
     const { startSecureSession, showOfflinePage, showOfflineNoticesWith } = secureSession;
     showOfflineNoticesWith(({ type, text }) => {
       void import('../components/ui/toast.tsx').then(({ showToast }) => showToast(type, text));
     });
-    const starting = startSecureSession({ controller: session, queryClient, syncTargets: SYNC_TARGETS });
+    const starting = startSecureSession({
+      controller: session,
+      queryClient,
+      loadSyncTargets: () => import('./-sync-targets.ts').then(({ SYNC_TARGETS }) => SYNC_TARGETS),
+    });
     // With a token in memory the start is online whatever else it does (the storage key, the restore):
     // the routes' loaders need not wait for it, so the first screen's data goes out beside the shell's
     // (docs/decisions/026-start-up-round-trips.md). The layout's loader awaits it before any secure

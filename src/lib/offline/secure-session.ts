@@ -79,8 +79,12 @@ export interface SecureSessionSetup {
   /** The page's session with the platform, which the offline support plugs into. */
   controller: SessionController;
   queryClient: QueryClient;
-  /** Which cached queries a change leaving the outbox makes stale: the app's one table. */
-  syncTargets: readonly SyncTarget[];
+  /**
+   * Which cached queries a change leaving the outbox makes stale: the app's one table, which imports
+   * every queueable feature's query keys and so is fetched with the first change that lands, not
+   * with the first screen.
+   */
+  loadSyncTargets: () => Promise<readonly SyncTarget[]>;
 }
 
 interface ActiveSession extends SecureSessionSetup {
@@ -225,9 +229,16 @@ function planExpiry(session: ActiveSession): void {
 function connect(session: ActiveSession): void {
   // What a change reaching the server changed, or what a discarded one showed on the cached data.
   const readAgain = (url: string) => {
-    for (const queryKey of queryKeysAffectedBy(session.syncTargets, url)) {
-      void session.queryClient.invalidateQueries({ queryKey });
-    }
+    void session
+      .loadSyncTargets()
+      .then((targets) => {
+        for (const queryKey of queryKeysAffectedBy(targets, url)) {
+          void session.queryClient.invalidateQueries({ queryKey });
+        }
+      })
+      // Its code out of reach (offline before the worker cached it): the screens read again when
+      // their data goes stale, as without a change.
+      .catch(() => undefined);
   };
   session.disconnectOutbox = connectOutbox({
     owner: session.owner,

@@ -69,7 +69,7 @@ let session = new SessionController({ ended: () => undefined, lost });
 
 /** What the secure layout starts the offline support with. */
 function setupOf(queryClient: QueryClient) {
-  return { controller: session, queryClient, syncTargets: SYNC_TARGETS };
+  return { controller: session, queryClient, loadSyncTargets: () => Promise.resolve(SYNC_TARGETS) };
 }
 
 /** The tab closes: nothing of the page's memory survives, what is stored stays. */
