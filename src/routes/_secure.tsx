@@ -14,7 +14,7 @@ import {
   permissionsQueryOptions,
   profileQueryOptions,
 } from '../lib/current-user.ts';
-import { activateLocale, loadConsoleCatalog } from '../lib/i18n.ts';
+import { activateLocale, loadAreaCatalog } from '../lib/i18n.ts';
 import { forgetRecentAccount } from '../lib/recent-accounts.ts';
 import { loadTemporal } from '../lib/temporal.ts';
 import { Route as SignInRoute } from './login.tsx';
@@ -86,7 +86,7 @@ export const Route = createFileRoute('/_secure')({
         await loadAccount(profile.primary_account_id);
       }
     };
-    await Promise.all([loadConsoleCatalog(), loadActiveAccount()]);
+    await Promise.all([loadAreaCatalog('console'), loadActiveAccount()]);
   },
   component: function SecureLayout() {
     const { queryClient } = Route.useRouteContext();
