@@ -31,6 +31,7 @@ import { Route as SecureAccessIndexRouteImport } from './routes/_secure/access/i
 import { Route as SecureAccountsIndexRouteImport } from './routes/_secure/accounts/index'
 import { Route as SecureAccountsCreateAccountRouteImport } from './routes/_secure/accounts/create-account'
 import { Route as SecureAccountsCreatePartnerAccountRouteImport } from './routes/_secure/accounts/create-partner-account'
+import { Route as SecureCaIndexRouteImport } from './routes/_secure/ca/index'
 import { Route as SecureCaClientToolsRouteImport } from './routes/_secure/ca/client-tools'
 import { Route as SecureCaIntermediateRouteImport } from './routes/_secure/ca/intermediate'
 import { Route as SecureCaRootRouteImport } from './routes/_secure/ca/root'
@@ -198,6 +199,11 @@ const SecureAccountsCreatePartnerAccountRoute =
     path: '/accounts/create-partner-account',
     getParentRoute: () => SecureRoute,
   } as any)
+const SecureCaIndexRoute = SecureCaIndexRouteImport.update({
+  id: '/',
+  path: '/',
+  getParentRoute: () => SecureCaRouteRoute,
+} as any)
 const SecureCaClientToolsRoute = SecureCaClientToolsRouteImport.update({
   id: '/client-tools',
   path: '/client-tools',
@@ -538,6 +544,7 @@ export interface FileRoutesByFullPath {
   '/verify/$userId/$code': typeof VerifyUserIdCodeRoute
   '/access/': typeof SecureAccessIndexRoute
   '/accounts/': typeof SecureAccountsIndexRoute
+  '/ca/': typeof SecureCaIndexRoute
   '/profile/': typeof SecureProfileIndexRoute
   '/reporting/': typeof SecureReportingIndexRoute
   '/access/administrators/bulk-user-create': typeof SecureAccessAdministratorsBulkUserCreateRoute
@@ -595,7 +602,6 @@ export interface FileRoutesByTo {
   '/setup-user': typeof SetupUserRoute
   '/updateLicenseError': typeof UpdateLicenseErrorRoute
   '/welcome': typeof WelcomeRoute
-  '/ca': typeof SecureCaRouteRouteWithChildren
   '/settings': typeof SecureSettingsRoute
   '/clientAuthLoginVerificationError/$errorCode': typeof ClientAuthLoginVerificationErrorErrorCodeRoute
   '/accounts/create-account': typeof SecureAccountsCreateAccountRoute
@@ -612,6 +618,7 @@ export interface FileRoutesByTo {
   '/verify/$userId/$code': typeof VerifyUserIdCodeRoute
   '/access': typeof SecureAccessIndexRoute
   '/accounts': typeof SecureAccountsIndexRoute
+  '/ca': typeof SecureCaIndexRoute
   '/profile': typeof SecureProfileIndexRoute
   '/reporting': typeof SecureReportingIndexRoute
   '/access/administrators/bulk-user-create': typeof SecureAccessAdministratorsBulkUserCreateRoute
@@ -691,6 +698,7 @@ export interface FileRoutesById {
   '/verify/$userId/$code': typeof VerifyUserIdCodeRoute
   '/_secure/access/': typeof SecureAccessIndexRoute
   '/_secure/accounts/': typeof SecureAccountsIndexRoute
+  '/_secure/ca/': typeof SecureCaIndexRoute
   '/_secure/profile/': typeof SecureProfileIndexRoute
   '/_secure/reporting/': typeof SecureReportingIndexRoute
   '/_secure/access/administrators/bulk-user-create': typeof SecureAccessAdministratorsBulkUserCreateRoute
@@ -770,6 +778,7 @@ export interface FileRouteTypes {
     | '/verify/$userId/$code'
     | '/access/'
     | '/accounts/'
+    | '/ca/'
     | '/profile/'
     | '/reporting/'
     | '/access/administrators/bulk-user-create'
@@ -827,7 +836,6 @@ export interface FileRouteTypes {
     | '/setup-user'
     | '/updateLicenseError'
     | '/welcome'
-    | '/ca'
     | '/settings'
     | '/clientAuthLoginVerificationError/$errorCode'
     | '/accounts/create-account'
@@ -844,6 +852,7 @@ export interface FileRouteTypes {
     | '/verify/$userId/$code'
     | '/access'
     | '/accounts'
+    | '/ca'
     | '/profile'
     | '/reporting'
     | '/access/administrators/bulk-user-create'
@@ -922,6 +931,7 @@ export interface FileRouteTypes {
     | '/verify/$userId/$code'
     | '/_secure/access/'
     | '/_secure/accounts/'
+    | '/_secure/ca/'
     | '/_secure/profile/'
     | '/_secure/reporting/'
     | '/_secure/access/administrators/bulk-user-create'
@@ -1143,6 +1153,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/accounts/create-partner-account'
       preLoaderRoute: typeof SecureAccountsCreatePartnerAccountRouteImport
       parentRoute: typeof SecureRoute
+    }
+    '/_secure/ca/': {
+      id: '/_secure/ca/'
+      path: '/'
+      fullPath: '/ca/'
+      preLoaderRoute: typeof SecureCaIndexRouteImport
+      parentRoute: typeof SecureCaRouteRoute
     }
     '/_secure/ca/client-tools': {
       id: '/_secure/ca/client-tools'
@@ -1601,6 +1618,7 @@ interface SecureCaRouteRouteChildren {
   SecureCaClientToolsRoute: typeof SecureCaClientToolsRoute
   SecureCaIntermediateRoute: typeof SecureCaIntermediateRoute
   SecureCaRootRoute: typeof SecureCaRootRoute
+  SecureCaIndexRoute: typeof SecureCaIndexRoute
   SecureCaCertificatesIdRoute: typeof SecureCaCertificatesIdRoute
   SecureCaEnrollmentsIdRoute: typeof SecureCaEnrollmentsIdRoute
   SecureCaEnrollmentsCreateRoute: typeof SecureCaEnrollmentsCreateRoute
@@ -1622,6 +1640,7 @@ const SecureCaRouteRouteChildren: SecureCaRouteRouteChildren = {
   SecureCaClientToolsRoute: SecureCaClientToolsRoute,
   SecureCaIntermediateRoute: SecureCaIntermediateRoute,
   SecureCaRootRoute: SecureCaRootRoute,
+  SecureCaIndexRoute: SecureCaIndexRoute,
   SecureCaCertificatesIdRoute: SecureCaCertificatesIdRoute,
   SecureCaEnrollmentsIdRoute: SecureCaEnrollmentsIdRoute,
   SecureCaEnrollmentsCreateRoute: SecureCaEnrollmentsCreateRoute,
