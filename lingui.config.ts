@@ -3,53 +3,47 @@ import { formatter } from '@lingui/format-po';
 import { CONSOLE_LOCALES, DEFAULT_CONSOLE_LOCALE } from './contract/locales.ts';
 
 /**
- * Three catalogs per language: `server` (below) and two of the console. `public` holds what the pages before sign-in say (and the shared
- * components and libraries they use): it is all the sign-in page loads, so it stays small however
- * many console screens are added. `console` holds the secure screens, and the shared components
- * and libraries only they use; the secure layout loads it before any of them renders
- * (src/routes/_secure.tsx).
+ * The console's catalogs, one set per language beside the server's (below), so each page loads the
+ * texts of its own screens and few others (docs/decisions/028-catalogs-by-area.md):
+ * - `public`: the sign-in page, the root layout and what every page shares (the form kit, the
+ *   error and validation texts). It is loaded with the language, before any page renders.
+ * - `public-pages`, `enrollment`, `trust-agent`: the other pages before sign-in, loaded by their routes.
+ * - `console`: the secure layout's: the shell, the components shared by secure screens, and the
+ *   accounts area, the first screen after sign-in.
+ * - `access`, `ca`, `reporting`, `profile`: one per area of src/routes/_secure, loaded by the area's
+ *   layout route (`route.tsx`).
+ * A module used by screens of several areas belongs to a catalog all of them load: `console`, or
+ * `public` when pages before sign-in use it too. `npm run i18n:check` fails when a route reaches a
+ * module whose texts it does not load (scripts/catalog-reach.ts).
  */
-/** Shared components and libraries only the secure screens use: their words load with `console`. */
-const secureOnlySources = [
-  '<rootDir>/src/lib/offline',
-  '<rootDir>/src/components/account-filter-field.tsx',
-  '<rootDir>/src/components/account-picker.tsx',
-  '<rootDir>/src/components/account-unavailable-page.tsx',
-  '<rootDir>/src/components/aliases-editor.tsx',
-  '<rootDir>/src/components/back-button.tsx',
-  '<rootDir>/src/components/cached-data-notice.tsx',
-  '<rootDir>/src/components/country-select.tsx',
-  '<rootDir>/src/components/created-token.tsx',
-  '<rootDir>/src/components/delete-dialog.tsx',
-  '<rootDir>/src/components/list',
-  '<rootDir>/src/components/forbidden-page.tsx',
-  '<rootDir>/src/components/message-page.tsx',
-  '<rootDir>/src/components/offline-notice.tsx',
-  '<rootDir>/src/components/pending-sync-badge.tsx',
-  '<rootDir>/src/components/require-permissions.tsx',
-  '<rootDir>/src/components/role-picker.tsx',
-  '<rootDir>/src/components/role-labels.ts',
-  '<rootDir>/src/components/role-picker.tsx',
-  '<rootDir>/src/components/route-error-page.tsx',
-  '<rootDir>/src/components/section-card.tsx',
-  '<rootDir>/src/components/section-placeholder.tsx',
-  '<rootDir>/src/components/ui/pagination.tsx',
-  '<rootDir>/src/components/trust-agent/trust-agent-panel.tsx',
-];
+const src = (path: string) => `<rootDir>/src/${path}`;
 
-const publicSources = [
-  '<rootDir>/src/components',
-  '<rootDir>/src/lib',
-  '<rootDir>/src/main.tsx',
-  '<rootDir>/src/routes/*.tsx',
-  '<rootDir>/src/features/account-setup',
-  '<rootDir>/src/features/enrollment',
-  '<rootDir>/src/features/session',
-  '<rootDir>/src/features/setup',
-  '<rootDir>/src/features/welcome',
-  '<rootDir>/src/features/shell/components/root-layout.tsx',
-  '<rootDir>/src/features/shell/components/not-found-page.tsx',
-];
+/** Components of the pages before sign-in, the sign-in page's included; the rest of src/components is secure. */
+const publicComponents = [
+  'components/ui/form.tsx',
+  'components/public-layout.tsx',
+  'components/language-select.tsx',
+  'components/update-banner.tsx',
+  'components/new-password-fields.tsx',
+  'components/certificate-status-badge.tsx',
+].map(src);
+
+/** Modules of an area's feature that the accounts screens (or several areas) use: loaded with `console`. */
+const sharedFeatureModules = [
+  'features/enrollments/components/enrollment-labels.tsx',
+  'features/enrollments/components/enrollments-sections.tsx',
+  'features/organizations/components/account-organizations.tsx',
+  'features/client-auth/components/generate-certificate-dialog.tsx',
+].map(src);
+
+/** An area's catalog: its routes and its features, less what `console` holds for all. */
+function areaCatalog(name: string, paths: string[]) {
+  return {
+    path: `<rootDir>/src/locales/{locale}/${name}`,
+    include: paths.map(src),
+    exclude: sharedFeatureModules,
+  };
+}
 
 export default defineConfig({
   sourceLocale: DEFAULT_CONSOLE_LOCALE,
@@ -64,25 +58,55 @@ export default defineConfig({
     },
     {
       path: '<rootDir>/src/locales/{locale}/public',
-      include: publicSources,
-      exclude: ['<rootDir>/src/routes/_secure.tsx', ...secureOnlySources],
+      include: [
+        ...['main.tsx', 'lib', 'routes/*.tsx', 'features/session'].map(src),
+        ...['features/shell/components/root-layout.tsx', 'features/shell/components/not-found-page.tsx'].map(
+          src,
+        ),
+        ...publicComponents,
+      ],
+      // The offline support is the secure console's.
+      exclude: [src('routes/_secure.tsx'), src('lib/offline')],
     },
+    areaCatalog('public-pages', ['features/setup', 'features/account-setup', 'features/welcome']),
+    areaCatalog('enrollment', ['features/enrollment']),
+    areaCatalog('trust-agent', ['components/trust-agent']),
     {
       path: '<rootDir>/src/locales/{locale}/console',
       include: [
-        '<rootDir>/src/routes/_secure.tsx',
-        '<rootDir>/src/routes/_secure',
-        '<rootDir>/src/features',
-        ...secureOnlySources,
+        ...['routes/_secure.tsx', 'routes/_secure/accounts', 'routes/_secure/settings.tsx'].map(src),
+        ...['components', 'features/shell', 'features/accounts', 'features/account-features'].map(src),
+        src('features/licences'),
+        ...sharedFeatureModules,
+        src('lib/offline'),
       ],
       exclude: [
-        '<rootDir>/src/features/account-setup',
-        '<rootDir>/src/features/enrollment',
-        '<rootDir>/src/features/session',
-        '<rootDir>/src/features/setup',
-        '<rootDir>/src/features/welcome',
+        ...publicComponents,
+        src('components/trust-agent'),
+        src('features/shell/components/root-layout.tsx'),
+        src('features/shell/components/not-found-page.tsx'),
       ],
     },
+    areaCatalog('access', [
+      'routes/_secure/access',
+      'features/users',
+      'features/service-users',
+      'features/roles',
+      'features/api-tokens',
+      'features/bulk-import',
+      'features/client-auth',
+    ]),
+    areaCatalog('ca', [
+      'routes/_secure/ca',
+      'features/certificate-authority',
+      'features/certificates',
+      'features/certificate-profiles',
+      'features/enrollments',
+      'features/organizations',
+      'features/client-tools',
+    ]),
+    areaCatalog('reporting', ['routes/_secure/reporting', 'features/audit-log']),
+    areaCatalog('profile', ['routes/_secure/profile', 'features/profile']),
   ],
   format: formatter({ lineNumbers: false }),
 });

@@ -72,14 +72,19 @@ function precompress(): Plugin {
  * instead, it arrives in the same round trip (docs/decisions/026-start-up-round-trips.md).
  */
 function preloadDefaultCatalog(): Plugin {
-  const catalog = new RegExp(`^assets/locale-${DEFAULT_CONSOLE_LOCALE}-public-[\\w-]+\\.js$`);
+  // By its source, not its file name: `locale-en-public-<hash>` and `locale-en-public-pages-<hash>`
+  // cannot be told apart by a pattern, since a hash may hold a dash.
+  const catalog = `/src/locales/${DEFAULT_CONSOLE_LOCALE}/public.po`;
   return {
     name: 'preload-default-catalog',
     apply: 'build',
     transformIndexHtml: {
       order: 'post',
       handler: (_html, { bundle }) => {
-        const file = Object.keys(bundle ?? {}).find((name) => catalog.test(name));
+        const file = Object.values(bundle ?? {}).find(
+          (output) =>
+            output.type === 'chunk' && output.facadeModuleId?.replaceAll('\\', '/').endsWith(catalog),
+        )?.fileName;
         if (!file) throw new Error(`No ${DEFAULT_CONSOLE_LOCALE} public catalog in the build.`);
         return [
           {
@@ -266,7 +271,7 @@ export default defineConfig({
       output: {
         // Catalog chunks carry their language in the name, so the service worker can tell them apart.
         chunkFileNames: (chunk) => {
-          const catalog = /[\\/]src[\\/]locales[\\/]([^\\/]+)[\\/](public|console)\.po$/.exec(
+          const catalog = /[\\/]src[\\/]locales[\\/]([^\\/]+)[\\/]([\w-]+)\.po$/.exec(
             chunk.facadeModuleId ?? '',
           );
           return catalog ? `assets/locale-${catalog[1]}-${catalog[2]}-[hash].js` : 'assets/[name]-[hash].js';

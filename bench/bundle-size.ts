@@ -4,6 +4,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { DEFAULT_CONSOLE_LOCALE } from '../contract/locales.ts';
 import { CONSOLE_BASE_PATH } from '../contract/paths.ts';
+import { catalogsLoadedByRoute, listRouteFiles } from '../scripts/catalog-reach.ts';
 
 /** One entry of Vite's build manifest (`build.manifest`). */
 interface ManifestChunk {
@@ -113,10 +114,15 @@ function chunksFor(outDir: string, manifest: Manifest, urlPath: string): Set<str
   const routeChunks = routes
     .filter(({ segments }) => isPrefix(segments, target.segments))
     .map(({ key }) => key);
-  // Every page loads the public catalog; the secure layout adds the console catalog (lingui.config.ts).
-  const catalogParts = target.segments[0] === '_secure' ? ['public', 'console'] : ['public'];
+  // The catalogs the screen's route and its layouts load before it renders, read from their source
+  // as `npm run i18n:check` reads them (scripts/catalog-reach.ts).
+  const routeFiles = listRouteFiles(process.cwd(), ROUTES_DIR.slice(0, -1));
+  const targetFile = (manifest[target.key]?.src ?? target.key).split('?')[0];
+  const targetRoute = routeFiles.find(({ file }) => file === targetFile);
+  if (!targetRoute) throw new Error(`No route file ${targetFile} in ${ROUTES_DIR}.`);
+  const catalogParts = [...catalogsLoadedByRoute(process.cwd(), targetRoute, routeFiles)];
   const catalog = Object.keys(manifest).filter((key) =>
-    catalogParts.some((part) => key.includes(`/locales/${DEFAULT_CONSOLE_LOCALE}/${part}.po`)),
+    catalogParts.some((part) => key.endsWith(`/locales/${DEFAULT_CONSOLE_LOCALE}/${part}.po`)),
   );
 
   const seen = new Set<string>();

@@ -100,8 +100,19 @@ test('a person edits their own profile, and the console switches to the language
     await assertAccessible(page);
   });
 
+  await test.step('an area opened after the switch draws its own texts in German too', async () => {
+    // The administrators' texts are in a catalog of their own, first loaded now, after the switch.
+    await page
+      .getByRole('navigation', { name: 'Hauptnavigation' })
+      .getByRole('link', { name: 'Administratoren' })
+      .click();
+    await expect(page.getByRole('region', { name: 'Tabelle der Administratoren' })).toBeVisible();
+  });
+
   await test.step('after a reload the saved language stays', async () => {
     await page.reload();
+    await expect(page.getByRole('region', { name: 'Tabelle der Administratoren' })).toBeVisible();
+    await page.goto(PROFILE_PATH);
     await expect(page.getByRole('link', { name: 'Profil bearbeiten' })).toBeVisible();
   });
 });

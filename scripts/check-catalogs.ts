@@ -3,11 +3,13 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import path from 'node:path';
 import { getConfig } from '@lingui/conf';
 import { formatter } from '@lingui/format-po';
+import { catalogReachProblems } from './catalog-reach.ts';
 
 /**
- * Fails when the committed catalogs are not what `npm run i18n:extract` would write, or when a locale
- * lacks a translation of a source message. Extraction runs on a copy of the catalogs, so the check
- * never edits the tree; every problem is printed as `locale: what "message"`.
+ * Fails when the committed catalogs are not what `npm run i18n:extract` would write, when a locale
+ * lacks a translation of a source message, or when a route draws a module whose messages are in no
+ * catalog the route loads (scripts/catalog-reach.ts). Extraction runs on a copy of the catalogs, so
+ * the check never edits the tree; every problem is printed as `locale: what "message"`.
  */
 const root = process.cwd();
 const config = getConfig({ cwd: root });
@@ -24,7 +26,7 @@ function catalogFile(pattern: string, locale: string, base: string): string {
   return path.join(base, path.relative(root, pattern.replace('{locale}', locale)) + catalogExtension);
 }
 
-type Messages = Map<string, { message: string; translation: string }>;
+type Messages = Map<string, { message: string; translation: string; origins: string[] }>;
 
 async function readCatalog(file: string, locale: string): Promise<Messages | null> {
   if (!existsSync(file)) return null;
@@ -32,15 +34,28 @@ async function readCatalog(file: string, locale: string): Promise<Messages | nul
   return new Map(
     Object.entries(parsed)
       .filter(([, entry]) => !entry.obsolete)
-      .map(([id, entry]) => [id, { message: entry.message ?? id, translation: entry.translation ?? '' }]),
+      .map(([id, entry]) => [
+        id,
+        {
+          message: entry.message ?? id,
+          translation: entry.translation ?? '',
+          origins: (entry.origin ?? []).map(([origin]) => origin),
+        },
+      ]),
   );
 }
 
+/** A catalog of every message of the console's sources, written beside the copy: which modules say something. */
+const allSourcesCatalog = (base: string) => path.join(base, 'all-sources/{locale}/messages');
+
 function extractInto(base: string): void {
-  const catalogs = config.catalogs?.map((catalog) => ({
-    ...catalog,
-    path: path.join(base, path.relative(root, catalog.path)),
-  }));
+  const catalogs = [
+    ...(config.catalogs ?? []).map((catalog) => ({
+      ...catalog,
+      path: path.join(base, path.relative(root, catalog.path)),
+    })),
+    { path: allSourcesCatalog(base), include: [path.join(root, 'src')] },
+  ];
   const configFile = path.join(base, 'lingui.config.ts');
   writeFileSync(
     configFile,
@@ -71,10 +86,19 @@ async function check(): Promise<string[]> {
   }
   extractInto(work);
 
+  /** Which console catalogs hold each module's messages, by the origins extraction wrote. */
+  const catalogsOfModule = new Map<string, Set<string>>();
   for (const catalog of config.catalogs ?? []) {
     const sourceFile = catalogFile(catalog.path, sourceLocale, root);
     const source = await readCatalog(sourceFile, sourceLocale);
     const extracted = await readCatalog(catalogFile(catalog.path, sourceLocale, work), sourceLocale);
+    for (const { origins } of extracted?.values() ?? []) {
+      for (const origin of origins) {
+        const catalogs = catalogsOfModule.get(origin) ?? new Set<string>();
+        catalogs.add(path.basename(catalog.path));
+        catalogsOfModule.set(origin, catalogs);
+      }
+    }
     if (!source) {
       problems.push(`${sourceLocale}: catalog ${path.relative(root, sourceFile)} is missing`);
       continue;
@@ -98,6 +122,20 @@ async function check(): Promise<string[]> {
       }
     }
   }
+  const allSources = await readCatalog(
+    `${allSourcesCatalog(work).replace('{locale}', sourceLocale)}${catalogExtension}`,
+    sourceLocale,
+  );
+  const modulesWithMessages = new Set([...(allSources?.values() ?? [])].flatMap(({ origins }) => origins));
+  problems.push(
+    ...catalogReachProblems({
+      root,
+      routesDir: 'src/routes',
+      entries: ['src/main.tsx'],
+      modulesWithMessages,
+      catalogsOfModule,
+    }).map((problem) => `${sourceLocale}: ${problem}`),
+  );
   return problems;
 }
 

@@ -21,12 +21,17 @@ import { Route as SetupLicenseRouteImport } from './routes/setup-license'
 import { Route as SetupUserRouteImport } from './routes/setup-user'
 import { Route as UpdateLicenseErrorRouteImport } from './routes/updateLicenseError'
 import { Route as WelcomeRouteImport } from './routes/welcome'
+import { Route as SecureAccessRouteRouteImport } from './routes/_secure/access/route'
+import { Route as SecureCaRouteRouteImport } from './routes/_secure/ca/route'
+import { Route as SecureProfileRouteRouteImport } from './routes/_secure/profile/route'
+import { Route as SecureReportingRouteRouteImport } from './routes/_secure/reporting/route'
 import { Route as SecureSettingsRouteImport } from './routes/_secure/settings'
 import { Route as ClientAuthLoginVerificationErrorErrorCodeRouteImport } from './routes/clientAuthLoginVerificationError.$errorCode'
 import { Route as SecureAccessIndexRouteImport } from './routes/_secure/access/index'
 import { Route as SecureAccountsIndexRouteImport } from './routes/_secure/accounts/index'
 import { Route as SecureAccountsCreateAccountRouteImport } from './routes/_secure/accounts/create-account'
 import { Route as SecureAccountsCreatePartnerAccountRouteImport } from './routes/_secure/accounts/create-partner-account'
+import { Route as SecureCaIndexRouteImport } from './routes/_secure/ca/index'
 import { Route as SecureCaClientToolsRouteImport } from './routes/_secure/ca/client-tools'
 import { Route as SecureCaIntermediateRouteImport } from './routes/_secure/ca/intermediate'
 import { Route as SecureCaRootRouteImport } from './routes/_secure/ca/root'
@@ -141,6 +146,26 @@ const WelcomeRoute = WelcomeRouteImport.update({
   path: '/welcome',
   getParentRoute: () => rootRouteImport,
 } as any)
+const SecureAccessRouteRoute = SecureAccessRouteRouteImport.update({
+  id: '/access',
+  path: '/access',
+  getParentRoute: () => SecureRoute,
+} as any)
+const SecureCaRouteRoute = SecureCaRouteRouteImport.update({
+  id: '/ca',
+  path: '/ca',
+  getParentRoute: () => SecureRoute,
+} as any)
+const SecureProfileRouteRoute = SecureProfileRouteRouteImport.update({
+  id: '/profile',
+  path: '/profile',
+  getParentRoute: () => SecureRoute,
+} as any)
+const SecureReportingRouteRoute = SecureReportingRouteRouteImport.update({
+  id: '/reporting',
+  path: '/reporting',
+  getParentRoute: () => SecureRoute,
+} as any)
 const SecureSettingsRoute = SecureSettingsRouteImport.update({
   id: '/settings',
   path: '/settings',
@@ -153,9 +178,9 @@ const ClientAuthLoginVerificationErrorErrorCodeRoute =
     getParentRoute: () => rootRouteImport,
   } as any)
 const SecureAccessIndexRoute = SecureAccessIndexRouteImport.update({
-  id: '/access/',
-  path: '/access/',
-  getParentRoute: () => SecureRoute,
+  id: '/',
+  path: '/',
+  getParentRoute: () => SecureAccessRouteRoute,
 } as any)
 const SecureAccountsIndexRoute = SecureAccountsIndexRouteImport.update({
   id: '/accounts/',
@@ -174,46 +199,51 @@ const SecureAccountsCreatePartnerAccountRoute =
     path: '/accounts/create-partner-account',
     getParentRoute: () => SecureRoute,
   } as any)
+const SecureCaIndexRoute = SecureCaIndexRouteImport.update({
+  id: '/',
+  path: '/',
+  getParentRoute: () => SecureCaRouteRoute,
+} as any)
 const SecureCaClientToolsRoute = SecureCaClientToolsRouteImport.update({
-  id: '/ca/client-tools',
-  path: '/ca/client-tools',
-  getParentRoute: () => SecureRoute,
+  id: '/client-tools',
+  path: '/client-tools',
+  getParentRoute: () => SecureCaRouteRoute,
 } as any)
 const SecureCaIntermediateRoute = SecureCaIntermediateRouteImport.update({
-  id: '/ca/intermediate',
-  path: '/ca/intermediate',
-  getParentRoute: () => SecureRoute,
+  id: '/intermediate',
+  path: '/intermediate',
+  getParentRoute: () => SecureCaRouteRoute,
 } as any)
 const SecureCaRootRoute = SecureCaRootRouteImport.update({
-  id: '/ca/root',
-  path: '/ca/root',
-  getParentRoute: () => SecureRoute,
+  id: '/root',
+  path: '/root',
+  getParentRoute: () => SecureCaRouteRoute,
 } as any)
 const SecureProfileIndexRoute = SecureProfileIndexRouteImport.update({
-  id: '/profile/',
-  path: '/profile/',
-  getParentRoute: () => SecureRoute,
+  id: '/',
+  path: '/',
+  getParentRoute: () => SecureProfileRouteRoute,
 } as any)
 const SecureProfileChangePasswordRoute =
   SecureProfileChangePasswordRouteImport.update({
-    id: '/profile/change-password',
-    path: '/profile/change-password',
-    getParentRoute: () => SecureRoute,
+    id: '/change-password',
+    path: '/change-password',
+    getParentRoute: () => SecureProfileRouteRoute,
   } as any)
 const SecureProfileDetailsRoute = SecureProfileDetailsRouteImport.update({
-  id: '/profile/details',
-  path: '/profile/details',
-  getParentRoute: () => SecureRoute,
+  id: '/details',
+  path: '/details',
+  getParentRoute: () => SecureProfileRouteRoute,
 } as any)
 const SecureProfileEditRoute = SecureProfileEditRouteImport.update({
-  id: '/profile/edit',
-  path: '/profile/edit',
-  getParentRoute: () => SecureRoute,
+  id: '/edit',
+  path: '/edit',
+  getParentRoute: () => SecureProfileRouteRoute,
 } as any)
 const SecureReportingIndexRoute = SecureReportingIndexRouteImport.update({
-  id: '/reporting/',
-  path: '/reporting/',
-  getParentRoute: () => SecureRoute,
+  id: '/',
+  path: '/',
+  getParentRoute: () => SecureReportingRouteRoute,
 } as any)
 const EnrollmentLinkEnrollmentIdEnrollmentLinkSecretRoute =
   EnrollmentLinkEnrollmentIdEnrollmentLinkSecretRouteImport.update({
@@ -239,63 +269,63 @@ const VerifyUserIdCodeRoute = VerifyUserIdCodeRouteImport.update({
 } as any)
 const SecureAccessAdministratorsIndexRoute =
   SecureAccessAdministratorsIndexRouteImport.update({
-    id: '/access/administrators/',
-    path: '/access/administrators/',
-    getParentRoute: () => SecureRoute,
+    id: '/administrators/',
+    path: '/administrators/',
+    getParentRoute: () => SecureAccessRouteRoute,
   } as any)
 const SecureAccessAdministratorsBulkUserCreateRoute =
   SecureAccessAdministratorsBulkUserCreateRouteImport.update({
-    id: '/access/administrators/bulk-user-create',
-    path: '/access/administrators/bulk-user-create',
-    getParentRoute: () => SecureRoute,
+    id: '/administrators/bulk-user-create',
+    path: '/administrators/bulk-user-create',
+    getParentRoute: () => SecureAccessRouteRoute,
   } as any)
 const SecureAccessAdministratorsCreateRoute =
   SecureAccessAdministratorsCreateRouteImport.update({
-    id: '/access/administrators/create',
-    path: '/access/administrators/create',
-    getParentRoute: () => SecureRoute,
+    id: '/administrators/create',
+    path: '/administrators/create',
+    getParentRoute: () => SecureAccessRouteRoute,
   } as any)
 const SecureAccessAdministratorsRoleBulkUserCreateRoute =
   SecureAccessAdministratorsRoleBulkUserCreateRouteImport.update({
-    id: '/access/administrators/role-bulk-user-create',
-    path: '/access/administrators/role-bulk-user-create',
-    getParentRoute: () => SecureRoute,
+    id: '/administrators/role-bulk-user-create',
+    path: '/administrators/role-bulk-user-create',
+    getParentRoute: () => SecureAccessRouteRoute,
   } as any)
 const SecureAccessAdministratorsRoleUserCreateRoute =
   SecureAccessAdministratorsRoleUserCreateRouteImport.update({
-    id: '/access/administrators/role-user-create',
-    path: '/access/administrators/role-user-create',
-    getParentRoute: () => SecureRoute,
+    id: '/administrators/role-user-create',
+    path: '/administrators/role-user-create',
+    getParentRoute: () => SecureAccessRouteRoute,
   } as any)
 const SecureAccessManageUserRolesIndexRoute =
   SecureAccessManageUserRolesIndexRouteImport.update({
-    id: '/access/manage-user-roles/',
-    path: '/access/manage-user-roles/',
-    getParentRoute: () => SecureRoute,
+    id: '/manage-user-roles/',
+    path: '/manage-user-roles/',
+    getParentRoute: () => SecureAccessRouteRoute,
   } as any)
 const SecureAccessManageUserRolesCreateRoleRoute =
   SecureAccessManageUserRolesCreateRoleRouteImport.update({
-    id: '/access/manage-user-roles/create-role',
-    path: '/access/manage-user-roles/create-role',
-    getParentRoute: () => SecureRoute,
+    id: '/manage-user-roles/create-role',
+    path: '/manage-user-roles/create-role',
+    getParentRoute: () => SecureAccessRouteRoute,
   } as any)
 const SecureAccessServiceUserIndexRoute =
   SecureAccessServiceUserIndexRouteImport.update({
-    id: '/access/service-user/',
-    path: '/access/service-user/',
-    getParentRoute: () => SecureRoute,
+    id: '/service-user/',
+    path: '/service-user/',
+    getParentRoute: () => SecureAccessRouteRoute,
   } as any)
 const SecureAccessServiceUserCreateRoute =
   SecureAccessServiceUserCreateRouteImport.update({
-    id: '/access/service-user/create',
-    path: '/access/service-user/create',
-    getParentRoute: () => SecureRoute,
+    id: '/service-user/create',
+    path: '/service-user/create',
+    getParentRoute: () => SecureAccessRouteRoute,
   } as any)
 const SecureAccessServiceUserRoleServiceUserCreateRoute =
   SecureAccessServiceUserRoleServiceUserCreateRouteImport.update({
-    id: '/access/service-user/role-service-user-create',
-    path: '/access/service-user/role-service-user-create',
-    getParentRoute: () => SecureRoute,
+    id: '/service-user/role-service-user-create',
+    path: '/service-user/role-service-user-create',
+    getParentRoute: () => SecureAccessRouteRoute,
   } as any)
 const SecureAccountsIdIndexRoute = SecureAccountsIdIndexRouteImport.update({
   id: '/accounts/$id/',
@@ -309,177 +339,177 @@ const SecureAccountsIdEditRoute = SecureAccountsIdEditRouteImport.update({
 } as any)
 const SecureCaCertificatesIndexRoute =
   SecureCaCertificatesIndexRouteImport.update({
-    id: '/ca/certificates/',
-    path: '/ca/certificates/',
-    getParentRoute: () => SecureRoute,
+    id: '/certificates/',
+    path: '/certificates/',
+    getParentRoute: () => SecureCaRouteRoute,
   } as any)
 const SecureCaCertificatesIdRoute = SecureCaCertificatesIdRouteImport.update({
-  id: '/ca/certificates/$id',
-  path: '/ca/certificates/$id',
-  getParentRoute: () => SecureRoute,
+  id: '/certificates/$id',
+  path: '/certificates/$id',
+  getParentRoute: () => SecureCaRouteRoute,
 } as any)
 const SecureCaEnrollmentsIndexRoute =
   SecureCaEnrollmentsIndexRouteImport.update({
-    id: '/ca/enrollments/',
-    path: '/ca/enrollments/',
-    getParentRoute: () => SecureRoute,
+    id: '/enrollments/',
+    path: '/enrollments/',
+    getParentRoute: () => SecureCaRouteRoute,
   } as any)
 const SecureCaEnrollmentsIdRoute = SecureCaEnrollmentsIdRouteImport.update({
-  id: '/ca/enrollments/$id',
-  path: '/ca/enrollments/$id',
-  getParentRoute: () => SecureRoute,
+  id: '/enrollments/$id',
+  path: '/enrollments/$id',
+  getParentRoute: () => SecureCaRouteRoute,
 } as any)
 const SecureCaEnrollmentsCreateRoute =
   SecureCaEnrollmentsCreateRouteImport.update({
-    id: '/ca/enrollments/create',
-    path: '/ca/enrollments/create',
-    getParentRoute: () => SecureRoute,
+    id: '/enrollments/create',
+    path: '/enrollments/create',
+    getParentRoute: () => SecureCaRouteRoute,
   } as any)
 const SecureCaOrganizationsIndexRoute =
   SecureCaOrganizationsIndexRouteImport.update({
-    id: '/ca/organizations/',
-    path: '/ca/organizations/',
-    getParentRoute: () => SecureRoute,
+    id: '/organizations/',
+    path: '/organizations/',
+    getParentRoute: () => SecureCaRouteRoute,
   } as any)
 const SecureCaOrganizationsCreateRoute =
   SecureCaOrganizationsCreateRouteImport.update({
-    id: '/ca/organizations/create',
-    path: '/ca/organizations/create',
-    getParentRoute: () => SecureRoute,
+    id: '/organizations/create',
+    path: '/organizations/create',
+    getParentRoute: () => SecureCaRouteRoute,
   } as any)
 const SecureCaProfilesIndexRoute = SecureCaProfilesIndexRouteImport.update({
-  id: '/ca/profiles/',
-  path: '/ca/profiles/',
-  getParentRoute: () => SecureRoute,
+  id: '/profiles/',
+  path: '/profiles/',
+  getParentRoute: () => SecureCaRouteRoute,
 } as any)
 const SecureCaProfilesCreateRoute = SecureCaProfilesCreateRouteImport.update({
-  id: '/ca/profiles/create',
-  path: '/ca/profiles/create',
-  getParentRoute: () => SecureRoute,
+  id: '/profiles/create',
+  path: '/profiles/create',
+  getParentRoute: () => SecureCaRouteRoute,
 } as any)
 const SecureReportingLoggingIndexRoute =
   SecureReportingLoggingIndexRouteImport.update({
-    id: '/reporting/logging/',
-    path: '/reporting/logging/',
-    getParentRoute: () => SecureRoute,
+    id: '/logging/',
+    path: '/logging/',
+    getParentRoute: () => SecureReportingRouteRoute,
   } as any)
 const SecureReportingLoggingIdRoute =
   SecureReportingLoggingIdRouteImport.update({
-    id: '/reporting/logging/$id',
-    path: '/reporting/logging/$id',
-    getParentRoute: () => SecureRoute,
+    id: '/logging/$id',
+    path: '/logging/$id',
+    getParentRoute: () => SecureReportingRouteRoute,
   } as any)
 const SecureAccessAdministratorsIdIndexRoute =
   SecureAccessAdministratorsIdIndexRouteImport.update({
-    id: '/access/administrators/$id/',
-    path: '/access/administrators/$id/',
-    getParentRoute: () => SecureRoute,
+    id: '/administrators/$id/',
+    path: '/administrators/$id/',
+    getParentRoute: () => SecureAccessRouteRoute,
   } as any)
 const SecureAccessAdministratorsIdClientAuthRoute =
   SecureAccessAdministratorsIdClientAuthRouteImport.update({
-    id: '/access/administrators/$id/client-auth',
-    path: '/access/administrators/$id/client-auth',
-    getParentRoute: () => SecureRoute,
+    id: '/administrators/$id/client-auth',
+    path: '/administrators/$id/client-auth',
+    getParentRoute: () => SecureAccessRouteRoute,
   } as any)
 const SecureAccessAdministratorsIdEditRoute =
   SecureAccessAdministratorsIdEditRouteImport.update({
-    id: '/access/administrators/$id/edit',
-    path: '/access/administrators/$id/edit',
-    getParentRoute: () => SecureRoute,
+    id: '/administrators/$id/edit',
+    path: '/administrators/$id/edit',
+    getParentRoute: () => SecureAccessRouteRoute,
   } as any)
 const SecureAccessAdministratorsIdRoleEditRoute =
   SecureAccessAdministratorsIdRoleEditRouteImport.update({
-    id: '/access/administrators/$id/role-edit',
-    path: '/access/administrators/$id/role-edit',
-    getParentRoute: () => SecureRoute,
+    id: '/administrators/$id/role-edit',
+    path: '/administrators/$id/role-edit',
+    getParentRoute: () => SecureAccessRouteRoute,
   } as any)
 const SecureAccessAdministratorsIdRoleUserEditRoute =
   SecureAccessAdministratorsIdRoleUserEditRouteImport.update({
-    id: '/access/administrators/$id/role-user-edit',
-    path: '/access/administrators/$id/role-user-edit',
-    getParentRoute: () => SecureRoute,
+    id: '/administrators/$id/role-user-edit',
+    path: '/administrators/$id/role-user-edit',
+    getParentRoute: () => SecureAccessRouteRoute,
   } as any)
 const SecureAccessAdministratorsIdUploadCertificateRoute =
   SecureAccessAdministratorsIdUploadCertificateRouteImport.update({
-    id: '/access/administrators/$id/upload-certificate',
-    path: '/access/administrators/$id/upload-certificate',
-    getParentRoute: () => SecureRoute,
+    id: '/administrators/$id/upload-certificate',
+    path: '/administrators/$id/upload-certificate',
+    getParentRoute: () => SecureAccessRouteRoute,
   } as any)
 const SecureAccessManageUserRolesCloneRoleIdRoute =
   SecureAccessManageUserRolesCloneRoleIdRouteImport.update({
-    id: '/access/manage-user-roles/clone-role/$id',
-    path: '/access/manage-user-roles/clone-role/$id',
-    getParentRoute: () => SecureRoute,
+    id: '/manage-user-roles/clone-role/$id',
+    path: '/manage-user-roles/clone-role/$id',
+    getParentRoute: () => SecureAccessRouteRoute,
   } as any)
 const SecureAccessManageUserRolesEditRoleIdRoute =
   SecureAccessManageUserRolesEditRoleIdRouteImport.update({
-    id: '/access/manage-user-roles/edit-role/$id',
-    path: '/access/manage-user-roles/edit-role/$id',
-    getParentRoute: () => SecureRoute,
+    id: '/manage-user-roles/edit-role/$id',
+    path: '/manage-user-roles/edit-role/$id',
+    getParentRoute: () => SecureAccessRouteRoute,
   } as any)
 const SecureAccessManageUserRolesRoleDetailIdRoute =
   SecureAccessManageUserRolesRoleDetailIdRouteImport.update({
-    id: '/access/manage-user-roles/role-detail/$id',
-    path: '/access/manage-user-roles/role-detail/$id',
-    getParentRoute: () => SecureRoute,
+    id: '/manage-user-roles/role-detail/$id',
+    path: '/manage-user-roles/role-detail/$id',
+    getParentRoute: () => SecureAccessRouteRoute,
   } as any)
 const SecureAccessServiceUserIdIndexRoute =
   SecureAccessServiceUserIdIndexRouteImport.update({
-    id: '/access/service-user/$id/',
-    path: '/access/service-user/$id/',
-    getParentRoute: () => SecureRoute,
+    id: '/service-user/$id/',
+    path: '/service-user/$id/',
+    getParentRoute: () => SecureAccessRouteRoute,
   } as any)
 const SecureAccessServiceUserIdClientAuthRoute =
   SecureAccessServiceUserIdClientAuthRouteImport.update({
-    id: '/access/service-user/$id/client-auth',
-    path: '/access/service-user/$id/client-auth',
-    getParentRoute: () => SecureRoute,
+    id: '/service-user/$id/client-auth',
+    path: '/service-user/$id/client-auth',
+    getParentRoute: () => SecureAccessRouteRoute,
   } as any)
 const SecureAccessServiceUserIdEditRoute =
   SecureAccessServiceUserIdEditRouteImport.update({
-    id: '/access/service-user/$id/edit',
-    path: '/access/service-user/$id/edit',
-    getParentRoute: () => SecureRoute,
+    id: '/service-user/$id/edit',
+    path: '/service-user/$id/edit',
+    getParentRoute: () => SecureAccessRouteRoute,
   } as any)
 const SecureAccessServiceUserIdRoleServiceUserEditRoute =
   SecureAccessServiceUserIdRoleServiceUserEditRouteImport.update({
-    id: '/access/service-user/$id/role-service-user-edit',
-    path: '/access/service-user/$id/role-service-user-edit',
-    getParentRoute: () => SecureRoute,
+    id: '/service-user/$id/role-service-user-edit',
+    path: '/service-user/$id/role-service-user-edit',
+    getParentRoute: () => SecureAccessRouteRoute,
   } as any)
 const SecureCaOrganizationsIdIndexRoute =
   SecureCaOrganizationsIdIndexRouteImport.update({
-    id: '/ca/organizations/$id/',
-    path: '/ca/organizations/$id/',
-    getParentRoute: () => SecureRoute,
+    id: '/organizations/$id/',
+    path: '/organizations/$id/',
+    getParentRoute: () => SecureCaRouteRoute,
   } as any)
 const SecureCaOrganizationsIdContactIdRoute =
   SecureCaOrganizationsIdContactIdRouteImport.update({
-    id: '/ca/organizations/$id/$contactId',
-    path: '/ca/organizations/$id/$contactId',
-    getParentRoute: () => SecureRoute,
+    id: '/organizations/$id/$contactId',
+    path: '/organizations/$id/$contactId',
+    getParentRoute: () => SecureCaRouteRoute,
   } as any)
 const SecureCaOrganizationsIdCreateContactRoute =
   SecureCaOrganizationsIdCreateContactRouteImport.update({
-    id: '/ca/organizations/$id/create-contact',
-    path: '/ca/organizations/$id/create-contact',
-    getParentRoute: () => SecureRoute,
+    id: '/organizations/$id/create-contact',
+    path: '/organizations/$id/create-contact',
+    getParentRoute: () => SecureCaRouteRoute,
   } as any)
 const SecureCaOrganizationsIdEditRoute =
   SecureCaOrganizationsIdEditRouteImport.update({
-    id: '/ca/organizations/$id/edit',
-    path: '/ca/organizations/$id/edit',
-    getParentRoute: () => SecureRoute,
+    id: '/organizations/$id/edit',
+    path: '/organizations/$id/edit',
+    getParentRoute: () => SecureCaRouteRoute,
   } as any)
 const SecureCaProfilesIdIndexRoute = SecureCaProfilesIdIndexRouteImport.update({
-  id: '/ca/profiles/$id/',
-  path: '/ca/profiles/$id/',
-  getParentRoute: () => SecureRoute,
+  id: '/profiles/$id/',
+  path: '/profiles/$id/',
+  getParentRoute: () => SecureCaRouteRoute,
 } as any)
 const SecureCaProfilesIdEditRoute = SecureCaProfilesIdEditRouteImport.update({
-  id: '/ca/profiles/$id/edit',
-  path: '/ca/profiles/$id/edit',
-  getParentRoute: () => SecureRoute,
+  id: '/profiles/$id/edit',
+  path: '/profiles/$id/edit',
+  getParentRoute: () => SecureCaRouteRoute,
 } as any)
 
 export interface FileRoutesByFullPath {
@@ -494,6 +524,10 @@ export interface FileRoutesByFullPath {
   '/setup-user': typeof SetupUserRoute
   '/updateLicenseError': typeof UpdateLicenseErrorRoute
   '/welcome': typeof WelcomeRoute
+  '/access': typeof SecureAccessRouteRouteWithChildren
+  '/ca': typeof SecureCaRouteRouteWithChildren
+  '/profile': typeof SecureProfileRouteRouteWithChildren
+  '/reporting': typeof SecureReportingRouteRouteWithChildren
   '/settings': typeof SecureSettingsRoute
   '/clientAuthLoginVerificationError/$errorCode': typeof ClientAuthLoginVerificationErrorErrorCodeRoute
   '/accounts/create-account': typeof SecureAccountsCreateAccountRoute
@@ -510,6 +544,7 @@ export interface FileRoutesByFullPath {
   '/verify/$userId/$code': typeof VerifyUserIdCodeRoute
   '/access/': typeof SecureAccessIndexRoute
   '/accounts/': typeof SecureAccountsIndexRoute
+  '/ca/': typeof SecureCaIndexRoute
   '/profile/': typeof SecureProfileIndexRoute
   '/reporting/': typeof SecureReportingIndexRoute
   '/access/administrators/bulk-user-create': typeof SecureAccessAdministratorsBulkUserCreateRoute
@@ -583,6 +618,7 @@ export interface FileRoutesByTo {
   '/verify/$userId/$code': typeof VerifyUserIdCodeRoute
   '/access': typeof SecureAccessIndexRoute
   '/accounts': typeof SecureAccountsIndexRoute
+  '/ca': typeof SecureCaIndexRoute
   '/profile': typeof SecureProfileIndexRoute
   '/reporting': typeof SecureReportingIndexRoute
   '/access/administrators/bulk-user-create': typeof SecureAccessAdministratorsBulkUserCreateRoute
@@ -642,6 +678,10 @@ export interface FileRoutesById {
   '/setup-user': typeof SetupUserRoute
   '/updateLicenseError': typeof UpdateLicenseErrorRoute
   '/welcome': typeof WelcomeRoute
+  '/_secure/access': typeof SecureAccessRouteRouteWithChildren
+  '/_secure/ca': typeof SecureCaRouteRouteWithChildren
+  '/_secure/profile': typeof SecureProfileRouteRouteWithChildren
+  '/_secure/reporting': typeof SecureReportingRouteRouteWithChildren
   '/_secure/settings': typeof SecureSettingsRoute
   '/clientAuthLoginVerificationError/$errorCode': typeof ClientAuthLoginVerificationErrorErrorCodeRoute
   '/_secure/accounts/create-account': typeof SecureAccountsCreateAccountRoute
@@ -658,6 +698,7 @@ export interface FileRoutesById {
   '/verify/$userId/$code': typeof VerifyUserIdCodeRoute
   '/_secure/access/': typeof SecureAccessIndexRoute
   '/_secure/accounts/': typeof SecureAccountsIndexRoute
+  '/_secure/ca/': typeof SecureCaIndexRoute
   '/_secure/profile/': typeof SecureProfileIndexRoute
   '/_secure/reporting/': typeof SecureReportingIndexRoute
   '/_secure/access/administrators/bulk-user-create': typeof SecureAccessAdministratorsBulkUserCreateRoute
@@ -717,6 +758,10 @@ export interface FileRouteTypes {
     | '/setup-user'
     | '/updateLicenseError'
     | '/welcome'
+    | '/access'
+    | '/ca'
+    | '/profile'
+    | '/reporting'
     | '/settings'
     | '/clientAuthLoginVerificationError/$errorCode'
     | '/accounts/create-account'
@@ -733,6 +778,7 @@ export interface FileRouteTypes {
     | '/verify/$userId/$code'
     | '/access/'
     | '/accounts/'
+    | '/ca/'
     | '/profile/'
     | '/reporting/'
     | '/access/administrators/bulk-user-create'
@@ -806,6 +852,7 @@ export interface FileRouteTypes {
     | '/verify/$userId/$code'
     | '/access'
     | '/accounts'
+    | '/ca'
     | '/profile'
     | '/reporting'
     | '/access/administrators/bulk-user-create'
@@ -864,6 +911,10 @@ export interface FileRouteTypes {
     | '/setup-user'
     | '/updateLicenseError'
     | '/welcome'
+    | '/_secure/access'
+    | '/_secure/ca'
+    | '/_secure/profile'
+    | '/_secure/reporting'
     | '/_secure/settings'
     | '/clientAuthLoginVerificationError/$errorCode'
     | '/_secure/accounts/create-account'
@@ -880,6 +931,7 @@ export interface FileRouteTypes {
     | '/verify/$userId/$code'
     | '/_secure/access/'
     | '/_secure/accounts/'
+    | '/_secure/ca/'
     | '/_secure/profile/'
     | '/_secure/reporting/'
     | '/_secure/access/administrators/bulk-user-create'
@@ -1032,6 +1084,34 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof WelcomeRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/_secure/access': {
+      id: '/_secure/access'
+      path: '/access'
+      fullPath: '/access'
+      preLoaderRoute: typeof SecureAccessRouteRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/ca': {
+      id: '/_secure/ca'
+      path: '/ca'
+      fullPath: '/ca'
+      preLoaderRoute: typeof SecureCaRouteRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/profile': {
+      id: '/_secure/profile'
+      path: '/profile'
+      fullPath: '/profile'
+      preLoaderRoute: typeof SecureProfileRouteRouteImport
+      parentRoute: typeof SecureRoute
+    }
+    '/_secure/reporting': {
+      id: '/_secure/reporting'
+      path: '/reporting'
+      fullPath: '/reporting'
+      preLoaderRoute: typeof SecureReportingRouteRouteImport
+      parentRoute: typeof SecureRoute
+    }
     '/_secure/settings': {
       id: '/_secure/settings'
       path: '/settings'
@@ -1048,10 +1128,10 @@ declare module '@tanstack/react-router' {
     }
     '/_secure/access/': {
       id: '/_secure/access/'
-      path: '/access'
+      path: '/'
       fullPath: '/access/'
       preLoaderRoute: typeof SecureAccessIndexRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureAccessRouteRoute
     }
     '/_secure/accounts/': {
       id: '/_secure/accounts/'
@@ -1074,61 +1154,68 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SecureAccountsCreatePartnerAccountRouteImport
       parentRoute: typeof SecureRoute
     }
+    '/_secure/ca/': {
+      id: '/_secure/ca/'
+      path: '/'
+      fullPath: '/ca/'
+      preLoaderRoute: typeof SecureCaIndexRouteImport
+      parentRoute: typeof SecureCaRouteRoute
+    }
     '/_secure/ca/client-tools': {
       id: '/_secure/ca/client-tools'
-      path: '/ca/client-tools'
+      path: '/client-tools'
       fullPath: '/ca/client-tools'
       preLoaderRoute: typeof SecureCaClientToolsRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureCaRouteRoute
     }
     '/_secure/ca/intermediate': {
       id: '/_secure/ca/intermediate'
-      path: '/ca/intermediate'
+      path: '/intermediate'
       fullPath: '/ca/intermediate'
       preLoaderRoute: typeof SecureCaIntermediateRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureCaRouteRoute
     }
     '/_secure/ca/root': {
       id: '/_secure/ca/root'
-      path: '/ca/root'
+      path: '/root'
       fullPath: '/ca/root'
       preLoaderRoute: typeof SecureCaRootRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureCaRouteRoute
     }
     '/_secure/profile/': {
       id: '/_secure/profile/'
-      path: '/profile'
+      path: '/'
       fullPath: '/profile/'
       preLoaderRoute: typeof SecureProfileIndexRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureProfileRouteRoute
     }
     '/_secure/profile/change-password': {
       id: '/_secure/profile/change-password'
-      path: '/profile/change-password'
+      path: '/change-password'
       fullPath: '/profile/change-password'
       preLoaderRoute: typeof SecureProfileChangePasswordRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureProfileRouteRoute
     }
     '/_secure/profile/details': {
       id: '/_secure/profile/details'
-      path: '/profile/details'
+      path: '/details'
       fullPath: '/profile/details'
       preLoaderRoute: typeof SecureProfileDetailsRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureProfileRouteRoute
     }
     '/_secure/profile/edit': {
       id: '/_secure/profile/edit'
-      path: '/profile/edit'
+      path: '/edit'
       fullPath: '/profile/edit'
       preLoaderRoute: typeof SecureProfileEditRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureProfileRouteRoute
     }
     '/_secure/reporting/': {
       id: '/_secure/reporting/'
-      path: '/reporting'
+      path: '/'
       fullPath: '/reporting/'
       preLoaderRoute: typeof SecureReportingIndexRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureReportingRouteRoute
     }
     '/enrollment-link/$enrollmentId/$enrollmentLinkSecret': {
       id: '/enrollment-link/$enrollmentId/$enrollmentLinkSecret'
@@ -1160,73 +1247,73 @@ declare module '@tanstack/react-router' {
     }
     '/_secure/access/administrators/': {
       id: '/_secure/access/administrators/'
-      path: '/access/administrators'
+      path: '/administrators'
       fullPath: '/access/administrators/'
       preLoaderRoute: typeof SecureAccessAdministratorsIndexRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureAccessRouteRoute
     }
     '/_secure/access/administrators/bulk-user-create': {
       id: '/_secure/access/administrators/bulk-user-create'
-      path: '/access/administrators/bulk-user-create'
+      path: '/administrators/bulk-user-create'
       fullPath: '/access/administrators/bulk-user-create'
       preLoaderRoute: typeof SecureAccessAdministratorsBulkUserCreateRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureAccessRouteRoute
     }
     '/_secure/access/administrators/create': {
       id: '/_secure/access/administrators/create'
-      path: '/access/administrators/create'
+      path: '/administrators/create'
       fullPath: '/access/administrators/create'
       preLoaderRoute: typeof SecureAccessAdministratorsCreateRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureAccessRouteRoute
     }
     '/_secure/access/administrators/role-bulk-user-create': {
       id: '/_secure/access/administrators/role-bulk-user-create'
-      path: '/access/administrators/role-bulk-user-create'
+      path: '/administrators/role-bulk-user-create'
       fullPath: '/access/administrators/role-bulk-user-create'
       preLoaderRoute: typeof SecureAccessAdministratorsRoleBulkUserCreateRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureAccessRouteRoute
     }
     '/_secure/access/administrators/role-user-create': {
       id: '/_secure/access/administrators/role-user-create'
-      path: '/access/administrators/role-user-create'
+      path: '/administrators/role-user-create'
       fullPath: '/access/administrators/role-user-create'
       preLoaderRoute: typeof SecureAccessAdministratorsRoleUserCreateRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureAccessRouteRoute
     }
     '/_secure/access/manage-user-roles/': {
       id: '/_secure/access/manage-user-roles/'
-      path: '/access/manage-user-roles'
+      path: '/manage-user-roles'
       fullPath: '/access/manage-user-roles/'
       preLoaderRoute: typeof SecureAccessManageUserRolesIndexRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureAccessRouteRoute
     }
     '/_secure/access/manage-user-roles/create-role': {
       id: '/_secure/access/manage-user-roles/create-role'
-      path: '/access/manage-user-roles/create-role'
+      path: '/manage-user-roles/create-role'
       fullPath: '/access/manage-user-roles/create-role'
       preLoaderRoute: typeof SecureAccessManageUserRolesCreateRoleRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureAccessRouteRoute
     }
     '/_secure/access/service-user/': {
       id: '/_secure/access/service-user/'
-      path: '/access/service-user'
+      path: '/service-user'
       fullPath: '/access/service-user/'
       preLoaderRoute: typeof SecureAccessServiceUserIndexRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureAccessRouteRoute
     }
     '/_secure/access/service-user/create': {
       id: '/_secure/access/service-user/create'
-      path: '/access/service-user/create'
+      path: '/service-user/create'
       fullPath: '/access/service-user/create'
       preLoaderRoute: typeof SecureAccessServiceUserCreateRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureAccessRouteRoute
     }
     '/_secure/access/service-user/role-service-user-create': {
       id: '/_secure/access/service-user/role-service-user-create'
-      path: '/access/service-user/role-service-user-create'
+      path: '/service-user/role-service-user-create'
       fullPath: '/access/service-user/role-service-user-create'
       preLoaderRoute: typeof SecureAccessServiceUserRoleServiceUserCreateRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureAccessRouteRoute
     }
     '/_secure/accounts/$id/': {
       id: '/_secure/accounts/$id/'
@@ -1244,231 +1331,219 @@ declare module '@tanstack/react-router' {
     }
     '/_secure/ca/certificates/': {
       id: '/_secure/ca/certificates/'
-      path: '/ca/certificates'
+      path: '/certificates'
       fullPath: '/ca/certificates/'
       preLoaderRoute: typeof SecureCaCertificatesIndexRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureCaRouteRoute
     }
     '/_secure/ca/certificates/$id': {
       id: '/_secure/ca/certificates/$id'
-      path: '/ca/certificates/$id'
+      path: '/certificates/$id'
       fullPath: '/ca/certificates/$id'
       preLoaderRoute: typeof SecureCaCertificatesIdRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureCaRouteRoute
     }
     '/_secure/ca/enrollments/': {
       id: '/_secure/ca/enrollments/'
-      path: '/ca/enrollments'
+      path: '/enrollments'
       fullPath: '/ca/enrollments/'
       preLoaderRoute: typeof SecureCaEnrollmentsIndexRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureCaRouteRoute
     }
     '/_secure/ca/enrollments/$id': {
       id: '/_secure/ca/enrollments/$id'
-      path: '/ca/enrollments/$id'
+      path: '/enrollments/$id'
       fullPath: '/ca/enrollments/$id'
       preLoaderRoute: typeof SecureCaEnrollmentsIdRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureCaRouteRoute
     }
     '/_secure/ca/enrollments/create': {
       id: '/_secure/ca/enrollments/create'
-      path: '/ca/enrollments/create'
+      path: '/enrollments/create'
       fullPath: '/ca/enrollments/create'
       preLoaderRoute: typeof SecureCaEnrollmentsCreateRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureCaRouteRoute
     }
     '/_secure/ca/organizations/': {
       id: '/_secure/ca/organizations/'
-      path: '/ca/organizations'
+      path: '/organizations'
       fullPath: '/ca/organizations/'
       preLoaderRoute: typeof SecureCaOrganizationsIndexRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureCaRouteRoute
     }
     '/_secure/ca/organizations/create': {
       id: '/_secure/ca/organizations/create'
-      path: '/ca/organizations/create'
+      path: '/organizations/create'
       fullPath: '/ca/organizations/create'
       preLoaderRoute: typeof SecureCaOrganizationsCreateRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureCaRouteRoute
     }
     '/_secure/ca/profiles/': {
       id: '/_secure/ca/profiles/'
-      path: '/ca/profiles'
+      path: '/profiles'
       fullPath: '/ca/profiles/'
       preLoaderRoute: typeof SecureCaProfilesIndexRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureCaRouteRoute
     }
     '/_secure/ca/profiles/create': {
       id: '/_secure/ca/profiles/create'
-      path: '/ca/profiles/create'
+      path: '/profiles/create'
       fullPath: '/ca/profiles/create'
       preLoaderRoute: typeof SecureCaProfilesCreateRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureCaRouteRoute
     }
     '/_secure/reporting/logging/': {
       id: '/_secure/reporting/logging/'
-      path: '/reporting/logging'
+      path: '/logging'
       fullPath: '/reporting/logging/'
       preLoaderRoute: typeof SecureReportingLoggingIndexRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureReportingRouteRoute
     }
     '/_secure/reporting/logging/$id': {
       id: '/_secure/reporting/logging/$id'
-      path: '/reporting/logging/$id'
+      path: '/logging/$id'
       fullPath: '/reporting/logging/$id'
       preLoaderRoute: typeof SecureReportingLoggingIdRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureReportingRouteRoute
     }
     '/_secure/access/administrators/$id/': {
       id: '/_secure/access/administrators/$id/'
-      path: '/access/administrators/$id'
+      path: '/administrators/$id'
       fullPath: '/access/administrators/$id/'
       preLoaderRoute: typeof SecureAccessAdministratorsIdIndexRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureAccessRouteRoute
     }
     '/_secure/access/administrators/$id/client-auth': {
       id: '/_secure/access/administrators/$id/client-auth'
-      path: '/access/administrators/$id/client-auth'
+      path: '/administrators/$id/client-auth'
       fullPath: '/access/administrators/$id/client-auth'
       preLoaderRoute: typeof SecureAccessAdministratorsIdClientAuthRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureAccessRouteRoute
     }
     '/_secure/access/administrators/$id/edit': {
       id: '/_secure/access/administrators/$id/edit'
-      path: '/access/administrators/$id/edit'
+      path: '/administrators/$id/edit'
       fullPath: '/access/administrators/$id/edit'
       preLoaderRoute: typeof SecureAccessAdministratorsIdEditRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureAccessRouteRoute
     }
     '/_secure/access/administrators/$id/role-edit': {
       id: '/_secure/access/administrators/$id/role-edit'
-      path: '/access/administrators/$id/role-edit'
+      path: '/administrators/$id/role-edit'
       fullPath: '/access/administrators/$id/role-edit'
       preLoaderRoute: typeof SecureAccessAdministratorsIdRoleEditRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureAccessRouteRoute
     }
     '/_secure/access/administrators/$id/role-user-edit': {
       id: '/_secure/access/administrators/$id/role-user-edit'
-      path: '/access/administrators/$id/role-user-edit'
+      path: '/administrators/$id/role-user-edit'
       fullPath: '/access/administrators/$id/role-user-edit'
       preLoaderRoute: typeof SecureAccessAdministratorsIdRoleUserEditRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureAccessRouteRoute
     }
     '/_secure/access/administrators/$id/upload-certificate': {
       id: '/_secure/access/administrators/$id/upload-certificate'
-      path: '/access/administrators/$id/upload-certificate'
+      path: '/administrators/$id/upload-certificate'
       fullPath: '/access/administrators/$id/upload-certificate'
       preLoaderRoute: typeof SecureAccessAdministratorsIdUploadCertificateRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureAccessRouteRoute
     }
     '/_secure/access/manage-user-roles/clone-role/$id': {
       id: '/_secure/access/manage-user-roles/clone-role/$id'
-      path: '/access/manage-user-roles/clone-role/$id'
+      path: '/manage-user-roles/clone-role/$id'
       fullPath: '/access/manage-user-roles/clone-role/$id'
       preLoaderRoute: typeof SecureAccessManageUserRolesCloneRoleIdRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureAccessRouteRoute
     }
     '/_secure/access/manage-user-roles/edit-role/$id': {
       id: '/_secure/access/manage-user-roles/edit-role/$id'
-      path: '/access/manage-user-roles/edit-role/$id'
+      path: '/manage-user-roles/edit-role/$id'
       fullPath: '/access/manage-user-roles/edit-role/$id'
       preLoaderRoute: typeof SecureAccessManageUserRolesEditRoleIdRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureAccessRouteRoute
     }
     '/_secure/access/manage-user-roles/role-detail/$id': {
       id: '/_secure/access/manage-user-roles/role-detail/$id'
-      path: '/access/manage-user-roles/role-detail/$id'
+      path: '/manage-user-roles/role-detail/$id'
       fullPath: '/access/manage-user-roles/role-detail/$id'
       preLoaderRoute: typeof SecureAccessManageUserRolesRoleDetailIdRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureAccessRouteRoute
     }
     '/_secure/access/service-user/$id/': {
       id: '/_secure/access/service-user/$id/'
-      path: '/access/service-user/$id'
+      path: '/service-user/$id'
       fullPath: '/access/service-user/$id/'
       preLoaderRoute: typeof SecureAccessServiceUserIdIndexRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureAccessRouteRoute
     }
     '/_secure/access/service-user/$id/client-auth': {
       id: '/_secure/access/service-user/$id/client-auth'
-      path: '/access/service-user/$id/client-auth'
+      path: '/service-user/$id/client-auth'
       fullPath: '/access/service-user/$id/client-auth'
       preLoaderRoute: typeof SecureAccessServiceUserIdClientAuthRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureAccessRouteRoute
     }
     '/_secure/access/service-user/$id/edit': {
       id: '/_secure/access/service-user/$id/edit'
-      path: '/access/service-user/$id/edit'
+      path: '/service-user/$id/edit'
       fullPath: '/access/service-user/$id/edit'
       preLoaderRoute: typeof SecureAccessServiceUserIdEditRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureAccessRouteRoute
     }
     '/_secure/access/service-user/$id/role-service-user-edit': {
       id: '/_secure/access/service-user/$id/role-service-user-edit'
-      path: '/access/service-user/$id/role-service-user-edit'
+      path: '/service-user/$id/role-service-user-edit'
       fullPath: '/access/service-user/$id/role-service-user-edit'
       preLoaderRoute: typeof SecureAccessServiceUserIdRoleServiceUserEditRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureAccessRouteRoute
     }
     '/_secure/ca/organizations/$id/': {
       id: '/_secure/ca/organizations/$id/'
-      path: '/ca/organizations/$id'
+      path: '/organizations/$id'
       fullPath: '/ca/organizations/$id/'
       preLoaderRoute: typeof SecureCaOrganizationsIdIndexRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureCaRouteRoute
     }
     '/_secure/ca/organizations/$id/$contactId': {
       id: '/_secure/ca/organizations/$id/$contactId'
-      path: '/ca/organizations/$id/$contactId'
+      path: '/organizations/$id/$contactId'
       fullPath: '/ca/organizations/$id/$contactId'
       preLoaderRoute: typeof SecureCaOrganizationsIdContactIdRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureCaRouteRoute
     }
     '/_secure/ca/organizations/$id/create-contact': {
       id: '/_secure/ca/organizations/$id/create-contact'
-      path: '/ca/organizations/$id/create-contact'
+      path: '/organizations/$id/create-contact'
       fullPath: '/ca/organizations/$id/create-contact'
       preLoaderRoute: typeof SecureCaOrganizationsIdCreateContactRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureCaRouteRoute
     }
     '/_secure/ca/organizations/$id/edit': {
       id: '/_secure/ca/organizations/$id/edit'
-      path: '/ca/organizations/$id/edit'
+      path: '/organizations/$id/edit'
       fullPath: '/ca/organizations/$id/edit'
       preLoaderRoute: typeof SecureCaOrganizationsIdEditRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureCaRouteRoute
     }
     '/_secure/ca/profiles/$id/': {
       id: '/_secure/ca/profiles/$id/'
-      path: '/ca/profiles/$id'
+      path: '/profiles/$id'
       fullPath: '/ca/profiles/$id/'
       preLoaderRoute: typeof SecureCaProfilesIdIndexRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureCaRouteRoute
     }
     '/_secure/ca/profiles/$id/edit': {
       id: '/_secure/ca/profiles/$id/edit'
-      path: '/ca/profiles/$id/edit'
+      path: '/profiles/$id/edit'
       fullPath: '/ca/profiles/$id/edit'
       preLoaderRoute: typeof SecureCaProfilesIdEditRouteImport
-      parentRoute: typeof SecureRoute
+      parentRoute: typeof SecureCaRouteRoute
     }
   }
 }
 
-interface SecureRouteChildren {
-  SecureSettingsRoute: typeof SecureSettingsRoute
-  SecureAccountsCreateAccountRoute: typeof SecureAccountsCreateAccountRoute
-  SecureAccountsCreatePartnerAccountRoute: typeof SecureAccountsCreatePartnerAccountRoute
-  SecureCaClientToolsRoute: typeof SecureCaClientToolsRoute
-  SecureCaIntermediateRoute: typeof SecureCaIntermediateRoute
-  SecureCaRootRoute: typeof SecureCaRootRoute
-  SecureProfileChangePasswordRoute: typeof SecureProfileChangePasswordRoute
-  SecureProfileDetailsRoute: typeof SecureProfileDetailsRoute
-  SecureProfileEditRoute: typeof SecureProfileEditRoute
+interface SecureAccessRouteRouteChildren {
   SecureAccessIndexRoute: typeof SecureAccessIndexRoute
-  SecureAccountsIndexRoute: typeof SecureAccountsIndexRoute
-  SecureProfileIndexRoute: typeof SecureProfileIndexRoute
-  SecureReportingIndexRoute: typeof SecureReportingIndexRoute
   SecureAccessAdministratorsBulkUserCreateRoute: typeof SecureAccessAdministratorsBulkUserCreateRoute
   SecureAccessAdministratorsCreateRoute: typeof SecureAccessAdministratorsCreateRoute
   SecureAccessAdministratorsRoleBulkUserCreateRoute: typeof SecureAccessAdministratorsRoleBulkUserCreateRoute
@@ -1476,22 +1551,9 @@ interface SecureRouteChildren {
   SecureAccessManageUserRolesCreateRoleRoute: typeof SecureAccessManageUserRolesCreateRoleRoute
   SecureAccessServiceUserCreateRoute: typeof SecureAccessServiceUserCreateRoute
   SecureAccessServiceUserRoleServiceUserCreateRoute: typeof SecureAccessServiceUserRoleServiceUserCreateRoute
-  SecureAccountsIdEditRoute: typeof SecureAccountsIdEditRoute
-  SecureCaCertificatesIdRoute: typeof SecureCaCertificatesIdRoute
-  SecureCaEnrollmentsIdRoute: typeof SecureCaEnrollmentsIdRoute
-  SecureCaEnrollmentsCreateRoute: typeof SecureCaEnrollmentsCreateRoute
-  SecureCaOrganizationsCreateRoute: typeof SecureCaOrganizationsCreateRoute
-  SecureCaProfilesCreateRoute: typeof SecureCaProfilesCreateRoute
-  SecureReportingLoggingIdRoute: typeof SecureReportingLoggingIdRoute
   SecureAccessAdministratorsIndexRoute: typeof SecureAccessAdministratorsIndexRoute
   SecureAccessManageUserRolesIndexRoute: typeof SecureAccessManageUserRolesIndexRoute
   SecureAccessServiceUserIndexRoute: typeof SecureAccessServiceUserIndexRoute
-  SecureAccountsIdIndexRoute: typeof SecureAccountsIdIndexRoute
-  SecureCaCertificatesIndexRoute: typeof SecureCaCertificatesIndexRoute
-  SecureCaEnrollmentsIndexRoute: typeof SecureCaEnrollmentsIndexRoute
-  SecureCaOrganizationsIndexRoute: typeof SecureCaOrganizationsIndexRoute
-  SecureCaProfilesIndexRoute: typeof SecureCaProfilesIndexRoute
-  SecureReportingLoggingIndexRoute: typeof SecureReportingLoggingIndexRoute
   SecureAccessAdministratorsIdClientAuthRoute: typeof SecureAccessAdministratorsIdClientAuthRoute
   SecureAccessAdministratorsIdEditRoute: typeof SecureAccessAdministratorsIdEditRoute
   SecureAccessAdministratorsIdRoleEditRoute: typeof SecureAccessAdministratorsIdRoleEditRoute
@@ -1503,31 +1565,12 @@ interface SecureRouteChildren {
   SecureAccessServiceUserIdClientAuthRoute: typeof SecureAccessServiceUserIdClientAuthRoute
   SecureAccessServiceUserIdEditRoute: typeof SecureAccessServiceUserIdEditRoute
   SecureAccessServiceUserIdRoleServiceUserEditRoute: typeof SecureAccessServiceUserIdRoleServiceUserEditRoute
-  SecureCaOrganizationsIdContactIdRoute: typeof SecureCaOrganizationsIdContactIdRoute
-  SecureCaOrganizationsIdCreateContactRoute: typeof SecureCaOrganizationsIdCreateContactRoute
-  SecureCaOrganizationsIdEditRoute: typeof SecureCaOrganizationsIdEditRoute
-  SecureCaProfilesIdEditRoute: typeof SecureCaProfilesIdEditRoute
   SecureAccessAdministratorsIdIndexRoute: typeof SecureAccessAdministratorsIdIndexRoute
   SecureAccessServiceUserIdIndexRoute: typeof SecureAccessServiceUserIdIndexRoute
-  SecureCaOrganizationsIdIndexRoute: typeof SecureCaOrganizationsIdIndexRoute
-  SecureCaProfilesIdIndexRoute: typeof SecureCaProfilesIdIndexRoute
 }
 
-const SecureRouteChildren: SecureRouteChildren = {
-  SecureSettingsRoute: SecureSettingsRoute,
-  SecureAccountsCreateAccountRoute: SecureAccountsCreateAccountRoute,
-  SecureAccountsCreatePartnerAccountRoute:
-    SecureAccountsCreatePartnerAccountRoute,
-  SecureCaClientToolsRoute: SecureCaClientToolsRoute,
-  SecureCaIntermediateRoute: SecureCaIntermediateRoute,
-  SecureCaRootRoute: SecureCaRootRoute,
-  SecureProfileChangePasswordRoute: SecureProfileChangePasswordRoute,
-  SecureProfileDetailsRoute: SecureProfileDetailsRoute,
-  SecureProfileEditRoute: SecureProfileEditRoute,
+const SecureAccessRouteRouteChildren: SecureAccessRouteRouteChildren = {
   SecureAccessIndexRoute: SecureAccessIndexRoute,
-  SecureAccountsIndexRoute: SecureAccountsIndexRoute,
-  SecureProfileIndexRoute: SecureProfileIndexRoute,
-  SecureReportingIndexRoute: SecureReportingIndexRoute,
   SecureAccessAdministratorsBulkUserCreateRoute:
     SecureAccessAdministratorsBulkUserCreateRoute,
   SecureAccessAdministratorsCreateRoute: SecureAccessAdministratorsCreateRoute,
@@ -1540,22 +1583,9 @@ const SecureRouteChildren: SecureRouteChildren = {
   SecureAccessServiceUserCreateRoute: SecureAccessServiceUserCreateRoute,
   SecureAccessServiceUserRoleServiceUserCreateRoute:
     SecureAccessServiceUserRoleServiceUserCreateRoute,
-  SecureAccountsIdEditRoute: SecureAccountsIdEditRoute,
-  SecureCaCertificatesIdRoute: SecureCaCertificatesIdRoute,
-  SecureCaEnrollmentsIdRoute: SecureCaEnrollmentsIdRoute,
-  SecureCaEnrollmentsCreateRoute: SecureCaEnrollmentsCreateRoute,
-  SecureCaOrganizationsCreateRoute: SecureCaOrganizationsCreateRoute,
-  SecureCaProfilesCreateRoute: SecureCaProfilesCreateRoute,
-  SecureReportingLoggingIdRoute: SecureReportingLoggingIdRoute,
   SecureAccessAdministratorsIndexRoute: SecureAccessAdministratorsIndexRoute,
   SecureAccessManageUserRolesIndexRoute: SecureAccessManageUserRolesIndexRoute,
   SecureAccessServiceUserIndexRoute: SecureAccessServiceUserIndexRoute,
-  SecureAccountsIdIndexRoute: SecureAccountsIdIndexRoute,
-  SecureCaCertificatesIndexRoute: SecureCaCertificatesIndexRoute,
-  SecureCaEnrollmentsIndexRoute: SecureCaEnrollmentsIndexRoute,
-  SecureCaOrganizationsIndexRoute: SecureCaOrganizationsIndexRoute,
-  SecureCaProfilesIndexRoute: SecureCaProfilesIndexRoute,
-  SecureReportingLoggingIndexRoute: SecureReportingLoggingIndexRoute,
   SecureAccessAdministratorsIdClientAuthRoute:
     SecureAccessAdministratorsIdClientAuthRoute,
   SecureAccessAdministratorsIdEditRoute: SecureAccessAdministratorsIdEditRoute,
@@ -1576,16 +1606,120 @@ const SecureRouteChildren: SecureRouteChildren = {
   SecureAccessServiceUserIdEditRoute: SecureAccessServiceUserIdEditRoute,
   SecureAccessServiceUserIdRoleServiceUserEditRoute:
     SecureAccessServiceUserIdRoleServiceUserEditRoute,
+  SecureAccessAdministratorsIdIndexRoute:
+    SecureAccessAdministratorsIdIndexRoute,
+  SecureAccessServiceUserIdIndexRoute: SecureAccessServiceUserIdIndexRoute,
+}
+
+const SecureAccessRouteRouteWithChildren =
+  SecureAccessRouteRoute._addFileChildren(SecureAccessRouteRouteChildren)
+
+interface SecureCaRouteRouteChildren {
+  SecureCaClientToolsRoute: typeof SecureCaClientToolsRoute
+  SecureCaIntermediateRoute: typeof SecureCaIntermediateRoute
+  SecureCaRootRoute: typeof SecureCaRootRoute
+  SecureCaIndexRoute: typeof SecureCaIndexRoute
+  SecureCaCertificatesIdRoute: typeof SecureCaCertificatesIdRoute
+  SecureCaEnrollmentsIdRoute: typeof SecureCaEnrollmentsIdRoute
+  SecureCaEnrollmentsCreateRoute: typeof SecureCaEnrollmentsCreateRoute
+  SecureCaOrganizationsCreateRoute: typeof SecureCaOrganizationsCreateRoute
+  SecureCaProfilesCreateRoute: typeof SecureCaProfilesCreateRoute
+  SecureCaCertificatesIndexRoute: typeof SecureCaCertificatesIndexRoute
+  SecureCaEnrollmentsIndexRoute: typeof SecureCaEnrollmentsIndexRoute
+  SecureCaOrganizationsIndexRoute: typeof SecureCaOrganizationsIndexRoute
+  SecureCaProfilesIndexRoute: typeof SecureCaProfilesIndexRoute
+  SecureCaOrganizationsIdContactIdRoute: typeof SecureCaOrganizationsIdContactIdRoute
+  SecureCaOrganizationsIdCreateContactRoute: typeof SecureCaOrganizationsIdCreateContactRoute
+  SecureCaOrganizationsIdEditRoute: typeof SecureCaOrganizationsIdEditRoute
+  SecureCaProfilesIdEditRoute: typeof SecureCaProfilesIdEditRoute
+  SecureCaOrganizationsIdIndexRoute: typeof SecureCaOrganizationsIdIndexRoute
+  SecureCaProfilesIdIndexRoute: typeof SecureCaProfilesIdIndexRoute
+}
+
+const SecureCaRouteRouteChildren: SecureCaRouteRouteChildren = {
+  SecureCaClientToolsRoute: SecureCaClientToolsRoute,
+  SecureCaIntermediateRoute: SecureCaIntermediateRoute,
+  SecureCaRootRoute: SecureCaRootRoute,
+  SecureCaIndexRoute: SecureCaIndexRoute,
+  SecureCaCertificatesIdRoute: SecureCaCertificatesIdRoute,
+  SecureCaEnrollmentsIdRoute: SecureCaEnrollmentsIdRoute,
+  SecureCaEnrollmentsCreateRoute: SecureCaEnrollmentsCreateRoute,
+  SecureCaOrganizationsCreateRoute: SecureCaOrganizationsCreateRoute,
+  SecureCaProfilesCreateRoute: SecureCaProfilesCreateRoute,
+  SecureCaCertificatesIndexRoute: SecureCaCertificatesIndexRoute,
+  SecureCaEnrollmentsIndexRoute: SecureCaEnrollmentsIndexRoute,
+  SecureCaOrganizationsIndexRoute: SecureCaOrganizationsIndexRoute,
+  SecureCaProfilesIndexRoute: SecureCaProfilesIndexRoute,
   SecureCaOrganizationsIdContactIdRoute: SecureCaOrganizationsIdContactIdRoute,
   SecureCaOrganizationsIdCreateContactRoute:
     SecureCaOrganizationsIdCreateContactRoute,
   SecureCaOrganizationsIdEditRoute: SecureCaOrganizationsIdEditRoute,
   SecureCaProfilesIdEditRoute: SecureCaProfilesIdEditRoute,
-  SecureAccessAdministratorsIdIndexRoute:
-    SecureAccessAdministratorsIdIndexRoute,
-  SecureAccessServiceUserIdIndexRoute: SecureAccessServiceUserIdIndexRoute,
   SecureCaOrganizationsIdIndexRoute: SecureCaOrganizationsIdIndexRoute,
   SecureCaProfilesIdIndexRoute: SecureCaProfilesIdIndexRoute,
+}
+
+const SecureCaRouteRouteWithChildren = SecureCaRouteRoute._addFileChildren(
+  SecureCaRouteRouteChildren,
+)
+
+interface SecureProfileRouteRouteChildren {
+  SecureProfileChangePasswordRoute: typeof SecureProfileChangePasswordRoute
+  SecureProfileDetailsRoute: typeof SecureProfileDetailsRoute
+  SecureProfileEditRoute: typeof SecureProfileEditRoute
+  SecureProfileIndexRoute: typeof SecureProfileIndexRoute
+}
+
+const SecureProfileRouteRouteChildren: SecureProfileRouteRouteChildren = {
+  SecureProfileChangePasswordRoute: SecureProfileChangePasswordRoute,
+  SecureProfileDetailsRoute: SecureProfileDetailsRoute,
+  SecureProfileEditRoute: SecureProfileEditRoute,
+  SecureProfileIndexRoute: SecureProfileIndexRoute,
+}
+
+const SecureProfileRouteRouteWithChildren =
+  SecureProfileRouteRoute._addFileChildren(SecureProfileRouteRouteChildren)
+
+interface SecureReportingRouteRouteChildren {
+  SecureReportingIndexRoute: typeof SecureReportingIndexRoute
+  SecureReportingLoggingIdRoute: typeof SecureReportingLoggingIdRoute
+  SecureReportingLoggingIndexRoute: typeof SecureReportingLoggingIndexRoute
+}
+
+const SecureReportingRouteRouteChildren: SecureReportingRouteRouteChildren = {
+  SecureReportingIndexRoute: SecureReportingIndexRoute,
+  SecureReportingLoggingIdRoute: SecureReportingLoggingIdRoute,
+  SecureReportingLoggingIndexRoute: SecureReportingLoggingIndexRoute,
+}
+
+const SecureReportingRouteRouteWithChildren =
+  SecureReportingRouteRoute._addFileChildren(SecureReportingRouteRouteChildren)
+
+interface SecureRouteChildren {
+  SecureAccessRouteRoute: typeof SecureAccessRouteRouteWithChildren
+  SecureCaRouteRoute: typeof SecureCaRouteRouteWithChildren
+  SecureProfileRouteRoute: typeof SecureProfileRouteRouteWithChildren
+  SecureReportingRouteRoute: typeof SecureReportingRouteRouteWithChildren
+  SecureSettingsRoute: typeof SecureSettingsRoute
+  SecureAccountsCreateAccountRoute: typeof SecureAccountsCreateAccountRoute
+  SecureAccountsCreatePartnerAccountRoute: typeof SecureAccountsCreatePartnerAccountRoute
+  SecureAccountsIndexRoute: typeof SecureAccountsIndexRoute
+  SecureAccountsIdEditRoute: typeof SecureAccountsIdEditRoute
+  SecureAccountsIdIndexRoute: typeof SecureAccountsIdIndexRoute
+}
+
+const SecureRouteChildren: SecureRouteChildren = {
+  SecureAccessRouteRoute: SecureAccessRouteRouteWithChildren,
+  SecureCaRouteRoute: SecureCaRouteRouteWithChildren,
+  SecureProfileRouteRoute: SecureProfileRouteRouteWithChildren,
+  SecureReportingRouteRoute: SecureReportingRouteRouteWithChildren,
+  SecureSettingsRoute: SecureSettingsRoute,
+  SecureAccountsCreateAccountRoute: SecureAccountsCreateAccountRoute,
+  SecureAccountsCreatePartnerAccountRoute:
+    SecureAccountsCreatePartnerAccountRoute,
+  SecureAccountsIndexRoute: SecureAccountsIndexRoute,
+  SecureAccountsIdEditRoute: SecureAccountsIdEditRoute,
+  SecureAccountsIdIndexRoute: SecureAccountsIdIndexRoute,
 }
 
 const SecureRouteWithChildren =

@@ -24,10 +24,10 @@ export function isShellNavigation(url: URL, origin: string): boolean {
 }
 
 /**
- * The chunk of one language's catalog, named by the build `assets/locale-<code>-<part>-<hash>.js`
+ * The chunk of one language's catalog, named by the build `assets/locale-<code>-<catalog>-<hash>.js`
  * (vite.config.ts). English is precached; the other languages are cached the first time they load.
  */
-const LOCALE_CHUNK = /^\/account\/assets\/locale-[A-Za-z_]+-(?:public|console)-[\w-]+\.js$/;
+const LOCALE_CHUNK = /^\/account\/assets\/locale-[A-Za-z_]+-[\w-]+\.js$/;
 
 export function isLocaleChunk(url: URL, origin: string): boolean {
   return url.origin === origin && LOCALE_CHUNK.test(url.pathname);

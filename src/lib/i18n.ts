@@ -28,44 +28,73 @@ export function platformLocaleFor(locale: ConsoleLocale): PlatformLocale {
   return PLATFORM_LOCALES.find((code) => consoleLocaleFor(code) === locale) ?? DEFAULT_PLATFORM_LOCALE;
 }
 
-type CatalogPart = 'public' | 'console';
+/**
+ * The console's catalogs of one language (lingui.config.ts). `public` is loaded with the language,
+ * before any page renders; each of the others by the routes whose screens use it
+ * (docs/decisions/028-catalogs-by-area.md).
+ */
+export type ConsoleCatalog =
+  | 'public'
+  | 'public-pages'
+  | 'enrollment'
+  | 'trust-agent'
+  | 'console'
+  | 'access'
+  | 'ca'
+  | 'reporting'
+  | 'profile';
 
-/** Catalogs already merged into the i18n instance, as `locale/part`. */
-const loadedCatalogs = new Set<string>();
+/** The catalogs the visited routes asked for: a language switch loads them all in the new language. */
+const wantedCatalogs = new Set<ConsoleCatalog>(['public']);
 
-async function importCatalog(locale: ConsoleLocale, part: CatalogPart): Promise<Messages> {
-  // Two literal import patterns, so the bundler makes one chunk per catalog file and no more.
-  const module =
-    part === 'public'
-      ? await import(`../locales/${locale}/public.po`)
-      : await import(`../locales/${locale}/console.po`);
-  return module.messages;
-}
+/** Catalogs merged into the i18n instance or on their way, as `locale/catalog`. */
+const catalogLoads = new Map<string, Promise<void>>();
 
-async function loadCatalog(locale: ConsoleLocale, part: CatalogPart): Promise<void> {
-  const key = `${locale}/${part}`;
-  if (loadedCatalogs.has(key)) return;
-  // `load` merges into what the locale already has, so the two parts add up to one catalog.
-  i18n.load(locale, await importCatalog(locale, part));
-  loadedCatalogs.add(key);
+/**
+ * The language being activated, or the active one: a catalog asked for while a switch is under way
+ * loads in the language the screen will draw in.
+ */
+let targetLocale: ConsoleLocale | null = null;
+
+function loadCatalog(locale: ConsoleLocale, catalog: ConsoleCatalog): Promise<void> {
+  const key = `${locale}/${catalog}`;
+  let loading = catalogLoads.get(key);
+  if (!loading) {
+    // One import pattern: the bundler makes one chunk per catalog file (locale-<locale>-<catalog>-*.js).
+    // `load` merges into what the locale already has, so the catalogs add up to one.
+    loading = import(`../locales/${locale}/${catalog}.po`).then((module: { messages: Messages }) =>
+      i18n.load(locale, module.messages),
+    );
+    // A failed import (offline, chunk gone) may be retried by the next navigation.
+    loading.catch(() => catalogLoads.delete(key));
+    catalogLoads.set(key, loading);
+  }
+  return loading;
 }
 
 /**
- * Loads the public catalog of a language (its own chunk) and makes it active; `<html lang>` follows.
- * The console catalog of the active language is loaded by `loadConsoleCatalog`.
+ * Loads a language's catalogs (every catalog the visited routes asked for) and makes it active;
+ * `<html lang>` follows.
  */
 export async function activateLocale(locale: ConsoleLocale): Promise<void> {
-  await loadCatalog(locale, 'public');
-  if (i18n.locale === locale) return;
+  targetLocale = locale;
+  await Promise.all([...wantedCatalogs].map((catalog) => loadCatalog(locale, catalog)));
+  // A later switch, started while these loaded, decides.
+  if (targetLocale !== locale || i18n.locale === locale) return;
   // The catalog is named `pt_BR`, but plurals, dates and numbers go through Intl, which takes only a
   // language tag: without the tag every plural message throws in the three catalogs with a region.
   i18n.activate(locale, [bcp47For(locale)]);
   document.documentElement.lang = bcp47For(locale);
 }
 
-/** The secure screens' texts in the active language; the secure layout awaits it before rendering. */
-export async function loadConsoleCatalog(): Promise<void> {
-  await loadCatalog(i18n.locale as ConsoleLocale, 'console');
+/**
+ * The texts of an area's screens in the current language, and in every language switched to later.
+ * The routes that draw those screens await it before rendering: a text whose catalog is not loaded
+ * shows its id (`npm run i18n:check` verifies every route loads what its screens say).
+ */
+export async function loadAreaCatalog(catalog: ConsoleCatalog): Promise<void> {
+  wantedCatalogs.add(catalog);
+  await loadCatalog(targetLocale ?? (i18n.locale as ConsoleLocale), catalog);
 }
 
 /** Stores the choice and reloads, so every screen and cached text starts in the new language (D-02, D-03). */
@@ -76,12 +105,11 @@ export function storeLanguageAndReload(code: PlatformLocale): void {
 
 /**
  * Stores the choice and switches the console to it without a reload (the own profile's save): the
- * language's catalogs are loaded, then every screen renders in it.
+ * language's catalogs (those of every area visited) are loaded, then every screen renders in it.
  */
 export async function storeLanguageAndActivate(code: PlatformLocale): Promise<void> {
   writeStored(STORAGE_KEYS.language, code);
   await activateLocale(consoleLocaleFor(code));
-  await loadConsoleCatalog();
 }
 
 export { i18n };

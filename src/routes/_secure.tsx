@@ -14,7 +14,7 @@ import {
   permissionsQueryOptions,
   profileQueryOptions,
 } from '../lib/current-user.ts';
-import { activateLocale, loadConsoleCatalog } from '../lib/i18n.ts';
+import { activateLocale, loadAreaCatalog } from '../lib/i18n.ts';
 import { forgetRecentAccount } from '../lib/recent-accounts.ts';
 import { holdsRefreshCookie } from '../lib/session.ts';
 import { loadTemporal } from '../lib/temporal.ts';
@@ -36,7 +36,7 @@ export const Route = createFileRoute('/_secure')({
         import('../lib/query-client.ts'),
         import('../lib/offline/secure-session.ts'),
         loadTemporal(),
-        loadConsoleCatalog(),
+        loadAreaCatalog('console'),
       ]);
     let layoutCode: ReturnType<typeof loadLayoutCode> | null = null;
     // A page start without a token asks the refresh cookie first (docs/decisions/026-start-up-round-trips.md).
@@ -103,7 +103,7 @@ export const Route = createFileRoute('/_secure')({
       }
     };
     // The profile's language may differ from the one whose catalog came with the layout's code.
-    await Promise.all([loadConsoleCatalog(), loadActiveAccount()]);
+    await Promise.all([loadAreaCatalog('console'), loadActiveAccount()]);
   },
   component: function SecureLayout() {
     const { queryClient } = Route.useRouteContext();

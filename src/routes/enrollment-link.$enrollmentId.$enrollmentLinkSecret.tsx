@@ -7,6 +7,7 @@ import {
 } from '../features/enrollment/components/certificate-install.tsx';
 import { fetchIssuedCertificate } from '../features/enrollment/mutations.ts';
 import { ApiError } from '../lib/api-client.ts';
+import { loadAreaCatalog } from '../lib/i18n.ts';
 
 /**
  * Public: installs the certificate of an issued enrollment into the keystore holding its key
@@ -16,13 +17,19 @@ export const Route = createFileRoute('/enrollment-link/$enrollmentId/$enrollment
   // Asked once per visit: a wrong code counts against the enrollment's attempts (decision 021 §2).
   staleTime: Number.POSITIVE_INFINITY,
   loader: async ({ params }): Promise<LoadedCertificate> => {
-    try {
-      return { certificate: await fetchIssuedCertificate(params.enrollmentId, params.enrollmentLinkSecret) };
-    } catch (error) {
-      // The page's failed state shows why (publicEnrollment.certificateInstallationFailed).
-      if (error instanceof ApiError) return { error };
-      throw error;
-    }
+    const [loaded] = await Promise.all([
+      fetchIssuedCertificate(params.enrollmentId, params.enrollmentLinkSecret).then(
+        (certificate) => ({ certificate }),
+        (error: unknown) => {
+          // The page's failed state shows why (publicEnrollment.certificateInstallationFailed).
+          if (error instanceof ApiError) return { error };
+          throw error;
+        },
+      ),
+      loadAreaCatalog('enrollment'),
+      loadAreaCatalog('trust-agent'),
+    ]);
+    return loaded;
   },
   component: function EnrollmentLinkRoute() {
     const { enrollmentId, enrollmentLinkSecret } = Route.useParams();

@@ -2,6 +2,7 @@ import { createFileRoute, redirect } from '@tanstack/react-router';
 import { EnrollmentPage } from '../features/enrollment/components/enrollment-page.tsx';
 import { enrollmentByCodeQueryOptions } from '../features/enrollment/queries.ts';
 import { ApiError } from '../lib/api-client.ts';
+import { loadAreaCatalog } from '../lib/i18n.ts';
 
 /**
  * Public: the mailed code is the credential (overview §2, §4). An enrollment that cannot be opened,
@@ -9,7 +10,8 @@ import { ApiError } from '../lib/api-client.ts';
  */
 export const Route = createFileRoute('/enrollment/$enrollmentId/$enrollmentCode')({
   loader: async ({ context, params }) => {
-    const queryClient = await context.loadQueryClient();
+    const catalogs = Promise.all([loadAreaCatalog('enrollment'), loadAreaCatalog('trust-agent')]);
+    const [queryClient] = await Promise.all([context.loadQueryClient(), catalogs]);
     try {
       const enrollment = await queryClient.fetchQuery(
         enrollmentByCodeQueryOptions(params.enrollmentId, params.enrollmentCode),

@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { loginCustomization } from '../features/session/queries.ts';
 import { WelcomePage } from '../features/welcome/components/welcome-page.tsx';
 import { WELCOME_PRODUCTS } from '../features/welcome/products.ts';
+import { loadAreaCatalog } from '../lib/i18n.ts';
 import { usePublicResource } from '../lib/public-data.ts';
 
 export const Route = createFileRoute('/welcome')({
@@ -11,6 +12,7 @@ export const Route = createFileRoute('/welcome')({
     app: v.fallback(v.optional(v.picklist(WELCOME_PRODUCTS), 'mpki'), 'mpki'),
     message: v.optional(v.pipe(v.string(), v.maxLength(500))),
   }),
+  loader: () => loadAreaCatalog('public-pages'),
   component: function WelcomeRoute() {
     const { app, message } = Route.useSearch();
     const { data } = usePublicResource(loginCustomization);

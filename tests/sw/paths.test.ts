@@ -37,6 +37,7 @@ describe('how the worker sorts requests', () => {
       'locale-de-console-BdcpDmbk.js',
       'locale-zh_TW-public-DFLUqUq3.js',
       'locale-pt_BR-public-WScO_sGQ.js',
+      'locale-ja-public-pages-Cq2-x1Lb.js',
     ]) {
       expect(isLocaleChunk(url(`/account/assets/${name}`), ORIGIN)).toBe(true);
     }

@@ -1,7 +1,7 @@
 import { createFileRoute, redirect } from '@tanstack/react-router';
 import { consoleLocaleFor } from '../../../../contract/locales.ts';
 import { profileQueryOptions } from '../../../lib/current-user.ts';
-import { activateLocale, loadConsoleCatalog } from '../../../lib/i18n.ts';
+import { activateLocale } from '../../../lib/i18n.ts';
 
 /**
  * The profile redirect (E-27 … E-29): the signed-in administrator's profile decides the language,
@@ -13,8 +13,8 @@ export const Route = createFileRoute('/_secure/profile/details')({
   loader: async ({ context: { screenData } }) => {
     const profile = await screenData.load(profileQueryOptions());
     // The whole locale, not its first part: zh_CN, zh_TW and pt_BR have catalogs, zh and pt do not.
+    // Activating loads every catalog asked for so far in that language, the secure layout's included.
     await activateLocale(consoleLocaleFor(profile.locale));
-    await loadConsoleCatalog();
     throw redirect({ to: '/access/administrators/$id', params: { id: profile.id }, replace: true });
   },
 });
