@@ -106,7 +106,7 @@ function chunksFor(outDir: string, manifest: Manifest, urlPath: string): Set<str
   const wanted = urlPath.slice(CONSOLE_BASE_PATH.length).split('/').filter(Boolean);
   const routes = chunkSources(outDir, manifest).flatMap(({ key, source }) => {
     const segments = FALLBACK_PART.test(source) ? null : routeSegments(source);
-    return segments ? [{ key, segments }] : [];
+    return segments ? [{ key, segments, file: source.split('?')[0] }] : [];
   });
   const target = routes.find(({ segments }) => urlSegments(segments).join('/') === wanted.join('/'));
   if (!target) throw new Error(`No route file for ${urlPath} in the build.`);
@@ -117,9 +117,8 @@ function chunksFor(outDir: string, manifest: Manifest, urlPath: string): Set<str
   // The catalogs the screen's route and its layouts load before it renders, read from their source
   // as `npm run i18n:check` reads them (scripts/catalog-reach.ts).
   const routeFiles = listRouteFiles(process.cwd(), ROUTES_DIR.slice(0, -1));
-  const targetFile = (manifest[target.key]?.src ?? target.key).split('?')[0];
-  const targetRoute = routeFiles.find(({ file }) => file === targetFile);
-  if (!targetRoute) throw new Error(`No route file ${targetFile} in ${ROUTES_DIR}.`);
+  const targetRoute = routeFiles.find(({ file }) => file === target.file);
+  if (!targetRoute) throw new Error(`No route file ${target.file} in ${ROUTES_DIR}.`);
   const catalogParts = [...catalogsLoadedByRoute(process.cwd(), targetRoute, routeFiles)];
   const catalog = Object.keys(manifest).filter((key) =>
     catalogParts.some((part) => key.endsWith(`/locales/${DEFAULT_CONSOLE_LOCALE}/${part}.po`)),

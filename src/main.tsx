@@ -62,6 +62,11 @@ async function boot(): Promise<void> {
       </I18nProvider>
     </StrictMode>,
   );
+  // index.html's mark stood in until now.
+  const unsubscribe = router.subscribe('onRendered', () => {
+    document.querySelector('.boot')?.remove();
+    unsubscribe();
+  });
   registerServiceWorker();
 }
 
