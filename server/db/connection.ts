@@ -32,6 +32,46 @@ export interface OpenDatabase {
   dump?: () => Promise<Blob>;
 }
 
+/** What a listener is told: each notification's payload, and that it may have missed some. */
+export interface NotificationHandlers {
+  notified: (payload: string) => void;
+  /** The listening connection failed or closed: notifications from now on may be missed. */
+  lost: () => void;
+}
+
+/** Listens to `channel` on a connection of its own; answers how to stop. Every process sees every notification. */
+export type NotificationSource = (
+  channel: string,
+  handlers: NotificationHandlers,
+) => Promise<() => Promise<void>>;
+
+const notificationSources = new WeakMap<Kysely<Database>, NotificationSource>();
+
+/**
+ * How to listen to notifications (PostgreSQL's NOTIFY) on the database `db` was opened on by
+ * `openDatabase`; undefined for a Kysely instance made some other way.
+ */
+export function notificationSourceOf(db: Kysely<Database>): NotificationSource | undefined {
+  return notificationSources.get(db);
+}
+
+/**
+ * A notification source whose listeners all stop when the database closes (`stopAll`), so no
+ * listening connection outlives it.
+ */
+function closingWithDatabase(listen: NotificationSource) {
+  const stops = new Set<() => Promise<void>>();
+  const source: NotificationSource = async (channel, handlers) => {
+    const stop = await listen(channel, handlers);
+    const stopOnce = async () => {
+      if (stops.delete(stopOnce)) await stop();
+    };
+    stops.add(stopOnce);
+    return stopOnce;
+  };
+  return { source, stopAll: () => Promise.all([...stops].map((stop) => stop())) };
+}
+
 /**
  * `bigint` and `count(*)` come back as numbers on both drivers (pg answers strings, PGlite numbers
  * or bigints); a value beyond 2^53 would be silently rounded, so it fails loudly instead.
@@ -72,17 +112,63 @@ async function openPglite(dataDir: string | null, from?: Blob): Promise<OpenData
   const pglite = dataDir === null ? new PGlite(options) : new PGlite(pgliteDirectory(dataDir), options);
   await pglite.waitReady;
   const db = new Kysely<Database>({ dialect: new PgliteDialect(pglite) });
-  return { db, close: () => db.destroy(), dump: () => pglite.dumpDataDir('none') };
+  // One embedded backend: a notification is delivered as the statement that sent it completes.
+  const notifications = closingWithDatabase(async (channel, { notified }) => {
+    const unlisten = await pglite.listen(channel, notified);
+    return () => unlisten();
+  });
+  notificationSources.set(db, notifications.source);
+  return {
+    db,
+    close: async () => {
+      await notifications.stopAll();
+      await db.destroy();
+    },
+    dump: () => pglite.dumpDataDir('none'),
+  };
 }
 
 function openPostgres(databaseUrl: string, schema: string | undefined): OpenDatabase {
-  const pool = new pg.Pool({
+  const connection = {
     connectionString: databaseUrl,
     types: pgTypes,
     ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
-  });
+  };
+  const pool = new pg.Pool(connection);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, close: () => db.destroy() };
+  const notifications = closingWithDatabase(async (channel, { notified, lost }) => {
+    // Outside the pool: LISTEN holds its connection for as long as it listens.
+    const client = new pg.Client({ ...connection, keepAlive: true });
+    let stopping = false;
+    const onLost = () => {
+      if (!stopping) lost();
+    };
+    client.on('notification', (message) => {
+      if (message.channel === channel) notified(message.payload ?? '');
+    });
+    client.on('error', onLost);
+    client.on('end', onLost);
+    try {
+      await client.connect();
+      await client.query(`listen ${client.escapeIdentifier(channel)}`);
+    } catch (error) {
+      stopping = true;
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    return async () => {
+      stopping = true;
+      await client.end();
+    };
+  });
+  notificationSources.set(db, notifications.source);
+  return {
+    db,
+    close: async () => {
+      await notifications.stopAll();
+      await db.destroy();
+    },
+  };
 }
 
 function isServerConfig(target: ServerConfig | DatabaseLocation): target is ServerConfig {

@@ -19,6 +19,7 @@ import * as accountFeatures from './migrations/20261225T1000-account-features.ts
 import * as auditCheckpoints from './migrations/20261226T0900-audit-checkpoints.ts';
 import * as auditEventContent from './migrations/20261227T0900-audit-event-content.ts';
 import * as accountNameSearch from './migrations/20261229T0900-account-name-search.ts';
+import * as principalChangeNotifications from './migrations/20261229T1000-principal-change-notifications.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -45,6 +46,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261226T0900-audit-checkpoints': auditCheckpoints,
   '20261227T0900-audit-event-content': auditEventContent,
   '20261229T0900-account-name-search': accountNameSearch,
+  '20261229T1000-principal-change-notifications': principalChangeNotifications,
 };
 
 const staticProvider: MigrationProvider = {
