@@ -27,7 +27,6 @@ import { clientToolRoutes } from './client-tools/routes.ts';
 import { enrollmentRoutes } from './enrollments/routes.ts';
 import { featureFlagRoutes } from './feature-flags/routes.ts';
 import type { AppEnv } from './http/app-env.ts';
-import { forgetCallersAfterChanges } from './http/authenticate.ts';
 import { warnOfUntrustedProxy } from './http/client-address.ts';
 import { compressJsonAnswers } from './http/compression.ts';
 import { consoleRoutes } from './http/console-static.ts';
@@ -57,7 +56,6 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use(warnOfUntrustedProxy(deps.config));
   // Outside the idempotency store, so a replayed answer is compressed for the client asking now.
   app.use(compressJsonAnswers());
-  app.use(forgetCallersAfterChanges(deps));
   const limitBodySize = limitBodySizeByPath(
     { [apiPaths.users.bulkValidate]: { bytes: BULK_USER_MAX_BYTES, words: '4 MiB' } },
     [

@@ -224,22 +224,6 @@ export function requireAuth(deps: AppDeps): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** Methods that change nothing (RFC 9110 §9.2.1): every other request may change who a caller is. */
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-/**
- * Forgets the callers this process remembers when a request that may have changed data finishes,
- * before its answer leaves: a sign-out, a revoked session or a changed role then holds for the very
- * next request here, without waiting for the database's notification. Every route, signed in or not
- * (a password reset revokes sessions too).
- */
-export function forgetCallersAfterChanges(deps: Pick<AppDeps, 'db'>): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    await next();
-    if (!SAFE_METHODS.has(c.req.method)) principalCacheOf(deps.db)?.forget(null);
-  };
-}
-
 /**
  * The session the caller signed in with, or 403 `sessionRequired` for an API token: what mints or
  * guards credentials (sign-out, the storage secret, passwords, API tokens) is refused to a token, so

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { type NotificationSource, notificationSourceOf } from '../db/connection.ts';
+import { type ChangeFeed, changeFeedOf } from '../db/connection.ts';
 import { PRINCIPAL_CHANGED_CHANNEL } from '../db/migrations/20261229T1000-principal-change-notifications.ts';
 import type { Database } from '../db/schema.ts';
 import type { Principal } from '../identity/principal.ts';
@@ -30,8 +30,8 @@ interface Remembered {
  * - when the database says anything it was made of changed: triggers notify on `principal_changed`
  *   (migration 20261229T1000) and every process listens; a user's own changes forget that user,
  *   role and account changes everyone;
- * - when a request that may change data (anything but GET, HEAD, OPTIONS) finishes in this process,
- *   before its answer leaves, so whoever revoked a session or changed a role here sees it on their
+ * - when a statement that may change data (anything but a plain select) starts and ends in this
+ *   process (`WriteObserver`), so whoever revoked a session or changed a role here sees it on their
  *   next request even before the notification arrives;
  * - when its session expires, and `PRINCIPAL_CACHE_TTL_MS` after it was read.
  * Nothing is remembered unless the process is listening, and an answer read while a change arrived is
@@ -39,14 +39,16 @@ interface Remembered {
  */
 export class PrincipalCache {
   readonly #entries = new Map<string, Remembered>();
-  readonly #listen: NotificationSource;
+  readonly #listen: ChangeFeed['listen'];
   #listening: 'no' | 'starting' | 'yes' = 'no';
   #nextListenAt = 0;
   /** Grows with every change seen: an answer read under an older generation may predate the change. */
   #generation = 0;
 
-  constructor(listen: NotificationSource) {
-    this.#listen = listen;
+  constructor(changes: ChangeFeed) {
+    this.#listen = changes.listen;
+    // Forgotten at the start and at the end of the statement: an answer read in between is not kept.
+    changes.writes.subscribe(() => this.forget(null));
   }
 
   /** The remembered caller of session `sessionId` for user `userId` at `now`, or undefined. */
@@ -122,9 +124,9 @@ const caches = new WeakMap<Kysely<Database>, PrincipalCache>();
 export function principalCacheOf(db: Kysely<Database>): PrincipalCache | null {
   const known = caches.get(db);
   if (known !== undefined) return known;
-  const listen = notificationSourceOf(db);
-  if (listen === undefined) return null;
-  const cache = new PrincipalCache(listen);
+  const changes = changeFeedOf(db);
+  if (changes === undefined) return null;
+  const cache = new PrincipalCache(changes);
   caches.set(db, cache);
   return cache;
 }

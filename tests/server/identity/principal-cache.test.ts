@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '../../../contract/paths.ts';
-import type { NotificationHandlers, NotificationSource } from '../../../server/db/connection.ts';
+import type { ChangeFeed, NotificationHandlers, NotificationSource } from '../../../server/db/connection.ts';
+import { WriteObserver } from '../../../server/db/write-observer.ts';
 import { PRINCIPAL_CACHE_TTL_MS, PrincipalCache } from '../../../server/http/principal-cache.ts';
 import type { Principal } from '../../../server/identity/principal.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
@@ -9,9 +10,10 @@ import { send, signIn } from './requests.ts';
 
 /**
  * Callers of sessions are remembered briefly per process (server/http/principal-cache.ts); every
- * change to what they are made of must still take effect: at once after a request of this process,
- * as soon as the database's notification arrives for a change made elsewhere (here: straight in SQL,
- * as another process would), well before the cache's own time limit.
+ * change to what they are made of must still take effect: at once when this process made it, and as
+ * soon as the database's notification arrives when another did (here: the same database handle
+ * without this process's write observer, as another process's would be), well before the cache's own
+ * time limit.
  */
 
 /** Well under `PRINCIPAL_CACHE_TTL_MS`: passing within it shows the notification, not the time limit, acted. */
@@ -35,15 +37,28 @@ describe('a remembered caller on the platform', () => {
     return { user, accessToken, listStatus };
   }
 
+  /** The database as another process writes to it: this process's write observer does not see it. */
+  const elsewhere = () => harness.deps.db.withoutPlugins();
+
   it('is refused at once after signing out', async () => {
     const { accessToken, listStatus } = await rememberedAdministrator();
     expect((await send(harness, 'POST', apiPaths.identity.logout, { token: accessToken })).status).toBe(204);
     expect(await listStatus()).toBe(401);
   });
 
-  it('is refused once its session is revoked elsewhere', async () => {
+  it('is refused at once when this process revokes its session', async () => {
     const { user, listStatus } = await rememberedAdministrator();
     await harness.deps.db
+      .updateTable('sessions')
+      .set({ revoked_at: new Date(), revoked_reason: 'admin' })
+      .where('user_id', '=', user.id)
+      .execute();
+    expect(await listStatus()).toBe(401);
+  });
+
+  it('is refused once its session is revoked elsewhere', async () => {
+    const { user, listStatus } = await rememberedAdministrator();
+    await elsewhere()
       .updateTable('sessions')
       .set({ revoked_at: new Date(), revoked_reason: 'admin' })
       .where('user_id', '=', user.id)
@@ -53,7 +68,7 @@ describe('a remembered caller on the platform', () => {
 
   it('loses a permission once its roles are taken away elsewhere', async () => {
     const { user, listStatus } = await rememberedAdministrator();
-    await harness.deps.db.deleteFrom('user_roles').where('user_id', '=', user.id).execute();
+    await elsewhere().deleteFrom('user_roles').where('user_id', '=', user.id).execute();
     await expect.poll(listStatus, { timeout: NOTIFIED_WITHIN_MS, interval: 20 }).toBe(403);
   });
 
@@ -65,7 +80,7 @@ describe('a remembered caller on the platform', () => {
       .select(['id', 'permissions'])
       .where('id', 'in', roleIds)
       .execute();
-    await harness.deps.db
+    await elsewhere()
       .updateTable('roles')
       .set({ permissions: sql`permissions - 'VIEW_ACCOUNT'` })
       .where('id', 'in', roleIds)
@@ -85,15 +100,16 @@ describe('a remembered caller on the platform', () => {
 
   it('is refused once its user is disabled elsewhere', async () => {
     const { user, listStatus } = await rememberedAdministrator();
-    await harness.deps.db.updateTable('users').set({ active: false }).where('id', '=', user.id).execute();
+    await elsewhere().updateTable('users').set({ active: false }).where('id', '=', user.id).execute();
     await expect.poll(listStatus, { timeout: NOTIFIED_WITHIN_MS, interval: 20 }).toBe(401);
   });
 });
 
-/** A notification source the test drives by hand. */
+/** A change feed the test drives by hand. */
 function fakeSource() {
   let handlers: NotificationHandlers | null = null;
   let fail = false;
+  const writes = new WriteObserver();
   const listen: NotificationSource = async (_channel, given) => {
     if (fail) throw new Error('No connection.');
     handlers = given;
@@ -101,8 +117,12 @@ function fakeSource() {
       handlers = null;
     };
   };
+  const feed: ChangeFeed = { listen, writes };
   return {
-    listen,
+    feed,
+    /** A statement of this process that may change data, as Kysely hands it to the observer. */
+    write: () =>
+      writes.transformQuery({ queryId: { queryId: 'write' }, node: { kind: 'DeleteQueryNode' } as never }),
     notify: (payload: string) => handlers?.notified(payload),
     lose: () => {
       handlers?.lost();
@@ -129,7 +149,7 @@ const LATER = new Date('2026-03-01T11:00:00Z');
 /** A cache that is listening, with `alice` and `bob` remembered. */
 async function listeningCache() {
   const source = fakeSource();
-  const cache = new PrincipalCache(source.listen);
+  const cache = new PrincipalCache(source.feed);
   expect(cache.get('s-alice', 'alice', NOW)).toBeUndefined();
   await Promise.resolve();
   cache.remember('s-alice', principal('alice'), LATER, cache.generation);
@@ -146,6 +166,15 @@ describe('the principal cache', () => {
     expect(cache.get('s-bob', 'bob', NOW)?.userId).toBe('bob');
     source.notify('');
     expect(cache.get('s-bob', 'bob', NOW)).toBeUndefined();
+  });
+
+  it('forgets everyone when this process starts a statement that may change data', async () => {
+    const { cache, source } = await listeningCache();
+    const readBefore = cache.generation;
+    source.write();
+    expect(cache.get('s-bob', 'bob', NOW)).toBeUndefined();
+    cache.remember('s-carol', principal('carol'), LATER, readBefore);
+    expect(cache.get('s-carol', 'carol', NOW)).toBeUndefined();
   });
 
   it('does not remember what was read while a change arrived', async () => {
@@ -182,7 +211,7 @@ describe('the principal cache', () => {
   });
 
   it('remembers nothing before it listens', () => {
-    const cache = new PrincipalCache(fakeSource().listen);
+    const cache = new PrincipalCache(fakeSource().feed);
     cache.remember('s-alice', principal('alice'), LATER, cache.generation);
     expect(cache.get('s-alice', 'alice', NOW)).toBeUndefined();
   });
