@@ -89,12 +89,34 @@ function seek<DB, TB extends keyof DB, O>(
 }
 
 /**
- * The page of `options.matching` that `options.page` asks for, in `keys` order, read by `read`
- * (which adds the selection, or wraps the cut page in joins), and its bounded total.
+ * How `listPage` reads the cut page: the query adding the selection (or order), which `listPage` then
+ * runs with the page's count in the same statement; or, for a page read some other way (wrapped in
+ * joins as a subquery, where the count cannot ride along), the rows read, and the count runs beside it.
+ */
+export type PageReader<DB, TB extends keyof DB, O, Row> = (
+  cut: SelectQueryBuilder<DB, TB, O>,
+) => SelectQueryBuilder<DB, TB, Row> | Promise<Row[]>;
+
+/** The bounded count's columns on every row of a page read in one statement. */
+interface CountColumns {
+  list_window_counted: number;
+  list_cursor_found: boolean;
+}
+
+/** A page's rows with the count of its window, and whether the cursor's row still matches. */
+interface CountedPage<Row> {
+  rows: Row[];
+  counted: number;
+  found: boolean;
+}
+
+/**
+ * The page of `options.matching` that `options.page` asks for, in `keys` order, read by `read`, and
+ * its bounded total.
  */
 export async function listPage<DB, TB extends keyof DB, O, Row>(
   options: ListPageOptions<DB, TB, O>,
-  read: (cut: SelectQueryBuilder<DB, TB, O>) => Promise<Row[]>,
+  read: PageReader<DB, TB, O, Row>,
 ): Promise<{ rows: Row[] } & BoundedTotal> {
   const { db, matching, keys, direction, page } = options;
   // A page longer than the window (a picker asking for every row) still counts its own rows.
@@ -111,13 +133,14 @@ export async function listPage<DB, TB extends keyof DB, O, Row>(
       ? [seek(matching, matching, keys, direction, idKey, after.id), page.offset - after.position]
       : [matching, page.offset];
 
-  const readPage = (useCursor: boolean) => {
+  const cutPage = (useCursor: boolean) => {
     const [rows, skip] = fromStart(useCursor);
     const ordered = keys === null ? rows : orderByKeys(rows, keys, direction);
-    return read(ordered.offset(skip).limit(page.limit));
+    return ordered.offset(skip).limit(page.limit);
   };
 
-  const countWindow = async (useCursor: boolean) => {
+  /** How many rows of the window match (at most `window + 1`), and whether the cursor's row does. */
+  const countExpressions = (useCursor: boolean) => {
     const [rows, skip] = fromStart(useCursor);
     // Which rows are skipped does not change how many follow, so the count needs no order and the
     // planner may take the cheapest scan.
@@ -129,22 +152,49 @@ export async function listPage<DB, TB extends keyof DB, O, Row>(
       useCursor && after !== null && idKey !== undefined
         ? sql<boolean>`exists (${matching.select(sql.lit(1).as('one')).where(sql<boolean>`${idKey} = ${after.id}`)})`
         : sql<boolean>`true`;
+    return { counted: sql<number>`(select count(*) from (${window_}) as w)::int`, found };
+  };
+
+  const countWindow = async (useCursor: boolean) => {
+    const { counted, found } = countExpressions(useCursor);
     const result = await sql<{ counted: number; found: boolean }>`
-      select (select count(*) from (${window_}) as w)::int as counted, ${found} as found`.execute(db);
+      select ${counted} as counted, ${found} as found`.execute(db);
     const row = result.rows[0];
     if (row === undefined) throw new Error('A count answered no row.');
     return row;
   };
 
-  const [rows, count] = await Promise.all([readPage(true), countWindow(true)]);
+  const readCounted = async (useCursor: boolean): Promise<CountedPage<Row>> => {
+    const reading = read(cutPage(useCursor));
+    if (reading instanceof Promise) {
+      const [rows, count] = await Promise.all([reading, countWindow(useCursor)]);
+      return { rows, ...count };
+    }
+    // One statement: the count is an uncorrelated subquery, run once, its value on every row. Each
+    // statement a list saves is a round trip, a plan and a pool connection less per request.
+    const { counted, found } = countExpressions(useCursor);
+    const counting = reading.select([
+      counted.as('list_window_counted'),
+      found.as('list_cursor_found'),
+    ]) as unknown as SelectQueryBuilder<DB, TB, Row & CountColumns>;
+    const withCount = await counting.execute();
+    const first = withCount[0];
+    if (first === undefined) {
+      // No row to carry the count: from the list's start the list is empty; elsewhere count apart.
+      const empty = page.offset === 0 && !(useCursor && after !== null);
+      return empty ? { rows: [], counted: 0, found: true } : { rows: [], ...(await countWindow(useCursor)) };
+    }
+    const rows = withCount.map(({ list_window_counted, list_cursor_found, ...row }) => row as Row);
+    return { rows, counted: first.list_window_counted, found: first.list_cursor_found };
+  };
+
+  const counted = await readCounted(true);
   // The cursor's row was deleted or no longer matches: its position says nothing any more, so the
   // page is found by its offset, as it would have been without a cursor.
-  const [pageRows, counted] = count.found
-    ? [rows, count.counted]
-    : await Promise.all([readPage(false), countWindow(false).then((again) => again.counted)]);
-  if (counted > window) return { rows: pageRows, total: page.offset + window, total_is_lower_bound: true };
-  if (counted > 0 || page.offset === 0) {
-    return { rows: pageRows, total: page.offset + counted, total_is_lower_bound: false };
+  const { rows: pageRows, counted: inWindow } = counted.found ? counted : await readCounted(false);
+  if (inWindow > window) return { rows: pageRows, total: page.offset + window, total_is_lower_bound: true };
+  if (inWindow > 0 || page.offset === 0) {
+    return { rows: pageRows, total: page.offset + inWindow, total_is_lower_bound: false };
   }
   // A page past the end (rows removed meanwhile, an old address): the caller moves to the last page,
   // so it needs the list's length, which is less than the offset: counting up to the offset finds it.

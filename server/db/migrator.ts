@@ -18,6 +18,8 @@ import * as licences from './migrations/20261225T0900-licences.ts';
 import * as accountFeatures from './migrations/20261225T1000-account-features.ts';
 import * as auditCheckpoints from './migrations/20261226T0900-audit-checkpoints.ts';
 import * as auditEventContent from './migrations/20261227T0900-audit-event-content.ts';
+import * as accountNameSearch from './migrations/20261229T0900-account-name-search.ts';
+import * as principalChangeNotifications from './migrations/20261229T1000-principal-change-notifications.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -43,6 +45,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261225T1000-account-features': accountFeatures,
   '20261226T0900-audit-checkpoints': auditCheckpoints,
   '20261227T0900-audit-event-content': auditEventContent,
+  '20261229T0900-account-name-search': accountNameSearch,
+  '20261229T1000-principal-change-notifications': principalChangeNotifications,
 };
 
 const staticProvider: MigrationProvider = {

@@ -15,6 +15,8 @@ type Json<T> = ColumnType<T, string, string>;
 export interface AccountsTable {
   id: string;
   name: string;
+  /** `lower(name)`, generated: what the name filters match (migration 20261229T0900). */
+  name_lower: GeneratedAlways<string>;
   display_name: string;
   active: Generated<boolean>;
   friendly_identifier: string;

@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
+import { decodeJwt } from 'jose';
 import type { Kysely } from 'kysely';
 import { isPermissionName } from '../../contract/permissions.ts';
 import { API_TOKEN_PATTERN, API_TOKEN_PREFIX } from '../../contract/schemas/api-tokens.ts';
@@ -9,9 +10,10 @@ import type { Database } from '../db/schema.ts';
 import { hashOpaqueToken } from '../identity/opaque-tokens.ts';
 import type { Credential, Principal } from '../identity/principal.ts';
 import { accessScopeOf } from '../identity/sessions.ts';
-import { verifyAccessToken } from '../identity/tokens.ts';
+import { type AccessTokenClaims, verifyAccessToken } from '../identity/tokens.ts';
 import type { AppEnv } from './app-env.ts';
 import { ApiError, errorResponse } from './errors.ts';
+import { principalCacheOf } from './principal-cache.ts';
 
 const AUTHENTICATION_REQUIRED = 'Authentication required.';
 
@@ -61,16 +63,23 @@ function principalOf(row: PrincipalRow, credential: Credential): Principal {
 
 /**
  * The caller behind a verified access token, when its session is still alive and its user still
- * active: one query on the session's primary key, so a logout or a revocation after reuse takes
- * effect on the next request in every server process.
+ * active: one query on the session's primary key, its answer remembered briefly (`PrincipalCache`:
+ * until anything it was read from changes, the session expires, or two seconds pass), so a logout, a
+ * revocation after reuse or a role change takes effect on the next request in this process, and in
+ * every other process as soon as the database's notification reaches it.
  */
 async function sessionPrincipal(
   db: Kysely<Database>,
   now: Date,
   claims: { userId: string; sessionId: string },
 ): Promise<Principal | null> {
+  const cache = principalCacheOf(db);
+  const remembered = cache?.get(claims.sessionId, claims.userId, now);
+  if (remembered !== undefined) return remembered;
+  const generation = cache?.generation ?? 0;
   const row = await principalQuery(db)
     .innerJoin('sessions', 'sessions.user_id', 'users.id')
+    .select('sessions.expires_at as session_expires_at')
     .where('sessions.id', '=', claims.sessionId)
     .where('sessions.user_id', '=', claims.userId)
     .where('sessions.revoked_at', 'is', null)
@@ -78,7 +87,10 @@ async function sessionPrincipal(
     // Service users never sign in; a session of one (none can be made) would still be refused.
     .where('users.kind', '=', 'person')
     .executeTakeFirst();
-  return row ? principalOf(row, { kind: 'session', sessionId: claims.sessionId }) : null;
+  if (!row) return null;
+  const principal = principalOf(row, { kind: 'session', sessionId: claims.sessionId });
+  cache?.remember(claims.sessionId, principal, row.session_expires_at, generation);
+  return principal;
 }
 
 /**
@@ -127,6 +139,50 @@ async function apiTokenPrincipal(db: Kysely<Database>, now: Date, token: string)
   return principalOf(row, { kind: 'apiToken', tokenId: row.token_id });
 }
 
+/** How many verified access tokens each process remembers; a token takes about half a kilobyte. */
+const VERIFIED_TOKENS_KEPT = 5_000;
+
+interface VerifiedToken {
+  claims: AccessTokenClaims;
+  /** The token's `exp`, seconds since the epoch. */
+  expiresAt: number;
+}
+
+/** Per database, as the verification keys are: a test process runs several platforms at once. */
+const verifiedTokensByDatabase = new WeakMap<Kysely<Database>, Map<string, VerifiedToken>>();
+
+/**
+ * The claims of a valid access token, checking its signature once per process. Checking an ES256
+ * signature took a tenth of the server's CPU per list request at fifty clients, and the answer for the
+ * same token never changes: its bytes are signed, and the key that verified it stays with this process
+ * (`verificationKey`). Expiry is checked on every request, to the second as jose checks it. Whether
+ * the session is still alive is not remembered here: `sessionPrincipal` asks the database each time.
+ */
+async function verifiedClaims(deps: AppDeps, token: string): Promise<AccessTokenClaims | null> {
+  let verified = verifiedTokensByDatabase.get(deps.db);
+  if (!verified) {
+    verified = new Map();
+    verifiedTokensByDatabase.set(deps.db, verified);
+  }
+  const nowSeconds = Math.floor(deps.now().getTime() / 1000);
+  const known = verified.get(token);
+  if (known !== undefined) {
+    if (known.expiresAt > nowSeconds) return known.claims;
+    verified.delete(token);
+    return null;
+  }
+  const claims = await verifyAccessToken(deps, token);
+  const expiresAt = claims ? decodeJwt(token).exp : undefined;
+  if (!claims || expiresAt === undefined) return null;
+  // The map keeps insertion order: past its size, the token verified longest ago goes first.
+  if (verified.size >= VERIFIED_TOKENS_KEPT) {
+    const oldest = verified.keys().next();
+    if (!oldest.done) verified.delete(oldest.value);
+  }
+  verified.set(token, { claims, expiresAt });
+  return claims;
+}
+
 /**
  * The caller of an Authorization header, or null. A bearer value starting with the API-token prefix is
  * a token, refused before any query unless it has a token's exact form; anything else is a session's
@@ -141,7 +197,7 @@ async function authenticatedPrincipal(
   if (token.startsWith(API_TOKEN_PREFIX)) {
     return API_TOKEN_PATTERN.test(token) ? apiTokenPrincipal(deps.db, deps.now(), token) : null;
   }
-  const claims = await verifyAccessToken(deps, token);
+  const claims = await verifiedClaims(deps, token);
   if (!claims) return null;
   return sessionPrincipal(deps.db, deps.now(), claims);
 }
