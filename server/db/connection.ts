@@ -5,6 +5,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { ServerConfig } from '../config.ts';
+import { enableCopyOut } from './copy-out.ts';
 import { PgliteDialect } from './pglite-dialect.ts';
 import type { Database } from './schema.ts';
 
@@ -82,6 +83,7 @@ function openPostgres(databaseUrl: string, schema: string | undefined): OpenData
     ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  enableCopyOut(db, pool);
   return { db, close: () => db.destroy() };
 }
 

@@ -1,0 +1,50 @@
+import { type Expression, type RawBuilder, sql } from 'kysely';
+import {
+  CSV_FORMULA_GUARD,
+  CSV_FORMULA_STARTS,
+  CSV_LINE_END,
+  CSV_QUOTED_CHARACTERS,
+  CSV_SIGNED_INTEGER,
+} from '../../contract/csv.ts';
+
+/**
+ * The platform's CSV writer (contract/csv.ts) as SQL, so that PostgreSQL writes an export's lines
+ * itself (decision 027): the same characters make a formula and call for quotes, and
+ * tests/server/db/csv-sql.test.ts holds the two writers to the same bytes.
+ */
+
+const formulaStarts = sql.join(CSV_FORMULA_STARTS.map((character) => sql.lit(character)));
+// A bracket expression of the characters, none of which is special inside brackets in either regex syntax.
+const quotedCharacter = sql.lit(`[${CSV_QUOTED_CHARACTERS.join('')}]`);
+// The same pattern in both: anchors, one bracket expression, ASCII digits.
+const signedInteger = sql.lit(CSV_SIGNED_INTEGER.source);
+
+/** `csvCell(value)`: `value` defused and quoted as the writer does; `value` must never be null. */
+export function csvCellSql(value: Expression<string>): RawBuilder<string> {
+  const guard = sql<string>`case when left(${value}, 1) in (${formulaStarts}) and ${value} !~ ${signedInteger} then ${sql.lit(CSV_FORMULA_GUARD)} else '' end`;
+  // The guard holds no character that calls for quotes, so the value alone decides.
+  return sql<string>`case when ${value} ~ ${quotedCharacter}
+    then '"' || ${guard} || replace(${value}, '"', '""') || '"'
+    else ${guard} || ${value} end`;
+}
+
+/**
+ * `csvLine(cells)`: the cells joined by commas, with the line end. Each cell is an expression of
+ * its text, which `csvCellSql` writes, or a cell already written (`writtenCell`).
+ */
+export function csvLineSql(cells: readonly (Expression<string> | WrittenCell)[]): RawBuilder<string> {
+  const written = cells.map((cell) => (cell instanceof WrittenCell ? cell.text : csvCellSql(cell)));
+  return sql<string>`${sql.join(written, sql`|| ',' ||`)} || ${sql.lit(CSV_LINE_END)}`;
+}
+
+class WrittenCell {
+  constructor(readonly text: Expression<string>) {}
+}
+
+/**
+ * A cell whose every possible value the writer leaves as it is (a fixed word, an ISO date): it is
+ * written without the checks. Never for text a user typed.
+ */
+export function writtenCell(text: Expression<string>): WrittenCell {
+  return new WrittenCell(text);
+}
