@@ -37,6 +37,14 @@ export function csvLineSql(cells: readonly (Expression<string> | WrittenCell)[])
   return sql<string>`${sql.join(written, sql`|| ',' ||`)} || ${sql.lit(CSV_LINE_END)}`;
 }
 
+/**
+ * An instant as `Date.prototype.toISOString()` writes it, and so as the API answers it: UTC,
+ * milliseconds. `MS` drops the microseconds as the drivers do when they read a timestamp into a Date.
+ */
+export function isoInstantSql(instant: Expression<Date>): RawBuilder<string> {
+  return sql<string>`to_char(${instant} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+}
+
 class WrittenCell {
   constructor(readonly text: Expression<string>) {}
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvCell, csvLine } from '../../../contract/csv.ts';
 import type { OpenDatabase } from '../../../server/db/connection.ts';
 import { copyOutLines, inlineParameters } from '../../../server/db/copy-out.ts';
-import { csvCellSql, csvLineSql } from '../../../server/db/csv-sql.ts';
+import { csvCellSql, csvLineSql, isoInstantSql } from '../../../server/db/csv-sql.ts';
 import { openTestDatabase } from '../test-app.ts';
 
 /**
@@ -83,6 +83,22 @@ describe('the writer in SQL', () => {
     const { rows } = await sql<{ line: string }>`
       select ${csvLineSql(cells.map((cell) => sql.val(cell)))} as line`.execute(database.db);
     expect(rows[0]?.line).toBe(csvLine(cells));
+  });
+});
+
+describe('instants', () => {
+  it('writes an instant as the driver reads it and toISOString writes it', async () => {
+    const instants = [
+      '2026-03-10 12:34:56.789999+00',
+      '1999-12-31 23:59:59.0005+00',
+      '2026-01-01 00:00:00+00',
+      '2026-06-30 23:59:59.999+02',
+      '2000-02-29 00:00:00.001+00',
+    ];
+    const { rows } = await sql<{ instant: Date; written: string }>`
+      select v.value::timestamptz as instant, ${isoInstantSql(sql`v.value::timestamptz`)} as written
+      from jsonb_array_elements_text(${JSON.stringify(instants)}::jsonb) as v(value)`.execute(database.db);
+    expect(rows.map((row) => row.written)).toEqual(rows.map((row) => row.instant.toISOString()));
   });
 });
 
