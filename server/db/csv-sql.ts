@@ -39,10 +39,13 @@ export function csvLineSql(cells: readonly (Expression<string> | WrittenCell)[])
 
 /**
  * An instant as `Date.prototype.toISOString()` writes it, and so as the API answers it: UTC,
- * milliseconds. `MS` drops the microseconds as the drivers do when they read a timestamp into a Date.
+ * milliseconds; null stays null. `MS` drops the microseconds as the drivers do when they read a
+ * timestamp into a Date.
  */
-export function isoInstantSql(instant: Expression<Date>): RawBuilder<string> {
-  return sql<string>`to_char(${instant} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+export function isoInstantSql(instant: Expression<Date>): RawBuilder<string>;
+export function isoInstantSql(instant: Expression<Date | null>): RawBuilder<string | null>;
+export function isoInstantSql(instant: Expression<Date | null>): RawBuilder<string | null> {
+  return sql<string | null>`to_char(${instant} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 }
 
 class WrittenCell {

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type Expression, type RawBuilder, sql } from 'kysely';
 import { ROLE_NAME_SEPARATOR, USER_CSV_COLUMNS, type UserCsvColumn } from '../../contract/user-csv.ts';
 import { csvLineSql, isoInstantSql, writtenCell } from '../db/csv-sql.ts';
 import { csvLine } from '../http/csv-stream.ts';
@@ -12,12 +12,14 @@ import { statusOf } from './list.ts';
 
 export const USER_CSV_HEADER = csvLine(USER_CSV_COLUMNS);
 
-/** The user's roles that are not archived, by name in the list's order (`rolesOf`), in one cell. */
-const roleNames = sql<string>`(
-  select coalesce(string_agg(r.name, ${sql.lit(ROLE_NAME_SEPARATOR)} order by lower(r.name), r.id), '')
-  from user_roles ur join roles r on r.id = ur.role_id and not r.archived
-  where ur.user_id = ${sql.ref('u.id')}
-)`;
+/** A user's roles that are not archived, by name in the lists' order (`rolesOf`), in one cell. */
+export function roleNamesOf(userId: Expression<string>): RawBuilder<string> {
+  return sql<string>`(
+    select coalesce(string_agg(r.name, ${sql.lit(ROLE_NAME_SEPARATOR)} order by lower(r.name), r.id), '')
+    from user_roles ur join roles r on r.id = ur.role_id and not r.archived
+    where ur.user_id = ${userId}
+  )`;
+}
 
 /** One user's cells; the type holds them to the contract's columns, none missing and none extra. */
 const USER_CSV_CELLS: Record<UserCsvColumn, Parameters<typeof csvLineSql>[0][number]> = {
@@ -31,7 +33,7 @@ const USER_CSV_CELLS: Record<UserCsvColumn, Parameters<typeof csvLineSql>[0][num
   email_verified: writtenCell(
     sql`case when ${sql.ref('u.email_verified_at')} is null then 'false' else 'true' end`,
   ),
-  roles: roleNames,
+  roles: roleNamesOf(sql.ref('u.id')),
   last_sign_in_at: writtenCell(sql`coalesce(${isoInstantSql(sql.ref('u.last_sign_in_at'))}, '')`),
   created_at: writtenCell(isoInstantSql(sql.ref('u.created_at'))),
 };
