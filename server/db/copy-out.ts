@@ -28,9 +28,19 @@ const CHUNK_BYTES = 64 * 1024;
 const HIGH_WATER_BYTES = 1024 * 1024;
 
 /**
+ * How long a reader may take no chunk while COPY waits for it. A client that stops reading without
+ * closing (a stalled download) would otherwise hold a pooled connection for as long as its socket
+ * lives; past this the connection is closed and the transfer cut. A download that moves at all takes
+ * a chunk far more often.
+ */
+export const COPY_STALL_MS = 60_000;
+
+/**
  * The single text column `line` of every row of `query`, in its order, each line's bytes as they
- * are (UTF-8), through COPY; null when `db` is not PostgreSQL. The connection is held until the
- * last row is read; a reader that stops early closes it, which ends the query on the server.
+ * are (UTF-8), through COPY; null when `db` is not PostgreSQL. The connection goes back to the pool
+ * as soon as the server has sent the last row, whether or not the reader has taken it (a small
+ * export is read whole before its reader starts); until then, a reader that stops early, or takes
+ * nothing for `COPY_STALL_MS`, closes it, which ends the query on the server.
  */
 export function copyOutLines(
   db: Kysely<Database>,
@@ -47,13 +57,20 @@ export function copyOutLines(
 
 async function* copyOut(pool: pg.Pool, statement: string): AsyncGenerator<Uint8Array, void, undefined> {
   const client = await pool.connect();
-  const copy = new CopyOutQuery(statement);
+  let released = false;
+  // Once: when the server is done (the connection is clean), or when the reader gives up or stalls
+  // (a connection in the middle of a COPY cannot be reused: closing it stops the server's query).
+  const release = (error?: Error) => {
+    if (released) return;
+    released = true;
+    client.release(error);
+  };
+  const copy = new CopyOutQuery(statement, release);
   client.query(copy);
   try {
     yield* copy.chunks();
   } finally {
-    // A connection left in the middle of a COPY cannot be reused: closing it stops the server's query.
-    client.release(copy.finished ? undefined : new Error('The export stopped before its last row.'));
+    copy.stop();
   }
 }
 
@@ -100,11 +117,15 @@ class CopyOutQuery {
   #paused = false;
   #error: Error | null = null;
   /** The server answered ReadyForQuery: the connection is free again. */
-  finished = false;
+  #finished = false;
   #wake: (() => void) | null = null;
+  /** Hands the connection back: clean without an error, closed with one. */
+  readonly #release: (error?: Error) => void;
+  #stall: NodeJS.Timeout | null = null;
 
-  constructor(text: string) {
+  constructor(text: string, release: (error?: Error) => void) {
     this.#text = text;
+    this.#release = release;
   }
 
   submit(connection: PgConnection): void {
@@ -126,8 +147,21 @@ class CopyOutQuery {
   }
 
   handleReadyForQuery(): void {
-    this.finished = true;
+    this.#finished = true;
+    this.#stopWaitingForReader();
+    // The rest arrived in the read that paused the socket; the connection goes back ready to read.
+    if (this.#paused) {
+      this.#paused = false;
+      this.#connection?.stream.resume();
+    }
+    this.#release();
     this.#notify();
+  }
+
+  /** The reader is gone: if the server is not done, the connection is closed. */
+  stop(): void {
+    this.#stopWaitingForReader();
+    if (!this.#finished) this.#release(new Error('The export stopped before its last row.'));
   }
 
   handleError(error: Error): void {
@@ -160,11 +194,13 @@ class CopyOutQuery {
           this.#paused = false;
           this.#connection?.stream.resume();
         }
+        this.#stopWaitingForReader();
+        if (this.#paused) this.#waitForReader();
         yield chunk;
         continue;
       }
       if (this.#error) throw this.#error;
-      if (this.finished) return;
+      if (this.#finished) return;
       await new Promise<void>((resolve) => {
         this.#wake = resolve;
       });
@@ -191,8 +227,24 @@ class CopyOutQuery {
     if (!this.#paused && this.#readyBytes >= HIGH_WATER_BYTES) {
       this.#paused = true;
       this.#connection?.stream.pause();
+      this.#waitForReader();
     }
     this.#notify();
+  }
+
+  /** While paused for the reader: closes the connection if it takes nothing for `COPY_STALL_MS`. */
+  #waitForReader(): void {
+    this.#stall = setTimeout(() => {
+      const error = new Error(`The export's reader took nothing for ${COPY_STALL_MS / 1000} s.`);
+      this.#release(error);
+      this.#fail(error);
+    }, COPY_STALL_MS);
+    this.#stall.unref();
+  }
+
+  #stopWaitingForReader(): void {
+    if (this.#stall) clearTimeout(this.#stall);
+    this.#stall = null;
   }
 
   #fail(error: Error): void {

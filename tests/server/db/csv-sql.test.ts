@@ -182,6 +182,20 @@ describe('COPY', () => {
     },
   );
 
+  it.runIf(onPostgres)('gives the connection back once the server is done, read or not', async () => {
+    // More exports than the pool has connections, none read to the end (a client that reads only
+    // the status): each finished on the server, so none holds a connection.
+    const small = database.db.selectNoFrom(sql<string>`'one line'`.as('line'));
+    const started = [];
+    for (let n = 0; n < 12; n += 1) {
+      const chunks = copyOutLines(database.db, small);
+      expect(await chunks?.next()).toMatchObject({ done: false });
+      started.push(chunks);
+    }
+    const { rows } = await sql<{ one: number }>`select 1 as one`.execute(database.db);
+    expect(rows).toEqual([{ one: 1 }]);
+  });
+
   it.runIf(onPostgres)('lets a reader stop early, and the database stays usable', async () => {
     const query = database.db
       .selectFrom(sql<{ n: number }>`generate_series(1, 1000000)`.as('n'))
