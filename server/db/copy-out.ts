@@ -76,8 +76,8 @@ async function* copyOut(pool: pg.Pool, statement: string): AsyncGenerator<Uint8A
 
 /**
  * `sql` with every `$n` replaced by its parameter as a literal. Only the kinds of value the exports'
- * filters pass are accepted; strings go through `pg`'s own quoting, which is safe whatever
- * `standard_conforming_strings` says.
+ * filters pass are accepted (text, booleans, numbers, instants); strings go through `pg`'s own
+ * quoting, which is safe whatever `standard_conforming_strings` says.
  */
 export function inlineParameters(sql: string, parameters: readonly unknown[]): string {
   return sql.replace(/\$(\d+)/g, (_, index: string) => {
@@ -85,6 +85,9 @@ export function inlineParameters(sql: string, parameters: readonly unknown[]): s
     if (value === null) return 'null';
     if (typeof value === 'boolean') return String(value);
     if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+    // An instant, as `pg` would send it: text the context types (timestamptz), here in UTC.
+    if (value instanceof Date && Number.isFinite(value.getTime()))
+      return pg.escapeLiteral(value.toISOString());
     if (typeof value === 'string') {
       // PostgreSQL ends a query's text at a NUL byte; it is refused in any text value anyway.
       if (value.includes('\0')) throw new Error('A text value holds a NUL character.');

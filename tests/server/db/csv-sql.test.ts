@@ -113,8 +113,17 @@ describe('inlined parameters', () => {
     expect(Object.values(rows[0] ?? {})).toEqual(values);
   });
 
+  it('writes an instant as the instant it is', async () => {
+    const written = inlineParameters(`select $1::timestamptz = '2026-03-10 13:34:56.789+01' as same`, [
+      new Date('2026-03-10T12:34:56.789Z'),
+    ]);
+    const { rows } = await sql.raw<{ same: boolean }>(written).execute(database.db);
+    expect(rows).toEqual([{ same: true }]);
+  });
+
   it('refuses values it cannot write as a literal', () => {
-    expect(() => inlineParameters('select $1', [new Date()])).toThrow();
+    expect(() => inlineParameters('select $1', [new Date(Number.NaN)])).toThrow();
+    expect(() => inlineParameters('select $1', [['an', 'array']])).toThrow();
     expect(() => inlineParameters('select $1', ['a\0b'])).toThrow();
   });
 });
