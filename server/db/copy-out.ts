@@ -77,14 +77,16 @@ async function* copyOut(pool: pg.Pool, statement: string): AsyncGenerator<Uint8A
 /**
  * `sql` with every `$n` replaced by its parameter as a literal. Only the kinds of value the exports'
  * filters pass are accepted (text, booleans, numbers, instants); strings go through `pg`'s own
- * quoting, which is safe whatever `standard_conforming_strings` says.
+ * quoting, which is safe whatever `standard_conforming_strings` says. One pass over Kysely's text,
+ * whose `$n` are all placeholders as long as no `sql.lit` in the query holds a `$` and a digit.
  */
 export function inlineParameters(sql: string, parameters: readonly unknown[]): string {
   return sql.replace(/\$(\d+)/g, (_, index: string) => {
     const value = parameters[Number(index) - 1];
     if (value === null) return 'null';
     if (typeof value === 'boolean') return String(value);
-    if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+    // In parentheses: `x - $1` with -1 written bare would read `x - -1`, and `--` starts a comment.
+    if (typeof value === 'number' && Number.isFinite(value)) return `(${value})`;
     // An instant, as `pg` would send it: text the context types (timestamptz), here in UTC.
     if (value instanceof Date && Number.isFinite(value.getTime()))
       return pg.escapeLiteral(value.toISOString());

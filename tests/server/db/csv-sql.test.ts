@@ -113,6 +113,12 @@ describe('inlined parameters', () => {
     expect(Object.values(rows[0] ?? {})).toEqual(values);
   });
 
+  it('writes numbers that keep their sign after an operator', async () => {
+    const written = inlineParameters('select 10 - $1 as difference, $2 as whole', [-5, 2.5]);
+    const { rows } = await sql.raw<{ difference: string; whole: string }>(written).execute(database.db);
+    expect(rows.map((row) => [Number(row.difference), Number(row.whole)])).toEqual([[15, 2.5]]);
+  });
+
   it('writes an instant as the instant it is', async () => {
     const written = inlineParameters(`select $1::timestamptz = '2026-03-10 13:34:56.789+01' as same`, [
       new Date('2026-03-10T12:34:56.789Z'),
