@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { CERTIFICATE_CSV_COLUMNS, type CertificateCsvColumn } from '../../contract/certificate-csv.ts';
-import { csvLineSql, isoInstantSql, writtenCell } from '../db/csv-sql.ts';
+import { type CsvCellSql, csvLineSql, emptyIfNull, isoInstantSql, writtenCell } from '../db/csv-sql.ts';
 import { csvLine } from '../http/csv-stream.ts';
 import { statusOf } from './repository.ts';
 
@@ -12,24 +12,22 @@ import { statusOf } from './repository.ts';
 
 export const CERTIFICATE_CSV_HEADER = csvLine(CERTIFICATE_CSV_COLUMNS);
 
-const orEmpty = (text: ReturnType<typeof sql.ref>) => sql<string>`coalesce(${text}, '')`;
-
 /** One certificate as a CSV line at `now` (its status), its cells in the header's order. */
 export function certificateCsvLine(now: Date) {
-  const cells: Record<CertificateCsvColumn, Parameters<typeof csvLineSql>[0][number]> = {
+  const cells: Record<CertificateCsvColumn, CsvCellSql> = {
     serial_number: sql.ref('certificates.serial_number'),
     common_name: sql.ref('certificates.common_name'),
     subject: sql.ref('certificates.subject'),
     // Empty when the certificate has no account or its account is gone.
-    account: orEmpty(sql.ref('accounts.name')),
-    profile: orEmpty(sql.ref('certificates.profile_name')),
+    account: emptyIfNull(sql.ref('accounts.name')),
+    profile: emptyIfNull(sql.ref('certificates.profile_name')),
     source: sql.ref('certificates.source'),
     key_algorithm: sql.ref('certificates.key_algorithm'),
     status: writtenCell(statusOf(now)),
     not_before: writtenCell(isoInstantSql(sql.ref('certificates.not_before'))),
     not_after: writtenCell(isoInstantSql(sql.ref('certificates.not_after'))),
-    revoked_at: writtenCell(sql`coalesce(${isoInstantSql(sql.ref('certificates.revoked_at'))}, '')`),
-    revocation_reason: orEmpty(sql.ref('certificates.revocation_reason')),
+    revoked_at: writtenCell(emptyIfNull(isoInstantSql(sql.ref('certificates.revoked_at')))),
+    revocation_reason: emptyIfNull(sql.ref('certificates.revocation_reason')),
     issued_at: writtenCell(isoInstantSql(sql.ref('certificates.created_at'))),
   };
   return csvLineSql(CERTIFICATE_CSV_COLUMNS.map((column) => cells[column]));

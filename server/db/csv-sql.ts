@@ -28,11 +28,11 @@ export function csvCellSql(value: Expression<string>): RawBuilder<string> {
     else ${guard} || ${value} end`;
 }
 
-/**
- * `csvLine(cells)`: the cells joined by commas, with the line end. Each cell is an expression of
- * its text, which `csvCellSql` writes, or a cell already written (`writtenCell`).
- */
-export function csvLineSql(cells: readonly (Expression<string> | WrittenCell)[]): RawBuilder<string> {
+/** A cell of `csvLineSql`: an expression of its text, which `csvCellSql` writes, or a `writtenCell`. */
+export type CsvCellSql = Expression<string> | WrittenCell;
+
+/** `csvLine(cells)`: the cells joined by commas, with the line end. */
+export function csvLineSql(cells: readonly CsvCellSql[]): RawBuilder<string> {
   const written = cells.map((cell) => (cell instanceof WrittenCell ? cell.text : csvCellSql(cell)));
   return sql<string>`${sql.join(written, sql`|| ',' ||`)} || ${sql.lit(CSV_LINE_END)}`;
 }
@@ -46,6 +46,11 @@ export function isoInstantSql(instant: Expression<Date>): RawBuilder<string>;
 export function isoInstantSql(instant: Expression<Date | null>): RawBuilder<string | null>;
 export function isoInstantSql(instant: Expression<Date | null>): RawBuilder<string | null> {
   return sql<string | null>`to_char(${instant} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+}
+
+/** An absent value as the exports write it: an empty cell. */
+export function emptyIfNull(value: Expression<string | null>): RawBuilder<string> {
+  return sql<string>`coalesce(${value}, '')`;
 }
 
 class WrittenCell {

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { PERMISSION_NAME_SEPARATOR, ROLE_CSV_COLUMNS, type RoleCsvColumn } from '../../contract/role-csv.ts';
-import { csvLineSql, isoInstantSql, writtenCell } from '../db/csv-sql.ts';
+import { type CsvCellSql, csvLineSql, emptyIfNull, isoInstantSql, writtenCell } from '../db/csv-sql.ts';
 import type { Database } from '../db/schema.ts';
 import { csvLine } from '../http/csv-stream.ts';
 import type { Principal } from '../identity/principal.ts';
@@ -21,14 +21,14 @@ const permissionNames = sql<string>`(
 
 /** One role as a CSV line, its holders counted among the users `principal` reaches. */
 export function roleCsvLine(db: Kysely<Database>, principal: Principal) {
-  const cells: Record<RoleCsvColumn, Parameters<typeof csvLineSql>[0][number]> = {
+  const cells: Record<RoleCsvColumn, CsvCellSql> = {
     name: sql.ref('roles.name'),
     application: sql.ref('roles.app_code'),
     type: writtenCell(
       sql`case when ${sql.ref('roles.account_id')} is null then 'built_in' else 'custom' end`,
     ),
-    account_id: sql`coalesce(${sql.ref('roles.account_id')}, '')`,
-    account_name: sql`coalesce(${accountNameOf}, '')`,
+    account_id: emptyIfNull(sql.ref('roles.account_id')),
+    account_name: emptyIfNull(accountNameOf),
     status: writtenCell(sql`case when ${sql.ref('roles.archived')} then 'archived' else 'active' end`),
     description: sql.ref('roles.description'),
     permissions: permissionNames,

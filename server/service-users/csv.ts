@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { SERVICE_USER_CSV_COLUMNS, type ServiceUserCsvColumn } from '../../contract/service-user-csv.ts';
-import { csvLineSql, isoInstantSql, writtenCell } from '../db/csv-sql.ts';
+import { type CsvCellSql, csvLineSql, emptyIfNull, isoInstantSql, writtenCell } from '../db/csv-sql.ts';
 import { csvLine } from '../http/csv-stream.ts';
 import { roleNamesOf } from '../users/csv.ts';
 import { lastUsedOf, statusOf } from './repository.ts';
@@ -14,15 +14,15 @@ export const SERVICE_USER_CSV_HEADER = csvLine(SERVICE_USER_CSV_COLUMNS);
 
 /** One service user as a CSV line on `today` (its status), its cells in the header's order. */
 export function serviceUserCsvLine(today: string) {
-  const cells: Record<ServiceUserCsvColumn, Parameters<typeof csvLineSql>[0][number]> = {
+  const cells: Record<ServiceUserCsvColumn, CsvCellSql> = {
     name: sql.ref('users.user_name'),
     description: sql.ref('service_users.description'),
     email: sql.ref('users.email'),
     primary_account: sql.ref('accounts.name'),
     status: writtenCell(statusOf(today)),
-    end_date: writtenCell(sql`coalesce(${sql.ref('service_users.end_date')}::text, '')`),
+    end_date: writtenCell(emptyIfNull(sql<string | null>`${sql.ref('service_users.end_date')}::text`)),
     roles: roleNamesOf(sql.ref('users.id')),
-    last_used_at: writtenCell(sql`coalesce(${isoInstantSql(lastUsedOf)}, '')`),
+    last_used_at: writtenCell(emptyIfNull(isoInstantSql(lastUsedOf))),
     created_at: writtenCell(isoInstantSql(sql.ref('users.created_at'))),
   };
   return csvLineSql(SERVICE_USER_CSV_COLUMNS.map((column) => cells[column]));

@@ -1,6 +1,6 @@
 import { type Expression, type RawBuilder, sql } from 'kysely';
 import { ROLE_NAME_SEPARATOR, USER_CSV_COLUMNS, type UserCsvColumn } from '../../contract/user-csv.ts';
-import { csvLineSql, isoInstantSql, writtenCell } from '../db/csv-sql.ts';
+import { type CsvCellSql, csvLineSql, emptyIfNull, isoInstantSql, writtenCell } from '../db/csv-sql.ts';
 import { csvLine } from '../http/csv-stream.ts';
 import { statusOf } from './list.ts';
 
@@ -22,7 +22,7 @@ export function roleNamesOf(userId: Expression<string>): RawBuilder<string> {
 }
 
 /** One user's cells; the type holds them to the contract's columns, none missing and none extra. */
-const USER_CSV_CELLS: Record<UserCsvColumn, Parameters<typeof csvLineSql>[0][number]> = {
+const USER_CSV_CELLS: Record<UserCsvColumn, CsvCellSql> = {
   user_name: sql.ref('u.user_name'),
   first_name: sql.ref('u.first_name'),
   last_name: sql.ref('u.last_name'),
@@ -34,7 +34,7 @@ const USER_CSV_CELLS: Record<UserCsvColumn, Parameters<typeof csvLineSql>[0][num
     sql`case when ${sql.ref('u.email_verified_at')} is null then 'false' else 'true' end`,
   ),
   roles: roleNamesOf(sql.ref('u.id')),
-  last_sign_in_at: writtenCell(sql`coalesce(${isoInstantSql(sql.ref('u.last_sign_in_at'))}, '')`),
+  last_sign_in_at: writtenCell(emptyIfNull(isoInstantSql(sql.ref('u.last_sign_in_at')))),
   created_at: writtenCell(isoInstantSql(sql.ref('u.created_at'))),
 };
 
