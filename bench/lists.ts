@@ -1,7 +1,10 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { get, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Transform } from 'node:stream';
+import { createBrotliDecompress, createGunzip } from 'node:zlib';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { apiPaths } from '../contract/paths.ts';
@@ -148,27 +151,71 @@ async function getJson<T>(url: string, headers: Record<string, string>): Promise
   return (await response.json()) as T;
 }
 
-/** The export of every account by name over HTTP beside `psql \copy` of the same rows; seconds each. */
-async function benchExport(origin: string, headers: Record<string, string>, url: string): Promise<void> {
+/**
+ * Seconds to fetch the export of every account by name over HTTP with `acceptEncoding`, and its size
+ * decoded, as a browser saving the file would. On a connection of its own: one kept alive from the
+ * steps before may have sat idle for about the server's keep-alive time (65 s), and the server can
+ * close it just as it is reused.
+ */
+async function timeExport(
+  origin: string,
+  headers: Record<string, string>,
+  acceptEncoding: string,
+): Promise<{ seconds: number; bytes: number; coding: string }> {
   const started = performance.now();
-  const response = await fetch(`${origin}${apiPaths.tenants.export}?sort=name:asc`, { headers });
+  const response = await new Promise<IncomingMessage>((resolve, reject) => {
+    get(
+      `${origin}${apiPaths.tenants.export}?sort=name:asc`,
+      { headers: { ...headers, 'accept-encoding': acceptEncoding }, agent: false },
+      resolve,
+    ).once('error', reject);
+  });
+  if (response.statusCode !== 200) throw new Error(`GET export: ${response.statusCode}`);
+  const coding = response.headers['content-encoding'] ?? 'none';
+  const decoders: Record<string, () => Transform> = { gzip: createGunzip, br: createBrotliDecompress };
+  const decoder = decoders[coding];
   let bytes = 0;
-  for await (const chunk of response.body ?? []) bytes += (chunk as Uint8Array).byteLength;
-  const exportSeconds = (performance.now() - started) / 1000;
+  for await (const chunk of decoder ? response.pipe(decoder()) : response)
+    bytes += (chunk as Buffer).byteLength;
+  return { seconds: (performance.now() - started) / 1000, bytes, coding };
+}
+
+/** Seconds `psql \copy` takes to write the export's rows (every account and its partner, by name). */
+function timePsqlCopy(url: string): number {
   const copy = `\\copy (select a.id, a.name, a.display_name, a.active, a.friendly_identifier, a.service_from,
     a.service_to, a.locale, a.type, a.system_account, a.partner_account_id, p.name, a.federated_account_id,
     a.federation_status, a.federated_account_details_url, a.version from accounts a
     left join accounts p on p.id = a.partner_account_id order by lower(a.name), a.id) to '/dev/null' csv`;
-  const copyStarted = performance.now();
+  const started = performance.now();
   const psql = spawnSync('psql', ['-q', '-v', 'ON_ERROR_STOP=1', '-c', copy.replaceAll('\n', ' '), url], {
     encoding: 'utf8',
   });
   if (psql.status !== 0) throw new Error(`psql: ${psql.stderr}`);
-  const copySeconds = (performance.now() - copyStarted) / 1000;
+  return (performance.now() - started) / 1000;
+}
+
+/**
+ * The export of every account by name over HTTP, uncompressed and in each coding the server sends,
+ * beside `psql \copy` of the same rows (timed before and after the exports, the ratio against their
+ * mean, since a shared machine drifts).
+ */
+async function benchExport(origin: string, headers: Record<string, string>, url: string): Promise<void> {
+  const copyBefore = timePsqlCopy(url);
+  const exports = [];
+  for (const acceptEncoding of ['identity', 'gzip', 'br']) {
+    exports.push({ acceptEncoding, ...(await timeExport(origin, headers, acceptEncoding)) });
+  }
+  const copyAfter = timePsqlCopy(url);
+  const copySeconds = (copyBefore + copyAfter) / 2;
   console.info(
-    `  CSV export, every account by name: ${exportSeconds.toFixed(2)} s (${(bytes / 1e6).toFixed(0)} MB); ` +
-      `psql \\copy of the same rows ${copySeconds.toFixed(2)} s; ratio ${(exportSeconds / copySeconds).toFixed(2)} ×`,
+    `  psql \\copy of the export's rows: ${copyBefore.toFixed(2)} s before the exports, ${copyAfter.toFixed(2)} s after`,
   );
+  for (const { acceptEncoding, seconds, bytes, coding } of exports) {
+    console.info(
+      `  CSV export, every account by name, Accept-Encoding ${acceptEncoding} (sent ${coding}): ` +
+        `${seconds.toFixed(2)} s (${(bytes / 1e6).toFixed(0)} MB); ratio ${(seconds / copySeconds).toFixed(2)} × psql \\copy`,
+    );
+  }
 }
 
 async function benchSize(size: number): Promise<void> {

@@ -24,7 +24,7 @@ import { isUniqueViolation } from '../db/unique-violation.ts';
 import { cancelPendingEnrollmentsOf } from '../enrollments/lifecycle.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { requireAuth } from '../http/authenticate.ts';
-import { csvResponse, EXPORT_BATCH_SIZE } from '../http/csv-stream.ts';
+import { writtenCsvResponse } from '../http/csv-stream.ts';
 import { entityTag } from '../http/entity-tags.ts';
 import { ApiError } from '../http/errors.ts';
 import { validateJson, validateParams, validateQuery } from '../http/validate.ts';
@@ -34,8 +34,9 @@ import { revokeAccountSessions } from '../identity/sessions.ts';
 import { type ChangeSpec, type ResourceKind, versionedResource } from '../resources/versioned-resource.ts';
 import { insertUser, userNameTaken } from '../users/repository.ts';
 import { ensureBuiltInRoles } from '../users/roles.ts';
-import { TENANT_CSV_HEADER, tenantCsvLine } from './csv.ts';
-import { DEFAULT_SORT, expiringCounts, listTenants, tenantBatches } from './list.ts';
+import { TENANT_CSV_HEADER } from './csv.ts';
+import { tenantCsvBody } from './export.ts';
+import { DEFAULT_SORT, expiringCounts, listTenants } from './list.ts';
 import {
   type AccountRow,
   deleteAccounts,
@@ -180,10 +181,9 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
   app.get('/tenants/export', authenticated, mayView, validateQuery(tenantExportQuerySchema), (c) => {
     const { sort = DEFAULT_SORT, ...filters } = c.req.valid('query');
     const day = today();
-    return csvResponse(c, {
+    return writtenCsvResponse(c, {
       header: TENANT_CSV_HEADER,
-      batches: tenantBatches(db, c.var.principal, filters, sort, day, EXPORT_BATCH_SIZE),
-      line: tenantCsvLine,
+      body: tenantCsvBody(db, c.var.principal, filters, sort, day),
       filename: `accounts-${day}.csv`,
     });
   });

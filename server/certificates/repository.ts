@@ -11,7 +11,7 @@ import type { CertificateFilters, CertificateSummary } from '../../contract/sche
 import type { SortOrder } from '../../contract/schemas/query.ts';
 import type { CertificateSortColumn } from '../../contract/sort-columns.ts';
 import { visibleTo } from '../authorization/account-reach.ts';
-import { keysetBatches, type SortKeys } from '../db/keyset.ts';
+import type { SortKeys } from '../db/keyset.ts';
 import { containsPattern } from '../db/like.ts';
 import { type ListPageOf, listPage, type PageRequest } from '../db/list-page.ts';
 import type { Database } from '../db/schema.ts';
@@ -27,7 +27,7 @@ import type { Principal } from '../identity/principal.ts';
 export const DEFAULT_SORT: SortOrder<CertificateSortColumn> = { column: 'issued', direction: 'desc' };
 
 /** The derived status: revoked once revoked, else expired after its end of validity, else issued. */
-function statusOf(now: Date) {
+export function statusOf(now: Date) {
   return sql<string>`case
     when ${sql.ref('certificates.revoked_at')} is not null then 'revoked'
     when ${sql.ref('certificates.not_after')} < ${now} then 'expired'
@@ -35,7 +35,7 @@ function statusOf(now: Date) {
 }
 
 /** Sort keys per column, before the `id` tie-breaker; none is ever null (keyset exports need that). */
-function sortKeys(column: CertificateSortColumn, now: Date): SortKeys {
+export function sortKeys(column: CertificateSortColumn, now: Date): SortKeys {
   const issued = sql.ref('certificates.created_at');
   const keys: Record<CertificateSortColumn, readonly RawBuilder<unknown>[]> = {
     common_name: [sql`lower(${sql.ref('certificates.common_name')})`],
@@ -79,7 +79,7 @@ function startOfDay(date: string): Date {
   return new Date(`${date}T00:00:00Z`);
 }
 
-function filteredCertificates(
+export function filteredCertificates(
   db: Kysely<Database>,
   principal: Principal,
   filters: CertificateFilters,
@@ -181,21 +181,6 @@ export async function listCertificates(
     (cut) => selectSummary(cut, now).execute(),
   );
   return { items: rows.map(toSummary), ...total };
-}
-
-/** Every matching certificate in `sort` order, in batches (the CSV export). */
-export async function* certificateBatches(
-  db: Kysely<Database>,
-  principal: Principal,
-  filters: CertificateFilters,
-  sort: SortOrder<CertificateSortColumn>,
-  batchSize: number,
-  now: Date,
-): AsyncGenerator<CertificateSummary[], void, undefined> {
-  const rows = () => selectSummary(filteredCertificates(db, principal, filters, now), now);
-  for await (const batch of keysetBatches(rows, sortKeys(sort.column, now), sort.direction, batchSize)) {
-    yield batch.map(toSummary);
-  }
 }
 
 /** A certificate within reach as the routes need it: its summary, its DER, its issuer. */

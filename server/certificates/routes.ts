@@ -25,15 +25,15 @@ import { utcDate } from '../dates.ts';
 import { pageAndFilters } from '../db/list-page.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { requireAuth } from '../http/authenticate.ts';
-import { csvResponse, EXPORT_BATCH_SIZE } from '../http/csv-stream.ts';
+import { writtenCsvResponse } from '../http/csv-stream.ts';
 import { entityTag } from '../http/entity-tags.ts';
 import { ApiError } from '../http/errors.ts';
 import { validateJson, validateParams, validateQuery } from '../http/validate.ts';
 import { type ResourceKind, versionedResource } from '../resources/versioned-resource.ts';
 import { assertCertificateAccess, assertListable } from './access.ts';
-import { CERTIFICATE_CSV_HEADER, certificateCsvLine } from './csv.ts';
+import { CERTIFICATE_CSV_HEADER } from './csv.ts';
+import { certificateCsvBody } from './export.ts';
 import {
-  certificateBatches,
   certificateSummary,
   DEFAULT_SORT,
   findReachableCertificate,
@@ -102,10 +102,9 @@ export function certificateRoutes(deps: AppDeps): Hono<AppEnv> {
     const now = deps.now();
     if (format === 'csv') {
       await assertListable(db, principal, filters);
-      return csvResponse(c, {
+      return writtenCsvResponse(c, {
         header: CERTIFICATE_CSV_HEADER,
-        batches: certificateBatches(db, principal, filters, sort, EXPORT_BATCH_SIZE, now),
-        line: certificateCsvLine,
+        body: certificateCsvBody(db, principal, filters, sort, now),
         filename: `certificates-${utcDate(now)}.csv`,
       });
     }

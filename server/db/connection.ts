@@ -5,6 +5,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { ServerConfig } from '../config.ts';
+import { enableCopyOut } from './copy-out.ts';
 import { PgliteDialect } from './pglite-dialect.ts';
 import type { Database } from './schema.ts';
 import { WriteObserver } from './write-observer.ts';
@@ -189,6 +190,7 @@ function openPostgres(databaseUrl: string, schema: string | undefined): OpenData
       await client.end();
     };
   });
+  enableCopyOut(db, pool);
   changeFeeds.set(db, { writes, listen: notifications.source });
   return {
     db,

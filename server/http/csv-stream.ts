@@ -5,8 +5,8 @@ import { compressStream, streamCodingFor } from './compression.ts';
 export { csvCell, csvLine } from '../../contract/csv.ts';
 
 /**
- * Rows per query of an export: one batch is all it holds in memory (a few MB). 5,000 read a million
- * accounts in 0.84× the time 1,000 took; 10,000 gained nothing more (`npm run bench lists`).
+ * Rows per query of an export read in batches: one batch is all it holds in memory (a few MB). 5,000
+ * read a million accounts in 0.84× the time 1,000 took; 10,000 gained nothing more (`npm run bench lists`).
  */
 export const EXPORT_BATCH_SIZE = 5000;
 
@@ -15,6 +15,13 @@ export interface CsvExport<TRow> {
   header: string;
   batches: AsyncGenerator<readonly TRow[], void, undefined>;
   line(row: TRow): string;
+  filename: string;
+}
+
+/** A CSV export whose lines come written (by the database: decision 027), in pieces of any size. */
+export interface WrittenCsvExport {
+  header: string;
+  body: AsyncGenerator<string | Uint8Array, void, undefined>;
   filename: string;
 }
 
@@ -29,51 +36,83 @@ export interface StreamedFile<TRow> {
   filename: string;
 }
 
+/** A streamed file whose body after the head comes in pieces of any size. */
+interface StreamedBody {
+  head: string;
+  body: AsyncGenerator<string | Uint8Array, void, undefined>;
+  tail?: () => Promise<string>;
+  contentType: string;
+  filename: string;
+}
+
+/** Each batch of `batches` written as one piece of text. */
+async function* writtenBatches<TRow>(
+  batches: AsyncGenerator<readonly TRow[], void, undefined>,
+  line: (row: TRow) => string,
+): AsyncGenerator<string, void, undefined> {
+  // Stopping this generator early ends `batches` too (for await returns it).
+  for await (const batch of batches) yield batch.map(line).join('');
+}
+
 /**
- * Answers a file streamed batch by batch, so an export holds one batch in memory whatever its size.
- * The first batch is read before answering, so a failure to start is a clean 500, not a cut file; a
- * later failure can only cut the transfer, and the log says why. Sent compressed when the client
- * accepts it (brotli or gzip).
+ * Answers a file streamed piece by piece, so an export holds one piece (a batch of rows, a chunk of
+ * COPY data) in memory whatever its size. The first piece is read before answering, so a failure to
+ * start is a clean 500, not a cut file; a later failure can only cut the transfer, and the log says
+ * why. Sent compressed when the client accepts it (brotli or gzip).
  */
-export async function streamedFileResponse<TRow>(c: Context, file: StreamedFile<TRow>): Promise<Response> {
-  const { batches, line } = file;
-  const first = await batches.next();
+async function streamedBodyResponse(c: Context, file: StreamedBody): Promise<Response> {
+  const { body } = file;
+  const first = await body.next();
   const encoder = new TextEncoder();
-  const finish = async (controller: ReadableStreamDefaultController<Uint8Array>) => {
-    if (file.tail) controller.enqueue(encoder.encode(await file.tail()));
-    controller.close();
-  };
-  const body = new ReadableStream<Uint8Array>({
+  const bytes = (piece: string | Uint8Array) => (typeof piece === 'string' ? encoder.encode(piece) : piece);
+  const stream = new ReadableStream<Uint8Array>({
     start(controller) {
-      const lines = first.done ? [] : first.value.map(line);
-      controller.enqueue(encoder.encode(file.head + lines.join('')));
+      controller.enqueue(encoder.encode(file.head));
+      if (!first.done) controller.enqueue(bytes(first.value));
     },
     async pull(controller) {
       try {
-        const next = await batches.next();
-        if (next.done) await finish(controller);
-        else controller.enqueue(encoder.encode(next.value.map(line).join('')));
+        const next = await body.next();
+        if (!next.done) {
+          controller.enqueue(bytes(next.value));
+          return;
+        }
+        if (file.tail) controller.enqueue(encoder.encode(await file.tail()));
+        controller.close();
       } catch (error) {
         console.error(`${c.req.method} ${c.req.path} failed while streaming:`, error);
         controller.error(error);
       }
     },
     async cancel() {
-      await batches.return(undefined);
+      await body.return(undefined);
     },
   });
   const headers = new Headers({
     'Content-Type': file.contentType,
     'Content-Disposition': `attachment; filename="${file.filename}"`,
   });
-  // Text compresses to a fraction of its size; the rows are compressed as they are read, so the
-  // export still holds one batch in memory.
+  // Text compresses to a fraction of its size; the pieces are compressed as they are read, so the
+  // export still holds one piece in memory.
   const coding = streamCodingFor(c, headers);
   if (coding) headers.set('Content-Encoding', coding);
-  return c.body(coding ? compressStream(body, coding) : body, 200, Object.fromEntries(headers));
+  return c.body(coding ? compressStream(stream, coding) : stream, 200, Object.fromEntries(headers));
 }
+
+/** Answers a file streamed batch by batch (`streamedBodyResponse`). */
+export function streamedFileResponse<TRow>(c: Context, file: StreamedFile<TRow>): Promise<Response> {
+  const { batches, line, ...rest } = file;
+  return streamedBodyResponse(c, { ...rest, body: writtenBatches(batches, line) });
+}
+
+const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 
 /** Answers a CSV file streamed batch by batch (`streamedFileResponse`). */
 export function csvResponse<TRow>(c: Context, file: CsvExport<TRow>): Promise<Response> {
-  return streamedFileResponse(c, { ...file, head: file.header, contentType: 'text/csv; charset=utf-8' });
+  return streamedFileResponse(c, { ...file, head: file.header, contentType: CSV_CONTENT_TYPE });
+}
+
+/** Answers a CSV file whose lines come written, streamed as they come (`streamedBodyResponse`). */
+export function writtenCsvResponse(c: Context, file: WrittenCsvExport): Promise<Response> {
+  return streamedBodyResponse(c, { ...file, head: file.header, contentType: CSV_CONTENT_TYPE });
 }

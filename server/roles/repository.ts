@@ -5,7 +5,7 @@ import type { SortOrder } from '../../contract/schemas/query.ts';
 import type { Role, RoleListQuery } from '../../contract/schemas/users.ts';
 import type { RoleSortColumn } from '../../contract/sort-columns.ts';
 import { roleReach, userReach } from '../authorization/user-reach.ts';
-import { keysetBatches, type SortKeys } from '../db/keyset.ts';
+import type { SortKeys } from '../db/keyset.ts';
 import { containsPattern } from '../db/like.ts';
 import { type ListPageOf, listPage, type PageRequest } from '../db/list-page.ts';
 import type { Database } from '../db/schema.ts';
@@ -25,7 +25,7 @@ const lowerName = sql<string>`lower(${sql.ref('roles.name')})`;
  * assignments, so they keep their count. The one definition of a role's `users_count`: the list, its
  * sort, the export and the details all read it.
  */
-function holdersCount(db: Kysely<Database>, principal: Principal): RawBuilder<number> {
+export function holdersCount(db: Kysely<Database>, principal: Principal): RawBuilder<number> {
   const reachedHolders = db
     .selectFrom('user_roles')
     .select(sql<number>`count(*)::int`.as('holders'))
@@ -35,7 +35,7 @@ function holdersCount(db: Kysely<Database>, principal: Principal): RawBuilder<nu
 }
 
 /** Sort keys per column, before the `id` tie-breaker; built-in roles (no account) sort before custom ones. */
-function sortKeys(db: Kysely<Database>, principal: Principal, column: RoleSortColumn): SortKeys {
+export function sortKeys(db: Kysely<Database>, principal: Principal, column: RoleSortColumn): SortKeys {
   const keys: Record<RoleSortColumn, readonly RawBuilder<unknown>[]> = {
     name: [lowerName],
     application: [sql.ref('roles.app_code'), lowerName],
@@ -47,7 +47,7 @@ function sortKeys(db: Kysely<Database>, principal: Principal, column: RoleSortCo
 }
 
 /** The roles `principal` reaches, narrowed by the list's filters; an account out of reach is refused first. */
-function filteredRoles(db: Kysely<Database>, principal: Principal, filters: RoleFilters) {
+export function filteredRoles(db: Kysely<Database>, principal: Principal, filters: RoleFilters) {
   let query = db.selectFrom('roles').where(roleReach(principal));
   if (filters.q) query = query.where('roles.name', 'ilike', containsPattern(filters.q));
   if (filters.application_id !== undefined)
@@ -68,6 +68,11 @@ function filteredRoles(db: Kysely<Database>, principal: Principal, filters: Role
 
 type FilteredRoles = ReturnType<typeof filteredRoles>;
 
+/** The name of the role's account, null for built-in roles: a subquery rather than a join, so that the row can be locked (`for update`). */
+export const accountNameOf = sql<
+  string | null
+>`(select ${sql.ref('accounts.name')} from accounts where ${sql.ref('accounts.id')} = ${sql.ref('roles.account_id')})`;
+
 /** The columns of a Role, its holders counted within `principal`'s reach. */
 function selectRole(db: Kysely<Database>, principal: Principal, query: FilteredRoles) {
   return query.select([
@@ -76,12 +81,7 @@ function selectRole(db: Kysely<Database>, principal: Principal, query: FilteredR
     'roles.code',
     'roles.app_code',
     'roles.account_id',
-    // A subquery rather than a join, so that the row can be locked (`for update`).
-    sql<
-      string | null
-    >`(select ${sql.ref('accounts.name')} from accounts where ${sql.ref('accounts.id')} = ${sql.ref('roles.account_id')})`.as(
-      'account_name',
-    ),
+    accountNameOf.as('account_name'),
     'roles.archived',
     'roles.permissions',
     'roles.description',
@@ -135,21 +135,6 @@ export async function listRoles(
     (cut) => selectRole(db, principal, cut).execute(),
   );
   return { items: rows.map(toRole), ...total };
-}
-
-/** Every matching role in `sort` order, in batches (the CSV export). */
-export async function* roleBatches(
-  db: Kysely<Database>,
-  principal: Principal,
-  filters: RoleFilters,
-  sort: SortOrder<RoleSortColumn>,
-  batchSize: number,
-): AsyncGenerator<Role[], void, undefined> {
-  const rows = () => selectRole(db, principal, filteredRoles(db, principal, filters));
-  const keys = sortKeys(db, principal, sort.column);
-  for await (const batch of keysetBatches(rows, keys, sort.direction, batchSize)) {
-    yield batch.map(toRole);
-  }
 }
 
 /**

@@ -34,7 +34,7 @@ import { pageAndFilters } from '../db/list-page.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { requireAuth } from '../http/authenticate.ts';
-import { csvResponse, EXPORT_BATCH_SIZE } from '../http/csv-stream.ts';
+import { writtenCsvResponse } from '../http/csv-stream.ts';
 import { ApiError } from '../http/errors.ts';
 import { validateJson, validateParams, validateQuery } from '../http/validate.ts';
 import type { Principal } from '../identity/principal.ts';
@@ -43,7 +43,8 @@ import { assertMayReadUsers } from '../users/access.ts';
 import { DEFAULT_SORT as DEFAULT_USER_SORT, listUsers } from '../users/list.ts';
 import { assertMayDefineRoles, assertMayReadRoles } from './access.ts';
 import { changeRoleHolders } from './assignments.ts';
-import { ROLE_CSV_HEADER, roleCsvLine } from './csv.ts';
+import { ROLE_CSV_HEADER } from './csv.ts';
+import { roleCsvBody } from './export.ts';
 import {
   accountType,
   archiveRole,
@@ -53,7 +54,6 @@ import {
   listRoles,
   ROLE_NAME_CONSTRAINT,
   type RoleFilters,
-  roleBatches,
   roleNameTaken,
   updateRole,
 } from './repository.ts';
@@ -136,10 +136,9 @@ export function roleRoutes(deps: AppDeps): Hono<AppEnv> {
     const principal = c.var.principal;
     const { sort = DEFAULT_SORT, ...filters } = c.req.valid('query');
     await assertListable(db, principal, filters);
-    return csvResponse(c, {
+    return writtenCsvResponse(c, {
       header: ROLE_CSV_HEADER,
-      batches: roleBatches(db, principal, filters, sort, EXPORT_BATCH_SIZE),
-      line: roleCsvLine,
+      body: roleCsvBody(db, principal, filters, sort),
       filename: `roles-${utcDate(deps.now())}.csv`,
     });
   });

@@ -1,28 +1,29 @@
-import type { ServiceUserSummary } from '../../contract/schemas/service-users.ts';
-import { SERVICE_USER_CSV_COLUMNS, type ServiceUserCsvRecord } from '../../contract/service-user-csv.ts';
-import { ROLE_NAME_SEPARATOR } from '../../contract/user-csv.ts';
+import { sql } from 'kysely';
+import { SERVICE_USER_CSV_COLUMNS, type ServiceUserCsvColumn } from '../../contract/service-user-csv.ts';
+import { type CsvCellSql, csvLineSql, emptyIfNull, isoInstantSql, writtenCell } from '../db/csv-sql.ts';
 import { csvLine } from '../http/csv-stream.ts';
+import { roleNamesOf } from '../users/csv.ts';
+import { lastUsedOf, statusOf } from './repository.ts';
 
-/** The service users list as CSV, written by the one CSV writer of the platform (`http/csv-stream.ts`). */
+/**
+ * The service users list as CSV, written by the platform's CSV writer: the header here, each service
+ * user's line by the database through the writer's SQL form (server/db/csv-sql.ts, decision 027).
+ */
 
 export const SERVICE_USER_CSV_HEADER = csvLine(SERVICE_USER_CSV_COLUMNS);
 
-function serviceUserCsvRecord(user: ServiceUserSummary): ServiceUserCsvRecord {
-  return {
-    name: user.name,
-    description: user.description,
-    email: user.email,
-    primary_account: user.primary_account.name,
-    status: user.status,
-    end_date: user.end_date ?? '',
-    roles: user.roles.map((role) => role.name).join(ROLE_NAME_SEPARATOR),
-    last_used_at: user.last_used_at ?? '',
-    created_at: user.created_at,
+/** One service user as a CSV line on `today` (its status), its cells in the header's order. */
+export function serviceUserCsvLine(today: string) {
+  const cells: Record<ServiceUserCsvColumn, CsvCellSql> = {
+    name: sql.ref('users.user_name'),
+    description: sql.ref('service_users.description'),
+    email: sql.ref('users.email'),
+    primary_account: sql.ref('accounts.name'),
+    status: writtenCell(statusOf(today)),
+    end_date: writtenCell(emptyIfNull(sql<string | null>`${sql.ref('service_users.end_date')}::text`)),
+    roles: roleNamesOf(sql.ref('users.id')),
+    last_used_at: writtenCell(emptyIfNull(isoInstantSql(lastUsedOf))),
+    created_at: writtenCell(isoInstantSql(sql.ref('users.created_at'))),
   };
-}
-
-/** One service user as a CSV line, its cells in the header's order. */
-export function serviceUserCsvLine(user: ServiceUserSummary): string {
-  const record = serviceUserCsvRecord(user);
-  return csvLine(SERVICE_USER_CSV_COLUMNS.map((column) => record[column]));
+  return csvLineSql(SERVICE_USER_CSV_COLUMNS.map((column) => cells[column]));
 }

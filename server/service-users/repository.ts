@@ -14,7 +14,7 @@ import { visibleTo } from '../authorization/account-reach.ts';
 import { effectivePermissions } from '../authorization/grants.ts';
 import { userReach } from '../authorization/user-reach.ts';
 import { utcDate } from '../dates.ts';
-import { keysetBatches, type SortKeys } from '../db/keyset.ts';
+import type { SortKeys } from '../db/keyset.ts';
 import { containsPattern } from '../db/like.ts';
 import { type ListPageOf, listPage, type PageRequest } from '../db/list-page.ts';
 import type { Database } from '../db/schema.ts';
@@ -35,7 +35,7 @@ export type ServiceUserFilters = Omit<ServiceUserListQuery, 'limit' | 'offset' |
 export const DEFAULT_SORT: SortOrder<ServiceUserSortColumn> = { column: 'name', direction: 'asc' };
 
 /** The derived status (decision 018 §1): disabled, expired after its end date (UTC), else enabled. */
-function statusOf(today: string) {
+export function statusOf(today: string) {
   return sql<string>`case
     when not ${sql.ref('users.active')} then 'disabled'
     when ${sql.ref('service_users.end_date')} is not null and ${sql.ref('service_users.end_date')} < ${today}::date then 'expired'
@@ -43,7 +43,7 @@ function statusOf(today: string) {
 }
 
 /** When any of the service user's tokens was last used. */
-const lastUsedOf = sql<Date | null>`(
+export const lastUsedOf = sql<Date | null>`(
   select max(t.last_used_at) from api_tokens t where t.user_id = ${sql.ref('users.id')}
 )`;
 
@@ -55,7 +55,7 @@ const rolesOf = sql<{ id: string; name: string; code: string | null }[]>`(
 )`;
 
 /** Sort keys per column, before the `id` tie-breaker; none is ever null (keyset exports need that). */
-function sortKeys(column: ServiceUserSortColumn, today: string): SortKeys {
+export function sortKeys(column: ServiceUserSortColumn, today: string): SortKeys {
   const name = sql.ref('users.user_name_key');
   const keys: Record<ServiceUserSortColumn, readonly RawBuilder<unknown>[]> = {
     name: [name],
@@ -78,7 +78,7 @@ function reachableServiceUsers(db: Kysely<Database>, principal: Principal) {
     .where('users.kind', '=', 'service');
 }
 
-function filteredServiceUsers(
+export function filteredServiceUsers(
   db: Kysely<Database>,
   principal: Principal,
   filters: ServiceUserFilters,
@@ -159,22 +159,6 @@ export async function listServiceUsers(
     (cut) => selectSummary(cut, today).execute(),
   );
   return { items: rows.map(toSummary), ...total };
-}
-
-/** Every matching service user in `sort` order, in batches (the CSV export). */
-export async function* serviceUserBatches(
-  db: Kysely<Database>,
-  principal: Principal,
-  filters: ServiceUserFilters,
-  sort: SortOrder<ServiceUserSortColumn>,
-  batchSize: number,
-  now: Date,
-): AsyncGenerator<ServiceUserSummary[], void, undefined> {
-  const today = utcDate(now);
-  const rows = () => selectSummary(filteredServiceUsers(db, principal, filters, today), today);
-  for await (const batch of keysetBatches(rows, sortKeys(sort.column, today), sort.direction, batchSize)) {
-    yield batch.map(toSummary);
-  }
 }
 
 /** A service user within reach, as the rules need it: scope, account, what it holds, its end date. */

@@ -25,7 +25,7 @@ import type { Database } from '../db/schema.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { requireAuth, sessionIdOf } from '../http/authenticate.ts';
-import { csvResponse, EXPORT_BATCH_SIZE } from '../http/csv-stream.ts';
+import { writtenCsvResponse } from '../http/csv-stream.ts';
 import { entityTag } from '../http/entity-tags.ts';
 import { ApiError } from '../http/errors.ts';
 import { invalidField, validateJson, validateParams, validateQuery } from '../http/validate.ts';
@@ -37,7 +37,8 @@ import { permitAccessChange, replaceAccess } from '../users/access-change.ts';
 import { assertAccountsInReach, type RoleToGive, rolesInReach, scopeOfAccountType } from '../users/grants.ts';
 import { userNameTaken } from '../users/repository.ts';
 import { assertServiceUserAccess, SERVICE_USER_TOKEN_OWNERS } from './access.ts';
-import { SERVICE_USER_CSV_HEADER, serviceUserCsvLine } from './csv.ts';
+import { SERVICE_USER_CSV_HEADER } from './csv.ts';
+import { serviceUserCsvBody } from './export.ts';
 import {
   DEFAULT_SORT,
   deleteServiceUser,
@@ -46,7 +47,6 @@ import {
   listServiceUsers,
   type ReachableServiceUser,
   type ServiceUserFilters,
-  serviceUserBatches,
   serviceUserRecord,
   updateServiceUserFields,
 } from './repository.ts';
@@ -114,10 +114,9 @@ export function serviceUserRoutes(deps: AppDeps): Hono<AppEnv> {
     const { sort = DEFAULT_SORT, ...filters } = c.req.valid('query');
     await assertListable(db, c.var.principal, filters);
     const now = deps.now();
-    return csvResponse(c, {
+    return writtenCsvResponse(c, {
       header: SERVICE_USER_CSV_HEADER,
-      batches: serviceUserBatches(db, c.var.principal, filters, sort, EXPORT_BATCH_SIZE, now),
-      line: serviceUserCsvLine,
+      body: serviceUserCsvBody(db, c.var.principal, filters, sort, now),
       filename: `service-users-${utcDate(now)}.csv`,
     });
   });

@@ -8,7 +8,7 @@ import {
 } from '../../contract/schemas/users.ts';
 import type { UserSortColumn } from '../../contract/sort-columns.ts';
 import { userReach } from '../authorization/user-reach.ts';
-import { keysetBatches, orderByKeys, type SortKeys } from '../db/keyset.ts';
+import { orderByKeys, type SortKeys } from '../db/keyset.ts';
 import { containsPattern } from '../db/like.ts';
 import { type ListPageOf, listPage, type PageRequest } from '../db/list-page.ts';
 import type { Database, User } from '../db/schema.ts';
@@ -46,7 +46,7 @@ const SORT_KEYS: Record<UserSortColumn, readonly RawBuilder<unknown>[]> = {
   created: [sql.ref('u.created_at')],
 };
 
-function sortKeys(column: UserSortColumn): SortKeys {
+export function sortKeys(column: UserSortColumn): SortKeys {
   return [...SORT_KEYS[column], sql.ref('u.id')];
 }
 
@@ -67,7 +67,7 @@ function reachableUsers(db: Kysely<Database>, principal: Principal) {
 }
 
 /** The whole users `rows` selects, as table `u` joined to their primary account `a`. */
-function withPrimaryAccount<DB, TB extends keyof DB>(
+export function withPrimaryAccount<DB, TB extends keyof DB>(
   db: Kysely<Database>,
   rows: SelectQueryBuilder<DB, TB, User>,
 ) {
@@ -75,7 +75,7 @@ function withPrimaryAccount<DB, TB extends keyof DB>(
 }
 
 /** The reachable users narrowed by the list's filters; ids out of reach are refused by the route first. */
-function filteredUsers(db: Kysely<Database>, principal: Principal, filters: UserFilters) {
+export function filteredUsers(db: Kysely<Database>, principal: Principal, filters: UserFilters) {
   let query = db.selectFrom(reachableUsers(db, principal).as('u'));
   if (filters.q) {
     // Each side is the expression of a trigram index; the pattern is lowered to match them.
@@ -184,18 +184,4 @@ export async function listUsers(
     (cut) => orderByKeys(selectSummary(db, cut.selectAll('u')), keys, page.sort.direction).execute(),
   );
   return { items: rows.map(toUserSummary), ...total };
-}
-
-/** Every matching user in `sort` order, in batches (the CSV export). */
-export async function* userBatches(
-  db: Kysely<Database>,
-  principal: Principal,
-  filters: UserFilters,
-  sort: SortOrder<UserSortColumn>,
-  batchSize: number,
-): AsyncGenerator<UserSummary[], void, undefined> {
-  const rows = () => selectSummary(db, filteredUsers(db, principal, filters).selectAll('u'));
-  for await (const batch of keysetBatches(rows, sortKeys(sort.column), sort.direction, batchSize)) {
-    yield batch.map(toUserSummary);
-  }
 }

@@ -25,7 +25,7 @@ import { pageAndFilters } from '../db/list-page.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { requireAuth, requireSession } from '../http/authenticate.ts';
-import { csvResponse, EXPORT_BATCH_SIZE } from '../http/csv-stream.ts';
+import { writtenCsvResponse } from '../http/csv-stream.ts';
 import { ApiError } from '../http/errors.ts';
 import { validateJson, validateParams, validateQuery } from '../http/validate.ts';
 import type { Principal } from '../identity/principal.ts';
@@ -33,7 +33,7 @@ import { accessScopeOf } from '../identity/sessions.ts';
 import { licensedApplications } from '../licence/store.ts';
 import { type ResourceKind, versionedResource } from '../resources/versioned-resource.ts';
 import { assertMayReadUsers, assertUserAccess } from './access.ts';
-import { USER_CSV_HEADER, userCsvLine } from './csv.ts';
+import { USER_CSV_HEADER } from './csv.ts';
 import {
   applyUserUpdate,
   assertEditableByYou,
@@ -41,9 +41,10 @@ import {
   type EditableUser,
   findEditableUser,
 } from './edit.ts';
+import { userCsvBody } from './export.ts';
 import { userLifecycleRoutes } from './lifecycle.ts';
 import { userLinkRoutes } from './links.ts';
-import { DEFAULT_SORT, listUsers, type UserFilters, userBatches } from './list.ts';
+import { DEFAULT_SORT, listUsers, type UserFilters } from './list.ts';
 import { userMailRoutes } from './mail-requests.ts';
 import { changeOwnPassword } from './password.ts';
 import { applicationOf, applicationRoles, userNameTaken, userRecord } from './repository.ts';
@@ -136,10 +137,9 @@ export function userRoutes(deps: AppDeps): Hono<AppEnv> {
   app.get('/user/export', authenticated, validateQuery(userExportQuerySchema), async (c) => {
     const { sort = DEFAULT_SORT, ...filters } = c.req.valid('query');
     await assertListable(db, c.var.principal, filters);
-    return csvResponse(c, {
+    return writtenCsvResponse(c, {
       header: USER_CSV_HEADER,
-      batches: userBatches(db, c.var.principal, filters, sort, EXPORT_BATCH_SIZE),
-      line: userCsvLine,
+      body: userCsvBody(db, c.var.principal, filters, sort),
       filename: `users-${utcDate(deps.now())}.csv`,
     });
   });

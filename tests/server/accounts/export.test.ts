@@ -4,7 +4,7 @@ import { apiPaths } from '../../../contract/paths.ts';
 import type { TenantList } from '../../../contract/schemas/tenants.ts';
 import { TENANT_CSV_COLUMNS } from '../../../contract/tenant-csv.ts';
 import { parseCsv, parseTenantCsv } from '../../../e2e/support/csv.ts';
-import { csvCell } from '../../../server/http/csv-stream.ts';
+import { csvCell, csvLine } from '../../../server/http/csv-stream.ts';
 import { type Caller, call } from '../organizations/requests.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 import { daysFromToday, fixedClock, insertAccount, signedInUser, TODAY } from './helpers.ts';
@@ -89,6 +89,56 @@ describe('GET tenants/export', () => {
         federated_account_id: `'=HYPERLINK("https://evil.example")`,
       },
     ]);
+  });
+
+  it('writes every line as the platform’s CSV writer does, byte for byte', async () => {
+    // Written by the database (decision 027); the expected lines by contract/csv.ts from the same values.
+    const accounts = [
+      { name: 'Tricky A =1+1, "quoted"', friendlyIdentifier: '+49 30', serviceTo: null, active: true },
+      {
+        name: 'Tricky B\ttab;semi\r\nlines',
+        friendlyIdentifier: '-5',
+        serviceTo: daysFromToday(3),
+        active: false,
+      },
+      {
+        name: 'Tricky C Müller 株式会社 🎉',
+        friendlyIdentifier: "O'Brien\\path",
+        serviceTo: null,
+        active: true,
+      },
+    ];
+    for (const account of accounts) {
+      await insertAccount(harness, {
+        ...account,
+        partnerAccountId: partnerAccount,
+        serviceFrom: daysFromToday(-2),
+        federation: { status: 'linked', accountId: '@linked, "x"' },
+      });
+    }
+    const text = await (await exportCsv('?name=tricky&sort=name:asc')).text();
+    // Named A, B, C: in name order whatever the database's collation.
+    const lines = accounts.map((account) =>
+      csvLine([
+        account.name,
+        account.active ? 'active' : 'inactive',
+        account.friendlyIdentifier,
+        daysFromToday(-2),
+        account.serviceTo ?? '',
+        'standard',
+        'Export Partner',
+        'linked',
+        '@linked, "x"',
+      ]),
+    );
+    expect(text).toBe(csvLine(TENANT_CSV_COLUMNS) + lines.join(''));
+  });
+
+  it('filters on text holding quotes and backslashes as it is', async () => {
+    const rows = parseTenantCsv(
+      await (await exportCsv(`?friendly_identifier=${encodeURIComponent("O'Brien\\")}`)).text(),
+    );
+    expect(rows.map((row) => row.friendly_identifier)).toEqual(["O'Brien\\path"]);
   });
 
   it('streams every page, in the list’s order, whatever the sort', async () => {

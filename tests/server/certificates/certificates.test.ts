@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CERTIFICATE_CSV_COLUMNS } from '../../../contract/certificate-csv.ts';
+import { csvLine } from '../../../contract/csv.ts';
 import { apiPaths } from '../../../contract/paths.ts';
 import type { Certificate, CertificateList } from '../../../contract/schemas/certificates.ts';
 import { insertAccount, signedInUser } from '../accounts/helpers.ts';
@@ -282,5 +283,36 @@ describe('GET certificate/export', () => {
     ]);
     expect(lines[1]).toContain(',revoked,');
     expect(lines[1]).toContain(',keyCompromise,');
+  });
+
+  it('writes each line as the CSV writer writes the list’s certificate, byte for byte', async () => {
+    // Written by the database (decision 027); the expected lines by contract/csv.ts from the list.
+    const query = { issued_from: '2020-01-01', sort: 'valid_to:desc' };
+    const { items } = await list({ ...query, limit: '200' });
+    expect(items.length).toBeGreaterThan(3);
+    const response = await call(
+      harness,
+      'GET',
+      `${apiPaths.certificates.export}?${new URLSearchParams({ ...query, format: 'csv' }).toString()}`,
+      { token: system.token },
+    );
+    const lines = items.map((certificate) =>
+      csvLine([
+        certificate.serial_number,
+        certificate.common_name,
+        certificate.subject,
+        certificate.account?.name ?? '',
+        certificate.profile_name ?? '',
+        certificate.source,
+        certificate.key_algorithm,
+        certificate.status,
+        certificate.not_before,
+        certificate.not_after,
+        certificate.revoked_at ?? '',
+        certificate.revocation_reason ?? '',
+        certificate.created_at,
+      ]),
+    );
+    expect(await response.text()).toBe(csvLine(CERTIFICATE_CSV_COLUMNS) + lines.join(''));
   });
 });

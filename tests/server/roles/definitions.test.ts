@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { csvLine } from '../../../contract/csv.ts';
 import { apiPaths } from '../../../contract/paths.ts';
 import {
   BUILT_IN_ROLES,
@@ -6,7 +7,7 @@ import {
   PERMISSION_NAMES,
   type PermissionName,
 } from '../../../contract/permissions.ts';
-import { ROLE_CSV_COLUMNS } from '../../../contract/role-csv.ts';
+import { PERMISSION_NAME_SEPARATOR, ROLE_CSV_COLUMNS } from '../../../contract/role-csv.ts';
 import type {
   PermissionGroupList,
   Role,
@@ -360,6 +361,35 @@ describe('export', () => {
     expect(lines.some((line) => line.includes('Account administrator'))).toBe(false);
     const names = lines.slice(1).map((line) => line.split(',')[0] ?? '');
     expect(names).toEqual([...names].sort((a, b) => b.toLowerCase().localeCompare(a.toLowerCase())));
+  });
+
+  it('writes each line as the CSV writer writes the list’s role, byte for byte', async () => {
+    // Written by the database (decision 027); the expected lines by contract/csv.ts from the list.
+    await insertCustomRole(harness, accountA, ['VIEW_USER', 'VIEW_ACCOUNT'], `=Lines, "${uniqueName()}"`);
+    await insertCustomRole(harness, accountA, [], `Lines ${uniqueName()}`);
+    const query = '?q=Lines&sort=created:desc';
+    const { items } = (await (
+      await call(harness, 'GET', `${apiPaths.roles.list}${query}`, { token: system.token })
+    ).json()) as RoleList;
+    expect(items.length).toBeGreaterThanOrEqual(2);
+    const text = await (
+      await call(harness, 'GET', `${apiPaths.roles.export}${query}`, { token: system.token })
+    ).text();
+    const lines = items.map((role) =>
+      csvLine([
+        role.name,
+        role.app_code,
+        role.built_in ? 'built_in' : 'custom',
+        role.account_id ?? '',
+        role.account_name ?? '',
+        role.status,
+        role.description,
+        role.permissions.join(PERMISSION_NAME_SEPARATOR),
+        String(role.users_count),
+        role.created_at,
+      ]),
+    );
+    expect(text).toBe(csvLine(ROLE_CSV_COLUMNS) + lines.join(''));
   });
 });
 

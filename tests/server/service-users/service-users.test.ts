@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { csvLine } from '../../../contract/csv.ts';
 import { apiPaths } from '../../../contract/paths.ts';
 import { API_TOKEN_PATTERN, type ApiTokenList } from '../../../contract/schemas/api-tokens.ts';
 import type { AuthMe } from '../../../contract/schemas/identity.ts';
@@ -9,6 +10,7 @@ import type {
 } from '../../../contract/schemas/service-users.ts';
 import type { UserList } from '../../../contract/schemas/users.ts';
 import { SERVICE_USER_CSV_COLUMNS } from '../../../contract/service-user-csv.ts';
+import { ROLE_NAME_SEPARATOR } from '../../../contract/user-csv.ts';
 import { hashPassword } from '../../../server/identity/passwords.ts';
 import { startSession } from '../../../server/identity/sessions.ts';
 import { daysFromToday, fixedClock, insertAccount } from '../accounts/helpers.ts';
@@ -265,6 +267,39 @@ describe('listing and exporting', () => {
     const text = await response.text();
     expect(text.split('\r\n')[0]).toBe(SERVICE_USER_CSV_COLUMNS.join(','));
     expect(text).toContain(made.service_user.name);
+  });
+});
+
+describe('the export’s lines', () => {
+  it('are what the CSV writer writes for the list’s service users, byte for byte', async () => {
+    // Written by the database (decision 027); the expected lines by contract/csv.ts from the list.
+    const used = await create({
+      name: 'Lines used',
+      description: '-Copies, "quoted"\nover two lines',
+      end_date: daysFromToday(5),
+    });
+    expect((await me(used.api_token.value)).status).toBe(200);
+    await create({ name: 'Lines never used', description: '@once' });
+    const query = '?q=Lines&sort=last_used:desc';
+    const list = (await (
+      await asAdmin('GET', `${apiPaths.serviceUsers.list}${query}`)
+    ).json()) as ServiceUserList;
+    expect(list.items.map((item) => item.last_used_at === null)).toEqual([false, true]);
+    const text = await (await asAdmin('GET', `${apiPaths.serviceUsers.export}${query}`)).text();
+    const lines = list.items.map((item) =>
+      csvLine([
+        item.name,
+        item.description,
+        item.email,
+        item.primary_account.name,
+        item.status,
+        item.end_date ?? '',
+        item.roles.map((role) => role.name).join(ROLE_NAME_SEPARATOR),
+        item.last_used_at ?? '',
+        item.created_at,
+      ]),
+    );
+    expect(text).toBe(csvLine(SERVICE_USER_CSV_COLUMNS) + lines.join(''));
   });
 });
 
