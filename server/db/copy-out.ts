@@ -4,10 +4,11 @@ import type { Database } from './schema.ts';
 
 /**
  * Rows of one text column streamed out of PostgreSQL by `COPY (query) TO STDOUT`, as bytes (decision
- * 027). The `pg` driver has no COPY support of its own; `pg-copy-streams` is not a dependency, so
- * this is the COPY-out sub-protocol over `pg`'s submittable queries: the query is sent, every
- * CopyData message the server answers is read as it arrives, and the socket is paused while the
- * reader is behind, so an export holds about `HIGH_WATER_BYTES` whatever its size.
+ * 027). The `pg` driver has no COPY support of its own. This is the COPY-out sub-protocol over `pg`'s
+ * submittable queries rather than `pg-copy-streams`, because the connection must go back to the pool
+ * when the server has sent the last row, not when a slow download has taken it: every CopyData
+ * message the server answers is read as it arrives, and the socket is paused while the reader is
+ * behind, so an export holds about `HIGH_WATER_BYTES` whatever its size.
  *
  * COPY takes no bind parameters, so the query's parameters are written into its text as literals
  * (`inlineParameters`). The binary format is used because it passes each value through untouched:
