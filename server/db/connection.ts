@@ -66,6 +66,22 @@ export function changeFeedOf(db: Kysely<Database>): ChangeFeed | undefined {
  * A notification source whose listeners all stop when the database closes (`stopAll`), so no
  * listening connection outlives it.
  */
+/** `db` with its change feed registered; closing it stops its listeners before the database. */
+function withChangeFeed(
+  db: Kysely<Database>,
+  writes: WriteObserver,
+  notifications: ReturnType<typeof closingWithDatabase>,
+): OpenDatabase {
+  changeFeeds.set(db, { writes, listen: notifications.source });
+  return {
+    db,
+    close: async () => {
+      await notifications.stopAll();
+      await db.destroy();
+    },
+  };
+}
+
 function closingWithDatabase(listen: NotificationSource) {
   const stops = new Set<() => Promise<void>>();
   let closed = false;
@@ -135,13 +151,8 @@ async function openPglite(dataDir: string | null, from?: Blob): Promise<OpenData
     const unlisten = await pglite.listen(channel, notified);
     return () => unlisten();
   });
-  changeFeeds.set(db, { writes, listen: notifications.source });
   return {
-    db,
-    close: async () => {
-      await notifications.stopAll();
-      await db.destroy();
-    },
+    ...withChangeFeed(db, writes, notifications),
     dump: () => pglite.dumpDataDir('none'),
   };
 }
@@ -191,14 +202,7 @@ function openPostgres(databaseUrl: string, schema: string | undefined): OpenData
     };
   });
   enableCopyOut(db, pool);
-  changeFeeds.set(db, { writes, listen: notifications.source });
-  return {
-    db,
-    close: async () => {
-      await notifications.stopAll();
-      await db.destroy();
-    },
-  };
+  return withChangeFeed(db, writes, notifications);
 }
 
 function isServerConfig(target: ServerConfig | DatabaseLocation): target is ServerConfig {
