@@ -5,6 +5,8 @@ export const STORAGE_KEYS = {
   language: 'trust-console.language',
   theme: 'trust-console.theme',
   activeAccount: 'trust-console.active-account',
+  /** Set once this browser has seen the platform with its first administrator (features/setup). */
+  platformConfigured: 'trust-console.platform-configured',
 } as const;
 
 /**

@@ -42,6 +42,31 @@ describe('sign-in page', () => {
     expect(await screen.findByRole('heading', { name: 'Set up the license' })).toBeTruthy();
   });
 
+  it('shows the form at once where the platform was seen set up, and leaves if the answer says otherwise', async () => {
+    window.localStorage.setItem('trust-console.platform-configured', '1');
+    let answerStatus = (_answer: Response) => {};
+    publicApi({
+      'GET /account/ui-api/v1/setup/status': () =>
+        new Promise<Response>((resolve) => {
+          answerStatus = resolve;
+        }),
+      'GET /account/ui-api/v1/license/status': () => json({ status: 'VALID', redirect_url: null }),
+    });
+    renderApp(loginPath({ return_path: '/account/accounts' }));
+    expect(await screen.findByLabelText('Username')).toBeTruthy();
+
+    answerStatus(json({ licence_installed: true, administrator_exists: false }));
+    expect(await screen.findByRole('heading', { name: 'Create the first administrator' })).toBeTruthy();
+    expect(window.localStorage.getItem('trust-console.platform-configured')).toBeNull();
+  });
+
+  it('remembers a platform seen set up', async () => {
+    publicApi();
+    renderApp(loginPath({ return_path: '/account/accounts' }));
+    expect(await screen.findByLabelText('Username')).toBeTruthy();
+    expect(window.localStorage.getItem('trust-console.platform-configured')).toBe('1');
+  });
+
   it('shows without a connection, where a sign-out made offline leads, and fails on a server error', async () => {
     publicApi({
       'GET /account/ui-api/v1/setup/status': () => {

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { apiPaths } from '../../../../contract/paths.ts';
@@ -84,6 +84,19 @@ describe('the start-up of the console', () => {
       ].sort(),
     );
     expect(api.rounds()).toBe(1);
+  });
+
+  it('opens a secure address without a session on the sign-in form before any answer where the platform was seen set up', async () => {
+    window.localStorage.setItem('trust-console.platform-configured', '1');
+    const { [`POST ${apiPaths.identity.refresh}`]: _refresh, ...withoutCookie } = publicAnswers;
+    mockApi(withoutCookie);
+    const api = answerInRounds();
+    renderApp('/account/accounts');
+    await screen.findByLabelText('Username', {}, { timeout: 10_000 });
+    // The repeat visit of a signed-out user: the setup status is still asked, but not waited for.
+    expect(api.rounds()).toBe(0);
+    await waitFor(() => expect(api.rounds()).toBe(1));
+    expect(paths(api.between(0, 1))).toContain(`GET ${apiPaths.setup.status}`);
   });
 
   it('opens a secure address with a refused cookie on the sign-in form after two round trips', async () => {
