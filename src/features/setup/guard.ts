@@ -51,7 +51,7 @@ function openSetupStep(status: SetupStatus) {
  *
  * A browser that has seen the platform set up does not wait for the answer, so a repeat visit's form
  * needs no round trip (docs/decisions/026-start-up-round-trips.md); the page then leaves for setup if
- * the answer says otherwise (`useLeaveForOpenSetup`).
+ * the answer says otherwise (`useLeaveForOpenSetup`), and an error is for signing in to report.
  */
 export async function redirectToSetupWhileUnconfigured() {
   const asking = setupStatus.read();
