@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { SignInPage } from '../features/session/components/sign-in-page.tsx';
 import { leaveSignInWhenSignedIn } from '../features/session/guard.ts';
 import { prefetchSignInPage } from '../features/session/queries.ts';
-import { redirectToSetupWhileUnconfigured } from '../features/setup/guard.ts';
+import { redirectToSetupWhileUnconfigured, useLeaveForOpenSetup } from '../features/setup/guard.ts';
 
 export const Route = createFileRoute('/login')({
   validateSearch: v.object({ state: v.optional(v.string()) }),
@@ -24,6 +24,8 @@ export const Route = createFileRoute('/login')({
   },
   component: function LoginRoute() {
     const { state = '' } = Route.useSearch();
+    // The guard may not have waited for the setup status (a platform this browser saw set up).
+    useLeaveForOpenSetup();
     return <SignInPage key={state} encodedState={state} />;
   },
 });

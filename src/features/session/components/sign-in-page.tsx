@@ -23,7 +23,6 @@ import { useForm } from '../../../lib/form/use-form.ts';
 import { platformLocaleFor, storeLanguageAndReload } from '../../../lib/i18n.ts';
 import { routerHref } from '../../../lib/return-path.ts';
 import { useSession } from '../../../lib/session.ts';
-import { useLeaveForOpenSetup } from '../../setup/guard.ts';
 import { pathAfterSignIn } from '../guard.ts';
 import { signIn, verifyUsername } from '../mutations.ts';
 import { SignInFooter } from './sign-in-footer.tsx';
@@ -40,7 +39,6 @@ export function SignInPage({ encodedState }: SignInPageProps) {
   const [loginHint, setLoginHint] = useState(state.login_hint ?? '');
   const { t } = useLingui();
   const friendlyName = state.friendly_name;
-  useLeaveForOpenSetup();
 
   return (
     <PublicLayout
