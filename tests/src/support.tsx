@@ -16,8 +16,9 @@ import { createAppRouter } from '../../src/router.ts';
 
 // The first render of a file loads the route chunks through the Vite transform, and the secure
 // layout the query library after them: that can take more than Testing Library's default second on a
-// busy two-core machine.
-configure({ asyncUtilTimeout: 5000 });
+// busy two-core machine, and more than five seconds on a slower one running the browser stories
+// beside it. Within the console project's 15 s test timeout.
+configure({ asyncUtilTimeout: 10_000 });
 
 // Tests run without vitest globals, so Testing Library cannot clean up by itself.
 /** The sessions the rendered apps made, ended after each test as a page's end would. */
