@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { encodeSignInState, type SignInState } from '../../../../contract/schemas/identity.ts';
+import { STORAGE_KEYS } from '../../../../src/lib/storage.ts';
 import { apiError, json, mockApi, renderApp } from '../../support.tsx';
 
 const customization = {
@@ -43,7 +44,7 @@ describe('sign-in page', () => {
   });
 
   it('shows the form at once where the platform was seen set up, and leaves if the answer says otherwise', async () => {
-    window.localStorage.setItem('trust-console.platform-configured', '1');
+    window.localStorage.setItem(STORAGE_KEYS.platformConfigured, '1');
     let answerStatus = (_answer: Response) => {};
     publicApi({
       'GET /account/ui-api/v1/setup/status': () =>
@@ -57,14 +58,14 @@ describe('sign-in page', () => {
 
     answerStatus(json({ licence_installed: true, administrator_exists: false }));
     expect(await screen.findByRole('heading', { name: 'Create the first administrator' })).toBeTruthy();
-    expect(window.localStorage.getItem('trust-console.platform-configured')).toBeNull();
+    expect(window.localStorage.getItem(STORAGE_KEYS.platformConfigured)).toBeNull();
   });
 
   it('remembers a platform seen set up', async () => {
     publicApi();
     renderApp(loginPath({ return_path: '/account/accounts' }));
     expect(await screen.findByLabelText('Username')).toBeTruthy();
-    expect(window.localStorage.getItem('trust-console.platform-configured')).toBe('1');
+    expect(window.localStorage.getItem(STORAGE_KEYS.platformConfigured)).toBe('1');
   });
 
   it('shows without a connection, where a sign-out made offline leads, and fails on a server error', async () => {

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { apiPaths } from '../../../../contract/paths.ts';
 import { encodeSignInState } from '../../../../contract/schemas/identity.ts';
+import { STORAGE_KEYS } from '../../../../src/lib/storage.ts';
 import { apiError, json, mockApi, renderApp } from '../../support.tsx';
 import { findAccountsTable, signedIn, tenantFixture } from '../accounts/accounts-list-support.ts';
 
@@ -87,7 +88,7 @@ describe('the start-up of the console', () => {
   });
 
   it('opens a secure address without a session on the sign-in form before any answer where the platform was seen set up', async () => {
-    window.localStorage.setItem('trust-console.platform-configured', '1');
+    window.localStorage.setItem(STORAGE_KEYS.platformConfigured, '1');
     const { [`POST ${apiPaths.identity.refresh}`]: _refresh, ...withoutCookie } = publicAnswers;
     mockApi(withoutCookie);
     const api = answerInRounds();
