@@ -87,7 +87,7 @@ test('a system administrator clones the account administrator role without the a
     await page.goto(`${ROLES_PATH}/clone-role/${builtInId}?account=${accountId}`);
     await assertOnRoleForm(page, 'Clone role Account administrator');
     await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Copy of Account administrator');
-    await expect(page.getByRole('combobox', { name: 'Account' })).toHaveValue(accountId);
+    await expect(page.getByRole('combobox', { name: 'Account', exact: true })).toHaveValue(accountId);
     await expect(page.getByRole('option', { name: ACCOUNT_NAME })).toBeAttached();
     await fillRoleName(page, CLONE_NAME);
     await nextRoleStep(page);
