@@ -2,7 +2,7 @@ import { apiPaths } from '../contract/paths.ts';
 import type { TenantList } from '../contract/schemas/tenants.ts';
 import { expect, test } from './fixtures.ts';
 import { assertOnAccounts } from './pages/shell.ts';
-import { assertOnSignIn, fillSignInSteps, goToSignIn } from './pages/sign-in.ts';
+import { signIn } from './pages/sign-in.ts';
 import { createAccountThroughApi, dateInDays, signInThroughApi } from './support/accounts-api.ts';
 import { ADMINISTRATOR, ensureSetUp } from './support/administrator.ts';
 
@@ -55,9 +55,7 @@ test('above 50 accounts the switcher searches by name, keeps every key typed at 
   });
 
   await test.step('the administrator signs in; the header offers a search, not a menu', async () => {
-    await goToSignIn(page);
-    await assertOnSignIn(page);
-    await fillSignInSteps(page, ADMINISTRATOR);
+    await signIn(page, ADMINISTRATOR);
     await assertOnAccounts(page);
     await expect(page.getByRole('combobox', { name: 'Switch account' })).toBeVisible();
   });
