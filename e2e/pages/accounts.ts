@@ -70,8 +70,20 @@ export async function listTotal(page: Page): Promise<number> {
   return Number(match[1]);
 }
 
+/**
+ * Types `name` into the Name filter and waits until the list shows only the accounts it matches: the
+ * filter applies once typing pauses, and until then the previous rows stay on screen.
+ */
 export async function filterByName(page: Page, name: string): Promise<void> {
   await filters(page).getByRole('searchbox', { name: 'Name', exact: true }).fill(name);
+  const wanted = name.toLowerCase();
+  await expect
+    .poll(async () => {
+      if (await page.getByText('No accounts match these filters.').isVisible()) return true;
+      const names = await accountsTable(page).getByRole('rowheader').allTextContents();
+      return names.length > 0 && names.every((listed) => listed.toLowerCase().includes(wanted));
+    }, `the accounts list filtered by the name "${name}"`)
+    .toBe(true);
 }
 
 export async function assertNoAccountsMatch(page: Page): Promise<void> {
