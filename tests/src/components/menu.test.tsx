@@ -60,8 +60,10 @@ describe('a menu whose code loads on first use', () => {
     const user = userEvent.setup();
     await user.click(trigger);
     await screen.findByRole('menuitem', { name: /Light/ });
+    // The menu takes the focus a moment after it opens; keys pressed before would go to the trigger.
+    await waitFor(() => expect(screen.getByRole('menu').contains(document.activeElement)).toBe(true));
     await user.keyboard('{ArrowDown}');
     await user.keyboard('{Enter}');
-    expect(onSelect).toHaveBeenCalledWith('light');
+    await waitFor(() => expect(onSelect).toHaveBeenCalledWith('light'));
   });
 });
