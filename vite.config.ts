@@ -11,6 +11,7 @@ import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { DEFAULT_CONSOLE_LOCALE } from './contract/locales.ts';
 import { apiPaths, CONSOLE_BASE_PATH } from './contract/paths.ts';
+import { SIGN_IN_PREVIEW_ID, signInPreviewScript } from './src/features/session/sign-in-preview-script.ts';
 
 const apiTarget = process.env.API_ORIGIN ?? 'http://localhost:8080';
 
@@ -171,6 +172,34 @@ const publicRoutes = () =>
     .filter((file) => file.endsWith('.tsx') && file !== '_secure.tsx' && file !== '__root.tsx')
     .map((file) => `src/routes/${file}`);
 
+/** The first part of the address of each page used without a session (`enrollment`, `setup-user`). */
+const publicPages = () =>
+  publicRoutes()
+    .map((route) => path.basename(route, '.tsx').split('.')[0] ?? '')
+    .filter((page) => page !== 'index');
+
+const SIGN_IN_PREVIEW_MARKUP = path.resolve(import.meta.dirname, 'src/features/session/sign-in-preview.html');
+
+/**
+ * Writes the sign-in preview into index.html, hidden, with the script that shows it where the visit
+ * will end on the sign-in page (docs/decisions/029-sign-in-preview.md). The markup is the page's own,
+ * rendered by its test into sign-in-preview.html.
+ */
+function signInPreview(): Plugin {
+  return {
+    name: 'trust-console:sign-in-preview',
+    transformIndexHtml: async () => [
+      {
+        tag: 'div',
+        attrs: { id: SIGN_IN_PREVIEW_ID, hidden: true },
+        children: await readFile(SIGN_IN_PREVIEW_MARKUP, 'utf8'),
+        injectTo: 'body',
+      },
+      { tag: 'script', children: signInPreviewScript(publicPages()), injectTo: 'body' },
+    ],
+  };
+}
+
 // One build, one module graph: computed on the first module the groups ask about.
 let startClosure: Set<string> | null = null;
 let secureStartClosure: Set<string> | null = null;
@@ -223,6 +252,7 @@ export default defineConfig({
     lingui(),
     preloadDefaultCatalog(),
     preloadSetupStatus(),
+    signInPreview(),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'sw',

@@ -1,4 +1,6 @@
-import { expect, test } from './fixtures.ts';
+import { CONSOLE_BASE_PATH } from '../contract/paths.ts';
+import { assertAccessible, expect, test } from './fixtures.ts';
+import { assertOnAccounts } from './pages/shell.ts';
 import {
   assertDocumentLanguage,
   assertOnPasswordStep,
@@ -36,4 +38,40 @@ test('the sign-in page switches to German', async ({ page }) => {
   await assertDocumentLanguage(page, 'de');
   await expect(page.getByRole('button', { name: 'Next', exact: true })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Weiter', exact: true })).toBeVisible();
+});
+
+test('on a slow network the sign-in form takes the username before the page’s code has arrived, and keeps it', async ({
+  page,
+}) => {
+  // The console's scripts are held back until the username is typed: what shows meanwhile is
+  // index.html's preview of the page (docs/decisions/029-sign-in-preview.md).
+  let releaseScripts = () => {};
+  const scriptsReleased = new Promise<void>((resolve) => {
+    releaseScripts = resolve;
+  });
+  await page.route(`**${CONSOLE_BASE_PATH}/assets/*.js`, async (route) => {
+    await scriptsReleased;
+    await route.continue();
+  });
+  // Only to the answer: the page's load waits for the scripts held back.
+  await page.goto(`${CONSOLE_BASE_PATH}/`, { waitUntil: 'commit' });
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  const next = page.getByRole('button', { name: 'Next' });
+  await expect(next).toBeDisabled();
+  await expect(page.getByLabel('Language')).toBeDisabled();
+  await assertAccessible(page);
+
+  const username = page.getByLabel('Username');
+  await username.click();
+  await page.keyboard.type(ADMINISTRATOR.username);
+  releaseScripts();
+
+  await expect(next).toBeEnabled();
+  await expect(username).toHaveValue(ADMINISTRATOR.username);
+  await expect(username).toBeFocused();
+  await page.keyboard.press('Enter');
+  await assertOnPasswordStep(page);
+  await fillPassword(page, ADMINISTRATOR.password);
+  await clickSignIn(page);
+  await assertOnAccounts(page);
 });

@@ -6,6 +6,7 @@ import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { encodeSignInState } from '../contract/schemas/identity.ts';
+import { takeOverSignInPreview } from './features/session/sign-in-preview.ts';
 import { onUnauthorized } from './lib/api-client.ts';
 import { activateLocale, i18n, resolveConsoleLocale, storedLanguage } from './lib/i18n.ts';
 import { registerServiceWorker } from './lib/service-worker.ts';
@@ -62,9 +63,11 @@ async function boot(): Promise<void> {
       </I18nProvider>
     </StrictMode>,
   );
-  // index.html's mark stood in until now.
+  // index.html's mark, or its sign-in preview where the first screen is not the sign-in page, stood
+  // in until now.
   const unsubscribe = router.subscribe('onRendered', () => {
     document.querySelector('.boot')?.remove();
+    takeOverSignInPreview();
     unsubscribe();
   });
   registerServiceWorker();

@@ -6,7 +6,7 @@ import { ACCOUNTS_LIST_PATH, CONSOLE_BASE_PATH, isApiPath } from '../../contract
 import type { ServerConfig } from '../config.ts';
 import type { AppEnv } from './app-env.ts';
 import { CONTENT_CODINGS, type ContentCoding, negotiateContentCoding } from './compression.ts';
-import { OFFLINE_PAGE_PATH, offlinePagePolicy } from './security-headers.ts';
+import { consolePagePolicy, OFFLINE_PAGE_PATH, offlinePagePolicy } from './security-headers.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -95,6 +95,20 @@ async function sendFile(
 }
 
 /**
+ * index.html, as every console address and as itself (the service worker caches it by that name),
+ * with the policy that names the hash of its inline script, read from the page itself.
+ */
+async function sendConsolePage(c: Context<AppEnv>, indexFile: string): Promise<Response> {
+  const content = await readFile(indexFile);
+  return sendFile(
+    c,
+    indexFile,
+    { 'Cache-Control': REVALIDATE, 'Content-Security-Policy': consolePagePolicy(content.toString('utf8')) },
+    content,
+  );
+}
+
+/**
  * Serves the built console under the base path: files as they are (or their precompressed copies),
  * and index.html for every other
  * console route (the client router takes it from there). A missing file under assets/ stays a 404:
@@ -121,8 +135,9 @@ export function consoleRoutes(config: Pick<ServerConfig, 'consoleDistDir'>): Hon
       // sw.js, the manifest and the offline page are revalidated like every unhashed file, so a new
       // build's worker is found on the next check.
       const headers: Record<string, string> = { 'Cache-Control': immutable ? IMMUTABLE : REVALIDATE };
+      if (file === indexFile) return sendConsolePage(c, indexFile);
       if (c.req.path !== OFFLINE_PAGE_PATH) return sendFile(c, file, headers);
-      // The offline page's policy names the hash of its inline script, read from the page itself.
+      // The offline page's policy names the hash of its inline style, read from the page itself.
       const content = await readFile(file);
       headers['Content-Security-Policy'] = offlinePagePolicy(content.toString('utf8'));
       return sendFile(c, file, headers, content);
@@ -134,7 +149,7 @@ export function consoleRoutes(config: Pick<ServerConfig, 'consoleDistDir'>): Hon
         503,
       );
     }
-    return sendFile(c, indexFile, { 'Cache-Control': REVALIDATE });
+    return sendConsolePage(c, indexFile);
   });
   return app;
 }

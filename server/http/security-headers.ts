@@ -8,7 +8,8 @@ import type { ServerConfig } from '../config.ts';
 import { isSecureRequest } from './client-address.ts';
 
 /**
- * No inline scripts or styles anywhere (the API reference page included); `style-src-attr` allows
+ * No inline scripts or styles (the API reference page included) but the console page's one script,
+ * allowed by its hash (`consolePagePolicy`); `style-src-attr` allows
  * the `style` attributes React sets for dynamic sizes. The console talks to the trust agent and the
  * desktop client on their loopback ports, so those origins are the exceptions to `connect-src 'self'`.
  */
@@ -35,14 +36,29 @@ export const CONTENT_SECURITY_POLICY = [
 /** The page the service worker shows when the console is offline and not saved yet (public/offline.html). */
 export const OFFLINE_PAGE_PATH = `${CONSOLE_BASE_PATH}/offline.html`;
 
+/** The CSP source that allows the inline blocks `tag` holds in `html` (`<style>`, `<script>` without `src`), by their hashes. */
+function inlineHashes(html: string, tag: 'style' | 'script'): string[] {
+  return [...html.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'g'))].map(
+    ([, text = '']) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`,
+  );
+}
+
+/**
+ * The console's page (index.html) runs one inline script before its modules, the one that shows the
+ * sign-in preview (src/features/session/sign-in-preview-script.ts): allowed by its hash, read from the page
+ * itself, and no other inline script is.
+ */
+export function consolePagePolicy(html: string): string {
+  const scripts = inlineHashes(html, 'script');
+  return CONTENT_SECURITY_POLICY.replace("script-src 'self'", ["script-src 'self'", ...scripts].join(' '));
+}
+
 /**
  * The offline page is static HTML that must render with nothing but itself (no script runs there),
  * so its one inline style block is allowed by its hash, and nothing else is.
  */
 export function offlinePagePolicy(html: string): string {
-  const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map(
-    ([, css = '']) => `'sha256-${createHash('sha256').update(css, 'utf8').digest('base64')}'`,
-  );
+  const styles = inlineHashes(html, 'style');
   return [
     "default-src 'none'",
     `style-src ${styles.length > 0 ? styles.join(' ') : "'none'"}`,
@@ -62,15 +78,16 @@ export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000; includeSubDomains';
 
 /**
  * Security headers on every response; API answers are never cached by browsers or proxies, but for
- * the public CA certificates and CRLs and the client-tool downloads. Only the
- * offline page brings a policy of its own (`offlinePagePolicy`), and it is stricter than this one.
+ * the public CA certificates and CRLs and the client-tool downloads. The console's pages bring
+ * policies of their own: the offline page a stricter one (`offlinePagePolicy`), index.html this one
+ * with its inline script's hash (`consolePagePolicy`).
  */
 export const securityHeaders =
   (config: Pick<ServerConfig, 'trustProxy'>): MiddlewareHandler =>
   async (c, next) => {
     await next();
     const headers = c.res.headers;
-    const ownPolicy = c.req.path === OFFLINE_PAGE_PATH ? headers.get('Content-Security-Policy') : null;
+    const ownPolicy = isApiPath(c.req.path) ? null : headers.get('Content-Security-Policy');
     headers.set('Content-Security-Policy', ownPolicy ?? CONTENT_SECURITY_POLICY);
     headers.set('X-Content-Type-Options', 'nosniff');
     headers.set('Referrer-Policy', 'no-referrer');

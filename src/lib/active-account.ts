@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
-import { readStored, STORAGE_KEYS, writeStored } from './storage.ts';
+import { readStored, writeStored } from './storage.ts';
+import { STORAGE_KEYS } from './storage-keys.ts';
 
 /**
  * The account the header's switcher selected. Kept in storage so a reload stays on the same account;

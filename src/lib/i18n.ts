@@ -7,7 +7,8 @@ import {
   PLATFORM_LOCALES,
   type PlatformLocale,
 } from '../../contract/locales.ts';
-import { readStored, STORAGE_KEYS, writeStored } from './storage.ts';
+import { readStored, writeStored } from './storage.ts';
+import { STORAGE_KEYS } from './storage-keys.ts';
 
 /** The language the user chose on this browser, as the platform locale code it was stored with. */
 export function storedLanguage(): string | null {

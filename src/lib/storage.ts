@@ -1,13 +1,5 @@
 import * as v from 'valibot';
-
-/** Everything the console keeps in localStorage, under one prefix (overview §9 "stored keys"). */
-export const STORAGE_KEYS = {
-  language: 'trust-console.language',
-  theme: 'trust-console.theme',
-  activeAccount: 'trust-console.active-account',
-  /** Set once this browser has seen the platform with its first administrator (features/setup). */
-  platformConfigured: 'trust-console.platform-configured',
-} as const;
+import type { STORAGE_KEYS } from './storage-keys.ts';
 
 /**
  * Preferences of one user: the key ends with the user's id, so someone else signing in on the same

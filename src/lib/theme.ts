@@ -1,4 +1,5 @@
-import { readStored, STORAGE_KEYS, writeStored } from './storage.ts';
+import { readStored, writeStored } from './storage.ts';
+import { STORAGE_KEYS } from './storage-keys.ts';
 
 export const THEME_PREFERENCES = ['system', 'light', 'dark'] as const;
 export type ThemePreference = (typeof THEME_PREFERENCES)[number];

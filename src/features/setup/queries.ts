@@ -2,7 +2,8 @@ import { apiPaths } from '../../../contract/paths.ts';
 import { setupStatusSchema } from '../../../contract/schemas/setup.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 import { publicResource } from '../../lib/public-data.ts';
-import { readStored, STORAGE_KEYS, writeStored } from '../../lib/storage.ts';
+import { readStored, writeStored } from '../../lib/storage.ts';
+import { STORAGE_KEYS } from '../../lib/storage-keys.ts';
 
 /**
  * How long an answer serves the next page: long enough for one page start, where the secure layout

@@ -2,7 +2,11 @@ import { createHash } from 'node:crypto';
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTENT_SECURITY_POLICY, offlinePagePolicy } from '../../../server/http/security-headers.ts';
+import {
+  CONTENT_SECURITY_POLICY,
+  consolePagePolicy,
+  offlinePagePolicy,
+} from '../../../server/http/security-headers.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 
 /** The files the service worker and the installed app need, served as browsers require them. */
@@ -41,6 +45,32 @@ describe('files of the installed console', () => {
     expect(policy).toBe(CONTENT_SECURITY_POLICY);
     expect(policy).toContain("worker-src 'self'");
     expect(policy).toContain("manifest-src 'self'");
+  });
+});
+
+describe('the console page with its sign-in preview script', () => {
+  const inline = 'document.getElementById("sign-in-preview").hidden = false;';
+  beforeAll(async () => {
+    await writeFile(
+      path.join(harness.deps.config.consoleDistDir, 'index.html'),
+      `<!doctype html><title>Console</title><script type="module" src="/account/assets/index.js"></script>` +
+        `<div id="sign-in-preview" hidden></div><script>${inline}</script>`,
+    );
+  });
+
+  it('allows exactly its inline script, by its hash, at every address and as index.html', async () => {
+    const hash = createHash('sha256').update(inline).digest('base64');
+    for (const address of ['/account/', '/account/accounts', '/account/index.html']) {
+      const policy = (await request(address)).headers.get('Content-Security-Policy') ?? '';
+      expect(policy.split('; '), address).toContain(`script-src 'self' 'sha256-${hash}'`);
+      expect(policy.replace(` 'sha256-${hash}'`, ''), address).toBe(CONTENT_SECURITY_POLICY);
+    }
+  });
+
+  it('allows no inline script where the page has none', () => {
+    expect(consolePagePolicy('<script src="/account/assets/index.js"></script>')).toBe(
+      CONTENT_SECURITY_POLICY,
+    );
   });
 });
 

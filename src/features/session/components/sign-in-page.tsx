@@ -1,7 +1,7 @@
 import { plural, t } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link, useNavigate, useRouter } from '@tanstack/react-router';
-import { useId, useState } from 'react';
+import { useId, useLayoutEffect, useRef, useState } from 'react';
 import * as v from 'valibot';
 import type { ConsoleLocale } from '../../../../contract/locales.ts';
 import { UPDATE_LICENCE_ERROR_PATH } from '../../../../contract/paths.ts';
@@ -25,6 +25,7 @@ import { routerHref } from '../../../lib/return-path.ts';
 import { useSession } from '../../../lib/session.ts';
 import { pathAfterSignIn } from '../guard.ts';
 import { signIn, verifyUsername } from '../mutations.ts';
+import { takeOverSignInPreview } from '../sign-in-preview.ts';
 import { SignInFooter } from './sign-in-footer.tsx';
 
 interface SignInPageProps {
@@ -79,6 +80,9 @@ const usernameSchema = v.pick(verifyUserRequestSchema, ['username']);
 
 function UsernameStep({ state, loginHint, encodedState, onVerified }: UsernameStepProps) {
   const { t, i18n } = useLingui();
+  const usernameField = useRef<HTMLInputElement>(null);
+  // index.html's preview stood in until now; what was typed into it stays (sign-in-preview.ts).
+  useLayoutEffect(() => takeOverSignInPreview(usernameField.current), []);
   const form = useForm(usernameSchema, {
     onSubmit: async ({ username }) => {
       const language = platformLocaleFor(i18n.locale as ConsoleLocale);
@@ -96,6 +100,7 @@ function UsernameStep({ state, loginHint, encodedState, onVerified }: UsernameSt
       ) : null}
       <Form form={form} className="form" errorText={signInErrorText}>
         <TextField
+          ref={usernameField}
           label={t`Username`}
           {...form.field('username')}
           autoComplete="username"

@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Profile } from '../../../../contract/schemas/profile.ts';
 import { i18n } from '../../../../src/lib/i18n.ts';
-import { STORAGE_KEYS } from '../../../../src/lib/storage.ts';
+import { STORAGE_KEYS } from '../../../../src/lib/storage-keys.ts';
 import { profileFixture } from '../../fixtures.ts';
 import { fieldErrorAnswer } from '../../lib/form/field-error.ts';
 import { activateEnglish, json, mockApi, renderApp, signedInHandlers } from '../../support.tsx';

@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { encodeSignInState, type SignInState } from '../../../../contract/schemas/identity.ts';
-import { STORAGE_KEYS } from '../../../../src/lib/storage.ts';
+import { STORAGE_KEYS } from '../../../../src/lib/storage-keys.ts';
 import { apiError, json, mockApi, renderApp } from '../../support.tsx';
 
 const customization = {

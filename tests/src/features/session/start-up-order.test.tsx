@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { apiPaths } from '../../../../contract/paths.ts';
 import { encodeSignInState } from '../../../../contract/schemas/identity.ts';
-import { STORAGE_KEYS } from '../../../../src/lib/storage.ts';
+import { STORAGE_KEYS } from '../../../../src/lib/storage-keys.ts';
 import { apiError, json, mockApi, renderApp } from '../../support.tsx';
 import { findAccountsTable, signedIn, tenantFixture } from '../accounts/accounts-list-support.ts';
 
