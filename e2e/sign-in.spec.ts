@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { CONSOLE_BASE_PATH } from '../contract/paths.ts';
 import { assertAccessible, expect, test } from './fixtures.ts';
 import { assertOnAccounts } from './pages/shell.ts';
@@ -12,6 +13,7 @@ import {
   fillPassword,
   fillUsername,
   goToSignIn,
+  signIn,
 } from './pages/sign-in.ts';
 import { ADMINISTRATOR, ensureSetUp } from './support/administrator.ts';
 
@@ -40,38 +42,58 @@ test('the sign-in page switches to German', async ({ page }) => {
   await expect(page.getByRole('button', { name: 'Weiter', exact: true })).toBeVisible();
 });
 
-test('on a slow network the sign-in form takes the username before the page’s code has arrived, and keeps it', async ({
-  page,
-}) => {
-  // The console's scripts are held back until the username is typed: what shows meanwhile is
-  // index.html's preview of the page (docs/decisions/029-sign-in-preview.md).
-  let releaseScripts = () => {};
-  const scriptsReleased = new Promise<void>((resolve) => {
-    releaseScripts = resolve;
-  });
-  await page.route(`**${CONSOLE_BASE_PATH}/assets/*.js`, async (route) => {
-    await scriptsReleased;
-    await route.continue();
-  });
-  // Only to the answer: the page's load waits for the scripts held back.
-  await page.goto(`${CONSOLE_BASE_PATH}/`, { waitUntil: 'commit' });
-  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
-  const next = page.getByRole('button', { name: 'Next' });
-  await expect(next).toBeDisabled();
-  await expect(page.getByLabel('Language')).toBeDisabled();
-  await assertAccessible(page);
+test.describe('on a slow network, before the page’s code has arrived', () => {
+  // Every script is fetched from the network, where the test holds it back, not from the worker.
+  test.use({ serviceWorkers: 'block' });
 
-  const username = page.getByLabel('Username');
-  await username.click();
-  await page.keyboard.type(ADMINISTRATOR.username);
-  releaseScripts();
+  /** Holds the console's scripts back until the returned function is called. */
+  async function holdScripts(page: Page): Promise<() => void> {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(`**${CONSOLE_BASE_PATH}/assets/*.js`, async (route) => {
+      await released;
+      await route.continue();
+    });
+    return release;
+  }
 
-  await expect(next).toBeEnabled();
-  await expect(username).toHaveValue(ADMINISTRATOR.username);
-  await expect(username).toBeFocused();
-  await page.keyboard.press('Enter');
-  await assertOnPasswordStep(page);
-  await fillPassword(page, ADMINISTRATOR.password);
-  await clickSignIn(page);
-  await assertOnAccounts(page);
+  test('the sign-in form takes the username, and the page keeps it with the focus', async ({ page }) => {
+    // What shows meanwhile is index.html's preview of the page (docs/decisions/029-sign-in-preview.md).
+    const releaseScripts = await holdScripts(page);
+    // Only to the answer: the page's load waits for the scripts held back.
+    await page.goto(`${CONSOLE_BASE_PATH}/`, { waitUntil: 'commit' });
+    await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+    const next = page.getByRole('button', { name: 'Next' });
+    await expect(next).toBeDisabled();
+    await expect(page.getByLabel('Language')).toBeDisabled();
+    await assertAccessible(page);
+
+    const username = page.getByLabel('Username');
+    await username.click();
+    await page.keyboard.type(ADMINISTRATOR.username);
+    releaseScripts();
+
+    await expect(next).toBeEnabled();
+    await expect(username).toHaveValue(ADMINISTRATOR.username);
+    await expect(username).toBeFocused();
+    await page.keyboard.press('Enter');
+    await assertOnPasswordStep(page);
+    await fillPassword(page, ADMINISTRATOR.password);
+    await clickSignIn(page);
+    await assertOnAccounts(page);
+  });
+
+  test('a browser that holds a session is not shown the sign-in form', async ({ page }) => {
+    await signIn(page, ADMINISTRATOR);
+    await assertOnAccounts(page);
+
+    const releaseScripts = await holdScripts(page);
+    await page.goto(`${CONSOLE_BASE_PATH}/`, { waitUntil: 'commit' });
+    await expect(page.locator('.boot')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Sign in' })).toBeHidden();
+    releaseScripts();
+    await assertOnAccounts(page);
+  });
 });
