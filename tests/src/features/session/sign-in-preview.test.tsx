@@ -68,8 +68,9 @@ afterEach(() => {
 });
 
 describe('sign-in preview', () => {
-  // Run with `npx vitest run -u tests/src/features/session/sign-in-preview.test.tsx` after changing
-  // the sign-in page: the build writes this file into index.html.
+  // After a change to the sign-in page, write the file the build puts into index.html again with
+  // `npx vitest run --project console --update=all tests/src/features/session/sign-in-preview.test.tsx`
+  // (`--update` takes a value: without one it would take the file's name as its value).
   it('is the username step as the sign-in page draws it in English', async () => {
     publicApi();
     renderApp('/account/');
