@@ -172,6 +172,35 @@ const publicRoutes = () =>
     .filter((file) => file.endsWith('.tsx') && file !== '_secure.tsx' && file !== '__root.tsx')
     .map((file) => `src/routes/${file}`);
 
+/**
+ * The entry's stylesheet goes into index.html: as a file it cost a cold visit one more round trip
+ * before anything was drawn, the sign-in preview included (docs/decisions/029-sign-in-preview.md).
+ * A disabled link to the file stays in its place: browsers do not fetch a disabled stylesheet, and
+ * Vite's loader of split chunks, which lists the file among their needs, then finds it loaded and
+ * does not add it a second time. The server allows the inline sheet by its hash (`consolePagePolicy`).
+ */
+function inlineEntryStylesheet(): Plugin {
+  return {
+    name: 'trust-console:inline-entry-stylesheet',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler: (html, { bundle }) => {
+        const link = new RegExp(
+          `<link rel="stylesheet" crossorigin href="${CONSOLE_BASE_PATH}/(assets/[^"]+\\.css)">`,
+        ).exec(html);
+        const sheet = link?.[1] ? bundle?.[link[1]] : undefined;
+        if (!link || sheet?.type !== 'asset') throw new Error('index.html links no stylesheet of the build.');
+        const css = typeof sheet.source === 'string' ? sheet.source : new TextDecoder().decode(sheet.source);
+        return html.replace(
+          link[0],
+          `<link rel="stylesheet" crossorigin href="${CONSOLE_BASE_PATH}/${link[1]}" disabled>\n    <style>${css}</style>`,
+        );
+      },
+    },
+  };
+}
+
 /** The first part of the address of each page used without a session (`enrollment`, `setup-user`). */
 const publicPages = () =>
   publicRoutes()
@@ -253,6 +282,7 @@ export default defineConfig({
     preloadDefaultCatalog(),
     preloadSetupStatus(),
     signInPreview(),
+    inlineEntryStylesheet(),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'sw',

@@ -96,7 +96,7 @@ async function sendFile(
 
 /**
  * index.html, as every console address and as itself (the service worker caches it by that name),
- * with the policy that names the hash of its inline script, read from the page itself.
+ * with the policy that names the hashes of its inline style and script, read from the page itself.
  */
 async function sendConsolePage(c: Context<AppEnv>, indexFile: string): Promise<Response> {
   const content = await readFile(indexFile);

@@ -8,8 +8,8 @@ import type { ServerConfig } from '../config.ts';
 import { isSecureRequest } from './client-address.ts';
 
 /**
- * No inline scripts or styles (the API reference page included) but the console page's one script,
- * allowed by its hash (`consolePagePolicy`); `style-src-attr` allows
+ * No inline scripts or styles (the API reference page included) but the console page's, allowed by
+ * their hashes (`consolePagePolicy`); `style-src-attr` allows
  * the `style` attributes React sets for dynamic sizes. The console talks to the trust agent and the
  * desktop client on their loopback ports, so those origins are the exceptions to `connect-src 'self'`.
  */
@@ -44,13 +44,16 @@ function inlineHashes(html: string, tag: 'style' | 'script'): string[] {
 }
 
 /**
- * The console's page (index.html) runs one inline script before its modules, the one that shows the
- * sign-in preview (src/features/session/sign-in-preview-script.ts): allowed by its hash, read from the page
- * itself, and no other inline script is.
+ * The console's page (index.html) carries its first stylesheet inline and runs one inline script
+ * before its modules, the one that shows the sign-in preview
+ * (src/features/session/sign-in-preview-script.ts, decision 029): each allowed by its hash, read from
+ * the page itself, and no other inline style or script is.
  */
 export function consolePagePolicy(html: string): string {
-  const scripts = inlineHashes(html, 'script');
-  return CONTENT_SECURITY_POLICY.replace("script-src 'self'", ["script-src 'self'", ...scripts].join(' '));
+  return CONTENT_SECURITY_POLICY.replace(
+    "script-src 'self'",
+    ["script-src 'self'", ...inlineHashes(html, 'script')].join(' '),
+  ).replace("style-src 'self'", ["style-src 'self'", ...inlineHashes(html, 'style')].join(' '));
 }
 
 /**
@@ -80,7 +83,7 @@ export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000; includeSubDomains';
  * Security headers on every response; API answers are never cached by browsers or proxies, but for
  * the public CA certificates and CRLs and the client-tool downloads. The console's pages bring
  * policies of their own: the offline page a stricter one (`offlinePagePolicy`), index.html this one
- * with its inline script's hash (`consolePagePolicy`).
+ * with the hashes of its inline style and script (`consolePagePolicy`).
  */
 export const securityHeaders =
   (config: Pick<ServerConfig, 'trustProxy'>): MiddlewareHandler =>

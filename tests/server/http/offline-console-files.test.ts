@@ -48,26 +48,32 @@ describe('files of the installed console', () => {
   });
 });
 
-describe('the console page with its sign-in preview script', () => {
-  const inline = 'document.getElementById("sign-in-preview").hidden = false;';
+describe('the console page with its inline stylesheet and sign-in preview script', () => {
+  const script = 'document.getElementById("sign-in-preview").hidden = false;';
+  const style = '.boot{display:grid}';
   beforeAll(async () => {
     await writeFile(
       path.join(harness.deps.config.consoleDistDir, 'index.html'),
       `<!doctype html><title>Console</title><script type="module" src="/account/assets/index.js"></script>` +
-        `<div id="sign-in-preview" hidden></div><script>${inline}</script>`,
+        `<link rel="stylesheet" href="/account/assets/start.css" disabled><style>${style}</style>` +
+        `<div id="sign-in-preview" hidden></div><script>${script}</script>`,
     );
   });
 
-  it('allows exactly its inline script, by its hash, at every address and as index.html', async () => {
-    const hash = createHash('sha256').update(inline).digest('base64');
+  it('allows exactly its inline style and script, by their hashes, at every address and as index.html', async () => {
+    const scriptHash = `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
+    const styleHash = `'sha256-${createHash('sha256').update(style).digest('base64')}'`;
     for (const address of ['/account/', '/account/accounts', '/account/index.html']) {
       const policy = (await request(address)).headers.get('Content-Security-Policy') ?? '';
-      expect(policy.split('; '), address).toContain(`script-src 'self' 'sha256-${hash}'`);
-      expect(policy.replace(` 'sha256-${hash}'`, ''), address).toBe(CONTENT_SECURITY_POLICY);
+      expect(policy.split('; '), address).toContain(`script-src 'self' ${scriptHash}`);
+      expect(policy.split('; '), address).toContain(`style-src 'self' ${styleHash}`);
+      expect(policy.replace(` ${scriptHash}`, '').replace(` ${styleHash}`, ''), address).toBe(
+        CONTENT_SECURITY_POLICY,
+      );
     }
   });
 
-  it('allows no inline script where the page has none', () => {
+  it('allows no inline style or script where the page has none', () => {
     expect(consolePagePolicy('<script src="/account/assets/index.js"></script>')).toBe(
       CONTENT_SECURITY_POLICY,
     );
