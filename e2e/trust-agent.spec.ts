@@ -71,7 +71,10 @@ test('the client tools page shows the trust agent on this computer, and what to 
       }),
     ).toBeVisible();
     await assertAccessible(page);
+    // The page renews its session as it starts; a reload before that answer arrives would present
+    // the spent refresh cookie again, which the platform takes for reuse and ends the session.
     await goToClientTools(page);
+    await assertTrustAgentReady(page, AGENT_VERSION);
   });
 
   await test.step('the agent stops: this browser paired with it before, so it is not running', async () => {
