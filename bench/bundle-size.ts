@@ -156,6 +156,18 @@ function brotliBytesOf(outDir: string, file: string): number {
   }
 }
 
+/**
+ * index.html as it travels: every first screen's page, which carries the entry's stylesheet and the
+ * sign-in preview with its script (docs/decisions/029-sign-in-preview.md).
+ */
+export function pageSize(outDir: string): ScreenFile {
+  return {
+    file: 'index.html',
+    gzipBytes: gzipSync(readFileSync(path.join(outDir, 'index.html'))).length,
+    brotliBytes: brotliBytesOf(outDir, 'index.html'),
+  };
+}
+
 export function screenSize(outDir: string, screen: string, urlPath: string): ScreenSize {
   const manifest = JSON.parse(readFileSync(path.join(outDir, '.vite/manifest.json'), 'utf8')) as Manifest;
   const onDemand = [...chunksFor(outDir, manifest, urlPath)].map((key) => manifest[key]?.file ?? '');

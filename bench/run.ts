@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ACCOUNTS_LIST_PATH, apiPaths, LOGIN_PATH } from '../contract/paths.ts';
 import type { DatabaseLocation } from '../server/db/connection.ts';
-import { buildConsole, type ScreenSize, screenSize } from './bundle-size.ts';
+import { buildConsole, pageSize, type ScreenSize, screenSize } from './bundle-size.ts';
 import { flood, type LoadResult, load } from './load.ts';
 import { signedInToken, startBaseline, startPlatform } from './servers.ts';
 import { BENCH_ACCOUNTS, BENCH_PARTNERS, BENCH_USERS, benchPostgres, seedAccounts } from './tenants.ts';
@@ -56,6 +56,13 @@ function benchSize(): boolean {
           ` in ${size.files.length} files, ${budget}`,
       );
     }
+    // Beside the budgets, which count JavaScript (decision 025): the page that brings it.
+    const page = pageSize(outDir);
+    console.info(
+      `  ${'index.html (the page)'.padEnd(26)} ${kilobytes(page.gzipBytes).padStart(9)} ${kilobytes(page.brotliBytes).padStart(9)}` +
+        `, the entry's stylesheet and the sign-in preview included; sign-in page in all ` +
+        `${kilobytes(page.brotliBytes + signIn.brotliBytes)} brotli`,
+    );
     return (
       signIn.brotliBytes <= SIGN_IN_BROTLI_BUDGET_BYTES &&
       accounts.gzipBytes <= SECURE_SCREEN_GZIP_BUDGET_BYTES
