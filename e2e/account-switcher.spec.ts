@@ -1,9 +1,12 @@
-import { apiPaths } from '../contract/paths.ts';
-import type { TenantList } from '../contract/schemas/tenants.ts';
 import { expect, test } from './fixtures.ts';
 import { assertOnAccounts } from './pages/shell.ts';
 import { signIn } from './pages/sign-in.ts';
-import { createAccountThroughApi, dateInDays, signInThroughApi } from './support/accounts-api.ts';
+import {
+  countActiveAccountsThroughApi,
+  createAccountThroughApi,
+  dateInDays,
+  signInThroughApi,
+} from './support/accounts-api.ts';
 import { ADMINISTRATOR, ensureSetUp } from './support/administrator.ts';
 
 /** Above this many active accounts the header's switcher searches instead of listing them all. */
@@ -26,11 +29,7 @@ test('above 50 accounts the switcher searches by name, keeps every key typed at 
 
   await test.step('the platform has more active accounts than the menu shows, one of them the target', async () => {
     const token = await signInThroughApi(request, ADMINISTRATOR);
-    const answer = await request.get(`${apiPaths.tenants.list}?active=true&limit=1`, {
-      headers: { Authorization: `Bearer ${token}` },
-    });
-    expect(answer.status()).toBe(200);
-    const { total } = (await answer.json()) as TenantList;
+    const total = await countActiveAccountsThroughApi(request, token);
     const names = [
       TARGET,
       ...Array.from({ length: Math.max(0, MENU_LIMIT - total) }, (_, index) => `Filler ${RUN} ${index}`),

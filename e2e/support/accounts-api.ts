@@ -1,7 +1,7 @@
 import { type APIRequestContext, expect } from '@playwright/test';
 import { apiPaths } from '../../contract/paths.ts';
 import type { LoginRequest } from '../../contract/schemas/identity.ts';
-import type { Tenant, TenantCreateInput } from '../../contract/schemas/tenants.ts';
+import type { Tenant, TenantCreateInput, TenantList } from '../../contract/schemas/tenants.ts';
 
 /** `YYYY-MM-DD`, `days` after today as the server counts days (UTC). */
 export function dateInDays(days: number): string {
@@ -33,4 +33,16 @@ export async function createAccountThroughApi(
   });
   expect(response.status(), await response.text()).toBe(201);
   return (await response.json()) as Tenant;
+}
+
+/** How many active accounts the token's user sees, as the accounts list counts them. */
+export async function countActiveAccountsThroughApi(
+  request: APIRequestContext,
+  accessToken: string,
+): Promise<number> {
+  const response = await request.get(`${apiPaths.tenants.list}?active=true&limit=1`, {
+    headers: { Authorization: `Bearer ${accessToken}` },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  return ((await response.json()) as TenantList).total;
 }
