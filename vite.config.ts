@@ -7,11 +7,11 @@ import { lingui, linguiTransformerBabelPreset } from '@lingui/vite-plugin';
 import babel from '@rolldown/plugin-babel';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type IndexHtmlTransformContext, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { DEFAULT_CONSOLE_LOCALE } from './contract/locales.ts';
 import { apiPaths, CONSOLE_BASE_PATH } from './contract/paths.ts';
-import { SIGN_IN_PREVIEW_ID, signInPreviewScript } from './src/features/session/sign-in-preview-script.ts';
+import { SIGN_IN_PREVIEW_ID, signInStartScript } from './src/features/session/sign-in-preview-script.ts';
 
 const apiTarget = process.env.API_ORIGIN ?? 'http://localhost:8080';
 
@@ -164,8 +164,6 @@ const SECURE_START_IMPORTS = [
   'src/components/notify.ts',
 ];
 const FIRST_SECURE_SCREEN_ROUTES = ['src/routes/_secure.tsx', 'src/routes/_secure/accounts/index.tsx'];
-/** Where every session starts: its screen travels with the entry. */
-const SIGN_IN_ROUTE = 'src/routes/login.tsx';
 /** The pages before sign-in; what they share with the secure start stays out of both groups. */
 const publicRoutes = () =>
   readdirSync(sourceFile('src/routes'))
@@ -201,44 +199,80 @@ function inlineEntryStylesheet(): Plugin {
   };
 }
 
-/** The first part of the address of each page used without a session (`enrollment`, `setup-user`). */
-const publicPages = () =>
-  publicRoutes()
-    .map((route) => path.basename(route, '.tsx').split('.')[0] ?? '')
-    .filter((page) => page !== 'index');
+/** The first part of the address of each page of the secure console (`accounts`, `profile`). */
+const securePages = () =>
+  readdirSync(sourceFile('src/routes/_secure')).map((entry) => entry.split('.')[0] ?? '');
 
 const SIGN_IN_PREVIEW_MARKUP = path.resolve(import.meta.dirname, 'src/features/session/sign-in-preview.html');
 
+/** The module whose chunk is the router's start: main.tsx loads it where a visit needs the router. */
+const ROUTER_MODULE = 'src/router.ts';
+
 /**
- * Writes the sign-in preview into index.html, hidden, with the script that shows it where the visit
- * will end on the sign-in page (docs/decisions/029-sign-in-preview.md). The markup is the page's own,
- * rendered by its test into sign-in-preview.html.
+ * The router's start as built: its chunk and the chunks that one imports, less those index.html
+ * loads anyway. Empty while serving, where nothing is bundled.
+ */
+function routerScripts(bundle: IndexHtmlTransformContext['bundle'], html: string): string[] {
+  if (!bundle) return [];
+  const chunks = Object.values(bundle).filter((output) => output.type === 'chunk');
+  const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+  const start = chunks.find((chunk) => chunk.moduleIds.includes(sourceFile(ROUTER_MODULE)));
+  if (!start) throw new Error(`No chunk of the build holds ${ROUTER_MODULE}.`);
+  const files = new Set<string>();
+  const visit = (file: string) => {
+    if (files.has(file) || html.includes(`/${file}"`)) return;
+    files.add(file);
+    for (const imported of byFile.get(file)?.imports ?? []) visit(imported);
+  };
+  visit(start.fileName);
+  return [...files].map((file) => `${CONSOLE_BASE_PATH}/${file}`);
+}
+
+/**
+ * Writes the sign-in preview into index.html, hidden, with the script that decides whether the visit
+ * starts on the sign-in page, shows the preview where it will look as drawn, and otherwise preloads
+ * the router's start (docs/decisions/029-sign-in-preview.md, 030-sign-in-without-the-router.md). The
+ * markup is the page's own, rendered by its test into sign-in-preview.html. After the other plugins,
+ * so the script knows the build's file names and index.html's own scripts.
  */
 function signInPreview(): Plugin {
   return {
     name: 'trust-console:sign-in-preview',
-    transformIndexHtml: async () => [
-      {
-        tag: 'div',
-        attrs: { id: SIGN_IN_PREVIEW_ID, hidden: true },
-        children: await readFile(SIGN_IN_PREVIEW_MARKUP, 'utf8'),
-        injectTo: 'body',
-      },
-      { tag: 'script', children: signInPreviewScript(publicPages()), injectTo: 'body' },
-    ],
+    transformIndexHtml: {
+      order: 'post',
+      handler: async (html, { bundle }) => [
+        {
+          tag: 'div',
+          attrs: { id: SIGN_IN_PREVIEW_ID, hidden: true },
+          children: await readFile(SIGN_IN_PREVIEW_MARKUP, 'utf8'),
+          injectTo: 'body',
+        },
+        {
+          tag: 'script',
+          children: signInStartScript({
+            securePages: securePages(),
+            routerScripts: routerScripts(bundle, html),
+          }),
+          injectTo: 'body',
+        },
+      ],
+    },
   };
 }
 
 // One build, one module graph: computed on the first module the groups ask about.
 let startClosure: Set<string> | null = null;
+let routerClosure: Set<string> | null = null;
 let secureStartClosure: Set<string> | null = null;
 
 function startModules(graph: ModuleGraph): Set<string> {
-  startClosure ??= staticClosure(graph, [
-    sourceFile('src/main.tsx'),
-    ...routeScreenParts(graph, SIGN_IN_ROUTE),
-  ]);
+  startClosure ??= staticClosure(graph, [sourceFile('src/main.tsx')]);
   return startClosure;
+}
+
+function routerModules(graph: ModuleGraph): Set<string> {
+  routerClosure ??= staticClosure(graph, [sourceFile(ROUTER_MODULE)], startModules(graph));
+  return routerClosure;
 }
 
 function secureStartModules(graph: ModuleGraph): Set<string> {
@@ -250,6 +284,7 @@ function secureStartModules(graph: ModuleGraph): Set<string> {
     ],
     new Set([
       ...startModules(graph),
+      ...routerModules(graph),
       ...staticClosure(
         graph,
         publicRoutes().flatMap((route) => routeScreenParts(graph, route)),
@@ -342,7 +377,7 @@ export default defineConfig({
           groups: [
             {
               name: 'framework',
-              test: /node_modules[\\/](react|react-dom|scheduler|@tanstack[\\/](react-router|router-core|history|store|react-store)|@lingui[\\/](core|react)|valibot)[\\/]/,
+              test: /node_modules[\\/](react|react-dom|scheduler|@lingui[\\/](core|react)|valibot)[\\/]/,
             },
             {
               // What the entry reaches through static imports (the route tree, the session, the form
@@ -350,6 +385,12 @@ export default defineConfig({
               // where a round trip costs 400 ms every extra file the first page waits for costs one
               // (HTTP/1.1 opens six connections) — docs/decisions/026-start-up-round-trips.md.
               name: (id, ctx) => (startModules(ctx).has(id) ? 'start' : null),
+            },
+            {
+              // After the start's group, which keeps what the two share (a group takes the modules its
+              // own import as well). The router, its route tree and the route definitions: a visit that starts on the
+              // sign-in page draws it without them (docs/decisions/030-sign-in-without-the-router.md).
+              name: (id, ctx) => (routerModules(ctx).has(id) ? 'router' : null),
             },
             {
               // Likewise what the first secure screen reaches from the secure layout's code, the

@@ -168,9 +168,15 @@ export function pageSize(outDir: string): ScreenFile {
   };
 }
 
-export function screenSize(outDir: string, screen: string, urlPath: string): ScreenSize {
+/**
+ * A screen's scripts: index.html's own and, for a screen the router draws (`urlPath`), the chunks of
+ * its routes with the router's. Without `urlPath`, a screen the entry draws before the router loads:
+ * the sign-in page at the start of a visit (docs/decisions/030-sign-in-without-the-router.md).
+ */
+export function screenSize(outDir: string, screen: string, urlPath?: string): ScreenSize {
   const manifest = JSON.parse(readFileSync(path.join(outDir, '.vite/manifest.json'), 'utf8')) as Manifest;
-  const onDemand = [...chunksFor(outDir, manifest, urlPath)].map((key) => manifest[key]?.file ?? '');
+  const routed = urlPath === undefined ? [] : [...chunksFor(outDir, manifest, urlPath)];
+  const onDemand = routed.map((key) => manifest[key]?.file ?? '');
   const names = new Set([...scriptsOfIndexHtml(outDir), ...onDemand].filter((file) => file.endsWith('.js')));
   const files = [...names].map((file) => ({
     file,

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ACCOUNTS_LIST_PATH, apiPaths, LOGIN_PATH } from '../contract/paths.ts';
+import { ACCOUNTS_LIST_PATH, apiPaths } from '../contract/paths.ts';
 import type { DatabaseLocation } from '../server/db/connection.ts';
 import { buildConsole, pageSize, type ScreenSize, screenSize } from './bundle-size.ts';
 import { flood, type LoadResult, load } from './load.ts';
@@ -22,10 +22,11 @@ import { BENCH_ACCOUNTS, BENCH_PARTNERS, BENCH_USERS, benchPostgres, seedAccount
  * on wall-clock time; only the sizes of the sign-in page and the first secure screen have budgets.
  */
 /**
- * Issue "Fast on a field network": the sign-in page within 100 KB as it travels (brotli, as the
- * server sends it), the first secure screen within 180 KB of gzip JavaScript (docs/decisions/025).
+ * Issue "Fast on a field network": the sign-in page within 100 KB as it travels (index.html and its
+ * scripts, brotli, as the server sends them), the first secure screen within 180 KB of gzip
+ * JavaScript (docs/decisions/025, 030).
  */
-const SIGN_IN_BROTLI_BUDGET_BYTES = 100 * 1024;
+const SIGN_IN_PAGE_BROTLI_BUDGET_BYTES = 100 * 1024;
 const SECURE_SCREEN_GZIP_BUDGET_BYTES = 180 * 1024;
 const REQUESTS = 5_000;
 const WARM_UP_REQUESTS = 500;
@@ -33,7 +34,11 @@ const CONCURRENCY = 50;
 
 const kilobytes = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
 
-function budgetLine(size: ScreenSize, coding: 'gzip' | 'brotli', budget: number): string {
+function budgetLine(
+  size: Pick<ScreenSize, 'gzipBytes' | 'brotliBytes'>,
+  coding: 'gzip' | 'brotli',
+  budget: number,
+): string {
   const bytes = coding === 'gzip' ? size.gzipBytes : size.brotliBytes;
   const verdict = bytes <= budget ? '' : ' — OVER BUDGET';
   return `${((bytes / budget) * 100).toFixed(0)}% of the ${kilobytes(budget)} ${coding} budget${verdict}`;
@@ -43,28 +48,33 @@ function benchSize(): boolean {
   const outDir = mkdtempSync(path.join(tmpdir(), 'trust-console-bench-build-'));
   try {
     buildConsole(outDir);
-    const signIn = screenSize(outDir, 'sign-in', LOGIN_PATH);
+    const signIn = screenSize(outDir, 'sign-in');
     const accounts = screenSize(outDir, 'accounts (secure shell)', ACCOUNTS_LIST_PATH);
     console.info('\nJavaScript loaded before the first screen renders (KB = 1024 bytes)');
     console.info(`  ${''.padEnd(26)} ${'gzip'.padStart(9)} ${'brotli'.padStart(9)}`);
-    for (const [size, budget] of [
-      [signIn, budgetLine(signIn, 'brotli', SIGN_IN_BROTLI_BUDGET_BYTES)],
-      [accounts, budgetLine(accounts, 'gzip', SECURE_SCREEN_GZIP_BUDGET_BYTES)],
-    ] as const) {
-      console.info(
-        `  ${size.screen.padEnd(26)} ${kilobytes(size.gzipBytes).padStart(9)} ${kilobytes(size.brotliBytes).padStart(9)}` +
-          ` in ${size.files.length} files, ${budget}`,
-      );
-    }
-    // Beside the budgets, which count JavaScript (decision 025): the page that brings it.
+    const row = (label: string, size: { gzipBytes: number; brotliBytes: number }) =>
+      `  ${label.padEnd(26)} ${kilobytes(size.gzipBytes).padStart(9)} ${kilobytes(size.brotliBytes).padStart(9)}`;
+    console.info(`${row(signIn.screen, signIn)} in ${signIn.files.length} files`);
+    console.info(
+      `${row(accounts.screen, accounts)} in ${accounts.files.length} files, ` +
+        budgetLine(accounts, 'gzip', SECURE_SCREEN_GZIP_BUDGET_BYTES),
+    );
+    // The sign-in budget is the page's whole transfer (decision 030): index.html, which carries the
+    // entry's stylesheet and the sign-in preview, with its scripts.
     const page = pageSize(outDir);
     console.info(
-      `  ${'index.html (the page)'.padEnd(26)} ${kilobytes(page.gzipBytes).padStart(9)} ${kilobytes(page.brotliBytes).padStart(9)}` +
-        `, the entry's stylesheet and the sign-in preview included; sign-in page in all ` +
-        `${kilobytes(page.brotliBytes + signIn.brotliBytes)} brotli`,
+      `${row('index.html (the page)', page)}, with the entry's stylesheet and the sign-in preview`,
+    );
+    const signInPage = {
+      gzipBytes: page.gzipBytes + signIn.gzipBytes,
+      brotliBytes: page.brotliBytes + signIn.brotliBytes,
+    };
+    console.info(
+      `${row('sign-in page in all', signInPage)}, ` +
+        budgetLine(signInPage, 'brotli', SIGN_IN_PAGE_BROTLI_BUDGET_BYTES),
     );
     return (
-      signIn.brotliBytes <= SIGN_IN_BROTLI_BUDGET_BYTES &&
+      signInPage.brotliBytes <= SIGN_IN_PAGE_BROTLI_BUDGET_BYTES &&
       accounts.gzipBytes <= SECURE_SCREEN_GZIP_BUDGET_BYTES
     );
   } finally {

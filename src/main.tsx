@@ -2,17 +2,21 @@ import './styles/tokens.css';
 import './styles/app.css';
 import { I18nProvider } from '@lingui/react';
 import type { QueryClient } from '@tanstack/react-query';
-import { RouterProvider } from '@tanstack/react-router';
-import { StrictMode } from 'react';
+import { type ReactNode, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { LOGIN_PATH } from '../contract/paths.ts';
 import { encodeSignInState } from '../contract/schemas/identity.ts';
-import { takeOverSignInPreview } from './features/session/sign-in-preview.ts';
+import { removeStartStandIns } from './features/session/sign-in-preview.ts';
 import { onUnauthorized } from './lib/api-client.ts';
 import { activateLocale, i18n, resolveConsoleLocale, storedLanguage } from './lib/i18n.ts';
+import type { PageNavigation } from './lib/page-navigation.tsx';
+import { routerHref } from './lib/return-path.ts';
 import { registerServiceWorker } from './lib/service-worker.ts';
-import { SessionController } from './lib/session.ts';
+import { SessionController, SessionProvider } from './lib/session.ts';
 import { applyTheme, storedTheme } from './lib/theme.ts';
-import { createAppRouter } from './router.ts';
+import type { AppRouter } from './router.ts';
+import { signInPageDetour } from './routes/-sign-in.tsx';
+import { enterSignInPage, SignInStart, startsOnSignIn } from './sign-in-start.tsx';
 
 async function boot(): Promise<void> {
   applyTheme(storedTheme());
@@ -27,6 +31,53 @@ async function boot(): Promise<void> {
     }
     return queryClient;
   };
+  // The page's one session, made here and handed to every route in the router context and to every
+  // component by its provider.
+  const session = new SessionController({
+    ended: () => queryClient?.clear(),
+    lost: () => void leaveForSignIn(),
+  });
+
+  const container = document.getElementById('root');
+  if (!container) throw new Error('index.html has no #root element');
+  const root = createRoot(container);
+  const draw = (page: ReactNode) =>
+    root.render(
+      <StrictMode>
+        <I18nProvider i18n={i18n}>
+          <SessionProvider value={session}>{page}</SessionProvider>
+        </I18nProvider>
+      </StrictMode>,
+    );
+
+  // The router, its code with the route tree, loads on first use: at once for most visits, on the
+  // first move away from sign-in for a visit that starts there (docs/decisions/030).
+  let routing: Promise<{ router: AppRouter; draw: () => void }> | null = null;
+  const loadRouter = () => {
+    routing ??= import('./router.ts').then(({ createAppRouter, RouterProvider }) => {
+      const router = createAppRouter({ loadQueryClient, session });
+      // index.html's stand-ins stood in until the router's first screen.
+      const unsubscribe = router.subscribe('onRendered', () => {
+        removeStartStandIns();
+        unsubscribe();
+      });
+      let drawn = false;
+      const drawRouter = () => {
+        if (drawn) return;
+        drawn = true;
+        draw(<RouterProvider router={router} />);
+      };
+      return { router, draw: drawRouter };
+    });
+    return routing;
+  };
+  /** Shows a page through the router; a page drawn before it stays until the router's is ready. */
+  const show = async (href: string, replace = false) => {
+    const { router, draw: drawRouter } = await loadRouter();
+    await router.navigate({ href, replace });
+    drawRouter();
+  };
+
   /**
    * The session is gone (401 or a failed refresh): stop sending the token now, go to sign-in with the
    * way back (S-15), and drop the cached data once the secure screens have left.
@@ -34,18 +85,10 @@ async function boot(): Promise<void> {
   const leaveForSignIn = async () => {
     session.forgetToken();
     const { pathname, search, hash } = window.location;
-    await router.navigate({
-      to: '/login',
-      search: { state: encodeSignInState({ return_path: `${pathname}${search}${hash}` }) },
-    });
+    const state = encodeSignInState({ return_path: `${pathname}${search}${hash}` });
+    await show(`${routerHref(LOGIN_PATH)}?${new URLSearchParams({ state })}`);
     await session.end();
   };
-  // The page's one session, made here and handed to every route in the router context.
-  const session = new SessionController({
-    ended: () => queryClient?.clear(),
-    lost: () => void leaveForSignIn(),
-  });
-  const router = createAppRouter({ loadQueryClient, session });
   onUnauthorized({
     renew: async () => (await session.refresh()) === 'renewed',
     lost: () => void leaveForSignIn(),
@@ -54,22 +97,21 @@ async function boot(): Promise<void> {
   // The profile's locale is applied by the secure layout once it is known; until then, the stored one.
   await activateLocale(resolveConsoleLocale(storedLanguage(), null));
 
-  const container = document.getElementById('root');
-  if (!container) throw new Error('index.html has no #root element');
-  createRoot(container).render(
-    <StrictMode>
-      <I18nProvider i18n={i18n}>
-        <RouterProvider router={router} />
-      </I18nProvider>
-    </StrictMode>,
-  );
-  // index.html's mark, or its sign-in preview where the first screen is not the sign-in page, stood
-  // in until now.
-  const unsubscribe = router.subscribe('onRendered', () => {
-    document.querySelector('.boot')?.remove();
-    takeOverSignInPreview();
-    unsubscribe();
-  });
+  if (startsOnSignIn()) {
+    const encodedState = enterSignInPage();
+    const navigation: PageNavigation = {
+      go: (href, options) => show(href, options?.replace),
+      preload: (href) => void loadRouter().then(({ router }) => router.preloadRoute({ to: '/', href })),
+    };
+    // Where the visitor goes instead (signed in after all, a platform still to set up), or on an error
+    // for the router's page to report, the router takes the visit.
+    const here = () => `${routerHref(window.location.pathname)}${window.location.search}`;
+    const detour = await signInPageDetour(session, encodedState).catch(here);
+    if (detour) await show(detour, true);
+    else draw(<SignInStart encodedState={encodedState} navigation={navigation} />);
+  } else {
+    (await loadRouter()).draw();
+  }
   registerServiceWorker();
 }
 

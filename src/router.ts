@@ -1,4 +1,8 @@
 import { createRouter, type RouterHistory } from '@tanstack/react-router';
+
+// main.tsx loads this module, and the router with it, as one piece (docs/decisions/030).
+export { RouterProvider } from '@tanstack/react-router';
+
 import { CONSOLE_BASE_PATH } from '../contract/paths.ts';
 import type { RouterContext } from './routes/__root.tsx';
 import { routeTree } from './routeTree.gen.ts';
@@ -20,6 +24,8 @@ export function createAppRouter(context: RouterContext, history?: RouterHistory)
     scrollRestoration: true,
   });
 }
+
+export type AppRouter = ReturnType<typeof createAppRouter>;
 
 declare module '@tanstack/react-router' {
   interface Register {

@@ -1,4 +1,4 @@
-import { useRouteContext } from '@tanstack/react-router';
+import { createContext, useContext } from 'react';
 import type { OutboxCommand } from '../../contract/outbox.ts';
 import { apiPaths } from '../../contract/paths.ts';
 import {
@@ -172,7 +172,7 @@ async function logOut(): Promise<boolean> {
 
 /**
  * The page's session with the platform, made once by `main.tsx` and handed to the routes in the
- * router context (`useSession` below them). It owns the access token (kept in `access-token.ts`'s
+ * router context and to components by `SessionProvider` (`useSession`). It owns the access token (kept in `access-token.ts`'s
  * memory, which only it writes and the API client reads), its renewal, the sign-out, and the
  * hand-over of the token to the service worker; its state moves by `nextSessionState` alone.
  */
@@ -400,7 +400,14 @@ export class SessionController {
   }
 }
 
-/** The page's session, for components below the router (sign-in, the header's sign-out). */
+const SessionContext = createContext<SessionController | null>(null);
+
+/** Gives the page's one session to the components below, with the router or before it (main.tsx). */
+export const SessionProvider = SessionContext.Provider;
+
+/** The page's session, for components (sign-in, the header's sign-out); guards read the router context. */
 export function useSession(): SessionController {
-  return useRouteContext({ from: '__root__' }).session;
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('useSession needs a SessionProvider above it');
+  return session;
 }

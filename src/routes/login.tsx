@@ -1,9 +1,6 @@
 import { createFileRoute, redirect } from '@tanstack/react-router';
 import * as v from 'valibot';
-import { SignInPage } from '../features/session/components/sign-in-page.tsx';
-import { leaveSignInWhenSignedIn } from '../features/session/guard.ts';
-import { prefetchSignInPage } from '../features/session/queries.ts';
-import { redirectToSetupWhileUnconfigured, useLeaveForOpenSetup } from '../features/setup/guard.ts';
+import { SignInScreen, signInPageDetour } from './-sign-in.tsx';
 
 export const Route = createFileRoute('/login')({
   validateSearch: v.object({ state: v.optional(v.string()) }),
@@ -11,21 +8,14 @@ export const Route = createFileRoute('/login')({
   // comes back here with a state that carries the return path, so this cannot loop.
   beforeLoad: async ({ search, context }) => {
     if (!search.state) throw redirect({ to: '/' });
-    // Everything the form waits for starts at once, not one after the other: the page's code (split
-    // off by the router, which would fetch it only after this guard), the footer and the languages, the session check
-    // and the setup status (docs/decisions/026-start-up-round-trips.md). A signed-in visitor leaves
-    // first; the setup status decides only for anyone else.
+    // The page's code (split off by the router, which would fetch it only after this guard) loads
+    // beside the guard's questions.
     void Route.options.component?.preload?.();
-    prefetchSignInPage();
-    const unconfigured = redirectToSetupWhileUnconfigured();
-    unconfigured.catch(() => undefined);
-    await leaveSignInWhenSignedIn(context.session, search.state);
-    await unconfigured;
+    const detour = await signInPageDetour(context.session, search.state);
+    if (detour) throw redirect({ href: detour, replace: true });
   },
   component: function LoginRoute() {
     const { state = '' } = Route.useSearch();
-    // The guard may not have waited for the setup status (a platform this browser saw set up).
-    useLeaveForOpenSetup();
-    return <SignInPage key={state} encodedState={state} />;
+    return <SignInScreen encodedState={state} />;
   },
 });

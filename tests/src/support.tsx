@@ -11,7 +11,7 @@ import type { Profile } from '../../contract/schemas/profile.ts';
 import { setupStatus } from '../../src/features/setup/queries.ts';
 import { clearAccessToken } from '../../src/lib/access-token.ts';
 import { PermissionFlagsProvider } from '../../src/lib/permissions.tsx';
-import { SessionController } from '../../src/lib/session.ts';
+import { SessionController, SessionProvider } from '../../src/lib/session.ts';
 import { createAppRouter } from '../../src/router.ts';
 
 // The first render of a file loads the route chunks through the Vite transform, and the secure
@@ -141,9 +141,11 @@ export function renderApp(path: string) {
   );
   const view = render(
     <I18nProvider i18n={i18n}>
-      <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
+      <SessionProvider value={session}>
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </SessionProvider>
     </I18nProvider>,
   );
   return { ...view, router, queryClient, session };

@@ -1,4 +1,3 @@
-import { redirect } from '@tanstack/react-router';
 import { CONSOLE_BASE_PATH, TRUST_AGENT_SIGN_IN_DONE_PATH } from '../../../contract/paths.ts';
 import { decodeSignInState, type SignInState } from '../../../contract/schemas/identity.ts';
 import { routerHref, safeReturnPath } from '../../lib/return-path.ts';
@@ -15,17 +14,18 @@ export function pathAfterSignIn(state: SignInState): string {
 }
 
 /**
- * A signed-in user who opens the sign-in page (a bookmark, a new tab) goes where the state leads
- * instead of signing in again. A page load drops the token in memory, so the session is tried
- * through the refresh cookie first; an anonymous visitor, or one without a connection, stays.
+ * Where a signed-in user who opens the sign-in page (a bookmark, a new tab) goes instead of signing in
+ * again: where the state leads, as a router path; null for an anonymous visitor, or one without a
+ * connection, who stays. A page load drops the token in memory, so the session is tried through the
+ * refresh cookie first.
  */
-export async function leaveSignInWhenSignedIn(
+export async function signedInDestination(
   session: SessionController,
   encodedState: string,
-): Promise<void> {
-  if (!(await session.ensure())) return;
+): Promise<string | null> {
+  if (!(await session.ensure())) return null;
   const target = pathAfterSignIn(decodeSignInState(encodedState) ?? {});
   // A state that leads back to sign-in would send a signed-in user round in a circle.
   const away = target.startsWith(`${CONSOLE_BASE_PATH}/login`) ? safeReturnPath(null) : target;
-  throw redirect({ href: routerHref(away), replace: true });
+  return routerHref(away);
 }

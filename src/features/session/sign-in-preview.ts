@@ -22,3 +22,12 @@ export function takeOverSignInPreview(field: HTMLInputElement | null = null): vo
   }
   preview.remove();
 }
+
+/**
+ * The first screen is drawn: index.html's stand-ins leave, its splash and, where that screen is not
+ * the username step (which took it over already), its preview.
+ */
+export function removeStartStandIns(): void {
+  document.querySelector('.boot')?.remove();
+  takeOverSignInPreview();
+}

@@ -1,6 +1,5 @@
 import { plural, t } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Link, useNavigate, useRouter } from '@tanstack/react-router';
 import { useId, useLayoutEffect, useRef, useState } from 'react';
 import * as v from 'valibot';
 import type { ConsoleLocale } from '../../../../contract/locales.ts';
@@ -21,6 +20,7 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { leaveTo } from '../../../lib/external-navigation.ts';
 import { useForm } from '../../../lib/form/use-form.ts';
 import { platformLocaleFor, storeLanguageAndReload } from '../../../lib/i18n.ts';
+import { PageLink, usePageNavigation } from '../../../lib/page-navigation.tsx';
 import { routerHref } from '../../../lib/return-path.ts';
 import { useSession } from '../../../lib/session.ts';
 import { pathAfterSignIn } from '../guard.ts';
@@ -116,7 +116,7 @@ function UsernameStep({ state, loginHint, encodedState, onVerified }: UsernameSt
       {state.allow_account_creation ? (
         <p className="form__aside">
           <Trans>
-            Don't have an account? <Link to="/create-user-account">Create one</Link>
+            Don't have an account? <PageLink to="/create-user-account">Create one</PageLink>
           </Trans>
         </p>
       ) : null}
@@ -134,22 +134,18 @@ interface PasswordStepProps {
 function PasswordStep({ username, state, onUseAnotherAccount }: PasswordStepProps) {
   const { t } = useLingui();
   const session = useSession();
-  const navigate = useNavigate();
-  const router = useRouter();
+  const navigation = usePageNavigation();
   const headingId = useId();
   const form = useForm(loginRequestSchema, {
     onSubmit: async (credentials) => {
       const next = routerHref(pathAfterSignIn(state));
-      // The first screen loads while the licence is checked; an expired licence leaves it unused. The
-      // router takes the place from `href`; its types ask for a `to` as well, which `href` replaces.
-      const preload = () => void router.preloadRoute({ to: '/', href: next });
-      const licence = await signIn(session, credentials, preload);
+      // The first screen loads while the licence is checked; an expired licence leaves it unused.
+      const licence = await signIn(session, credentials, () => navigation.preload(next));
       if (licence.status === 'EXPIRED') {
         leaveTo(licence.redirect_url ?? UPDATE_LICENCE_ERROR_PATH, UPDATE_LICENCE_ERROR_PATH);
-      } else if (licence.status === 'NOT_FOUND') {
-        void navigate({ to: '/setup-license' });
       } else {
-        void navigate({ href: next });
+        // Awaited, so the button stays busy until the next page is drawn.
+        await navigation.go(licence.status === 'NOT_FOUND' ? '/setup-license' : next);
       }
     },
   });

@@ -6,7 +6,8 @@ import { encodeSignInState } from '../../../../contract/schemas/identity.ts';
 import { takeOverSignInPreview } from '../../../../src/features/session/sign-in-preview.ts';
 import {
   SIGN_IN_PREVIEW_ID,
-  signInPreviewScript,
+  SIGN_IN_START_ATTRIBUTE,
+  signInStartScript,
 } from '../../../../src/features/session/sign-in-preview-script.ts';
 import { activateLocale } from '../../../../src/lib/i18n.ts';
 import { STORAGE_KEYS } from '../../../../src/lib/storage-keys.ts';
@@ -94,8 +95,9 @@ describe('sign-in preview', () => {
   });
 
   describe('its script', () => {
-    /** As vite.config.ts lists them from src/routes. */
-    const publicPages = ['enrollment', 'login', 'setup-user', 'verify'];
+    /** As vite.config.ts lists them from src/routes/_secure and the build. */
+    const securePages = ['accounts', 'profile', 'settings'];
+    const routerScripts = ['/account/assets/router-abc.js'];
 
     async function runScriptAt(path: string): Promise<HTMLElement> {
       window.history.replaceState(null, '', path);
@@ -103,46 +105,89 @@ describe('sign-in preview', () => {
       const splash = document.createElement('div');
       splash.className = 'boot';
       document.body.append(splash);
-      new Function(signInPreviewScript(publicPages))();
+      new Function(signInStartScript({ securePages, routerScripts }))();
       return preview;
     }
 
-    it('shows the preview and drops the splash on the secure console’s addresses and the bare sign-in address', async () => {
+    const startsOnSignIn = () => document.documentElement.hasAttribute(SIGN_IN_START_ATTRIBUTE);
+    const preloaded = () =>
+      [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')].map((link) =>
+        link.getAttribute('href'),
+      );
+
+    afterEach(() => {
+      document.documentElement.removeAttribute(SIGN_IN_START_ATTRIBUTE);
+      for (const link of document.head.querySelectorAll('link[rel="modulepreload"]')) link.remove();
+      window.localStorage.clear();
+    });
+
+    it('starts on sign-in and shows the preview on the secure console’s addresses and the bare sign-in address', async () => {
       for (const path of ['/account/', '/account', '/account/accounts/7?tab=users', '/account/login']) {
         const preview = await runScriptAt(path);
+        expect(startsOnSignIn(), path).toBe(true);
         expect(preview.hidden, path).toBe(false);
         expect(document.querySelector('.boot'), path).toBeNull();
+        expect(preloaded(), path).toEqual([]);
         preview.remove();
+        document.documentElement.removeAttribute(SIGN_IN_START_ATTRIBUTE);
       }
     });
 
-    it('keeps it hidden where the visit may not end on the username step as drawn', async () => {
+    it('starts on sign-in without the preview at a sign-in address with a state, which the preview does not show', async () => {
       const login = `/account/login?state=${encodeSignInState({ return_path: '/account/accounts' })}`;
-      for (const path of ['/account/setup-user', '/account/enrollment/1/2', '/account/verify/1/2', login]) {
+      const preview = await runScriptAt(login);
+      expect(startsOnSignIn()).toBe(true);
+      expect(preview.hidden).toBe(true);
+      expect(document.querySelector('.boot')).not.toBeNull();
+    });
+
+    it('starts through the router, preloading it, at the pages used without a session and at no page', async () => {
+      for (const path of [
+        '/account/setup-user',
+        '/account/enrollment/1/2',
+        '/account/verify/1/2',
+        '/account/nowhere',
+      ]) {
         const preview = await runScriptAt(path);
+        expect(startsOnSignIn(), path).toBe(false);
         expect(preview.hidden, path).toBe(true);
         expect(document.querySelector('.boot'), path).not.toBeNull();
+        expect(preloaded(), path).toEqual(routerScripts);
         preview.remove();
         document.querySelector('.boot')?.remove();
+        for (const link of document.head.querySelectorAll('link[rel="modulepreload"]')) link.remove();
       }
     });
 
-    it('keeps it hidden for a browser that says it is offline', async () => {
+    it('starts through the router for a browser that says it is offline', async () => {
       vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
       expect((await runScriptAt('/account/')).hidden).toBe(true);
+      expect(startsOnSignIn()).toBe(false);
+      expect(preloaded()).toEqual(routerScripts);
     });
 
-    it('keeps it hidden for a browser holding a session', async () => {
+    it('starts through the router for a browser holding a session', async () => {
       holdRefreshCookie(true);
       expect((await runScriptAt('/account/')).hidden).toBe(true);
+      expect(startsOnSignIn()).toBe(false);
+      expect(preloaded()).toEqual(routerScripts);
     });
 
-    it('shows it where the stored language is English, not where it is another', async () => {
+    it('shows the preview where the stored language is English, not where it is another', async () => {
       window.localStorage.setItem(STORAGE_KEYS.language, 'en_US');
       expect((await runScriptAt('/account/')).hidden).toBe(false);
       document.getElementById(SIGN_IN_PREVIEW_ID)?.remove();
       window.localStorage.setItem(STORAGE_KEYS.language, 'de_DE');
       expect((await runScriptAt('/account/')).hidden).toBe(true);
+      expect(startsOnSignIn()).toBe(true);
+    });
+
+    it('counts storage that refuses to be read as nothing stored', async () => {
+      vi.spyOn(Storage.prototype, 'getItem').mockImplementation(() => {
+        throw new DOMException('Storage is disabled.', 'SecurityError');
+      });
+      expect((await runScriptAt('/account/')).hidden).toBe(false);
+      expect(startsOnSignIn()).toBe(true);
     });
 
     it('pins a chosen theme before the first paint', async () => {

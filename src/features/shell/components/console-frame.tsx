@@ -1,0 +1,35 @@
+import { useLingui } from '@lingui/react/macro';
+import { lazy, type ReactNode, Suspense, useSyncExternalStore } from 'react';
+import { isUpdateWaiting, subscribeToUpdate } from '../../../lib/service-worker.ts';
+
+// The toast machinery is the heaviest part of the shell and no first screen needs it: it loads after.
+const ToastRegion = lazy(() =>
+  import('../../../components/ui/toast.tsx').then(({ ToastRegion }) => ({ default: ToastRegion })),
+);
+
+// Loaded only once a new build waits.
+const UpdateBanner = lazy(() =>
+  import('../../../components/update-banner.tsx').then(({ UpdateBanner }) => ({ default: UpdateBanner })),
+);
+
+/**
+ * What surrounds every page, with the router (`RootLayout`) or before it (main.tsx's sign-in start):
+ * the banner of a waiting build and the notifications.
+ */
+export function ConsoleFrame({ children }: { children: ReactNode }) {
+  const { t } = useLingui();
+  const updateWaiting = useSyncExternalStore(subscribeToUpdate, isUpdateWaiting, () => false);
+  return (
+    <>
+      {updateWaiting ? (
+        <Suspense fallback={null}>
+          <UpdateBanner />
+        </Suspense>
+      ) : null}
+      {children}
+      <Suspense fallback={null}>
+        <ToastRegion dismissLabel={t`Dismiss notification`} />
+      </Suspense>
+    </>
+  );
+}
