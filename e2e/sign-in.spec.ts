@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { CONSOLE_BASE_PATH } from '../contract/paths.ts';
+import { ACCOUNTS_LIST_PATH, CONSOLE_BASE_PATH } from '../contract/paths.ts';
 import { assertAccessible, expect, test } from './fixtures.ts';
 import { assertOnAccounts } from './pages/shell.ts';
 import {
@@ -40,6 +40,30 @@ test('the sign-in page switches to German', async ({ page }) => {
   await assertDocumentLanguage(page, 'de');
   await expect(page.getByRole('button', { name: 'Next', exact: true })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Weiter', exact: true })).toBeVisible();
+});
+
+test('the sign-in page works before the router has loaded, which comes once the username is sent', async ({
+  page,
+}) => {
+  // A visit that starts on sign-in draws it without the router (docs/decisions/030).
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    const file = new URL(request.url()).pathname.split('/').pop() ?? '';
+    if (file.endsWith('.js')) scripts.push(file);
+  });
+  const routerRequested = () => scripts.some((file) => file.startsWith('router-'));
+  await page.goto(`${CONSOLE_BASE_PATH}/`);
+  await assertOnSignIn(page, { returnPath: ACCOUNTS_LIST_PATH });
+  await expect(page.getByRole('button', { name: 'Next' })).toBeEnabled();
+  expect(routerRequested()).toBe(false);
+
+  await fillUsername(page, ADMINISTRATOR.username);
+  await clickNext(page);
+  await assertOnPasswordStep(page);
+  await expect.poll(routerRequested).toBe(true);
+  await fillPassword(page, ADMINISTRATOR.password);
+  await clickSignIn(page);
+  await assertOnAccounts(page);
 });
 
 test.describe('on a slow network, before the page’s code has arrived', () => {

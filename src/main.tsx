@@ -69,6 +69,10 @@ async function boot(): Promise<void> {
       };
       return { router, draw: drawRouter };
     });
+    // A download that failed (the connection dropped) is tried again by the next move.
+    routing.catch(() => {
+      routing = null;
+    });
     return routing;
   };
   /** Shows a page through the router; a page drawn before it stays until the router's is ready. */
@@ -101,14 +105,25 @@ async function boot(): Promise<void> {
     const encodedState = enterSignInPage();
     const navigation: PageNavigation = {
       go: (href, options) => show(href, options?.replace),
-      preload: (href) => void loadRouter().then(({ router }) => router.preloadRoute({ to: '/', href })),
+      // A preload that fails leaves the move to load what it needs.
+      preload: (href) =>
+        void loadRouter()
+          .then(({ router }) => router.preloadRoute({ to: '/', href }))
+          .catch(() => undefined),
     };
     // Where the visitor goes instead (signed in after all, a platform still to set up), or on an error
     // for the router's page to report, the router takes the visit.
     const here = () => `${routerHref(window.location.pathname)}${window.location.search}`;
     const detour = await signInPageDetour(session, encodedState).catch(here);
     if (detour) await show(detour, true);
-    else draw(<SignInStart encodedState={encodedState} navigation={navigation} />);
+    else {
+      draw(<SignInStart encodedState={encodedState} navigation={navigation} />);
+      // The first form sent (the username's Next) says the visitor is on the way out: the router's
+      // code downloads while the password is typed, not after the sign-in answer. A failure is the
+      // move's to report, which tries again.
+      const warmUp = () => void loadRouter().catch(() => undefined);
+      document.addEventListener('submit', warmUp, { capture: true, once: true });
+    }
   } else {
     (await loadRouter()).draw();
   }

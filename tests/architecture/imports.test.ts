@@ -29,4 +29,24 @@ describe('imports of the console, the worker, the contract, the server and the a
   it.each(LAYER_RULES.map((rule) => [rule.name, rule]))('keep the rule: %s', (_name, rule) => {
     expect(layerViolations(edges, [rule]).map(describeViolation)).toEqual([]);
   });
+
+  it('leave the router out of what the entry loads before its first screen (decision 030)', () => {
+    // The sign-in page is drawn from the entry's static imports; the router loads on first use.
+    const reached = new Map<string, string>([['src/main.tsx', 'src/main.tsx']]);
+    const pending = ['src/main.tsx'];
+    for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+      for (const edge of edges) {
+        if (edge.from !== file || edge.typeOnly || edge.dynamic || reached.has(edge.to)) continue;
+        reached.set(edge.to, file);
+        if (edge.kind === 'file') pending.push(edge.to);
+      }
+    }
+    const routerParts = [...reached].filter(
+      ([to]) =>
+        to.startsWith('@tanstack/react-router') ||
+        to === 'src/router.ts' ||
+        (to.startsWith('src/routes/') && !to.startsWith('src/routes/-')),
+    );
+    expect(routerParts.map(([to, from]) => `${from} imports ${to}`)).toEqual([]);
+  });
 });
