@@ -60,9 +60,10 @@ export default defineConfig({
       path: '<rootDir>/src/locales/{locale}/public',
       include: [
         ...['main.tsx', 'lib', 'routes/*.tsx', 'features/session'].map(src),
-        ...['features/shell/components/root-layout.tsx', 'features/shell/components/not-found-page.tsx'].map(
-          src,
-        ),
+        ...[
+          'features/shell/components/console-frame.tsx',
+          'features/shell/components/not-found-page.tsx',
+        ].map(src),
         ...publicComponents,
       ],
       // The offline support is the secure console's.
@@ -83,7 +84,7 @@ export default defineConfig({
       exclude: [
         ...publicComponents,
         src('components/trust-agent'),
-        src('features/shell/components/root-layout.tsx'),
+        src('features/shell/components/console-frame.tsx'),
         src('features/shell/components/not-found-page.tsx'),
       ],
     },
