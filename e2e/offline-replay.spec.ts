@@ -250,13 +250,16 @@ test('changes waiting when a new build is accepted stay in the outbox and land o
       // The click reloads the page once the new worker takes over; a check cut off by that reload
       // reads as not yet.
       await expect
-        .poll(() =>
-          page
-            .evaluate(async () => {
-              const registration = await navigator.serviceWorker.getRegistration();
-              return registration?.waiting === null && navigator.serviceWorker.controller !== null;
-            })
-            .catch(() => false),
+        .poll(
+          () =>
+            page
+              .evaluate(async () => {
+                const registration = await navigator.serviceWorker.getRegistration();
+                return registration?.waiting === null && navigator.serviceWorker.controller !== null;
+              })
+              .catch(() => false),
+          // The new worker activates and the page reloads through it: seconds on a busy machine.
+          { timeout: 15_000 },
         )
         .toBe(true);
       await assertNoUpdateOffered(page);

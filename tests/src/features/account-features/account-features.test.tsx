@@ -52,11 +52,14 @@ describe('account features', () => {
     ]);
     const user = userEvent.setup();
     await user.click(feature('Enable all Enterprise Manager features'));
-    expect(['Discovery', 'Automation', 'Reporting'].map((name) => feature(name).checked)).toEqual([
-      true,
-      true,
-      true,
-    ]);
+    // The switches take the click's state in a render of their own, which a busy machine may delay.
+    await waitFor(() =>
+      expect(['Discovery', 'Automation', 'Reporting'].map((name) => feature(name).checked)).toEqual([
+        true,
+        true,
+        true,
+      ]),
+    );
     expect(feature('Enable all Enterprise Manager features').checked).toBe(true);
   });
 
