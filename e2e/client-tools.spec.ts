@@ -55,7 +55,6 @@ test('a user downloads a client tool and checks it against the SHA-256 the conso
   context,
   baseURL,
 }) => {
-  test.setTimeout(90_000);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
   await goToSignIn(page);
   await assertOnSignIn(page);

@@ -77,7 +77,6 @@ test('a technician enrolls a laptop into the software keystore, and a token thro
   request,
   mailbox,
 }) => {
-  test.setTimeout(120_000);
   await test.step('the software keystore: created with a PIN, then the key, the certificate and the redeem', async () => {
     const device = `Laptop ${RUN}`;
     await goToEnrollmentLink(

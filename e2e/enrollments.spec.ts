@@ -50,7 +50,6 @@ test('a system administrator enrolls a device, resends its link, cancels another
   request,
   mailbox,
 }) => {
-  test.setTimeout(120_000);
   let accountName = '';
   let otherId = '';
   let viewer: Profile | undefined;
