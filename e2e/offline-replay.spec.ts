@@ -140,6 +140,8 @@ test('an access token that expired offline is renewed before the waiting change 
       { method: 'PUT', path, status: 204, replayed: false, answerLost: false },
     ]);
     expect(network.sent[0]?.token?.iat).toBeGreaterThanOrEqual(cameBackAt);
+    // The token is renewed before the change goes, not after the server has refused it.
+    expect(network.refusedForExpiredToken).toEqual([]);
     expect((await onServer()).version).toBe(target.version + 1);
     await assertOutboxCount(page, 0);
     await assertOnOrganization(page, renamed);
