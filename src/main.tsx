@@ -2,7 +2,7 @@ import './styles/tokens.css';
 import './styles/app.css';
 import { I18nProvider } from '@lingui/react';
 import type { QueryClient } from '@tanstack/react-query';
-import { type ReactNode, StrictMode } from 'react';
+import { type ReactNode, StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { LOGIN_PATH } from '../contract/paths.ts';
 import { encodeSignInState } from '../contract/schemas/identity.ts';
@@ -65,7 +65,12 @@ async function boot(): Promise<void> {
       const drawRouter = () => {
         if (drawn) return;
         drawn = true;
-        draw(<RouterProvider router={router} />);
+        // The router's first screen is the visit's heaviest render (the shell and a list at once). As a
+        // transition React renders it in slices that let the browser paint and take input between them;
+        // drawn otherwise, it is one task of about a second on a slow phone. It helps only because the
+        // location is loaded before: the router's own load after mounting would update its store, which
+        // React always renders in one piece.
+        startTransition(() => draw(<RouterProvider router={router} />));
       };
       return { router, draw: drawRouter };
     });
@@ -125,7 +130,11 @@ async function boot(): Promise<void> {
       document.addEventListener('submit', warmUp, { capture: true, once: true });
     }
   } else {
-    (await loadRouter()).draw();
+    const { router, draw: drawRouter } = await loadRouter();
+    // Loaded before it is drawn, as `show` does (see `drawRouter`). The router keeps a failed load as
+    // its page's error, which the drawn router shows.
+    await router.load().catch(() => undefined);
+    drawRouter();
   }
   registerServiceWorker();
 }

@@ -6,11 +6,20 @@ type DateLike = Temporal.PlainDate | Temporal.PlainDateTime;
 
 const pad = (value: number, length = 2) => String(value).padStart(length, '0');
 
+/**
+ * One formatter per locale: a list formats a month in every row, and making a formatter costs far
+ * more than using one.
+ */
+const monthFormatters = new Map<string, Intl.DateTimeFormat>();
+
 /** `locale`: the console's locale code as it holds it (`i18n.locale`, `pt_BR`). */
 function monthShortName(date: DateLike, locale: string): string {
-  return new Intl.DateTimeFormat(intlLocaleOf(locale), { month: 'short', timeZone: 'UTC' }).format(
-    Date.UTC(date.year, date.month - 1, 1),
-  );
+  let formatter = monthFormatters.get(locale);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat(intlLocaleOf(locale), { month: 'short', timeZone: 'UTC' });
+    monthFormatters.set(locale, formatter);
+  }
+  return formatter.format(Date.UTC(date.year, date.month - 1, 1));
 }
 
 /**
