@@ -45,4 +45,11 @@ describe('pages of a list', () => {
     await page(0, 'name:desc');
     expect(sent).toEqual([null, null, null]);
   });
+
+  it('are one list whatever order its parameters come in', async () => {
+    const sent = things();
+    await apiListRequest(PATH, { query: { sort: 'name:asc', limit: '10', offset: '0', q: 'a' }, schema });
+    await apiListRequest(PATH, { query: { q: 'a', offset: '10', limit: '10', sort: 'name:asc' }, schema });
+    expect(sent).toEqual([null, '10:thing-9']);
+  });
 });
