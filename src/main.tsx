@@ -41,13 +41,20 @@ async function boot(): Promise<void> {
   const container = document.getElementById('root');
   if (!container) throw new Error('index.html has no #root element');
   const root = createRoot(container);
+  // A first screen is the heaviest render of its visit (the router's: the shell and a list at once).
+  // As a transition React renders it in slices that let the browser paint and take input between
+  // them; drawn otherwise, it is one task of up to a second on a slow phone. The router's screen
+  // gains only because its location is loaded before it is drawn: a load after would reach the
+  // screen through the router's store, which React always renders in one piece.
   const draw = (page: ReactNode) =>
-    root.render(
-      <StrictMode>
-        <I18nProvider i18n={i18n}>
-          <SessionProvider value={session}>{page}</SessionProvider>
-        </I18nProvider>
-      </StrictMode>,
+    startTransition(() =>
+      root.render(
+        <StrictMode>
+          <I18nProvider i18n={i18n}>
+            <SessionProvider value={session}>{page}</SessionProvider>
+          </I18nProvider>
+        </StrictMode>,
+      ),
     );
 
   // The router, its code with the route tree, loads on first use: at once for most visits, on the
@@ -65,12 +72,7 @@ async function boot(): Promise<void> {
       const drawRouter = () => {
         if (drawn) return;
         drawn = true;
-        // The router's first screen is the visit's heaviest render (the shell and a list at once). As a
-        // transition React renders it in slices that let the browser paint and take input between them;
-        // drawn otherwise, it is one task of about a second on a slow phone. It helps only because the
-        // location is loaded before: the router's own load after mounting would update its store, which
-        // React always renders in one piece.
-        startTransition(() => draw(<RouterProvider router={router} />));
+        draw(<RouterProvider router={router} />);
       };
       return { router, draw: drawRouter };
     });
@@ -131,7 +133,7 @@ async function boot(): Promise<void> {
     }
   } else {
     const { router, draw: drawRouter } = await loadRouter();
-    // Loaded before it is drawn, as `show` does (see `drawRouter`). The router keeps a failed load as
+    // Loaded before it is drawn, as `show` does (see `draw`). The router keeps a failed load as
     // its page's error, which the drawn router shows.
     await router.load().catch(() => undefined);
     drawRouter();
