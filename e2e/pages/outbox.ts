@@ -11,6 +11,7 @@ export function outboxButton(page: Page): Locator {
 /**
  * Emptying the outbox after the connection returns takes the session's renewal (tabs take turns
  * through a lock), the storage key and every change sent one after another: seconds on a busy machine.
+ * A change that meets a conflict on the way is known only at the same point.
  */
 const OUTBOX_DRAIN_TIMEOUT_MS = 20_000;
 
@@ -26,9 +27,11 @@ export async function assertOutboxCount(page: Page, count: number): Promise<void
   );
 }
 
-/** The header says a change waits for the user (a conflict or a failure). */
+/** The header says a change waits for the user (a conflict or a failure), once the replay has met it. */
 export async function assertOutboxNeedsAttention(page: Page): Promise<void> {
-  await expect(outboxButton(page)).toHaveAccessibleName(/Some need your attention\.$/);
+  await expect(outboxButton(page)).toHaveAccessibleName(/Some need your attention\.$/, {
+    timeout: OUTBOX_DRAIN_TIMEOUT_MS,
+  });
 }
 
 export function outboxPanel(page: Page): Locator {
