@@ -2,6 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { createFileRoute, redirect } from '@tanstack/react-router';
 import { consoleLocaleFor } from '../../contract/locales.ts';
 import { encodeSignInState } from '../../contract/schemas/identity.ts';
+import { notify } from '../components/notify.ts';
 import { prefetchSignInPage } from '../features/session/queries.ts';
 import { setupStatus } from '../features/setup/queries.ts';
 import { AppShell } from '../features/shell/components/app-shell.tsx';
@@ -58,9 +59,7 @@ export const Route = createFileRoute('/_secure')({
     }
     const [queryClient, { screenDataOf }, secureSession] = await (layoutCode ?? loadLayoutCode());
     const { startSecureSession, showOfflinePage, showOfflineNoticesWith } = secureSession;
-    showOfflineNoticesWith(({ type, text }) => {
-      void import('../components/ui/toast.tsx').then(({ showToast }) => showToast(type, text));
-    });
+    showOfflineNoticesWith(({ type, text }) => notify(type, text));
     const starting = startSecureSession({
       controller: session,
       queryClient,
