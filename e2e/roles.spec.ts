@@ -78,8 +78,8 @@ test('a system administrator clones the account administrator role without the a
     await openRole(page, 'Account administrator');
     builtInId = page.url().split('/').pop() ?? '';
     // A built-in role is read-only: it may be cloned, never edited or archived.
-    await expect(page.getByRole('link', { name: 'Clone' })).toBeVisible();
-    await expect(page.getByRole('link', { name: 'Edit' })).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Clone', exact: true })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Edit', exact: true })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Archive' })).toHaveCount(0);
   });
 
@@ -113,7 +113,7 @@ test('a system administrator clones the account administrator role without the a
   });
 
   await test.step('the edit form of the custom role opens with its permissions', async () => {
-    await page.getByRole('link', { name: 'Edit' }).click();
+    await page.getByRole('link', { name: 'Edit', exact: true }).click();
     await assertOnRoleForm(page, `Edit role ${CLONE_NAME}`);
     await expect(page.getByLabel('Name', { exact: true })).toHaveValue(CLONE_NAME);
     await expect(permissionBox(page, 'View: Audit log')).not.toBeChecked();
