@@ -15,7 +15,7 @@ import {
   permissionsQueryOptions,
   profileQueryOptions,
 } from '../lib/current-user.ts';
-import { activateLocale, loadAreaCatalog } from '../lib/i18n.ts';
+import { activateLocale, i18n, loadAreaCatalog } from '../lib/i18n.ts';
 import { forgetRecentAccount } from '../lib/recent-accounts.ts';
 import { holdsRefreshCookie } from '../lib/session.ts';
 import { loadTemporal } from '../lib/temporal.ts';
@@ -27,19 +27,26 @@ export const Route = createFileRoute('/_secure')({
   beforeLoad: async ({ location, context: { loadQueryClient, session } }) => {
     const toSignIn = () =>
       redirect({ to: '/login', search: { state: encodeSignInState({ return_path: location.publicHref }) } });
-    // One round trip for the layout's code, not one per module, and the date polyfill with it: dates
-    // are drawn from the first secure screen on (a browser with its own Temporal fetches nothing).
-    // The console catalog of the language in use travels with it; the profile's, if another, follows
-    // in the loader.
+    // One round trip for the layout's code, not one per module, and the date polyfill with it: the
+    // routes' loaders may compute dates (a browser with its own Temporal fetches nothing).
     const loadLayoutCode = () =>
       Promise.all([
         loadQueryClient(),
         import('../lib/query-client.ts'),
         import('../lib/offline/secure-session.ts'),
         loadTemporal(),
-        loadAreaCatalog('console'),
       ]);
+    // The console catalog of the language in use travels beside it, but only the screens need it, not
+    // the start: the loader awaits it before any secure screen renders, so the start's requests do not
+    // wait for its download after a sign-in (docs/decisions/026). The profile's, if another, follows in
+    // the loader. A start that is refused leaves it unused; its failure is then nobody's to report.
+    const loadConsoleTexts = () => {
+      const loading = loadAreaCatalog('console');
+      loading.catch(() => undefined);
+      return loading;
+    };
     let layoutCode: ReturnType<typeof loadLayoutCode> | null = null;
+    let consoleTexts: Promise<void> | null = null;
     // A page start without a token asks the refresh cookie first (docs/decisions/026-start-up-round-trips.md).
     // With one, a session is likely and the layout's code downloads beside the question; without
     // one the answer is known at once, and what the sign-in page needs (its code, the setup status,
@@ -48,6 +55,7 @@ export const Route = createFileRoute('/_secure')({
       const checking = session.check();
       if (holdsRefreshCookie()) {
         layoutCode = loadLayoutCode();
+        consoleTexts = loadConsoleTexts();
         // Refused, the code is left unused: its failure is nobody's to report.
         layoutCode.catch(() => undefined);
       } else {
@@ -57,9 +65,18 @@ export const Route = createFileRoute('/_secure')({
       }
       if ((await checking) === 'refused') throw toSignIn();
     }
+    const texts = consoleTexts ?? loadConsoleTexts();
     const [queryClient, { screenDataOf }, secureSession] = await (layoutCode ?? loadLayoutCode());
     const { startSecureSession, showOfflinePage, showOfflineNoticesWith } = secureSession;
-    showOfflineNoticesWith(({ type, text }) => notify(type, text));
+    // The start's notices are told in the console's texts, so they wait for them as the screens do
+    // (texts that fail to load leave the screen on its error page, with no notice to tell).
+    showOfflineNoticesWith(
+      ({ type, message }) =>
+        void texts.then(
+          () => notify(type, i18n._(message)),
+          () => undefined,
+        ),
+    );
     const starting = startSecureSession({
       controller: session,
       queryClient,
@@ -74,10 +91,15 @@ export const Route = createFileRoute('/_secure')({
       if (start === 'unavailable') await showOfflinePage();
       if (start === 'signed-out') throw toSignIn();
     }
-    return { queryClient, screenData: screenDataOf(queryClient), secureStart: starting };
+    return {
+      queryClient,
+      screenData: screenDataOf(queryClient),
+      secureStart: starting,
+      consoleTexts: texts,
+    };
   },
-  loader: async ({ context: { screenData, secureStart } }) => {
-    await secureStart;
+  loader: async ({ context: { screenData, secureStart, consoleTexts } }) => {
+    await Promise.all([secureStart, consoleTexts]);
     const profile = await screenData.load(profileQueryOptions());
     const accountId = activeAccountIdOf(profile);
     // The signed-in user's own language, whoever chose one last on this browser (D-09): the stored

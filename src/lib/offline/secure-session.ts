@@ -1,4 +1,5 @@
-import { t } from '@lingui/core/macro';
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import { onlineManager, type QueryClient } from '@tanstack/react-query';
 import {
   liveStorageKey,
@@ -108,10 +109,13 @@ function isReadAtEveryStart(queryKey: readonly unknown[]): boolean {
   return isAccessQuery(queryKey) || isFeatureFlagsQuery(queryKey);
 }
 
-/** Something the offline support tells the user, shown by whatever the screens use for notices. */
+/**
+ * Something the offline support tells the user, shown by whatever the screens use for notices. A
+ * message, not a text: it may be raised while the start runs, before the console's texts have loaded.
+ */
 export interface OfflineNotice {
   type: 'info' | 'error';
-  text: string;
+  message: MessageDescriptor;
 }
 type NoticeListener = (notice: OfflineNotice) => void;
 
@@ -129,15 +133,15 @@ export function showOfflineNoticesWith(listener: NoticeListener): void {
   for (const notice of heldNotices.splice(0)) listener(notice);
 }
 
-function showNotice(type: OfflineNotice['type'], text: string): void {
-  if (noticeListener) noticeListener({ type, text });
-  else heldNotices.push({ type, text });
+function showNotice(type: OfflineNotice['type'], message: MessageDescriptor): void {
+  if (noticeListener) noticeListener({ type, message });
+  else heldNotices.push({ type, message });
 }
 
 onOfflineDataDiscarded(() =>
   showNotice(
     'info',
-    t`The data this browser kept for offline use could not be read and was reset. Nothing on the server was affected.`,
+    msg`The data this browser kept for offline use could not be read and was reset. Nothing on the server was affected.`,
   ),
 );
 
@@ -249,7 +253,7 @@ function connect(session: ActiveSession): void {
     onQuotaExceeded: (summary) =>
       showNotice(
         'error',
-        t`The browser's storage is full: “${summary}” was not saved. Reconnect and make the change again.`,
+        msg`The browser's storage is full: “${summary}” was not saved. Reconnect and make the change again.`,
       ),
   });
 }

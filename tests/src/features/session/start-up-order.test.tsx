@@ -16,6 +16,22 @@ import { findAccountsTable, signedIn, tenantFixture } from '../accounts/accounts
  */
 const QUIET_MS = 400;
 
+/**
+ * The console catalog's download, held where a test says so: a step that waited for it would come a
+ * round later on a network, where it is a file like any other; here it is a local import.
+ */
+const consoleTexts = vi.hoisted(() => ({ held: Promise.resolve() }));
+vi.mock('../../../../src/lib/i18n.ts', async (importOriginal) => {
+  const i18n = await importOriginal<typeof import('../../../../src/lib/i18n.ts')>();
+  return {
+    ...i18n,
+    loadAreaCatalog: async (catalog: Parameters<typeof i18n.loadAreaCatalog>[0]) => {
+      if (catalog === 'console') await consoleTexts.held;
+      return i18n.loadAreaCatalog(catalog);
+    },
+  };
+});
+
 function answerInRounds() {
   const answer = globalThis.fetch;
   let round = 0;
@@ -125,35 +141,7 @@ describe('the start-up of the console', () => {
   });
 
   it('reaches the accounts table two round trips after the sign-in answer', async () => {
-    const state = encodeSignInState({ return_path: '/account/accounts' });
-    signedIn({
-      tenants: [tenantFixture({ name: 'Contoso' })],
-      extra: {
-        ...publicAnswers,
-        [`POST ${apiPaths.identity.verifyUser}`]: () => json({ next: 'password', state }),
-        [`POST ${apiPaths.identity.login}`]: () =>
-          json({ access_token: 'token-1', expires_at: '2999-01-01T00:00:00Z', expires_in: 600 }),
-        [`GET ${apiPaths.licence.status}`]: () => json({ status: 'VALID', redirect_url: null }),
-        [`GET ${apiPaths.identity.storageSecret}`]: () => json({ secret: 'c2VjcmV0' }),
-      },
-    });
-    renderApp(`/account/login?state=${state}`);
-    const user = userEvent.setup();
-    await user.type(await screen.findByLabelText('Username'), 'ada');
-    await user.click(screen.getByRole('button', { name: 'Next' }));
-    await user.type(await screen.findByLabelText('Password'), 'correct horse');
-
-    // The code behind sign-in is loaded first: in a browser it is one more download (or none, from
-    // the service worker); here its first transform could outlast a round's quiet time on a busy machine.
-    await Promise.all([
-      import('../../../../src/lib/query-client.ts'),
-      import('../../../../src/lib/offline/secure-session.ts'),
-      import('../../../../src/routes/-sync-targets.ts'),
-      import('../../../../src/features/shell/components/app-shell.tsx'),
-      import('../../../../src/features/accounts/list-state.ts'),
-      import('../../../../src/features/accounts/components/accounts-list-page.tsx'),
-    ]);
-    const api = answerInRounds();
+    const { api, user } = await signInReady();
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
     const table = await findAccountsTable();
     expect(table.textContent).toContain('Contoso');
@@ -176,4 +164,63 @@ describe('the start-up of the console', () => {
       ]),
     );
   });
+
+  it('asks for the shell and the first page while the console texts are still on their way', async () => {
+    const { api, user } = await signInReady();
+    let release: () => void = () => undefined;
+    consoleTexts.held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+
+    // Both rounds after the sign-in's answer go out with the catalog still held: after a sign-in on
+    // a cold visit its download would otherwise be one more round before them.
+    await waitFor(() => expect(api.rounds()).toBe(3), { timeout: 10_000 });
+    expect(paths(api.between(1, 3))).toEqual(
+      expect.arrayContaining([
+        `GET ${apiPaths.profile}`,
+        `GET ${apiPaths.identity.storageSecret}`,
+        `GET ${apiPaths.permissions}`,
+        `GET ${apiPaths.tenants.list}`,
+      ]),
+    );
+    // No secure screen draws before its texts.
+    expect(screen.queryByRole('region', { name: 'Accounts table' })).toBeNull();
+    release();
+    expect((await findAccountsTable()).textContent).toContain('Contoso');
+    consoleTexts.held = Promise.resolve();
+  });
 });
+
+/** The sign-in page at its password step, the code behind sign-in loaded, the API answering in rounds. */
+async function signInReady() {
+  const state = encodeSignInState({ return_path: '/account/accounts' });
+  signedIn({
+    tenants: [tenantFixture({ name: 'Contoso' })],
+    extra: {
+      ...publicAnswers,
+      [`POST ${apiPaths.identity.verifyUser}`]: () => json({ next: 'password', state }),
+      [`POST ${apiPaths.identity.login}`]: () =>
+        json({ access_token: 'token-1', expires_at: '2999-01-01T00:00:00Z', expires_in: 600 }),
+      [`GET ${apiPaths.licence.status}`]: () => json({ status: 'VALID', redirect_url: null }),
+      [`GET ${apiPaths.identity.storageSecret}`]: () => json({ secret: 'c2VjcmV0' }),
+    },
+  });
+  renderApp(`/account/login?state=${state}`);
+  const user = userEvent.setup();
+  await user.type(await screen.findByLabelText('Username'), 'ada');
+  await user.click(screen.getByRole('button', { name: 'Next' }));
+  await user.type(await screen.findByLabelText('Password'), 'correct horse');
+
+  // The code behind sign-in is loaded first: in a browser it is one more download (or none, from
+  // the service worker); here its first transform could outlast a round's quiet time on a busy machine.
+  await Promise.all([
+    import('../../../../src/lib/query-client.ts'),
+    import('../../../../src/lib/offline/secure-session.ts'),
+    import('../../../../src/routes/-sync-targets.ts'),
+    import('../../../../src/features/shell/components/app-shell.tsx'),
+    import('../../../../src/features/accounts/list-state.ts'),
+    import('../../../../src/features/accounts/components/accounts-list-page.tsx'),
+  ]);
+  return { api: answerInRounds(), user };
+}
