@@ -21,6 +21,15 @@ import { holdsRefreshCookie } from '../lib/session.ts';
 import { loadTemporal } from '../lib/temporal.ts';
 import { Route as SignInRoute } from './login.tsx';
 
+/**
+ * A load started before it is known to be needed: where the session is refused it is left unused and
+ * its failure is nobody's to report; whoever awaits it still gets the failure.
+ */
+function unreported<T>(loading: Promise<T>): Promise<T> {
+  loading.catch(() => undefined);
+  return loading;
+}
+
 export const Route = createFileRoute('/_secure')({
   // The session, or without a network the last user's cached screens (docs/decisions/013). The offline
   // support is imported here, not with the route tree, so the pages before sign-in never load it.
@@ -30,21 +39,19 @@ export const Route = createFileRoute('/_secure')({
     // One round trip for the layout's code, not one per module, and the date polyfill with it: the
     // routes' loaders may compute dates (a browser with its own Temporal fetches nothing).
     const loadLayoutCode = () =>
-      Promise.all([
-        loadQueryClient(),
-        import('../lib/query-client.ts'),
-        import('../lib/offline/secure-session.ts'),
-        loadTemporal(),
-      ]);
+      unreported(
+        Promise.all([
+          loadQueryClient(),
+          import('../lib/query-client.ts'),
+          import('../lib/offline/secure-session.ts'),
+          loadTemporal(),
+        ]),
+      );
     // The console catalog of the language in use travels beside it, but only the screens need it, not
     // the start: the loader awaits it before any secure screen renders, so the start's requests do not
     // wait for its download after a sign-in (docs/decisions/026). The profile's, if another, follows in
-    // the loader. A start that is refused leaves it unused; its failure is then nobody's to report.
-    const loadConsoleTexts = () => {
-      const loading = loadAreaCatalog('console');
-      loading.catch(() => undefined);
-      return loading;
-    };
+    // the loader.
+    const loadConsoleTexts = () => unreported(loadAreaCatalog('console'));
     let layoutCode: ReturnType<typeof loadLayoutCode> | null = null;
     let consoleTexts: Promise<void> | null = null;
     // A page start without a token asks the refresh cookie first (docs/decisions/026-start-up-round-trips.md).
@@ -56,8 +63,6 @@ export const Route = createFileRoute('/_secure')({
       if (holdsRefreshCookie()) {
         layoutCode = loadLayoutCode();
         consoleTexts = loadConsoleTexts();
-        // Refused, the code is left unused: its failure is nobody's to report.
-        layoutCode.catch(() => undefined);
       } else {
         void SignInRoute.options.component?.preload?.();
         void setupStatus.read().catch(() => undefined);
