@@ -25,8 +25,13 @@ export interface AgentConfig {
   webAccess: boolean;
   /** Reported to the console's version gate. */
   version: string;
-  /** Ask the desktop user about new pairings on this terminal; off for a service without one. */
+  /**
+   * Ask the desktop user about new pairings on this terminal. Without one (a service) a pairing
+   * waits for `approve CODE` on the control channel, announced in the log.
+   */
   interactive: boolean;
+  /** Show each pairing's code in a desktop notification as well (TRUST_AGENT_NOTIFICATIONS). */
+  desktopNotifications: boolean;
 }
 
 /** The agent's data directory where the operating system keeps per-user application data. */
@@ -78,7 +83,8 @@ function portOf(value: string | number, name: string): number {
  * TRUST_AGENT_PORT, TRUST_AGENT_DATA_DIR, TRUST_AGENT_ALLOWED_ORIGINS (comma-separated),
  * TRUST_AGENT_PREAPPROVED_ORIGINS, TRUST_AGENT_PKCS11_MODULES (name=path, comma-separated),
  * TRUST_AGENT_SOFTWARE_KEYSTORE (on unless "off"), TRUST_AGENT_WEB_ACCESS (on unless "off"),
- * TRUST_AGENT_DESKTOP_CLIENT (on unless "off"), TRUST_AGENT_DESKTOP_CLIENT_PORT (20404).
+ * TRUST_AGENT_DESKTOP_CLIENT (on unless "off"), TRUST_AGENT_DESKTOP_CLIENT_PORT (20404),
+ * TRUST_AGENT_NOTIFICATIONS (on unless "off").
  */
 export function loadAgentConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
   const port = portOf(env.TRUST_AGENT_PORT ?? TRUST_AGENT_PORT, 'TRUST_AGENT_PORT');
@@ -101,5 +107,6 @@ export function loadAgentConfig(env: NodeJS.ProcessEnv = process.env): AgentConf
     webAccess: env.TRUST_AGENT_WEB_ACCESS !== 'off',
     version: AGENT_VERSION,
     interactive: Boolean(process.stdin.isTTY),
+    desktopNotifications: env.TRUST_AGENT_NOTIFICATIONS !== 'off',
   };
 }

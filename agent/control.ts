@@ -17,6 +17,10 @@ export function controlPath(dataDir: string): string {
 }
 
 export type ControlRequest = { action: 'pairings' } | { action: 'approve' | 'refuse'; code: string };
+export type ControlAnswer =
+  | { pairings: { origin: string; code: string }[] }
+  | { settled: { origin: string; status: string } }
+  | { error: string };
 
 export async function startControlChannel(
   dataDir: string,
@@ -27,7 +31,7 @@ export async function startControlChannel(
   const server = createServer((socket) => {
     const lines = createInterface({ input: socket });
     lines.once('line', async (line) => {
-      let answer: unknown;
+      let answer: ControlAnswer;
       try {
         const request = JSON.parse(line) as ControlRequest;
         if (request.action === 'pairings') {
@@ -57,10 +61,16 @@ export async function startControlChannel(
 }
 
 /** Sends one request to the running agent's control channel and returns its answer. */
-export function sendControlRequest(dataDir: string, request: ControlRequest): Promise<unknown> {
+export function sendControlRequest(dataDir: string, request: ControlRequest): Promise<ControlAnswer> {
   return new Promise((resolve, reject) => {
     const socket = createConnection(controlPath(dataDir));
-    socket.once('error', reject);
+    socket.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'ENOENT' || error.code === 'ECONNREFUSED'
+          ? new Error(`No trust agent runs with the data directory ${dataDir}.`)
+          : error,
+      ),
+    );
     const lines = createInterface({ input: socket });
     lines.once('line', (line) => resolve(JSON.parse(line)));
     socket.write(`${JSON.stringify(request)}\n`);

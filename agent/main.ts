@@ -4,20 +4,25 @@ import { parseArgs } from 'node:util';
 import { LOGIN_PATH } from '../contract/paths.ts';
 import { encodeSignInState } from '../contract/schemas/identity.ts';
 import { type AgentConfig, loadAgentConfig, normalizeOrigin } from './config.ts';
-import { type ControlRequest, sendControlRequest } from './control.ts';
+import { type ControlAnswer, type ControlRequest, sendControlRequest } from './control.ts';
 import { PinAttempts } from './keystores/pin-attempts.ts';
+import { agentCommand } from './prompt.ts';
 import { startAgent } from './server.ts';
 
-const USAGE = `Usage: npm run agent -- [options]            run the trust agent
-       npm run agent -- pairings                 list pairings waiting for approval
-       npm run agent -- approve CODE | refuse CODE
-       npm run agent -- unlock KEYSTORE_ID        forget the wrong PINs that locked a keystore in the agent
-       npm run agent -- sign-in CONSOLE_URL       sign in to a console in the browser and connect this agent to it
+/** The usage, with the command as the user runs the agent: the installed executable or the npm script. */
+function usage(): string {
+  const command = agentCommand();
+  return `Usage: ${command} [options]                run the trust agent
+       ${command} pairings                 list pairings waiting for approval
+       ${command} approve CODE | refuse CODE
+       ${command} unlock KEYSTORE_ID        forget the wrong PINs that locked a keystore in the agent
+       ${command} sign-in CONSOLE_URL       sign in to a console in the browser and connect this agent to it
 Options:
   --allow-origin URL     a console origin that may use the agent (repeatable)
   --approve-origin URL   allow and pair an origin without asking (tests, managed installs)
   --data-dir DIR         where the agent keeps its key, pairings and software keystore
   --port N               the loopback port (8900)`;
+}
 
 function configFrom(args: string[], env: NodeJS.ProcessEnv): { config: AgentConfig; rest: string[] } {
   const { values, positionals } = parseArgs({
@@ -32,7 +37,7 @@ function configFrom(args: string[], env: NodeJS.ProcessEnv): { config: AgentConf
     },
   });
   if (values.help) {
-    console.info(USAGE);
+    console.info(usage());
     process.exit(0);
   }
   const config = loadAgentConfig({
@@ -75,13 +80,29 @@ function openInBrowser(href: string): void {
   child.unref();
 }
 
+/** What the running agent answered on its control channel, as the desktop user reads it. */
+function describeControlAnswer(answer: ControlAnswer): string {
+  if ('error' in answer) throw new Error(answer.error);
+  if ('settled' in answer) {
+    const { origin, status } = answer.settled;
+    return status === 'approved' ? `Paired with ${origin}.` : `Refused the pairing of ${origin}.`;
+  }
+  if (answer.pairings.length === 0) return 'No pairing waits for approval.';
+  const lines = answer.pairings.map(({ origin, code }) => `  ${code}  ${origin}`);
+  return [
+    'Pairings waiting for approval (approve one only if the page shows the same code):',
+    ...lines,
+    `Approve with: ${agentCommand()} approve CODE   or refuse with: ${agentCommand()} refuse CODE`,
+  ].join('\n');
+}
+
 /** Starts the agent, or talks to a running one (`pairings`, `approve`, `refuse`). */
 export async function main(args: string[], env: NodeJS.ProcessEnv = process.env) {
   const { config, rest } = configFrom(args, env);
   const [action, code] = rest;
   if (action === 'pairings' || action === 'approve' || action === 'refuse') {
     const request: ControlRequest = action === 'pairings' ? { action } : { action, code: code ?? '' };
-    console.info(JSON.stringify(await sendControlRequest(config.dataDir, request), null, 2));
+    console.info(describeControlAnswer(await sendControlRequest(config.dataDir, request)));
     return null;
   }
   if (action === 'unlock') {
@@ -99,7 +120,7 @@ export async function main(args: string[], env: NodeJS.ProcessEnv = process.env)
     console.info(`Sign in at ${signIn.href}`);
     return null;
   }
-  if (action !== undefined) throw new Error(`Unknown command "${action}".\n${USAGE}`);
+  if (action !== undefined) throw new Error(`Unknown command "${action}".\n${usage()}`);
   if (config.allowedOrigins.length === 0) {
     console.warn(
       'No console origin is allowed (--allow-origin or TRUST_AGENT_ALLOWED_ORIGINS): every page is refused.',

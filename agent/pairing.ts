@@ -5,7 +5,11 @@ import { readJsonFile, writePrivateFile } from './files.ts';
 
 /** A pairing request waits this long for the desktop user. */
 export const PAIRING_TTL_MS = 2 * 60 * 1000;
-/** At most this many pairings wait at once: a page cannot queue prompts without end. */
+/**
+ * At most this many pairings wait at once: a page cannot queue prompts without end. Past it a new
+ * request is refused rather than one that waits replaced, so nobody can push the console's request
+ * out of the desktop user's list by asking again and again.
+ */
 export const MAX_PENDING_PAIRINGS = 4;
 
 export interface ApprovedPairing {
@@ -25,8 +29,13 @@ export interface PendingPairing {
   expiresAt: number;
 }
 
-/** Asks the desktop user about a pairing; resolves true to approve. */
-export type PairingApprover = (pairing: PendingPairing) => Promise<boolean>;
+/**
+ * Shows a waiting pairing to the desktop user. A prompt that can take an answer (the terminal)
+ * resolves with it, true to approve; one that only shows the code (a desktop notification, the
+ * service's log) resolves null, and the user answers with `approve CODE` on the control channel.
+ * `settled` aborts once the pairing is decided elsewhere or expires, so the prompt can go away.
+ */
+export type PairingPrompt = (pairing: PendingPairing, settled: AbortSignal) => Promise<boolean | null>;
 
 export class PairingRefusedError extends Error {
   constructor(readonly reason: 'tooMany') {
@@ -37,18 +46,22 @@ export class PairingRefusedError extends Error {
 /**
  * Which console (origin and identity key) may open sessions with this agent. A new one is paired
  * only when the desktop user approves it, comparing the code the agent shows with the console's;
- * an origin of `preapprovedOrigins` is paired without asking (tests and managed installs).
+ * an origin of `preapprovedOrigins` is paired without asking (tests and managed installs). A
+ * pairing waits for that answer, from a prompt or the control channel, until it expires: an agent
+ * without a terminal (a service) refuses nothing by itself.
  */
 export class Pairings {
   private approved: ApprovedPairing[] = [];
   private readonly pending = new Map<string, PendingPairing>();
+  /** Aborted when a waiting pairing is settled or expires, which takes its prompts away. */
+  private readonly prompted = new Map<string, { controller: AbortController; expiry: NodeJS.Timeout }>();
   private readonly file: string;
 
   private constructor(
     dataDir: string,
     private readonly agentKey: string,
     private readonly preapprovedOrigins: readonly string[],
-    private readonly approve: PairingApprover,
+    private readonly prompts: readonly PairingPrompt[],
     private readonly now: () => number,
   ) {
     this.file = path.join(dataDir, 'pairings.json');
@@ -58,14 +71,14 @@ export class Pairings {
     dataDir: string;
     agentKey: string;
     preapprovedOrigins: readonly string[];
-    approve: PairingApprover;
+    prompts: readonly PairingPrompt[];
     now?: () => number;
   }): Promise<Pairings> {
     const pairings = new Pairings(
       options.dataDir,
       options.agentKey,
       options.preapprovedOrigins,
-      options.approve,
+      options.prompts,
       options.now ?? Date.now,
     );
     pairings.approved = await readJsonFile<ApprovedPairing[]>(pairings.file, []);
@@ -79,9 +92,17 @@ export class Pairings {
   /** Starts a pairing and asks for approval in the background; the console polls `status`. */
   async request(origin: string, request: PairingRequest): Promise<PairingResponse> {
     this.expire();
-    // A console asking again replaces its own earlier request instead of adding a prompt.
+    // A console asking again (the same origin and identity key) replaces its own earlier request
+    // instead of adding a prompt. Only its own: anyone can send a request with the console's Origin.
     for (const [id, pairing] of this.pending) {
-      if (pairing.origin === origin && pairing.status === 'pending') this.pending.delete(id);
+      if (
+        pairing.origin === origin &&
+        pairing.clientKey === request.clientKey &&
+        pairing.status === 'pending'
+      ) {
+        this.pending.delete(id);
+        this.endPrompts(id);
+      }
     }
     if (
       [...this.pending.values()].filter((pairing) => pairing.status === 'pending').length >=
@@ -108,7 +129,7 @@ export class Pairings {
     this.pending.set(pairing.id, pairing);
     // A pre-approved origin is paired before the answer, so its first poll already says so.
     if (this.preapprovedOrigins.includes(origin)) await this.settle(pairing, true);
-    else void this.decide(pairing);
+    else this.ask(pairing);
     return {
       pairingId: pairing.id,
       agentKey: this.agentKey,
@@ -139,19 +160,39 @@ export class Pairings {
     return pairing;
   }
 
-  private async decide(pairing: PendingPairing): Promise<void> {
-    try {
-      const approved = await this.approve(pairing);
-      if (pairing.status === 'pending') await this.settle(pairing, approved);
-    } catch (error) {
-      console.error('Asking about a pairing failed:', error instanceof Error ? error.message : error);
+  /** Every prompt shows the pairing; the first answer settles it, and it expires unanswered. */
+  private ask(pairing: PendingPairing): void {
+    const controller = new AbortController();
+    const expiry = setTimeout(() => this.expire(), Math.max(0, pairing.expiresAt - this.now()));
+    // An agent being stopped does not wait for a pairing nobody answers.
+    expiry.unref();
+    this.prompted.set(pairing.id, { controller, expiry });
+    for (const prompt of this.prompts) {
+      prompt(pairing, controller.signal).then(
+        (answer) => (answer === null ? undefined : this.settle(pairing, answer)),
+        (error: unknown) =>
+          console.error(
+            'Showing a pairing to the desktop user failed:',
+            error instanceof Error ? error.message : error,
+          ),
+      );
     }
+  }
+
+  private endPrompts(id: string): void {
+    const prompted = this.prompted.get(id);
+    if (!prompted) return;
+    this.prompted.delete(id);
+    clearTimeout(prompted.expiry);
+    prompted.controller.abort();
   }
 
   private async settle(pairing: PendingPairing, approve: boolean): Promise<void> {
     if (pairing.status !== 'pending' || pairing.expiresAt <= this.now()) return;
+    this.endPrompts(pairing.id);
     if (!approve) {
       pairing.status = 'refused';
+      console.info(`Refused the pairing of ${pairing.origin}.`);
       return;
     }
     if (!this.isPaired(pairing.origin, pairing.clientKey)) {
@@ -172,7 +213,10 @@ export class Pairings {
   private expire(): void {
     const now = this.now();
     for (const [id, pairing] of this.pending) {
-      if (pairing.status === 'pending' && pairing.expiresAt <= now) pairing.status = 'expired';
+      if (pairing.status === 'pending' && pairing.expiresAt <= now) {
+        pairing.status = 'expired';
+        this.endPrompts(id);
+      }
       // Settled pairings stay readable for a while so the console's poll sees the outcome.
       if (pairing.expiresAt + PAIRING_TTL_MS <= now) this.pending.delete(id);
     }

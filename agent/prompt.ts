@@ -1,30 +1,95 @@
+import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import type { PendingPairing } from './pairing.ts';
+import { isSea } from 'node:sea';
+import notifier from 'node-notifier';
+import type { AgentConfig } from './config.ts';
+import type { PairingPrompt, PendingPairing } from './pairing.ts';
 
-let queue: Promise<unknown> = Promise.resolve();
+/**
+ * How the desktop user runs the agent's own commands: the installed executable by its name, or the
+ * npm script where the agent runs from its sources.
+ */
+export function agentCommand(): string {
+  return isSea() ? path.basename(process.execPath, path.extname(process.execPath)) : 'npm run agent --';
+}
+
+function approveHint(pairing: PendingPairing): string {
+  const digits = pairing.code.replace(/\D/g, '');
+  return `${agentCommand()} approve ${digits}`;
+}
+
+let terminalQueue: Promise<unknown> = Promise.resolve();
 
 /**
  * Asks on the agent's terminal whether a web page may use the agent, one question at a time. The
- * user compares the code with the one the console shows before answering.
+ * user compares the code with the one the console shows before answering. A pairing settled
+ * elsewhere (the control channel) or expired takes its question away.
  */
-export function askOnTerminal(pairing: PendingPairing): Promise<boolean> {
-  const asked = queue.then(async () => {
-    if (pairing.status !== 'pending') return false;
+export const askOnTerminal: PairingPrompt = (pairing, settled) => {
+  const asked = terminalQueue.then(async () => {
+    if (settled.aborted) return null;
     const terminal = createInterface({ input: process.stdin, output: process.stdout });
-    const timer = setTimeout(() => terminal.close(), pairing.expiresAt - Date.now());
     try {
       const answer = await terminal.question(
         `\nA web page at ${pairing.origin} asks to use this trust agent.\n` +
           `It shows the code ${pairing.code}. Allow it only if the codes match. Allow? [y/N] `,
+        { signal: settled },
       );
       return /^y(es)?$/i.test(answer.trim());
     } catch {
-      return false;
+      // Aborted: answered elsewhere or expired; the terminal says nothing more about it.
+      return null;
     } finally {
-      clearTimeout(timer);
       terminal.close();
     }
   });
-  queue = asked.catch(() => false);
+  terminalQueue = asked.catch(() => null);
   return asked;
+};
+
+/**
+ * Writes the pairing to the agent's log, where a service's output goes (the journal, the launchd
+ * log), with the command that approves it. The code is no secret: it only lets the user see that
+ * the page and the agent are talking to each other.
+ */
+export const announceInLog: PairingPrompt = async (pairing) => {
+  console.info(
+    `A web page at ${pairing.origin} asks to use this trust agent; it shows the code ${pairing.code}. ` +
+      `If the codes match, approve it with: ${approveHint(pairing)}`,
+  );
+  return null;
+};
+
+let notificationsFailed = false;
+
+/**
+ * A desktop notification with the code and the command that approves it (notify-send on Linux,
+ * Notification Center on macOS, a toast on Windows, through node-notifier). It only shows: a click
+ * must not pair, since the user has to compare the codes first. Where the system cannot show one
+ * (no notification service), the agent says so once and the log and `pairings` remain.
+ */
+export const notifyOnDesktop: PairingPrompt = (pairing) =>
+  new Promise((resolve) => {
+    notifier.notify(
+      {
+        title: 'Trust assistant: pairing request',
+        message: `${pairing.origin} shows the code ${pairing.code}. If it matches, run: ${approveHint(pairing)}`,
+        wait: false,
+      },
+      (error) => {
+        if (error && !notificationsFailed) {
+          notificationsFailed = true;
+          console.warn(`Desktop notifications are not available here: ${error.message}`);
+        }
+        resolve(null);
+      },
+    );
+  });
+
+/** Where a pairing is shown: the terminal when there is one, else the log; and the desktop. */
+export function pairingPrompts(config: Pick<AgentConfig, 'interactive' | 'desktopNotifications'>) {
+  return [
+    config.interactive ? askOnTerminal : announceInLog,
+    ...(config.desktopNotifications ? [notifyOnDesktop] : []),
+  ];
 }

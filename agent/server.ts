@@ -27,8 +27,8 @@ import { runDesktopClientCommand } from './desktop-client/commands.ts';
 import { DesktopClientProfiles } from './desktop-client/profiles.ts';
 import { type AgentIdentity, loadAgentIdentity } from './identity.ts';
 import { type Keystores, openKeystores } from './keystores/index.ts';
-import { type PairingApprover, PairingRefusedError, Pairings } from './pairing.ts';
-import { askOnTerminal } from './prompt.ts';
+import { type PairingPrompt, PairingRefusedError, Pairings } from './pairing.ts';
+import { pairingPrompts } from './prompt.ts';
 import { SessionError, Sessions } from './sessions.ts';
 
 /** The largest request body: an encrypted command with a certificate chain or a PKCS#12 backup. */
@@ -98,8 +98,8 @@ async function jsonBody<S extends v.GenericSchema>(c: Context, schema: S): Promi
 }
 
 export interface AgentOptions {
-  /** Asks the desktop user about a pairing; the terminal prompt by default. */
-  approve?: PairingApprover;
+  /** Where pairings are shown to the desktop user; by default as the configuration says (prompt.ts). */
+  prompts?: readonly PairingPrompt[];
 }
 
 export interface RunningAgent {
@@ -257,7 +257,7 @@ export async function createAgentApp(config: AgentConfig, options: AgentOptions 
     dataDir: config.dataDir,
     agentKey: identity.publicKey,
     preapprovedOrigins: config.preapprovedOrigins,
-    approve: options.approve ?? (config.interactive ? askOnTerminal : async () => false),
+    prompts: options.prompts ?? pairingPrompts(config),
   });
   const program: AgentProgram = { config, identity, keystores, pairings, startedAt: Date.now() };
   const agent = createServiceApp(program, {

@@ -29,6 +29,7 @@ export async function benchAgentSession(): Promise<void> {
     ...loadAgentConfig({ TRUST_AGENT_DATA_DIR: dataDir, TRUST_AGENT_PREAPPROVED_ORIGINS: ORIGIN }),
     port: await freePort(),
     interactive: false,
+    desktopNotifications: false,
   };
   const agent = await startAgent(config);
   try {

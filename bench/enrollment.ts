@@ -45,6 +45,7 @@ export async function benchEnrollment(): Promise<void> {
     }),
     port: await freePort(),
     interactive: false,
+    desktopNotifications: false,
   });
   try {
     const token = await signedInToken(platform.origin, path.join(dir, 'platform'));

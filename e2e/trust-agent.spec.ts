@@ -31,7 +31,12 @@ async function startTrustAgent(version?: string): Promise<void> {
     TRUST_AGENT_DATA_DIR: dataDir,
     TRUST_AGENT_PREAPPROVED_ORIGINS: `http://localhost:${serverPort()}`,
   });
-  agent = await startAgent({ ...config, interactive: false, ...(version ? { version } : {}) });
+  agent = await startAgent({
+    ...config,
+    interactive: false,
+    desktopNotifications: false,
+    ...(version ? { version } : {}),
+  });
 }
 
 async function stopTrustAgent(): Promise<void> {

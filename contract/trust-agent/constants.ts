@@ -25,14 +25,14 @@ export const MESSAGE_IV_BYTES = 16;
 /** An idle session is forgotten after this long; the worker then shakes hands again. */
 export const SESSION_IDLE_TIMEOUT_MS = 15 * 60 * 1000;
 
-/** Install detection: every 2 s for up to 30 s (overview §9). */
+/** Install detection: every 2 s, for 30 s overall (overview §9); errors are not retried by themselves after it either. */
 export const INSTALL_POLL_INTERVAL_MS = 2000;
 export const INSTALL_WAIT_MS = 30_000;
 /** How long one probe of the agent may take before it counts as unreachable (the "protocol check"). */
 export const PROTOCOL_CHECK_TIMEOUT_MS = 2000;
 /** Tokens are listed again every 5 s while a page watches them (overview §9). */
 export const TOKEN_POLL_INTERVAL_MS = 5000;
-/** A not-installed result is retried this many times (overview §4). */
+/** A not-installed result is retried this many times before the page reports it (overview §4). */
 export const NOT_INSTALLED_RETRIES = 3;
 /**
  * Other gate errors are retried after this delay. The spec names the retry but not its delay

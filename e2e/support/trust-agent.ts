@@ -144,6 +144,7 @@ export async function startStoryAgent(options: {
     ...config,
     version: options.version ?? config.version,
     interactive: false,
+    desktopNotifications: false,
   });
   return {
     agent,

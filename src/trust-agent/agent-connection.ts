@@ -97,9 +97,13 @@ export class AgentConnection<T extends CommandTable> {
   private tokenWatchers = 0;
   private queue: Promise<unknown> = Promise.resolve();
   private started = false;
-  /** Install detection: when the current 30 s wait began, and how many waits were retried. */
-  private waitStartedAt: number | null = null;
-  private waitRetries = 0;
+  /**
+   * The current round of automatic retries: when it began (the page's start, Try again, Pair
+   * again, or the first failure after a ready session) and how many probes found nothing. Nothing
+   * is retried by itself once the helper's wait has passed since the round began.
+   */
+  private roundStartedAt: number | null = null;
+  private unanswered = 0;
 
   /** The protocol check gets 2 s (overview §9); a command gets the helper's own timeout. */
   private readonly probe;
@@ -125,8 +129,8 @@ export class AgentConnection<T extends CommandTable> {
 
   retry(): void {
     this.started = true;
-    this.waitStartedAt = null;
-    this.waitRetries = 0;
+    this.roundStartedAt = null;
+    this.unanswered = 0;
     this.schedule(0);
   }
 
@@ -196,14 +200,13 @@ export class AgentConnection<T extends CommandTable> {
       const answer = await hello(this.probe);
       if (stale()) return;
       agent = agentInfo(answer);
-      this.waitStartedAt = null;
-      this.waitRetries = 0;
+      this.unanswered = 0;
       if (answer.protocol !== TRUST_AGENT_PROTOCOL)
         return this.failHandshake(agent, 'agentNotAuthentic', true);
-      if (!answer.enabled) return this.retryLater({ phase: 'disabled', agent });
+      if (!answer.enabled) return this.retryLater({ phase: 'disabled', agent, waiting: true });
       // An agent no page may use is not paired with; it is looked at again in case it gets updated.
       if (!helper.checkVersion(agent.version).ok)
-        return this.retryLater({ phase: 'unsupportedAgent', agent });
+        return this.retryLater({ phase: 'unsupportedAgent', agent, waiting: true });
       const pinned = await store.pinnedKey(agentUrl);
       if (stale()) return;
       if (pinned && pinned !== answer.agentKey) return this.failHandshake(agent, 'agentKeyChanged', false);
@@ -214,8 +217,9 @@ export class AgentConnection<T extends CommandTable> {
       this.pinnedKey = agentKey;
       const session = await this.openSession(identity, agentKey);
       if (stale()) return;
-      if (!session) return this.retryLater({ phase: 'initializeFailed', agent });
+      if (!session) return this.retryLater({ phase: 'initializeFailed', agent, waiting: true });
       this.session = session.session;
+      this.roundStartedAt = null;
       this.options.emit({ type: 'keystores', keystores: session.keystores });
       this.setStatus({ phase: 'ready', agent: session.agent });
       this.pollTokens();
@@ -274,7 +278,9 @@ export class AgentConnection<T extends CommandTable> {
       return this.failHandshake(agent, 'agentNotAuthentic', true);
     }
     if (error instanceof AgentTransportError) {
-      if (error.code === 'agentDisabled') return this.retryLater({ phase: 'disabled', agent });
+      if (error.code === 'agentDisabled') return this.retryLater({ phase: 'disabled', agent, waiting: true });
+      // More pairings wait in the agent than it takes: the user has to look at them there.
+      if (error.code === 'tooManyRequests') return this.failHandshake(agent, 'tooManyPairings', false);
       if (error.code === 'unpaired') {
         // The agent forgot this browser (its pairings were reset): pair afresh.
         await this.options.store.unpin(this.agentUrl);
@@ -284,39 +290,44 @@ export class AgentConnection<T extends CommandTable> {
       }
       return this.failHandshake(agent, 'refused', true);
     }
-    return this.retryLater({ phase: 'error', agent });
+    return this.retryLater({ phase: 'error', agent, waiting: true });
   }
 
   private failHandshake(agent: AgentInfo | null, reason: HandshakeFailure, retry: boolean) {
-    const status: AgentStatus = { phase: 'handshakeFailed', agent, reason };
     // A changed key or a refused pairing needs the user ("Pair again"); asking again alone would not help.
-    if (retry) this.retryLater(status);
-    else this.setStatus(status);
+    if (retry) this.retryLater({ phase: 'handshakeFailed', agent, reason, waiting: true });
+    else this.setStatus({ phase: 'handshakeFailed', agent, reason, waiting: false });
   }
 
-  private retryLater(status: AgentStatus) {
-    this.setStatus(status);
-    this.schedule(GATE_ERROR_RETRY_DELAY_MS);
+  /** Whether the round of automatic retries is still on (starting one if none is). */
+  private stillRetrying(): boolean {
+    const now = Date.now();
+    this.roundStartedAt ??= now;
+    return now - this.roundStartedAt < this.options.helper.detection.waitMs;
+  }
+
+  /** An error shown with a retry after a delay, as long as the round lasts (overview §4). */
+  private retryLater(status: Extract<AgentStatus, { waiting: boolean }>) {
+    const retrying = this.stillRetrying();
+    this.setStatus({ ...status, waiting: retrying });
+    if (retrying) this.schedule(GATE_ERROR_RETRY_DELAY_MS);
   }
 
   /**
-   * Nothing answers: poll every 2 s for 30 s (the user may be installing or starting it), then
-   * start that wait again up to three times, then stop until the user asks to try again.
+   * Nothing answers: the probe is retried every 2 s, the first `retries` times while the page still
+   * says it is looking (an agent that is starting answers within them), then with the install
+   * banner, until 30 s after the round began; then only when the user asks (overview §4, §9).
    */
   private async unreachable() {
-    const { intervalMs, waitMs, retries } = this.options.helper.detection;
+    const { intervalMs, retries } = this.options.helper.detection;
     const pinned = (await this.options.store.pinnedKey(this.agentUrl)) !== null;
-    const now = Date.now();
-    this.waitStartedAt ??= now;
-    if (now - this.waitStartedAt >= waitMs) {
-      if (this.waitRetries >= retries) {
-        this.setStatus({ phase: 'unreachable', pinned, waiting: false });
-        return;
-      }
-      this.waitRetries += 1;
-      this.waitStartedAt = now;
+    this.unanswered += 1;
+    if (!this.stillRetrying()) {
+      this.setStatus({ phase: 'unreachable', pinned, waiting: false });
+      return;
     }
-    this.setStatus({ phase: 'unreachable', pinned, waiting: true });
+    if (this.unanswered > retries) this.setStatus({ phase: 'unreachable', pinned, waiting: true });
+    else if (this.status.phase !== 'detecting') this.setStatus({ phase: 'detecting' });
     this.schedule(intervalMs);
   }
 

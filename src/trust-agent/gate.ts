@@ -18,19 +18,28 @@ import type { AgentStatus, HandshakeFailure } from './shared.ts';
 /** Where the screen's keys live: the agent's software keystore needs a newer agent (overview §5). */
 export type KeystoreLocation = 'software' | 'hardware';
 
+/**
+ * `waiting` on the error states: the page tries again by itself in a few seconds; false once the
+ * round of automatic retries has passed, when the banner offers Try again instead.
+ */
 export type GateState =
   | { kind: 'initializing' }
   | { kind: 'pairing'; code: string }
   | { kind: 'ready'; agent: AgentInfo }
   | { kind: 'notInstalled'; code: typeof GATE_ERROR_CODES.notInstalled; waiting: boolean }
   | { kind: 'notRunning'; code: typeof GATE_ERROR_CODES.notRunning; waiting: boolean }
-  | { kind: 'handshakeFailed'; code: typeof GATE_ERROR_CODES.handshakeFailed; reason: HandshakeFailure }
-  | { kind: 'initializeFailed'; code: typeof GATE_ERROR_CODES.initializeFailed }
-  | { kind: 'outdated'; version: string; minimum: string }
-  | { kind: 'invalidVersion'; version: string }
+  | {
+      kind: 'handshakeFailed';
+      code: typeof GATE_ERROR_CODES.handshakeFailed;
+      reason: HandshakeFailure;
+      waiting: boolean;
+    }
+  | { kind: 'initializeFailed'; code: typeof GATE_ERROR_CODES.initializeFailed; waiting: boolean }
+  | { kind: 'outdated'; version: string; minimum: string; waiting: boolean }
+  | { kind: 'invalidVersion'; version: string; waiting: boolean }
   | { kind: 'unsupportedSystem' }
-  | { kind: 'disabled' }
-  | { kind: 'error' };
+  | { kind: 'disabled'; waiting: boolean }
+  | { kind: 'error'; waiting: boolean };
 
 export type VersionCheck =
   | { ok: true }
@@ -87,9 +96,10 @@ export function gateState(
   if (agent) {
     const version = checkVersion(agent.version);
     if (!version.ok) {
+      const waiting = 'waiting' in status && status.waiting;
       return version.reason === 'invalid'
-        ? { kind: 'invalidVersion', version: agent.version }
-        : { kind: 'outdated', version: agent.version, minimum: version.minimum };
+        ? { kind: 'invalidVersion', version: agent.version, waiting }
+        : { kind: 'outdated', version: agent.version, minimum: version.minimum, waiting };
     }
   }
   switch (status.phase) {
@@ -107,13 +117,18 @@ export function gateState(
     case 'ready':
       return { kind: 'ready', agent: status.agent };
     case 'handshakeFailed':
-      return { kind: 'handshakeFailed', code: GATE_ERROR_CODES.handshakeFailed, reason: status.reason };
+      return {
+        kind: 'handshakeFailed',
+        code: GATE_ERROR_CODES.handshakeFailed,
+        reason: status.reason,
+        waiting: status.waiting,
+      };
     case 'initializeFailed':
-      return { kind: 'initializeFailed', code: GATE_ERROR_CODES.initializeFailed };
+      return { kind: 'initializeFailed', code: GATE_ERROR_CODES.initializeFailed, waiting: status.waiting };
     case 'disabled':
-      return { kind: 'disabled' };
+      return { kind: 'disabled', waiting: status.waiting };
     case 'unsupportedAgent':
     case 'error':
-      return { kind: 'error' };
+      return { kind: 'error', waiting: status.waiting };
   }
 }

@@ -34,8 +34,9 @@ export interface LocalHelper<T extends CommandTable> {
   /** How often a pairing waiting for the desktop user's approval is asked about. */
   pairingPollMs: number;
   /**
-   * Looking for a helper that does not answer: every `intervalMs` for `waitMs`, that wait started
-   * again `retries` times, then only when the user asks.
+   * Looking for a helper that does not answer, and retrying other errors: a probe every
+   * `intervalMs`, the first `retries` of them before the page says nothing answers, and nothing by
+   * itself once `waitMs` has passed since the round began (the page's start or the user's Try again).
    */
   detection: { intervalMs: number; waitMs: number; retries: number };
   /** Whether the helper lists tokens (the trust agent's `token`), which screens may poll. */
@@ -44,7 +45,7 @@ export interface LocalHelper<T extends CommandTable> {
 
 export type AgentCommands = typeof commandSchemas;
 
-/** The trust agent: install detection every 2 s for 30 s, three times (overview §4, §9). */
+/** The trust agent: a probe every 2 s, three retries before the install banner, 30 s in all (overview §4, §9). */
 export const TRUST_AGENT_HELPER: LocalHelper<AgentCommands> = {
   url: trustAgentUrl(),
   commands: commandSchemas,

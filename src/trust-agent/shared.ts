@@ -22,12 +22,14 @@ export type HandshakeFailure =
   /** The user refused the pairing in the agent, or let it expire. */
   | 'pairingRefused'
   | 'pairingExpired'
+  /** The agent takes no more pairing requests while several wait for the desktop user. */
+  | 'tooManyPairings'
   /** The agent refused the handshake itself. */
   | 'refused';
 
 /** The worker's view of the agent; the gate (gate.ts) turns it into what a screen shows. */
 export type AgentStatus =
-  /** Looking for the agent for the first time on this page. */
+  /** Looking for the agent: the page's first probe, and the retries of a probe nobody answered. */
   | { phase: 'detecting' }
   /**
    * No answer on the agent's port. `pinned`: this browser has paired with an agent here before.
@@ -39,12 +41,16 @@ export type AgentStatus =
   /** The user must approve the pairing in the agent, which shows the same code. */
   | { phase: 'pairing'; agent: AgentInfo; code: string }
   | { phase: 'ready'; agent: AgentInfo }
-  /** The agent's version is below what any page accepts (or not a version): the worker does not talk to it. */
-  | { phase: 'unsupportedAgent'; agent: AgentInfo }
-  | { phase: 'handshakeFailed'; agent: AgentInfo | null; reason: HandshakeFailure }
-  | { phase: 'initializeFailed'; agent: AgentInfo }
-  | { phase: 'disabled'; agent: AgentInfo | null }
-  | { phase: 'error'; agent: AgentInfo | null };
+  /**
+   * The agent's version is below what any page accepts (or not a version): the worker does not
+   * talk to it. Here and below, `waiting`: the worker tries again by itself in a few seconds; once
+   * its round of retries has passed, only when the user asks.
+   */
+  | { phase: 'unsupportedAgent'; agent: AgentInfo; waiting: boolean }
+  | { phase: 'handshakeFailed'; agent: AgentInfo | null; reason: HandshakeFailure; waiting: boolean }
+  | { phase: 'initializeFailed'; agent: AgentInfo; waiting: boolean }
+  | { phase: 'disabled'; agent: AgentInfo | null; waiting: boolean }
+  | { phase: 'error'; agent: AgentInfo | null; waiting: boolean };
 
 export type ToWorker =
   /** Start looking for the agent (the first screen that needs it sends this). */

@@ -44,6 +44,7 @@ export async function startTestAgent(
     webAccess: true,
     version: AGENT_VERSION,
     interactive: false,
+    desktopNotifications: false,
     ...overrides,
   };
   const agent = await startAgent(config, options);

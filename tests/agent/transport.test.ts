@@ -349,10 +349,12 @@ describe('pairing on the desktop', () => {
     const test = await startTestAgent(
       {},
       {
-        approve: async (pairing) => {
-          asked.push(pairing);
-          return answer;
-        },
+        prompts: [
+          async (pairing) => {
+            asked.push(pairing);
+            return answer;
+          },
+        ],
       },
     );
     try {
@@ -375,7 +377,7 @@ describe('pairing on the desktop', () => {
   });
 
   it('settles a waiting pairing by its code through the control channel', async () => {
-    const test = await startTestAgent({}, { approve: () => new Promise<boolean>(() => {}) });
+    const test = await startTestAgent();
     try {
       const identity = await generateIdentityKeys();
       const connection = { baseUrl: test.agent.url, fetch: fetchFrom(CONSOLE_ORIGIN) };

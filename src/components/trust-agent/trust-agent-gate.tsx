@@ -56,6 +56,16 @@ export function TrustAgentGate({
     </a>
   );
 
+  /** While the page retries by itself it says so; after the round, the user retries. */
+  const retryOrWait = (waiting: boolean) =>
+    waiting ? (
+      <p>
+        <Trans>This page tries again by itself in a few seconds.</Trans>
+      </p>
+    ) : (
+      <p className="trust-agent__actions">{retry}</p>
+    );
+
   switch (gate.kind) {
     case 'ready':
       return <>{children}</>;
@@ -67,20 +77,28 @@ export function TrustAgentGate({
           </p>
         </Alert>
       );
-    case 'pairing':
+    case 'pairing': {
+      const command = `trust-assistant approve ${gate.code.replace(/\D/g, '')}`;
       return (
         <Alert tone="info">
           <p>
             <Trans>
-              Approve this browser in the trust agent on your computer. The agent shows the same code: approve
-              it there only if both codes match.
+              Approve this browser in the trust agent on your computer. The agent shows the same code in its
+              window or in a notification: approve it there only if both codes match.
             </Trans>
           </p>
           <p>
             <Trans>Pairing code:</Trans> <strong className="trust-agent__pairing-code">{gate.code}</strong>
           </p>
+          <p>
+            <Trans>
+              Where the trust agent runs as a service, approve it from a terminal on this computer with{' '}
+              <code>{command}</code>
+            </Trans>
+          </p>
         </Alert>
       );
+    }
     case 'notInstalled':
       // dta.info.dtaRequired (overview §8).
       return (
@@ -94,11 +112,15 @@ export function TrustAgentGate({
             {download}
             {gate.waiting ? null : retry}
           </p>
-          {gate.waiting ? (
-            <p>
+          <p>
+            {gate.waiting ? (
               <Trans>This page continues by itself once the trust agent is running.</Trans>
-            </p>
-          ) : null}
+            ) : (
+              <Trans>
+                This page stopped looking for it: once it is installed and running, choose Try again.
+              </Trans>
+            )}
+          </p>
           <ErrorCode code={gate.code} />
         </Alert>
       );
@@ -109,7 +131,8 @@ export function TrustAgentGate({
             <Trans>The trust agent is installed on this computer but it is not running.</Trans>
           </p>
           <p className="trust-agent__actions">
-            <a className="trust-agent__link" href={TRUST_AGENT_LAUNCH_URL}>
+            {/* Starting it begins a new round of looking, so the page finds the agent once it runs. */}
+            <a className="trust-agent__link" href={TRUST_AGENT_LAUNCH_URL} onClick={onRetry}>
               <Trans>Start the trust agent</Trans>
             </a>
             {gate.waiting ? null : retry}
@@ -124,9 +147,13 @@ export function TrustAgentGate({
       return (
         <Alert tone="error">
           <HandshakeFailureText reason={gate.reason} />
-          <p className="trust-agent__actions">
-            {gate.reason === 'agentNotAuthentic' || gate.reason === 'refused' ? retry : pairAgain}
-          </p>
+          {gate.reason === 'agentNotAuthentic' ||
+          gate.reason === 'refused' ||
+          gate.reason === 'tooManyPairings' ? (
+            retryOrWait(gate.waiting)
+          ) : (
+            <p className="trust-agent__actions">{pairAgain}</p>
+          )}
           <ErrorCode code={gate.code} />
         </Alert>
       );
@@ -134,9 +161,9 @@ export function TrustAgentGate({
       return (
         <Alert tone="error">
           <p>
-            <Trans>The trust agent could not get ready. This page tries again in a few seconds.</Trans>
+            <Trans>The trust agent answered but could not get ready.</Trans>
           </p>
-          <p className="trust-agent__actions">{retry}</p>
+          {retryOrWait(gate.waiting)}
           <ErrorCode code={gate.code} />
         </Alert>
       );
@@ -150,7 +177,10 @@ export function TrustAgentGate({
               later. Install the latest trust agent.
             </Trans>
           </p>
-          <p className="trust-agent__actions">{download}</p>
+          <p className="trust-agent__actions">
+            {download}
+            {gate.waiting ? null : retry}
+          </p>
         </Alert>
       );
     }
@@ -164,7 +194,10 @@ export function TrustAgentGate({
               trust agent again.
             </Trans>
           </p>
-          <p className="trust-agent__actions">{download}</p>
+          <p className="trust-agent__actions">
+            {download}
+            {gate.waiting ? null : retry}
+          </p>
         </Alert>
       );
     }
@@ -185,18 +218,25 @@ export function TrustAgentGate({
           <p>
             <Trans>
               Web access is switched off in the trust agent on this computer. Switch it on in the agent's
-              settings; this page continues by itself.
+              settings.
             </Trans>
           </p>
+          {gate.waiting ? (
+            <p>
+              <Trans>This page continues by itself once it is on.</Trans>
+            </p>
+          ) : (
+            <p className="trust-agent__actions">{retry}</p>
+          )}
         </Alert>
       );
     case 'error':
       return (
         <Alert tone="error">
           <p>
-            <Trans>Something went wrong with the trust agent. This page tries again in a few seconds.</Trans>
+            <Trans>Something went wrong with the trust agent.</Trans>
           </p>
-          <p className="trust-agent__actions">{retry}</p>
+          {retryOrWait(gate.waiting)}
         </Alert>
       );
   }
@@ -216,23 +256,36 @@ function HandshakeFailureText({ reason }: { reason: HandshakeFailure }) {
     case 'pairingRefused':
       return (
         <p>
-          <Trans>The pairing was refused in the trust agent.</Trans>
+          <Trans>
+            The pairing was refused in the trust agent. If that was a mistake, pair again and approve the code
+            the trust agent shows.
+          </Trans>
         </p>
       );
     case 'pairingExpired':
       return (
         <p>
-          <Trans>The pairing was not approved in the trust agent in time.</Trans>
+          <Trans>
+            The pairing was not approved in the trust agent in time. Pair again and approve the code while
+            this page shows it.
+          </Trans>
+        </p>
+      );
+    case 'tooManyPairings':
+      return (
+        <p>
+          <Trans>
+            Several pairing requests already wait in the trust agent, so it takes no more. List them with{' '}
+            <code>trust-assistant pairings</code> on this computer, refuse the ones this page did not make,
+            then try again.
+          </Trans>
         </p>
       );
     case 'agentNotAuthentic':
     case 'refused':
       return (
         <p>
-          <Trans>
-            A secure connection with the trust agent could not be established. This page tries again in a few
-            seconds.
-          </Trans>
+          <Trans>A secure connection with the trust agent could not be established.</Trans>
         </p>
       );
   }

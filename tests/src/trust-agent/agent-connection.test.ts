@@ -4,10 +4,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AgentConfig } from '../../../agent/config.ts';
+import { MAX_PENDING_PAIRINGS, type PairingPrompt } from '../../../agent/pairing.ts';
 import { createAgentApp } from '../../../agent/server.ts';
 import type { CommandTable } from '../../../contract/trust-agent/commands.ts';
 import {
   DESKTOP_CLIENT_PORT,
+  GATE_ERROR_RETRY_DELAY_MS,
+  INSTALL_POLL_INTERVAL_MS,
   INSTALL_WAIT_MS,
   NOT_INSTALLED_RETRIES,
   TRUST_AGENT_PORT,
@@ -51,10 +54,16 @@ type AgentApp = Awaited<ReturnType<typeof createAgentApp>>;
 let dataDirs: string[] = [];
 const apps: AgentApp[] = [];
 
+/**
+ * The agent's app. Pre-approving the console's origin unless told how pairings are answered: by
+ * `answer`, or by nobody but the control channel (`prompts` empty).
+ */
 async function agentApp(
   overrides: Partial<AgentConfig> = {},
-  approve?: () => Promise<boolean>,
+  answer?: () => Promise<boolean>,
+  prompts?: readonly PairingPrompt[],
 ): Promise<AgentApp> {
+  const asked = prompts ?? (answer ? [answer] : null);
   const dataDir = overrides.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'console-agent-')));
   dataDirs.push(dataDir);
   const app = await createAgentApp(
@@ -63,15 +72,16 @@ async function agentApp(
       desktopClientPort: DESKTOP_CLIENT_PORT,
       dataDir,
       allowedOrigins: [ORIGIN],
-      preapprovedOrigins: approve ? [] : [ORIGIN],
+      preapprovedOrigins: asked ? [] : [ORIGIN],
       pkcs11Modules: [],
       softwareKeystore: true,
       webAccess: true,
       version: '1.1.4',
       interactive: false,
+      desktopNotifications: false,
       ...overrides,
     },
-    approve ? { approve } : {},
+    asked ? { prompts: asked } : {},
   );
   apps.push(app);
   return app;
@@ -83,11 +93,11 @@ function browserFetch(target: { app: AgentApp | null }, requests: string[] = [])
     // The program's two services, told apart by their ports as a browser's requests are.
     const service =
       new URL(input).port === String(DESKTOP_CLIENT_PORT) ? target.app?.desktopClientApp : target.app?.app;
+    requests.push(`${init.method ?? 'GET'} ${new URL(input).pathname}`);
     if (!service) throw new TypeError('Failed to fetch');
     const headers = new Headers(init.headers);
     headers.set('Host', new URL(input).host);
     headers.set('Origin', ORIGIN);
-    requests.push(`${init.method ?? 'GET'} ${new URL(input).pathname}`);
     return service.fetch(new Request(input, { ...init, headers }));
   };
 }
@@ -243,21 +253,73 @@ describe('the agent worker’s connection', () => {
     expect(disabled.statuses().some((status) => status.phase === 'pairing')).toBe(false);
   });
 
-  it('waits 30 s for an agent to appear, three times more, then stops until asked', async () => {
+  it('retries a probe nobody answers three times, then shows the banner, and stops looking 30 s after the start', async () => {
     vi.useFakeTimers();
     const store = memoryStore();
     store.pins.set(AGENT_URL, 'a-key-pinned-on-an-earlier-visit');
     const target: { app: AgentApp | null } = { app: null };
-    const { connection, statuses } = connect(target, store);
+    const requests: string[] = [];
+    const { connection, statuses } = connect(target, store, requests);
     connection.start();
-    await vi.advanceTimersByTimeAsync(INSTALL_WAIT_MS * (NOT_INSTALLED_RETRIES + 1) + 10_000);
-    connection.stop();
+    await vi.advanceTimersByTimeAsync(INSTALL_WAIT_MS + 60_000);
 
-    // One probe every 2 s through four waits of 30 s, then nothing more.
-    expect(statuses().at(-1)).toEqual({ phase: 'unreachable', pinned: true, waiting: false });
-    expect(statuses().filter((status) => status.phase === 'unreachable' && status.waiting).length).toBe(
-      (INSTALL_WAIT_MS / 2000) * (NOT_INSTALLED_RETRIES + 1),
+    // A probe every 2 s for 30 s: the first and its three retries while the page says it is looking.
+    expect(requests.length).toBe(INSTALL_WAIT_MS / INSTALL_POLL_INTERVAL_MS + 1);
+    const phases = statuses().map((status) => status.phase);
+    expect(phases.slice(0, phases.indexOf('unreachable'))).toEqual(['detecting']);
+    expect(statuses().filter((status) => status.phase === 'unreachable').length).toBe(
+      INSTALL_WAIT_MS / INSTALL_POLL_INTERVAL_MS - NOT_INSTALLED_RETRIES + 1,
     );
+    expect(statuses().at(-1)).toEqual({ phase: 'unreachable', pinned: true, waiting: false });
+
+    // Try again starts a new round, which finds the agent once it runs.
+    target.app = await agentApp();
+    connection.retry();
+    await vi.advanceTimersByTimeAsync(1000);
+    await vi.waitFor(() => expect(statuses().at(-1)?.phase).toBe('handshakeFailed'));
+    connection.stop();
+  });
+
+  it('retries other errors after a delay for 30 s, then waits for the user', async () => {
+    vi.useFakeTimers();
+    const requests: string[] = [];
+    const disabled = connect({ app: await agentApp({ webAccess: false }) }, memoryStore(), requests);
+    disabled.connection.start();
+    await vi.advanceTimersByTimeAsync(INSTALL_WAIT_MS + 60_000);
+    disabled.connection.stop();
+
+    expect(disabled.statuses().at(-1)).toMatchObject({ phase: 'disabled', waiting: false });
+    expect(requests.length).toBe(Math.ceil(INSTALL_WAIT_MS / GATE_ERROR_RETRY_DELAY_MS) + 1);
+  });
+
+  it('keeps a pairing waiting while the agent has no terminal to ask on, until it is approved there', async () => {
+    const store = memoryStore();
+    const app = await agentApp({ interactive: false }, undefined, []);
+    const { connection, statuses, until } = connect({ app }, store);
+    connection.start();
+    await until('pairing');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(statuses().at(-1)?.phase).toBe('pairing');
+    const [waiting] = app.pairings.waiting();
+    await app.pairings.settleByCode(waiting?.code ?? '', true);
+    await until('ready');
+    connection.stop();
+  });
+
+  it('says so when the agent takes no more pairings, instead of asking again and again', async () => {
+    const app = await agentApp({}, undefined, []);
+    const others = Array.from({ length: MAX_PENDING_PAIRINGS }, () => connect({ app }, memoryStore()));
+    for (const other of others) other.connection.start();
+    await Promise.all(others.map((other) => other.until('pairing')));
+    const requests: string[] = [];
+    const { connection, statuses, until } = connect({ app }, memoryStore(), requests);
+    connection.start();
+    await until('handshakeFailed');
+    expect(statuses().at(-1)).toMatchObject({ reason: 'tooManyPairings', waiting: false });
+    const asked = requests.length;
+    await new Promise((resolve) => setTimeout(resolve, GATE_ERROR_RETRY_DELAY_MS / 10));
+    expect(requests.length).toBe(asked);
+    for (const other of [...others, { connection }]) other.connection.stop();
   });
 });
 

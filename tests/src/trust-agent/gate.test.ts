@@ -81,11 +81,15 @@ describe('the gate', () => {
 
   it('reports a failed handshake (code 3) with its reason and a failed initialize (code 4)', () => {
     expect(
-      gateState({ phase: 'handshakeFailed', agent: agent('1.1.4'), reason: 'agentKeyChanged' }, DESKTOP),
-    ).toEqual({ kind: 'handshakeFailed', code: 3, reason: 'agentKeyChanged' });
-    expect(gateState({ phase: 'initializeFailed', agent: agent('1.1.4') }, DESKTOP)).toEqual({
+      gateState(
+        { phase: 'handshakeFailed', agent: agent('1.1.4'), reason: 'agentKeyChanged', waiting: false },
+        DESKTOP,
+      ),
+    ).toEqual({ kind: 'handshakeFailed', code: 3, reason: 'agentKeyChanged', waiting: false });
+    expect(gateState({ phase: 'initializeFailed', agent: agent('1.1.4'), waiting: true }, DESKTOP)).toEqual({
       kind: 'initializeFailed',
       code: 4,
+      waiting: true,
     });
   });
 
@@ -96,21 +100,24 @@ describe('the gate', () => {
       kind: 'outdated',
       version: '1.0.1',
       minimum: '1.0.2',
+      waiting: false,
     });
     expect(gateState({ phase: 'ready', agent: agent('1.0.1') }, DESKTOP, 'hardware')).toMatchObject({
       kind: 'ready',
     });
-    expect(gateState({ phase: 'unsupportedAgent', agent: agent('0.9.9') }, DESKTOP)).toEqual({
+    expect(gateState({ phase: 'unsupportedAgent', agent: agent('0.9.9'), waiting: true }, DESKTOP)).toEqual({
       kind: 'outdated',
       version: '0.9.9',
       minimum: '1.0.0',
+      waiting: true,
     });
   });
 
   it('refuses an agent whose version is not semver', () => {
-    expect(gateState({ phase: 'unsupportedAgent', agent: agent('1.0') }, DESKTOP)).toEqual({
+    expect(gateState({ phase: 'unsupportedAgent', agent: agent('1.0'), waiting: false }, DESKTOP)).toEqual({
       kind: 'invalidVersion',
       version: '1.0',
+      waiting: false,
     });
   });
 
@@ -124,7 +131,13 @@ describe('the gate', () => {
   });
 
   it('is disabled when web access is off in the agent, and a generic error otherwise', () => {
-    expect(gateState({ phase: 'disabled', agent: null }, DESKTOP)).toEqual({ kind: 'disabled' });
-    expect(gateState({ phase: 'error', agent: null }, DESKTOP)).toEqual({ kind: 'error' });
+    expect(gateState({ phase: 'disabled', agent: null, waiting: true }, DESKTOP)).toEqual({
+      kind: 'disabled',
+      waiting: true,
+    });
+    expect(gateState({ phase: 'error', agent: null, waiting: false }, DESKTOP)).toEqual({
+      kind: 'error',
+      waiting: false,
+    });
   });
 });

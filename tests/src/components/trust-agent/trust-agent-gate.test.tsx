@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
-import { render, screen } from '@testing-library/react';
+import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { TRUST_AGENT_LAUNCH_URL } from '../../../../contract/trust-agent/constants.ts';
@@ -89,25 +89,75 @@ describe('TrustAgentGate', () => {
   });
 
   it('warns about an agent with another key and offers to pair again', async () => {
-    const { onPairAgain } = renderGate({ kind: 'handshakeFailed', code: 3, reason: 'agentKeyChanged' });
+    const { onPairAgain } = renderGate({
+      kind: 'handshakeFailed',
+      code: 3,
+      reason: 'agentKeyChanged',
+      waiting: false,
+    });
     expect(screen.getByRole('alert').textContent).toContain('not the one this browser was paired with');
     await userEvent.click(screen.getByRole('button', { name: 'Pair again' }));
     expect(onPairAgain).toHaveBeenCalledOnce();
   });
 
+  it('says how to approve a pairing where the agent runs as a service', () => {
+    renderGate({ kind: 'pairing', code: '042 917' });
+    expect(screen.getByText('trust-assistant approve 042917')).toBeTruthy();
+  });
+
+  it('tells what to do when the agent takes no more pairing requests', async () => {
+    const { onRetry } = renderGate({
+      kind: 'handshakeFailed',
+      code: 3,
+      reason: 'tooManyPairings',
+      waiting: false,
+    });
+    expect(screen.getByRole('alert').textContent).toContain('refuse the ones this page did not make');
+    expect(screen.getByText('trust-assistant pairings')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(onRetry).toHaveBeenCalledOnce();
+  });
+
+  it('starting the agent from its link looks for it again', async () => {
+    const { onRetry } = renderGate({ kind: 'notRunning', code: 2, waiting: false });
+    const start = screen.getByRole('link', { name: 'Start the trust agent' });
+    // jsdom cannot follow the custom scheme; the click handler is what matters.
+    start.addEventListener('click', (event) => event.preventDefault());
+    await userEvent.click(start);
+    expect(onRetry).toHaveBeenCalledOnce();
+  });
+
   it('names the installed and the needed version of an outdated agent', () => {
-    renderGate({ kind: 'outdated', version: '1.0.1', minimum: '1.0.2' });
+    renderGate({ kind: 'outdated', version: '1.0.1', minimum: '1.0.2', waiting: true });
     expect(screen.getByText(/is version 1\.0\.1; this page needs version 1\.0\.2 or later/)).toBeTruthy();
   });
 
   it.each([
-    [{ kind: 'invalidVersion', version: 'one' }, /reports a version that is not valid \(one\)/],
+    [
+      { kind: 'invalidVersion', version: 'one', waiting: false },
+      /reports a version that is not valid \(one\)/,
+    ],
     [{ kind: 'unsupportedSystem' }, /not on phones or tablets/],
-    [{ kind: 'disabled' }, /Web access is switched off/],
-    [{ kind: 'initializeFailed', code: 4 }, /could not get ready/],
-    [{ kind: 'error' }, /Something went wrong with the trust agent/],
+    [{ kind: 'disabled', waiting: true }, /Web access is switched off/],
+    [{ kind: 'initializeFailed', code: 4, waiting: true }, /could not get ready/],
+    [{ kind: 'error', waiting: true }, /Something went wrong with the trust agent/],
   ] as const)('explains %o', (gate, text) => {
     renderGate(gate);
     expect(screen.getByText(text)).toBeTruthy();
+  });
+
+  it.each([
+    { kind: 'handshakeFailed', code: 3, reason: 'refused' },
+    { kind: 'initializeFailed', code: 4 },
+    { kind: 'disabled' },
+    { kind: 'error' },
+    { kind: 'outdated', version: '1.0.1', minimum: '1.0.2' },
+  ] as const)('says it retries by itself while it does, and offers Try again after: %o', async (state) => {
+    renderGate({ ...state, waiting: true } as GateState);
+    expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
+    cleanup();
+    const { onRetry } = renderGate({ ...state, waiting: false } as GateState);
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(onRetry).toHaveBeenCalledOnce();
   });
 });
