@@ -110,7 +110,8 @@ test('the enrollment page waits for a trust agent it can use: none, an outdated 
     const banner = page.getByRole('status').filter({
       hasText: 'The trust agent is required. Install it on this computer, then come back to this page.',
     });
-    await expect(banner).toBeVisible();
+    // Reported once the probe has gone unanswered through its three retries, 2 s apart.
+    await expect(banner).toBeVisible({ timeout: 15_000 });
     await expect(banner).toContainText(`Error code: ${GATE_ERROR_CODES.notInstalled}`);
     const download = banner.getByRole('link', { name: 'Download the trust agent' });
     // The public catalogue, not the signed-in client tools page: the enrollee has no console account.

@@ -1,20 +1,17 @@
 import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
 import type { EnrollmentCertificate } from '../contract/schemas/enrollments.ts';
 import { assertAccessible, expect, test } from './fixtures.ts';
 import {
   assertCertificateShown,
   assertInvalidPin,
-  assertOnStep,
-  clickContinue,
   clickHardwareToken,
-  clickIssue,
   clickToken,
   fillNewSoftwareKeystore,
   fillPin,
   goToEnrollmentLink,
+  issueCertificate,
 } from './pages/enrollment.ts';
 import { ensureSetUp } from './support/administrator.ts';
 import {
@@ -48,20 +45,6 @@ test.afterAll(async () => {
   await story?.stop();
 });
 
-/** Details and issue: the CA's answer, as the page received it. */
-async function issue(page: Page): Promise<EnrollmentCertificate> {
-  await assertOnStep(page, 2, 'Your details', 'details');
-  await clickContinue(page);
-  await assertOnStep(page, 3, 'Issue', 'issue');
-  const answer = page.waitForResponse(
-    (response) => response.request().method() === 'POST' && response.url().endsWith('/certificate'),
-  );
-  await clickIssue(page);
-  const issued = (await (await answer).json()) as EnrollmentCertificate;
-  await assertOnStep(page, 4, 'Certificate', 'done');
-  return issued;
-}
-
 /** openssl accepts the certificate under the chain the CA answered with. */
 async function assertVerifies(issued: EnrollmentCertificate, name: string): Promise<void> {
   const dir = story?.dir ?? '';
@@ -88,7 +71,7 @@ test('a technician enrolls a laptop into the software keystore, and a token thro
     await assertInvalidPin(page);
     await assertAccessible(page);
     await fillPin(page, SOFTWARE_PIN);
-    const issued = await issue(page);
+    const issued = await issueCertificate(page);
     await assertCertificateShown(page, device, issued.serial_number);
     await assertAccessible(page);
     await assertVerifies(issued, 'software');
@@ -112,7 +95,7 @@ test('a technician enrolls a laptop into the software keystore, and a token thro
     await fillPin(page, '999999');
     await assertInvalidPin(page);
     await fillPin(page, TOKEN_PIN);
-    const issued = await issue(page);
+    const issued = await issueCertificate(page);
     await assertCertificateShown(page, device, issued.serial_number);
     await assertVerifies(issued, 'token');
 

@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import type { EnrollmentCertificate } from '../../contract/schemas/enrollments.ts';
 import { expect } from '../fixtures.ts';
 
 /** The enrollment page as the enrollee uses it (src/features/enrollment). */
@@ -48,6 +49,20 @@ export async function clickContinue(page: Page): Promise<void> {
 
 export async function clickIssue(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Issue the certificate' }).click();
+}
+
+/** Details and issue, from step 2 to the last: the CA's answer, as the page received it. */
+export async function issueCertificate(page: Page): Promise<EnrollmentCertificate> {
+  await assertOnStep(page, 2, 'Your details', 'details');
+  await clickContinue(page);
+  await assertOnStep(page, 3, 'Issue', 'issue');
+  const answer = page.waitForResponse(
+    (response) => response.request().method() === 'POST' && response.url().endsWith('/certificate'),
+  );
+  await clickIssue(page);
+  const issued = (await (await answer).json()) as EnrollmentCertificate;
+  await assertOnStep(page, 4, 'Certificate', 'done');
+  return issued;
 }
 
 export async function assertCertificateShown(page: Page, commonName: string, serial: string): Promise<void> {

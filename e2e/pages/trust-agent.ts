@@ -25,11 +25,14 @@ export async function assertTrustAgentReady(page: Page, version: string): Promis
   await expect(panel.getByRole('button', { name: 'Refresh' })).toBeVisible();
 }
 
+/** The page reports a missing agent once its probe has gone unanswered through three retries, 2 s apart. */
+const UNANSWERED_PROBES_MS = 15_000;
+
 export async function assertTrustAgentNotRunning(page: Page): Promise<void> {
   const panel = trustAgentPanel(page);
   await expect(
     panel.getByText('The trust agent is installed on this computer but it is not running.'),
-  ).toBeVisible();
+  ).toBeVisible({ timeout: UNANSWERED_PROBES_MS });
   await expect(panel.getByRole('link', { name: 'Start the trust agent' })).toHaveAttribute(
     'href',
     TRUST_AGENT_LAUNCH_URL,
@@ -39,7 +42,9 @@ export async function assertTrustAgentNotRunning(page: Page): Promise<void> {
 
 export async function assertTrustAgentNotInstalled(page: Page): Promise<void> {
   const panel = trustAgentPanel(page);
-  await expect(panel.getByText('The trust agent is required.', { exact: false })).toBeVisible();
+  await expect(panel.getByText('The trust agent is required.', { exact: false })).toBeVisible({
+    timeout: UNANSWERED_PROBES_MS,
+  });
   // The panel sits above the catalogue it links to.
   await expect(panel.getByRole('link', { name: 'Download the trust agent' })).toHaveAttribute(
     'href',
@@ -53,6 +58,13 @@ export async function assertTrustAgentOutdated(page: Page, version: string, mini
   await expect(
     panel.getByText(`is version ${version}; this page needs version ${minimum} or later`),
   ).toBeVisible();
+}
+
+/** The code the page shows while the pairing waits for the desktop user. */
+export async function readPairingCode(page: Page): Promise<string> {
+  const code = page.getByText(/^\d{3} \d{3}$/);
+  await expect(code).toBeVisible();
+  return (await code.textContent()) ?? '';
 }
 
 /** Clears what this browser remembers of the agent, as clearing the site's data does. */
