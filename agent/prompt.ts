@@ -2,7 +2,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { isSea } from 'node:sea';
 import notifier from 'node-notifier';
-import type { AgentConfig } from './config.ts';
+import { type AgentConfig, defaultDataDir } from './config.ts';
 import type { PairingPrompt, PendingPairing } from './pairing.ts';
 
 /**
@@ -13,9 +13,14 @@ export function agentCommand(): string {
   return isSea() ? path.basename(process.execPath, path.extname(process.execPath)) : 'npm run agent --';
 }
 
-function approveHint(pairing: PendingPairing): string {
+/**
+ * The command that approves `pairing`, with the agent's data directory where it is not the default
+ * (`npm start` keeps its agent's under DATA_DIR): the control channel lives there.
+ */
+export function approveCommand(pairing: PendingPairing, dataDir: string): string {
   const digits = pairing.code.replace(/\D/g, '');
-  return `${agentCommand()} approve ${digits}`;
+  const where = path.resolve(dataDir) === defaultDataDir() ? '' : ` --data-dir ${JSON.stringify(dataDir)}`;
+  return `${agentCommand()} approve ${digits}${where}`;
 }
 
 let terminalQueue: Promise<unknown> = Promise.resolve();
@@ -52,13 +57,15 @@ export const askOnTerminal: PairingPrompt = (pairing, settled) => {
  * log), with the command that approves it. The code is no secret: it only lets the user see that
  * the page and the agent are talking to each other.
  */
-export const announceInLog: PairingPrompt = async (pairing) => {
-  console.info(
-    `A web page at ${pairing.origin} asks to use this trust agent; it shows the code ${pairing.code}. ` +
-      `If the codes match, approve it with: ${approveHint(pairing)}`,
-  );
-  return null;
-};
+export function announceInLog(dataDir: string): PairingPrompt {
+  return async (pairing) => {
+    console.info(
+      `A web page at ${pairing.origin} asks to use this trust agent; it shows the code ${pairing.code}. ` +
+        `If the codes match, approve it with: ${approveCommand(pairing, dataDir)}`,
+    );
+    return null;
+  };
+}
 
 let notificationsFailed = false;
 
@@ -68,28 +75,32 @@ let notificationsFailed = false;
  * must not pair, since the user has to compare the codes first. Where the system cannot show one
  * (no notification service), the agent says so once and the log and `pairings` remain.
  */
-export const notifyOnDesktop: PairingPrompt = (pairing) =>
-  new Promise((resolve) => {
-    notifier.notify(
-      {
-        title: 'Trust assistant: pairing request',
-        message: `${pairing.origin} shows the code ${pairing.code}. If it matches, run: ${approveHint(pairing)}`,
-        wait: false,
-      },
-      (error) => {
-        if (error && !notificationsFailed) {
-          notificationsFailed = true;
-          console.warn(`Desktop notifications are not available here: ${error.message}`);
-        }
-        resolve(null);
-      },
-    );
-  });
+export function notifyOnDesktop(dataDir: string): PairingPrompt {
+  return (pairing) =>
+    new Promise((resolve) => {
+      notifier.notify(
+        {
+          title: 'Trust assistant: pairing request',
+          message: `${pairing.origin} shows the code ${pairing.code}. If it matches, run: ${approveCommand(pairing, dataDir)}`,
+          wait: false,
+        },
+        (error) => {
+          if (error && !notificationsFailed) {
+            notificationsFailed = true;
+            console.warn(`Desktop notifications are not available here: ${error.message}`);
+          }
+          resolve(null);
+        },
+      );
+    });
+}
 
 /** Where a pairing is shown: the terminal when there is one, else the log; and the desktop. */
-export function pairingPrompts(config: Pick<AgentConfig, 'interactive' | 'desktopNotifications'>) {
+export function pairingPrompts(
+  config: Pick<AgentConfig, 'interactive' | 'desktopNotifications' | 'dataDir'>,
+): PairingPrompt[] {
   return [
-    config.interactive ? askOnTerminal : announceInLog,
-    ...(config.desktopNotifications ? [notifyOnDesktop] : []),
+    config.interactive ? askOnTerminal : announceInLog(config.dataDir),
+    ...(config.desktopNotifications ? [notifyOnDesktop(config.dataDir)] : []),
   ];
 }

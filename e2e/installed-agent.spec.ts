@@ -95,6 +95,7 @@ test('a technician pairs the console with an agent running as a service, approve
       await expect
         .poll(() => agentLog)
         .toContain(`${origin} asks to use this trust agent; it shows the code ${shown}`);
+      expect(agentLog).toContain(`approve ${shown.replace(/\D/g, '')} --data-dir`);
       expect(await agentCommand('pairings')).toContain(`${shown}  ${origin}`);
       return shown;
     });

@@ -56,7 +56,7 @@ async function open(prompts: readonly PairingPrompt[]) {
 
 describe('pairing with an agent that runs without a terminal', () => {
   it('keeps a pairing waiting until the desktop user approves its code, instead of refusing it', async () => {
-    const pairings = await open(pairingPrompts({ interactive: false, desktopNotifications: false }));
+    const pairings = await open(pairingPrompts({ interactive: false, desktopNotifications: false, dataDir }));
     const info = vi.spyOn(console, 'info').mockImplementation(() => undefined);
     const { pairingId } = await pairings.request(CONSOLE, await pairingRequest());
     await Promise.resolve();
@@ -68,14 +68,17 @@ describe('pairing with an agent that runs without a terminal', () => {
     const announced = info.mock.calls.map(([line]) => String(line)).join('\n');
     expect(announced).toContain(CONSOLE);
     expect(announced).toContain(waiting?.code);
-    expect(announced).toContain(`approve ${waiting?.code.replace(/\D/g, '')}`);
+    // With the data directory, which is not the default one here: the command reaches this agent.
+    expect(announced).toContain(
+      `approve ${waiting?.code.replace(/\D/g, '')} --data-dir ${JSON.stringify(dataDir)}`,
+    );
 
     await pairings.settleByCode(waiting?.code ?? '', true);
     expect(pairings.status(CONSOLE, pairingId)).toBe('approved');
   });
 
   it('lets a refusal by code end the pairing', async () => {
-    const pairings = await open([announceInLog]);
+    const pairings = await open([announceInLog(dataDir)]);
     vi.spyOn(console, 'info').mockImplementation(() => undefined);
     const { pairingId } = await pairings.request(CONSOLE, await pairingRequest());
     await pairings.settleByCode(pairings.waiting()[0]?.code ?? '', false);
