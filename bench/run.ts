@@ -185,7 +185,8 @@ const SIGNED_IN_CONCURRENCY = 4;
  */
 async function benchAnonymous(): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'trust-console-bench-data-'));
-  const platform = await startPlatform(dataDir, '', { TRUST_PROXY: 'true' });
+  // The bench's requests come from loopback, the proxy it plays.
+  const platform = await startPlatform(dataDir, '', { TRUST_PROXY: '127.0.0.1,::1' });
   try {
     const profile = {
       url: `${platform.origin}${apiPaths.profile}`,
