@@ -83,7 +83,10 @@ function send(
 
 async function csrPem(): Promise<string> {
   const algorithm = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
-  const keys = (await webcrypto.subtle.generateKey(algorithm, false, ['sign', 'verify'])) as CryptoKeyPair;
+  const keys = (await webcrypto.subtle.generateKey(algorithm, false, [
+    'sign',
+    'verify',
+  ])) as webcrypto.CryptoKeyPair;
   const csr = await x509.Pkcs10CertificateRequestGenerator.create({
     name: 'CN=bench',
     keys,
@@ -135,48 +138,33 @@ async function realUserRound(platform: Platform, round: number, target: { curren
   target.current = enrollment.id;
   // Give the attacker on this enrollment a moment before its enrollee opens the link.
   await new Promise((resolve) => setTimeout(resolve, 200));
-  const opened = await send(
-    platform.origin,
-    PROXY,
-    'GET',
-    apiPaths.enrollments.byCode(enrollment.id, enrollment.code),
+  const link = (method: string, pathname: string, body?: unknown) =>
+    send(platform.origin, PROXY, method, pathname, { headers: office, body });
+  // The enrollment page's three calls, each only once the one before succeeded.
+  const steps = [
+    { expected: 200, call: () => link('GET', apiPaths.enrollments.byCode(enrollment.id, enrollment.code)) },
     {
-      headers: office,
+      expected: 201,
+      call: async () =>
+        link('POST', apiPaths.enrollments.certificate(enrollment.id, enrollment.code), {
+          name: `Office laptop ${round}`,
+          end_date: new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10),
+          csr: await csrPem(),
+          common_name: `office-laptop-${round}`,
+          enrollment_method: 'DTA',
+          keystore_type: 'DTM_SOFTWARE',
+        }),
     },
-  );
-  const issued =
-    opened.status === 200
-      ? await send(
-          platform.origin,
-          PROXY,
-          'POST',
-          apiPaths.enrollments.certificate(enrollment.id, enrollment.code),
-          {
-            headers: office,
-            body: {
-              name: `Office laptop ${round}`,
-              end_date: new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10),
-              csr: await csrPem(),
-              common_name: `office-laptop-${round}`,
-              enrollment_method: 'DTA',
-              keystore_type: 'DTM_SOFTWARE',
-            },
-          },
-        )
-      : opened;
-  const redeemed =
-    issued.status === 201
-      ? await send(
-          platform.origin,
-          PROXY,
-          'PUT',
-          apiPaths.enrollments.redeem(enrollment.id, enrollment.code),
-          {
-            headers: office,
-          },
-        )
-      : issued;
-  return { signedIn: signIn.status === 200, enrolled: redeemed.status === 204, enrollmentId: enrollment.id };
+    { expected: 204, call: () => link('PUT', apiPaths.enrollments.redeem(enrollment.id, enrollment.code)) },
+  ];
+  let enrolled = true;
+  for (const step of steps) {
+    if ((await step.call()).status !== step.expected) {
+      enrolled = false;
+      break;
+    }
+  }
+  return { signedIn: signIn.status === 200, enrolled, enrollmentId: enrollment.id };
 }
 
 async function failedAttempts(platform: Platform, ids: readonly string[]): Promise<number> {
