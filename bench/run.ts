@@ -7,11 +7,13 @@ import { buildConsole, pageSize, type ScreenSize, screenSize } from './bundle-si
 import { flood, type LoadResult, load } from './load.ts';
 import { signedInToken, startBaseline, startPlatform } from './servers.ts';
 import { BENCH_ACCOUNTS, BENCH_PARTNERS, BENCH_USERS, benchPostgres, seedAccounts } from './tenants.ts';
+import { benchThrottles } from './throttles.ts';
 
 /**
- * `npm run bench [size|http|anonymous|outbox|bulk|ca|agent|agent-keys|enrollment|audit|pageload|lists]`: what the console costs to load, what authenticated API
+ * `npm run bench [size|http|anonymous|throttles|outbox|bulk|ca|agent|agent-keys|enrollment|audit|pageload|lists]`: what the console costs to load, what authenticated API
  * calls cost to serve (the accounts list among 100,000 accounts and the users list among 100,000 users, on PGlite and on PostgreSQL), what
- * anonymous sign-in floods cost a signed-in user, and whether offline changes reach the server exactly
+ * anonymous sign-in floods cost a signed-in user, whether the throttles stop attackers and not users
+ * (bench/throttles.ts), and whether offline changes reach the server exactly
  * once through connection faults (bench/outbox.ts), and how fast 10,000 users are created from one CSV file
  * (bench/bulk-import.ts), and how many certificates the CA issues per second beside openssl
  * (bench/certificate-issuance.ts), and what the trust agent's encrypted session costs beside plain round trips
@@ -185,7 +187,8 @@ const SIGNED_IN_CONCURRENCY = 4;
  */
 async function benchAnonymous(): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'trust-console-bench-data-'));
-  const platform = await startPlatform(dataDir, '', { TRUST_PROXY: 'true' });
+  // The bench's requests come from loopback, the proxy it plays.
+  const platform = await startPlatform(dataDir, '', { TRUST_PROXY: '127.0.0.1,::1' });
   try {
     const profile = {
       url: `${platform.origin}${apiPaths.profile}`,
@@ -230,6 +233,7 @@ const BENCHES = [
   'size',
   'http',
   'anonymous',
+  'throttles',
   'outbox',
   'bulk',
   'ca',
@@ -249,6 +253,7 @@ const runs = (name: string) => only === undefined || only === name;
 const withinBudget = runs('size') ? benchSize() : true;
 if (runs('http')) await benchHttp();
 if (runs('anonymous')) await benchAnonymous();
+if (runs('throttles')) await benchThrottles();
 if (runs('bulk')) await (await import('./bulk-import.ts')).benchBulkImport();
 if (runs('ca')) await (await import('./certificate-issuance.ts')).benchCertificateIssuance();
 if (runs('agent')) await (await import('./agent-session.ts')).benchAgentSession();

@@ -80,7 +80,7 @@ test('a technician enrolls a laptop into the software keystore, and a token thro
   await test.step('a reload after the issue leads to the link error page: the link was used', async () => {
     await page.reload();
     await expect(page.getByRole('heading', { name: 'This enrollment link was used already' })).toBeVisible();
-    await expect(page).toHaveURL(/\/clientAuthLoginVerificationError\/409$/);
+    await expect(page).toHaveURL(/\/clientAuthLoginVerificationError\/409\?reason=enrollmentUsed$/);
   });
 
   await test.step('a hardware token: chosen from the list, a wrong PIN refused, the key made on the token', async () => {

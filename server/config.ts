@@ -2,6 +2,7 @@ import path from 'node:path';
 import * as v from 'valibot';
 import { CA_KEY_ALGORITHMS, type CaKeyAlgorithm } from '../contract/certificate-policy.ts';
 import { emailSchema } from '../contract/validation.ts';
+import { parseTrustProxy, type TrustedProxies } from './http/trusted-proxies.ts';
 
 /** Where the CA's private keys are kept (decision 019, custody). */
 export type CaCustodyConfig =
@@ -30,7 +31,11 @@ export interface ServerConfig {
   licencePublicKeyFile: string | null;
   licenceExpiredRedirectUrl: string;
   consoleDistDir: string;
-  trustProxy: boolean;
+  /**
+   * Whose X-Forwarded-* headers are believed (decision 031): the listed proxies; `true` any peer (the
+   * old meaning, warned about at start); `false` none.
+   */
+  trustProxy: boolean | TrustedProxies;
   /**
    * smtp://… or smtps://… (nodemailer reads its query options); null writes each message as an
    * `.eml` file under `<dataDir>/mail` instead (docs/decisions/018-users-roles-and-tokens.md §6.1).
@@ -207,7 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     licencePublicKeyFile: env.LICENCE_PUBLIC_KEY_FILE || null,
     licenceExpiredRedirectUrl: env.LICENCE_EXPIRED_REDIRECT_URL || '/account/updateLicenseError',
     consoleDistDir: path.resolve(env.CONSOLE_DIST_DIR || 'dist/console'),
-    trustProxy: env.TRUST_PROXY === 'true',
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     smtpUrl: smtpUrl(env.SMTP_URL),
     publicUrl: publicOrigin,
     publicUrlConfigured: Boolean(env.PUBLIC_URL),

@@ -11,6 +11,7 @@ import { ensureAgentPackages } from './client-tools/publish.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/connection.ts';
 import { migrateToLatest } from './db/migrator.ts';
+import { trustProxyWarning } from './http/trusted-proxies.ts';
 import { loadServerCatalogs } from './i18n/catalog.ts';
 import { findCurrentLicence } from './licence/store.ts';
 import { createMailDispatcher } from './mail/dispatcher.ts';
@@ -71,6 +72,8 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
   }
   const url = `http://${config.host}:${config.port}`;
   console.info(`Trust console at ${url}/account (API reference ${url}${apiPaths.apiReference})`);
+  const proxyWarning = trustProxyWarning(config.trustProxy);
+  if (proxyWarning !== null) console.warn(proxyWarning);
   if (config.smtpUrl !== null && !config.publicUrlConfigured) {
     console.warn(
       `SMTP_URL is set but PUBLIC_URL is not: links in mail point to ${config.publicUrl}. Set PUBLIC_URL to the address users open the console at.`,

@@ -51,6 +51,14 @@ export const API_ERROR_CODES = [
   'hasPassword',
   /** 403: the account's public issuance feature is off; its certificates are issued by administrators. */
   'publicIssuanceDisabled',
+  /** 409: the enrollment's certificate was issued already (issued or redeemed); its link issues no other. */
+  'enrollmentUsed',
+  /** 409: an administrator cancelled the enrollment. */
+  'enrollmentCancelled',
+  /** 410: the enrollment's code is past its lifetime; a resend makes a new one. */
+  'enrollmentExpired',
+  /** 409: the enrollment has no certificate yet to install or redeem. */
+  'enrollmentNotIssued',
 ] as const;
 export type ApiErrorCode = ValidationCode | (typeof API_ERROR_CODES)[number];
 

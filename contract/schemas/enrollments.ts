@@ -4,7 +4,7 @@ import type { SecurityPolicy } from '../trust-agent/desktop-client.ts';
 import { emailSchema, type ValidationCode } from '../validation.ts';
 import { ENROLLMENT_METHODS } from './certificate-profiles.ts';
 import { certificateIssueSchema } from './certificates.ts';
-import { listSchema, resourceIdSchema } from './common.ts';
+import { type ApiErrorCode, listSchema, resourceIdSchema } from './common.ts';
 import { pagingQueryEntries, sortQuery } from './query.ts';
 
 /**
@@ -28,8 +28,20 @@ export type SeatKind = (typeof SEAT_KINDS)[number];
 
 /** How long a mailed code works (not shown in the spec: a week, like invitation links). */
 export const ENROLLMENT_CODE_TTL_DAYS = 7;
-/** Wrong codes for one enrollment before it needs a resend. */
-export const ENROLLMENT_CODE_ATTEMPTS = 5;
+/**
+ * Why a public enrollment call refused a link, as the error answer's `code` says it and the link
+ * error page tells it (decision 031): unknown or wrong, too many wrong codes from the caller's
+ * address for now, a certificate issued already, cancelled, expired.
+ */
+export const ENROLLMENT_LINK_FAILURES = [
+  'notFound',
+  'throttled',
+  'enrollmentUsed',
+  'enrollmentCancelled',
+  'enrollmentExpired',
+] as const satisfies readonly ApiErrorCode[];
+export type EnrollmentLinkFailure = (typeof ENROLLMENT_LINK_FAILURES)[number];
+
 /** The certificate request's end date is one year ahead (overview §3, §9). */
 export const ENROLLMENT_VALIDITY_YEARS = 1;
 
@@ -55,7 +67,10 @@ export const enrollmentSchema = v.object({
   profile_name: v.string(),
   status: v.picklist(ENROLLMENT_STATUSES),
   code_expires_at: v.string(),
-  /** Wrong codes since the last mail; at ENROLLMENT_CODE_ATTEMPTS the code stops working. */
+  /**
+   * Wrong codes checked against the enrollment since the last mail, for its administrators to see
+   * someone guessing; they never stop the code (decision 031).
+   */
   failed_attempts: v.number(),
   enrollment_method: v.nullable(v.picklist(ENROLLMENT_METHODS)),
   keystore_type: v.nullable(v.string()),

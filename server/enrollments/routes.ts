@@ -5,10 +5,10 @@ import { apiPaths, UI_API_V1, UI_API_V2 } from '../../contract/paths.ts';
 import { clientAuthGenerateSchema } from '../../contract/schemas/client-auth.ts';
 import { DEFAULT_LIST_LIMIT } from '../../contract/schemas/common.ts';
 import {
-  ENROLLMENT_CODE_ATTEMPTS,
   type Enrollment,
   type EnrollmentCertificate,
   type EnrollmentCreated,
+  type EnrollmentStatus,
   type EnrollmentStatusAnswer,
   enrollmentCertificateRequestSchema,
   enrollmentCodeParamsSchema,
@@ -44,11 +44,11 @@ import {
 } from '../http/entity-tags.ts';
 import { ApiError } from '../http/errors.ts';
 import { invalidField, validateJson, validateParams, validateQuery } from '../http/validate.ts';
-import { checkSignInThrottle, clearSignInFailures, recordSignInFailure } from '../identity/throttle.ts';
 import { enrollmentPath } from '../mail/kinds.ts';
 import { dropWaitingEnrollmentMail, enqueueEnrollmentMail } from '../mail/outbox.ts';
 import { type ResourceKind, versionedResource } from '../resources/versioned-resource.ts';
 import { assertEnrollmentAccess } from './access.ts';
+import { checkCodeThrottle, clearCodeFailures, recordWrongCode } from './code-throttle.ts';
 import { codeMatches, newEnrollmentCode } from './codes.ts';
 import {
   countWrongCode,
@@ -68,6 +68,31 @@ import {
 import { publicKeyTypes, revocationReasonFor } from './rules.ts';
 
 const NOT_FOUND = 'Enrollment not found.';
+
+/** 429 for a blocked or restricted code, with when to come back (decision 031). */
+function tooManyWrongCodes(c: Context, retryAfterSeconds: number): ApiError {
+  c.header('Retry-After', String(retryAfterSeconds));
+  return new ApiError(429, 'Too many wrong enrollment codes from this address. Try again later.');
+}
+
+/**
+ * The refusal of a call the enrollment's status does not allow, with the code the enrollment page
+ * tells apart (used, cancelled, expired, not issued yet): 410 for expired, 409 for the rest.
+ */
+function notAsked(status: EnrollmentStatus, message: string): ApiError {
+  if (status === 'expired') {
+    return new ApiError(410, 'The enrollment link has expired; ask for a new one.', {
+      code: 'enrollmentExpired',
+    });
+  }
+  const code =
+    status === 'cancelled'
+      ? 'enrollmentCancelled'
+      : status === 'pending'
+        ? 'enrollmentNotIssued'
+        : 'enrollmentUsed';
+  return new ApiError(409, message, { code });
+}
 
 /** The routes' paths (`apiPaths.enrollments` with Hono's parameters). */
 const LIST = `${UI_API_V1}/enrollments`;
@@ -448,34 +473,28 @@ export function enrollmentRoutes(deps: AppDeps): Hono<AppEnv> {
   // The enrollee (no session) ------------------------------------------------------------------
 
   /**
-   * Judges the code of a public call before anything else (decision 021 §2): 429 while the address
-   * or the pair (address, enrollment) is blocked by the sign-in throttle (decision 005) or the
-   * enrollment's own wrong codes reached ENROLLMENT_CODE_ATTEMPTS; 404 alike for an unknown id and a
-   * wrong code, which counts against the address, the pair and the enrollment; then 403 for a right
-   * code of an account whose public issuance is off. The counts are written outside any transaction,
-   * so the answer cannot roll them back.
+   * Judges the code of a public call before anything else (decisions 021 §2, 031): 429 while the
+   * pair (address, enrollment) is blocked; 404 alike for an unknown id and a wrong code, which counts
+   * against the pair, the address, every address and the enrollment's `failed_attempts`, or 429 when
+   * the address is restricted; then 403 for a right code of an account whose public issuance is off.
+   * A right code is never refused for wrong codes sent from elsewhere, nor for the enrollment's count.
+   * The counts are written outside any transaction, so the answer cannot roll them back.
    */
   async function judgeCode(c: Context<AppEnv>, params: { id: string; code: string }) {
     const address = clientAddress(c, deps.config);
-    // The throttle's "user name" is the enrollment: its pair and address counters are sign-in's.
-    const attempt = { userName: `enrollment ${params.id}`, address };
+    const attempt = { enrollmentId: params.id, address };
     const now = deps.now();
-    const verdict = await checkSignInThrottle(db, now, attempt);
-    if (verdict.kind === 'blocked') {
-      c.header('Retry-After', String(verdict.retryAfterSeconds));
-      throw new ApiError(429, 'Too many wrong enrollment codes from this address. Try again later.');
-    }
+    const verdict = await checkCodeThrottle(db, now, attempt);
+    if (verdict.kind === 'blocked') throw tooManyWrongCodes(c, verdict.retryAfterSeconds);
     const found = await findEnrollment(db, params.id, false);
-    if (found && found.failed_attempts >= ENROLLMENT_CODE_ATTEMPTS) {
-      throw new ApiError(429, 'Too many wrong codes for this enrollment; ask for a new link.');
-    }
     // Compared even for an unknown id, so both answers take the same work.
     if (!codeMatches(params.code, found?.code_hash) || !found) {
-      await recordSignInFailure(db, now, attempt, { trustedDevice: false });
+      await recordWrongCode(db, now, attempt, verdict);
       if (found) await countWrongCode(db, found.id);
+      if (verdict.kind === 'restricted') throw tooManyWrongCodes(c, verdict.retryAfterSeconds);
       throw new ApiError(404, NOT_FOUND);
     }
-    await clearSignInFailures(db, attempt);
+    await clearCodeFailures(db, attempt);
     // The account's public issuance off (decision 022 §4): its certificates are issued by its
     // administrators only, so its links open nothing; their own routes are not affected.
     if (!(await featureEnabled(db, found.account_id, 'public_issuance'))) {
@@ -496,8 +515,7 @@ export function enrollmentRoutes(deps: AppDeps): Hono<AppEnv> {
   /** A pending enrollment whose code still works: 410 once it expired, 409 once used or cancelled. */
   function assertPending(row: StoredEnrollment, now: Date): void {
     const status = effectiveStatus(row, now);
-    if (status === 'expired') throw new ApiError(410, 'The enrollment link has expired; ask for a new one.');
-    if (status !== 'pending') throw new ApiError(409, `The enrollment is ${status}.`);
+    if (status !== 'pending') throw notAsked(status, `The enrollment is ${status}.`);
   }
 
   async function profilePolicyOf(trx: Kysely<Database>, row: StoredEnrollment) {
@@ -546,9 +564,8 @@ export function enrollmentRoutes(deps: AppDeps): Hono<AppEnv> {
   app.get(CERTIFICATE, codeParams, async (c) => {
     const { row } = await judgeCode(c, c.req.valid('param'));
     const status = effectiveStatus(row, deps.now());
-    if (status === 'expired') throw new ApiError(410, 'The enrollment link has expired; ask for a new one.');
     if ((status !== 'issued' && status !== 'redeemed') || row.certificate_id === null) {
-      throw new ApiError(409, `The enrollment is ${status}; it has no certificate to install.`);
+      throw notAsked(status, `The enrollment is ${status}; it has no certificate to install.`);
     }
     const certificate = await db
       .selectFrom('certificates')
@@ -615,10 +632,10 @@ export function enrollmentRoutes(deps: AppDeps): Hono<AppEnv> {
     await db.transaction().execute(async (trx) => {
       const row = await relock(trx, judged.row);
       if (row.stored_status !== 'issued') {
-        throw new ApiError(
-          409,
-          `The enrollment is ${effectiveStatus(row, deps.now())}; only an issued one is redeemed.`,
-        );
+        // An expired code does not stop a redeem after the issue (decision 021 §4), so a pending
+        // enrollment past its lifetime is "not issued" here rather than expired.
+        const status = row.stored_status === 'pending' ? 'pending' : effectiveStatus(row, deps.now());
+        throw notAsked(status, `The enrollment is ${status}; only an issued one is redeemed.`);
       }
       await updateEnrollment(trx, row.id, { status: 'redeemed', redeemed_at: deps.now() });
       await auditChangeBy(trx, enrolleeActor(row.seat, c, judged.address), deps, {

@@ -1,9 +1,21 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import {
+  backOffSeconds,
+  countFailure,
+  countTowardsBackOff,
+  countTowardsCeiling,
+  forgetCounters,
+  readCounters,
+  secondsBlocked,
+  windowOpen,
+} from '../http/failure-counters.ts';
 
 /**
  * Failed sign-in throttling (ASVS 6.1.1, 6.3.1), designed in docs/decisions/005-sign-in-throttling.md.
- * Four counters, all in `sign_in_throttle` so every server process shares them:
+ * Four counters (`server/http/failure-counters.ts`), shared by every server process and counted for
+ * `POST auth/login` only: the other routes that check a secret have budgets of their own (decision
+ * 031), so nobody's wrong guesses elsewhere block a correct password here.
  *
  * - pair (user name + address): exponential back-off. Only guesses from that address against that
  *   user feed it, so an attacker elsewhere cannot block the real user's own address.
@@ -16,11 +28,6 @@ import type { Database } from '../db/schema.ts';
  *   proxy, a NAT) can set off, keep the user out. Too many failures on it take its trust away for a
  *   window, and the attempt is then judged like any other.
  */
-
-interface CounterPolicy {
-  /** Failures older than this no longer count. */
-  windowSeconds: number;
-}
 
 export const PAIR_POLICY = {
   windowSeconds: 24 * 3600,
@@ -84,15 +91,9 @@ function counterKeys({ userName, address, deviceId }: SignInAttempt): CounterKey
   };
 }
 
-function secondsBefore(now: Date, seconds: number): Date {
-  return new Date(now.getTime() - seconds * 1000);
-}
-
 /** The back-off after the pair's `failures`-th failure: 30 s, 60 s, 120 s … up to 15 minutes. */
 export function pairBackOffSeconds(failures: number): number {
-  const excess = failures - PAIR_POLICY.freeFailures;
-  if (excess <= 0) return 0;
-  return Math.min(PAIR_POLICY.firstBackOffSeconds * 2 ** (excess - 1), PAIR_POLICY.maxBackOffSeconds);
+  return backOffSeconds(failures, PAIR_POLICY);
 }
 
 /** The delay added to every attempt on a user with `failures` recent failures from anywhere. */
@@ -109,76 +110,27 @@ export async function checkSignInThrottle(
   attempt: SignInAttempt,
 ): Promise<ThrottleVerdict> {
   const keys = counterKeys(attempt);
-  const rows = await db
-    .selectFrom('sign_in_throttle')
-    .select(['key', 'failures', 'window_started_at', 'blocked_until'])
-    .where('key', 'in', [keys.pair, keys.address, keys.user, ...(keys.device ? [keys.device] : [])])
-    .execute();
+  const rows = await readCounters(db, [
+    keys.pair,
+    keys.address,
+    keys.user,
+    ...(keys.device ? [keys.device] : []),
+  ]);
 
   if (keys.device) {
-    const device = rows.find((row) => row.key === keys.device);
-    const distrusted = device?.blocked_until && device.blocked_until > now;
-    if (!distrusted) return { kind: 'allowed', delayMs: 0, trustedDevice: true };
+    const device = rows.filter((row) => row.key === keys.device);
+    if (secondsBlocked(device, now) === 0) return { kind: 'allowed', delayMs: 0, trustedDevice: true };
   }
 
-  let blockedUntil = 0;
-  let delayMs = 0;
-  for (const row of rows) {
-    if (row.key === keys.device) continue;
-    if (row.key === keys.user) {
-      const windowOpen = row.window_started_at > secondsBefore(now, USER_POLICY.windowSeconds);
-      if (windowOpen) delayMs = userDelayMs(row.failures);
-    } else if (row.blocked_until) {
-      blockedUntil = Math.max(blockedUntil, row.blocked_until.getTime());
-    }
-  }
-  if (blockedUntil > now.getTime()) {
-    return { kind: 'blocked', retryAfterSeconds: Math.ceil((blockedUntil - now.getTime()) / 1000) };
-  }
+  // The user counter only delays; the pair and the address block.
+  const user = rows.find((row) => row.key === keys.user);
+  const retryAfterSeconds = secondsBlocked(
+    rows.filter((row) => row.key === keys.pair || row.key === keys.address),
+    now,
+  );
+  if (retryAfterSeconds > 0) return { kind: 'blocked', retryAfterSeconds };
+  const delayMs = user && windowOpen(user, now, USER_POLICY) ? userDelayMs(user.failures) : 0;
   return { kind: 'allowed', delayMs, trustedDevice: false };
-}
-
-/**
- * Adds one failure to a counter and answers the new count. One statement, so concurrent failures
- * from several processes are all counted; a counter whose window has passed starts again at 1.
- */
-async function countFailure(db: Kysely<Database>, key: string, now: Date, policy: CounterPolicy) {
-  const windowStart = secondsBefore(now, policy.windowSeconds);
-  const windowExpired = sql<boolean>`sign_in_throttle.window_started_at <= ${windowStart}`;
-  const row = await db
-    .insertInto('sign_in_throttle')
-    .values({ key, failures: 1, window_started_at: now, blocked_until: null })
-    .onConflict((oc) =>
-      oc.column('key').doUpdateSet({
-        failures: sql<number>`case when ${windowExpired} then 1 else sign_in_throttle.failures + 1 end`,
-        window_started_at: sql<Date>`case when ${windowExpired} then ${now} else sign_in_throttle.window_started_at end`,
-      }),
-    )
-    .returning(['failures', 'window_started_at'])
-    .executeTakeFirstOrThrow();
-  return row;
-}
-
-/** Extends a block; `greatest` keeps the longest when processes race to set it. */
-async function blockUntil(db: Kysely<Database>, key: string, until: Date): Promise<void> {
-  await db
-    .updateTable('sign_in_throttle')
-    .set({ blocked_until: sql<Date>`greatest(coalesce(blocked_until, ${until}), ${until})` })
-    .where('key', '=', key)
-    .execute();
-}
-
-/** Counts a failure in `key` and blocks it until its window ends once it reaches `maxFailures`. */
-async function countTowardsCeiling(
-  db: Kysely<Database>,
-  key: string,
-  now: Date,
-  policy: CounterPolicy & { maxFailures: number },
-): Promise<void> {
-  const counted = await countFailure(db, key, now, policy);
-  if (counted.failures >= policy.maxFailures) {
-    await blockUntil(db, key, new Date(counted.window_started_at.getTime() + policy.windowSeconds * 1000));
-  }
 }
 
 /**
@@ -198,9 +150,7 @@ export async function recordSignInFailure(
     return;
   }
 
-  const pair = await countFailure(db, keys.pair, now, PAIR_POLICY);
-  const backOff = pairBackOffSeconds(pair.failures);
-  if (backOff > 0) await blockUntil(db, keys.pair, new Date(now.getTime() + backOff * 1000));
+  await countTowardsBackOff(db, keys.pair, now, PAIR_POLICY);
 
   await countTowardsCeiling(db, keys.address, now, ADDRESS_POLICY);
 
@@ -213,8 +163,5 @@ export async function recordSignInFailure(
  */
 export async function clearSignInFailures(db: Kysely<Database>, attempt: SignInAttempt): Promise<void> {
   const { pair, device } = counterKeys(attempt);
-  await db
-    .deleteFrom('sign_in_throttle')
-    .where('key', 'in', device ? [pair, device] : [pair])
-    .execute();
+  await forgetCounters(db, device ? [pair, device] : [pair]);
 }

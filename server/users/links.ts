@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context, Hono } from 'hono';
 import type { Kysely } from 'kysely';
 import * as v from 'valibot';
@@ -14,9 +13,14 @@ import { invalidField, validateJson, validateParams } from '../http/validate.ts'
 import { hashOpaqueToken } from '../identity/opaque-tokens.ts';
 import { hashPassword, inPasswordHashingTurn, verifyPassword } from '../identity/passwords.ts';
 import { revokeUserSessions } from '../identity/sessions.ts';
-import { checkSignInThrottle, clearSignInFailures, recordSignInFailure } from '../identity/throttle.ts';
 import type { TokenPurpose } from '../mail/kinds.ts';
 import { enqueueMail } from '../mail/outbox.ts';
+import {
+  forgetWrongPasswords,
+  linkPasswordKey,
+  passwordCheckWait,
+  recordWrongPassword,
+} from './password-checks.ts';
 
 /**
  * The public routes a mailed link opens (decision 018 §4.1): no bearer token, the one-time code is
@@ -163,26 +167,26 @@ export function userLinkRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
       return c.body(null, 204);
     }
 
-    // An address change: the current password proves the person, and a wrong one counts against
-    // the sign-in throttle, so whoever reads the mailbox cannot guess the password through this door.
-    const attempt = { userName: holder.user_name, address: clientAddress(c, config) };
-    const verdict = await checkSignInThrottle(db, deps.now(), attempt);
-    if (verdict.kind === 'blocked') {
-      c.header('Retry-After', String(verdict.retryAfterSeconds));
+    // An address change: the current password proves the person. A wrong one counts against the
+    // link's own budget (decision 031), so whoever reads the mailbox cannot guess the password
+    // through this door, and nobody else's wrong sign-ins keep the real user from confirming.
+    const budget = linkPasswordKey(holder.token_hash);
+    const wait = await passwordCheckWait(db, deps.now(), budget);
+    if (wait > 0) {
+      c.header('Retry-After', String(wait));
       return errorResponse(c, 429, 'Too many failed attempts. Try again later.');
     }
-    if (verdict.delayMs > 0) await sleep(verdict.delayMs);
     const matches = await inPasswordHashingTurn(hashingClient(c), () =>
       verifyPassword(holder.password_hash, password),
     );
     if (!matches) {
-      await db.transaction().execute((trx) => recordSignInFailure(trx, deps.now(), attempt, verdict));
+      await recordWrongPassword(db, deps.now(), budget);
       throw invalidField('password', 'wrongPassword');
     }
     await db.transaction().execute(async (trx) => {
       const now = deps.now();
       const spent = await spendCode(trx, holder, code, field, now);
-      await clearSignInFailures(trx, attempt);
+      await forgetWrongPasswords(trx, budget);
       if (spent.email_verified_at !== null) return;
       await trx
         .updateTable('users')

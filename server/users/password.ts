@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context } from 'hono';
 import type { PasswordChange } from '../../contract/schemas/users.ts';
 import type { AppDeps } from '../app-deps.ts';
@@ -11,14 +10,20 @@ import { ApiError } from '../http/errors.ts';
 import { invalidField } from '../http/validate.ts';
 import { hashPassword, inPasswordHashingTurn, verifyPassword } from '../identity/passwords.ts';
 import { revokeUserSessions } from '../identity/sessions.ts';
-import { checkSignInThrottle, recordSignInFailure } from '../identity/throttle.ts';
 import { enqueueMail } from '../mail/outbox.ts';
+import {
+  forgetWrongPasswords,
+  passwordChangeKey,
+  passwordCheckWait,
+  recordWrongPassword,
+} from './password-checks.ts';
 
 /**
  * PUT user/{id}/password (decision 018 §4.1, §8.7): the caller's own password, in a signed-in session
  * (403 `sessionRequired` for an API token, 403 `ownUserOnly` for anyone else in reach, 404 out of
- * reach). The current password is checked under the sign-in throttle of the user name and client
- * address, and a wrong one counts as a failed sign-in, so a stolen session cannot guess it freely.
+ * reach). The current password is checked under the user's own password-change budget (decision
+ * 031), so a stolen session cannot guess it freely, and nobody else's wrong sign-ins from the same
+ * address keep the user from changing it, nor these from signing in.
  * The new hash, the end of every other session of the user, the notice mail and the UPDATE_PASSWORD
  * event commit together; the calling session stays signed in.
  */
@@ -38,13 +43,12 @@ export async function changeOwnPassword(
   }
 
   const ipAddress = clientAddress(c, deps.config);
-  const attempt = { userName: target.user_name, address: ipAddress };
-  const verdict = await checkSignInThrottle(db, deps.now(), attempt);
-  if (verdict.kind === 'blocked') {
-    c.header('Retry-After', String(verdict.retryAfterSeconds));
+  const budget = passwordChangeKey(target.id);
+  const wait = await passwordCheckWait(db, deps.now(), budget);
+  if (wait > 0) {
+    c.header('Retry-After', String(wait));
     throw new ApiError(429, 'Too many failed attempts. Try again later.');
   }
-  if (verdict.delayMs > 0) await sleep(verdict.delayMs);
 
   // The signed-in user is a better name for the hashing turn than the address it shares with others.
   const hashingClient = `user:${principal.userId}`;
@@ -57,7 +61,7 @@ export async function changeOwnPassword(
     verifyPassword(stored.password_hash, currentPassword),
   );
   if (!matches) {
-    await db.transaction().execute((trx) => recordSignInFailure(trx, deps.now(), attempt, verdict));
+    await recordWrongPassword(db, deps.now(), budget);
     throw invalidField('current_password', 'wrongPassword');
   }
   if (password === currentPassword) throw invalidField('password', 'samePassword');
@@ -65,6 +69,7 @@ export async function changeOwnPassword(
 
   await db.transaction().execute(async (trx) => {
     const now = deps.now();
+    await forgetWrongPasswords(trx, budget);
     await trx
       .updateTable('users')
       .set((eb) => ({

@@ -69,6 +69,10 @@ const CODE_MESSAGES: Readonly<Record<ApiCode, MessageDescriptor>> = {
   emailNotVerified: msg`This user's e-mail address is not verified yet. Resend the verification link first.`,
   hasPassword: msg`This user already signs in with a password.`,
   publicIssuanceDisabled: msg`This account does not issue certificates through enrollment links. Ask your administrator for your certificate.`,
+  enrollmentUsed: msg`A certificate was already issued through this enrollment link.`,
+  enrollmentCancelled: msg`An administrator cancelled this enrollment, so its link opens nothing.`,
+  enrollmentExpired: msg`This enrollment link has expired. Ask the administrator for a new one.`,
+  enrollmentNotIssued: msg`No certificate has been issued through this enrollment link yet.`,
 };
 
 function isApiCode(code: string): code is ApiCode {

@@ -1,12 +1,14 @@
 import { createFileRoute, redirect } from '@tanstack/react-router';
 import { EnrollmentPage } from '../features/enrollment/components/enrollment-page.tsx';
 import { enrollmentByCodeQueryOptions } from '../features/enrollment/queries.ts';
+import { enrollmentLinkErrorOf } from '../features/enrollment/schemas.ts';
 import { ApiError } from '../lib/api-client.ts';
 import { loadAreaCatalog } from '../lib/i18n.ts';
 
 /**
  * Public: the mailed code is the credential (overview §2, §4). An enrollment that cannot be opened,
- * or whose certificate was issued already, leads to the link error page with the lowercased status.
+ * or whose certificate was issued already, leads to the link error page with the lowercased status
+ * and the answer's reason (decision 031).
  */
 export const Route = createFileRoute('/enrollment/$enrollmentId/$enrollmentCode')({
   loader: async ({ context, params }) => {
@@ -17,14 +19,20 @@ export const Route = createFileRoute('/enrollment/$enrollmentId/$enrollmentCode'
         enrollmentByCodeQueryOptions(params.enrollmentId, params.enrollmentCode),
       );
       if (enrollment.status !== 'pending') {
-        throw redirect({ to: '/clientAuthLoginVerificationError/$errorCode', params: { errorCode: '409' } });
+        throw redirect({
+          to: '/clientAuthLoginVerificationError/$errorCode',
+          params: { errorCode: '409' },
+          search: { reason: enrollment.status === 'cancelled' ? 'enrollmentCancelled' : 'enrollmentUsed' },
+        });
       }
       return enrollment;
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
+      const { errorCode, search } = enrollmentLinkErrorOf(error.status, error.code, error.retryAfterSeconds);
       throw redirect({
         to: '/clientAuthLoginVerificationError/$errorCode',
-        params: { errorCode: String(error.status).toLowerCase() },
+        params: { errorCode },
+        search,
         replace: true,
       });
     }

@@ -5,7 +5,7 @@ import {
   type SubjectField,
 } from '../../../contract/certificate-policy.ts';
 import { SUBJECT_LIST_MAX, subjectTextSchema } from '../../../contract/schemas/certificates.ts';
-import type { PublicEnrollment } from '../../../contract/schemas/enrollments.ts';
+import { ENROLLMENT_LINK_FAILURES, type PublicEnrollment } from '../../../contract/schemas/enrollments.ts';
 import { PIN_MAX_LENGTH, PIN_MIN_LENGTH } from '../../../contract/trust-agent/constants.ts';
 import {
   emailSchema,
@@ -152,5 +152,37 @@ export function certificatePickupIssues(values: FormValues): FieldCodes {
   return {
     ...((values.enrollment_id?.trim() ?? '') === '' ? { enrollment_id: 'required' } : {}),
     ...((values.code?.trim() ?? '') === '' ? { code: 'required' } : {}),
+  };
+}
+
+/**
+ * The link error page's address beside its status (decision 031): the failure's code, and when a
+ * throttled link may be opened again. A value that is not one of them is dropped, not refused: the
+ * page still says what its status means.
+ */
+export const enrollmentLinkErrorSearchSchema = v.object({
+  reason: v.fallback(v.optional(v.picklist(ENROLLMENT_LINK_FAILURES)), undefined),
+  retry_at: v.fallback(v.optional(v.pipe(v.string(), v.isoTimestamp())), undefined),
+});
+export type EnrollmentLinkErrorSearch = v.InferOutput<typeof enrollmentLinkErrorSearchSchema>;
+
+/** Where a refused enrollment call leads: the status, and the reason and retry time it carried. */
+export function enrollmentLinkErrorOf(
+  status: number,
+  code: string | null,
+  retryAfterSeconds: number | null,
+  now = Date.now(),
+): { errorCode: string; search: EnrollmentLinkErrorSearch } {
+  const reason = ENROLLMENT_LINK_FAILURES.find((failure) => failure === code);
+  const retryAt =
+    status === 429 && retryAfterSeconds !== null
+      ? new Date(now + retryAfterSeconds * 1000).toISOString()
+      : undefined;
+  return {
+    errorCode: String(status).toLowerCase(),
+    search: {
+      ...(reason === undefined ? {} : { reason }),
+      ...(retryAt === undefined ? {} : { retry_at: retryAt }),
+    },
   };
 }

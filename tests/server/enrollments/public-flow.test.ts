@@ -2,16 +2,17 @@ import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiPaths } from '../../../contract/paths.ts';
 import {
-  ENROLLMENT_CODE_ATTEMPTS,
   ENROLLMENT_CODE_TTL_DAYS,
   type Enrollment,
   type EnrollmentCertificate,
   type PublicEnrollment,
 } from '../../../contract/schemas/enrollments.ts';
 import { x509 } from '../../../server/ca/x509.ts';
+import { CODE_ADDRESS_POLICY, CODE_PAIR_POLICY } from '../../../server/enrollments/code-throttle.ts';
+import { ADDRESS_POLICY } from '../../../server/identity/throttle.ts';
 import { createCsr, insertTestProfile, TEST_POLICY, withCertificateAuthority } from '../ca/helpers.ts';
 import { errorOf } from '../errors.ts';
-import { signIn } from '../identity/requests.ts';
+import { blockSignInAddress, signIn } from '../identity/requests.ts';
 import { call } from '../organizations/requests.ts';
 import type { TestApp, TestUser } from '../test-app.ts';
 import { insertTestUser } from '../users/helpers.ts';
@@ -122,11 +123,11 @@ describe('the enrollee', () => {
     const redeem = apiPaths.enrollments.redeem(enrollment.id, code);
     expect((await publicCall(harness, 'PUT', redeem)).status).toBe(204);
     expect((await readEnrollment(enrollment.id)).status).toBe('redeemed');
-    // Used: the code opens nothing more.
-    expect((await publicCall(harness, 'PUT', redeem)).status).toBe(409);
-    expect((await publicCall(harness, 'GET', apiPaths.enrollments.byCode(enrollment.id, code))).status).toBe(
-      409,
-    );
+    // Used: the code opens nothing more, and the answers say so.
+    const again = await publicCall(harness, 'PUT', redeem);
+    expect([again.status, (await errorOf(again)).code]).toEqual([409, 'enrollmentUsed']);
+    const reopened = await publicCall(harness, 'GET', apiPaths.enrollments.byCode(enrollment.id, code));
+    expect([reopened.status, (await errorOf(reopened)).code]).toEqual([409, 'enrollmentUsed']);
 
     // Each step is in the trail, in the enrollee's name and without the code.
     const events = await harness.deps.db
@@ -208,9 +209,8 @@ describe('the enrollee', () => {
     const { enrollment, code } = await enroll();
     clock += ENROLLMENT_CODE_TTL_DAYS * 86_400_000 + 1000;
     try {
-      expect(
-        (await publicCall(harness, 'GET', apiPaths.enrollments.byCode(enrollment.id, code))).status,
-      ).toBe(410);
+      const expired = await publicCall(harness, 'GET', apiPaths.enrollments.byCode(enrollment.id, code));
+      expect([expired.status, (await errorOf(expired)).code]).toEqual([410, 'enrollmentExpired']);
       const post = await publicCall(harness, 'POST', apiPaths.enrollments.certificate(enrollment.id, code), {
         body: certificateRequest((await createCsr('EC P-256')).pem),
       });
@@ -297,15 +297,12 @@ describe('installing later', () => {
       token,
     });
     expect(cancel.status).toBe(204);
-    expect(
-      (
-        await publicCall(
-          harness,
-          'GET',
-          apiPaths.enrollments.certificate(cancelled.enrollment.id, cancelled.code),
-        )
-      ).status,
-    ).toBe(409);
+    const refused = await publicCall(
+      harness,
+      'GET',
+      apiPaths.enrollments.certificate(cancelled.enrollment.id, cancelled.code),
+    );
+    expect([refused.status, (await errorOf(refused)).code]).toEqual([409, 'enrollmentCancelled']);
 
     const pending = await enroll();
     const wrong = await publicCall(
@@ -340,95 +337,94 @@ describe('installing later', () => {
 });
 
 describe('a guesser', () => {
-  it('gets 404 for a wrong code as for an unknown enrollment, and is stopped after five', async () => {
+  const byCode = (id: string, code: string, address: string) =>
+    publicCall(harness, 'GET', apiPaths.enrollments.byCode(id, code), { address });
+
+  it('gets 404 for a wrong code as for an unknown enrollment, and never locks the enrollee out', async () => {
     const { enrollment, code } = await enroll();
-    const address = '198.51.100.7';
-    const unknown = await publicCall(harness, 'GET', apiPaths.enrollments.byCode(crypto.randomUUID(), code), {
-      address: '198.51.100.99',
-    });
+    const unknown = await byCode(crypto.randomUUID(), code, '198.51.100.99');
     expect(unknown.status).toBe(404);
     const unknownError = await errorOf(unknown);
     const wrongCode = 'A'.repeat(26);
-    const wrong = await publicCall(harness, 'GET', apiPaths.enrollments.byCode(enrollment.id, wrongCode), {
-      address,
-    });
+    const wrong = await byCode(enrollment.id, wrongCode, '198.51.100.7');
     expect(wrong.status).toBe(404);
     expect(await errorOf(wrong)).toEqual(unknownError);
-    for (let attempt = 2; attempt <= ENROLLMENT_CODE_ATTEMPTS; attempt++) {
-      expect(
-        (
-          await publicCall(
-            harness,
-            'GET',
-            apiPaths.enrollments.byCode(enrollment.id, `${wrongCode}${attempt}`),
-            { address },
-          )
-        ).status,
-      ).toBe(404);
+    // Twenty wrong codes for the enrollment, from ten addresses: each is checked and counted.
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const response = await byCode(
+        enrollment.id,
+        `${wrongCode}${attempt}`,
+        `198.51.100.${110 + (attempt % 10)}`,
+      );
+      expect(response.status).toBe(404);
     }
-    expect((await readEnrollment(enrollment.id)).failed_attempts).toBe(ENROLLMENT_CODE_ATTEMPTS);
-    // Now even the right code, from another address, is refused until a resend.
-    const stopped = await publicCall(harness, 'GET', apiPaths.enrollments.byCode(enrollment.id, code), {
-      address: '192.0.2.44',
-    });
-    expect(stopped.status).toBe(429);
-
-    const resent = await call(harness, 'POST', apiPaths.enrollments.resend(enrollment.id), { token });
-    expect(resent.status).toBe(200);
-    const { enrollment_url } = (await resent.json()) as { enrollment_url: string };
-    const newCode = codeOf(enrollment_url);
-    expect(
-      (
-        await publicCall(harness, 'GET', apiPaths.enrollments.byCode(enrollment.id, code), {
-          address: '192.0.2.45',
-        })
-      ).status,
-    ).toBe(404);
-    expect(
-      (
-        await publicCall(harness, 'GET', apiPaths.enrollments.byCode(enrollment.id, newCode), {
-          address: '192.0.2.45',
-        })
-      ).status,
-    ).toBe(200);
+    expect((await readEnrollment(enrollment.id)).failed_attempts).toBe(21);
+    // The enrollee's link still opens, from any address.
+    expect((await byCode(enrollment.id, code, '192.0.2.44')).status).toBe(200);
   });
 
-  it('is stopped per address across enrollments, without locking out another address', async () => {
-    const address = '198.51.100.200';
-    const enrollments = [];
-    // Four wrong codes each (below the pair's back-off) until the address reaches its ceiling of 50.
-    for (let index = 0; index < 13; index++) enrollments.push(await enroll());
-    let blocked = false;
-    for (const { enrollment } of enrollments) {
-      for (let attempt = 0; attempt < 4 && !blocked; attempt++) {
-        const response = await publicCall(
-          harness,
-          'GET',
-          apiPaths.enrollments.byCode(enrollment.id, `WRONG${attempt}`),
-          { address },
-        );
-        if (response.status === 429) blocked = true;
-        else expect(response.status).toBe(404);
-      }
+  it('tells a used link from a blocked one however many wrong codes were sent for it', async () => {
+    const { enrollment, code } = await enroll();
+    const issued = await publicCall(harness, 'POST', apiPaths.enrollments.certificate(enrollment.id, code), {
+      body: certificateRequest((await createCsr('EC P-256')).pem),
+      address: '192.0.2.60',
+    });
+    expect(issued.status).toBe(201);
+    for (let attempt = 0; attempt < 6; attempt++) {
+      await byCode(enrollment.id, `WRONG${attempt}`, `198.51.100.${130 + attempt}`);
     }
-    expect(blocked).toBe(true);
-    const last = enrollments.at(-1);
-    if (!last) throw new Error('No enrollment.');
-    // The guesser's address is refused even with a right code; the enrollee elsewhere is not.
-    expect(
-      (
-        await publicCall(harness, 'GET', apiPaths.enrollments.byCode(last.enrollment.id, last.code), {
-          address,
-        })
-      ).status,
-    ).toBe(429);
-    expect(
-      (
-        await publicCall(harness, 'GET', apiPaths.enrollments.byCode(last.enrollment.id, last.code), {
-          address: '198.51.100.201',
-        })
-      ).status,
-    ).toBe(200);
+    const used = await byCode(enrollment.id, code, '192.0.2.60');
+    expect(used.status).toBe(409);
+    expect((await errorOf(used)).code).toBe('enrollmentUsed');
+  });
+
+  it('backs off one address guessing one enrollment after a few typos, without touching another address', async () => {
+    const { enrollment, code } = await enroll();
+    const address = '198.51.100.150';
+    for (let attempt = 0; attempt < CODE_PAIR_POLICY.maxFailures; attempt++) {
+      expect((await byCode(enrollment.id, `WRONG${attempt}`, address)).status).toBe(404);
+    }
+    const blocked = await byCode(enrollment.id, code, address);
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get('Retry-After'))).toBeGreaterThan(0);
+    expect((await byCode(enrollment.id, code, '198.51.100.151')).status).toBe(200);
+  });
+
+  it('restricts an address past its ceiling: one checked guess per enrollment, while a right code from it still opens', async () => {
+    const address = '198.51.100.200';
+    const target = await enroll();
+    // Wrong codes over made-up enrollments until the address reaches its ceiling.
+    for (let attempt = 0; attempt < CODE_ADDRESS_POLICY.maxFailures; attempt++) {
+      expect((await byCode(crypto.randomUUID(), 'WRONG', address)).status).toBe(404);
+    }
+    // Restricted: a wrong code answers 429 for a real enrollment as for an unknown one …
+    const onReal = await byCode(target.enrollment.id, 'WRONG', address);
+    const onUnknown = await byCode(crypto.randomUUID(), 'WRONG', address);
+    expect([onReal.status, onUnknown.status]).toEqual([429, 429]);
+    expect(onReal.headers.get('Retry-After')).toBe(onUnknown.headers.get('Retry-After'));
+    expect(await errorOf(onReal)).toEqual(await errorOf(onUnknown));
+    // … and the pair is then refused unchecked: the enrollment counted the one guess only.
+    expect((await byCode(target.enrollment.id, 'WRONG2', address)).status).toBe(429);
+    expect((await readEnrollment(target.enrollment.id)).failed_attempts).toBe(1);
+    // A colleague behind the same address opens their own link.
+    const colleague = await enroll();
+    expect((await byCode(colleague.enrollment.id, colleague.code, address)).status).toBe(200);
+  });
+
+  it('does not count wrong codes against sign-in, nor failed sign-ins against the codes', async () => {
+    const address = '198.51.100.210';
+    for (let attempt = 0; attempt < ADDRESS_POLICY.maxFailures; attempt++) {
+      await byCode(crypto.randomUUID(), 'WRONG', address);
+    }
+    // The address has sent 50 wrong codes; its user's right password signs in.
+    const user = await harness.createUser({ accessScope: 'account' });
+    await signIn(harness, user, { headers: { 'X-Forwarded-For': address } });
+
+    const office = '198.51.100.211';
+    await blockSignInAddress(harness, { headers: { 'X-Forwarded-For': office } });
+    // Sign-in is blocked at the office; the enrollee's link there is not.
+    const { enrollment, code } = await enroll();
+    expect((await byCode(enrollment.id, code, office)).status).toBe(200);
   });
 });
 

@@ -1,5 +1,6 @@
 import { apiPaths } from '../../../contract/paths.ts';
 import type { TokenResponse } from '../../../contract/schemas/identity.ts';
+import { ADDRESS_POLICY } from '../../../server/identity/throttle.ts';
 import type { TestApp, TestUser } from '../test-app.ts';
 
 /** Requests the way the console makes them, for the identity and profile suites. */
@@ -69,4 +70,23 @@ export async function signIn(
   if (response.status !== 200) throw new Error(`Sign-in answered ${response.status}.`);
   const body = (await response.json()) as TokenResponse;
   return { accessToken: body.access_token, cookie: refreshCookieOf(response) };
+}
+
+/**
+ * Sends failed sign-ins with made-up user names from `options`' address until its ceiling blocks it
+ * (decision 005), and fails the test unless sign-in from it then answers 429: other people's wrong
+ * guesses, for the suites that check a correct credential elsewhere still works.
+ */
+export async function blockSignInAddress(harness: TestApp, options: RequestOptions = {}): Promise<void> {
+  const attempt = (index: number) =>
+    sendJson(
+      harness,
+      'POST',
+      apiPaths.identity.login,
+      { username: `guess-${index}-${crypto.randomUUID()}`, password: 'Wrong-Password-1' },
+      options,
+    );
+  for (let index = 0; index < ADDRESS_POLICY.maxFailures; index++) await attempt(index);
+  const refused = await attempt(ADDRESS_POLICY.maxFailures);
+  if (refused.status !== 429) throw new Error(`Sign-in was not blocked: ${refused.status}.`);
 }

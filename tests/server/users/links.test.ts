@@ -4,7 +4,7 @@ import { hashOpaqueToken, newOpaqueToken } from '../../../server/identity/opaque
 import type { TokenPurpose } from '../../../server/mail/kinds.ts';
 import { insertAccount, signedInUser } from '../accounts/helpers.ts';
 import { errorOf } from '../errors.ts';
-import { signIn } from '../identity/requests.ts';
+import { blockSignInAddress, signIn } from '../identity/requests.ts';
 import { call } from '../organizations/requests.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 import { insertTestUser } from './helpers.ts';
@@ -152,7 +152,7 @@ describe('POST user/{id}/verify (invitation)', () => {
 });
 
 describe('POST user/{id}/verify (address change)', () => {
-  it('checks the current password: a wrong one is wrongPassword, keeps the code and counts against sign-in', async () => {
+  it("checks the current password: a wrong one is wrongPassword, keeps the code and counts against the link's own budget", async () => {
     const user = await harness.createUser({ accessScope: 'account', accountId });
     await harness.deps.db
       .updateTable('users')
@@ -169,10 +169,12 @@ describe('POST user/{id}/verify (address change)', () => {
     expect(await errorOf(wrong)).toMatchObject({ field: 'password', code: 'wrongPassword' });
     const counted = await harness.deps.db
       .selectFrom('sign_in_throttle')
-      .select('failures')
-      .where('key', '=', `user:${user.userName.toLowerCase()}`)
-      .executeTakeFirst();
-    expect(counted?.failures).toBe(1);
+      .select(['key', 'failures'])
+      .where((eb) =>
+        eb('key', 'like', 'link-password:%').or('key', 'like', `%${user.userName.toLowerCase()}%`),
+      )
+      .execute();
+    expect(counted).toEqual([{ key: expect.stringMatching(/^link-password:[0-9a-f]{64}$/), failures: 1 }]);
     const right = await verify(user.id, {
       verification_code: code,
       login: user.userName,
@@ -185,6 +187,22 @@ describe('POST user/{id}/verify (address change)', () => {
       .where('id', '=', user.id)
       .executeTakeFirstOrThrow();
     expect(stored.email_verified_at).not.toBeNull();
+  });
+
+  it('confirms with the right password while sign-in from the same address is blocked by strangers', async () => {
+    const user = await harness.createUser({ accessScope: 'account', accountId });
+    const code = await codeFor(user.id, 'verify_email');
+    await blockSignInAddress(harness);
+    try {
+      const right = await verify(user.id, {
+        verification_code: code,
+        login: user.userName,
+        password: user.password,
+      });
+      expect(right.status).toBe(204);
+    } finally {
+      await harness.deps.db.deleteFrom('sign_in_throttle').where('key', '=', 'ip:unknown').execute();
+    }
   });
 });
 

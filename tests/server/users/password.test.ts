@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '../../../contract/paths.ts';
 import { createToken } from '../api-tokens/helpers.ts';
 import { errorOf } from '../errors.ts';
-import { sendJson, signIn } from '../identity/requests.ts';
+import { blockSignInAddress, sendJson, signIn } from '../identity/requests.ts';
 import { call } from '../organizations/requests.ts';
 import { createTestApp, type TestApp, type TestUser } from '../test-app.ts';
 
@@ -95,7 +95,7 @@ describe('PUT user/{id}/password', () => {
     });
   });
 
-  it('refuses a wrong current password (400 wrongPassword), counting it against the sign-in throttle', async () => {
+  it("refuses a wrong current password (400 wrongPassword), counting it against the user's own password-change budget", async () => {
     const user = await harness.createUser({ accessScope: 'account' });
     const { accessToken } = await signIn(harness, user);
     const wrong = { ...changeOf(user), current_password: 'Not-The-Password-1' };
@@ -105,13 +105,11 @@ describe('PUT user/{id}/password', () => {
     const counted = await harness.deps.db
       .selectFrom('sign_in_throttle')
       .select(['key', 'failures'])
-      .where('key', 'like', `%${user.userName.toLowerCase()}%`)
+      .where((eb) => eb('key', 'like', `%${user.userName.toLowerCase()}%`).or('key', 'like', `%${user.id}%`))
       .execute();
-    expect(counted.map((row) => row.key).sort()).toEqual([
-      expect.stringMatching(/^pair:/),
-      expect.stringMatching(/^user:/),
-    ]);
-    // Guessing on: once the pair's free failures are spent, the route answers 429 before any hashing.
+    // Not a failed sign-in: sign-in's pair, address and user counters are not touched.
+    expect(counted).toEqual([{ key: `password-change:user:${user.id}`, failures: 1 }]);
+    // Guessing on: once the free failures are spent, the route answers 429 before any hashing.
     let status = 400;
     for (let attempt = 0; attempt < 6 && status === 400; attempt += 1) {
       status = (await change(accessToken, user.id, wrong)).status;
@@ -121,6 +119,28 @@ describe('PUT user/{id}/password', () => {
     expect(Number(blocked.headers.get('Retry-After'))).toBeGreaterThan(0);
     // Even the right password waits out the back-off.
     expect((await change(accessToken, user.id, changeOf(user))).status).toBe(429);
+  });
+
+  it('is not refused for failed sign-ins from the same address, and its wrong passwords never block sign-in', async () => {
+    const user = await harness.createUser({ accessScope: 'account' });
+    const { accessToken } = await signIn(harness, user);
+    const wrong = { ...changeOf(user), current_password: 'Not-The-Password-1' };
+    let status = 400;
+    for (let attempt = 0; attempt < 10 && status === 400; attempt += 1) {
+      status = (await change(accessToken, user.id, wrong)).status;
+    }
+    expect(status).toBe(429);
+    // The password change waits; the user's sign-in from the same address does not.
+    await signIn(harness, user);
+
+    const other = await harness.createUser({ accessScope: 'account' });
+    const session = await signIn(harness, other);
+    await blockSignInAddress(harness);
+    try {
+      expect((await change(session.accessToken, other.id, changeOf(other))).status).toBe(204);
+    } finally {
+      await harness.deps.db.deleteFrom('sign_in_throttle').where('key', '=', 'ip:unknown').execute();
+    }
   });
 
   it('refuses a new password equal to the current one (samePassword) and one breaking the rules', async () => {

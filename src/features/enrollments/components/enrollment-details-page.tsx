@@ -3,7 +3,6 @@ import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { type ReactNode, useState } from 'react';
 import {
-  ENROLLMENT_CODE_ATTEMPTS,
   ENROLLMENT_CODE_TTL_DAYS,
   type Enrollment,
   type EnrollmentCreated,
@@ -72,7 +71,6 @@ export function EnrollmentDetailsPage({
   const [dialog, setDialog] = useState<'resend' | 'withdraw' | 'clientAuth' | null>(null);
   const personId = enrollment.seat.kind === 'user' ? enrollment.seat.user_id : null;
   const name = enrollment.seat.name;
-  const attempts = ENROLLMENT_CODE_ATTEMPTS;
 
   return (
     <section className="page enrollment-details" aria-labelledby="page-title">
@@ -158,11 +156,8 @@ export function EnrollmentDetailsPage({
           </DetailsRow>
           <DetailsRow label={<Trans>Created</Trans>}>{moment(enrollment.created_at)}</DetailsRow>
           <DetailsRow label={<Trans>Link expires</Trans>}>{moment(enrollment.code_expires_at)}</DetailsRow>
-          <DetailsRow label={<Trans>Wrong codes</Trans>}>
-            <Trans>
-              {enrollment.failed_attempts} of {attempts}
-            </Trans>
-          </DetailsRow>
+          {/* Someone guessing shows here; wrong codes never stop the link (decision 031). */}
+          <DetailsRow label={<Trans>Wrong codes</Trans>}>{enrollment.failed_attempts}</DetailsRow>
           {enrollment.issued_at !== null ? (
             <DetailsRow label={<Trans>Issued</Trans>}>{moment(enrollment.issued_at)}</DetailsRow>
           ) : null}
