@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { isSea } from 'node:sea';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { LOGIN_PATH } from '../contract/paths.ts';
@@ -8,11 +9,13 @@ import { type ControlRequest, sendControlRequest } from './control.ts';
 import { PinAttempts } from './keystores/pin-attempts.ts';
 import { startAgent } from './server.ts';
 
-const USAGE = `Usage: npm run agent -- [options]            run the trust agent
-       npm run agent -- pairings                 list pairings waiting for approval
-       npm run agent -- approve CODE | refuse CODE
-       npm run agent -- unlock KEYSTORE_ID        forget the wrong PINs that locked a keystore in the agent
-       npm run agent -- sign-in CONSOLE_URL       sign in to a console in the browser and connect this agent to it
+/** How the desktop user runs the agent: the installed executable, or the script in a source checkout. */
+const COMMAND = isSea() ? 'trust-assistant' : 'npm run agent --';
+const USAGE = `Usage: ${COMMAND} [options]            run the trust agent
+       ${COMMAND} pairings                 list pairings waiting for approval
+       ${COMMAND} approve CODE | refuse CODE
+       ${COMMAND} unlock KEYSTORE_ID        forget the wrong PINs that locked a keystore in the agent
+       ${COMMAND} sign-in CONSOLE_URL       sign in to a console in the browser and connect this agent to it
 Options:
   --allow-origin URL     a console origin that may use the agent (repeatable)
   --approve-origin URL   allow and pair an origin without asking (tests, managed installs)
@@ -113,9 +116,13 @@ export async function main(args: string[], env: NodeJS.ProcessEnv = process.env)
   return agent;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+/**
+ * The command line: the agent until SIGINT or SIGTERM, or one command against it. The packaged
+ * executable (agent/service/executable.ts) calls it too; it has no top-level await so that it can.
+ */
+export async function run(args: string[]): Promise<void> {
   try {
-    const agent = await main(process.argv.slice(2));
+    const agent = await main(args);
     if (agent) {
       const stop = () => void agent.stop().then(() => process.exit(0));
       process.once('SIGINT', stop);
@@ -126,3 +133,5 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     process.exit(1);
   }
 }
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) void run(process.argv.slice(2));
