@@ -134,9 +134,13 @@ export async function main(args: string[], env: NodeJS.ProcessEnv = process.env)
   return agent;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+/**
+ * The command line: the agent until SIGINT or SIGTERM, or one command against it. The packaged
+ * executable (agent/service/executable.ts) calls it too; it has no top-level await so that it can.
+ */
+export async function run(args: string[]): Promise<void> {
   try {
-    const agent = await main(process.argv.slice(2));
+    const agent = await main(args);
     if (agent) {
       const stop = () => void agent.stop().then(() => process.exit(0));
       process.once('SIGINT', stop);
@@ -147,3 +151,5 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     process.exit(1);
   }
 }
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) void run(process.argv.slice(2));

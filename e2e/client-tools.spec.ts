@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { TRUST_ASSISTANT_DOWNLOAD_VERSION as AGENT_VERSION } from '../contract/trust-agent/constants.ts';
+import { publishAgentPackages } from '../server/client-tools/publish.ts';
 import { assertAccessible, expect, test } from './fixtures.ts';
 import {
   assertOnClientTools,
@@ -18,6 +19,9 @@ import { assertOnSignIn, fillSignInSteps, goToSignIn } from './pages/sign-in.ts'
 import { ADMINISTRATOR, ensureSetUp } from './support/administrator.ts';
 import { serverDataDir } from './support/environment.ts';
 
+/** The trust assistant for this computer: an executable carrying Node.js, with its installer. */
+const AGENT_PACKAGE = `trust-assistant-${AGENT_VERSION}-linux-x64.tar.gz`;
+
 /** A package the operator publishes beside the trust assistant: its bytes and the manifest naming it. */
 const SENSOR = { id: 'sensor-linux-x64', version: '2.1.0', name: 'sensor-2.1.0-linux-x64.tar.gz' };
 const sensorBytes = randomBytes(48 * 1024);
@@ -28,9 +32,13 @@ function archivedPaths(bytes: Buffer): string[] {
 }
 
 test.beforeAll(async ({ request }) => {
+  // Building the package when npm run agent:package has not: about 15 s.
+  test.setTimeout(180_000);
   await ensureSetUp(request);
   // The server's catalogue directory (CLIENT_TOOLS_DIR defaults to DATA_DIR/client-tools), read on every list.
   const catalogue = path.join(serverDataDir(), 'client-tools');
+  // What the server published at its start, or the package built now from the same sources.
+  await publishAgentPackages(catalogue, { targets: ['linux-x64'] });
   await mkdir(path.join(catalogue, SENSOR.id, SENSOR.version), { recursive: true });
   await writeFile(path.join(catalogue, SENSOR.id, SENSOR.version, SENSOR.name), sensorBytes);
   await writeFile(
@@ -80,14 +88,20 @@ test('a user downloads a client tool and checks it against the SHA-256 the conso
     expect(bytes.equals(sensorBytes)).toBe(true);
   });
 
-  await test.step('so does the trust assistant the server packaged for this system', async () => {
-    const row = clientToolRow(page, `trust-assistant-${AGENT_VERSION}-linux.tar.gz`);
+  await test.step('so does the trust assistant the server publishes for this system', async () => {
+    const row = clientToolRow(page, AGENT_PACKAGE);
     await expect(row).toContainText('Trust assistant');
+    await expect(row).toContainText('x64');
     const shown = await shownSha256(row);
     const { name, bytes } = await pressDownload(page, row);
-    expect(name).toBe(`trust-assistant-${AGENT_VERSION}-linux.tar.gz`);
+    expect(name).toBe(AGENT_PACKAGE);
     expect(createHash('sha256').update(bytes).digest('hex')).toBe(shown);
-    expect(archivedPaths(bytes)).toContain(`trust-assistant-${AGENT_VERSION}/agent/main.ts`);
+    expect(archivedPaths(bytes)).toEqual(
+      expect.arrayContaining([
+        `trust-assistant-${AGENT_VERSION}/trust-assistant`,
+        `trust-assistant-${AGENT_VERSION}/install.sh`,
+      ]),
+    );
   });
 
   await test.step('the SHA-256 copies by keyboard', async () => {
@@ -112,7 +126,7 @@ test('a technician without an account downloads the trust agent from the public 
 }) => {
   await page.goto('/account/client-tools');
   await assertOnClientTools(page);
-  const row = clientToolRow(page, `trust-assistant-${AGENT_VERSION}-linux.tar.gz`);
+  const row = clientToolRow(page, AGENT_PACKAGE);
   const shown = await shownSha256(row);
   const { bytes } = await pressDownload(page, row);
   expect(createHash('sha256').update(bytes).digest('hex')).toBe(shown);

@@ -32,6 +32,13 @@ const serialSteps: Step[] = [
   { name: 'catalogs', command: ['npm', 'run', '--silent', 'i18n:check'] },
   // The e2e server serves dist/console and builds nothing itself.
   { name: 'console build', command: ['vite', 'build', '--logLevel', 'warn'] },
+  // The trust assistant's four packages (about a minute the first time, two at once; kept in
+  // dist/trust-assistant/ by their inputs after that): the package suites and the e2e server's
+  // catalogue use them, and they are built here while nothing else runs.
+  {
+    name: 'agent packages',
+    command: ['tsx', 'scripts/package-agent.ts', '--build-only'],
+  },
 ];
 const concurrentSteps: Step[] = [
   {

@@ -16,8 +16,10 @@ export async function assertOnClientTools(page: Page): Promise<void> {
 
 /** The operating-system headings in the order the page shows them. */
 export function operatingSystemHeadings(page: Page): Locator {
-  // The trust agent's panel above the catalogue has a heading of the same level.
-  return page.getByRole('heading', { level: 2 }).filter({ hasNotText: 'Trust agent on this computer' });
+  // The trust agent's panel above the catalogue and the notes on its packages have headings of the same level.
+  return page
+    .getByRole('heading', { level: 2 })
+    .filter({ hasNotText: /^(Trust agent on this computer|Installing the trust assistant)$/ });
 }
 
 /** The catalogue's row of one file. */

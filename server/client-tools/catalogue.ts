@@ -13,21 +13,25 @@ import {
   clientToolSegmentSchema,
 } from '../../contract/schemas/client-tools.ts';
 import { agentPackageFileName, catalogueFilePath } from './agent-package.ts';
+import { AGENT_TARGETS } from './runtimes.ts';
 
 /** The operator's list of tools beside our agent, in the catalogue directory. */
 export const CATALOGUE_MANIFEST = 'catalogue.json';
 
 const OS_NAMES: Record<ClientToolOs, string> = { linux: 'Linux', mac: 'macOS', windows: 'Windows' };
 
-/** Our trust agent, one tool per operating system; its files are the packages the server builds. */
-export const AGENT_TOOLS = CLIENT_TOOL_OPERATING_SYSTEMS.map((os) => ({
-  id: `trust-assistant-${os}`,
+/**
+ * Our trust agent, one tool per system and processor; its files are the packages `npm run
+ * agent:package` builds, each an executable carrying Node.js.
+ */
+export const AGENT_TOOLS = AGENT_TARGETS.map((target) => ({
+  id: `trust-assistant-${target.id}`,
+  target: target.id,
   name: 'Trust assistant',
-  os,
-  // TypeScript on Node.js: the package runs on any processor Node.js runs on.
-  arch: 'any',
-  fileName: (version: string) => agentPackageFileName(version, os),
-  label: `${OS_NAMES[os]} package (.tar.gz)`,
+  os: target.os,
+  arch: target.arch,
+  fileName: (version: string) => agentPackageFileName(version, target.id),
+  label: `${OS_NAMES[target.os]} ${target.arch} package (.tar.gz)`,
 }));
 
 const manifestFileSchema = v.strictObject({

@@ -1,4 +1,4 @@
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 
 /**
  * A minimal writer of gzip-compressed ustar archives (POSIX.1-1988), for the trust agent's packages.
@@ -92,8 +92,59 @@ export function tarArchive(entries: readonly TarEntry[]): Buffer {
  * The archive, gzip-compressed. zlib leaves the header's time at zero; its operating-system byte
  * depends on the platform zlib was built for, so it is set to Unix for the same bytes everywhere.
  */
-export function tarGzip(entries: readonly TarEntry[]): Buffer {
-  const compressed = gzipSync(tarArchive(entries), { level: 9 });
+export function tarGzip(entries: readonly TarEntry[], options: { level?: number } = {}): Buffer {
+  const compressed = gzipSync(tarArchive(entries), { level: options.level ?? 9 });
   compressed[9] = GZIP_OS_UNIX;
   return compressed;
+}
+
+/** A regular file read from an archive: its path, permission bits and content. */
+export interface TarFile {
+  path: string;
+  mode: number;
+  content: Buffer;
+}
+
+function field(block: Buffer, offset: number, length: number): string {
+  return block
+    .subarray(offset, offset + length)
+    .toString('utf8')
+    .replace(/\0.*$/s, '');
+}
+
+/**
+ * The regular files of a gzip-compressed tar archive, such as a package of the npm registry: ustar
+ * names with their prefix, pax `path` records and GNU long names; links and devices are skipped.
+ */
+export function readTarGzip(compressed: Uint8Array): TarFile[] {
+  const tar = gunzipSync(compressed);
+  const files: TarFile[] = [];
+  let longName: string | null = null;
+  let offset = 0;
+  while (offset + BLOCK <= tar.length && tar[offset] !== 0) {
+    const block = tar.subarray(offset, offset + BLOCK);
+    const size = Number.parseInt(field(block, 124, 12).trim() || '0', 8);
+    const type = field(block, 156, 1) || '0';
+    const content = tar.subarray(offset + BLOCK, offset + BLOCK + size);
+    if (content.length < size) throw new Error('The archive ends inside an entry.');
+    if (type === 'x') {
+      const record = /(?:^|\n)\d+ path=([^\n]*)\n/.exec(content.toString('utf8'));
+      longName = record?.[1] ?? longName;
+    } else if (type === 'L') {
+      longName = content.toString('utf8').replace(/\0.*$/s, '');
+    } else {
+      const prefix = field(block, 345, 155);
+      const name = longName ?? `${prefix === '' ? '' : `${prefix}/`}${field(block, 0, 100)}`;
+      longName = null;
+      if (type === '0' || type === '7') {
+        files.push({
+          path: name,
+          mode: Number.parseInt(field(block, 100, 8), 8),
+          content: Buffer.from(content),
+        });
+      }
+    }
+    offset += BLOCK + Math.ceil(size / BLOCK) * BLOCK;
+  }
+  return files;
 }

@@ -1,4 +1,4 @@
-import { cp, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { REPOSITORY_ROOT } from '../../../server/client-tools/agent-package.ts';
@@ -6,7 +6,7 @@ import { REPOSITORY_ROOT } from '../../../server/client-tools/agent-package.ts';
 /**
  * A small agent source tree to package: an entry that imports a module of its own, a contract
  * module (which imports another) and packages at run time and for types only, beside a contract
- * module nothing imports; the service files are the repository's own.
+ * module nothing imports; the service files are the repository's own, and so are its packages.
  */
 export async function agentSourceTree(): Promise<string> {
   const root = await mkdtemp(path.join(tmpdir(), 'trust-agent-sources-'));
@@ -18,7 +18,9 @@ export async function agentSourceTree(): Promise<string> {
       "import { AGENT_VERSION } from './version.ts';",
       "import { PORT } from '../contract/ports.ts';",
       'export type Unused = Hono;',
-      'console.log(AGENT_VERSION, PORT, v.is(v.string(), readFile.name));',
+      'export async function run(args: string[]) {',
+      '  console.log(AGENT_VERSION, PORT, v.is(v.string(), readFile.name), args);',
+      '}',
       '',
     ].join('\n'),
     'agent/version.ts': "export const AGENT_VERSION = '9.9.9';\n",
@@ -34,6 +36,7 @@ export async function agentSourceTree(): Promise<string> {
     await mkdir(path.dirname(path.join(root, file)), { recursive: true });
     await writeFile(path.join(root, file), text);
   }
+  await symlink(path.join(REPOSITORY_ROOT, 'node_modules'), path.join(root, 'node_modules'), 'dir');
   await cp(path.join(REPOSITORY_ROOT, 'agent/service'), path.join(root, 'agent/service'), {
     recursive: true,
   });

@@ -6,14 +6,28 @@ import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '../../../contract/paths.ts';
 import { type ClientTool, clientToolListSchema } from '../../../contract/schemas/client-tools.ts';
+import { planAgentPackages } from '../../../server/client-tools/agent-package.ts';
 import { createCatalogue } from '../../../server/client-tools/catalogue.ts';
-import { publishAgentPackages } from '../../../server/client-tools/publish.ts';
+import { ensureAgentPackages, publishAgentPackages } from '../../../server/client-tools/publish.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 import { agentSourceTree } from './agent-sources.ts';
 
 let harness: TestApp;
 let catalogueDir: string;
 let sourceRoot: string;
+let buildDir: string;
+
+/**
+ * Stands in for `npm run agent:package`: puts a package where the build directory keeps it for the
+ * current sources, with bytes of its own (building real ones is tests/agent/packages' part).
+ */
+async function buildPlaceholders(label: string): Promise<void> {
+  const { plan } = await planAgentPackages({ root: sourceRoot, version: '1.1.4', buildDir });
+  for (const planned of plan) {
+    await mkdir(path.dirname(planned.file), { recursive: true });
+    await writeFile(planned.file, `${planned.target.id} package, ${label}`);
+  }
+}
 
 function digest(algorithm: 'sha1' | 'sha256', bytes: Uint8Array): string {
   return createHash(algorithm).update(bytes).digest('hex');
@@ -34,10 +48,20 @@ async function list(): Promise<ClientTool[]> {
 beforeAll(async () => {
   catalogueDir = await mkdtemp(path.join(tmpdir(), 'client-tools-'));
   sourceRoot = await agentSourceTree();
+  buildDir = await mkdtemp(path.join(tmpdir(), 'trust-assistant-build-'));
   harness = await createTestApp({
     config: { clientToolsDir: catalogueDir, publicUrl: 'https://console.example.com' },
   });
-  await publishAgentPackages(catalogueDir, { root: sourceRoot, version: '1.1.4' });
+  await buildPlaceholders('first sources');
+  await ensureAgentPackages(
+    catalogueDir,
+    { info: () => undefined, warn: console.warn },
+    {
+      root: sourceRoot,
+      version: '1.1.4',
+      buildDir,
+    },
+  );
   await putFile('desktop-client-windows/3.3.1/desktop-client-3.3.1.msi', 'desktop client 3.3.1');
   await putFile('desktop-client-windows/3.3.0/desktop-client-3.3.0.msi', 'desktop client 3.3.0');
   await putFile(
@@ -73,6 +97,7 @@ afterAll(async () => {
   await harness.close();
   await rm(catalogueDir, { recursive: true, force: true });
   await rm(sourceRoot, { recursive: true, force: true });
+  await rm(buildDir, { recursive: true, force: true });
 });
 
 describe('the client-tools catalogue', () => {
@@ -83,9 +108,10 @@ describe('the client-tools catalogue', () => {
     const items = await list();
     expect(items.map((tool) => `${tool.id} ${tool.versions.join(',')}`)).toEqual([
       'desktop-client-windows 3.3.1,3.3.0',
-      'trust-assistant-linux 1.1.4',
-      'trust-assistant-mac 1.1.4',
-      'trust-assistant-windows 1.1.4',
+      'trust-assistant-linux-x64 1.1.4',
+      'trust-assistant-mac-arm64 1.1.4',
+      'trust-assistant-mac-x64 1.1.4',
+      'trust-assistant-windows-x64 1.1.4',
     ]);
     const desktop = items.find((tool) => tool.id === 'desktop-client-windows');
     expect(desktop).toMatchObject({ name: 'Desktop client', os: 'windows', arch: 'x64' });
@@ -97,10 +123,17 @@ describe('the client-tools catalogue', () => {
     expect(desktop?.link).toBe(
       `https://console.example.com${apiPaths.clientTools.file('desktop-client-windows', '3.3.1', 'desktop-client-3.3.1.msi')}`,
     );
-    expect(items.find((tool) => tool.id === 'trust-assistant-mac')).toMatchObject({
+    expect(items.find((tool) => tool.id === 'trust-assistant-mac-arm64')).toMatchObject({
       name: 'Trust assistant',
-      arch: 'any',
-      files: [expect.objectContaining({ name: 'trust-assistant-1.1.4-mac.tar.gz', folder: '1.1.4' })],
+      os: 'mac',
+      arch: 'arm64',
+      files: [
+        expect.objectContaining({
+          name: 'trust-assistant-1.1.4-mac-arm64.tar.gz',
+          folder: '1.1.4',
+          label: 'macOS arm64 package (.tar.gz)',
+        }),
+      ],
     });
   });
 
@@ -120,7 +153,7 @@ describe('the client-tools catalogue', () => {
   });
 
   it('serves a file as an attachment of its type, cached by its hash', async () => {
-    const [linux] = (await list()).filter((tool) => tool.id === 'trust-assistant-linux');
+    const [linux] = (await list()).filter((tool) => tool.id === 'trust-assistant-linux-x64');
     const file = linux?.files[0];
     if (linux === undefined || file === undefined) throw new Error('No Linux package listed.');
     const address = apiPaths.clientTools.file(linux.id, file.folder, file.name);
@@ -146,7 +179,7 @@ describe('the client-tools catalogue', () => {
       `${base}/desktop-client-windows/..%2F..%2F/catalogue.json`,
       `${base}/..%2F..%2F..%2Fetc/passwd/x`,
       `${base}/desktop-client-windows/3.3.1/.hidden`,
-      `${base}/trust-assistant-linux/1.1.4/trust-assistant-1.1.4-linux.tar.gz.partial`,
+      `${base}/trust-assistant-linux-x64/1.1.4/trust-assistant-1.1.4-linux-x64.tar.gz.partial`,
       `${base}/desktop-client-windows/3.3.1/..`,
     ]) {
       const response = await harness.app.request(address);
@@ -206,24 +239,45 @@ describe('the client-tools catalogue', () => {
   it('keeps listing the trust assistant when the manifest is not valid', async () => {
     await putFile('catalogue.json', JSON.stringify({ tools: [{ id: '../escape', name: 'x' }] }));
     expect((await list()).map((tool) => tool.id)).toEqual([
-      'trust-assistant-linux',
-      'trust-assistant-mac',
-      'trust-assistant-windows',
+      'trust-assistant-linux-x64',
+      'trust-assistant-mac-arm64',
+      'trust-assistant-mac-x64',
+      'trust-assistant-windows-x64',
     ]);
   });
 });
 
-describe('building the trust agent packages into the catalogue', () => {
+describe('publishing the trust agent packages into the catalogue', () => {
+  const options = () => ({ root: sourceRoot, version: '1.1.4', buildDir, cachedOnly: true });
+
   it('rewrites nothing when the sources are unchanged', async () => {
-    expect(await publishAgentPackages(catalogueDir, { root: sourceRoot, version: '1.1.4' })).toEqual([]);
+    expect(await publishAgentPackages(catalogueDir, options())).toEqual({ written: [], missing: [] });
   });
 
-  it('replaces the packages of the version when the sources change, and the hashes follow', async () => {
-    const before = (await list()).find((tool) => tool.id === 'trust-assistant-linux')?.files[0]?.sha256;
+  it('publishes nothing built from other sources, and says which packages need building', async () => {
     await writeFile(path.join(sourceRoot, 'agent/version.ts'), "export const AGENT_VERSION = '1.1.4';\n");
-    const written = await publishAgentPackages(catalogueDir, { root: sourceRoot, version: '1.1.4' });
-    expect(written).toHaveLength(3);
-    const after = (await list()).find((tool) => tool.id === 'trust-assistant-linux')?.files[0]?.sha256;
+    expect(await publishAgentPackages(catalogueDir, options())).toEqual({
+      written: [],
+      missing: ['linux-x64', 'mac-arm64', 'mac-x64', 'windows-x64'],
+    });
+    const said: string[] = [];
+    await ensureAgentPackages(
+      catalogueDir,
+      { info: (line) => said.push(line), warn: (line) => said.push(line) },
+      options(),
+    );
+    expect(said).toEqual([
+      "The trust agent's packages for linux-x64, mac-arm64, mac-x64, windows-x64 are not built for these sources: npm run agent:package builds them.",
+    ]);
+  });
+
+  it('replaces the packages of the version once they are built for the new sources, and the hashes follow', async () => {
+    const before = (await list()).find((tool) => tool.id === 'trust-assistant-linux-x64')?.files[0]?.sha256;
+    await buildPlaceholders('changed sources');
+    const { written, missing } = await publishAgentPackages(catalogueDir, options());
+    expect(written).toHaveLength(4);
+    expect(missing).toEqual([]);
+    const after = (await list()).find((tool) => tool.id === 'trust-assistant-linux-x64')?.files[0]?.sha256;
     expect(after).not.toBe(before);
   });
 });

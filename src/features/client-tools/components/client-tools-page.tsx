@@ -125,6 +125,7 @@ function Catalogue({ tools }: { tools: readonly ClientTool[] }) {
           <Trans>Could not copy the SHA-256 of {fileName}. Select it and copy it yourself.</Trans>
         ) : null}
       </p>
+      {tools.some((tool) => tool.id.startsWith(TRUST_ASSISTANT_ID_PREFIX)) ? <TrustAssistantNotes /> : null}
       {systems.map((os) => (
         <OsSection
           key={os}
@@ -135,6 +136,44 @@ function Catalogue({ tools }: { tools: readonly ClientTool[] }) {
         />
       ))}
     </>
+  );
+}
+
+/** Our agent's catalogue ids: `trust-assistant-<os>-<arch>` (server/client-tools/catalogue.ts). */
+const TRUST_ASSISTANT_ID_PREFIX = 'trust-assistant-';
+
+/**
+ * What a technician needs to know before installing the trust assistant packages, and what they
+ * are not (decision 032): no runtime to install, tokens on Linux only, no publisher's signature.
+ */
+function TrustAssistantNotes() {
+  return (
+    <section className="client-tools__notes" aria-labelledby="client-tools-agent-notes">
+      <h2 id="client-tools-agent-notes">
+        <Trans>Installing the trust assistant</Trans>
+      </h2>
+      <ul>
+        <li>
+          <Trans>
+            Each package carries its own runtime: Node.js and npm are not needed. Unpack it and run install.sh
+            on Linux and macOS, or install.cmd on Windows; the README in the package explains each step.
+          </Trans>
+        </li>
+        <li>
+          <Trans>
+            PKCS#11 tokens such as smart cards work with the Linux package. The macOS and Windows packages
+            offer the software keystore only: tokens there need the trust assistant built on that system.
+          </Trans>
+        </li>
+        <li>
+          <Trans>
+            The macOS and Windows executables carry no publisher signature: they are not notarised by Apple
+            and have no Authenticode signature. The macOS installer signs the executable for that Mac only,
+            and Windows may warn that the publisher is unknown. Compare the SHA-256 before installing.
+          </Trans>
+        </li>
+      </ul>
+    </section>
   );
 }
 
