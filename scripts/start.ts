@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -47,6 +47,21 @@ if (await consoleIsStale(config.consoleDistDir)) {
 }
 
 await runServer();
+
+/**
+ * The trust assistant's packages for the Client tools page: the server publishes only what is
+ * built, so `npm start` builds what is missing (about a minute the first time, Node.js for each
+ * system from the npm registry) in a process of its own once the server answers, and the page lists
+ * each package as it lands. Built packages are kept by their inputs, so later starts take a second.
+ */
+const packaging = spawn(process.execPath, ['--import', 'tsx', 'scripts/package-agent.ts'], {
+  stdio: ['ignore', 'inherit', 'inherit'],
+  env: { ...process.env, CLIENT_TOOLS_DIR: config.clientToolsDir },
+});
+packaging.once('exit', (code) => {
+  if (code !== 0) console.warn('The trust agent packages were not built; the Client tools page lists none.');
+});
+process.once('exit', () => packaging.exitCode === null && packaging.kill());
 
 /**
  * The trust agent beside the server: `npm start` is the whole product on one machine. It trusts this
