@@ -32,6 +32,9 @@ foreach ($file in 'trust-assistant.exe', 'README.md', 'NODE-LICENSE') {
   $source = Join-Path $package $file
   if (Test-Path $source) { Copy-Item -LiteralPath $source -Destination $app -Force }
 }
+# SnoreToast, which shows the pairing's desktop notification.
+$vendor = Join-Path $package 'vendor'
+if (Test-Path $vendor) { Copy-Item -LiteralPath $vendor -Destination $app -Recurse -Force }
 
 # Settings: user environment variables, which the logon task's process receives.
 # From cmd (install.cmd) a list arrives as one argument: "https://a.example,https://b.example".

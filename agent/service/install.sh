@@ -70,6 +70,8 @@ install_app() {
   for file in "$@"; do
     if [ -f "$package/$file" ]; then cp "$package/$file" "$target.new/"; fi
   done
+  # The programs that show desktop notifications on macOS and Windows, where the package has them.
+  if [ -d "$package/vendor" ]; then cp -R "$package/vendor" "$target.new/"; fi
   if [ -d "$target" ]; then mv "$target" "$target.old"; fi
   mv "$target.new" "$target"
   rm -rf "$target.old"
@@ -134,6 +136,7 @@ case "$(uname -s)" in
     # package's SHA-256 with the console's before running this script (README.md).
     codesign --force --sign - "$app/trust-assistant"
     xattr -d com.apple.quarantine "$app/trust-assistant" 2>/dev/null || true
+    xattr -dr com.apple.quarantine "$app/vendor" 2>/dev/null || true
     write_settings
     link_command "$app"
     agents="$HOME/Library/LaunchAgents"

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +21,7 @@ export const DEFAULT_BUILD_DIR = path.join(REPOSITORY_ROOT, 'dist', 'trust-assis
  * Part of every package's build key: raised when the builder itself changes what it makes from the
  * same inputs, so a package built by an older builder is built again.
  */
-const BUILDER_REVISION = 1;
+const BUILDER_REVISION = 2;
 
 const SERVICE_DIR = 'agent/service';
 /** The files of each system's package beside the executable, from agent/service/, and their modes. */
@@ -37,6 +37,16 @@ const SERVICE_FILES: Record<ClientToolOs, Record<string, number>> = {
   windows: { 'install.ps1': 0o644, 'install.cmd': 0o644 },
 };
 const PACKAGE_README = `${SERVICE_DIR}/README.md`;
+/**
+ * The programs node-notifier shows a pairing's desktop notification with, from its `vendor/`, shipped
+ * under `vendor/` beside the executable (executable.ts points the bundle there). Linux needs none:
+ * node-notifier runs the system's notify-send.
+ */
+const NOTIFIER_FILES: Record<ClientToolOs, readonly string[]> = {
+  linux: [],
+  mac: ['mac.noindex', 'terminal-notifier-LICENSE'],
+  windows: ['snoreToast/snoretoast-x64.exe', 'snoreToast/LICENSE'],
+};
 /** Node.js's licence, which goes with its binary. */
 const NODE_LICENCE = 'NODE-LICENSE';
 /** zlib's default: level 9 takes five times as long for 0.4 % less (a 120 MB executable). */
@@ -60,6 +70,29 @@ function sha256(bytes: Uint8Array | string): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
+/** The files under `relative` of node-notifier's `vendor/` (a file, or a folder read whole), with their modes. */
+async function vendorFiles(root: string, relative: string): Promise<TarEntry[]> {
+  const manifest = createRequire(path.join(root, 'package.json')).resolve('node-notifier/package.json');
+  const vendor = path.join(path.dirname(manifest), 'vendor');
+  const walk = async (entry: string): Promise<TarEntry[]> => {
+    const absolute = path.join(vendor, entry);
+    const info = await stat(absolute);
+    if (!info.isDirectory()) {
+      return [
+        {
+          path: `vendor/${entry}`,
+          content: await readFile(absolute),
+          mode: info.mode & 0o111 ? 0o755 : 0o644,
+        },
+      ];
+    }
+    const children = (await readdir(absolute)).sort();
+    const nested = await Promise.all(children.map((child) => walk(path.posix.join(entry, child))));
+    return [{ path: `vendor/${entry}/`, mode: 0o755 }, ...nested.flat()];
+  };
+  return walk(relative);
+}
+
 /** pkcs11js's native module as npm built it for this machine, or null when it has none. */
 async function nativeModule(root: string): Promise<Buffer | null> {
   try {
@@ -77,6 +110,7 @@ export interface Inputs {
   services: Record<ClientToolOs, Map<string, Buffer>>;
   readme: Buffer;
   native: Buffer | null;
+  notifier: Record<ClientToolOs, TarEntry[]>;
 }
 
 async function readInputs(root: string, version: string): Promise<Inputs> {
@@ -84,7 +118,10 @@ async function readInputs(root: string, version: string): Promise<Inputs> {
     throw new Error(`${AGENT_ENTRY} does not exist in ${root}: there is no agent to package.`);
   }
   const services = {} as Record<ClientToolOs, Map<string, Buffer>>;
+  const notifier = {} as Record<ClientToolOs, TarEntry[]>;
   for (const os of Object.keys(SERVICE_FILES) as ClientToolOs[]) {
+    const vendored = (await Promise.all(NOTIFIER_FILES[os].map((entry) => vendorFiles(root, entry)))).flat();
+    notifier[os] = vendored.length > 0 ? [{ path: 'vendor/', mode: 0o755 }, ...vendored] : [];
     services[os] = new Map();
     for (const name of Object.keys(SERVICE_FILES[os])) {
       services[os].set(name, await readFile(path.join(root, SERVICE_DIR, name)));
@@ -97,6 +134,7 @@ async function readInputs(root: string, version: string): Promise<Inputs> {
     services,
     readme: await readFile(path.join(root, PACKAGE_README)),
     native: await nativeModule(root),
+    notifier,
   };
 }
 
@@ -117,6 +155,11 @@ function buildKey(target: AgentTarget, inputs: Inputs): string {
       readme: sha256(inputs.readme),
       services,
       native: target.tokens && inputs.native ? sha256(inputs.native) : null,
+      notifier: inputs.notifier[target.os].map((file) => [
+        file.path,
+        file.mode,
+        file.content ? sha256(file.content) : null,
+      ]),
     }),
   ).slice(0, 32);
 }
@@ -164,6 +207,7 @@ async function buildOne(
     })),
   ];
   if (licence) files.push({ path: NODE_LICENCE, content: licence, mode: 0o644 });
+  files.push(...inputs.notifier[target.os]);
   if (target.tokens) {
     if (!inputs.native) {
       throw new Error(

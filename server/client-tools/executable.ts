@@ -49,6 +49,24 @@ if (existsSync(file)) {
 };
 
 /**
+ * node-notifier finds the programs that show notifications (terminal-notifier on macOS, SnoreToast on
+ * Windows) in `../vendor/` from its own `notifiers/` folder. A single executable has no such folder:
+ * its notifiers look beside the executable instead, in the `vendor/` folder the package carries.
+ */
+const notifierVendorPlugin: Plugin = {
+  name: 'node-notifier-vendor',
+  setup(bundler) {
+    bundler.onLoad({ filter: /node-notifier[\\/]notifiers[\\/][^\\/]+\.js$/ }, async (args) => ({
+      loader: 'js',
+      contents: (await readFile(args.path, 'utf8')).replaceAll(
+        '__dirname',
+        "require('node:path').join(require('node:path').dirname(process.execPath), 'notifiers')",
+      ),
+    }));
+  },
+};
+
+/**
  * The agent and everything it imports as one CommonJS script, the form a Node.js 22 single executable
  * runs. Deterministic: the same sources give the same bytes.
  */
@@ -66,7 +84,7 @@ export async function bundleAgent(root: string): Promise<Buffer> {
     define: { 'import.meta.url': '"trust-assistant:bundle"' },
     legalComments: 'eof',
     logLevel: 'silent',
-    plugins: [nativeModulePlugin],
+    plugins: [nativeModulePlugin, notifierVendorPlugin],
   });
   const [output] = result.outputFiles;
   if (!output) throw new Error('esbuild wrote no bundle of the agent.');

@@ -62,9 +62,9 @@ describe('the trust assistant packages', () => {
 
   it('hold the executable, the installer and service files of their system, the README and Node.js’s licence', () => {
     const listing = (targetId: string) =>
-      [...(contents.get(targetId)?.entries() ?? [])].map(
-        ([name, entry]) => `${name} ${entry.mode.toString(8)}`,
-      );
+      [...(contents.get(targetId)?.entries() ?? [])]
+        .filter(([name]) => !name.startsWith('vendor/'))
+        .map(([name, entry]) => `${name} ${entry.mode.toString(8)}`);
     expect(listing('linux-x64')).toEqual([
       'NODE-LICENSE 644',
       'README.md 644',
@@ -93,6 +93,30 @@ describe('the trust assistant packages', () => {
       'trust-assistant.exe 755',
     ]);
     expect(text('windows-x64', 'NODE-LICENSE')).toMatch(/^Node\.js is licensed for use as follows:/);
+  });
+
+  it('carry the programs that show a pairing’s desktop notification where the system has none, and point the agent at them', () => {
+    const vendored = (targetId: string) =>
+      [...(contents.get(targetId)?.entries() ?? [])]
+        .filter(([name, entry]) => name.startsWith('vendor/') && entry.content !== undefined)
+        .map(([name, entry]) => `${name} ${entry.mode.toString(8)}`);
+    // notify-send is the desktop's own on Linux.
+    expect(vendored('linux-x64')).toEqual([]);
+    for (const mac of ['mac-arm64', 'mac-x64']) {
+      expect(vendored(mac)).toContain(
+        'vendor/mac.noindex/terminal-notifier.app/Contents/MacOS/terminal-notifier 755',
+      );
+      expect(vendored(mac)).toContain('vendor/terminal-notifier-LICENSE 644');
+    }
+    expect(vendored('windows-x64')).toEqual([
+      'vendor/snoreToast/LICENSE 644',
+      'vendor/snoreToast/snoretoast-x64.exe 644',
+    ]);
+    // Searched as bytes: the executable is far larger than a string should be.
+    const executable = file('windows-x64', 'trust-assistant.exe').content;
+    expect(
+      executable.includes('dirname(process.execPath), "notifiers"), "../vendor/snoreToast/snoretoast"'),
+    ).toBe(true);
   });
 
   it('carry a Linux executable with the agent injected and pkcs11js’s native module beside it', () => {
