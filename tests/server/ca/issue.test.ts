@@ -152,6 +152,20 @@ describe('issued certificates', () => {
     });
   });
 
+  it('gives Authentication what signing in takes: a signature, and key transport for an RSA key, never non-repudiation', async () => {
+    const usages = async (keyType: 'RSA 2048' | 'EC P-256') => {
+      const issued = await issue({ csr: (await createCsr(keyType)).pem });
+      const leaf = await files.write(`authentication-${keyType.replace(' ', '-')}.pem`, issued.pem);
+      const text = await tool('openssl', ['x509', '-in', leaf, '-noout', '-ext', 'keyUsage']);
+      expect(text.status).toBe(0);
+      return text.output.replace(/\s+/g, ' ').trim();
+    };
+    // RSA: smart-card logon (PKINIT) may have the KDC encrypt the reply key to the certificate's key.
+    expect(await usages('RSA 2048')).toBe('X509v3 Key Usage: critical Digital Signature, Key Encipherment');
+    // EC: ECDHE and PKINIT's Diffie-Hellman use ephemeral keys; the certificate's key only signs.
+    expect(await usages('EC P-256')).toBe('X509v3 Key Usage: critical Digital Signature');
+  });
+
   it('maps key usages, extended key usages and names from the policy, and gnutls reads and verifies it', async () => {
     const policy: ProfilePolicy = {
       ...TEST_POLICY,
