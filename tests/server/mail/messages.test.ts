@@ -1,10 +1,10 @@
 import { I18n } from '@lingui/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bcp47For, CONSOLE_LOCALES } from '../../../contract/locales.ts';
+import { ENROLLMENT_CODE_TTL_DAYS } from '../../../contract/schemas/enrollments.ts';
 import { loadServerCatalogs, type ServerCatalogs } from '../../../server/i18n/catalog.ts';
 import { MAIL_KINDS, MAIL_LINKS } from '../../../server/mail/kinds.ts';
 import { renderMail } from '../../../server/mail/messages.ts';
-import { ENROLLMENT_CODE_TTL_DAYS } from '../../../contract/schemas/enrollments.ts';
 
 /** Every message kind renders in every shipped language, with every value in place. */
 
@@ -73,14 +73,17 @@ describe('the link lifetime', () => {
     zh_TW: ['7 天後', '3 天後', '1 小時後', '12 小時後', '30 分鐘後'],
   };
 
-  it.each(CONSOLE_LOCALES)('is said in days, in hours under a day, in minutes under an hour, in %s', (locale) => {
-    const i18n = catalogs.get(locale);
-    if (i18n === undefined) throw new Error(`No catalog for ${locale}.`);
-    const lifetimes = [ENROLLMENT_CODE_TTL_DAYS * 24 * 60, 72 * 60, 60, 12 * 60, 30];
-    lifetimes.forEach((lifetimeMinutes, index) => {
-      const mail = renderMail(i18n, bcp47For(locale), 'enrollment', facts, { ...action, lifetimeMinutes });
-      expect(mail.text).toContain(SAID[locale][index]);
-      expect(mail.text).not.toMatch(/168|72/);
-    });
-  });
+  it.each(CONSOLE_LOCALES)(
+    'is said in days, in hours under a day, in minutes under an hour, in %s',
+    (locale) => {
+      const i18n = catalogs.get(locale);
+      if (i18n === undefined) throw new Error(`No catalog for ${locale}.`);
+      const lifetimes = [ENROLLMENT_CODE_TTL_DAYS * 24 * 60, 72 * 60, 60, 12 * 60, 30];
+      lifetimes.forEach((lifetimeMinutes, index) => {
+        const mail = renderMail(i18n, bcp47For(locale), 'enrollment', facts, { ...action, lifetimeMinutes });
+        expect(mail.text).toContain(SAID[locale][index]);
+        expect(mail.text).not.toMatch(/168|72/);
+      });
+    },
+  );
 });
