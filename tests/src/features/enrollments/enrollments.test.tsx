@@ -7,7 +7,7 @@ import { BUILT_IN_ROLES } from '../../../../contract/permissions.ts';
 import type { Enrollment, EnrollmentStatus } from '../../../../contract/schemas/enrollments.ts';
 import type { UserSummary } from '../../../../contract/schemas/users.ts';
 import { toaster } from '../../../../src/components/ui/toast.tsx';
-import { ACCOUNT_ID, profileFixture } from '../../fixtures.ts';
+import { ACCOUNT_ID, customerFixture, profileFixture } from '../../fixtures.ts';
 import { json, mockApi, renderApp, signedInHandlers } from '../../support.tsx';
 import { ENROLLMENT_ID, enrollment, PROFILE_ID } from './enrollments-support.ts';
 
@@ -169,6 +169,51 @@ describe('New enrollment', () => {
     await user.click(screen.getByRole('button', { name: 'Go to the enrollment' }));
     await screen.findByRole('heading', { name: 'Enrollment for Lab laptop 7', level: 1 });
     expect(screen.queryByDisplayValue(LINK)).toBeNull();
+  });
+
+  it('replaces the person select when the account changes, offering the new account’s people only', async () => {
+    const OTHER_ACCOUNT = '5a7c9e1b-3d5f-4b7d-9f1b-3d5f7b9d1f3b';
+    const colleague: UserSummary = {
+      ...person,
+      id: '9e1b3d5f-7a9c-4e1b-8d5f-7a9c1e3b5d7f',
+      first_name: 'Katherine',
+      last_name: 'Johnson',
+      email: 'katherine@example.com',
+    };
+    enrollmentsApi({
+      handlers: {
+        ...signedInHandlers(
+          profileFixture({ access_scope: 'partner', primary_account_id: ACCOUNT_ID }),
+          BUILT_IN_ROLES.partner_administrator.permissions,
+        ),
+        [`GET ${V1}/tenants`]: () =>
+          json({
+            items: [
+              customerFixture({ id: ACCOUNT_ID, name: 'Example Corp', display_name: 'Example Corp' }),
+              customerFixture({ id: OTHER_ACCOUNT, name: 'Northwind', display_name: 'Northwind' }),
+            ],
+            total: 2,
+          }),
+        [`GET ${V1}/user`]: ({ url }) =>
+          json(
+            url.searchParams.get('account_id') === OTHER_ACCOUNT
+              ? { items: [colleague], total: 1 }
+              : { items: [person], total: 1 },
+          ),
+        [`GET ${V1}/account/${OTHER_ACCOUNT}/profile`]: () => json({ items: [], total: 0 }),
+      },
+    });
+    renderApp(`/account/ca/enrollments/create?account=${ACCOUNT_ID}`);
+    const user = userEvent.setup();
+    await screen.findByRole('option', { name: /Grace Hopper/ });
+    const form = within(
+      screen.getByRole('heading', { name: 'New enrollment', level: 1 }).closest('section') as HTMLElement,
+    );
+    await user.selectOptions(form.getByLabelText(/^Account/), OTHER_ACCOUNT);
+    await screen.findByRole('option', { name: /Katherine Johnson/ });
+    await waitFor(() => expect(screen.queryByRole('option', { name: /Grace Hopper/ })).toBeNull());
+    expect(form.getAllByLabelText(/^Person/)).toHaveLength(1);
+    expect(form.getAllByLabelText(/^Certificate profile/)).toHaveLength(1);
   });
 
   it('starts with the person and account the address names', async () => {
