@@ -301,6 +301,54 @@ describe('One enrollment', () => {
     expect(remove?.headers.get('If-Match')).toBe('"4"');
   });
 
+  it('asks for the person’s client certificate, which the person makes through the link, and says whose it is', async () => {
+    const seat = { ...enrollment().seat, kind: 'user' as const, user_id: PERSON_ID, name: 'Grace Hopper' };
+    let asked = false;
+    const record = () =>
+      enrollment({
+        seat,
+        client_auth: asked
+          ? {
+              status: 'requested',
+              requested_at: '2026-11-21T09:00:00.000Z',
+              client_auth_certificate_id: null,
+            }
+          : null,
+      });
+    const { calls } = enrollmentsApi({
+      record,
+      handlers: {
+        [`POST ${V1}/enrollment/${ENROLLMENT_ID}/client-auth-certificate`]: () => {
+          asked = true;
+          return json(record());
+        },
+      },
+    });
+    renderApp(`/account/ca/enrollments/${ENROLLMENT_ID}`);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Ask for a client certificate' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Ask Grace Hopper for a client certificate?' });
+    expect(dialog.textContent).toContain('its key is made there and never reaches you');
+    await user.click(within(dialog).getByRole('button', { name: 'Ask for the certificate' }));
+    expect(
+      await screen.findByText(
+        'Grace Hopper can now make their client certificate through the enrollment link.',
+      ),
+    ).toBeTruthy();
+    const post = calls.find(
+      (call) => call.method === 'POST' && call.path.endsWith('/client-auth-certificate'),
+    );
+    // No CSR is sent and nothing offers a download: the key and certificate are the enrollee's.
+    expect(post).toBeDefined();
+    expect(JSON.stringify(post?.body ?? {})).not.toContain('csr');
+    expect(
+      await screen.findByText('Asked for: Grace Hopper makes it through their enrollment link.'),
+    ).toBeTruthy();
+    expect(screen.getByText('Client certificate of Grace Hopper')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Ask for a client certificate' })).toBeNull();
+    expect(screen.queryByText(/Download/)).toBeNull();
+  });
+
   it('shows a refused cancellation in our words inside the dialog', async () => {
     enrollmentsApi({
       handlers: {
