@@ -170,7 +170,10 @@ export const apiPaths = {
     byId: (id: string) => `${UI_API_V2}/enrollment/${encodeURIComponent(id)}`,
     status: (id: string) => `${UI_API_V2}/enrollment/${encodeURIComponent(id)}/status`,
     resend: (id: string) => `${UI_API_V2}/enrollment/${encodeURIComponent(id)}/resend`,
-    /** Q-61: a client-authentication certificate for the enrollment's person. */
+    /**
+     * Q-61: an administrator asks for a client-authentication certificate for the enrollment's person,
+     * who makes it through the link (decision 033).
+     */
     clientAuthCertificate: (id: string) =>
       `${UI_API_V1}/enrollment/${encodeURIComponent(id)}/client-auth-certificate`,
     /** Public: the enrollment as its code opens it (overview §4, step 1). */
@@ -183,6 +186,12 @@ export const apiPaths = {
      */
     certificate: (id: string, code: string) =>
       `${UI_API_V2}/enrollment/${encodeURIComponent(id)}/${encodeURIComponent(code)}/certificate`,
+    /**
+     * Public: GET what client certificate was asked for the enrollee; POST its CSR, made where the
+     * enrollee is, for the certificate (decision 033).
+     */
+    publicClientAuthCertificate: (id: string, code: string) =>
+      `${UI_API_V2}/enrollment/${encodeURIComponent(id)}/${encodeURIComponent(code)}/client-auth-certificate`,
     /** Public: PUT without body once the certificate sits in the keystore. */
     redeem: (id: string, code: string) =>
       `${UI_API_V2}/enrollment/${encodeURIComponent(id)}/${encodeURIComponent(code)}/redeem`,

@@ -97,7 +97,9 @@ test('a certificate issued but never imported is installed later from its link, 
     // The PIN form follows the choice after the token list's delay; the other token's is still there.
     await expect(page.getByLabel(`PIN of ${KEY_TOKEN}`)).toBeVisible();
     await fillPin(page, PIN);
-    await expect(page.getByRole('status').filter({ hasText: `is installed in ${KEY_TOKEN}` })).toBeVisible();
+    await expect(
+      page.getByRole('status').filter({ hasText: `is installed on the token ${KEY_TOKEN}` }),
+    ).toBeVisible();
     await expect(page.getByText('Certificate installed', { exact: true })).toBeVisible();
     await assertAccessible(page);
     const objects = tokenObjects(KEY_TOKEN, PIN);

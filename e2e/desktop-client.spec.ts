@@ -102,7 +102,7 @@ test('a device certificate its desktop client requested is installed from the li
 
   await test.step('the device token: the chain installed, the enrollment redeemed, the way to sign in', async () => {
     await installWithDesktopClient(page, DEVICE_TOKEN, PIN);
-    await expect(page.getByText(`is installed in ${DEVICE_TOKEN}`)).toBeVisible();
+    await expect(page.getByText(`is installed on the token ${DEVICE_TOKEN}`)).toBeVisible();
     await expect(page.getByText('Certificate installed', { exact: true })).toBeVisible();
     await assertAccessible(page);
     const objects = tokenObjects(DEVICE_TOKEN, PIN);

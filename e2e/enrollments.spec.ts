@@ -1,7 +1,3 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { apiPaths, CONSOLE_BASE_PATH } from '../contract/paths.ts';
 import type { EnrollmentCreated } from '../contract/schemas/enrollments.ts';
@@ -20,8 +16,6 @@ const DEVICE = `Lab laptop ${RUN}`;
 const OTHER_DEVICE = `Spare laptop ${RUN}`;
 const TECHNICIAN = `tech-${RUN}@example.com`;
 const PROFILE_NAME = `Field laptops ${RUN}`;
-const FILE_PASSWORD = 'correct horse battery';
-const scratch = mkdtempSync(path.join(tmpdir(), 'enrollments-story-'));
 
 test.beforeAll(async ({ request }) => {
   await ensureSetUp(request);
@@ -167,45 +161,18 @@ test('a system administrator enrolls a device, resends its link, cancels another
     await assertAccessible(page);
   });
 
-  await test.step('a client certificate is generated for the enrolled person and lands on their list', async () => {
+  await test.step('a client certificate is asked for the enrolled person, who makes it; the administrator gets no key', async () => {
     const { id: userId, first_name, last_name } = viewer as Profile;
     const name = `${first_name} ${last_name}`;
     await page.goto(`${CONSOLE_BASE_PATH}/access/administrators/${userId}`);
     await page.getByRole('region', { name: 'Enrollments' }).getByRole('link', { name }).first().click();
-    await page.getByRole('button', { name: 'Generate client certificate' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Generate certificate' });
-    await dialog.getByLabel('File password', { exact: true }).fill(FILE_PASSWORD);
-    await dialog.getByLabel('Repeat file password').fill(FILE_PASSWORD);
-    await dialog.getByRole('button', { name: 'Generate' }).click();
-    const ready = page.getByRole('alertdialog', { name: 'Download your certificate' });
-    await expect(ready).toContainText('The certificate was issued.', { timeout: 30_000 });
+    await page.getByRole('button', { name: 'Ask for a client certificate' }).click();
+    const dialog = page.getByRole('dialog', { name: `Ask ${name} for a client certificate?` });
+    await expect(dialog).toContainText('its key is made there and never reaches you');
     await assertAccessible(page);
-    const downloading = page.waitForEvent('download');
-    await ready.getByRole('link', { name: /^Download .*\.p12$/ }).click();
-    const file = path.join(scratch, 'enrollment-client.p12');
-    await (await downloading).saveAs(file);
-    // Issued in the person's own name, whatever the browser's request said.
-    const info = execFileSync(
-      'openssl',
-      ['pkcs12', '-info', '-nokeys', '-in', file, '-passin', `pass:${FILE_PASSWORD}`],
-      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    expect(info).toContain(`CN = ${ADMINISTRATOR.username}`);
-    await ready.getByRole('button', { name: 'Done' }).click();
-    await page.goto(`${CONSOLE_BASE_PATH}/access/administrators/${userId}/client-auth`);
-    const certificate = execFileSync(
-      'openssl',
-      ['pkcs12', '-in', file, '-nokeys', '-clcerts', '-passin', `pass:${FILE_PASSWORD}`],
-      { encoding: 'utf8' },
-    );
-    const thumbprint = execFileSync('openssl', ['x509', '-noout', '-fingerprint', '-sha256'], {
-      input: certificate,
-      encoding: 'utf8',
-    })
-      .split('=')[1]
-      ?.trim();
-    const row = page.getByRole('row').filter({ hasText: thumbprint ?? 'no thumbprint' });
-    await expect(row).toContainText('Generated');
-    await expect(row.getByText('Issued', { exact: true })).toBeVisible();
+    await dialog.getByRole('button', { name: 'Ask for the certificate' }).click();
+    await expect(page.getByText(`Asked for: ${name} makes it through their enrollment link.`)).toBeVisible();
+    await expect(page.getByText(`Client certificate of ${name}`)).toBeVisible();
+    await expect(page.getByRole('link', { name: /\.p12$/ })).toHaveCount(0);
   });
 });

@@ -6,6 +6,7 @@ import 'reflect-metadata';
 import { webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
 import * as pkijs from 'pkijs';
+import { distinguishedNameText } from '../../contract/distinguished-name.ts';
 import { CSR_PEM_LINE_LENGTH } from '../../contract/trust-agent/constants.ts';
 import type { AgentCertificate } from '../../contract/trust-agent/entities.ts';
 
@@ -46,8 +47,8 @@ export function describeCertificate(
 ): Omit<AgentCertificate, 'keystoreId' | 'hasPrivateKey'> {
   return {
     serial: serialHex(certificate),
-    subject: certificate.subject,
-    issuer: certificate.issuer,
+    subject: distinguishedNameText(certificate.subjectName.toJSON()),
+    issuer: distinguishedNameText(certificate.issuerName.toJSON()),
     validity: {
       notBefore: certificate.notBefore.toISOString(),
       notAfter: certificate.notAfter.toISOString(),

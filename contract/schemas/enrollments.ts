@@ -79,6 +79,17 @@ export const enrollmentSchema = v.object({
   created_at: v.string(),
   issued_at: v.nullable(v.string()),
   redeemed_at: v.nullable(v.string()),
+  /**
+   * A client-authentication certificate asked for the person (decision 033): `requested` until the
+   * enrollee made it through the enrollment link, then `issued` with its id on the person's list.
+   */
+  client_auth: v.nullable(
+    v.object({
+      status: v.picklist(['requested', 'issued']),
+      requested_at: v.string(),
+      client_auth_certificate_id: v.nullable(v.string()),
+    }),
+  ),
   version: v.number(),
 });
 export type Enrollment = v.InferOutput<typeof enrollmentSchema>;
@@ -209,6 +220,30 @@ export const enrollmentCodeParamsSchema = v.object({
     v.maxLength(128, 'tooLong' satisfies ValidationCode),
   ),
 });
+
+/**
+ * GET enrollment/{id}/{code}/client-auth-certificate (public, decision 033): the client certificate
+ * an administrator asked for the enrollee, in whose name it is issued, and whether it was made.
+ */
+export const publicClientAuthOfferSchema = v.object({
+  status: v.picklist(['requested', 'issued']),
+  /** The person's user name: the certificate's common name. */
+  user_name: v.string(),
+  account_name: v.string(),
+});
+export type PublicClientAuthOffer = v.InferOutput<typeof publicClientAuthOfferSchema>;
+
+/**
+ * POST enrollment/{id}/{code}/client-auth-certificate: the certificate issued for the CSR the
+ * enrollee's browser made, and its chain (PEM, issuing CA first). There is no key in it: the key
+ * never left the enrollee.
+ */
+export const publicClientAuthIssuedSchema = v.object({
+  certificate: v.string(),
+  chain: v.array(v.string()),
+  serial_number: v.string(),
+});
+export type PublicClientAuthIssued = v.InferOutput<typeof publicClientAuthIssuedSchema>;
 
 /** GET enrollment/{id}/status: where the enrollment stands, for a console waiting on the enrollee. */
 export const enrollmentStatusAnswerSchema = v.object({

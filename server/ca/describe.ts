@@ -1,6 +1,7 @@
 import { AsnConvert } from '@peculiar/asn1-schema';
 import { Certificate } from '@peculiar/asn1-x509';
 import { describeKey } from '../../contract/certificate-policy.ts';
+import { distinguishedNameText } from '../../contract/distinguished-name.ts';
 import type { DistinguishedName, ParsedCertificate } from '../../contract/schemas/certificate-authority.ts';
 import { describeSpki } from './keys.ts';
 import { x509 } from './x509.ts';
@@ -19,29 +20,6 @@ const SIGNATURE_ALGORITHMS: Record<string, string> = {
   '1.3.101.113': 'Ed448',
 };
 
-const SHORT_NAMES: Record<string, string> = {
-  '2.5.4.3': 'CN',
-  '2.5.4.11': 'OU',
-  '2.5.4.10': 'O',
-  '2.5.4.7': 'L',
-  '2.5.4.8': 'ST',
-  '2.5.4.6': 'C',
-  '2.5.4.9': 'STREET',
-  '2.5.4.17': 'postalCode',
-  '1.2.840.113549.1.9.1': 'emailAddress',
-  '0.9.2342.19200300.100.1.25': 'DC',
-  '0.9.2342.19200300.100.1.1': 'UID',
-  '2.5.4.5': 'serialNumber',
-  E: 'emailAddress',
-};
-
-function escapeValue(value: string): string {
-  return value
-    .replace(/[\\"+,;<=>]/g, (char) => `\\${char}`)
-    .replace(/^[ #]/, (char) => `\\${char}`)
-    .replace(/ $/, '\\ ');
-}
-
 /** The parts of a name the console shows, and the whole name in RFC 4514 (most specific first). */
 export function describeName(name: x509.Name): DistinguishedName {
   const rdns = name.toJSON();
@@ -53,16 +31,7 @@ export function describeName(name: x509.Name): DistinguishedName {
     }
     return null;
   };
-  const distinguishedName = [...rdns]
-    .reverse()
-    .map((rdn) =>
-      Object.entries(rdn)
-        .flatMap(([type, values]) =>
-          values.map((value) => `${SHORT_NAMES[type] ?? type}=${escapeValue(value)}`),
-        )
-        .join('+'),
-    )
-    .join(',');
+  const distinguishedName = distinguishedNameText(rdns);
   return {
     distinguished_name: distinguishedName,
     common_name: first('CN', '2.5.4.3'),

@@ -59,7 +59,10 @@ export const UPN_OID = '1.3.6.1.4.1.311.20.2.3';
 
 /**
  * The X.509 key usage bits of each of the spec's key usages (decision 019, key-usage mapping):
- * Authentication signs a challenge (TLS client authentication, smart-card sign-in);
+ * Authentication signs a challenge (TLS client authentication, smart-card sign-in), and with an RSA
+ * key also receives a key enciphered to it (smart-card logon's PKINIT in its RSA mode has the KDC
+ * encipher the reply key to the certificate's key), so RSA gets key encipherment too; it never
+ * asserts non-repudiation, which a sign-in does not make;
  * DigitalSignature also signs documents, so it asserts non-repudiation (contentCommitment);
  * KeyManagement transports keys: key encipherment for RSA, key agreement for EC;
  * CardAuthentication is PIV card authentication: a signature, with its extended key usage.
@@ -69,6 +72,9 @@ export function keyUsageFlags(usages: readonly KeyUsage[], key: KeyDescription):
   for (const usage of usages) {
     switch (usage) {
       case 'Authentication':
+        flags |= x509.KeyUsageFlags.digitalSignature;
+        if (key.algorithm === 'RSA') flags |= x509.KeyUsageFlags.keyEncipherment;
+        break;
       case 'CardAuthentication':
         flags |= x509.KeyUsageFlags.digitalSignature;
         break;

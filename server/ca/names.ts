@@ -1,4 +1,5 @@
 import type { SubjectValues } from '../../contract/certificate-policy.ts';
+import { escapeNameValue } from '../../contract/distinguished-name.ts';
 import { x509 } from './x509.ts';
 
 /** One attribute of a distinguished name: its short name (or OID) and value. */
@@ -17,18 +18,11 @@ export function buildName(attributes: readonly NameAttribute[]): x509.Name {
   return new x509.Name(attributes.map(([type, value]) => ({ [type]: [value] })));
 }
 
-function escapeValue(value: string): string {
-  return value
-    .replace(/[\\"+,;<=>]/g, (char) => `\\${char}`)
-    .replace(/^[ #]/, (char) => `\\${char}`)
-    .replace(/ $/, '\\ ');
-}
-
 /** RFC 4514: the relative distinguished names in reverse order (CN first), comma-separated. */
 export function rfc4514(attributes: readonly NameAttribute[]): string {
   return [...attributes]
     .reverse()
-    .map(([type, value]) => `${RFC4514_NAMES[type] ?? type}=${escapeValue(value)}`)
+    .map(([type, value]) => `${RFC4514_NAMES[type] ?? type}=${escapeNameValue(value)}`)
     .join(',');
 }
 

@@ -1,7 +1,4 @@
-import { X509Certificate } from 'node:crypto';
 import { type Context, Hono } from 'hono';
-import type { Kysely } from 'kysely';
-import { CLIENT_AUTH_POLICY } from '../../contract/certificate-policy.ts';
 import {
   CLIENT_AUTH_UPLOAD_MEDIA_TYPE,
   type ClientAuthCertificate,
@@ -17,8 +14,6 @@ import { userIdParamsSchema } from '../../contract/schemas/users.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { auditChange, requestActor, updateDetails } from '../audit/change.ts';
 import { USER_NOT_FOUND } from '../authorization/user-reach.ts';
-import { issueCertificate } from '../ca/issue.ts';
-import type { Database } from '../db/schema.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { requireAuth, sessionIdOf } from '../http/authenticate.ts';
 import { entityTag } from '../http/entity-tags.ts';
@@ -33,13 +28,12 @@ import {
   type CertificateOwners,
   PERSON_CERTIFICATE_OWNERS,
 } from './access.ts';
+import { issueClientAuthCertificate, registerClientAuthCertificate } from './issue.ts';
 import {
   findClientAuthCertificate,
   fingerprintTaken,
-  insertClientAuthCertificate,
   listClientAuthCertificates,
   setClientAuthEnabled,
-  subjectFactsOf,
 } from './repository.ts';
 import {
   assertCurrentlyValid,
@@ -105,80 +99,6 @@ function certificateKind(
 }
 
 /**
- * Stores a certificate for `owner`, uploaded or just issued, and records its creation in the same
- * transaction; the audit names the issued certificate when there is one.
- */
-async function registerCertificate(
-  trx: Kysely<Database>,
-  c: Context<AppEnv>,
-  deps: AppDeps,
-  owner: CertificateOwner,
-  now: Date,
-  certificate: Omit<Parameters<typeof insertClientAuthCertificate>[1], 'userId' | 'createdBy'>,
-): Promise<ClientAuthCertificate> {
-  const item = await insertClientAuthCertificate(
-    trx,
-    { ...certificate, userId: owner.id, createdBy: c.var.principal.userId },
-    now,
-  );
-  await auditChange(trx, c, deps, {
-    action: 'CREATE',
-    resourceType: 'CLIENT_AUTH_CERT',
-    resourceId: item.id,
-    accountId: owner.primary_account_id,
-    details: {
-      user_id: owner.id,
-      source: certificate.source,
-      ...(certificate.certificateId === null ? {} : { certificate_id: certificate.certificateId }),
-      common_name: item.common_name,
-      sha256_fingerprint: certificate.fingerprint,
-    },
-  });
-  return item;
-}
-
-/**
- * Issues a client-authentication certificate for `owner` from a CSR and registers it, in the caller's
- * transaction (decision 019): the user's own generate route and an enrollment's (Q-61). The caller
- * has found the owner within reach and checked `assertMayRegister`.
- */
-export async function generateClientAuthCertificate(
-  trx: Kysely<Database>,
-  c: Context<AppEnv>,
-  deps: AppDeps,
-  owner: CertificateOwner,
-  csr: string,
-  now: Date,
-): Promise<ClientAuthGenerated> {
-  // The subject is the user's, whatever the CSR says: its key is all that is taken from it.
-  const facts = await subjectFactsOf(trx, owner.id);
-  const issued = await issueCertificate(deps, trx, requestActor(c, deps.config), {
-    csr,
-    policy: CLIENT_AUTH_POLICY,
-    subject: {
-      common_name: facts.user_name,
-      organization_name: facts.account_name,
-      ...(facts.kind === 'person' && facts.email !== '' ? { emails: [facts.email] } : {}),
-    },
-    accountId: owner.primary_account_id,
-    profile: null,
-    source: 'client_auth',
-    ownerUserId: owner.id,
-  });
-  const der = new Uint8Array(issued.row.certificate);
-  const fingerprint = new X509Certificate(der).fingerprint256;
-  const item = await registerCertificate(trx, c, deps, owner, now, {
-    source: 'issued',
-    certificateId: issued.row.id,
-    der,
-    commonName: issued.row.common_name,
-    notAfter: issued.row.not_after,
-    fingerprint,
-  });
-  return { item, certificate: issued.pem, chain: issued.chain } satisfies ClientAuthGenerated;
-}
-
-/**
  * Client-authentication certificates of people (`user/{id}/client-auth-certificate`) or of service
  * users (`service-user/{id}/client-auth-certificate`), decision 019; for people also
  * `user/{id}/sendSetupCacBasedLoginEmail` (O-21). Described in docs/api.md.
@@ -210,13 +130,14 @@ export function clientAuthRoutes(
         const owner = await owners.find(trx, principal, c.req.valid('param').id, true);
         if (!owner) throw new ApiError(404, USER_NOT_FOUND);
         assertMayRegister(owners, principal, owner);
+        const actor = requestActor(c, deps.config);
 
         if (request.kind === 'upload') {
           const { der, x509 } = request.certificate;
           const fingerprint = x509.fingerprint256;
           if (await fingerprintTaken(trx, owner.id, fingerprint)) throw certificateInUse();
           assertCurrentlyValid(x509, now);
-          const item = await registerCertificate(trx, c, deps, owner, now, {
+          const item = await registerClientAuthCertificate(trx, deps, actor, owner, now, {
             source: 'uploaded',
             certificateId: null,
             der,
@@ -227,7 +148,8 @@ export function clientAuthRoutes(
           return { item };
         }
 
-        return generateClientAuthCertificate(trx, c, deps, owner, request.csr, now);
+        const { item, issued } = await issueClientAuthCertificate(trx, deps, actor, owner, request.csr, now);
+        return { item, certificate: issued.pem, chain: issued.chain } satisfies ClientAuthGenerated;
       });
       c.header('ETag', entityTag(answer.item.version));
       return c.json(answer, 201);

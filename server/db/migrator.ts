@@ -20,6 +20,7 @@ import * as auditCheckpoints from './migrations/20261226T0900-audit-checkpoints.
 import * as auditEventContent from './migrations/20261227T0900-audit-event-content.ts';
 import * as accountNameSearch from './migrations/20261229T0900-account-name-search.ts';
 import * as principalChangeNotifications from './migrations/20261229T1000-principal-change-notifications.ts';
+import * as enrollmentClientAuth from './migrations/20261230T0900-enrollment-client-auth.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -47,6 +48,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261227T0900-audit-event-content': auditEventContent,
   '20261229T0900-account-name-search': accountNameSearch,
   '20261229T1000-principal-change-notifications': principalChangeNotifications,
+  '20261230T0900-enrollment-client-auth': enrollmentClientAuth,
 };
 
 const staticProvider: MigrationProvider = {

@@ -506,6 +506,11 @@ export interface EnrollmentsTable {
   issued_at: Timestamp | null;
   redeemed_at: Timestamp | null;
   cancelled_at: Timestamp | null;
+  /** When an administrator asked for a client-authentication certificate for the person (decision 033). */
+  client_auth_requested_at: Timestamp | null;
+  client_auth_requested_by: string | null;
+  /** The client-authentication certificate the enrollee made through the link. */
+  client_auth_certificate_id: string | null;
   version: Generated<number>;
 }
 

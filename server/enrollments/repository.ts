@@ -37,6 +37,8 @@ export interface StoredEnrollment {
   created_at: Date;
   issued_at: Date | null;
   redeemed_at: Date | null;
+  client_auth_requested_at: Date | null;
+  client_auth_certificate_id: string | null;
   version: number;
 }
 
@@ -85,7 +87,20 @@ export function toEnrollment(row: StoredEnrollment, now: Date): Enrollment {
     created_at: row.created_at.toISOString(),
     issued_at: row.issued_at?.toISOString() ?? null,
     redeemed_at: row.redeemed_at?.toISOString() ?? null,
+    client_auth: clientAuthOf(row),
     version: row.version,
+  };
+}
+
+/** Where the client-authentication certificate asked for on the enrollment stands (decision 033). */
+export function clientAuthOf(
+  row: Pick<StoredEnrollment, 'client_auth_requested_at' | 'client_auth_certificate_id'>,
+): Enrollment['client_auth'] {
+  if (row.client_auth_requested_at === null) return null;
+  return {
+    status: row.client_auth_certificate_id === null ? 'requested' : 'issued',
+    requested_at: row.client_auth_requested_at.toISOString(),
+    client_auth_certificate_id: row.client_auth_certificate_id,
   };
 }
 
@@ -120,6 +135,8 @@ function selectEnrollment(query: ReturnType<typeof enrollmentsWithSeats>) {
     'enrollments.created_at',
     'enrollments.issued_at',
     'enrollments.redeemed_at',
+    'enrollments.client_auth_requested_at',
+    'enrollments.client_auth_certificate_id',
     'enrollments.version',
   ]);
 }
@@ -403,6 +420,9 @@ export async function updateEnrollment(
     | 'redeemed_at'
     | 'cancelled_at'
     | 'failed_attempts'
+    | 'client_auth_requested_at'
+    | 'client_auth_requested_by'
+    | 'client_auth_certificate_id'
   >,
 ): Promise<void> {
   await trx
@@ -446,4 +466,22 @@ export async function pendingEnrollmentsOfUsers(
     .orderBy('id')
     .forUpdate()
     .execute();
+}
+
+/**
+ * The platform certificates an enrollment's link made: its certificate, and the client certificate
+ * the enrollee made through it (decision 033), which a cancellation revokes with it.
+ */
+export async function certificatesMadeThrough(
+  trx: Kysely<Database>,
+  row: Pick<StoredEnrollment, 'certificate_id' | 'client_auth_certificate_id'>,
+): Promise<string[]> {
+  const ids = row.certificate_id === null ? [] : [row.certificate_id];
+  if (row.client_auth_certificate_id === null) return ids;
+  const clientAuth = await trx
+    .selectFrom('client_auth_certificates')
+    .select('certificate_id')
+    .where('id', '=', row.client_auth_certificate_id)
+    .executeTakeFirst();
+  return clientAuth?.certificate_id ? [...ids, clientAuth.certificate_id] : ids;
 }

@@ -15,6 +15,8 @@ import {
   enrollmentCreateSchema,
   enrollmentIdParamsSchema,
   enrollmentListQuerySchema,
+  type PublicClientAuthIssued,
+  type PublicClientAuthOffer,
   type PublicEnrollment,
   type Seat,
   seatEnrollmentsQuerySchema,
@@ -30,7 +32,7 @@ import { issueCertificate } from '../ca/issue.ts';
 import { revokeCertificates } from '../ca/revoke.ts';
 import { issuerChain } from '../certificates/repository.ts';
 import { assertMayRegister, PERSON_CERTIFICATE_OWNERS } from '../client-auth/access.ts';
-import { generateClientAuthCertificate } from '../client-auth/routes.ts';
+import { issueClientAuthCertificate } from '../client-auth/issue.ts';
 import { pageAndFilters } from '../db/list-page.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppEnv } from '../http/app-env.ts';
@@ -51,6 +53,8 @@ import { assertEnrollmentAccess } from './access.ts';
 import { checkCodeThrottle, clearCodeFailures, recordWrongCode } from './code-throttle.ts';
 import { codeMatches, newEnrollmentCode } from './codes.ts';
 import {
+  certificatesMadeThrough,
+  clientAuthOf,
   countWrongCode,
   DEFAULT_SORT,
   effectiveStatus,
@@ -104,6 +108,7 @@ const CLIENT_AUTH_CERTIFICATE = `${UI_API_V1}/enrollment/:id/client-auth-certifi
 const BY_CODE = `${BY_ID}/:code`;
 const CERTIFICATE = `${BY_CODE}/certificate`;
 const REDEEM = `${BY_CODE}/redeem`;
+const PUBLIC_CLIENT_AUTH_CERTIFICATE = `${BY_CODE}/client-auth-certificate`;
 const SEAT = `${UI_API_V2}/seat/:id`;
 const SEAT_ENROLLMENTS = `${SEAT}/enrollments`;
 
@@ -392,10 +397,13 @@ export function enrollmentRoutes(deps: AppDeps): Hono<AppEnv> {
     await db.transaction().execute(async (trx) => {
       const row = await lockedForChange(trx, c, c.req.valid('param').id);
       if (row.stored_status === 'cancelled') throw new ApiError(409, 'The enrollment is already cancelled.');
-      if (row.certificate_id !== null) {
+      // What the link made goes with it: the enrollment's certificate and the client certificate
+      // the enrollee made through it (decision 033).
+      const made = await certificatesMadeThrough(trx, row);
+      if (made.length > 0) {
         await revokeCertificates(deps, trx, requestActor(c, deps.config), {
           where: 'certificate',
-          ids: [row.certificate_id],
+          ids: made,
           reason: revocationReasonFor(row.seat),
         });
       }
@@ -443,32 +451,50 @@ export function enrollmentRoutes(deps: AppDeps): Hono<AppEnv> {
     },
   );
 
-  // Q-61: a client-authentication certificate for the enrollment's person, as their own generate
-  // route makes it: the enrollment within reach and manage enrollment, then the person's own rules
-  // (within the caller's user reach, manage user, a signed-in session).
-  app.post(
-    CLIENT_AUTH_CERTIFICATE,
-    authenticated,
-    idParams,
-    validateJson(clientAuthGenerateSchema),
-    async (c) => {
-      const principal = c.var.principal;
-      const { csr } = c.req.valid('json');
-      const now = deps.now();
-      const answer = await db.transaction().execute(async (trx) => {
-        const { row } = await enrollments.locate(trx, principal, c.req.valid('param'), 'manage', true);
-        if (row.seat.user_id === null) {
-          throw new ApiError(409, 'The enrollment is for a device; client authentication is for people.');
-        }
-        const owner = await PERSON_CERTIFICATE_OWNERS.find(trx, principal, row.seat.user_id, true);
-        if (!owner) throw new ApiError(404, USER_NOT_FOUND);
-        assertMayRegister(PERSON_CERTIFICATE_OWNERS, principal, owner);
-        return generateClientAuthCertificate(trx, c, deps, owner, csr, now);
-      });
-      c.header('ETag', entityTag(answer.item.version));
-      return c.json(answer, 201);
-    },
-  );
+  // Q-61 (decision 033): asks for a client-authentication certificate for the enrollment's person,
+  // who makes it through the enrollment link where they are; the administrator never receives a
+  // certificate or a key. The enrollment within reach and manage enrollment, then the person as
+  // their own generate route judges it (within the caller's user reach, manage user and all the
+  // person holds, a signed-in session), then the enrollment's state. Asking again changes nothing.
+  app.post(CLIENT_AUTH_CERTIFICATE, authenticated, idParams, async (c) => {
+    const principal = c.var.principal;
+    const now = deps.now();
+    const answer = await db.transaction().execute(async (trx) => {
+      const { row } = await enrollments.locate(trx, principal, c.req.valid('param'), 'manage', true);
+      if (row.seat.user_id === null) {
+        throw new ApiError(409, 'The enrollment is for a device; client authentication is for people.');
+      }
+      const owner = await PERSON_CERTIFICATE_OWNERS.find(trx, principal, row.seat.user_id, true);
+      if (!owner) throw new ApiError(404, USER_NOT_FOUND);
+      assertMayRegister(PERSON_CERTIFICATE_OWNERS, principal, owner);
+      const status = effectiveStatus(row, now);
+      if (status === 'cancelled' || status === 'expired') {
+        throw new ApiError(
+          409,
+          `The enrollment is ${status}; its link opens nothing to make a certificate with.`,
+        );
+      }
+      if (row.client_auth_certificate_id !== null) {
+        throw new ApiError(409, 'The client certificate asked for on this enrollment was made already.');
+      }
+      if (row.client_auth_requested_at === null) {
+        await updateEnrollment(trx, row.id, {
+          client_auth_requested_at: now,
+          client_auth_requested_by: principal.userId,
+        });
+        await auditChange(trx, c, deps, {
+          action: 'UPDATE',
+          resourceType: 'ENROLLMENT',
+          resourceId: row.id,
+          accountId: row.account_id,
+          details: updateDetails({ client_auth: null }, { client_auth: 'requested' }, ['client_auth']),
+        });
+      }
+      return readBack(trx, row.id);
+    });
+    c.header('ETag', entityTag(answer.version));
+    return c.json(answer);
+  });
 
   // The enrollee (no session) ------------------------------------------------------------------
 
@@ -647,6 +673,69 @@ export function enrollmentRoutes(deps: AppDeps): Hono<AppEnv> {
       });
     });
     return c.body(null, 204);
+  });
+
+  /**
+   * The client certificate asked for the enrollee (decision 033): judged by the code as the other
+   * public calls, then 410 once a pending link expired, 409 when cancelled, when nothing was asked
+   * for, or when the person is gone.
+   */
+  async function clientAuthOffer(executor: Kysely<Database>, row: StoredEnrollment, now: Date) {
+    const status = effectiveStatus(row, now);
+    if (status === 'expired') throw new ApiError(410, 'The enrollment link has expired; ask for a new one.');
+    if (status === 'cancelled') throw new ApiError(409, 'The enrollment is cancelled.');
+    const person =
+      row.client_auth_requested_at === null || row.seat.user_id === null
+        ? undefined
+        : await executor
+            .selectFrom('users')
+            .select(['id', 'user_name', 'primary_account_id'])
+            .where('id', '=', row.seat.user_id)
+            .executeTakeFirst();
+    if (!person) throw new ApiError(409, 'No client certificate was asked for on this enrollment.');
+    return person;
+  }
+
+  app.get(PUBLIC_CLIENT_AUTH_CERTIFICATE, codeParams, async (c) => {
+    const { row } = await judgeCode(c, c.req.valid('param'));
+    const person = await clientAuthOffer(db, row, deps.now());
+    const answer: PublicClientAuthOffer = {
+      status: clientAuthOf(row)?.status ?? 'requested',
+      user_name: person.user_name,
+      account_name: row.account_name,
+    };
+    return c.json(answer);
+  });
+
+  // The enrollee's CSR, made in their browser: the certificate signs the person in once issued, in
+  // their name whatever the CSR says, and is theirs alone (decision 033).
+  app.post(PUBLIC_CLIENT_AUTH_CERTIFICATE, codeParams, validateJson(clientAuthGenerateSchema), async (c) => {
+    const judged = await judgeCode(c, c.req.valid('param'));
+    const { csr } = c.req.valid('json');
+    const answer = await db.transaction().execute(async (trx) => {
+      const row = await relock(trx, judged.row);
+      const now = deps.now();
+      const person = await clientAuthOffer(trx, row, now);
+      if (row.client_auth_certificate_id !== null) {
+        throw new ApiError(409, 'The client certificate of this enrollment was made already.');
+      }
+      const actor = enrolleeActor(row.seat, c, judged.address);
+      const { item, issued } = await issueClientAuthCertificate(trx, deps, actor, person, csr, now);
+      await updateEnrollment(trx, row.id, { client_auth_certificate_id: item.id });
+      await auditChangeBy(trx, actor, deps, {
+        action: 'UPDATE',
+        resourceType: 'ENROLLMENT',
+        resourceId: row.id,
+        accountId: row.account_id,
+        details: updateDetails({ client_auth: 'requested' }, { client_auth: 'issued' }, ['client_auth']),
+      });
+      return {
+        certificate: issued.pem,
+        chain: issued.chain,
+        serial_number: issued.row.serial_number,
+      } satisfies PublicClientAuthIssued;
+    });
+    return c.json(answer, 201);
   });
 
   return app;

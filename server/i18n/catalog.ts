@@ -2,7 +2,12 @@ import { readFile } from 'node:fs/promises';
 import { type I18n, setupI18n } from '@lingui/core';
 import { formatter } from '@lingui/format-po';
 import { compileMessageOrThrow } from '@lingui/message-utils/compileMessage';
-import { CONSOLE_LOCALES, type ConsoleLocale, DEFAULT_CONSOLE_LOCALE } from '../../contract/locales.ts';
+import {
+  bcp47For,
+  CONSOLE_LOCALES,
+  type ConsoleLocale,
+  DEFAULT_CONSOLE_LOCALE,
+} from '../../contract/locales.ts';
 
 /**
  * The server's own catalog (docs/decisions/018-users-roles-and-tokens.md §6.4): the sentences of the
@@ -51,7 +56,10 @@ export async function loadServerCatalogs(): Promise<ServerCatalogs> {
         throw new Error(`The ${locale} server catalog's message "${id}" does not compile.`, { cause: error });
       }
     }
-    catalogs.set(locale, setupI18n({ locale, messages: { [locale]: messages } }));
+    // Plural forms are chosen by Intl.PluralRules, which takes the BCP 47 tag (pt-BR), not the
+    // catalog's directory name (pt_BR).
+    const tag = bcp47For(locale);
+    catalogs.set(locale, setupI18n({ locale: tag, messages: { [tag]: messages } }));
   }
   return catalogs;
 }

@@ -150,19 +150,31 @@ const KIND_TEXTS: Record<MailKind, (i18n: I18n, values: Values) => KindTexts> = 
   }),
 };
 
-/** In hours from two hours up (72 hours), in minutes below (60 minutes), so no "1 hours". */
-function lifetimeSentence(i18n: I18n, minutes: number): string {
-  return minutes >= 120 && minutes % 60 === 0
-    ? i18n._({
-        id: 'mail.link.lifetime_hours',
-        message: 'This link works once and expires in {hours} hours.',
-        values: { hours: minutes / 60 },
-      })
-    : i18n._({
-        id: 'mail.link.lifetime_minutes',
-        message: 'This link works once and expires in {minutes} minutes.',
-        values: { minutes },
-      });
+/**
+ * How long the link works, in the largest unit that says it exactly: days from one day up (7 days,
+ * 3 days), hours under a day (1 hour, 12 hours), minutes otherwise (30 minutes), each with the
+ * language's plural forms, so never "168 hours" nor "1 hours".
+ */
+export function lifetimeSentence(i18n: I18n, minutes: number): string {
+  if (minutes >= 24 * 60 && minutes % (24 * 60) === 0) {
+    return i18n._({
+      id: 'mail.link.lifetime_days',
+      message: 'This link works once and expires in {days, plural, one {# day} other {# days}}.',
+      values: { days: minutes / (24 * 60) },
+    });
+  }
+  if (minutes >= 60 && minutes % 60 === 0) {
+    return i18n._({
+      id: 'mail.link.lifetime_hours',
+      message: 'This link works once and expires in {hours, plural, one {# hour} other {# hours}}.',
+      values: { hours: minutes / 60 },
+    });
+  }
+  return i18n._({
+    id: 'mail.link.lifetime_minutes',
+    message: 'This link works once and expires in {minutes, plural, one {# minute} other {# minutes}}.',
+    values: { minutes },
+  });
 }
 
 /**

@@ -8,14 +8,7 @@ import {
   clientAuthGeneratedSchema,
 } from '../../../contract/schemas/client-auth.ts';
 import { apiRequest } from '../../lib/api-client.ts';
-import {
-  type CertificateOwner,
-  certificatePaths,
-  clientAuthKeys,
-  type GenerateTarget,
-  generatePath,
-  listOwnerId,
-} from './queries.ts';
+import { type CertificateOwner, certificatePaths, clientAuthKeys } from './queries.ts';
 
 /*
  * Certificates are credentials: none of these changes is queued for later, and each is started from
@@ -30,14 +23,14 @@ export const clientAuthMutationKeys = {
 };
 
 /** POST the CSR (the key stays in the page); the answer holds the certificate and its chain. */
-export function useGenerateClientAuthCertificate(target: GenerateTarget) {
+export function useGenerateClientAuthCertificate(owner: CertificateOwner) {
   const queryClient = useQueryClient();
-  const userId = listOwnerId(target);
+  const userId = owner.id;
   return useMutation({
     mutationKey: clientAuthMutationKeys.generate(userId),
     meta: { errorToast: false },
     mutationFn: (csr: string) =>
-      apiRequest('POST', generatePath(target), { body: { csr }, schema: clientAuthGeneratedSchema }),
+      apiRequest('POST', certificatePaths(owner).list, { body: { csr }, schema: clientAuthGeneratedSchema }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: clientAuthKeys.list(userId) }),
   });
 }

@@ -21,23 +21,6 @@ export function certificatePaths(owner: CertificateOwner) {
   };
 }
 
-/**
- * Where a certificate is generated: on its owner's list, or through an enrollment of a person (Q-61),
- * which lands on that person's list.
- */
-export type GenerateTarget = CertificateOwner | { kind: 'enrollment'; id: string; personId: string };
-
-export function generatePath(target: GenerateTarget): string {
-  return target.kind === 'enrollment'
-    ? apiPaths.enrollments.clientAuthCertificate(target.id)
-    : certificatePaths(target).list;
-}
-
-/** The user whose list shows the generated certificate. */
-export function listOwnerId(target: GenerateTarget): string {
-  return target.kind === 'enrollment' ? target.personId : target.id;
-}
-
 export const clientAuthKeys = {
   all: () => ['client-auth-certificates'] as const,
   list: (userId: string) => [...clientAuthKeys.all(), userId] as const,

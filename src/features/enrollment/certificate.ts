@@ -1,4 +1,5 @@
 import type { CertificateStatus } from '../../../contract/certificate-policy.ts';
+import { distinguishedNameText } from '../../../contract/distinguished-name.ts';
 import { x509 } from '../../lib/x509.ts';
 
 /** What the last step shows of the issued certificate, read in the browser from its PEM. */
@@ -15,8 +16,9 @@ export interface CertificateSummary {
 export function summarizeCertificate(pem: string, now: Date = new Date()): CertificateSummary {
   const certificate = new x509.X509Certificate(pem);
   return {
-    subject: certificate.subject,
-    issuer: certificate.issuer,
+    // Most specific first (CN=…,O=…), as RFC 4514 writes names: the encoding order reads backwards.
+    subject: distinguishedNameText(certificate.subjectName.toJSON()),
+    issuer: distinguishedNameText(certificate.issuerName.toJSON()),
     notBefore: certificate.notBefore,
     notAfter: certificate.notAfter,
     serialNumber: certificate.serialNumber.toLowerCase(),

@@ -1,6 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPaths } from '../../../contract/paths.ts';
-import { type EnrollmentCreate, enrollmentCreatedSchema } from '../../../contract/schemas/enrollments.ts';
+import {
+  type EnrollmentCreate,
+  enrollmentCreatedSchema,
+  enrollmentSchema,
+} from '../../../contract/schemas/enrollments.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 import { enrollmentKeys } from './queries.ts';
 
@@ -8,6 +12,7 @@ export const enrollmentMutationKeys = {
   create: () => ['enrollments', 'create'] as const,
   resend: (id: string) => ['enrollments', 'resend', id] as const,
   cancel: (id: string) => ['enrollments', 'cancel', id] as const,
+  askClientAuth: (id: string) => ['enrollments', 'client-auth', id] as const,
 };
 
 /*
@@ -54,5 +59,21 @@ export function useCancelEnrollment(id: string) {
     mutationFn: (version: number) =>
       apiRequest('DELETE', apiPaths.enrollments.byId(id), { ifMatch: version }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: enrollmentKeys.all() }),
+  });
+}
+
+/**
+ * POST enrollment/{id}/client-auth-certificate (Q-61, decision 033): asks for a client certificate
+ * for the enrollment's person, who makes it through their link. Nothing but the enrollment comes
+ * back: the certificate and its key are the enrollee's.
+ */
+export function useAskForClientCertificate(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: enrollmentMutationKeys.askClientAuth(id),
+    meta: { errorToast: false },
+    mutationFn: () =>
+      apiRequest('POST', apiPaths.enrollments.clientAuthCertificate(id), { schema: enrollmentSchema }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: enrollmentKeys.all() }),
   });
 }

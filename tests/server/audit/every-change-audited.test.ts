@@ -922,13 +922,24 @@ const CASES: Case[] = [
     operation: 'post /account/ui-api/v1/enrollment/{id}/client-auth-certificate',
     run: async () => {
       const { id } = await enrollment();
+      return {
+        call: () => asSystem('POST', apiPaths.enrollments.clientAuthCertificate(id)),
+        expected: bySystem('UPDATE', 'ENROLLMENT'),
+      };
+    },
+  },
+  {
+    operation: 'post /account/ui-api/v2/enrollment/{id}/{code}/client-auth-certificate',
+    run: async () => {
+      const { id, code, personId } = await enrollment();
+      await json(asSystem('POST', apiPaths.enrollments.clientAuthCertificate(id)), 200);
       const { pem } = await createCsr();
       return {
         call: () =>
-          asSystem('POST', apiPaths.enrollments.clientAuthCertificate(id), {
+          send(harness, 'POST', apiPaths.enrollments.publicClientAuthCertificate(id, code), {
             body: { csr: pem },
           }),
-        expected: bySystem('CREATE', 'CLIENT_AUTH_CERT'),
+        expected: { action: 'CREATE', resourceType: 'CLIENT_AUTH_CERT', actorId: personId, secrets: [code] },
       };
     },
   },

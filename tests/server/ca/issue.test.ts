@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeCertificate as agentCertificate } from '../../../agent/keystores/x509.ts';
 import type { ProfilePolicy } from '../../../contract/certificate-policy.ts';
 import type { AuditActor } from '../../../server/audit/change.ts';
 import { describeCertificate } from '../../../server/ca/describe.ts';
@@ -6,6 +7,7 @@ import { exportCertificate } from '../../../server/ca/export.ts';
 import { type IssueRequest, issueCertificate } from '../../../server/ca/issue.ts';
 import { revokeCertificate } from '../../../server/ca/revoke.ts';
 import { x509 } from '../../../server/ca/x509.ts';
+import { summarizeCertificate } from '../../../src/features/enrollment/certificate.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 import {
   createCsr,
@@ -150,6 +152,59 @@ describe('issued certificates', () => {
         revocation_reason: { from: null, to: 'superseded' },
       },
     });
+  });
+
+  it('gives Authentication what signing in takes: a signature, and key transport for an RSA key, never non-repudiation', async () => {
+    const usages = async (keyType: 'RSA 2048' | 'EC P-256') => {
+      const issued = await issue({ csr: (await createCsr(keyType)).pem });
+      const leaf = await files.write(`authentication-${keyType.replace(' ', '-')}.pem`, issued.pem);
+      const text = await tool('openssl', ['x509', '-in', leaf, '-noout', '-ext', 'keyUsage']);
+      expect(text.status).toBe(0);
+      return text.output.replace(/\s+/g, ' ').trim();
+    };
+    // RSA: smart-card logon (PKINIT) may have the KDC encrypt the reply key to the certificate's key.
+    expect(await usages('RSA 2048')).toBe('X509v3 Key Usage: critical Digital Signature, Key Encipherment');
+    // EC: ECDHE and PKINIT's Diffie-Hellman use ephemeral keys; the certificate's key only signs.
+    expect(await usages('EC P-256')).toBe('X509v3 Key Usage: critical Digital Signature');
+  });
+
+  it('show their issuer and subject most specific first on every screen, as openssl prints RFC 4514', async () => {
+    const issued = await issue({
+      subject: {
+        common_name: 'Ada Lovelace, Analyst',
+        organization_units: ['Field'],
+        organization_name: 'Northwind',
+        country: 'DE',
+      },
+    });
+    const leaf = await files.write('names.pem', issued.pem);
+    const printed = await tool('openssl', [
+      'x509',
+      '-in',
+      leaf,
+      '-noout',
+      '-nameopt',
+      'RFC2253',
+      '-issuer',
+      '-subject',
+    ]);
+    expect(printed.status).toBe(0);
+    const issuer = /^issuer=(.*)$/m.exec(printed.output)?.[1];
+    const subject = /^subject=(.*)$/m.exec(printed.output)?.[1];
+    expect(issuer).toMatch(/^CN=.* Issuing CA,O=/);
+    expect(subject).toBe('CN=Ada Lovelace\\, Analyst,OU=Field,O=Northwind,C=DE');
+
+    const onThePage = summarizeCertificate(issued.pem);
+    expect(onThePage.issuer).toBe(issuer);
+    expect(onThePage.subject).toBe(subject);
+    const fromTheAgent = agentCertificate(new x509.X509Certificate(issued.pem));
+    expect(fromTheAgent.issuer).toBe(issuer);
+    expect(fromTheAgent.subject).toBe(subject);
+    const onTheCertificatePage = await describeCertificate(new x509.X509Certificate(issued.pem), new Date());
+    expect(onTheCertificatePage.issuer.distinguished_name).toBe(issuer);
+    expect(onTheCertificatePage.subject.distinguished_name).toBe(subject);
+    // The stored subject of the issuing CA is written in the same order.
+    expect(issuer).toBe(ca.issuing.subject);
   });
 
   it('maps key usages, extended key usages and names from the policy, and gnutls reads and verifies it', async () => {

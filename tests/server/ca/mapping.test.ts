@@ -12,7 +12,7 @@ const ec = { algorithm: 'EC', curve: 'P-256' } as const;
 
 describe('the key-usage mapping (decision 019 §4)', () => {
   it('maps each spec usage to its X.509 bits, key management by key type', () => {
-    expect(keyUsageFlags(['Authentication'], rsa)).toBe(digitalSignature);
+    expect(keyUsageFlags(['Authentication'], rsa)).toBe(digitalSignature | keyEncipherment);
     expect(keyUsageFlags(['Authentication'], ec)).toBe(digitalSignature);
     expect(keyUsageFlags(['DigitalSignature'], ec)).toBe(digitalSignature | nonRepudiation);
     expect(keyUsageFlags(['KeyManagement'], rsa)).toBe(keyEncipherment);

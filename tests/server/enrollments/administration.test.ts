@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '../../../contract/paths.ts';
 import type { ApiErrorCode } from '../../../contract/schemas/common.ts';
 import type { Enrollment, EnrollmentCreated, EnrollmentList } from '../../../contract/schemas/enrollments.ts';
+import { x509 } from '../../../server/ca/x509.ts';
 import { loadServerCatalogs } from '../../../server/i18n/catalog.ts';
 import { insertAccount } from '../accounts/helpers.ts';
 import { createCsr, insertTestProfile, withCertificateAuthority } from '../ca/helpers.ts';
@@ -138,12 +139,10 @@ describe('authorization', () => {
           change,
         );
         if (read[0] !== 200 || index === 1) {
-          const csr = (await createCsr()).pem;
           const generate = await call(harness, 'POST', apiPaths.enrollments.clientAuthCertificate(id), {
             token,
-            body: { csr },
           });
-          expect(generate.status).toBe(caller === 'system' ? 201 : (read[0] as number));
+          expect(generate.status).toBe(caller === 'system' ? 200 : (read[0] as number));
         }
       }
       const list = await call(harness, 'GET', apiPaths.enrollments.list, { token });
@@ -446,26 +445,102 @@ describe('deleting an account', () => {
   });
 });
 
-describe('client authentication for an enrollment (Q-61)', () => {
-  it("issues the person's client-authentication certificate, as their own generate route does", async () => {
-    const response = await call(
-      harness,
-      'POST',
-      apiPaths.enrollments.clientAuthCertificate(enrollmentA.enrollment.id),
-      {
+describe('client authentication for an enrollment (Q-61, decision 033)', () => {
+  it('goes to the enrollee through their link: the administrator asks and receives neither certificate nor key', async () => {
+    const { enrollment, code } = await createEnrollment(harness, callers['account admin'].token, {
+      account_id: accountA,
+      profile_id: profileA,
+      seat: { kind: 'user', user_id: personA },
+    });
+    const ask = () =>
+      call(harness, 'POST', apiPaths.enrollments.clientAuthCertificate(enrollment.id), {
         token: callers['account admin'].token,
-        body: { csr: (await createCsr()).pem },
-      },
+      });
+    const asked = await ask();
+    expect(asked.status).toBe(200);
+    const text = await asked.text();
+    expect(text).not.toMatch(/BEGIN|certificate"|chain/);
+    expect((JSON.parse(text) as Enrollment).client_auth).toMatchObject({
+      status: 'requested',
+      client_auth_certificate_id: null,
+    });
+    const held = () =>
+      harness.deps.db
+        .selectFrom('client_auth_certificates')
+        .select(['id', 'user_id', 'created_by'])
+        .where('user_id', '=', personA)
+        .execute();
+    const before = await held();
+    // Asking again changes nothing and records nothing.
+    const events = () =>
+      harness.deps.db
+        .selectFrom('audit_events')
+        .select('action')
+        .where('resource_id', '=', enrollment.id)
+        .execute();
+    const eventsAsked = (await events()).length;
+    expect((await ask()).status).toBe(200);
+    expect(await events()).toHaveLength(eventsAsked);
+
+    // The enrollee sees what was asked, in whose name, and sends the CSR of a key made where they are.
+    const offerPath = apiPaths.enrollments.publicClientAuthCertificate(enrollment.id, code);
+    const offer = await publicCall(harness, 'GET', offerPath);
+    expect(offer.status).toBe(200);
+    expect(await offer.json()).toMatchObject({ status: 'requested', account_name: expect.any(String) });
+    const { pem, keys } = await createCsr('RSA 2048', 'CN=chosen by the browser');
+    const made = await publicCall(harness, 'POST', offerPath, { body: { csr: pem } });
+    expect(made.status).toBe(201);
+    const issued = (await made.json()) as { certificate: string; chain: string[]; serial_number: string };
+    expect(JSON.stringify(issued)).not.toContain('PRIVATE KEY');
+    expect(issued.chain).toHaveLength(2);
+    const certificate = new x509.X509Certificate(issued.certificate);
+    const exported = await certificate.publicKey.export();
+    expect(Buffer.from(await crypto.subtle.exportKey('spki', exported))).toEqual(
+      Buffer.from(await crypto.subtle.exportKey('spki', keys.publicKey)),
     );
-    expect(response.status).toBe(201);
-    const answer = (await response.json()) as { item: { id: string }; certificate: string; chain: string[] };
-    expect(answer.chain).toHaveLength(2);
-    const stored = await harness.deps.db
-      .selectFrom('client_auth_certificates')
-      .select('user_id')
-      .where('id', '=', answer.item.id)
+    const after = await held();
+    expect(after).toHaveLength(before.length + 1);
+    const registered = after.find((row) => !before.some((old) => old.id === row.id));
+    // The person's own certificate, registered by the person through the link.
+    expect(registered).toMatchObject({ user_id: personA, created_by: personA });
+    const read = await call(harness, 'GET', apiPaths.enrollments.byId(enrollment.id), {
+      token: callers['account admin'].token,
+    });
+    const afterMade = (await read.json()) as Enrollment;
+    expect(afterMade.client_auth).toMatchObject({
+      status: 'issued',
+      client_auth_certificate_id: registered?.id,
+    });
+    expect((await publicCall(harness, 'POST', offerPath, { body: { csr: pem } })).status).toBe(409);
+    expect((await ask()).status).toBe(409);
+
+    // Cancelling the enrollment revokes what its link made, the client certificate included.
+    const version = afterMade.version;
+    const cancelled = await call(harness, 'DELETE', apiPaths.enrollments.byId(enrollment.id), {
+      token: callers['account admin'].token,
+      headers: { 'If-Match': `"${version}"` },
+    });
+    expect(cancelled.status).toBe(204);
+    const revoked = await harness.deps.db
+      .selectFrom('certificates')
+      .select('revoked_at')
+      .where('serial_number', '=', issued.serial_number)
       .executeTakeFirstOrThrow();
-    expect(stored.user_id).toBe(personA);
+    expect(revoked.revoked_at).not.toBeNull();
+  });
+
+  it('offers the enrollee nothing that was not asked for, and judges the code as every public call', async () => {
+    const { enrollment, code } = await createEnrollment(harness, callers['account admin'].token, {
+      account_id: accountA,
+      profile_id: profileA,
+      seat: { kind: 'user', user_id: personA },
+    });
+    const path = apiPaths.enrollments.publicClientAuthCertificate(enrollment.id, code);
+    expect((await publicCall(harness, 'GET', path)).status).toBe(409);
+    const { pem } = await createCsr();
+    expect((await publicCall(harness, 'POST', path, { body: { csr: pem } })).status).toBe(409);
+    const wrong = apiPaths.enrollments.publicClientAuthCertificate(enrollment.id, 'A'.repeat(26));
+    expect((await publicCall(harness, 'POST', wrong, { body: { csr: pem } })).status).toBe(404);
   });
 
   it('answers a device enrollment 409', async () => {

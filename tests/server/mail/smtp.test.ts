@@ -88,7 +88,7 @@ describe('a message sent over SMTP', () => {
     const text = message.text ?? '';
     expect(text).toContain('Hallo <b>Anna</b> & "Co",');
     expect(text).toContain('Grace Hopper hat für Sie ein Benutzerkonto');
-    expect(text).toContain('in 72 Stunden ab');
+    expect(text).toContain('in 3 Tagen ab');
     const link = linkIn(text);
     expect(link.origin).toBe(PUBLIC_URL);
     expect(link.pathname).toMatch(new RegExp(`^/account/verify/${anna.id}/[A-Za-z0-9_-]{43}$`));
@@ -130,7 +130,7 @@ describe('a message sent over SMTP', () => {
     const [first, second] = mailbox.messages.map((message) => linkIn(message.text ?? ''));
     if (first === undefined || second === undefined) throw new Error('Two links expected.');
     expect(first.pathname).toMatch(new RegExp(`^/account/reset-password/${anna.id}/`));
-    expect(mailbox.messages[0]?.text).toContain('in 60 Minuten ab');
+    expect(mailbox.messages[0]?.text).toContain('in 1 Stunde ab');
 
     const stateOf = async (url: URL) =>
       harness.deps.db

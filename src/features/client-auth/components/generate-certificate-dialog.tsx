@@ -11,7 +11,7 @@ import { SelectField, TextField } from '../../../components/ui/field.tsx';
 import { Form } from '../../../components/ui/form.tsx';
 import { useForm } from '../../../lib/form/use-form.ts';
 import { useGenerateClientAuthCertificate } from '../mutations.ts';
-import type { GenerateTarget } from '../queries.ts';
+import type { CertificateOwner } from '../queries.ts';
 import './client-auth.css';
 
 /** The PKCS#12 file ready to download: its object URL and name. The key itself is already gone. */
@@ -38,7 +38,7 @@ export function GenerateCertificateDialog({
   open,
   onOpenChange,
 }: {
-  owner: GenerateTarget;
+  owner: CertificateOwner;
   userName: string;
   open: boolean;
   onOpenChange: (open: boolean) => void;

@@ -241,25 +241,38 @@ function InstalledCertificate({
   };
   return (
     <>
-      <Alert tone="success">
-        <p>
-          <Trans>
-            The certificate with the serial number {serialNumber} is installed in {label}. You can sign in
-            with it now.
-          </Trans>
-        </p>
-      </Alert>
       {keystore.location === SOFTWARE_KEYSTORE_LOCATION ? (
-        <Alert tone="info">
+        <>
+          <Alert tone="success">
+            <p>
+              <Trans>
+                The certificate with the serial number {serialNumber} is installed in {label}, next to its
+                key, on this computer.
+              </Trans>
+            </p>
+          </Alert>
+          <Alert tone="info">
+            <p>
+              <Trans>
+                Browsers do not read the trust agent's software keystore, so this certificate does not sign
+                you in to the console or to websites by itself. Programs that work with the trust agent use it
+                on this computer. To use it in your browser or in other programs, see the{' '}
+                <Link to="/client-tools">user guide of the client tools</Link>.
+              </Trans>
+            </p>
+          </Alert>
+        </>
+      ) : (
+        <Alert tone="success">
           <p>
             <Trans>
-              The certificate is in the trust agent's software keystore on this computer only. To use it in
-              your browser or in other programs, see the{' '}
-              <Link to="/client-tools">user guide of the client tools</Link>.
+              The certificate with the serial number {serialNumber} is installed on the token {label}, next to
+              its key. Wherever the token is plugged in and its driver is installed, your browser and other
+              programs can use it: you can sign in with it now.
             </Trans>
           </p>
         </Alert>
-      ) : null}
+      )}
       {signInFailure ? (
         <Alert tone="error">
           <p>{errorPageText(signInFailure, i18n)}</p>

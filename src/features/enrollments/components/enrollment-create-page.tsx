@@ -128,8 +128,10 @@ function CreateForm({
           required
         />
         {kind === 'user' ? (
+          // Keyed by the account so a change of account makes a new select; the keys of siblings
+          // differ, or React keeps the old account's select beside the new one.
           <PersonField
-            key={accountId}
+            key={`person:${accountId}`}
             accountId={accountId}
             userId={prefill.user}
             field={form.field('seat.user_id')}
@@ -150,7 +152,7 @@ function CreateForm({
             />
           </fieldset>
         )}
-        <ProfileField key={accountId} accountId={accountId} field={form.field('profile_id')} />
+        <ProfileField key={`profile:${accountId}`} accountId={accountId} field={form.field('profile_id')} />
         <div className="enrollments__actions">
           <Button {...form.submitProps}>
             <Trans>Enroll and send the link</Trans>

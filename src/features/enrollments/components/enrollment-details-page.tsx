@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
 import {
   ENROLLMENT_CODE_TTL_DAYS,
   type Enrollment,
@@ -19,7 +19,7 @@ import { formatTimestamp } from '../../../lib/dates.ts';
 import { usePermissionFlags } from '../../../lib/permissions.tsx';
 import { Temporal } from '../../../lib/temporal.ts';
 import { ENROLLMENT_MANAGE_FLAGS } from '../access.ts';
-import { useCancelEnrollment, useResendEnrollment } from '../mutations.ts';
+import { useAskForClientCertificate, useCancelEnrollment, useResendEnrollment } from '../mutations.ts';
 import { enrollmentKeys, enrollmentQueryOptions } from '../queries.ts';
 import { EnrollmentStatusBadge, SEAT_KIND_LABELS } from './enrollment-labels.tsx';
 import { EnrollmentLink } from './enrollment-link.tsx';
@@ -42,26 +42,12 @@ export function enrollmentActions(status: Enrollment['status']): {
   };
 }
 
-export interface ClientAuthDialogProps {
-  personId: string;
-  personName: string;
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-}
-
 /**
  * One enrollment: its seat, profile, status and code, what the enrollee's page chose once issued, the
  * certificate it issued; Resend (a new link, shown once) and Cancel or Revoke certificate for whoever
  * manages enrollments.
  */
-export function EnrollmentDetailsPage({
-  id,
-  clientAuthDialog,
-}: {
-  id: string;
-  /** Q-61: the dialog generating a client-authentication certificate for the enrollment's person. */
-  clientAuthDialog: (props: ClientAuthDialogProps) => ReactNode;
-}) {
+export function EnrollmentDetailsPage({ id }: { id: string }) {
   const { i18n } = useLingui();
   const query = useSuspenseQuery(enrollmentQueryOptions(id));
   const enrollment = query.data;
@@ -70,6 +56,12 @@ export function EnrollmentDetailsPage({
   const actions = enrollmentActions(enrollment.status);
   const [dialog, setDialog] = useState<'resend' | 'withdraw' | 'clientAuth' | null>(null);
   const personId = enrollment.seat.kind === 'user' ? enrollment.seat.user_id : null;
+  // Q-61 (decision 033): a person's enrollment whose link still works may carry a client certificate
+  // the person makes through it; it is asked for once.
+  const mayAskClientAuth =
+    personId !== null &&
+    enrollment.client_auth === null &&
+    (enrollment.status === 'pending' || enrollment.status === 'issued' || enrollment.status === 'redeemed');
   const name = enrollment.seat.name;
 
   return (
@@ -81,7 +73,7 @@ export function EnrollmentDetailsPage({
         <EnrollmentStatusBadge status={enrollment.status} />
       </div>
       <CachedDataNotice updatedAt={query.dataUpdatedAt} />
-      {manages && (actions.resend || actions.withdraw || personId) ? (
+      {manages && (actions.resend || actions.withdraw || mayAskClientAuth) ? (
         <p className="enrollments__actions">
           {actions.resend ? (
             <NeedsConnection>
@@ -92,11 +84,11 @@ export function EnrollmentDetailsPage({
               )}
             </NeedsConnection>
           ) : null}
-          {personId ? (
+          {mayAskClientAuth ? (
             <NeedsConnection>
               {(gate) => (
                 <Button variant="secondary" {...gate.controlProps} onClick={() => setDialog('clientAuth')}>
-                  <Trans>Generate client certificate</Trans>
+                  <Trans>Ask for a client certificate</Trans>
                 </Button>
               )}
             </NeedsConnection>
@@ -170,6 +162,17 @@ export function EnrollmentDetailsPage({
           {enrollment.keystore_type !== null ? (
             <DetailsRow label={<Trans>Keystore type</Trans>}>{enrollment.keystore_type}</DetailsRow>
           ) : null}
+          {enrollment.client_auth !== null && personId !== null ? (
+            <DetailsRow label={<Trans>Client certificate of {name}</Trans>}>
+              {enrollment.client_auth.status === 'requested' ? (
+                <Trans>Asked for: {name} makes it through their enrollment link.</Trans>
+              ) : (
+                <Link to="/access/administrators/$id/client-auth" params={{ id: personId }}>
+                  <Trans>Made by {name}: open their client certificates</Trans>
+                </Link>
+              )}
+            </DetailsRow>
+          ) : null}
           {enrollment.certificate_id !== null ? (
             <DetailsRow label={<Trans>Certificate</Trans>}>
               <Link to="/ca/certificates/$id" params={{ id: enrollment.certificate_id }}>
@@ -179,19 +182,69 @@ export function EnrollmentDetailsPage({
           ) : null}
         </dl>
       </section>
-      {personId
-        ? clientAuthDialog({
-            personId,
-            personName: name,
-            open: dialog === 'clientAuth',
-            onOpenChange: (open) => setDialog(open ? 'clientAuth' : null),
-          })
-        : null}
+      {dialog === 'clientAuth' ? (
+        <AskClientCertificateDialog enrollment={enrollment} onClose={() => setDialog(null)} />
+      ) : null}
       {dialog === 'resend' ? <ResendDialog enrollment={enrollment} onClose={() => setDialog(null)} /> : null}
       {dialog === 'withdraw' && actions.withdraw ? (
         <WithdrawDialog enrollment={enrollment} kind={actions.withdraw} onClose={() => setDialog(null)} />
       ) : null}
     </section>
+  );
+}
+
+/**
+ * Q-61 (decision 033): the certificate is the enrollee's, so the administrator asks for it and the
+ * person makes it through their enrollment link, where its key is made and stays. Success is the
+ * spec's generateSuccess notice.
+ */
+function AskClientCertificateDialog({
+  enrollment,
+  onClose,
+}: {
+  enrollment: Enrollment;
+  onClose: () => void;
+}) {
+  const { t } = useLingui();
+  const ask = useAskForClientCertificate(enrollment.id);
+  const name = enrollment.seat.name;
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => (open ? undefined : onClose())}
+      title={<Trans>Ask {name} for a client certificate?</Trans>}
+      description={
+        <Trans>
+          The certificate signs {name} in and is issued in {name}'s user name. {name} makes it through their
+          enrollment link, in the browser where they open it: its key is made there and never reaches you.
+        </Trans>
+      }
+    >
+      <div className="dialog__form">
+        {ask.error ? <FormErrorAlert error={ask.error} /> : null}
+        <div className="dialog__actions">
+          <Button variant="secondary" onClick={onClose}>
+            <Trans>Cancel</Trans>
+          </Button>
+          <Button
+            busy={ask.isPending}
+            onClick={() =>
+              ask.mutate(undefined, {
+                onSuccess: () => {
+                  notify(
+                    'success',
+                    t`${name} can now make their client certificate through the enrollment link.`,
+                  );
+                  onClose();
+                },
+              })
+            }
+          >
+            <Trans>Ask for the certificate</Trans>
+          </Button>
+        </div>
+      </div>
+    </Dialog>
   );
 }
 

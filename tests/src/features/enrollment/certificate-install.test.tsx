@@ -96,7 +96,10 @@ describe('CertificateInstall', () => {
     await renderInstall(agent, { certificate: CERTIFICATE });
     const user = await unlock();
 
-    await screen.findByText(/is installed in Software keystore/);
+    await screen.findByText(/is installed in Software keystore, next to its key, on this computer\./);
+    // No browser reads the agent's software keystore: the page does not promise a sign-in with it.
+    expect(screen.queryByText(/sign in with it now/)).toBeNull();
+    expect(screen.getByText(/Browsers do not read the trust agent's software keystore/)).toBeTruthy();
     expect(agent.commands.map((entry) => entry.command)).toEqual(['verifypin', 'importCert']);
     expect(agent.commands[1]?.request).toMatchObject({
       keystoreId: 'software',
@@ -233,7 +236,8 @@ describe('CertificateInstall with the desktop client', () => {
     const client = fakeHelper<DesktopClientCommands>({ pkcs7: () => ok({ certificate: {}, profile: {} }) });
     await renderDesktopClientInstall(client);
 
-    await screen.findByText(/is installed in device-token/);
+    // A token is read wherever it is plugged in: there, the browser can sign in with it.
+    await screen.findByText(/is installed on the token device-token.*you can sign in with it now\./);
     // The software keystore cannot take a hardware profile's certificate.
     expect(screen.queryByRole('radio', { name: 'Software keystore' })).toBeNull();
     expect(client.commands).toEqual([

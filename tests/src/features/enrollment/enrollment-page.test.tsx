@@ -77,7 +77,8 @@ beforeAll(async () => {
   ]);
   const certificate = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: '0a1b2c',
-    name: 'CN=Grace Hopper, O=Harbour Works',
+    // Encoded as a CA encodes names, the organization before the common name.
+    name: 'O=Harbour Works, CN=Grace Hopper',
     notBefore: new Date(Date.now() - 60_000),
     notAfter: new Date(Date.now() + 365 * 86_400_000),
     keys,
@@ -201,10 +202,8 @@ describe('EnrollmentPage', () => {
       certificate: certificatePem,
     });
 
-    // Self-signed in this test: subject and issuer are the same name.
-    expect(await screen.findAllByText('CN=Grace Hopper, O=Harbour Works', { selector: 'dd' })).toHaveLength(
-      2,
-    );
+    // Self-signed in this test: subject and issuer are the same name, shown most specific first.
+    expect(await screen.findAllByText('CN=Grace Hopper,O=Harbour Works', { selector: 'dd' })).toHaveLength(2);
     expect(screen.getByText('0a1b2c')).toBeTruthy();
     expect(document.querySelector('[data-status="issued"]')?.textContent).toBe('Issued');
   });

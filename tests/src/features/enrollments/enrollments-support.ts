@@ -31,6 +31,7 @@ export function enrollment(overrides: Partial<Enrollment> = {}): Enrollment {
     created_at: '2026-11-20T09:00:00.000Z',
     issued_at: null,
     redeemed_at: null,
+    client_auth: null,
     version: 4,
     ...overrides,
   };

@@ -7,7 +7,7 @@ import { BUILT_IN_ROLES } from '../../../../contract/permissions.ts';
 import type { Enrollment, EnrollmentStatus } from '../../../../contract/schemas/enrollments.ts';
 import type { UserSummary } from '../../../../contract/schemas/users.ts';
 import { toaster } from '../../../../src/components/ui/toast.tsx';
-import { ACCOUNT_ID, profileFixture } from '../../fixtures.ts';
+import { ACCOUNT_ID, customerFixture, profileFixture } from '../../fixtures.ts';
 import { json, mockApi, renderApp, signedInHandlers } from '../../support.tsx';
 import { ENROLLMENT_ID, enrollment, PROFILE_ID } from './enrollments-support.ts';
 
@@ -171,6 +171,51 @@ describe('New enrollment', () => {
     expect(screen.queryByDisplayValue(LINK)).toBeNull();
   });
 
+  it('replaces the person select when the account changes, offering the new account’s people only', async () => {
+    const OTHER_ACCOUNT = '5a7c9e1b-3d5f-4b7d-9f1b-3d5f7b9d1f3b';
+    const colleague: UserSummary = {
+      ...person,
+      id: '9e1b3d5f-7a9c-4e1b-8d5f-7a9c1e3b5d7f',
+      first_name: 'Katherine',
+      last_name: 'Johnson',
+      email: 'katherine@example.com',
+    };
+    enrollmentsApi({
+      handlers: {
+        ...signedInHandlers(
+          profileFixture({ access_scope: 'partner', primary_account_id: ACCOUNT_ID }),
+          BUILT_IN_ROLES.partner_administrator.permissions,
+        ),
+        [`GET ${V1}/tenants`]: () =>
+          json({
+            items: [
+              customerFixture({ id: ACCOUNT_ID, name: 'Example Corp', display_name: 'Example Corp' }),
+              customerFixture({ id: OTHER_ACCOUNT, name: 'Northwind', display_name: 'Northwind' }),
+            ],
+            total: 2,
+          }),
+        [`GET ${V1}/user`]: ({ url }) =>
+          json(
+            url.searchParams.get('account_id') === OTHER_ACCOUNT
+              ? { items: [colleague], total: 1 }
+              : { items: [person], total: 1 },
+          ),
+        [`GET ${V1}/account/${OTHER_ACCOUNT}/profile`]: () => json({ items: [], total: 0 }),
+      },
+    });
+    renderApp(`/account/ca/enrollments/create?account=${ACCOUNT_ID}`);
+    const user = userEvent.setup();
+    await screen.findByRole('option', { name: /Grace Hopper/ });
+    const form = within(
+      screen.getByRole('heading', { name: 'New enrollment', level: 1 }).closest('section') as HTMLElement,
+    );
+    await user.selectOptions(form.getByLabelText(/^Account/), OTHER_ACCOUNT);
+    await screen.findByRole('option', { name: /Katherine Johnson/ });
+    await waitFor(() => expect(screen.queryByRole('option', { name: /Grace Hopper/ })).toBeNull());
+    expect(form.getAllByLabelText(/^Person/)).toHaveLength(1);
+    expect(form.getAllByLabelText(/^Certificate profile/)).toHaveLength(1);
+  });
+
   it('starts with the person and account the address names', async () => {
     enrollmentsApi();
     renderApp(`/account/ca/enrollments/create?account=${ACCOUNT_ID}&user=${PERSON_ID}`);
@@ -255,6 +300,54 @@ describe('One enrollment', () => {
     expect(await screen.findByText('Certificate revoked.')).toBeTruthy();
     const remove = calls.find((call) => call.method === 'DELETE');
     expect(remove?.headers.get('If-Match')).toBe('"4"');
+  });
+
+  it('asks for the person’s client certificate, which the person makes through the link, and says whose it is', async () => {
+    const seat = { ...enrollment().seat, kind: 'user' as const, user_id: PERSON_ID, name: 'Grace Hopper' };
+    let asked = false;
+    const record = () =>
+      enrollment({
+        seat,
+        client_auth: asked
+          ? {
+              status: 'requested',
+              requested_at: '2026-11-21T09:00:00.000Z',
+              client_auth_certificate_id: null,
+            }
+          : null,
+      });
+    const { calls } = enrollmentsApi({
+      record,
+      handlers: {
+        [`POST ${V1}/enrollment/${ENROLLMENT_ID}/client-auth-certificate`]: () => {
+          asked = true;
+          return json(record());
+        },
+      },
+    });
+    renderApp(`/account/ca/enrollments/${ENROLLMENT_ID}`);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Ask for a client certificate' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Ask Grace Hopper for a client certificate?' });
+    expect(dialog.textContent).toContain('its key is made there and never reaches you');
+    await user.click(within(dialog).getByRole('button', { name: 'Ask for the certificate' }));
+    expect(
+      await screen.findByText(
+        'Grace Hopper can now make their client certificate through the enrollment link.',
+      ),
+    ).toBeTruthy();
+    const post = calls.find(
+      (call) => call.method === 'POST' && call.path.endsWith('/client-auth-certificate'),
+    );
+    // No CSR is sent and nothing offers a download: the key and certificate are the enrollee's.
+    expect(post).toBeDefined();
+    expect(JSON.stringify(post?.body ?? {})).not.toContain('csr');
+    expect(
+      await screen.findByText('Asked for: Grace Hopper makes it through their enrollment link.'),
+    ).toBeTruthy();
+    expect(screen.getByText('Client certificate of Grace Hopper')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Ask for a client certificate' })).toBeNull();
+    expect(screen.queryByText(/Download/)).toBeNull();
   });
 
   it('shows a refused cancellation in our words inside the dialog', async () => {

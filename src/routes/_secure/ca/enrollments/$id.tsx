@@ -1,6 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { RequirePermissions } from '../../../../components/require-permissions.tsx';
-import { GenerateCertificateDialog } from '../../../../features/client-auth/components/generate-certificate-dialog.tsx';
 import { ENROLLMENT_READ_FLAGS } from '../../../../features/enrollments/access.ts';
 import { EnrollmentDetailsPage } from '../../../../features/enrollments/components/enrollment-details-page.tsx';
 import { EnrollmentsErrorPage } from '../../../../features/enrollments/components/enrollments-error-page.tsx';
@@ -15,17 +14,7 @@ export const Route = createFileRoute('/_secure/ca/enrollments/$id')({
     const { id } = Route.useParams();
     return (
       <RequirePermissions flags={ENROLLMENT_READ_FLAGS}>
-        <EnrollmentDetailsPage
-          id={id}
-          clientAuthDialog={({ personId, personName, open, onOpenChange }) => (
-            <GenerateCertificateDialog
-              owner={{ kind: 'enrollment', id, personId }}
-              userName={personName}
-              open={open}
-              onOpenChange={onOpenChange}
-            />
-          )}
-        />
+        <EnrollmentDetailsPage id={id} />
       </RequirePermissions>
     );
   },
