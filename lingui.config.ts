@@ -7,7 +7,8 @@ import { CONSOLE_LOCALES, DEFAULT_CONSOLE_LOCALE } from './contract/locales.ts';
  * texts of its own screens and few others (docs/decisions/028-catalogs-by-area.md):
  * - `public`: the sign-in page, the root layout and what every page shares (the form kit, the
  *   error and validation texts). It is loaded with the language, before any page renders.
- * - `public-pages`, `enrollment`, `trust-agent`: the other pages before sign-in, loaded by their routes.
+ * - `public-pages`, `enrollment`, `trust-agent`, `client-certificate`: the other pages before sign-in,
+ *   loaded by their routes.
  * - `console`: the secure layout's: the shell, the components shared by secure screens, and the
  *   accounts area, the first screen after sign-in.
  * - `access`, `ca`, `reporting`, `profile`: one per area of src/routes/_secure, loaded by the area's
@@ -33,7 +34,6 @@ const sharedFeatureModules = [
   'features/enrollments/components/enrollment-labels.tsx',
   'features/enrollments/components/enrollments-sections.tsx',
   'features/organizations/components/account-organizations.tsx',
-  'features/client-auth/components/generate-certificate-dialog.tsx',
 ].map(src);
 
 /** An area's catalog: its routes and its features, less what `console` holds for all. */
@@ -72,6 +72,9 @@ export default defineConfig({
     areaCatalog('public-pages', ['features/setup', 'features/account-setup', 'features/welcome']),
     areaCatalog('enrollment', ['features/enrollment']),
     areaCatalog('trust-agent', ['components/trust-agent']),
+    // The client-certificate dialog of the enrollment link; secure screens find its texts in `console`,
+    // which holds every component.
+    areaCatalog('client-certificate', ['components/client-certificate']),
     {
       path: '<rootDir>/src/locales/{locale}/console',
       include: [

@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { apiPaths, CONSOLE_BASE_PATH } from '../contract/paths.ts';
 import type { EnrollmentCreated } from '../contract/schemas/enrollments.ts';
@@ -9,6 +13,9 @@ import { signInThroughApi } from './support/accounts-api.ts';
 import { ADMINISTRATOR, ensureSetUp } from './support/administrator.ts';
 import { createProfileThroughApi } from './support/certificates-api.ts';
 import { linkIn } from './support/mailbox.ts';
+
+/** The password of the PKCS#12 file the enrollee's browser writes. */
+const P12_PASSWORD = 'enrollee-file-2468';
 
 /** Names unique to this run, so a story repeated on the same server finds only its own enrollments. */
 const RUN = Date.now().toString(36);
@@ -174,5 +181,38 @@ test('a system administrator enrolls a device, resends its link, cancels another
     await expect(page.getByText(`Asked for: ${name} makes it through their enrollment link.`)).toBeVisible();
     await expect(page.getByText(`Client certificate of ${name}`)).toBeVisible();
     await expect(page.getByRole('link', { name: /\.p12$/ })).toHaveCount(0);
+  });
+
+  await test.step('the person makes the client certificate on their enrollment link; the key stays in their file', async () => {
+    const { email, user_name: userName } = viewer as Profile;
+    const mail = await mailbox.waitForMail(email, (message) =>
+      linkIn(message).pathname.includes('/enrollment/'),
+    );
+    const link = linkIn(mail);
+    await page.goto(`${link.pathname}${link.search}`);
+    const offer = page.getByRole('region', { name: 'Client certificate for signing in' });
+    await expect(offer).toContainText(`a client certificate in your name (${userName})`);
+    await assertAccessible(page);
+    await offer.getByRole('button', { name: 'Make my client certificate' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Generate certificate' });
+    await dialog.getByLabel('File password', { exact: true }).fill(P12_PASSWORD);
+    await dialog.getByLabel('Repeat file password').fill(P12_PASSWORD);
+    await dialog.getByRole('button', { name: 'Generate' }).click();
+    const saved = page.waitForEvent('download');
+    await page.getByRole('link', { name: /^Download .*\.p12$/ }).click();
+    const file = path.join(await mkdtemp(path.join(tmpdir(), 'enrollee-p12-')), 'client.p12');
+    await (await saved).saveAs(file);
+    const certificates = execFileSync(
+      'openssl',
+      ['pkcs12', '-in', file, '-nokeys', '-passin', `pass:${P12_PASSWORD}`],
+      {
+        encoding: 'utf8',
+      },
+    );
+    // The person's own certificate, its key in the file and nowhere else.
+    expect(certificates).toMatch(new RegExp(`subject=.*CN = ${userName}\n`));
+    expect(certificates).toContain(`friendlyName: ${userName}`);
+    await page.getByRole('button', { name: 'Done' }).click();
+    await expect(offer).toContainText(`Your client certificate (${userName}) was made.`);
   });
 });

@@ -39,6 +39,7 @@ export type ConsoleCatalog =
   | 'public-pages'
   | 'enrollment'
   | 'trust-agent'
+  | 'client-certificate'
   | 'console'
   | 'access'
   | 'ca'

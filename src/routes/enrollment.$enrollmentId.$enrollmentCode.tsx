@@ -1,3 +1,4 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { createFileRoute, redirect } from '@tanstack/react-router';
 import { EnrollmentPage } from '../features/enrollment/components/enrollment-page.tsx';
 import { enrollmentByCodeQueryOptions } from '../features/enrollment/queries.ts';
@@ -12,7 +13,11 @@ import { loadAreaCatalog } from '../lib/i18n.ts';
  */
 export const Route = createFileRoute('/enrollment/$enrollmentId/$enrollmentCode')({
   loader: async ({ context, params }) => {
-    const catalogs = Promise.all([loadAreaCatalog('enrollment'), loadAreaCatalog('trust-agent')]);
+    const catalogs = Promise.all([
+      loadAreaCatalog('enrollment'),
+      loadAreaCatalog('trust-agent'),
+      loadAreaCatalog('client-certificate'),
+    ]);
     const [queryClient] = await Promise.all([context.loadQueryClient(), catalogs]);
     try {
       const enrollment = await queryClient.fetchQuery(
@@ -25,7 +30,7 @@ export const Route = createFileRoute('/enrollment/$enrollmentId/$enrollmentCode'
           search: { reason: enrollment.status === 'cancelled' ? 'enrollmentCancelled' : 'enrollmentUsed' },
         });
       }
-      return enrollment;
+      return { enrollment, queryClient };
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const { errorCode, search } = enrollmentLinkErrorOf(error.status, error.code, error.retryAfterSeconds);
@@ -39,7 +44,12 @@ export const Route = createFileRoute('/enrollment/$enrollmentId/$enrollmentCode'
   },
   component: function EnrollmentRoute() {
     const { enrollmentCode } = Route.useParams();
-    const enrollment = Route.useLoaderData();
-    return <EnrollmentPage key={enrollmentCode} enrollment={enrollment} code={enrollmentCode} />;
+    const { enrollment, queryClient } = Route.useLoaderData();
+    // The page's own queries (the client certificate asked for the enrollee) use the query client.
+    return (
+      <QueryClientProvider client={queryClient}>
+        <EnrollmentPage key={enrollmentCode} enrollment={enrollment} code={enrollmentCode} />
+      </QueryClientProvider>
+    );
   },
 });

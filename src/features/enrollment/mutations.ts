@@ -1,10 +1,13 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPaths } from '../../../contract/paths.ts';
 import {
   type EnrollmentCertificateRequest,
   enrollmentCertificateSchema,
+  publicClientAuthIssuedSchema,
 } from '../../../contract/schemas/enrollments.ts';
 import { clientAuthLoginUrlSchema } from '../../../contract/schemas/identity.ts';
 import { apiRequest } from '../../lib/api-client.ts';
+import { enrollmentKeys } from './queries.ts';
 
 /*
  * The enrollee's calls. The page is public: the enrollment's id and mailed code are the credential,
@@ -22,6 +25,25 @@ export function requestEnrollmentCertificate(
     body: request,
     schema: enrollmentCertificateSchema,
     sessionCheck: false,
+  });
+}
+
+/**
+ * POST enrollment/{id}/{code}/client-auth-certificate: the client certificate asked for the
+ * enrollee, issued for the CSR their browser made (decision 033); the key stays in the page.
+ */
+export function useEnrolleeClientCertificate(id: string, code: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    meta: { errorToast: false },
+    mutationFn: (csr: string) =>
+      apiRequest('POST', apiPaths.enrollments.publicClientAuthCertificate(id, code), {
+        body: { csr },
+        schema: publicClientAuthIssuedSchema,
+        sessionCheck: false,
+      }),
+    // The offer then says the certificate was made.
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: enrollmentKeys.clientAuth(id, code) }),
   });
 }
 

@@ -6,6 +6,7 @@ import { Link } from '@tanstack/react-router';
 import { type ReactNode, useState } from 'react';
 import type { ClientAuthCertificate, ClientAuthSource } from '../../../../contract/schemas/client-auth.ts';
 import { CertificateStatusBadge } from '../../../components/certificate-status-badge.tsx';
+import { ClientCertificateDialog } from '../../../components/client-certificate/client-certificate-dialog.tsx';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
 import { TableFrame } from '../../../components/list/table-frame.tsx';
 import { notify } from '../../../components/notify.ts';
@@ -17,9 +18,13 @@ import { Switch } from '../../../components/ui/switch.tsx';
 import { useProfile } from '../../../lib/current-user.ts';
 import { userDate } from '../../../lib/dates.ts';
 import { errorPageText } from '../../../lib/error-messages.ts';
-import { useSendClientAuthSetupMail, useSetClientAuthEnabled } from '../mutations.ts';
+import {
+  useGenerateClientAuthCertificate,
+  useSendClientAuthSetupMail,
+  useSetClientAuthEnabled,
+} from '../mutations.ts';
 import { type CertificateOwner, clientAuthListQueryOptions } from '../queries.ts';
-import { GenerateCertificateDialog } from './generate-certificate-dialog.tsx';
+
 import { UploadCertificateForm } from './upload-certificate-form.tsx';
 import './client-auth.css';
 
@@ -49,6 +54,7 @@ export function ClientAuthPage({
 }) {
   const certificates = useQuery(clientAuthListQueryOptions(owner));
   const [generating, setGenerating] = useState(false);
+  const generate = useGenerateClientAuthCertificate(owner);
   const [uploading, setUploading] = useState(false);
   return (
     <section className="page client-auth" aria-labelledby="page-title">
@@ -94,8 +100,8 @@ export function ClientAuthPage({
         {({ items }) => <CertificateTable owner={owner} certificates={items} manage={manage} />}
       </QueryStatus>
       {manage ? (
-        <GenerateCertificateDialog
-          owner={owner}
+        <ClientCertificateDialog
+          issuer={generate}
           userName={userName}
           open={generating}
           onOpenChange={setGenerating}

@@ -13,6 +13,7 @@ import { useTrustAgent } from '../../../trust-agent/use-trust-agent.ts';
 import type { ChosenKeystore, EnrollmentDetails, IssueProgress } from '../issue.ts';
 import { redeemEnrollment, requestEnrollmentCertificate } from '../mutations.ts';
 import { CertificateView } from './certificate-view.tsx';
+import { ClientCertificateOffer } from './client-certificate-offer.tsx';
 import { DetailsStep } from './details-step.tsx';
 import { IssueStep } from './issue-step.tsx';
 import { KeystoreStep } from './keystore-step.tsx';
@@ -156,6 +157,7 @@ export function EnrollmentPage({ enrollment, code, agentClient }: EnrollmentPage
           </Button>
         </p>
       ) : null}
+      <ClientCertificateOffer enrollmentId={enrollment.id} code={code} />
     </PublicLayout>
   );
 }

@@ -3,6 +3,7 @@ import 'reflect-metadata';
 import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
 import * as x509 from '@peculiar/x509';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryHistory, createRootRoute, createRouter, RouterProvider } from '@tanstack/react-router';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -101,9 +102,11 @@ async function renderPage(
     history: createMemoryHistory({ initialEntries: ['/'] }),
   });
   render(
-    <I18nProvider i18n={i18n}>
-      <RouterProvider router={router} />
-    </I18nProvider>,
+    <QueryClientProvider client={new QueryClient()}>
+      <I18nProvider i18n={i18n}>
+        <RouterProvider router={router} />
+      </I18nProvider>
+    </QueryClientProvider>,
   );
   await screen.findByText('Certificate enrollment');
   await agent.emit({ type: 'status', status: { phase: 'ready', agent: AGENT } });
@@ -305,6 +308,28 @@ describe('EnrollmentPage', () => {
     await user.click(await screen.findByRole('button', { name: 'Issue the certificate' }));
     expect((await screen.findByRole('alert')).textContent).toContain('This enrollment was used already');
     expect(screen.queryByRole('button', { name: 'Issue the certificate' })).toBeNull();
-    expect(api.calls).toHaveLength(1);
+    // One certificate request; the page's other call asks whether a client certificate waits.
+    expect(api.calls.filter((call) => call.path.endsWith('/certificate'))).toHaveLength(1);
+  });
+
+  it('offers the enrollee the client certificate an administrator asked for, and nothing when none was', async () => {
+    mockApi({
+      [`GET ${BASE}/client-auth-certificate`]: () =>
+        json({ status: 'requested', user_name: 'ada', account_name: 'Northwind' }),
+    });
+    await renderPage(fakeAgent({}), { keystores: [], tokens: [] });
+    const offer = await screen.findByRole('region', { name: 'Client certificate for signing in' });
+    expect(offer.textContent).toContain('Northwind asks for a client certificate in your name (ada)');
+    expect(screen.getByRole('button', { name: 'Make my client certificate' })).toBeTruthy();
+  });
+
+  it('shows no client certificate when none was asked for', async () => {
+    mockApi({
+      [`GET ${BASE}/client-auth-certificate`]: () => apiError(409, 'No client certificate was asked for.'),
+    });
+    await renderPage(fakeAgent({}), { keystores: [], tokens: [] });
+    await waitFor(() =>
+      expect(screen.queryByRole('region', { name: 'Client certificate for signing in' })).toBeNull(),
+    );
   });
 });

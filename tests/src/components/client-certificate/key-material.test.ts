@@ -6,7 +6,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as x509 from '@peculiar/x509';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildPkcs12, generateKeyAndCsr } from '../../../../src/features/client-auth/key-material.ts';
+import {
+  buildPkcs12,
+  generateKeyAndCsr,
+} from '../../../../src/components/client-certificate/key-material.ts';
 
 /**
  * The browser's key material, run in Node (the same WebCrypto): the CSR carries the key, and the

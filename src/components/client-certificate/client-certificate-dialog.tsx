@@ -4,15 +4,13 @@ import {
   type ClientAuthGenerateForm,
   clientAuthGenerateFormSchema,
   pkcs12ConfirmationIssue,
-} from '../../../../contract/schemas/client-auth.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import { Dialog } from '../../../components/ui/dialog.tsx';
-import { SelectField, TextField } from '../../../components/ui/field.tsx';
-import { Form } from '../../../components/ui/form.tsx';
-import { useForm } from '../../../lib/form/use-form.ts';
-import { useGenerateClientAuthCertificate } from '../mutations.ts';
-import type { CertificateOwner } from '../queries.ts';
-import './client-auth.css';
+} from '../../../contract/schemas/client-auth.ts';
+import { useForm } from '../../lib/form/use-form.ts';
+import { Button } from '../ui/button.tsx';
+import { Dialog } from '../ui/dialog.tsx';
+import { SelectField, TextField } from '../ui/field.tsx';
+import { Form } from '../ui/form.tsx';
+import './client-certificate.css';
 
 /** The PKCS#12 file ready to download: its object URL and name. The key itself is already gone. */
 interface Download {
@@ -27,23 +25,34 @@ function fileNameOf(userName: string): string {
 }
 
 /**
- * Generates a client certificate (decision 019): the browser makes the key pair and a CSR, the server
- * issues the certificate from the CSR, and the browser packs key, certificate and chain into a
- * PKCS#12 file protected by the password typed here. The key and the password never leave the page;
- * the key is dropped once the file is built, and the file once it was downloaded or the dialog closed.
+ * The request that issues the certificate for a CSR: the user's own client-certificate list, or an
+ * enrollee's link (decision 033). A TanStack mutation fits as it is.
  */
-export function GenerateCertificateDialog({
-  owner,
+export interface CertificateIssuer {
+  mutateAsync: (csr: string) => Promise<{ certificate: string; chain: string[] }>;
+  reset: () => void;
+}
+
+/**
+ * Generates a client certificate (decisions 019 and 033): the browser makes the key pair and a CSR,
+ * the server issues the certificate from the CSR, and the browser packs key, certificate and chain
+ * into a PKCS#12 file protected by the password typed here. The key and the password never leave
+ * the page; the key is dropped once the file is built, and the file once it was downloaded or the
+ * dialog closed. Used by the certificate's holder only: the person on their own page, or the enrollee
+ * on their enrollment link.
+ */
+export function ClientCertificateDialog({
+  issuer,
   userName,
   open,
   onOpenChange,
 }: {
-  owner: CertificateOwner;
+  issuer: CertificateIssuer;
   userName: string;
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
-  const generate = useGenerateClientAuthCertificate(owner);
+  const generate = issuer;
   const [download, setDownload] = useState<Download | null>(null);
   const [downloaded, setDownloaded] = useState(false);
 
@@ -58,7 +67,7 @@ export function GenerateCertificateDialog({
   };
 
   const submit = async ({ key_type, password }: ClientAuthGenerateForm) => {
-    const material = await import('../key-material.ts');
+    const material = await import('./key-material.ts');
     const { keys, csr } = await material.generateKeyAndCsr(key_type, userName);
     const issued = await generate.mutateAsync(csr);
     const p12 = await material.buildPkcs12({
@@ -82,7 +91,7 @@ export function GenerateCertificateDialog({
       title={download ? <Trans>Download your certificate</Trans> : <Trans>Generate certificate</Trans>}
     >
       {download ? (
-        <div className="client-auth__download">
+        <div className="client-certificate__download">
           <p>
             {downloaded ? (
               <Trans>
