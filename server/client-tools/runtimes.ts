@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { ClientToolOs } from '../../contract/schemas/client-tools.ts';
@@ -132,8 +132,9 @@ const execFileAsync = promisify(execFile);
 export async function runtimeTarball(runtime: NodeRuntime, cacheDir: string): Promise<Buffer> {
   const file = path.join(cacheDir, `${runtime.package}-${runtime.version}.tgz`);
   if (!existsSync(file)) {
-    const fetching = path.join(cacheDir, `fetching-${process.pid}-${Date.now()}`);
-    await mkdir(fetching, { recursive: true });
+    // A folder of this fetch's own: two packages are built at once, each fetching its runtime.
+    await mkdir(cacheDir, { recursive: true });
+    const fetching = await mkdtemp(path.join(cacheDir, 'fetching-'));
     try {
       await execFileAsync(
         process.platform === 'win32' ? 'npm.cmd' : 'npm',
