@@ -11,7 +11,7 @@ import { assertOnAccounts } from './pages/shell.ts';
 import { assertOnSignIn, fillSignInSteps, goToSignIn } from './pages/sign-in.ts';
 import { signInThroughApi } from './support/accounts-api.ts';
 import { ADMINISTRATOR, ensureSetUp } from './support/administrator.ts';
-import { createProfileThroughApi } from './support/certificates-api.ts';
+import { createCsr, createProfileThroughApi } from './support/certificates-api.ts';
 import { linkIn } from './support/mailbox.ts';
 
 /** The password of the PKCS#12 file the enrollee's browser writes. */
@@ -53,10 +53,12 @@ test('a system administrator enrolls a device, resends its link, cancels another
 }) => {
   let accountName = '';
   let otherId = '';
+  let profileId = '';
+  let token = '';
   let viewer: Profile | undefined;
 
   await test.step('the account has a certificate profile and a second enrollment, through the API', async () => {
-    const token = await signInThroughApi(request, {
+    token = await signInThroughApi(request, {
       username: ADMINISTRATOR.username,
       password: ADMINISTRATOR.password,
     });
@@ -64,6 +66,7 @@ test('a system administrator enrolls a device, resends its link, cancels another
     viewer = (await (await request.get(apiPaths.profile, { headers })).json()) as Profile;
     const profile = await createProfileThroughApi(request, token, viewer.primary_account_id, PROFILE_NAME);
     accountName = profile.account_name;
+    profileId = profile.id;
     const response = await request.post(apiPaths.enrollments.create, {
       headers,
       data: {
@@ -214,5 +217,53 @@ test('a system administrator enrolls a device, resends its link, cancels another
     expect(certificates).toContain(`friendlyName: ${userName}`);
     await page.getByRole('button', { name: 'Done' }).click();
     await expect(offer).toContainText(`Your client certificate (${userName}) was made.`);
+  });
+  await test.step('an enrollee who used their link already gets a link of its own for the client certificate', async () => {
+    const { id: userId, email, user_name: userName, primary_account_id: accountId } = viewer as Profile;
+    const headers = { Authorization: `Bearer ${token}` };
+    const created = await request.post(apiPaths.enrollments.create, {
+      headers,
+      data: { account_id: accountId, profile_id: profileId, seat: { kind: 'user', user_id: userId } },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+    const { enrollment, enrollment_url: url } = (await created.json()) as EnrollmentCreated;
+    // The enrollee's page, as its API calls: the certificate issued and put away, the link used.
+    const { id, code } = idAndCode(url);
+    const issued = await request.post(apiPaths.enrollments.certificate(id, code), {
+      data: {
+        name: `${userName} ${RUN}`,
+        end_date: new Date(Date.now() + 300 * 86_400_000).toISOString().slice(0, 10),
+        csr: await createCsr(`CN=${userName}`),
+        common_name: userName,
+        enrollment_method: 'DTA',
+        keystore_type: 'DTM_SOFTWARE',
+      },
+    });
+    expect(issued.status(), await issued.text()).toBe(201);
+    expect((await request.put(apiPaths.enrollments.redeem(id, code))).status()).toBe(204);
+
+    await page.goto(`${CONSOLE_BASE_PATH}/ca/enrollments/${enrollment.id}`);
+    await page.getByRole('button', { name: 'Ask for a client certificate' }).click();
+    const name = enrollment.seat.name;
+    const dialog = page.getByRole('dialog', { name: `Ask ${name} for a client certificate?` });
+    await expect(dialog).toContainText(`so ${name} gets a new link by e-mail for the client certificate`);
+    await dialog.getByRole('button', { name: 'Ask for the certificate' }).click();
+    await expect(
+      page.getByText(`${name} gets an e-mail with a new link to make their client certificate.`),
+    ).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Send the client certificate link again' })).toBeVisible();
+
+    const mail = await mailbox.waitForMail(
+      email,
+      (message) => message.subject === 'Make your client certificate',
+    );
+    const link = linkIn(mail);
+    expect(link.pathname).not.toContain(code);
+    await page.goto(`${link.pathname}${link.search}`);
+    await expect(page.getByRole('heading', { name: 'Your client certificate', level: 1 })).toBeVisible();
+    const offer = page.getByRole('region', { name: 'Client certificate for signing in' });
+    await expect(offer).toContainText(`a client certificate in your name (${userName})`);
+    await expect(offer.getByRole('button', { name: 'Make my client certificate' })).toBeVisible();
+    await assertAccessible(page);
   });
 });

@@ -21,6 +21,7 @@ import * as auditEventContent from './migrations/20261227T0900-audit-event-conte
 import * as accountNameSearch from './migrations/20261229T0900-account-name-search.ts';
 import * as principalChangeNotifications from './migrations/20261229T1000-principal-change-notifications.ts';
 import * as enrollmentClientAuth from './migrations/20261230T0900-enrollment-client-auth.ts';
+import * as enrollmentClientAuthMail from './migrations/20261231T0900-enrollment-client-auth-mail.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -49,6 +50,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261229T0900-account-name-search': accountNameSearch,
   '20261229T1000-principal-change-notifications': principalChangeNotifications,
   '20261230T0900-enrollment-client-auth': enrollmentClientAuth,
+  '20261231T0900-enrollment-client-auth-mail': enrollmentClientAuthMail,
 };
 
 const staticProvider: MigrationProvider = {

@@ -46,7 +46,7 @@ import {
 } from '../http/entity-tags.ts';
 import { ApiError } from '../http/errors.ts';
 import { invalidField, validateJson, validateParams, validateQuery } from '../http/validate.ts';
-import { enrollmentPath } from '../mail/kinds.ts';
+import { type EnrollmentMailKind, enrollmentPath } from '../mail/kinds.ts';
 import { dropWaitingEnrollmentMail, enqueueEnrollmentMail } from '../mail/outbox.ts';
 import { type ResourceKind, versionedResource } from '../resources/versioned-resource.ts';
 import { assertEnrollmentAccess } from './access.ts';
@@ -300,6 +300,7 @@ export function enrollmentRoutes(deps: AppDeps): Hono<AppEnv> {
       );
       const url = enrollmentUrl(deps, id, code.code);
       await enqueueEnrollmentMail(trx, {
+        kind: 'enrollment',
         enrollmentId: id,
         userId: seat.user_id,
         to: seat.email,
@@ -344,6 +345,52 @@ export function enrollmentRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.get(BY_ID, authenticated, idParams, (c) => enrollments.read(c, c.req.valid('param')));
 
+  /**
+   * A new code and a new week for the enrollment, mailed to its seat as `kind`: the old code and its
+   * waiting mail die, the wrong codes are forgotten. The trail says the code changed, never what it
+   * is. Answers the new link.
+   */
+  async function replaceCode(
+    trx: Kysely<Database>,
+    c: Context<AppEnv>,
+    row: StoredEnrollment,
+    now: Date,
+    kind: EnrollmentMailKind,
+  ): Promise<string> {
+    const code = newEnrollmentCode(now);
+    await updateEnrollment(trx, row.id, {
+      code_hash: code.hash,
+      code_expires_at: code.expiresAt,
+      failed_attempts: 0,
+    });
+    const url = enrollmentUrl(deps, row.id, code.code);
+    await enqueueEnrollmentMail(trx, {
+      kind,
+      enrollmentId: row.id,
+      userId: row.seat.user_id,
+      to: row.seat.email,
+      link: url,
+      requestedBy: c.var.principal.userId,
+      now,
+    });
+    await auditChange(trx, c, deps, {
+      action: 'UPDATE',
+      resourceType: 'ENROLLMENT',
+      resourceId: row.id,
+      accountId: row.account_id,
+      details: updateDetails(
+        {
+          code: row.code_hash,
+          code_expires_at: row.code_expires_at.toISOString(),
+          failed_attempts: row.failed_attempts,
+        },
+        { code: code.hash, code_expires_at: code.expiresAt.toISOString(), failed_attempts: 0 },
+        ['code_expires_at', 'failed_attempts'],
+      ),
+    });
+    return url;
+  }
+
   // A new code and a new week; the old code and its waiting mail die, the wrong codes are forgotten.
   app.post(RESEND, authenticated, idParams, async (c) => {
     const now = deps.now();
@@ -353,37 +400,7 @@ export function enrollmentRoutes(deps: AppDeps): Hono<AppEnv> {
       if (status !== 'pending' && status !== 'expired') {
         throw new ApiError(409, `The enrollment is ${status}; only a pending or expired one is sent again.`);
       }
-      const code = newEnrollmentCode(now);
-      await updateEnrollment(trx, row.id, {
-        code_hash: code.hash,
-        code_expires_at: code.expiresAt,
-        failed_attempts: 0,
-      });
-      const url = enrollmentUrl(deps, row.id, code.code);
-      await enqueueEnrollmentMail(trx, {
-        enrollmentId: row.id,
-        userId: row.seat.user_id,
-        to: row.seat.email,
-        link: url,
-        requestedBy: c.var.principal.userId,
-        now,
-      });
-      await auditChange(trx, c, deps, {
-        action: 'UPDATE',
-        resourceType: 'ENROLLMENT',
-        resourceId: row.id,
-        accountId: row.account_id,
-        // The code itself is withheld: the trail says it changed, never what it is.
-        details: updateDetails(
-          {
-            code: row.code_hash,
-            code_expires_at: row.code_expires_at.toISOString(),
-            failed_attempts: row.failed_attempts,
-          },
-          { code: code.hash, code_expires_at: code.expiresAt.toISOString(), failed_attempts: 0 },
-          ['code_expires_at', 'failed_attempts'],
-        ),
-      });
+      const url = await replaceCode(trx, c, row, now, 'enrollment');
       return { enrollment: await readBack(trx, row.id), enrollment_url: url } satisfies EnrollmentCreated;
     });
     deps.mail.nudge();
@@ -489,6 +506,12 @@ export function enrollmentRoutes(deps: AppDeps): Hono<AppEnv> {
           accountId: row.account_id,
           details: updateDetails({ client_auth: null }, { client_auth: 'requested' }, ['client_auth']),
         });
+      }
+      // A used link no longer opens the enrollment page, and the enrollee may have thrown its mail
+      // away: they get a new link of its own, which opens the client certificate only. Each ask
+      // sends one, so a lost or expired mail is replaced by asking again.
+      if (status === 'issued' || status === 'redeemed') {
+        await replaceCode(trx, c, row, now, 'enrollment_client_auth');
       }
       return readBack(trx, row.id);
     });
@@ -677,13 +700,16 @@ export function enrollmentRoutes(deps: AppDeps): Hono<AppEnv> {
 
   /**
    * The client certificate asked for the enrollee (decision 033): judged by the code as the other
-   * public calls, then 410 once a pending link expired, 409 when cancelled, when nothing was asked
+   * public calls, then 410 once the link expired, 409 when cancelled, when nothing was asked
    * for, or when the person is gone.
    */
   async function clientAuthOffer(executor: Kysely<Database>, row: StoredEnrollment, now: Date) {
-    const status = effectiveStatus(row, now);
-    if (status === 'expired') throw new ApiError(410, 'The enrollment link has expired; ask for a new one.');
-    if (status === 'cancelled') throw new ApiError(409, 'The enrollment is cancelled.');
+    // Unlike the pickup of the enrollment's own certificate, a link makes a client certificate
+    // within its lifetime only, whatever the enrollment's state: it signs the person in.
+    if (row.code_expires_at.getTime() <= now.getTime()) {
+      throw new ApiError(410, 'The enrollment link has expired; ask for a new one.');
+    }
+    if (row.stored_status === 'cancelled') throw new ApiError(409, 'The enrollment is cancelled.');
     const person =
       row.client_auth_requested_at === null || row.seat.user_id === null
         ? undefined

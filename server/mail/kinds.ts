@@ -20,8 +20,13 @@ export const MAIL_KINDS = [
   'client_auth_setup',
   // A certificate enrollment's link, to the person or the device's technician (decision 021).
   'enrollment',
+  // A new link of a used enrollment, to make the client certificate an administrator asked for
+  // after the enrollee had finished (decision 033).
+  'enrollment_client_auth',
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
+/** The messages that carry an enrollment's link. */
+export type EnrollmentMailKind = Extract<MailKind, 'enrollment' | 'enrollment_client_auth'>;
 
 /** What a one-time link lets its holder do; stored with the code's hash in `user_tokens`. */
 export type TokenPurpose = 'invitation' | 'verify_email' | 'reset_password';
@@ -91,6 +96,7 @@ export const MAIL_LINKS: Record<MailKind, OneTimeLink | PlainLink | CarriedLink 
     path: (userId) => `${CONSOLE_BASE_PATH}/access/administrators/${encodeURIComponent(userId)}/client-auth`,
   },
   enrollment: { type: 'carried', lifetimeMinutes: ENROLLMENT_CODE_TTL_DAYS * 24 * 60 },
+  enrollment_client_auth: { type: 'carried', lifetimeMinutes: ENROLLMENT_CODE_TTL_DAYS * 24 * 60 },
 };
 
 /** The enrollment page of one enrollment, with its code (overview §1). */

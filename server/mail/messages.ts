@@ -140,6 +140,16 @@ const KIND_TEXTS: Record<MailKind, (i18n: I18n, values: Values) => KindTexts> = 
     }),
     action: i18n._({ id: 'mail.enrollment.action', message: 'Enroll certificate' }),
   }),
+  enrollment_client_auth: (i18n, values) => ({
+    subject: i18n._({ id: 'mail.enrollment_client_auth.subject', message: 'Make your client certificate' }),
+    lead: i18n._({
+      id: 'mail.enrollment_client_auth.lead',
+      message:
+        '{actor} asked for a client certificate for {userName} in {account}, to sign in to the console with it. Open the link in the browser you sign in with; it makes the key there and gives it to you in a password-protected file.',
+      values,
+    }),
+    action: i18n._({ id: 'mail.enrollment_client_auth.action', message: 'Make my client certificate' }),
+  }),
   password_changed: (i18n, values) => ({
     subject: i18n._({ id: 'mail.password_changed.subject', message: 'Your password was changed' }),
     lead: i18n._({

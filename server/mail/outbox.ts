@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { MailKind } from './kinds.ts';
+import type { EnrollmentMailKind, MailKind } from './kinds.ts';
 
 export interface MailRequest {
   kind: MailKind;
@@ -48,6 +48,7 @@ export async function enqueueMail(trx: Kysely<Database>, request: MailRequest): 
 export async function enqueueEnrollmentMail(
   trx: Kysely<Database>,
   request: {
+    kind: EnrollmentMailKind;
     enrollmentId: string;
     userId: string | null;
     to: string;
@@ -62,7 +63,7 @@ export async function enqueueEnrollmentMail(
     .insertInto('mail_outbox')
     .values({
       id,
-      kind: 'enrollment',
+      kind: request.kind,
       user_id: request.userId,
       enrollment_id: request.enrollmentId,
       link: request.link,

@@ -529,6 +529,78 @@ describe('client authentication for an enrollment (Q-61, decision 033)', () => {
     expect(revoked.revoked_at).not.toBeNull();
   });
 
+  it('mails a used link a new one of its own, which makes the client certificate within its lifetime only', async () => {
+    const { enrollment, code } = await createEnrollment(harness, callers['account admin'].token, {
+      account_id: accountA,
+      profile_id: profileA,
+      seat: { kind: 'user', user_id: personA },
+    });
+    const issued = await publicCall(harness, 'POST', apiPaths.enrollments.certificate(enrollment.id, code), {
+      body: certificateRequest((await createCsr()).pem),
+    });
+    expect(issued.status).toBe(201);
+    expect((await publicCall(harness, 'PUT', apiPaths.enrollments.redeem(enrollment.id, code))).status).toBe(
+      204,
+    );
+
+    const clientAuthMail = () =>
+      harness.deps.db
+        .selectFrom('mail_outbox')
+        .select(['link', 'to_address'])
+        .where('enrollment_id', '=', enrollment.id)
+        .where('kind', '=', 'enrollment_client_auth')
+        .orderBy('created_at')
+        .execute();
+    const offerStatus = async (linkCode: string) =>
+      (
+        await publicCall(
+          harness,
+          'GET',
+          apiPaths.enrollments.publicClientAuthCertificate(enrollment.id, linkCode),
+        )
+      ).status;
+    const linkExpiresAt = (at: Date) =>
+      harness.deps.db
+        .updateTable('enrollments')
+        .set({ code_expires_at: at })
+        .where('id', '=', enrollment.id)
+        .execute();
+    const ask = () =>
+      call(harness, 'POST', apiPaths.enrollments.clientAuthCertificate(enrollment.id), {
+        token: callers['account admin'].token,
+      });
+    expect((await ask()).status).toBe(200);
+    const [mail] = await clientAuthMail();
+    expect(mail?.to_address).toBe('grace@example.com');
+    const first = codeOf(mail?.link ?? '');
+    expect(first).not.toBe(code);
+    // The used code is replaced: it opens nothing more, and the new one opens the offer only.
+    expect(await offerStatus(code)).toBe(404);
+    const reopened = await publicCall(harness, 'GET', apiPaths.enrollments.byCode(enrollment.id, first));
+    expect([reopened.status, (await errorOf(reopened)).code]).toEqual([409, 'enrollmentUsed']);
+    expect(await offerStatus(first)).toBe(200);
+
+    // Asking again sends another link, for a mail lost or thrown away; the one before stops working.
+    expect((await ask()).status).toBe(200);
+    const mails = await clientAuthMail();
+    const second = codeOf(mails.at(-1)?.link ?? '');
+    expect(mails).toHaveLength(1);
+    expect(await offerStatus(first)).toBe(404);
+
+    // Past the link's lifetime it makes nothing, although the enrollment's certificate is still picked up.
+    const offerPath = apiPaths.enrollments.publicClientAuthCertificate(enrollment.id, second);
+    await linkExpiresAt(new Date(Date.now() - 1000));
+    expect((await publicCall(harness, 'GET', offerPath)).status).toBe(410);
+    const { pem } = await createCsr('RSA 2048');
+    expect((await publicCall(harness, 'POST', offerPath, { body: { csr: pem } })).status).toBe(410);
+    expect(
+      (await publicCall(harness, 'GET', apiPaths.enrollments.certificate(enrollment.id, second))).status,
+    ).toBe(200);
+
+    await linkExpiresAt(new Date(Date.now() + 60_000));
+    expect((await publicCall(harness, 'POST', offerPath, { body: { csr: pem } })).status).toBe(201);
+  });
+
   it('offers the enrollee nothing that was not asked for, and judges the code as every public call', async () => {
     const { enrollment, code } = await createEnrollment(harness, callers['account admin'].token, {
       account_id: accountA,

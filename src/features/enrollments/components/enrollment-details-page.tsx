@@ -56,12 +56,14 @@ export function EnrollmentDetailsPage({ id }: { id: string }) {
   const actions = enrollmentActions(enrollment.status);
   const [dialog, setDialog] = useState<'resend' | 'withdraw' | 'clientAuth' | null>(null);
   const personId = enrollment.seat.kind === 'user' ? enrollment.seat.user_id : null;
-  // Q-61 (decision 033): a person's enrollment whose link still works may carry a client certificate
-  // the person makes through it; it is asked for once.
+  // Q-61 (decision 033): a person's enrollment that is not cancelled or expired may carry a client
+  // certificate the person makes through its link; it is asked for once, and a used link's own mail
+  // is sent again on asking again.
   const mayAskClientAuth =
     personId !== null &&
-    enrollment.client_auth === null &&
-    (enrollment.status === 'pending' || enrollment.status === 'issued' || enrollment.status === 'redeemed');
+    (enrollment.client_auth === null ||
+      (enrollment.client_auth.status === 'requested' && linkUsed(enrollment))) &&
+    (enrollment.status === 'pending' || linkUsed(enrollment));
   const name = enrollment.seat.name;
 
   return (
@@ -88,7 +90,11 @@ export function EnrollmentDetailsPage({ id }: { id: string }) {
             <NeedsConnection>
               {(gate) => (
                 <Button variant="secondary" {...gate.controlProps} onClick={() => setDialog('clientAuth')}>
-                  <Trans>Ask for a client certificate</Trans>
+                  {enrollment.client_auth === null ? (
+                    <Trans>Ask for a client certificate</Trans>
+                  ) : (
+                    <Trans>Send the client certificate link again</Trans>
+                  )}
                 </Button>
               )}
             </NeedsConnection>
@@ -194,6 +200,14 @@ export function EnrollmentDetailsPage({ id }: { id: string }) {
 }
 
 /**
+ * Whether the enrollment's link was used for its certificate: it then no longer opens the enrollment
+ * page, and asking for a client certificate mails the enrollee a new link of its own (decision 033).
+ */
+function linkUsed(enrollment: Enrollment): boolean {
+  return enrollment.status === 'issued' || enrollment.status === 'redeemed';
+}
+
+/**
  * Q-61 (decision 033): the certificate is the enrollee's, so the administrator asks for it and the
  * person makes it through their enrollment link, where its key is made and stays. Success is the
  * spec's generateSuccess notice.
@@ -208,16 +222,28 @@ function AskClientCertificateDialog({
   const { t } = useLingui();
   const ask = useAskForClientCertificate(enrollment.id);
   const name = enrollment.seat.name;
+  const used = linkUsed(enrollment);
   return (
     <Dialog
       open
       onOpenChange={(open) => (open ? undefined : onClose())}
       title={<Trans>Ask {name} for a client certificate?</Trans>}
       description={
-        <Trans>
-          The certificate signs {name} in and is issued in {name}'s user name. {name} makes it through their
-          enrollment link, in the browser where they open it: its key is made there and never reaches you.
-        </Trans>
+        <>
+          <Trans>
+            The certificate signs {name} in and is issued in {name}'s user name. {name} makes it through their
+            enrollment link, in the browser where they open it: its key is made there and never reaches you.
+          </Trans>
+          {used ? (
+            <>
+              {' '}
+              <Trans>
+                The enrollment link was used already, so {name} gets a new link by e-mail for the client
+                certificate; the link sent before stops working.
+              </Trans>
+            </>
+          ) : null}
+        </>
       }
     >
       <div className="dialog__form">
@@ -233,7 +259,9 @@ function AskClientCertificateDialog({
                 onSuccess: () => {
                   notify(
                     'success',
-                    t`${name} can now make their client certificate through the enrollment link.`,
+                    used
+                      ? t`${name} gets an e-mail with a new link to make their client certificate.`
+                      : t`${name} can now make their client certificate through the enrollment link.`,
                   );
                   onClose();
                 },
