@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import {
   type ClientAuthGenerateForm,
   clientAuthGenerateFormSchema,
@@ -38,17 +38,21 @@ export interface CertificateIssuer {
  * the server issues the certificate from the CSR, and the browser packs key, certificate and chain
  * into a PKCS#12 file protected by the password typed here. The key and the password never leave
  * the page; the key is dropped once the file is built, and the file once it was downloaded or the
- * dialog closed. Used by the certificate's holder only: the person on their own page, or the enrollee
- * on their enrollment link.
+ * dialog closed. Used by the certificate's holder (the person on their own page, the enrollee on
+ * their enrollment link) or by an administrator for someone else, a service user's machine or a
+ * person without a browser of their own at hand: then every sentence says whose key the file holds.
  */
 export function ClientCertificateDialog({
   issuer,
   userName,
+  forSomeoneElse = false,
   open,
   onOpenChange,
 }: {
   issuer: CertificateIssuer;
   userName: string;
+  /** The viewer makes the file for `userName`, who is not them. */
+  forSomeoneElse?: boolean;
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
@@ -88,12 +92,27 @@ export function ClientCertificateDialog({
       onOpenChange={(next) => (next ? onOpenChange(true) : close())}
       // Once the file is ready, a stray click outside must not lose it before it was saved.
       role={download ? 'alertdialog' : 'dialog'}
-      title={download ? <Trans>Download your certificate</Trans> : <Trans>Generate certificate</Trans>}
+      title={
+        download ? (
+          forSomeoneElse ? (
+            <Trans>Download the certificate of {userName}</Trans>
+          ) : (
+            <Trans>Download your certificate</Trans>
+          )
+        ) : (
+          <Trans>Generate certificate</Trans>
+        )
+      }
     >
       {download ? (
         <div className="client-certificate__download">
           <p>
-            {downloaded ? (
+            {downloaded && forSomeoneElse ? (
+              <Trans>
+                The file was downloaded. Give it to {userName} only, and its password by another way; it signs{' '}
+                {userName} in. This page keeps no copy of the key.
+              </Trans>
+            ) : downloaded ? (
               <Trans>
                 The file was downloaded. Import it into the browser or key store that signs in, with the
                 password you chose. This page keeps no copy of the key.
@@ -120,7 +139,24 @@ export function ClientCertificateDialog({
           </div>
         </div>
       ) : (
-        <GenerateForm onSubmit={submit} onCancel={close} />
+        <GenerateForm
+          onSubmit={submit}
+          onCancel={close}
+          intro={
+            forSomeoneElse ? (
+              <Trans>
+                Your browser makes the key and puts it only in the file you download: the platform receives a
+                certificate request. The certificate is issued in {userName}'s user name and signs {userName}{' '}
+                in once enabled.
+              </Trans>
+            ) : (
+              <Trans>
+                Your browser makes the key and keeps it: only a certificate request is sent. The certificate
+                is issued in your user name and can sign you in once enabled.
+              </Trans>
+            )
+          }
+        />
       )}
     </Dialog>
   );
@@ -129,9 +165,11 @@ export function ClientCertificateDialog({
 function GenerateForm({
   onSubmit,
   onCancel,
+  intro,
 }: {
   onSubmit: (request: ClientAuthGenerateForm) => Promise<void>;
   onCancel: () => void;
+  intro: ReactNode;
 }) {
   const { t } = useLingui();
   const form = useForm(clientAuthGenerateFormSchema, {
@@ -143,12 +181,7 @@ function GenerateForm({
   });
   return (
     <Form form={form} className="dialog__form">
-      <p>
-        <Trans>
-          Your browser makes the key and keeps it: only a certificate request is sent. The certificate is
-          issued in your user name and can sign you in once enabled.
-        </Trans>
-      </p>
+      <p>{intro}</p>
       <SelectField
         label={t`Key type`}
         {...form.field('key_type')}

@@ -44,10 +44,13 @@ export function ClientAuthPage({
   owner,
   userName,
   manage,
+  own,
   upload,
 }: {
   owner: CertificateOwner;
   userName: string;
+  /** Whether the certificates are the viewer's own. */
+  own: boolean;
   /** Whether the viewer may change the certificates (the server decides anyway). */
   manage: boolean;
   upload: ReactNode | null;
@@ -103,6 +106,7 @@ export function ClientAuthPage({
         <ClientCertificateDialog
           issuer={generate}
           userName={userName}
+          forSomeoneElse={!own}
           open={generating}
           onOpenChange={setGenerating}
         />

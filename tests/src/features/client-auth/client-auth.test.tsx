@@ -97,6 +97,15 @@ describe('client certificates of an administrator', () => {
     ).toBe(false);
   });
 
+  it("says, on another person's page, that the file holds that person's key and signs them in", async () => {
+    certificatesApi([]);
+    renderApp(`/account/access/administrators/${USER_ID}/client-auth`);
+    await userEvent.click(await screen.findByRole('button', { name: 'Generate certificate' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Generate certificate' });
+    expect(dialog.textContent).toContain("The certificate is issued in grace's user name and signs grace in");
+    expect(dialog.textContent).not.toContain('your user name');
+  });
+
   it('disables a certificate on the version shown (If-Match) and shows the new state', async () => {
     const user = userEvent.setup();
     const api = certificatesApi([certificateFixture()]);

@@ -36,6 +36,7 @@ export const Route = createFileRoute('/_secure/access/administrators/$id/client-
         owner={{ kind: 'person', id }}
         userName={user.user_name}
         manage={manage}
+        own={own}
         upload={
           <Link
             to="/access/administrators/$id/upload-certificate"

@@ -28,6 +28,7 @@ export const Route = createFileRoute('/_secure/access/service-user/$id/client-au
         <ClientAuthPage
           owner={{ kind: 'service', id }}
           userName={serviceUser.name}
+          own={false}
           manage={manage}
           upload={null}
         />
