@@ -259,3 +259,24 @@ export const apiPaths = {
   openApi: `${ACCOUNT_API_V1}/openapi.json`,
   apiReference: `${ACCOUNT_API_V1}/docs`,
 } as const;
+
+const CA_PUBLICATION_PATH = new RegExp(
+  `^${CA_API_V1.replaceAll('/', '\\/')}\\/(crl\\/[^/]+\\.crl|ca\\/[^/]+\\/certificate\\.(crt|pem))$`,
+);
+
+/**
+ * Whether a request path is one of the public addresses of CA certificates and CRLs: their answers
+ * may be cached (each route sets how long), unlike every other API answer.
+ */
+export function isCaPublicationPath(path: string): boolean {
+  return CA_PUBLICATION_PATH.test(path);
+}
+
+const CLIENT_TOOL_DOWNLOAD_PATH = new RegExp(
+  `^${CA_API_V1.replaceAll('/', '\\/')}\\/client-tools\\/[^/]+\\/[^/]+\\/[^/]+$`,
+);
+
+/** Whether a request path is a client-tool download: its answers may be cached too. */
+export function isClientToolDownloadPath(path: string): boolean {
+  return CLIENT_TOOL_DOWNLOAD_PATH.test(path);
+}

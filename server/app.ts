@@ -34,8 +34,7 @@ import { notFound, onError } from './http/errors.ts';
 import { idempotencyKeys } from './http/idempotency.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { limitBodySizeByPath } from './http/validate.ts';
-import { clientAuthLoginRoutes } from './identity/client-auth-login.ts';
-import { identityRoutes } from './identity/routes.ts';
+import { callerOf } from './identity/authenticate.ts';
 import { licenceRoutes } from './licence/routes.ts';
 import { licenceAllocationRoutes } from './licences/routes.ts';
 import { localeRoutes } from './locales/routes.ts';
@@ -45,6 +44,8 @@ import { profileRoutes } from './profile/routes.ts';
 import { roleRoutes } from './roles/routes.ts';
 import { serviceUserRoutes } from './service-users/routes.ts';
 import { setupRoutes } from './setup/routes.ts';
+import { clientAuthLoginRoutes } from './sign-in/client-auth-login.ts';
+import { identityRoutes } from './sign-in/routes.ts';
 import { userRoutes } from './users/routes.ts';
 
 /** The platform API and the console it serves, as one Hono application. */
@@ -71,7 +72,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   );
   app.use(async (c, next) => (isApiPath(c.req.path) ? limitBodySize(c, next) : next()));
   // After the body limit, which it relies on when it reads the body of a request with a key.
-  app.use(idempotencyKeys(deps));
+  app.use(idempotencyKeys(deps, (c) => callerOf(deps, c)));
 
   app.route(IDENTITY_API_V1, identityRoutes(deps));
   app.route(UI_API_V1, setupRoutes(deps));

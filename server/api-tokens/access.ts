@@ -1,6 +1,6 @@
 import { assertUserWithinYours } from '../authorization/grants.ts';
-import { sessionIdOf } from '../http/authenticate.ts';
 import { ApiError } from '../http/errors.ts';
+import { sessionIdOf } from '../identity/authenticate.ts';
 import type { Principal } from '../identity/principal.ts';
 import type { Access } from '../resources/versioned-resource.ts';
 import { assertUserAccess } from '../users/access.ts';

@@ -25,9 +25,9 @@ import { ACCOUNT_NOT_FOUND, canSeeAccount } from '../authorization/account-reach
 import { pageAndFilters } from '../db/list-page.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
 import type { AppEnv } from '../http/app-env.ts';
-import { requireAuth } from '../http/authenticate.ts';
 import { ApiError } from '../http/errors.ts';
 import { validateJson, validateParams, validateQuery } from '../http/validate.ts';
+import { requireAuth } from '../identity/authenticate.ts';
 import type { Principal } from '../identity/principal.ts';
 import { type ResourceKind, versionedResource } from '../resources/versioned-resource.ts';
 import {

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { TokenOwner } from '../api-tokens/access.ts';
 import { PERSON_TOKEN_OWNERS } from '../api-tokens/routes.ts';
 import type { Database } from '../db/schema.ts';
-import { sessionIdOf } from '../http/authenticate.ts';
+import { sessionIdOf } from '../identity/authenticate.ts';
 import type { Principal } from '../identity/principal.ts';
 import type { Access } from '../resources/versioned-resource.ts';
 import { SERVICE_USER_TOKEN_OWNERS } from '../service-users/access.ts';

@@ -36,7 +36,6 @@ import { issueClientAuthCertificate } from '../client-auth/issue.ts';
 import { pageAndFilters } from '../db/list-page.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppEnv } from '../http/app-env.ts';
-import { requireAuth } from '../http/authenticate.ts';
 import { clientAddress } from '../http/client-address.ts';
 import {
   assertWellFormedIfMatch,
@@ -46,6 +45,7 @@ import {
 } from '../http/entity-tags.ts';
 import { ApiError } from '../http/errors.ts';
 import { invalidField, validateJson, validateParams, validateQuery } from '../http/validate.ts';
+import { requireAuth } from '../identity/authenticate.ts';
 import { type EnrollmentMailKind, enrollmentPath } from '../mail/kinds.ts';
 import { dropWaitingEnrollmentMail, enqueueEnrollmentMail } from '../mail/outbox.ts';
 import { type ResourceKind, versionedResource } from '../resources/versioned-resource.ts';

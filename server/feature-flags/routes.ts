@@ -9,8 +9,8 @@ import type { AppDeps } from '../app-deps.ts';
 import { auditChange, updateDetails } from '../audit/change.ts';
 import { requireSystemScope } from '../authorization/permissions.ts';
 import type { AppEnv } from '../http/app-env.ts';
-import { requireAuth } from '../http/authenticate.ts';
 import { validateJson, validateParams } from '../http/validate.ts';
+import { requireAuth } from '../identity/authenticate.ts';
 import { readFeatureFlags, saveFeatureFlag } from './store.ts';
 
 /** Platform feature flags (/account/ui-api/v1/feature-flag), described in docs/api.md. */

@@ -4,8 +4,8 @@ import type { Kysely } from 'kysely';
 import { apiPaths, isApiPath, UI_API_V1 } from '../../contract/paths.ts';
 import type { AppDeps } from '../app-deps.ts';
 import type { Database } from '../db/schema.ts';
+import type { Principal } from '../identity/principal.ts';
 import type { AppEnv } from './app-env.ts';
-import { callerOf } from './authenticate.ts';
 import { errorResponse } from './errors.ts';
 
 /**
@@ -111,11 +111,17 @@ export function requestFingerprint(
 }
 
 /**
+ * The caller behind the request's Authorization header, as the authentication middleware works it
+ * out (`server/identity/authenticate.ts`), given by the app: HTTP sits below identity.
+ */
+export type CallerOf = (c: Context<AppEnv>) => Promise<Principal | null>;
+
+/**
  * `user:<id>` for a valid bearer token of a live session, checked by the code the authentication
  * middleware runs: a token whose session ended never gets a stored answer replayed.
  */
-async function callerScope(deps: AppDeps, c: Context<AppEnv>): Promise<string> {
-  const principal = await callerOf(deps, c);
+async function callerScope(callerOf: CallerOf, c: Context<AppEnv>): Promise<string> {
+  const principal = await callerOf(c);
   return principal === null ? ANONYMOUS_SCOPE : `user:${principal.userId}`;
 }
 
@@ -208,7 +214,7 @@ async function responseToStore(response: Response): Promise<StoredResponse> {
 }
 
 /** The Idempotency-Key middleware of the API; see the module comment. */
-export function idempotencyKeys(deps: AppDeps): MiddlewareHandler<AppEnv> {
+export function idempotencyKeys(deps: AppDeps, callerOf: CallerOf): MiddlewareHandler<AppEnv> {
   const { db } = deps;
   let lastPurge = Number.NEGATIVE_INFINITY;
 
@@ -250,7 +256,7 @@ export function idempotencyKeys(deps: AppDeps): MiddlewareHandler<AppEnv> {
       c.req.header('If-Match'),
       body,
     );
-    const scope = await callerScope(deps, c);
+    const scope = await callerScope(callerOf, c);
     const now = deps.now();
     await purgeExpired(now);
 

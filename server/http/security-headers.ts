@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { DESKTOP_CLIENT_PORT, TRUST_AGENT_PORT } from '../../contract/constants.ts';
-import { CONSOLE_BASE_PATH, isApiPath } from '../../contract/paths.ts';
-import { isCaPublicationPath } from '../ca/urls.ts';
-import { isClientToolDownloadPath } from '../client-tools/urls.ts';
+import {
+  CONSOLE_BASE_PATH,
+  isApiPath,
+  isCaPublicationPath,
+  isClientToolDownloadPath,
+} from '../../contract/paths.ts';
 import type { ServerConfig } from '../config.ts';
 import { isSecureRequest } from './client-address.ts';
 

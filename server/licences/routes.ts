@@ -16,7 +16,6 @@ import { auditChange, changesNothing, updateDetails } from '../audit/change.ts';
 import { ACCOUNT_NOT_FOUND } from '../authorization/account-reach.ts';
 import { assertAnyPermission, forbidden } from '../authorization/permissions.ts';
 import type { AppEnv } from '../http/app-env.ts';
-import { requireAuth } from '../http/authenticate.ts';
 import {
   assertIfMatchPresent,
   assertWellFormedIfMatch,
@@ -26,6 +25,7 @@ import {
 } from '../http/entity-tags.ts';
 import { ApiError } from '../http/errors.ts';
 import { validateJson, validateParams, validateQuery } from '../http/validate.ts';
+import { requireAuth } from '../identity/authenticate.ts';
 import type { Principal } from '../identity/principal.ts';
 import { findCurrentLicence, storedPayload, systemPoolLimit } from '../licence/store.ts';
 import { type ResourceKind, versionedResource } from '../resources/versioned-resource.ts';

@@ -20,9 +20,9 @@ import { updateDetails } from '../audit/change.ts';
 import { ACCOUNT_NOT_FOUND } from '../authorization/account-reach.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppEnv } from '../http/app-env.ts';
-import { requireAuth } from '../http/authenticate.ts';
 import { ApiError } from '../http/errors.ts';
 import { validateJson, validateParams, validateQuery } from '../http/validate.ts';
+import { requireAuth } from '../identity/authenticate.ts';
 import {
   type ChangeSpec,
   type Located,

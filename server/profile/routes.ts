@@ -13,10 +13,10 @@ import { ACCOUNT_NOT_FOUND, canSeeAccount } from '../authorization/account-reach
 import { forbidden } from '../authorization/permissions.ts';
 import { findReachableUser, USER_NOT_FOUND } from '../authorization/user-reach.ts';
 import type { AppEnv } from '../http/app-env.ts';
-import { requireAuth } from '../http/authenticate.ts';
 import { entityTag } from '../http/entity-tags.ts';
 import { ApiError } from '../http/errors.ts';
 import { validateParams, validateQuery } from '../http/validate.ts';
+import { requireAuth } from '../identity/authenticate.ts';
 import type { Principal } from '../identity/principal.ts';
 import { licensedApplications } from '../licence/store.ts';
 import { recordUserChange } from '../users/changes.ts';

@@ -2,7 +2,7 @@ import { apiPaths } from '../../contract/paths.ts';
 import type { TokenOwner } from '../api-tokens/access.ts';
 import type { TokenOwners } from '../api-tokens/routes.ts';
 import { assertUserWithinYours } from '../authorization/grants.ts';
-import { sessionIdOf } from '../http/authenticate.ts';
+import { sessionIdOf } from '../identity/authenticate.ts';
 import type { Principal } from '../identity/principal.ts';
 import type { Access } from '../resources/versioned-resource.ts';
 import { assertMayReadUsers, assertUserAccess } from '../users/access.ts';

@@ -1,5 +1,4 @@
 import { type Kysely, sql } from 'kysely';
-import { auditEventContent, type HashedAuditFields } from '../../audit/event-hash.ts';
 
 /**
  * Each audit event stores the canonical JSON its hash covers (`content`), and every other column of
@@ -9,7 +8,8 @@ import { auditEventContent, type HashedAuditFields } from '../../audit/event-has
  *
  * The content of the events stored before is computed from their columns by the rules every writer
  * has used since the foundation (`server/audit/event-hash.ts`), so an event edited before this
- * migration still fails its hash after it.
+ * migration still fails its hash after it. Those rules are copied here as they stood: a migration
+ * must do the same work on every database, whatever the writers' code becomes later.
  */
 
 const BACKFILL_BATCH = 1000;
@@ -36,7 +36,41 @@ const DERIVED_COLUMNS: readonly { name: string; type: string; expression: string
 ];
 
 /** An event as stored before this migration: its hashed fields as columns, in the chain's order. */
-type StoredEvent = Omit<HashedAuditFields, 'prev_hash'> & { seq: number };
+interface StoredEvent {
+  seq: number;
+  id: string;
+  occurred_at: Date;
+  action: string;
+  status: string;
+  resource_type: string;
+  resource_id: string | null;
+  account_id: string | null;
+  actor_id: string | null;
+  actor_name: string | null;
+  ip_address: string | null;
+  user_agent: string | null;
+  details: Record<string, unknown>;
+}
+
+/** RFC 8785 JSON of the trail's values: keys sorted at every level, `undefined` members left out. */
+function canonicalJsonAsWritten(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJsonAsWritten).join(',')}]`;
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  const members = Object.entries(value)
+    .filter(([, item]) => item !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([key, item]) => `${JSON.stringify(key)}:${canonicalJsonAsWritten(item)}`);
+  return `{${members.join(',')}}`;
+}
+
+/** The content an event's hash covered: its fields but `seq`, the user agent only when recorded. */
+function contentAsWritten({ seq: _seq, occurred_at, user_agent, ...fields }: StoredEvent): string {
+  return canonicalJsonAsWritten({
+    ...fields,
+    occurred_at: occurred_at.toISOString(),
+    user_agent: user_agent ?? undefined,
+  });
+}
 
 async function backfillContent(db: Kysely<unknown>): Promise<void> {
   let after = 0;
@@ -46,7 +80,7 @@ async function backfillContent(db: Kysely<unknown>): Promise<void> {
         actor_name, ip_address, user_agent, details
       from audit_events where seq > ${after} order by seq limit ${BACKFILL_BATCH}`.execute(db);
     if (rows.length === 0) return;
-    const values = rows.map((row) => sql`(${row.seq}::bigint, ${auditEventContent(row)})`);
+    const values = rows.map((row) => sql`(${row.seq}::bigint, ${contentAsWritten(row)})`);
     await sql`
       update audit_events set content = v.content
       from (values ${sql.join(values)}) as v(seq, content)

@@ -3,12 +3,13 @@ import { type Kysely, sql } from 'kysely';
 /**
  * Every change to what a signed-in caller is (decision 024, "Throughput at fifty clients") sends a
  * notification on `principal_changed` when it commits, so each server process can drop the callers
- * it remembers (`server/http/authenticate.ts`): a session revoked, ended or refreshed, a user changed
+ * it remembers (`server/identity/principal-cache.ts`): a session revoked, ended or refreshed, a user changed
  * or deleted, a user's roles changed (payload: that user's id), a role changed or deleted, an account
  * activated or deactivated (empty payload: every caller). Changes made straight in SQL notify too.
  */
 
-export const PRINCIPAL_CHANGED_CHANNEL = 'principal_changed';
+/** The channel as this migration names it; the cache listens on the same name. */
+const PRINCIPAL_CHANGED_CHANNEL = 'principal_changed';
 
 /** Table, events, and the column naming the user a row belongs to (null: the change concerns anyone). */
 const WATCHED: readonly { table: string; events: string; userColumn: string | null }[] = [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { sessionIdOf } from '../../../server/http/authenticate.ts';
 import { ApiError } from '../../../server/http/errors.ts';
+import { sessionIdOf } from '../../../server/identity/authenticate.ts';
 import type { Principal } from '../../../server/identity/principal.ts';
 
 /**

@@ -3,13 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '../../../contract/paths.ts';
 import type { ChangeFeed, NotificationHandlers, NotificationSource } from '../../../server/db/connection.ts';
 import { WriteObserver } from '../../../server/db/write-observer.ts';
-import { PRINCIPAL_CACHE_TTL_MS, PrincipalCache } from '../../../server/http/principal-cache.ts';
 import type { Principal } from '../../../server/identity/principal.ts';
+import { PRINCIPAL_CACHE_TTL_MS, PrincipalCache } from '../../../server/identity/principal-cache.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 import { send, signIn } from './requests.ts';
 
 /**
- * Callers of sessions are remembered briefly per process (server/http/principal-cache.ts); every
+ * Callers of sessions are remembered briefly per process (server/identity/principal-cache.ts); every
  * change to what they are made of must still take effect: at once when this process made it, and as
  * soon as the database's notification arrives when another did (here: the same database handle
  * without this process's write observer, as another process's would be), well before the cache's own

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiPaths } from '../../../contract/paths.ts';
 import { ADDRESS_POLICY, DEVICE_POLICY } from '../../../server/identity/throttle.ts';
-import { DEVICE_TRUST_DAYS } from '../../../server/identity/trusted-devices.ts';
+import { DEVICE_TRUST_DAYS } from '../../../server/sign-in/trusted-devices.ts';
 import { createTestApp, type TestApp, type TestUser } from '../test-app.ts';
 import { sendJson } from './requests.ts';
 

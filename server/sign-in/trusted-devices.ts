@@ -5,7 +5,7 @@ import { apiPaths } from '../../contract/paths.ts';
 import type { ServerConfig } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import { isSecureRequest } from '../http/client-address.ts';
-import { hashOpaqueToken, isOpaqueToken, newOpaqueToken } from './opaque-tokens.ts';
+import { hashOpaqueToken, isOpaqueToken, newOpaqueToken } from '../identity/opaque-tokens.ts';
 
 /**
  * Device cookies (OWASP, "Slow Down Online Guessing Attacks with Device Cookies"; decision 005): a

@@ -7,13 +7,13 @@ import type { AppDeps } from '../app-deps.ts';
 import { effectivePermissions } from '../authorization/grants.ts';
 import { utcDate } from '../dates.ts';
 import type { Database } from '../db/schema.ts';
-import { hashOpaqueToken } from '../identity/opaque-tokens.ts';
-import type { Credential, Principal } from '../identity/principal.ts';
-import { accessScopeOf } from '../identity/sessions.ts';
-import { type AccessTokenClaims, verifyAccessToken } from '../identity/tokens.ts';
-import type { AppEnv } from './app-env.ts';
-import { ApiError, errorResponse } from './errors.ts';
+import type { AppEnv } from '../http/app-env.ts';
+import { ApiError, errorResponse } from '../http/errors.ts';
+import { hashOpaqueToken } from './opaque-tokens.ts';
+import type { Credential, Principal } from './principal.ts';
 import { principalCacheOf } from './principal-cache.ts';
+import { accessScopeOf } from './sessions.ts';
+import { type AccessTokenClaims, verifyAccessToken } from './tokens.ts';
 
 const AUTHENTICATION_REQUIRED = 'Authentication required.';
 

@@ -4,7 +4,7 @@ import { apiPaths } from '../../contract/paths.ts';
 import { SESSION_HINT_COOKIE } from '../../contract/schemas/identity.ts';
 import type { ServerConfig } from '../config.ts';
 import { isSecureRequest } from '../http/client-address.ts';
-import type { IssuedRefreshToken } from './sessions.ts';
+import type { IssuedRefreshToken } from '../identity/sessions.ts';
 
 /**
  * The refresh token's cookie (docs/decisions/003-sessions-and-tokens.md): HttpOnly so page scripts

@@ -1,14 +1,16 @@
 import type { Kysely } from 'kysely';
 import { type ChangeFeed, changeFeedOf } from '../db/connection.ts';
-import { PRINCIPAL_CHANGED_CHANNEL } from '../db/migrations/20261229T1000-principal-change-notifications.ts';
 import type { Database } from '../db/schema.ts';
-import type { Principal } from '../identity/principal.ts';
+import type { Principal } from './principal.ts';
 
 /**
  * How long a session's caller is remembered at most. Changes end it sooner (below); this bounds only a
  * listening connection that died without telling, which would otherwise keep a revoked session working.
  */
 export const PRINCIPAL_CACHE_TTL_MS = 2_000;
+
+/** The channel the triggers of migration 20261229T1000 notify on each change of a caller. */
+const PRINCIPAL_CHANGED_CHANNEL = 'principal_changed';
 
 /** How many sessions each process remembers; a principal takes about a kilobyte. */
 const PRINCIPALS_KEPT = 5_000;

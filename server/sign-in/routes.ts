@@ -19,7 +19,6 @@ import { auditChange, updateDetails } from '../audit/change.ts';
 import { recordAuditEvent } from '../audit/record.ts';
 import { requireSystemScope } from '../authorization/permissions.ts';
 import type { AppEnv } from '../http/app-env.ts';
-import { requireAuth, requireSession, sessionIdOf } from '../http/authenticate.ts';
 import { clientAddress } from '../http/client-address.ts';
 import {
   assertWellFormedIfMatch,
@@ -29,24 +28,25 @@ import {
 } from '../http/entity-tags.ts';
 import { errorResponse } from '../http/errors.ts';
 import { invalidField, validateJson } from '../http/validate.ts';
-import {
-  firstNonWebLink,
-  lockLoginCustomization,
-  readLoginCustomization,
-  saveLoginCustomization,
-} from './login-customization.ts';
-import { inPasswordHashingTurn, verifyPassword, warmUpPasswordHashing } from './passwords.ts';
-import { clearRefreshCookie, readRefreshCookie, setRefreshCookie } from './refresh-cookie.ts';
+import { requireAuth, requireSession, sessionIdOf } from '../identity/authenticate.ts';
+import { inPasswordHashingTurn, verifyPassword, warmUpPasswordHashing } from '../identity/passwords.ts';
 import {
   accessScopeOf,
   revokeSession,
   rotateRefreshToken,
   type SessionOwner,
   startSession,
-} from './sessions.ts';
+} from '../identity/sessions.ts';
+import { checkSignInThrottle, clearSignInFailures, recordSignInFailure } from '../identity/throttle.ts';
+import { type IssuedAccessToken, issueAccessToken } from '../identity/tokens.ts';
+import {
+  firstNonWebLink,
+  lockLoginCustomization,
+  readLoginCustomization,
+  saveLoginCustomization,
+} from './login-customization.ts';
+import { clearRefreshCookie, readRefreshCookie, setRefreshCookie } from './refresh-cookie.ts';
 import { storageSecretOf } from './storage-secrets.ts';
-import { checkSignInThrottle, clearSignInFailures, recordSignInFailure } from './throttle.ts';
-import { type IssuedAccessToken, issueAccessToken } from './tokens.ts';
 import { presentedDevices, setDeviceCookie, trustDevice } from './trusted-devices.ts';
 
 const INVALID_CREDENTIALS = 'Invalid username or password.';
