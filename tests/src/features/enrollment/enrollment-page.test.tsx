@@ -48,6 +48,7 @@ const RSA = [{ algorithm: 'RSA' as const, minKeySize: 1024, maxKeySize: 4096 }];
 const PIN_OK = { initialized: true, locked: false, retriesLeft: 5, finalTry: false };
 const softwareToken: Token = {
   keystoreId: 'software',
+  initialized: true,
   label: 'Software keystore',
   type: 'SWToken',
   manufacturer: 'Trust Assistant',
@@ -58,6 +59,7 @@ const softwareToken: Token = {
 };
 const hardwareToken: Token = {
   keystoreId: 'softhsm:1',
+  initialized: true,
   label: 'Field token',
   type: 'HWToken',
   manufacturer: 'SoftHSM project',
