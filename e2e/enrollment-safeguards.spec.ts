@@ -155,7 +155,7 @@ test('the enrollment page waits for a trust agent it can use: none, an outdated 
   }
 });
 
-test('the hardware-token path without a token, then with a token whose PIN was never set', async ({
+test('the hardware-token path without a token, then with a token whose PIN was never set beside one not initialized', async ({
   browser,
   page,
   request,
@@ -206,10 +206,16 @@ test('the hardware-token path without a token, then with a token whose PIN was n
         "The PIN of this keystore is not initialized. Set a PIN with the token's own tool first.",
       );
       await expect(second.getByLabel(/^PIN of /)).toHaveCount(0);
-      // SoftHSM2's free slot holds a blank token: listed without a label or serial it does not have.
-      await expect(
-        second.getByRole('radio', { name: 'Token without a label (SoftHSM project SoftHSM v2)' }),
-      ).toBeVisible();
+      // SoftHSM2's free slot holds a token not initialized, as a fresh smart card is: listed by its
+      // maker and model, not offered, and saying what it needs.
+      const uninitialized = second.getByRole('radio', {
+        name: 'Uninitialized token (SoftHSM project SoftHSM v2)',
+      });
+      await expect(uninitialized).toBeDisabled();
+      await expect(uninitialized).toHaveAccessibleDescription(
+        "This token is not initialized. Initialize it with its maker's tool, then choose it.",
+      );
+      await expect(second.getByRole('radio', { name: /Token without a label/ })).toHaveCount(0);
       await assertAccessible(second);
     } finally {
       await context.close();

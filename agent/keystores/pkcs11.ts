@@ -143,7 +143,10 @@ export function pkcs11Backend(
   async function keystoreOf({ id, slot, token }: PresentToken): Promise<Keystore> {
     const flags = token.flags;
     const lockedByAgent = (await attempts.remaining(id)) === 0;
-    const status: Keystore['status'] = !has(flags, graphene.TokenFlag.USER_PIN_INITIALIZED)
+    // Keys need both: an initialized token, and a user PIN its security officer set.
+    const setUp =
+      has(flags, graphene.TokenFlag.TOKEN_INITIALIZED) && has(flags, graphene.TokenFlag.USER_PIN_INITIALIZED);
+    const status: Keystore['status'] = !setUp
       ? 'UNINITIALIZED'
       : has(flags, graphene.TokenFlag.USER_PIN_LOCKED) || lockedByAgent
         ? 'LOCKED'
@@ -176,6 +179,7 @@ export function pkcs11Backend(
           : null;
     return {
       keystoreId: id,
+      initialized: has(flags, graphene.TokenFlag.TOKEN_INITIALIZED),
       label: token.label.trim(),
       type: 'HWToken',
       manufacturer: token.manufacturerID.trim(),
@@ -207,6 +211,9 @@ export function pkcs11Backend(
   ) {
     return queue.run(async () => {
       const entry = resolve(keystoreId);
+      // Refused in its own words before a session is tried: an uninitialized token opens none, and
+      // SoftHSM2's CKR_TOKEN_NOT_RECOGNIZED would read as a removed token.
+      if (!has(entry.token.flags, graphene.TokenFlag.TOKEN_INITIALIZED)) throw tokenUninitialized();
       let session: graphene.Session;
       try {
         session = entry.slot.open(graphene.SessionFlag.SERIAL_SESSION | graphene.SessionFlag.RW_SESSION);
@@ -557,6 +564,13 @@ export function pkcs11Backend(
         library = null;
       }),
   };
+}
+
+function tokenUninitialized(): CommandFailure {
+  return new CommandFailure(
+    'tokenUninitialized',
+    "The token is not initialized; initialize it with its maker's tool, which erases it, then use it",
+  );
 }
 
 function pinNotInitialized(): CommandFailure {

@@ -126,11 +126,12 @@ export function softwareKeystore(dataDir: string, attempts: PinAttempts): Keysto
     owns: (keystoreId) => keystoreId === SOFTWARE_KEYSTORE_ID,
     list: async () => [await keystore()],
     async tokens() {
-      const current = await status();
+      const created = (await status()) !== 'UNINITIALIZED';
       const remaining = await attempts.remaining(SOFTWARE_KEYSTORE_ID);
       const { label, serial } = await info();
       const token: Token = {
         keystoreId: SOFTWARE_KEYSTORE_ID,
+        initialized: created,
         label,
         type: 'SWToken',
         manufacturer: 'Trust Assistant',
@@ -138,7 +139,7 @@ export function softwareKeystore(dataDir: string, attempts: PinAttempts): Keysto
         serial,
         mechanisms: [...SOFTWARE_MECHANISMS],
         pin: {
-          initialized: current !== 'UNINITIALIZED',
+          initialized: created,
           locked: remaining === 0,
           retriesLeft: remaining,
           finalTry: remaining === 1,

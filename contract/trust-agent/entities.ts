@@ -46,8 +46,9 @@ export const AGENT_KEY_USAGES = [
 ] as const;
 
 /**
- * A keystore's state: UNINITIALIZED (a software keystore not created yet, or a token without a user
- * PIN), INITIALIZED, LOCKED (the PIN tried too often), ABSENT (the slot's token was removed).
+ * A keystore's state: UNINITIALIZED (a software keystore not created yet, or a token that is not
+ * initialized or has no user PIN), INITIALIZED, LOCKED (the PIN tried too often), ABSENT (the slot's
+ * token was removed).
  */
 export const KEYSTORE_STATUSES = ['UNINITIALIZED', 'INITIALIZED', 'LOCKED', 'ABSENT'] as const;
 export type KeystoreStatus = (typeof KEYSTORE_STATUSES)[number];
@@ -83,6 +84,13 @@ export type PinState = v.InferOutput<typeof pinStateSchema>;
 
 export const tokenSchema = v.object({
   keystoreId: v.string(),
+  /**
+   * Whether the token was initialized: PKCS#11's CKF_TOKEN_INITIALIZED, and for the software keystore
+   * whether it was created. A token that is not (a fresh smart card, SoftHSM2's free slot) has no label,
+   * serial, PIN or objects; the agent answers every command on it with `tokenUninitialized` until its
+   * maker's tool initializes it.
+   */
+  initialized: v.boolean(),
   label: v.string(),
   type: v.picklist(TOKEN_TYPES),
   manufacturer: v.string(),

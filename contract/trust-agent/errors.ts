@@ -40,6 +40,8 @@ export const COMMAND_ERROR_CODES = [
   'keystoreNotFound',
   'keystoreNotAvailable',
   'keystoreUninitialized',
+  /** A PKCS#11 token that is not initialized: only its maker's tool can, since that erases it. */
+  'tokenUninitialized',
   'noKeystore',
   'pinIncorrect',
   'pinLocked',

@@ -2,11 +2,13 @@ import { plural } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId } from 'react';
 import type { KeystoreStatus, Mechanism, PinState, Token } from '../../../contract/trust-agent/entities.ts';
+import type { TrustAgentClient } from '../../trust-agent/client.ts';
 import { useTrustAgent } from '../../trust-agent/use-trust-agent.ts';
 import { DetailsRow } from '../details-row.tsx';
 import { TableFrame } from '../list/table-frame.tsx';
 import { SectionEmpty } from '../section-card.tsx';
 import { Button } from '../ui/button.tsx';
+import { useTokenNames } from './tokens.ts';
 import { TrustAgentGate } from './trust-agent-gate.tsx';
 import './trust-agent.css';
 
@@ -15,10 +17,22 @@ import './trust-agent.css';
  * keystores and tokens, kept fresh by the worker's token polling. It asks for the software keystore
  * location, the strictest version rule, so an agent too old for enrollment is flagged here too.
  */
-export function TrustAgentPanel({ installHref }: { installHref: string }) {
+export function TrustAgentPanel({
+  installHref,
+  agentClient,
+}: {
+  installHref: string;
+  /** The channel to the agent worker; the tests pass their own. */
+  agentClient?: TrustAgentClient;
+}) {
   const { t } = useLingui();
+  const { keystoreName } = useTokenNames();
   const titleId = useId();
-  const agent = useTrustAgent({ location: 'software', watchTokens: true });
+  const agent = useTrustAgent({
+    location: 'software',
+    watchTokens: true,
+    ...(agentClient ? { client: agentClient } : {}),
+  });
   return (
     <section className="trust-agent-panel" aria-labelledby={titleId}>
       <h2 id={titleId}>
@@ -69,7 +83,7 @@ export function TrustAgentPanel({ installHref }: { installHref: string }) {
                   <tbody>
                     {agent.keystores.map((keystore) => (
                       <tr key={keystore.id}>
-                        <th scope="row">{keystore.name}</th>
+                        <th scope="row">{keystoreName(keystore)}</th>
                         <td>{keystore.type}</td>
                         <td>
                           <KeystoreStatusLabel status={keystore.status} />
@@ -97,6 +111,7 @@ export function TrustAgentPanel({ installHref }: { installHref: string }) {
 
 function TokensTable({ tokens }: { tokens: Token[] | null }) {
   const { t } = useLingui();
+  const { tokenName } = useTokenNames();
   if (!tokens || tokens.length === 0) {
     return (
       <SectionEmpty>
@@ -110,7 +125,7 @@ function TokensTable({ tokens }: { tokens: Token[] | null }) {
         <thead>
           <tr>
             <th scope="col">
-              <Trans>Label</Trans>
+              <Trans>Name</Trans>
             </th>
             <th scope="col">
               <Trans>Type</Trans>
@@ -126,7 +141,7 @@ function TokensTable({ tokens }: { tokens: Token[] | null }) {
         <tbody>
           {tokens.map((token) => (
             <tr key={`${token.keystoreId}:${token.serial}`}>
-              <th scope="row">{token.label}</th>
+              <th scope="row">{tokenName(token)}</th>
               <td>
                 {token.type === 'HWToken' ? <Trans>Hardware token</Trans> : <Trans>Software token</Trans>}
               </td>

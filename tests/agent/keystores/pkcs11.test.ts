@@ -91,6 +91,7 @@ describe.skipIf(!available)('PKCS#11 keystores', () => {
     const [info] = await keystores.tokens(keystoreId);
     expect(info).toEqual({
       keystoreId,
+      initialized: true,
       label: LABEL,
       type: 'HWToken',
       manufacturer: 'SoftHSM project',
@@ -101,6 +102,38 @@ describe.skipIf(!available)('PKCS#11 keystores', () => {
     });
     await refusal(keystores.tokens('pkcs11:softhsm:0000'), 'keystoreNotFound');
     await refusal(keystores.verifyPin({ keystoreId: 'pkcs11:elsewhere:1', pin: PIN }), 'keystoreNotFound');
+  });
+
+  it("reports SoftHSM2's free slot as a token not initialized, and refuses every command on it as such", async () => {
+    const blank = (await keystores.tokens()).find((token) => !token.initialized);
+    // What a fresh smart card also reports: no label, no serial, no user PIN.
+    expect(blank).toMatchObject({
+      type: 'HWToken',
+      label: '',
+      serial: '',
+      manufacturer: 'SoftHSM project',
+      pin: { initialized: false },
+    });
+    const blankId = blank?.keystoreId ?? '';
+    expect((await keystores.list()).find((keystore) => keystore.id === blankId)?.status).toBe(
+      'UNINITIALIZED',
+    );
+    const generate = { keystoreId: blankId, pin: PIN, subject: { commonName: 'x' } } as const;
+    const refused = await refusal(
+      keystores.generate({ ...generate, algorithm: 'RSA', keySize: 2048 }),
+      'tokenUninitialized',
+    );
+    expect(refused.message).toContain('not initialized');
+    // Not a key size, not a PIN, not a removed token: the token's state, whatever is asked.
+    await refusal(keystores.generate({ ...generate, algorithm: 'RSA', keySize: 256 }), 'tokenUninitialized');
+    await refusal(keystores.verifyPin({ keystoreId: blankId, pin: PIN }), 'tokenUninitialized');
+    await refusal(keystores.certificates({ keystoreId: blankId }), 'tokenUninitialized');
+    await refusal(
+      keystores.resetPin({ keystoreId: blankId, soPin: SO_PIN, newPin: PIN }),
+      'tokenUninitialized',
+    );
+    // Refused before any PIN reached the token: the agent counted no wrong attempt.
+    expect((await keystores.tokens(blankId))[0]?.pin.retriesLeft).toBeNull();
   });
 
   it("refuses key sizes outside the token's range and other key types before the PIN and before generating", async () => {

@@ -57,6 +57,10 @@ describe('the software keystore', { timeout: 120_000 }, () => {
         library: null,
       },
     ]);
+    expect((await keystores.tokens(keystoreId))[0]).toMatchObject({
+      initialized: false,
+      pin: { initialized: false },
+    });
     await refusal(keystores.verifyPin({ keystoreId, pin: PIN }), 'keystoreUninitialized');
     await refusal(keystores.certificates({ keystoreId }), 'keystoreUninitialized');
     await refusal(keystores.verifyPin({ keystoreId: 'pkcs11:none:1', pin: PIN }), 'keystoreNotFound');
@@ -70,6 +74,7 @@ describe('the software keystore', { timeout: 120_000 }, () => {
     await refusal(keystores.initToken({ keystoreId, label: 'Again', pin: PIN }), 'unsupportedCommand');
     const [token] = await keystores.tokens(keystoreId);
     expect(token).toMatchObject({
+      initialized: true,
       label: 'My keys',
       type: 'SWToken',
       mechanisms: [{ algorithm: 'RSA', minKeySize: 2048, maxKeySize: 4096 }],

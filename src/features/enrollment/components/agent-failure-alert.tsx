@@ -30,6 +30,8 @@ export function useAgentFailureText(): (failure: CommandError | UndeliveredComma
         return t`The PIN must be 4 to 64 characters long.`;
       case 'keystoreUninitialized':
         return t`This keystore is not initialized yet.`;
+      case 'tokenUninitialized':
+        return t`This token is not initialized. Initialize it with its maker's tool, then choose it.`;
       case 'keystoreNotFound':
       case 'keystoreNotAvailable':
       case 'noKeystore':

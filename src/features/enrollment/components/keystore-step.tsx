@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { Fragment, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { HARDWARE_TOKEN_SELECT_DELAY_MS } from '../../../../contract/constants.ts';
 import {
   type KeystoreLocation,
@@ -7,6 +7,7 @@ import {
 } from '../../../../contract/schemas/certificate-profiles.ts';
 import type { CommandError } from '../../../../contract/trust-agent/commands.ts';
 import type { Keystore, Token } from '../../../../contract/trust-agent/entities.ts';
+import { knownRefusal, useTokenNames } from '../../../components/trust-agent/tokens.ts';
 import { TrustAgentGate } from '../../../components/trust-agent/trust-agent-gate.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -17,7 +18,7 @@ import type { UndeliveredCommand } from '../../../trust-agent/shared.ts';
 import type { TrustAgentView } from '../../../trust-agent/use-trust-agent.ts';
 import { AgentCommandError, type ChosenKeystore, commandAnswer } from '../issue.ts';
 import { newKeystoreFormSchema, pinFormSchema, pinRepetitionIssue } from '../schemas.ts';
-import { AgentFailureAlert } from './agent-failure-alert.tsx';
+import { AgentFailureAlert, useAgentFailureText } from './agent-failure-alert.tsx';
 
 interface KeystoreStepProps {
   agent: TrustAgentView;
@@ -193,10 +194,13 @@ function CreateKeystoreForm({ agent, keystore }: { agent: TrustAgentView; keysto
 /**
  * The hardware-token path (overview §4, §8, §9): the agent's tokens, listed again every 5 s; the
  * page acts on a choice 500 ms after it is made, so a keyboard user moving through the radio buttons
- * does not start a PIN prompt for every token passed on the way.
+ * does not start a PIN prompt for every token passed on the way. A token that cannot take the key
+ * (one not initialized) is listed disabled with the reason, so whoever just connected a fresh card
+ * sees it was found and what it needs (decision 020 §9).
  */
 function HardwareTokens({ agent, onUnlocked }: Pick<KeystoreStepProps, 'agent' | 'onUnlocked'>) {
-  const { t } = useLingui();
+  const { tokenName } = useTokenNames();
+  const failureText = useAgentFailureText();
   const legendId = useId();
   const tokens = agent.tokens?.filter((token) => token.type === 'HWToken') ?? null;
   const [chosenId, setChosenId] = useState<string | null>(null);
@@ -230,13 +234,6 @@ function HardwareTokens({ agent, onUnlocked }: Pick<KeystoreStepProps, 'agent' |
     );
   }
   const acted = tokens.find((token) => token.keystoreId === actedId) ?? null;
-  // A blank token (never initialized) has neither label nor serial number.
-  const tokenName = ({ label, manufacturer, model, serial }: Token): string => {
-    const name = label.trim() || t`Token without a label`;
-    return serial.trim()
-      ? t`${name} (${manufacturer} ${model}, serial ${serial})`
-      : t`${name} (${manufacturer} ${model})`;
-  };
   return (
     <>
       {/* hardwareTokenNotification (overview §8). */}
@@ -251,18 +248,31 @@ function HardwareTokens({ agent, onUnlocked }: Pick<KeystoreStepProps, 'agent' |
         <legend id={legendId} className="enrollment__legend">
           <Trans>Hardware token</Trans>
         </legend>
-        {tokens.map((token) => (
-          <label key={token.keystoreId} className="enrollment__choice">
-            <input
-              type="radio"
-              name="token"
-              value={token.keystoreId}
-              checked={chosenId === token.keystoreId}
-              onChange={() => choose(token.keystoreId)}
-            />
-            {tokenName(token)}
-          </label>
-        ))}
+        {tokens.map((token) => {
+          const refusal = knownRefusal(token);
+          const reasonId = `${legendId}-${token.keystoreId}`;
+          return (
+            <Fragment key={token.keystoreId}>
+              <label className="enrollment__choice">
+                <input
+                  type="radio"
+                  name="token"
+                  value={token.keystoreId}
+                  checked={chosenId === token.keystoreId}
+                  disabled={refusal !== null}
+                  aria-describedby={refusal === null ? undefined : reasonId}
+                  onChange={() => choose(token.keystoreId)}
+                />
+                {tokenName(token)}
+              </label>
+              {refusal === null ? null : (
+                <p id={reasonId} className="enrollment__choice-reason">
+                  {failureText({ code: refusal, message: '' })}
+                </p>
+              )}
+            </Fragment>
+          );
+        })}
       </fieldset>
       {acted ? (
         <TokenUnlock key={acted.keystoreId} agent={agent} token={acted} onUnlocked={onUnlocked} />

@@ -1,5 +1,6 @@
 import { act } from '@testing-library/react';
 import type { CommandTable, TableOutcome } from '../../../../contract/trust-agent/commands.ts';
+import type { Token } from '../../../../contract/trust-agent/entities.ts';
 import { TrustAgentClient, type WorkerPort } from '../../../../src/trust-agent/client.ts';
 import type { AgentCommands } from '../../../../src/trust-agent/helpers.ts';
 import type { FromWorker, ToWorker } from '../../../../src/trust-agent/shared.ts';
@@ -13,6 +14,30 @@ export const AGENT = {
   arch: 'x64',
   enabled: true,
 } as const;
+
+export const RSA = [{ algorithm: 'RSA' as const, minKeySize: 1024, maxKeySize: 4096 }];
+export const PIN_OK = { initialized: true, locked: false, retriesLeft: 5, finalTry: false };
+/** An initialized token with its user PIN set: one a key can be made on. */
+export const hardwareToken: Token = {
+  keystoreId: 'softhsm:1',
+  initialized: true,
+  label: 'Field token',
+  type: 'HWToken',
+  manufacturer: 'SoftHSM project',
+  model: 'SoftHSM v2',
+  serial: '42',
+  mechanisms: RSA,
+  pin: PIN_OK,
+};
+/** A token not initialized, as SoftHSM2's free slot and a fresh smart card report it: no label, serial or PIN. */
+export const uninitializedToken: Token = {
+  ...hardwareToken,
+  keystoreId: 'softhsm:slot-1',
+  initialized: false,
+  label: '',
+  serial: '',
+  pin: { ...PIN_OK, initialized: false, retriesLeft: null },
+};
 
 type Answer = (request: Record<string, unknown>) => TableOutcome<CommandTable, string>;
 

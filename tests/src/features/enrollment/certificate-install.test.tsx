@@ -45,6 +45,7 @@ const SOFTWARE: Keystore = {
 };
 const softwareToken: Token = {
   keystoreId: 'software',
+  initialized: true,
   label: 'Software keystore',
   type: 'SWToken',
   manufacturer: 'Trust Assistant',

@@ -13,7 +13,7 @@ import type { PublicEnrollment } from '../../../../contract/schemas/enrollments.
 import type { Keystore, Token } from '../../../../contract/trust-agent/entities.ts';
 import { EnrollmentPage } from '../../../../src/features/enrollment/components/enrollment-page.tsx';
 import { activateEnglish, apiError, json, mockApi } from '../../support.tsx';
-import { AGENT, fakeAgent, ok } from './agent-support.ts';
+import { AGENT, fakeAgent, hardwareToken, ok, PIN_OK, RSA, uninitializedToken } from './agent-support.ts';
 
 const ENROLLMENT: PublicEnrollment = {
   id: 'e1',
@@ -44,25 +44,14 @@ const SOFTWARE: Keystore = {
   slot: null,
   library: null,
 };
-const RSA = [{ algorithm: 'RSA' as const, minKeySize: 1024, maxKeySize: 4096 }];
-const PIN_OK = { initialized: true, locked: false, retriesLeft: 5, finalTry: false };
 const softwareToken: Token = {
   keystoreId: 'software',
+  initialized: true,
   label: 'Software keystore',
   type: 'SWToken',
   manufacturer: 'Trust Assistant',
   model: 'PKCS#12',
   serial: 's1',
-  mechanisms: RSA,
-  pin: PIN_OK,
-};
-const hardwareToken: Token = {
-  keystoreId: 'softhsm:1',
-  label: 'Field token',
-  type: 'HWToken',
-  manufacturer: 'SoftHSM project',
-  model: 'SoftHSM v2',
-  serial: '42',
   mechanisms: RSA,
   pin: PIN_OK,
 };
@@ -269,6 +258,30 @@ describe('EnrollmentPage', () => {
     expect((await screen.findByRole('alert')).textContent).toContain('The PIN is locked');
     await user.click(screen.getByRole('radio', { name: /Blank token/ }));
     await waitFor(() => expect(screen.getByRole('alert').textContent).toContain('is not initialized'));
+  });
+
+  it('lists a token that is not initialized disabled, saying why, and offers the others', async () => {
+    const agent = fakeAgent({});
+    await renderPage(agent, {
+      keystores: [SOFTWARE],
+      tokens: [softwareToken, hardwareToken, uninitializedToken],
+    });
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('radio', { name: /On a hardware token/ }));
+    const blank = screen.getByRole('radio', {
+      name: 'Uninitialized token (SoftHSM project SoftHSM v2)',
+      description: "This token is not initialized. Initialize it with its maker's tool, then choose it.",
+    }) as HTMLInputElement;
+    expect(blank.disabled).toBe(true);
+    expect(screen.queryByText(/Token without a label/)).toBeNull();
+    await user.click(blank);
+    await new Promise((resolve) => setTimeout(resolve, HARDWARE_TOKEN_SELECT_DELAY_MS + 50));
+    expect(blank.checked).toBe(false);
+    expect(screen.queryByLabelText(/PIN of/)).toBeNull();
+    expect(agent.commands).toEqual([]);
+    const field = screen.getByRole('radio', { name: /^Field token/ }) as HTMLInputElement;
+    expect(field.disabled).toBe(false);
+    expect(field.getAttribute('aria-describedby')).toBeNull();
   });
 
   it('refuses a token whose range excludes RSA 2048 before any key is made', async () => {
