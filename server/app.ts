@@ -18,10 +18,10 @@ import { accountFederationRoutes, accountRoutes } from './accounts/routes.ts';
 import { apiTokenRoutes } from './api-tokens/routes.ts';
 import type { AppDeps } from './app-deps.ts';
 import { auditLogRoutes } from './audit/routes.ts';
+import { bulkImportRoutes } from './bulk-import/routes.ts';
 import { certificateAuthorityRoutes } from './ca/routes.ts';
 import { accountProfileRoutes, certificateProfileRoutes } from './certificate-profiles/routes.ts';
 import { certificateRoutes } from './certificates/routes.ts';
-import { SERVICE_USER_CERTIFICATE_OWNERS } from './client-auth/access.ts';
 import { clientAuthRoutes } from './client-auth/routes.ts';
 import { clientToolRoutes } from './client-tools/routes.ts';
 import { enrollmentRoutes } from './enrollments/routes.ts';
@@ -42,6 +42,7 @@ import { openApiRoutes } from './openapi/routes.ts';
 import { organizationRoutes } from './organizations/routes.ts';
 import { profileRoutes } from './profile/routes.ts';
 import { roleRoutes } from './roles/routes.ts';
+import { SERVICE_USER_CERTIFICATE_OWNERS, SERVICE_USER_TOKEN_OWNERS } from './service-users/index.ts';
 import { serviceUserRoutes } from './service-users/routes.ts';
 import { setupRoutes } from './setup/routes.ts';
 import { clientAuthLoginRoutes } from './sign-in/client-auth-login.ts';
@@ -80,9 +81,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route(UI_API_V1, licenceAllocationRoutes(deps));
   // Before the users routes: its `user/applications` would otherwise be taken for `user/:id`.
   app.route(UI_API_V1, profileRoutes(deps));
+  // `user/bulk…` is static: before the users routes' `user/:id`.
+  app.route(UI_API_V1, bulkImportRoutes(deps));
   app.route(UI_API_V1, userRoutes(deps));
   app.route(UI_API_V1, apiTokenRoutes(deps));
   app.route(UI_API_V1, serviceUserRoutes(deps));
+  // Service users' tokens: the token routes of people, whoever may change the service user as owner.
+  app.route(UI_API_V1, apiTokenRoutes(deps, SERVICE_USER_TOKEN_OWNERS));
   app.route(UI_API_V1, clientAuthRoutes(deps));
   app.route(UI_API_V1, clientAuthRoutes(deps, SERVICE_USER_CERTIFICATE_OWNERS));
   app.route(UI_API_V1, roleRoutes(deps));

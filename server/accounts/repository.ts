@@ -4,12 +4,12 @@ import { APPLICATIONS } from '../../contract/applications.ts';
 import { KEY_LOCKER_APPLICATION_NAME, LICENCE_TYPES } from '../../contract/licences.ts';
 import { APPLICATION_CODES, type ApplicationCode } from '../../contract/permissions.ts';
 import type { Tenant, TenantFederation, TenantType, TenantUpdate } from '../../contract/schemas/tenants.ts';
-import { featureEnabled } from '../account-features/repository.ts';
+import { featureEnabled } from '../account-features/index.ts';
 import { mayManageAccount, visibleTo } from '../authorization/account-reach.ts';
 import type { Database } from '../db/schema.ts';
 import type { Principal } from '../identity/principal.ts';
-import { licensedApplications } from '../licence/store.ts';
-import { heldApplications } from '../licences/pools.ts';
+import { licensedApplications } from '../licence/index.ts';
+import { heldApplications } from '../licences/index.ts';
 import { deriveFriendlyIdentifier } from './friendly-identifier.ts';
 import { accountsWithPartner, selectSummary, toTenantSummary } from './list.ts';
 

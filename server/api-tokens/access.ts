@@ -1,9 +1,13 @@
+import type { Kysely } from 'kysely';
+import { apiPaths } from '../../contract/paths.ts';
 import { assertUserWithinYours } from '../authorization/grants.ts';
+import { assertUserAccess } from '../authorization/user-access.ts';
+import type { Database } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
 import { sessionIdOf } from '../identity/authenticate.ts';
 import type { Principal } from '../identity/principal.ts';
 import type { Access } from '../resources/versioned-resource.ts';
-import { assertUserAccess } from '../users/access.ts';
+import { findTokenOwner } from './repository.ts';
 
 /** The user whose tokens a route addresses, as far as the rules need them. */
 export interface TokenOwner {
@@ -39,3 +43,35 @@ export function assertMayIssueTokens(principal: Principal, owner: TokenOwner): v
   }
   sessionIdOf(principal);
 }
+
+/**
+ * Whose tokens a set of token routes addresses, and who may do what with them: people's tokens
+ * (`user/{id}/api-tokens`, G7: only their own user makes them) and service users' tokens
+ * (`service-user/{id}/api-tokens`, where whoever may change the service user takes the owner's
+ * place). The checks of the routes themselves (limit, name, end date, audit) are the same for both.
+ */
+export interface TokenOwners {
+  /** `/user` or `/service-user`: the routes are `${prefix}/:id/api-tokens[/:tokenId]`. */
+  prefix: string;
+  /** The owner `id` within the caller's reach, else undefined (answered 404). */
+  find(
+    db: Kysely<Database>,
+    principal: Principal,
+    id: string,
+    lock: boolean,
+  ): Promise<(TokenOwner & { primary_account_id: string }) | undefined>;
+  /** Reading the tokens (`view`) or revoking one (`manage`); throws 403. */
+  authorize(principal: Principal, owner: TokenOwner, access: Access): void;
+  /** Making a token or setting its end date, which may extend it; throws 403. */
+  assertMayIssue(principal: Principal, owner: TokenOwner): void;
+  location(userId: string, tokenId: string): string;
+}
+
+/** People's tokens: the owner or whoever may change the owner sees and revokes; only the owner makes. */
+export const PERSON_TOKEN_OWNERS: TokenOwners = {
+  prefix: '/user',
+  find: findTokenOwner,
+  authorize: assertTokenAccess,
+  assertMayIssue: assertMayIssueTokens,
+  location: apiPaths.users.apiToken,
+};

@@ -1,9 +1,6 @@
-import { type Context, Hono } from 'hono';
-import type { Kysely } from 'kysely';
-import { apiPaths } from '../../contract/paths.ts';
+import { Hono } from 'hono';
 import {
   type ApiToken,
-  type ApiTokenCreated,
   apiTokenCreateSchema,
   apiTokenListQuerySchema,
   apiTokenParamsSchema,
@@ -12,67 +9,19 @@ import {
 import { DEFAULT_LIST_LIMIT } from '../../contract/schemas/common.ts';
 import { userIdParamsSchema } from '../../contract/schemas/users.ts';
 import type { AppDeps } from '../app-deps.ts';
-import { auditChange, updateDetails } from '../audit/change.ts';
+import { updateDetails } from '../audit/change.ts';
 import { USER_NOT_FOUND } from '../authorization/user-reach.ts';
 import { utcDate } from '../dates.ts';
-import type { Database } from '../db/schema.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { entityTag } from '../http/entity-tags.ts';
 import { ApiError } from '../http/errors.ts';
 import { validateJson, validateParams, validateQuery } from '../http/validate.ts';
 import { requireAuth } from '../identity/authenticate.ts';
-import type { Principal } from '../identity/principal.ts';
-import { type Access, type ResourceKind, versionedResource } from '../resources/versioned-resource.ts';
-import { assertMayIssueTokens, assertTokenAccess, type TokenOwner } from './access.ts';
-import {
-  apiTokenNameTaken,
-  countActiveApiTokens,
-  findApiToken,
-  findTokenOwner,
-  insertApiToken,
-  listApiTokens,
-  revokeApiToken,
-  updateApiTokenEndDate,
-} from './repository.ts';
-import {
-  assertBelowLimit,
-  assertEndDate,
-  assertNotRevoked,
-  assertWithinOwnerEndDate,
-  nameInUse,
-} from './rules.ts';
-
-/**
- * Whose tokens a set of token routes addresses, and who may do what with them: people's tokens
- * (`user/{id}/api-tokens`, G7: only their own user makes them) and service users' tokens
- * (`service-user/{id}/api-tokens`, where whoever may change the service user takes the owner's
- * place). The checks of the routes themselves (limit, name, end date, audit) are the same for both.
- */
-export interface TokenOwners {
-  /** `/user` or `/service-user`: the routes are `${prefix}/:id/api-tokens[/:tokenId]`. */
-  prefix: string;
-  /** The owner `id` within the caller's reach, else undefined (answered 404). */
-  find(
-    db: Kysely<Database>,
-    principal: Principal,
-    id: string,
-    lock: boolean,
-  ): Promise<(TokenOwner & { primary_account_id: string }) | undefined>;
-  /** Reading the tokens (`view`) or revoking one (`manage`); throws 403. */
-  authorize(principal: Principal, owner: TokenOwner, access: Access): void;
-  /** Making a token or setting its end date, which may extend it; throws 403. */
-  assertMayIssue(principal: Principal, owner: TokenOwner): void;
-  location(userId: string, tokenId: string): string;
-}
-
-/** People's tokens: the owner or whoever may change the owner sees and revokes; only the owner makes. */
-export const PERSON_TOKEN_OWNERS: TokenOwners = {
-  prefix: '/user',
-  find: findTokenOwner,
-  authorize: assertTokenAccess,
-  assertMayIssue: assertMayIssueTokens,
-  location: apiPaths.users.apiToken,
-};
+import { type ResourceKind, versionedResource } from '../resources/versioned-resource.ts';
+import { PERSON_TOKEN_OWNERS, type TokenOwner, type TokenOwners } from './access.ts';
+import { issueApiToken } from './issue.ts';
+import { findApiToken, listApiTokens, revokeApiToken, updateApiTokenEndDate } from './repository.ts';
+import { assertEndDate, assertNotRevoked, assertWithinOwnerEndDate } from './rules.ts';
 
 /** A token with its owner, whose reach and permissions decide who may see or revoke it. */
 type OwnedToken = ApiToken & { owner: TokenOwner };
@@ -93,40 +42,6 @@ function tokenKind(
     authorize: (principal, { row }, access) => owners.authorize(principal, row.owner, access),
     represent: async (_db, _principal, { row: { owner: _owner, ...token } }) => token,
   };
-}
-
-/**
- * Makes a token for `owner` once the caller may (checked by the caller), inside `trx`, which holds
- * the owner locked so two creations at once cannot both pass the limit or take one name; records
- * CREATE APIKEY. POST user/{id}/api-tokens, POST service-user/{id}/api-tokens and POST service-user
- * (its first token) make tokens here.
- */
-export async function issueApiToken(
-  trx: Kysely<Database>,
-  c: Context<AppEnv>,
-  deps: AppDeps,
-  owner: TokenOwner & { primary_account_id: string },
-  fields: { name: string; endDate: string | null },
-  now: Date,
-): Promise<ApiTokenCreated> {
-  const { name, endDate } = fields;
-  assertEndDate(endDate, utcDate(now));
-  assertWithinOwnerEndDate(owner, endDate);
-  assertBelowLimit(await countActiveApiTokens(trx, owner.id, now));
-  if (await apiTokenNameTaken(trx, owner.id, name)) throw nameInUse();
-  const token = await insertApiToken(
-    trx,
-    { userId: owner.id, name, endDate, createdBy: c.var.principal.userId },
-    now,
-  );
-  await auditChange(trx, c, deps, {
-    action: 'CREATE',
-    resourceType: 'APIKEY',
-    resourceId: token.id,
-    accountId: owner.primary_account_id,
-    details: { name, user_id: owner.id, end_date: endDate },
-  });
-  return token;
 }
 
 /** API tokens of people, or of service users (/account/ui-api/v1, decision 018 §4.3), described in docs/api.md. */

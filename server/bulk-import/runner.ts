@@ -1,14 +1,14 @@
 import { type Kysely, sql } from 'kysely';
 import type { BulkRowError } from '../../contract/schemas/bulk-import.ts';
 import type { BulkUserCsvColumn } from '../../contract/user-csv.ts';
+import { assertUserAccess } from '../authorization/user-access.ts';
 import type { Database } from '../db/schema.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
 import { ApiError } from '../http/errors.ts';
 import { principalOfUser } from '../identity/authenticate.ts';
 import type { Principal } from '../identity/principal.ts';
 import { pollingLoop } from '../polling-loop.ts';
-import { assertUserAccess } from '../users/access.ts';
-import { createPerson } from '../users/create.ts';
+import { createPerson } from '../users/index.ts';
 import { endJob, purgeExpiredJobs } from './repository.ts';
 import {
   type BulkAccount,

@@ -7,14 +7,14 @@ import { userCreateSchema } from '../../contract/schemas/users.ts';
 import { type BulkUserCsvColumn, ROLE_NAME_SEPARATOR } from '../../contract/user-csv.ts';
 import { ACCOUNT_NOT_FOUND } from '../authorization/account-reach.ts';
 import { holds, roleFitsUser } from '../authorization/grants.ts';
+import { assertUserAccess } from '../authorization/user-access.ts';
 import { ROLE_NOT_FOUND, reachesAccount, roleReach } from '../authorization/user-reach.ts';
 import type { Database } from '../db/schema.ts';
-import { readFeatureFlags } from '../feature-flags/store.ts';
+import { readFeatureFlags } from '../feature-flags/index.ts';
 import { ApiError } from '../http/errors.ts';
 import { invalidField } from '../http/validate.ts';
 import type { Principal } from '../identity/principal.ts';
-import { assertUserAccess } from '../users/access.ts';
-import { scopeOfAccountType } from '../users/grants.ts';
+import { scopeOfAccountType } from '../users/index.ts';
 import type { ParsedRow } from './parse.ts';
 
 /**

@@ -3,7 +3,7 @@ import { type Kysely, type Selectable, sql } from 'kysely';
 import type { CaKeyAlgorithm } from '../../contract/certificate-policy.ts';
 import { recordAuditEvent } from '../audit/record.ts';
 import type { CertificateAuthoritiesTable, Database } from '../db/schema.ts';
-import { ensureSystemAccount } from '../setup/seed.ts';
+import { ensureSystemAccount } from '../db/system-account.ts';
 import { caAlgorithmParams } from './algorithms.ts';
 import { type CaDeps, signCrl, wholeSeconds } from './crl.ts';
 import { type CaSigner, caKeyStore, type GeneratedCaKey } from './custody.ts';

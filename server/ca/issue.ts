@@ -16,8 +16,8 @@ import { EMAIL_PATTERN, type ValidationCode } from '../../contract/validation.ts
 import type { AppDeps } from '../app-deps.ts';
 import { type AuditActor, auditChangeBy } from '../audit/change.ts';
 import type { CertificatesTable, Database } from '../db/schema.ts';
+import { ensureSystemAccount } from '../db/system-account.ts';
 import { ApiError } from '../http/errors.ts';
-import { ensureSystemAccount } from '../setup/seed.ts';
 import { caAlgorithmParams } from './algorithms.ts';
 import { workingCertificateAuthorities } from './bootstrap.ts';
 import { wholeSeconds } from './crl.ts';

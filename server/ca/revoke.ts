@@ -3,8 +3,8 @@ import type { RevocationReason } from '../../contract/certificate-policy.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { type AuditActor, auditChangeBy } from '../audit/change.ts';
 import type { Database } from '../db/schema.ts';
+import { ensureSystemAccount } from '../db/system-account.ts';
 import { ApiError } from '../http/errors.ts';
-import { ensureSystemAccount } from '../setup/seed.ts';
 import { signCrl } from './crl.ts';
 
 /** The facts of a certificate row a revocation writes and records. */

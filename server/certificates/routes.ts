@@ -17,10 +17,13 @@ import {
 import type { AppDeps } from '../app-deps.ts';
 import { requestActor } from '../audit/change.ts';
 import { assertPermission } from '../authorization/permissions.ts';
-import { describeCertificate } from '../ca/describe.ts';
-import { certificatePem, exportCertificate } from '../ca/export.ts';
-import { issueCertificate } from '../ca/issue.ts';
-import { revokeCertificate } from '../ca/revoke.ts';
+import {
+  certificatePem,
+  describeCertificate,
+  exportCertificate,
+  issueCertificate,
+  revokeCertificate,
+} from '../ca/index.ts';
 import { utcDate } from '../dates.ts';
 import { pageAndFilters } from '../db/list-page.ts';
 import type { AppEnv } from '../http/app-env.ts';

@@ -1,11 +1,9 @@
 import type { Kysely } from 'kysely';
-import type { TokenOwner } from '../api-tokens/access.ts';
-import { PERSON_TOKEN_OWNERS } from '../api-tokens/routes.ts';
+import { PERSON_TOKEN_OWNERS, type TokenOwner } from '../api-tokens/index.ts';
 import type { Database } from '../db/schema.ts';
 import { sessionIdOf } from '../identity/authenticate.ts';
 import type { Principal } from '../identity/principal.ts';
 import type { Access } from '../resources/versioned-resource.ts';
-import { SERVICE_USER_TOKEN_OWNERS } from '../service-users/access.ts';
 
 /** The user whose certificates a route addresses, within the caller's reach. */
 export type CertificateOwner = TokenOwner & { primary_account_id: string };
@@ -35,12 +33,6 @@ export const PERSON_CERTIFICATE_OWNERS: CertificateOwners = {
   prefix: '/user',
   find: PERSON_TOKEN_OWNERS.find,
   authorize: PERSON_TOKEN_OWNERS.authorize,
-};
-
-export const SERVICE_USER_CERTIFICATE_OWNERS: CertificateOwners = {
-  prefix: '/service-user',
-  find: SERVICE_USER_TOKEN_OWNERS.find,
-  authorize: SERVICE_USER_TOKEN_OWNERS.authorize,
 };
 
 /**

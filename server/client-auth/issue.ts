@@ -4,7 +4,7 @@ import { CLIENT_AUTH_POLICY } from '../../contract/certificate-policy.ts';
 import type { ClientAuthCertificate } from '../../contract/schemas/client-auth.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { type AuditActor, auditChangeBy } from '../audit/change.ts';
-import { type IssuedCertificate, issueCertificate } from '../ca/issue.ts';
+import { type IssuedCertificate, issueCertificate } from '../ca/index.ts';
 import type { Database } from '../db/schema.ts';
 import { insertClientAuthCertificate, subjectFactsOf } from './repository.ts';
 

@@ -19,9 +19,8 @@ import { entityTag } from '../http/entity-tags.ts';
 import { ApiError } from '../http/errors.ts';
 import { parseWith, validateJson, validateParams, validateQuery } from '../http/validate.ts';
 import { requireAuth, sessionIdOf } from '../identity/authenticate.ts';
-import { enqueueMail } from '../mail/outbox.ts';
+import { assertNotJustSent, enqueueMail } from '../mail/outbox.ts';
 import { type ResourceKind, versionedResource } from '../resources/versioned-resource.ts';
-import { assertNotJustSent } from '../users/mail-requests.ts';
 import {
   assertMayRegister,
   type CertificateOwner,

@@ -22,17 +22,18 @@ import {
   seatEnrollmentsQuerySchema,
   seatIdParamsSchema,
 } from '../../contract/schemas/enrollments.ts';
-import { featureEnabled } from '../account-features/repository.ts';
+import { featureEnabled } from '../account-features/index.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { type AuditActor, auditChange, auditChangeBy, requestActor, updateDetails } from '../audit/change.ts';
 import { ACCOUNT_NOT_FOUND, canSeeAccount } from '../authorization/account-reach.ts';
 import { USER_NOT_FOUND } from '../authorization/user-reach.ts';
-import { certificatePem, certificatesPkcs7 } from '../ca/export.ts';
-import { issueCertificate } from '../ca/issue.ts';
-import { revokeCertificates } from '../ca/revoke.ts';
-import { issuerChain } from '../certificates/repository.ts';
-import { assertMayRegister, PERSON_CERTIFICATE_OWNERS } from '../client-auth/access.ts';
-import { issueClientAuthCertificate } from '../client-auth/issue.ts';
+import { certificatePem, certificatesPkcs7, issueCertificate, revokeCertificates } from '../ca/index.ts';
+import { issuerChain } from '../certificates/index.ts';
+import {
+  assertMayRegister,
+  issueClientAuthCertificate,
+  PERSON_CERTIFICATE_OWNERS,
+} from '../client-auth/index.ts';
 import { pageAndFilters } from '../db/list-page.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppEnv } from '../http/app-env.ts';

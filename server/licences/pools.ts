@@ -4,7 +4,7 @@ import type { ApplicationCode } from '../../contract/permissions.ts';
 import type { LicencePayload } from '../../contract/schemas/licence.ts';
 import type { Tenant } from '../../contract/schemas/tenants.ts';
 import type { Database } from '../db/schema.ts';
-import { findCurrentLicence, storedPayload, systemPoolLimit } from '../licence/store.ts';
+import { findCurrentLicence, storedPayload, systemPoolLimit } from '../licence/index.ts';
 import {
   type AccountPlace,
   allocatedToChildren,

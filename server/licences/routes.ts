@@ -27,7 +27,7 @@ import { ApiError } from '../http/errors.ts';
 import { validateJson, validateParams, validateQuery } from '../http/validate.ts';
 import { requireAuth } from '../identity/authenticate.ts';
 import type { Principal } from '../identity/principal.ts';
-import { findCurrentLicence, storedPayload, systemPoolLimit } from '../licence/store.ts';
+import { findCurrentLicence, storedPayload, systemPoolLimit } from '../licence/index.ts';
 import { type ResourceKind, versionedResource } from '../resources/versioned-resource.ts';
 import {
   assertMayAllocateTo,

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { Context } from 'hono';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import type { AppEnv } from '../http/app-env.ts';
+import { ApiError } from '../http/errors.ts';
 import type { EnrollmentMailKind, MailKind } from './kinds.ts';
 
 export interface MailRequest {
@@ -98,4 +101,35 @@ export async function purgeFinishedMail(db: Kysely<Database>, now: Date): Promis
     .where((eb) => eb.or([eb('sent_at', 'is not', null), eb('failed_at', 'is not', null)]))
     .executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/** How long after a mail of one kind to one user the same kind is refused (decision 018 §6.2). */
+export const RESEND_INTERVAL_SECONDS = 60;
+
+/**
+ * 429 with `Retry-After` when a mail of `kind` was queued for the user less than a minute ago, so a
+ * button pressed twice (or a script) does not flood a mailbox.
+ */
+export async function assertNotJustSent(
+  trx: Kysely<Database>,
+  c: Context<AppEnv>,
+  userId: string,
+  kind: MailKind,
+  now: Date,
+): Promise<void> {
+  const last = await trx
+    .selectFrom('mail_outbox')
+    .select('created_at')
+    .where('user_id', '=', userId)
+    .where('kind', '=', kind)
+    .where('created_at', '>', new Date(now.getTime() - RESEND_INTERVAL_SECONDS * 1000))
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+  if (last === undefined) return;
+  const wait = Math.max(
+    1,
+    Math.ceil((last.created_at.getTime() + RESEND_INTERVAL_SECONDS * 1000 - now.getTime()) / 1000),
+  );
+  c.header('Retry-After', String(wait));
+  throw new ApiError(429, 'This mail was sent less than a minute ago. Try again later.');
 }

@@ -18,9 +18,9 @@ import { ApiError } from '../http/errors.ts';
 import { validateParams, validateQuery } from '../http/validate.ts';
 import { requireAuth } from '../identity/authenticate.ts';
 import type { Principal } from '../identity/principal.ts';
-import { licensedApplications } from '../licence/store.ts';
-import { recordUserChange } from '../users/changes.ts';
-import { applicationOf, applicationRoles } from '../users/repository.ts';
+import { licensedApplications } from '../licence/index.ts';
+import { recordUserChange } from '../resources/user-change.ts';
+import { applicationOf, applicationRoles } from '../users/index.ts';
 import { findProfileUser, userAccounts } from './repository.ts';
 
 const localeParamsSchema = v.object({

@@ -10,6 +10,7 @@ import {
   assertUserWithinYours,
   permissionsOfUsers,
 } from '../authorization/grants.ts';
+import { assertUserAccess } from '../authorization/user-access.ts';
 import { findReachableUser, USER_NOT_FOUND } from '../authorization/user-reach.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppEnv } from '../http/app-env.ts';
@@ -17,8 +18,7 @@ import { ApiError } from '../http/errors.ts';
 import { invalidField } from '../http/validate.ts';
 import type { Principal } from '../identity/principal.ts';
 import { accessScopeOf } from '../identity/sessions.ts';
-import { assertUserAccess } from '../users/access.ts';
-import { recordUserChange } from '../users/changes.ts';
+import { recordUserChange } from '../resources/user-change.ts';
 import { assertRolesFeatureOn } from './rules.ts';
 
 type Direction = 'add' | 'remove';

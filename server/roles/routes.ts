@@ -28,6 +28,7 @@ import {
   permissionsForAccountType,
   withImpliedViews,
 } from '../authorization/grants.ts';
+import { assertMayReadUsers } from '../authorization/user-access.ts';
 import { ROLE_NOT_FOUND, reachesAccount, reachesRole } from '../authorization/user-reach.ts';
 import { utcDate } from '../dates.ts';
 import { pageAndFilters } from '../db/list-page.ts';
@@ -39,8 +40,7 @@ import { validateJson, validateParams, validateQuery } from '../http/validate.ts
 import { requireAuth } from '../identity/authenticate.ts';
 import type { Principal } from '../identity/principal.ts';
 import { type ResourceKind, versionedResource } from '../resources/versioned-resource.ts';
-import { assertMayReadUsers } from '../users/access.ts';
-import { DEFAULT_SORT as DEFAULT_USER_SORT, listUsers } from '../users/list.ts';
+import { DEFAULT_SORT as DEFAULT_USER_SORT, listUsers } from '../users/index.ts';
 import { assertMayDefineRoles, assertMayReadRoles } from './access.ts';
 import { changeRoleHolders } from './assignments.ts';
 import { ROLE_CSV_HEADER } from './csv.ts';

@@ -3,7 +3,7 @@ import { type ApplicationCode, PERMISSION_GROUPS, type PermissionName } from '..
 import type { Role } from '../../contract/schemas/users.ts';
 import { assertRoleWithinYours, permissionsForAccountType } from '../authorization/grants.ts';
 import type { Database } from '../db/schema.ts';
-import { readFeatureFlags } from '../feature-flags/store.ts';
+import { readFeatureFlags } from '../feature-flags/index.ts';
 import { ApiError } from '../http/errors.ts';
 import { invalidField } from '../http/validate.ts';
 import type { Principal } from '../identity/principal.ts';

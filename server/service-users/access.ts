@@ -1,11 +1,11 @@
 import { apiPaths } from '../../contract/paths.ts';
-import type { TokenOwner } from '../api-tokens/access.ts';
-import type { TokenOwners } from '../api-tokens/routes.ts';
+import type { TokenOwner, TokenOwners } from '../api-tokens/index.ts';
 import { assertUserWithinYours } from '../authorization/grants.ts';
+import { assertMayReadUsers, assertUserAccess } from '../authorization/user-access.ts';
+import type { CertificateOwners } from '../client-auth/index.ts';
 import { sessionIdOf } from '../identity/authenticate.ts';
 import type { Principal } from '../identity/principal.ts';
 import type { Access } from '../resources/versioned-resource.ts';
-import { assertMayReadUsers, assertUserAccess } from '../users/access.ts';
 import { findServiceTokenOwner } from './repository.ts';
 
 /**
@@ -42,4 +42,11 @@ export const SERVICE_USER_TOKEN_OWNERS: TokenOwners = {
     sessionIdOf(principal);
   },
   location: apiPaths.serviceUsers.apiToken,
+};
+
+/** A service user as the owner of client certificates: the same rules as for its tokens (decision 019). */
+export const SERVICE_USER_CERTIFICATE_OWNERS: CertificateOwners = {
+  prefix: '/service-user',
+  find: SERVICE_USER_TOKEN_OWNERS.find,
+  authorize: SERVICE_USER_TOKEN_OWNERS.authorize,
 };

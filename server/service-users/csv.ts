@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { SERVICE_USER_CSV_COLUMNS, type ServiceUserCsvColumn } from '../../contract/service-user-csv.ts';
 import { type CsvCellSql, csvLineSql, emptyIfNull, isoInstantSql, writtenCell } from '../db/csv-sql.ts';
 import { csvLine } from '../http/csv-stream.ts';
-import { roleNamesOf } from '../users/csv.ts';
+import { roleNamesOf } from '../users/index.ts';
 import { lastUsedOf, statusOf } from './repository.ts';
 
 /**

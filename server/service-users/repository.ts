@@ -9,7 +9,7 @@ import {
   type ServiceUserSummary,
 } from '../../contract/schemas/service-users.ts';
 import type { ServiceUserSortColumn } from '../../contract/sort-columns.ts';
-import type { TokenOwner } from '../api-tokens/access.ts';
+import type { TokenOwner } from '../api-tokens/index.ts';
 import { visibleTo } from '../authorization/account-reach.ts';
 import { effectivePermissions } from '../authorization/grants.ts';
 import { userReach } from '../authorization/user-reach.ts';
@@ -21,7 +21,7 @@ import type { Database } from '../db/schema.ts';
 import { oneOf } from '../db/stored-values.ts';
 import type { Principal } from '../identity/principal.ts';
 import { accessScopeOf } from '../identity/sessions.ts';
-import { insertUser } from '../users/repository.ts';
+import { insertUser } from '../users/index.ts';
 
 /**
  * Service users as stored (decision 018 §2): a `users` row of kind `service` (name, e-mail, enabled

@@ -12,13 +12,14 @@ import {
 } from '../../contract/schemas/service-users.ts';
 import { userAccessSchema, userEnableSchema } from '../../contract/schemas/users.ts';
 import { isServiceEndDateAllowed } from '../../contract/validation.ts';
-import { apiTokenRoutes, issueApiToken } from '../api-tokens/routes.ts';
+import { issueApiToken } from '../api-tokens/index.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { auditChange, changesNothing, requestActor, updateDetails } from '../audit/change.ts';
 import { ACCOUNT_NOT_FOUND } from '../authorization/account-reach.ts';
 import { assertNotOwnUser, assertRoleFitsUser } from '../authorization/grants.ts';
+import { assertMayReadUsers, assertUserAccess } from '../authorization/user-access.ts';
 import { reachesAccount, reachesUsersOf } from '../authorization/user-reach.ts';
-import { revokeCertificates } from '../ca/revoke.ts';
+import { revokeCertificates } from '../ca/index.ts';
 import { utcDate } from '../dates.ts';
 import { pageAndFilters } from '../db/list-page.ts';
 import type { Database } from '../db/schema.ts';
@@ -31,12 +32,17 @@ import { invalidField, validateJson, validateParams, validateQuery } from '../ht
 import { requireAuth, sessionIdOf } from '../identity/authenticate.ts';
 import type { Principal } from '../identity/principal.ts';
 import { type ResourceKind, versionedResource } from '../resources/versioned-resource.ts';
-import { assertMayGiveRole } from '../roles/assignments.ts';
-import { assertMayReadUsers, assertUserAccess } from '../users/access.ts';
-import { permitAccessChange, replaceAccess } from '../users/access-change.ts';
-import { assertAccountsInReach, type RoleToGive, rolesInReach, scopeOfAccountType } from '../users/grants.ts';
-import { userNameTaken } from '../users/repository.ts';
-import { assertServiceUserAccess, SERVICE_USER_TOKEN_OWNERS } from './access.ts';
+import { assertMayGiveRole } from '../roles/index.ts';
+import {
+  assertAccountsInReach,
+  permitAccessChange,
+  type RoleToGive,
+  replaceAccess,
+  rolesInReach,
+  scopeOfAccountType,
+  userNameTaken,
+} from '../users/index.ts';
+import { assertServiceUserAccess } from './access.ts';
 import { SERVICE_USER_CSV_HEADER } from './csv.ts';
 import { serviceUserCsvBody } from './export.ts';
 import {
@@ -312,9 +318,6 @@ export function serviceUserRoutes(deps: AppDeps): Hono<AppEnv> {
       },
     }),
   );
-
-  // Its tokens: the token routes of people, with whoever may change the service user as the owner.
-  app.route('/', apiTokenRoutes(deps, SERVICE_USER_TOKEN_OWNERS));
 
   return app;
 }

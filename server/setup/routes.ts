@@ -5,17 +5,21 @@ import { setupLicenceRequestSchema, setupUserRequestSchema } from '../../contrac
 import type { AppDeps } from '../app-deps.ts';
 import { recordAuditEvent } from '../audit/record.ts';
 import type { Database } from '../db/schema.ts';
+import { ensureSystemAccount } from '../db/system-account.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { ApiError, errorResponse } from '../http/errors.ts';
 import { validateJson } from '../http/validate.ts';
 import { hashPassword, inPasswordHashingTurn } from '../identity/passwords.ts';
-import { currentLicenceStatus, insertLicence } from '../licence/store.ts';
-import { loadTrustedLicenceKeys } from '../licence/vendor-keys.ts';
-import { describeLicenceFailure, licenceFailureCode, verifyLicence } from '../licence/verify.ts';
-import { insertUser } from '../users/repository.ts';
-import { ensureBuiltInRoles } from '../users/roles.ts';
-import { ensureSystemAccount } from './seed.ts';
+import {
+  currentLicenceStatus,
+  describeLicenceFailure,
+  insertLicence,
+  licenceFailureCode,
+  loadTrustedLicenceKeys,
+  verifyLicence,
+} from '../licence/index.ts';
+import { ensureBuiltInRoles, insertUser } from '../users/index.ts';
 
 /**
  * Serialises the setup steps of every server process: the check "no administrator yet" and the

@@ -4,14 +4,14 @@ import type { AppDeps } from '../app-deps.ts';
 import { type AuditActor, auditChangeBy } from '../audit/change.ts';
 import { ACCOUNT_NOT_FOUND } from '../authorization/account-reach.ts';
 import { assertRoleFitsUser } from '../authorization/grants.ts';
+import { assertUserAccess } from '../authorization/user-access.ts';
 import { reachesUsersOf } from '../authorization/user-reach.ts';
 import type { Database } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
 import { invalidField } from '../http/validate.ts';
 import type { Principal } from '../identity/principal.ts';
 import { enqueueMail } from '../mail/outbox.ts';
-import { assertMayGiveRole } from '../roles/assignments.ts';
-import { assertUserAccess } from './access.ts';
+import { assertMayGiveRole } from '../roles/index.ts';
 import { assertAccountsInReach, rolesInReach, scopeOfAccountType } from './grants.ts';
 import { insertUser, userNameTaken } from './repository.ts';
 

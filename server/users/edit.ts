@@ -3,6 +3,7 @@ import type { AuditUpdateDetails } from '../../contract/audit.ts';
 import type { UserUpdate } from '../../contract/schemas/users.ts';
 import { changesNothing, updateDetails } from '../audit/change.ts';
 import { assertUserWithinYours, effectivePermissions } from '../authorization/grants.ts';
+import { assertUserAccess } from '../authorization/user-access.ts';
 import { reachablePerson } from '../authorization/user-reach.ts';
 import type { Database } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
@@ -10,7 +11,6 @@ import type { Principal } from '../identity/principal.ts';
 import { accessScopeOf } from '../identity/sessions.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import type { Access } from '../resources/versioned-resource.ts';
-import { assertUserAccess } from './access.ts';
 import { userNameTaken } from './repository.ts';
 
 /** A user as its edit (PUT user/{id}) needs it: the fields it replaces and what G4 compares. */

@@ -10,10 +10,11 @@ import {
 } from '../../contract/schemas/users.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { auditChange, requestActor, updateDetails } from '../audit/change.ts';
+import { assertUserAccess } from '../authorization/user-access.ts';
 import { findReachableUser, USER_NOT_FOUND } from '../authorization/user-reach.ts';
-import { revokeCertificates } from '../ca/revoke.ts';
+import { revokeCertificates } from '../ca/index.ts';
 import type { Database } from '../db/schema.ts';
-import { cancelPendingEnrollmentsOf } from '../enrollments/lifecycle.ts';
+import { cancelPendingEnrollmentsOf } from '../enrollments/index.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { entityTag } from '../http/entity-tags.ts';
 import { ApiError } from '../http/errors.ts';
@@ -21,8 +22,7 @@ import { validateJson, validateParams, validateQuery } from '../http/validate.ts
 import { requireAuth } from '../identity/authenticate.ts';
 import { accessScopeOf, revokeUserSessions } from '../identity/sessions.ts';
 import type { versionedResource } from '../resources/versioned-resource.ts';
-import { assertMayChangeUser, assertSystemAdministratorRemains } from '../roles/assignments.ts';
-import { assertUserAccess } from './access.ts';
+import { assertMayChangeUser, assertSystemAdministratorRemains } from '../roles/index.ts';
 import { permitAccessChange, replaceAccess } from './access-change.ts';
 import { createPerson } from './create.ts';
 import type { RoleToGive } from './grants.ts';

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { userIdParamsSchema } from '../../contract/schemas/users.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { auditChange, updateDetails } from '../audit/change.ts';
+import { assertUserAccess } from '../authorization/user-access.ts';
 import { findReachableUser, USER_NOT_FOUND } from '../authorization/user-reach.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppEnv } from '../http/app-env.ts';
@@ -11,12 +12,8 @@ import { validateParams } from '../http/validate.ts';
 import { requireAuth } from '../identity/authenticate.ts';
 import { accessScopeOf } from '../identity/sessions.ts';
 import type { MailKind } from '../mail/kinds.ts';
-import { enqueueMail } from '../mail/outbox.ts';
-import { assertMayChangeUser } from '../roles/assignments.ts';
-import { assertUserAccess } from './access.ts';
-
-/** How long after a mail of one kind to one user the same kind is refused (decision 018 §6.2). */
-export const RESEND_INTERVAL_SECONDS = 60;
+import { assertNotJustSent, enqueueMail } from '../mail/outbox.ts';
+import { assertMayChangeUser } from '../roles/index.ts';
 
 /** The stored facts the mail routes decide on. */
 interface MailTarget {
@@ -70,34 +67,6 @@ async function mailTarget(
     ])
     .where('id', '=', reachable.id)
     .executeTakeFirstOrThrow();
-}
-
-/**
- * 429 with `Retry-After` when a mail of `kind` was queued for the user less than a minute ago, so a
- * button pressed twice (or a script) does not flood a mailbox.
- */
-export async function assertNotJustSent(
-  trx: Kysely<Database>,
-  c: Context<AppEnv>,
-  userId: string,
-  kind: MailKind,
-  now: Date,
-): Promise<void> {
-  const last = await trx
-    .selectFrom('mail_outbox')
-    .select('created_at')
-    .where('user_id', '=', userId)
-    .where('kind', '=', kind)
-    .where('created_at', '>', new Date(now.getTime() - RESEND_INTERVAL_SECONDS * 1000))
-    .orderBy('created_at', 'desc')
-    .executeTakeFirst();
-  if (last === undefined) return;
-  const wait = Math.max(
-    1,
-    Math.ceil((last.created_at.getTime() + RESEND_INTERVAL_SECONDS * 1000 - now.getTime()) / 1000),
-  );
-  c.header('Retry-After', String(wait));
-  throw new ApiError(429, 'This mail was sent less than a minute ago. Try again later.');
 }
 
 /**

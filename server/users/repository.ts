@@ -16,7 +16,7 @@ import type { Database, UserKind } from '../db/schema.ts';
 import { oneOf } from '../db/stored-values.ts';
 import type { Principal } from '../identity/principal.ts';
 import { accessScopeOf } from '../identity/sessions.ts';
-import { licensedApplications } from '../licence/store.ts';
+import { licensedApplications } from '../licence/index.ts';
 import { statusOf } from './list.ts';
 
 export interface UserToCreate {

@@ -13,13 +13,13 @@ import {
 } from '../../contract/schemas/users.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { ACCOUNT_NOT_FOUND } from '../authorization/account-reach.ts';
+import { assertMayReadUsers, assertUserAccess } from '../authorization/user-access.ts';
 import {
   findReachableUser,
   ROLE_NOT_FOUND,
   reachesAccount,
   reachesRole,
 } from '../authorization/user-reach.ts';
-import { bulkImportRoutes } from '../bulk-import/routes.ts';
 import { utcDate } from '../dates.ts';
 import { pageAndFilters } from '../db/list-page.ts';
 import type { Database } from '../db/schema.ts';
@@ -30,9 +30,8 @@ import { validateJson, validateParams, validateQuery } from '../http/validate.ts
 import { requireAuth, requireSession } from '../identity/authenticate.ts';
 import type { Principal } from '../identity/principal.ts';
 import { accessScopeOf } from '../identity/sessions.ts';
-import { licensedApplications } from '../licence/store.ts';
+import { licensedApplications } from '../licence/index.ts';
 import { type ResourceKind, versionedResource } from '../resources/versioned-resource.ts';
-import { assertMayReadUsers, assertUserAccess } from './access.ts';
 import { USER_CSV_HEADER } from './csv.ts';
 import {
   applyUserUpdate,
@@ -124,8 +123,6 @@ export function userRoutes(deps: AppDeps): Hono<AppEnv> {
   const authenticated = requireAuth(deps);
   const users = versionedResource(deps, userKind(deps));
   const editableUsers = versionedResource(deps, editableUserKind(deps));
-  // `user/bulk…` is static: before `user/:id`.
-  app.route('/', bulkImportRoutes(deps));
 
   app.get('/user', authenticated, validateQuery(userListQuerySchema), async (c) => {
     const { page, filters } = pageAndFilters(c.req.valid('query'), DEFAULT_SORT);

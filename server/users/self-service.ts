@@ -8,16 +8,16 @@ import {
 } from '../../contract/schemas/users.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { auditChange, changesNothing, updateDetails } from '../audit/change.ts';
+import { assertUserAccess } from '../authorization/user-access.ts';
 import { findReachableUser, USER_NOT_FOUND } from '../authorization/user-reach.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { ApiError } from '../http/errors.ts';
 import { invalidField, validateJson, validateParams, validateQuery } from '../http/validate.ts';
 import { requireAuth } from '../identity/authenticate.ts';
 import { accessScopeOf } from '../identity/sessions.ts';
-import { licensedApplications } from '../licence/store.ts';
-import { assertMayChangeUser } from '../roles/assignments.ts';
-import { assertUserAccess } from './access.ts';
-import { recordUserChange } from './changes.ts';
+import { licensedApplications } from '../licence/index.ts';
+import { recordUserChange } from '../resources/user-change.ts';
+import { assertMayChangeUser } from '../roles/index.ts';
 import { applicationRoles } from './repository.ts';
 
 /**

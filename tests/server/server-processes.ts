@@ -9,7 +9,7 @@ import { apiPaths } from '../../contract/paths.ts';
 import type { TokenResponse } from '../../contract/schemas/identity.ts';
 import { type OpenDatabase, openDatabase } from '../../server/db/connection.ts';
 import { hashPassword } from '../../server/identity/passwords.ts';
-import { ensureSystemAccount } from '../../server/setup/seed.ts';
+import { ensureSystemAccount } from '../../server/db/system-account.ts';
 import { insertUser } from '../../server/users/repository.ts';
 import { ensureBuiltInRoles } from '../../server/users/roles.ts';
 import { sharedCaKeyFile } from './shared-ca-key-file.ts';

@@ -21,7 +21,7 @@ import { issueLicence } from '../../server/licence/issue.ts';
 import { insertLicence } from '../../server/licence/store.ts';
 import { VENDOR_PUBLIC_KEY_FILE } from '../../server/licence/vendor-keys.ts';
 import { verifyLicence } from '../../server/licence/verify.ts';
-import { ensureSystemAccount } from '../../server/setup/seed.ts';
+import { ensureSystemAccount } from '../../server/db/system-account.ts';
 import { insertUser } from '../../server/users/repository.ts';
 import { ensureBuiltInRoles } from '../../server/users/roles.ts';
 import { migratedDatabase } from './migrated-database.ts';

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { SYSTEM_ACCOUNT_NAME } from '../../contract/constants.ts';
 import { DEFAULT_PLATFORM_LOCALE } from '../../contract/locales.ts';
 import { utcDate } from '../dates.ts';
-import type { Database } from '../db/schema.ts';
+import type { Database } from './schema.ts';
 
 /** The id of the System Account, created on first use; the partial unique index keeps it single. */
 export async function ensureSystemAccount(db: Kysely<Database>, now: Date): Promise<string> {

@@ -1,7 +1,7 @@
 import type { PermissionName } from '../../contract/permissions.ts';
-import { assertAnyPermission, assertPermission } from '../authorization/permissions.ts';
 import type { Principal } from '../identity/principal.ts';
 import type { Access } from '../resources/versioned-resource.ts';
+import { assertAnyPermission, assertPermission } from './permissions.ts';
 
 /**
  * Who may do what on users (decision 018 §3.2); which users a caller reaches is the shared rule of

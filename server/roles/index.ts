@@ -1,0 +1,4 @@
+/**
+ * The face of roles for the other domains (decision 016 §2).
+ */
+export { assertMayChangeUser, assertMayGiveRole, assertSystemAdministratorRemains } from './assignments.ts';
