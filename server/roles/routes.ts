@@ -40,9 +40,9 @@ import { validateJson, validateParams, validateQuery } from '../http/validate.ts
 import { requireAuth } from '../identity/authenticate.ts';
 import type { Principal } from '../identity/principal.ts';
 import { type ResourceKind, versionedResource } from '../resources/versioned-resource.ts';
+import { assertRolesFeatureOn, changeRoleHolders, rolesFeatureOn } from '../role-assignments/index.ts';
 import { DEFAULT_SORT as DEFAULT_USER_SORT, listUsers } from '../users/index.ts';
 import { assertMayDefineRoles, assertMayReadRoles } from './access.ts';
-import { changeRoleHolders } from './assignments.ts';
 import { ROLE_CSV_HEADER } from './csv.ts';
 import { roleCsvBody } from './export.ts';
 import {
@@ -62,10 +62,8 @@ import {
   assertNotBuiltIn,
   assertPermissionsFitAccount,
   assertRoleNameFree,
-  assertRolesFeatureOn,
   mayEditRole,
   roleNameInUse,
-  rolesFeatureOn,
 } from './rules.ts';
 
 const roleKind: ResourceKind<{ id: string }, Role> = {

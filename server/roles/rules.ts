@@ -3,7 +3,6 @@ import { type ApplicationCode, PERMISSION_GROUPS, type PermissionName } from '..
 import type { Role } from '../../contract/schemas/users.ts';
 import { assertRoleWithinYours, permissionsForAccountType } from '../authorization/grants.ts';
 import type { Database } from '../db/schema.ts';
-import { readFeatureFlags } from '../feature-flags/index.ts';
 import { ApiError } from '../http/errors.ts';
 import { invalidField } from '../http/validate.ts';
 import type { Principal } from '../identity/principal.ts';
@@ -14,18 +13,6 @@ import { accountType, type RoleNameScope, roleNameTaken } from './repository.ts'
  * The rules of role definitions beyond who may make them (decision 018 §3.3 G8, G9; §4.2). Reach
  * (G1), permission (G2) and grant-only-what-you-hold (G5) come from `authorization/`.
  */
-
-/** Whether the roles feature is on (G8). */
-export async function rolesFeatureOn(db: Kysely<Database>): Promise<boolean> {
-  return (await readFeatureFlags(db)).roles;
-}
-
-/** G8: with the roles feature off, custom roles are neither defined nor newly assigned. */
-export async function assertRolesFeatureOn(db: Kysely<Database>): Promise<void> {
-  if (!(await rolesFeatureOn(db))) {
-    throw new ApiError(409, 'Custom roles are turned off on this platform.', { code: 'rolesFeatureOff' });
-  }
-}
 
 /**
  * Whether the edit and archive checks (G2, G5, G8) would let `principal` change `role`: the one rule

@@ -32,7 +32,7 @@ import { invalidField, validateJson, validateParams, validateQuery } from '../ht
 import { requireAuth, sessionIdOf } from '../identity/authenticate.ts';
 import type { Principal } from '../identity/principal.ts';
 import { type ResourceKind, versionedResource } from '../resources/versioned-resource.ts';
-import { assertMayGiveRole } from '../roles/index.ts';
+import { assertMayGiveRole } from '../role-assignments/index.ts';
 import {
   assertAccountsInReach,
   permitAccessChange,

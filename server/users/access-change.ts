@@ -3,7 +3,11 @@ import type { UserAccess } from '../../contract/schemas/users.ts';
 import { assertRoleFitsUser } from '../authorization/grants.ts';
 import type { Database } from '../db/schema.ts';
 import type { Principal } from '../identity/principal.ts';
-import { assertMayChangeUser, assertMayGiveRole, assertSystemAdministratorRemains } from '../roles/index.ts';
+import {
+  assertMayChangeUser,
+  assertMayGiveRole,
+  assertSystemAdministratorRemains,
+} from '../role-assignments/index.ts';
 import { assertAccountsInReach, type RoleToGive, rolesInReach } from './grants.ts';
 
 /*

@@ -11,7 +11,7 @@ import { ApiError } from '../http/errors.ts';
 import { invalidField } from '../http/validate.ts';
 import type { Principal } from '../identity/principal.ts';
 import { enqueueMail } from '../mail/outbox.ts';
-import { assertMayGiveRole } from '../roles/index.ts';
+import { assertMayGiveRole } from '../role-assignments/index.ts';
 import { assertAccountsInReach, rolesInReach, scopeOfAccountType } from './grants.ts';
 import { insertUser, userNameTaken } from './repository.ts';
 

@@ -22,7 +22,7 @@ import { validateJson, validateParams, validateQuery } from '../http/validate.ts
 import { requireAuth } from '../identity/authenticate.ts';
 import { accessScopeOf, revokeUserSessions } from '../identity/sessions.ts';
 import type { versionedResource } from '../resources/versioned-resource.ts';
-import { assertMayChangeUser, assertSystemAdministratorRemains } from '../roles/index.ts';
+import { assertMayChangeUser, assertSystemAdministratorRemains } from '../role-assignments/index.ts';
 import { permitAccessChange, replaceAccess } from './access-change.ts';
 import { createPerson } from './create.ts';
 import type { RoleToGive } from './grants.ts';

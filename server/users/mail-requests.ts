@@ -13,7 +13,7 @@ import { requireAuth } from '../identity/authenticate.ts';
 import { accessScopeOf } from '../identity/sessions.ts';
 import type { MailKind } from '../mail/kinds.ts';
 import { assertNotJustSent, enqueueMail } from '../mail/outbox.ts';
-import { assertMayChangeUser } from '../roles/index.ts';
+import { assertMayChangeUser } from '../role-assignments/index.ts';
 
 /** The stored facts the mail routes decide on. */
 interface MailTarget {

@@ -17,7 +17,7 @@ import { requireAuth } from '../identity/authenticate.ts';
 import { accessScopeOf } from '../identity/sessions.ts';
 import { licensedApplications } from '../licence/index.ts';
 import { recordUserChange } from '../resources/user-change.ts';
-import { assertMayChangeUser } from '../roles/index.ts';
+import { assertMayChangeUser } from '../role-assignments/index.ts';
 import { applicationRoles } from './repository.ts';
 
 /**

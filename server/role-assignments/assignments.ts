@@ -19,7 +19,7 @@ import { invalidField } from '../http/validate.ts';
 import type { Principal } from '../identity/principal.ts';
 import { accessScopeOf } from '../identity/sessions.ts';
 import { recordUserChange } from '../resources/user-change.ts';
-import { assertRolesFeatureOn } from './rules.ts';
+import { assertRolesFeatureOn } from './feature.ts';
 
 type Direction = 'add' | 'remove';
 type ReachableUser = NonNullable<Awaited<ReturnType<typeof findReachableUser>>>;
