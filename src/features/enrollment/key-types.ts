@@ -25,7 +25,7 @@ export const HARDWARE_TOKEN_KEY: KeyParameters = {
 const HARDWARE_TOKEN_KEY_TYPE = keyTypeName({ algorithm: 'RSA', size: HARDWARE_TOKEN_KEY_SIZE });
 
 /** A key type the enrollee may pick: its name among the profile's, and what the agent is asked for. */
-export interface KeyChoice {
+export interface KeyTypeChoice {
   name: string;
   key: KeyParameters;
 }
@@ -39,7 +39,7 @@ function agentKeyOf(name: string): KeyParameters | null {
 }
 
 /** The key types the profile accepts that a keystore of these mechanisms makes, in the profile's order. */
-export function keyChoices(keyTypes: readonly string[], mechanisms: readonly Mechanism[]): KeyChoice[] {
+export function keyChoices(keyTypes: readonly string[], mechanisms: readonly Mechanism[]): KeyTypeChoice[] {
   return keyTypes.flatMap((name) => {
     const key = agentKeyOf(name);
     return key !== null && keyRefusal(mechanisms, key) === null ? [{ name, key }] : [];
@@ -47,7 +47,7 @@ export function keyChoices(keyTypes: readonly string[], mechanisms: readonly Mec
 }
 
 /** RSA 2048 when it is a choice, the key every verifier reads; otherwise the profile's first. */
-export function defaultKeyChoice(choices: readonly KeyChoice[]): KeyChoice | undefined {
+export function defaultKeyChoice(choices: readonly KeyTypeChoice[]): KeyTypeChoice | undefined {
   return choices.find((choice) => choice.name === HARDWARE_TOKEN_KEY_TYPE) ?? choices[0];
 }
 

@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { KeyParameters } from '../../../../contract/trust-agent/entities.ts';
 import { SelectField } from '../../../components/ui/field.tsx';
-import type { KeyChoice } from '../key-types.ts';
+import type { KeyTypeChoice } from '../key-types.ts';
 
 /** A key in the enrollee's words: "RSA, 2048 bits", "ECDSA, curve P-256". */
 export function useKeyLabel(): (key: KeyParameters) => string {
@@ -17,8 +17,8 @@ export function useKeyLabel(): (key: KeyParameters) => string {
 }
 
 interface KeyTypeFieldProps {
-  choices: readonly KeyChoice[];
-  chosen: KeyChoice;
+  choices: readonly KeyTypeChoice[];
+  chosen: KeyTypeChoice;
   onChoose: (name: string) => void;
 }
 
