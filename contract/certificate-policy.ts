@@ -177,6 +177,34 @@ export function describeKey(key: KeyDescription): string {
   return key.algorithm === 'RSA' ? `RSA ${key.size}` : `EC ${key.curve}`;
 }
 
+/**
+ * A key type by the name of the CA's own key algorithms (decision 019), as the enrollment page
+ * receives a profile's: `RSA-2048`, `ECDSA-P256`.
+ */
+export function keyTypeName(key: KeyDescription): string {
+  return key.algorithm === 'RSA' ? `RSA-${key.size}` : `ECDSA-${key.curve.replace('-', '')}`;
+}
+
+/** The keys of a policy's key types, RSA first, each in the policy's order. */
+function keysOf(keyTypes: { rsa: readonly number[]; ec: readonly string[] }): KeyDescription[] {
+  return [
+    ...keyTypes.rsa.map((size) => ({ algorithm: 'RSA' as const, size })),
+    ...keyTypes.ec.map((curve) => ({ algorithm: 'EC' as const, curve })),
+  ];
+}
+
+/** The names of the key types a policy accepts (`keyTypeName`), RSA first. */
+export function policyKeyTypeNames(policy: ProfilePolicy): string[] {
+  return keysOf(policy.key_types).map(keyTypeName);
+}
+
+const PROFILE_KEYS = keysOf({ rsa: RSA_KEY_SIZES, ec: EC_CURVES });
+
+/** The key a key type name stands for; undefined for a name of no key a profile can accept. */
+export function keyOfTypeName(name: string): KeyDescription | undefined {
+  return PROFILE_KEYS.find((key) => keyTypeName(key) === name);
+}
+
 /** Whether the policy accepts this key; RSA below 2048 bits is never accepted. */
 export function policyAcceptsKey(policy: ProfilePolicy, key: KeyDescription): boolean {
   return key.algorithm === 'RSA'

@@ -6,6 +6,7 @@ import { assertAccessible, expect, test } from './fixtures.ts';
 import {
   assertCertificateShown,
   assertInvalidPin,
+  chooseKeyType,
   clickHardwareToken,
   clickToken,
   fillNewSoftwareKeystore,
@@ -45,17 +46,21 @@ test.afterAll(async () => {
   await story?.stop();
 });
 
-/** openssl accepts the certificate under the chain the CA answered with. */
-async function assertVerifies(issued: EnrollmentCertificate, name: string): Promise<void> {
+/**
+ * openssl accepts the certificate under the chain the CA answered with; answers openssl's text of
+ * the certificate, which names its key.
+ */
+async function assertVerifies(issued: EnrollmentCertificate, name: string): Promise<string> {
   const dir = story?.dir ?? '';
   const certificate = path.join(dir, `${name}.pem`);
   const chain = path.join(dir, `${name}-chain.pem`);
   await writeFile(certificate, issued.x509_cert);
   await writeFile(chain, issued.chain.join('\n'));
   expect(run('openssl', ['verify', '-CAfile', chain, certificate])).toContain(': OK');
+  return run('openssl', ['x509', '-in', certificate, '-noout', '-text']);
 }
 
-test('a technician enrolls a laptop into the software keystore, and a token through SoftHSM2', async ({
+test('a technician enrolls a laptop into the software keystore, with RSA 2048 and then an ECDSA P-256 key, and a token through SoftHSM2', async ({
   page,
   request,
   mailbox,
@@ -74,13 +79,32 @@ test('a technician enrolls a laptop into the software keystore, and a token thro
     const issued = await issueCertificate(page);
     await assertCertificateShown(page, device, issued.serial_number);
     await assertAccessible(page);
-    await assertVerifies(issued, 'software');
+    // The key type the page preselects: RSA 2048, which the profile accepts among others.
+    const text = await assertVerifies(issued, 'software');
+    expect(text).toContain('Public Key Algorithm: rsaEncryption');
+    expect(text).toContain('Public-Key: (2048 bit)');
   });
 
   await test.step('a reload after the issue leads to the link error page: the link was used', async () => {
     await page.reload();
     await expect(page.getByRole('heading', { name: 'This enrollment link was used already' })).toBeVisible();
     await expect(page).toHaveURL(/\/clientAuthLoginVerificationError\/409\?reason=enrollmentUsed$/);
+  });
+
+  await test.step('the software keystore again, with an ECDSA P-256 key the enrollee picks', async () => {
+    const device = `Laptop EC ${RUN}`;
+    await goToEnrollmentLink(
+      page,
+      await createEnrollment(request, mailbox, { accountId, profileId }, device),
+    );
+    await chooseKeyType(page, 'ECDSA, curve P-256');
+    await assertAccessible(page);
+    await fillPin(page, SOFTWARE_PIN);
+    const issued = await issueCertificate(page, 'ECDSA, curve P-256');
+    await assertCertificateShown(page, device, issued.serial_number);
+    const text = await assertVerifies(issued, 'software-ec');
+    expect(text).toContain('Public Key Algorithm: id-ecPublicKey');
+    expect(text).toContain('NIST CURVE: P-256');
   });
 
   await test.step('a hardware token: chosen from the list, a wrong PIN refused, the key made on the token', async () => {

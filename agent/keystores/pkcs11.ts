@@ -1,6 +1,12 @@
 import { createPublicKey, randomBytes } from 'node:crypto';
 import * as graphene from 'graphene-pk11';
-import type { Keystore, KeystoreType, Mechanism, Token } from '../../contract/trust-agent/entities.ts';
+import {
+  type Keystore,
+  type KeystoreType,
+  type Mechanism,
+  SIGNATURE_KEY_ALGORITHMS,
+  type Token,
+} from '../../contract/trust-agent/entities.ts';
 import type { Pkcs11Module } from '../config.ts';
 import { CommandFailure } from '../failure.ts';
 import type { KeystoreBackend } from './backend.ts';
@@ -64,8 +70,12 @@ function has(flags: number, flag: graphene.TokenFlag): boolean {
   return (flags & flag) !== 0;
 }
 
-/** The RSA key sizes the token generates, from its CKM_RSA_PKCS_KEY_PAIR_GEN mechanism info. */
-function mechanismsOf(slot: graphene.Slot): Mechanism[] {
+/**
+ * The RSA key sizes the token generates, from its CKM_RSA_PKCS_KEY_PAIR_GEN mechanism info. The
+ * agent makes and signs with RSA keys only on a token (hardware tokens enroll with RSA 2048, overview
+ * §5), so a token's EC mechanisms are not reported: an EC request is `invalidKeyType`.
+ */
+function mechanismsOf(slot: graphene.Slot): Extract<Mechanism, { algorithm: 'RSA' }>[] {
   const mechanisms = slot.getMechanisms();
   for (let index = 0; index < mechanisms.length; index++) {
     const mechanism = mechanisms.items(index);
@@ -379,7 +389,7 @@ export function pkcs11Backend(
     generate: (request) =>
       withSession(request.keystoreId, async (session, entry) => {
         // Checked before the PIN and before anything is made: a refused size costs no attempt.
-        checkKeyRequest(mechanismsOf(entry.slot), request.algorithm, request.keySize);
+        checkKeyRequest(mechanismsOf(entry.slot), request);
         await login(session, entry, request.pin);
         const id = randomBytes(20);
         const label = request.subject.commonName.slice(0, 32);
@@ -430,6 +440,7 @@ export function pkcs11Backend(
           const csr = await createCsr(
             request.subject.commonName,
             { privateKey, publicKey } as unknown as WebCryptoKeyPair,
+            RSA_SHA256,
             crypto as unknown as WebCrypto,
           );
           return { keyId: id.toString('hex'), csr };
@@ -533,6 +544,13 @@ export function pkcs11Backend(
 
     sign: (request) =>
       withSession(request.keystoreId, async (session, entry) => {
+        // The agent makes and uses RSA keys only on a token (mechanismsOf): refused before the PIN.
+        if (SIGNATURE_KEY_ALGORITHMS[request.algorithm] !== 'RSA') {
+          throw new CommandFailure(
+            'invalidKeyType',
+            `The agent signs with RSA keys only on a hardware token, not ${request.algorithm}`,
+          );
+        }
         await login(session, entry, request.pin);
         const found = certificateBySerial(session, request.serial);
         const [key] = keysWithId(session, graphene.ObjectClass.PRIVATE_KEY, found.id);

@@ -1,10 +1,15 @@
 import { createPrivateKey, randomBytes, sign as signData } from 'node:crypto';
 import path from 'node:path';
-import type { Keystore, Mechanism, Token } from '../../contract/trust-agent/entities.ts';
+import {
+  AGENT_EC_CURVES,
+  type Keystore,
+  type Mechanism,
+  type Token,
+} from '../../contract/trust-agent/entities.ts';
 import { CommandFailure } from '../failure.ts';
 import { readOptionalFile, removeTemporaries, writePrivateFile } from '../files.ts';
 import type { KeystoreBackend } from './backend.ts';
-import { checkKeyRequest } from './mechanisms.ts';
+import { checkKeyRequest, checkSignatureKey } from './mechanisms.ts';
 import { type PinAttempts, WrongPin } from './pin-attempts.ts';
 import {
   decryptKey,
@@ -21,10 +26,11 @@ import { SerialQueue } from './queue.ts';
 import {
   createCsr,
   describeCertificate,
+  keyAlgorithmOf,
+  keyAlgorithms,
   keyIdOf,
   nodeCrypto,
   parseCertificatePem,
-  RSA_SHA256,
   serialHex,
   type WebCryptoKeyPair,
   x509,
@@ -32,9 +38,13 @@ import {
 
 export const SOFTWARE_KEYSTORE_ID = 'software';
 const DEFAULT_LABEL = 'Software keystore';
-/** RSA sizes the software keystore makes: below 2048 is no longer safe, above 4096 takes minutes. */
+/**
+ * What the software keystore makes: RSA from 2048 bits (below is no longer safe) to 4096 (above
+ * takes minutes), and EC on every curve of the contract.
+ */
 export const SOFTWARE_MECHANISMS: readonly Mechanism[] = [
   { algorithm: 'RSA', minKeySize: 2048, maxKeySize: 4096 },
+  { algorithm: 'EC', curves: [...AGENT_EC_CURVES] },
 ];
 
 /**
@@ -191,15 +201,15 @@ export function softwareKeystore(dataDir: string, attempts: PinAttempts): Keysto
 
     generate: (request) =>
       queue.run(async () => {
-        checkKeyRequest(SOFTWARE_MECHANISMS, request.algorithm, request.keySize);
+        checkKeyRequest(SOFTWARE_MECHANISMS, request);
         const { contents } = await open(request.pin);
-        const keys = (await nodeCrypto.subtle.generateKey(
-          { ...RSA_SHA256, modulusLength: request.keySize, publicExponent: new Uint8Array([1, 0, 1]) },
-          true,
-          ['sign', 'verify'],
-        )) as WebCryptoKeyPair;
+        const algorithms = keyAlgorithms(request);
+        const keys = (await nodeCrypto.subtle.generateKey(algorithms.generate, true, [
+          'sign',
+          'verify',
+        ])) as WebCryptoKeyPair;
         const keyId = await keyIdOf(await nodeCrypto.subtle.exportKey('spki', keys.publicKey));
-        const csr = await createCsr(request.subject.commonName, keys, nodeCrypto);
+        const csr = await createCsr(request.subject.commonName, keys, algorithms.csr, nodeCrypto);
         const pkcs8 = new Uint8Array(await nodeCrypto.subtle.exportKey('pkcs8', keys.privateKey));
         const key = await shroudKey(pkcs8, keyId, request.subject.commonName, request.pin);
         pkcs8.fill(0);
@@ -274,10 +284,19 @@ export function softwareKeystore(dataDir: string, attempts: PinAttempts): Keysto
             `The software keystore holds no private key for certificate ${request.serial}`,
           );
         }
+        checkSignatureKey(
+          request.algorithm,
+          keyAlgorithmOf(new x509.X509Certificate(certificate.der)),
+          request.serial,
+        );
         const pkcs8 = await decryptKey(key, request.pin);
         const privateKey = createPrivateKey({ key: Buffer.from(pkcs8), format: 'der', type: 'pkcs8' });
         pkcs8.fill(0);
-        const signature = signData('sha256', Buffer.from(request.data, 'base64'), privateKey);
+        // Both algorithms hash with SHA-256; the encoding option is ECDSA's and RSA ignores it.
+        const signature = signData('sha256', Buffer.from(request.data, 'base64'), {
+          key: privateKey,
+          dsaEncoding: 'ieee-p1363',
+        });
         return { signature: signature.toString('base64') };
       }),
 

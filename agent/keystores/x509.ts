@@ -3,12 +3,17 @@
  * decorators need reflect-metadata first, and both libraries take their crypto provider from here.
  */
 import 'reflect-metadata';
-import { webcrypto } from 'node:crypto';
+import { createPublicKey, webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
 import * as pkijs from 'pkijs';
 import { distinguishedNameText } from '../../contract/distinguished-name.ts';
 import { CSR_PEM_LINE_LENGTH } from '../../contract/trust-agent/constants.ts';
-import type { AgentCertificate } from '../../contract/trust-agent/entities.ts';
+import type {
+  AgentCertificate,
+  AgentEcCurve,
+  KeyParameters,
+  Mechanism,
+} from '../../contract/trust-agent/entities.ts';
 
 /** The WebCrypto types as @peculiar/x509 declares them (Node's and a PKCS#11 token's both fit). */
 export type WebCrypto = NonNullable<Parameters<typeof x509.Pkcs10CertificateRequestGenerator.create>[1]>;
@@ -28,6 +33,38 @@ pkijs.setEngine(
 export { pkijs, x509 };
 
 export const RSA_SHA256 = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' } as const;
+
+/** Each curve signs with the hash of its strength, as the platform's CA does (decision 019). */
+const CURVE_HASHES: Record<AgentEcCurve, string> = { 'P-256': 'SHA-256', 'P-384': 'SHA-384' };
+
+/** The WebCrypto parameters of a key: how it is generated, and how it signs its own CSR. */
+export function keyAlgorithms(key: KeyParameters): {
+  generate: webcrypto.RsaHashedKeyGenParams | webcrypto.EcKeyGenParams;
+  csr: webcrypto.RsaHashedImportParams | webcrypto.EcdsaParams;
+} {
+  if (key.algorithm === 'RSA') {
+    return {
+      generate: { ...RSA_SHA256, modulusLength: key.keySize, publicExponent: new Uint8Array([1, 0, 1]) },
+      csr: RSA_SHA256,
+    };
+  }
+  return {
+    generate: { name: 'ECDSA', namedCurve: key.curve },
+    csr: { name: 'ECDSA', hash: CURVE_HASHES[key.curve] },
+  };
+}
+
+/** The algorithm of a certificate's key in the contract's names; null for a key of another kind. */
+export function keyAlgorithmOf(certificate: x509.X509Certificate): Mechanism['algorithm'] | null {
+  const { asymmetricKeyType } = createPublicKey({
+    key: Buffer.from(certificate.publicKey.rawData),
+    format: 'der',
+    type: 'spki',
+  });
+  if (asymmetricKeyType === 'rsa') return 'RSA';
+  if (asymmetricKeyType === 'ec') return 'EC';
+  return null;
+}
 
 /** A certificate's serial as the contract writes it: hexadecimal, lower case, no leading zeros. */
 export function serialHex(certificate: x509.X509Certificate): string {
@@ -94,17 +131,18 @@ export async function keyIdOf(spki: Bytes): Promise<string> {
 }
 
 /**
- * A PKCS#10 request for `CN=<commonName>` signed by the private key (with the crypto that holds it:
- * Node's or a token's), as PEM wrapped at 64 characters.
+ * A PKCS#10 request for `CN=<commonName>` signed by the private key with `signingAlgorithm` (and
+ * the crypto that holds the key: Node's or a token's), as PEM wrapped at 64 characters.
  */
 export async function createCsr(
   commonName: string,
   keys: WebCryptoKeyPair,
+  signingAlgorithm: ReturnType<typeof keyAlgorithms>['csr'],
   crypto: WebCrypto,
 ): Promise<string> {
   const request = await x509.Pkcs10CertificateRequestGenerator.create(
     // The name as a structure, not a string: a common name with a comma stays one attribute.
-    { name: [{ CN: [commonName] }], keys, signingAlgorithm: RSA_SHA256 },
+    { name: [{ CN: [commonName] }], keys, signingAlgorithm },
     crypto,
   );
   return pem('CERTIFICATE REQUEST', request.rawData);

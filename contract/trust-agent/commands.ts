@@ -2,9 +2,13 @@ import * as v from 'valibot';
 import {
   agentCertificateSchema,
   agentInfoSchema,
+  ecKeySchema,
   keystoreSchema,
   mechanismSchema,
   pinSchema,
+  rsaKeySchema,
+  SIGNATURE_KEY_ALGORITHMS,
+  type SignatureAlgorithm,
   tokenSchema,
 } from './entities.ts';
 import type { CommandErrorCode } from './errors.ts';
@@ -23,6 +27,14 @@ const serialSchema = v.pipe(v.string(), v.regex(/^[0-9a-f]{1,64}$/));
 const labelSchema = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(32));
 
 const empty = v.strictObject({});
+
+/** Where `generate` makes the key and the CSR's subject; the key's own fields follow its algorithm. */
+const generateEntries = {
+  keystoreId: keystoreIdSchema,
+  pin: pinSchema,
+  subject: v.strictObject({ commonName: v.pipe(v.string(), v.minLength(1), v.maxLength(64)) }),
+};
+const SIGNATURE_ALGORITHMS = Object.keys(SIGNATURE_KEY_ALGORITHMS) as SignatureAlgorithm[];
 
 export const commandSchemas = {
   initialize: {
@@ -71,13 +83,10 @@ export const commandSchemas = {
     response: v.object({ keystore: keystoreSchema }),
   },
   generate: {
-    request: v.strictObject({
-      keystoreId: keystoreIdSchema,
-      pin: pinSchema,
-      algorithm: v.literal('RSA'),
-      keySize: v.pipe(v.number(), v.integer(), v.minValue(512), v.maxValue(16384)),
-      subject: v.strictObject({ commonName: v.pipe(v.string(), v.minLength(1), v.maxLength(64)) }),
-    }),
+    request: v.variant('algorithm', [
+      v.strictObject({ ...generateEntries, ...rsaKeySchema.entries }),
+      v.strictObject({ ...generateEntries, ...ecKeySchema.entries }),
+    ]),
     response: v.object({ keyId: v.string(), csr: v.string() }),
   },
   importCert: {
@@ -112,7 +121,7 @@ export const commandSchemas = {
       keystoreId: keystoreIdSchema,
       pin: pinSchema,
       serial: serialSchema,
-      algorithm: v.literal('RSASSA-PKCS1-v1_5-SHA-256'),
+      algorithm: v.picklist(SIGNATURE_ALGORITHMS),
       data: base64Schema,
     }),
     response: v.object({ signature: v.string() }),
@@ -158,7 +167,7 @@ export const commandErrorSchema = v.object({
   message: v.string(),
   /** pinIncorrect: what the token or the agent still allows. */
   retriesLeft: v.optional(v.nullable(v.number())),
-  /** keySizeBelowMinimum, keySizeAboveMaximum: the token's range. */
+  /** keySizeBelowMinimum, keySizeAboveMaximum: the token's range; invalidKeyType: the curves it makes. */
   mechanism: v.optional(mechanismSchema),
   /** noCertificateWithSerialNumber: the certificate's serial and the keystore's name. */
   serial: v.optional(v.string()),

@@ -65,13 +65,39 @@ export const keystoreSchema = v.object({
 });
 export type Keystore = v.InferOutput<typeof keystoreSchema>;
 
-export const mechanismSchema = v.object({
-  /** Key algorithm: RSA or EC. */
-  algorithm: v.picklist(['RSA', 'EC']),
-  minKeySize: v.number(),
-  maxKeySize: v.number(),
-});
+/** The curves a keystore may make EC keys on, by their WebCrypto names. */
+export const AGENT_EC_CURVES = ['P-256', 'P-384'] as const;
+export type AgentEcCurve = (typeof AGENT_EC_CURVES)[number];
+
+/**
+ * What a keystore makes: RSA keys in a range of sizes (bits; a PKCS#11 token's
+ * CKM_RSA_PKCS_KEY_PAIR_GEN range), or EC keys on the curves listed. Curves are named, not ranged:
+ * a keystore that makes P-256 and P-384 keys makes no curve "between" them.
+ */
+export const mechanismSchema = v.variant('algorithm', [
+  v.object({ algorithm: v.literal('RSA'), minKeySize: v.number(), maxKeySize: v.number() }),
+  v.object({ algorithm: v.literal('EC'), curves: v.array(v.picklist(AGENT_EC_CURVES)) }),
+]);
 export type Mechanism = v.InferOutput<typeof mechanismSchema>;
+
+/**
+ * The key `generate` asks for: RSA of a size in bits, or EC on a named curve. Sizes and curves the
+ * schema allows are those a request may name at all; each keystore's mechanisms say what it makes.
+ */
+export const rsaKeySchema = v.object({
+  algorithm: v.literal('RSA'),
+  keySize: v.pipe(v.number(), v.integer(), v.minValue(512), v.maxValue(16384)),
+});
+export const ecKeySchema = v.object({ algorithm: v.literal('EC'), curve: v.picklist(AGENT_EC_CURVES) });
+export type KeyParameters = v.InferOutput<typeof rsaKeySchema> | v.InferOutput<typeof ecKeySchema>;
+
+/** The signature algorithms of `sign`, each with the key algorithm it signs with. */
+export const SIGNATURE_KEY_ALGORITHMS = {
+  'RSASSA-PKCS1-v1_5-SHA-256': 'RSA',
+  /** The signature is IEEE P1363 (r ‖ s, each the curve's size), as WebCrypto and PKCS#11 write it. */
+  'ECDSA-SHA-256': 'EC',
+} as const satisfies Record<string, Mechanism['algorithm']>;
+export type SignatureAlgorithm = keyof typeof SIGNATURE_KEY_ALGORITHMS;
 
 /** The PIN's state as the token reports it; `retriesLeft` is null where the token does not count. */
 export const pinStateSchema = v.object({

@@ -24,6 +24,11 @@ export async function clickToken(page: Page, label: string): Promise<void> {
   await page.getByRole('radio', { name: new RegExp(`^${label} \\(`) }).check();
 }
 
+/** The key type of the software keystore's new key, by its label ("ECDSA, curve P-256"). */
+export async function chooseKeyType(page: Page, label: string): Promise<void> {
+  await page.getByLabel('Key type').selectOption({ label });
+}
+
 export async function fillPin(page: Page, pin: string): Promise<void> {
   const field = page.getByLabel(/^PIN of /);
   await field.fill(pin);
@@ -51,11 +56,15 @@ export async function clickIssue(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Issue the certificate' }).click();
 }
 
-/** Details and issue, from step 2 to the last: the CA's answer, as the page received it. */
-export async function issueCertificate(page: Page): Promise<EnrollmentCertificate> {
+/**
+ * Details and issue, from step 2 to the last: the CA's answer, as the page received it. The issue
+ * step names the key it makes (`key`, RSA 2048 unless the enrollee chose another).
+ */
+export async function issueCertificate(page: Page, key = 'RSA, 2048 bits'): Promise<EnrollmentCertificate> {
   await assertOnStep(page, 2, 'Your details', 'details');
   await clickContinue(page);
   await assertOnStep(page, 3, 'Issue', 'issue');
+  await expect(page.getByText(`${key}, made in the keystore; it never leaves it`)).toBeVisible();
   const answer = page.waitForResponse(
     (response) => response.request().method() === 'POST' && response.url().endsWith('/certificate'),
   );

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import type { Kysely } from 'kysely';
+import { policyKeyTypeNames } from '../../contract/certificate-policy.ts';
 import { apiPaths, UI_API_V1, UI_API_V2 } from '../../contract/paths.ts';
 import { clientAuthGenerateSchema } from '../../contract/schemas/client-auth.ts';
 import { DEFAULT_LIST_LIMIT } from '../../contract/schemas/common.ts';
@@ -70,7 +71,7 @@ import {
   toEnrollment,
   updateEnrollment,
 } from './repository.ts';
-import { publicKeyTypes, revocationReasonFor } from './rules.ts';
+import { revocationReasonFor } from './rules.ts';
 
 const NOT_FOUND = 'Enrollment not found.';
 
@@ -603,7 +604,7 @@ export function enrollmentRoutes(deps: AppDeps): Hono<AppEnv> {
       last_name: person?.last_name ?? '',
       email: row.seat.email,
       subject_rules: profile.policy.subject,
-      key_types: publicKeyTypes(profile.policy),
+      key_types: policyKeyTypeNames(profile.policy),
       code_expires_at: row.code_expires_at.toISOString(),
     };
     return c.json(answer);

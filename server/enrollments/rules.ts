@@ -1,16 +1,5 @@
-import type { ProfilePolicy, RevocationReason } from '../../contract/certificate-policy.ts';
+import type { RevocationReason } from '../../contract/certificate-policy.ts';
 import type { Seat } from '../../contract/schemas/enrollments.ts';
-
-/**
- * The key types a profile accepts, as the enrollment page hands them to the trust agent: the names of
- * the CA's own key algorithms (`RSA-2048`, `ECDSA-P256`).
- */
-export function publicKeyTypes(policy: ProfilePolicy): string[] {
-  return [
-    ...policy.key_types.rsa.map((size) => `RSA-${size}`),
-    ...policy.key_types.ec.map((curve) => `ECDSA-${curve.replace('-', '')}`),
-  ];
-}
 
 /**
  * Why a cancelled enrollment's certificate is revoked (RFC 5280): a device's is taken out of

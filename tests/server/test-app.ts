@@ -14,6 +14,7 @@ import { DEFAULT_CA_KEY_ENCRYPTION_KEY_FILE, loadConfig, type ServerConfig } fro
 import { utcDate } from '../../server/dates.ts';
 import { type OpenDatabase, openDatabase } from '../../server/db/connection.ts';
 import { migrateToLatest } from '../../server/db/migrator.ts';
+import { ensureSystemAccount } from '../../server/db/system-account.ts';
 import type { AppEnv } from '../../server/http/app-env.ts';
 import { hashPassword } from '../../server/identity/passwords.ts';
 import { keyFingerprint } from '../../server/licence/format.ts';
@@ -21,7 +22,6 @@ import { issueLicence } from '../../server/licence/issue.ts';
 import { insertLicence } from '../../server/licence/store.ts';
 import { VENDOR_PUBLIC_KEY_FILE } from '../../server/licence/vendor-keys.ts';
 import { verifyLicence } from '../../server/licence/verify.ts';
-import { ensureSystemAccount } from '../../server/db/system-account.ts';
 import { insertUser } from '../../server/users/repository.ts';
 import { ensureBuiltInRoles } from '../../server/users/roles.ts';
 import { migratedDatabase } from './migrated-database.ts';

@@ -131,7 +131,7 @@ function TokensTable({ tokens }: { tokens: Token[] | null }) {
               <Trans>Type</Trans>
             </th>
             <th scope="col">
-              <Trans>Key sizes</Trans>
+              <Trans>Key types</Trans>
             </th>
             <th scope="col">
               <Trans>PIN</Trans>
@@ -163,14 +163,31 @@ function MechanismRanges({ mechanisms }: { mechanisms: Mechanism[] }) {
   if (mechanisms.length === 0) return <Trans>None reported</Trans>;
   return (
     <>
-      {mechanisms.map(({ algorithm, minKeySize, maxKeySize }) => (
-        <div key={algorithm}>
-          <Trans>
-            {algorithm}: {minKeySize}–{maxKeySize} bits
-          </Trans>
+      {mechanisms.map((mechanism) => (
+        <div key={mechanism.algorithm}>
+          <MechanismRange mechanism={mechanism} />
         </div>
       ))}
     </>
+  );
+}
+
+/** An RSA mechanism's sizes, an EC mechanism's curves. */
+function MechanismRange({ mechanism }: { mechanism: Mechanism }) {
+  const { algorithm } = mechanism;
+  if (mechanism.algorithm === 'EC') {
+    const curves = mechanism.curves.join(', ');
+    return (
+      <Trans>
+        {algorithm}: curves {curves}
+      </Trans>
+    );
+  }
+  const { minKeySize, maxKeySize } = mechanism;
+  return (
+    <Trans>
+      {algorithm}: {minKeySize}–{maxKeySize} bits
+    </Trans>
   );
 }
 

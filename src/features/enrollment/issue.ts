@@ -7,8 +7,8 @@ import {
   type EnrollmentCertificateRequest,
 } from '../../../contract/schemas/enrollments.ts';
 import type { AgentCommand, CommandError, CommandRequest } from '../../../contract/trust-agent/commands.ts';
-import { HARDWARE_TOKEN_KEY_SIZE } from '../../../contract/trust-agent/constants.ts';
-import type { Mechanism } from '../../../contract/trust-agent/entities.ts';
+import type { KeyParameters, Mechanism } from '../../../contract/trust-agent/entities.ts';
+import { keyRefusal } from '../../../contract/trust-agent/mechanisms.ts';
 import { loadTemporal, type Temporal } from '../../lib/temporal.ts';
 import type { CommandResult, UndeliveredCommand } from '../../trust-agent/shared.ts';
 import { subjectLines } from './schemas.ts';
@@ -27,6 +27,11 @@ export interface ChosenKeystore {
   label: string;
   mechanisms: readonly Mechanism[];
   pin: string;
+}
+
+/** The keystore chosen for a new key, and the key to make in it (key-types.ts). */
+export interface KeystoreForNewKey extends ChosenKeystore {
+  key: KeyParameters;
 }
 
 /** What the enrollment form gathered: the person, the common name and the subject values. */
@@ -77,22 +82,6 @@ export function commandAnswer<R>(
 
 async function run<C extends AgentCommand>(send: SendCommand, command: C, request: CommandRequest<C>) {
   return commandAnswer(await send(command, request));
-}
-
-/**
- * Checks RSA 2048 against the token's mechanism range before any key is made (overview §5), with
- * the same codes the agent would answer.
- */
-export function keySizeProblem(mechanisms: readonly Mechanism[], keySize: number): CommandError | null {
-  const rsa = mechanisms.find((mechanism) => mechanism.algorithm === 'RSA');
-  if (!rsa) return { code: 'invalidKeyType', message: 'The token makes no RSA keys' };
-  if (keySize < rsa.minKeySize) {
-    return { code: 'keySizeBelowMinimum', message: 'Key size below the token minimum', mechanism: rsa };
-  }
-  if (keySize > rsa.maxKeySize) {
-    return { code: 'keySizeAboveMaximum', message: 'Key size above the token maximum', mechanism: rsa };
-  }
-  return null;
 }
 
 /** A PEM CSR whose base64 body runs in lines of 64 characters, the last one at most 64. */
@@ -165,7 +154,7 @@ export interface IssueDependencies {
 
 /** Runs the steps not done yet in `progress`; rejects with the failing step's error. */
 export async function issueCertificate(
-  keystore: ChosenKeystore,
+  keystore: KeystoreForNewKey,
   details: EnrollmentDetails,
   start: IssueProgress,
   deps: IssueDependencies,
@@ -181,13 +170,13 @@ export async function issueCertificate(
     if (deps.requested()) throw new AlreadyRequestedError();
     if (progress.csr === undefined) {
       stage('generate');
-      const problem = keySizeProblem(keystore.mechanisms, HARDWARE_TOKEN_KEY_SIZE);
-      if (problem) throw new AgentCommandError(problem);
+      // Checked against the keystore's mechanisms before any key is made (overview §5), in the agent's codes.
+      const refusal = keyRefusal(keystore.mechanisms, keystore.key);
+      if (refusal) throw new AgentCommandError(refusal);
       const { csr } = await run(deps.send, 'generate', {
         keystoreId: keystore.keystoreId,
         pin: keystore.pin,
-        algorithm: 'RSA',
-        keySize: HARDWARE_TOKEN_KEY_SIZE,
+        ...keystore.key,
         subject: { commonName: details.common_name },
       });
       if (!isCsrWrappedAt64(csr)) throw new MalformedCsrError();

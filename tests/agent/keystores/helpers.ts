@@ -1,7 +1,11 @@
+import { createPublicKey } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { expect } from 'vitest';
 import { CommandFailure } from '../../../agent/failure.ts';
 import { nodeCrypto, RSA_SHA256, type WebCryptoKeyPair, x509 } from '../../../agent/keystores/x509.ts';
 import type { CommandErrorCode } from '../../../contract/trust-agent/errors.ts';
+import { tool } from '../../server/ca/openssl.ts';
 
 /** Resolves with the refusal a keystore call ends in, failing the test when it succeeds. */
 export async function refusal(call: Promise<unknown>, code: CommandErrorCode): Promise<CommandFailure> {
@@ -59,4 +63,29 @@ export async function signatureVerifies(
     new Uint8Array(Buffer.from(signature, 'base64')),
     data,
   );
+}
+
+/** Whether OpenSSL verifies a CSR's self-signature (written to a file of `dir` for it). */
+export async function opensslVerifiesCsr(dir: string, csrPem: string): Promise<boolean> {
+  const request = path.join(dir, 'request.pem');
+  await writeFile(request, csrPem);
+  const verified = await tool('openssl', ['req', '-in', request, '-verify', '-noout']);
+  return verified.status === 0 && /verify OK/.test(verified.output);
+}
+
+/**
+ * The public keys (SPKI DER in hex) of the private keys OpenSSL takes out of a PKCS#12 file with
+ * the PIN: what a backup of the keystore is worth outside the agent.
+ */
+export async function publicKeysOpensslReads(file: string, pin: string): Promise<string[]> {
+  const keys = await tool('openssl', ['pkcs12', '-in', file, '-passin', `pass:${pin}`, '-nocerts', '-nodes']);
+  const blocks = keys.output.match(/-----BEGIN PRIVATE KEY-----[^-]+-----END PRIVATE KEY-----/g) ?? [];
+  return blocks.map((block) =>
+    createPublicKey(block).export({ type: 'spki', format: 'der' }).toString('hex'),
+  );
+}
+
+/** A CSR's public key as `publicKeysOpensslReads` lists it. */
+export function publicKeyHex(csr: x509.Pkcs10CertificateRequest): string {
+  return Buffer.from(csr.publicKey.rawData).toString('hex');
 }

@@ -5,6 +5,11 @@ import { HARDWARE_TOKEN_KEY_SIZE } from '../../../../contract/trust-agent/consta
 import { Alert } from '../../../components/ui/alert.tsx';
 import type { UndeliveredCommand } from '../../../trust-agent/shared.ts';
 
+/** The RSA range a key-size refusal carries. */
+function rsaRange({ mechanism }: CommandError) {
+  return mechanism?.algorithm === 'RSA' ? mechanism : undefined;
+}
+
 /** The agent's refusal in the user's words (overview §5, §8): PIN, keystore and key-size messages. */
 export function useAgentFailureText(): (failure: CommandError | UndeliveredCommand) => string {
   const { t } = useLingui();
@@ -37,11 +42,11 @@ export function useAgentFailureText(): (failure: CommandError | UndeliveredComma
       case 'noKeystore':
         return t`The keystore is not available. Connect the token again, or choose another keystore.`;
       case 'keySizeBelowMinimum': {
-        const minimum = failure.mechanism?.minKeySize ?? 0;
+        const minimum = rsaRange(failure)?.minKeySize ?? 0;
         return t`The token needs keys of at least ${minimum} bits; this certificate uses an RSA key of ${size} bits.`;
       }
       case 'keySizeAboveMaximum': {
-        const maximum = failure.mechanism?.maxKeySize ?? 0;
+        const maximum = rsaRange(failure)?.maxKeySize ?? 0;
         return t`The token makes keys of at most ${maximum} bits; this certificate uses an RSA key of ${size} bits.`;
       }
       case 'invalidKeyType':

@@ -10,7 +10,7 @@ import { PublicLayout } from '../../../components/public-layout.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import type { TrustAgentClient } from '../../../trust-agent/client.ts';
 import { useTrustAgent } from '../../../trust-agent/use-trust-agent.ts';
-import type { ChosenKeystore, EnrollmentDetails, IssueProgress } from '../issue.ts';
+import type { EnrollmentDetails, IssueProgress, KeystoreForNewKey } from '../issue.ts';
 import { redeemEnrollment, requestEnrollmentCertificate } from '../mutations.ts';
 import { CertificateView } from './certificate-view.tsx';
 import { ClientCertificateOffer } from './client-certificate-offer.tsx';
@@ -32,7 +32,7 @@ interface EnrollmentPageProps {
 
 /** The furthest step the page's state allows: each builds on the one before, and an issue is final. */
 export function reachableSteps(state: {
-  keystore: ChosenKeystore | null;
+  keystore: KeystoreForNewKey | null;
   details: EnrollmentDetails | null;
   redeemed: boolean;
 }): EnrollmentStep[] {
@@ -57,7 +57,7 @@ export function EnrollmentPage({ enrollment, code, agentClient }: EnrollmentPage
   const navigate = useNavigate();
   const hash = useLocation({ select: (location) => location.hash });
   const [location, setLocation] = useState<KeystoreLocation>(SOFTWARE_KEYSTORE_LOCATION);
-  const [keystore, setKeystore] = useState<ChosenKeystore | null>(null);
+  const [keystore, setKeystore] = useState<KeystoreForNewKey | null>(null);
   const [details, setDetails] = useState<EnrollmentDetails | null>(null);
   const [progress, setProgress] = useState<IssueProgress>({});
   // One certificate request per page load (overview §4, step 5), whatever the steps do meanwhile.
@@ -108,6 +108,7 @@ export function EnrollmentPage({ enrollment, code, agentClient }: EnrollmentPage
       {step === 'keystore' ? (
         <KeystoreStep
           agent={agent}
+          keyTypes={enrollment.key_types}
           location={location}
           onLocationChange={(next) => {
             setLocation(next);

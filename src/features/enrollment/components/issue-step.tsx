@@ -8,18 +8,19 @@ import { errorPageText } from '../../../lib/error-messages.ts';
 import {
   AgentCommandError,
   AlreadyRequestedError,
-  type ChosenKeystore,
   type EnrollmentDetails,
   type IssueDependencies,
   type IssueProgress,
   type IssueStage,
   issueCertificate,
+  type KeystoreForNewKey,
   MalformedCsrError,
 } from '../issue.ts';
 import { AgentFailureAlert } from './agent-failure-alert.tsx';
+import { useKeyLabel } from './key-type-field.tsx';
 
 interface IssueStepProps {
-  keystore: ChosenKeystore;
+  keystore: KeystoreForNewKey;
   details: EnrollmentDetails;
   progress: IssueProgress;
   /** The agent and the API, and the page load's one-request record. */
@@ -37,6 +38,7 @@ export function IssueStep({ keystore, details, progress, dependencies, onProgres
   const [failure, setFailure] = useState<unknown>(null);
   // State updates wait for a render; the ref stops a second click in the same moment.
   const running = useRef(false);
+  const keyLabel = useKeyLabel();
 
   const issue = async () => {
     if (running.current) return;
@@ -60,6 +62,7 @@ export function IssueStep({ keystore, details, progress, dependencies, onProgres
   };
 
   const blocked = progress.certificate === undefined && dependencies.requested();
+  const key = keyLabel(keystore.key);
   return (
     <>
       <dl className="details">
@@ -70,7 +73,7 @@ export function IssueStep({ keystore, details, progress, dependencies, onProgres
         </DetailsRow>
         <DetailsRow label={<Trans>Email</Trans>}>{details.email}</DetailsRow>
         <DetailsRow label={<Trans>Key</Trans>}>
-          <Trans>RSA, 2048 bits, made in the keystore; it never leaves it</Trans>
+          <Trans>{key}, made in the keystore; it never leaves it</Trans>
         </DetailsRow>
       </dl>
       {stage ? <StageStatus stage={stage} /> : null}

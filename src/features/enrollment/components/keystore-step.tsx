@@ -6,7 +6,7 @@ import {
   SOFTWARE_KEYSTORE_LOCATION,
 } from '../../../../contract/schemas/certificate-profiles.ts';
 import type { CommandError } from '../../../../contract/trust-agent/commands.ts';
-import type { Keystore, Token } from '../../../../contract/trust-agent/entities.ts';
+import type { KeyParameters, Keystore, Mechanism, Token } from '../../../../contract/trust-agent/entities.ts';
 import { knownRefusal, useTokenNames } from '../../../components/trust-agent/tokens.ts';
 import { TrustAgentGate } from '../../../components/trust-agent/trust-agent-gate.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
@@ -16,26 +16,52 @@ import { Form } from '../../../components/ui/form.tsx';
 import { useForm } from '../../../lib/form/use-form.ts';
 import type { UndeliveredCommand } from '../../../trust-agent/shared.ts';
 import type { TrustAgentView } from '../../../trust-agent/use-trust-agent.ts';
-import { AgentCommandError, type ChosenKeystore, commandAnswer } from '../issue.ts';
+import { AgentCommandError, type ChosenKeystore, commandAnswer, type KeystoreForNewKey } from '../issue.ts';
+import { acceptsHardwareTokenKey, defaultKeyChoice, HARDWARE_TOKEN_KEY, keyChoices } from '../key-types.ts';
 import { newKeystoreFormSchema, pinFormSchema, pinRepetitionIssue } from '../schemas.ts';
 import { AgentFailureAlert, useAgentFailureText } from './agent-failure-alert.tsx';
+import { KeyTypeField } from './key-type-field.tsx';
 
-interface KeystoreStepProps {
+type KeystoreStepProps = {
   agent: TrustAgentView;
   /** The question over the two locations; the enrollment's own by default. */
   question?: ReactNode;
   location: KeystoreLocation;
   onLocationChange: (location: KeystoreLocation) => void;
-  onUnlocked: (keystore: ChosenKeystore) => void;
-}
+} & (
+  | {
+      /**
+       * The key types the certificate's profile accepts, when the step is for a new key: the key is
+       * chosen here too (key-types.ts).
+       */
+      keyTypes: readonly string[];
+      onUnlocked: (keystore: KeystoreForNewKey) => void;
+    }
+  | {
+      /** Left out when the keystore holds the key already (a later install). */
+      keyTypes?: undefined;
+      onUnlocked: (keystore: ChosenKeystore) => void;
+    }
+);
+
+/** The inner steps' report: the keystore, and the key to make when the step is for a new key. */
+type Unlocked = (keystore: ChosenKeystore, key: KeyParameters | null) => void;
 
 /**
  * Step 1 (overview §4): where the key is made, the trust agent's gate for that location, then the
  * keystore unlocked with its PIN: the software keystore (created here when the agent has none yet)
- * or a hardware token the user picks from the agent's list.
+ * or a hardware token the user picks from the agent's list. For a new key, the software keystore
+ * also asks which key type to make, and a hardware token is offered only if the profile accepts
+ * the RSA 2048 key it makes.
  */
-export function KeystoreStep({ agent, question, location, onLocationChange, onUnlocked }: KeystoreStepProps) {
+export function KeystoreStep(props: KeystoreStepProps) {
+  const { agent, question, location, onLocationChange, keyTypes } = props;
   const legendId = useId();
+  const onUnlocked: Unlocked = (keystore, key) => {
+    if (props.keyTypes === undefined) props.onUnlocked(keystore);
+    else if (key !== null) props.onUnlocked({ ...keystore, key });
+  };
+  const hardwareRefused = keyTypes !== undefined && !acceptsHardwareTokenKey(keyTypes);
   return (
     <>
       <fieldset className="enrollment__choices" aria-labelledby={legendId}>
@@ -63,15 +89,31 @@ export function KeystoreStep({ agent, question, location, onLocationChange, onUn
           <Trans>On a hardware token (smart card or USB key)</Trans>
         </label>
       </fieldset>
-      <TrustAgentGate gate={agent.gate} onRetry={agent.retry} onPairAgain={agent.pairAgain}>
-        {location === SOFTWARE_KEYSTORE_LOCATION ? (
-          <SoftwareKeystore agent={agent} onUnlocked={onUnlocked} />
-        ) : (
-          <HardwareTokens agent={agent} onUnlocked={onUnlocked} />
-        )}
-      </TrustAgentGate>
+      {location !== SOFTWARE_KEYSTORE_LOCATION && hardwareRefused ? (
+        <Alert tone="error">
+          <p>
+            <Trans>
+              This certificate does not accept the RSA 2048 key a hardware token makes. Keep the key in the
+              trust agent's software keystore instead, or ask your administrator.
+            </Trans>
+          </p>
+        </Alert>
+      ) : (
+        <TrustAgentGate gate={agent.gate} onRetry={agent.retry} onPairAgain={agent.pairAgain}>
+          {location === SOFTWARE_KEYSTORE_LOCATION ? (
+            <SoftwareKeystore agent={agent} keyTypes={keyTypes} onUnlocked={onUnlocked} />
+          ) : (
+            <HardwareTokens agent={agent} newKey={keyTypes !== undefined} onUnlocked={onUnlocked} />
+          )}
+        </TrustAgentGate>
+      )}
     </>
   );
+}
+
+interface InnerStepProps {
+  agent: TrustAgentView;
+  onUnlocked: Unlocked;
 }
 
 type AgentFailure = CommandError | UndeliveredCommand;
@@ -87,16 +129,14 @@ async function attempt(action: () => Promise<void>): Promise<AgentFailure | null
   }
 }
 
-function SoftwareKeystore({ agent, onUnlocked }: Pick<KeystoreStepProps, 'agent' | 'onUnlocked'>) {
+function SoftwareKeystore({
+  agent,
+  keyTypes,
+  onUnlocked,
+}: InnerStepProps & { keyTypes: readonly string[] | undefined }) {
   const keystore = agent.keystores?.find((candidate) => candidate.type === 'PFX');
   const token = agent.tokens?.find((candidate) => candidate.keystoreId === keystore?.id);
-  if (agent.keystores === null) {
-    return (
-      <p role="status">
-        <Trans>Reading the keystores of the trust agent…</Trans>
-      </p>
-    );
-  }
+  if (agent.keystores === null) return <ReadingKeystores />;
   if (!keystore) {
     return (
       <Alert tone="error">
@@ -109,6 +149,18 @@ function SoftwareKeystore({ agent, onUnlocked }: Pick<KeystoreStepProps, 'agent'
       </Alert>
     );
   }
+  const mechanisms = token?.mechanisms ?? [];
+  const unlocked = (pin: string, key: KeyParameters | null) =>
+    onUnlocked(
+      {
+        location: SOFTWARE_KEYSTORE_LOCATION,
+        keystoreId: keystore.id,
+        label: keystore.name,
+        mechanisms,
+        pin,
+      },
+      key,
+    );
   switch (keystore.status) {
     case 'UNINITIALIZED':
       return <CreateKeystoreForm agent={agent} keystore={keystore} />;
@@ -117,23 +169,78 @@ function SoftwareKeystore({ agent, onUnlocked }: Pick<KeystoreStepProps, 'agent'
     case 'ABSENT':
       return <AgentFailureAlert failure={{ code: 'keystoreNotAvailable', message: '' }} />;
     case 'INITIALIZED':
-      return (
+      return keyTypes === undefined ? (
         <PinForm
           agent={agent}
           keystoreId={keystore.id}
           label={keystore.name}
-          onVerified={(pin) =>
-            onUnlocked({
-              location: SOFTWARE_KEYSTORE_LOCATION,
-              keystoreId: keystore.id,
-              label: keystore.name,
-              mechanisms: token?.mechanisms ?? [],
-              pin,
-            })
-          }
+          onVerified={(pin) => unlocked(pin, null)}
+        />
+      ) : (
+        <NewSoftwareKey
+          agent={agent}
+          keystore={keystore}
+          keyTypes={keyTypes}
+          mechanisms={mechanisms}
+          onVerified={unlocked}
         />
       );
   }
+}
+
+function ReadingKeystores() {
+  return (
+    <p role="status">
+      <Trans>Reading the keystores of the trust agent…</Trans>
+    </p>
+  );
+}
+
+/**
+ * For a new key in the software keystore: its type, among those the profile accepts that the
+ * keystore's mechanisms (reported with its token) make, then the PIN.
+ */
+function NewSoftwareKey({
+  agent,
+  keystore,
+  keyTypes,
+  mechanisms,
+  onVerified,
+}: {
+  agent: TrustAgentView;
+  keystore: Keystore;
+  keyTypes: readonly string[];
+  mechanisms: readonly Mechanism[];
+  onVerified: (pin: string, key: KeyParameters) => void;
+}) {
+  // The tokens are listed again every 5 s: the choice is kept by its name.
+  const [chosenName, setChosenName] = useState<string | null>(null);
+  if (agent.tokens === null) return <ReadingKeystores />;
+  const choices = keyChoices(keyTypes, mechanisms);
+  const chosen = choices.find((choice) => choice.name === chosenName) ?? defaultKeyChoice(choices);
+  if (chosen === undefined) {
+    const accepted = keyTypes.join(', ');
+    return (
+      <Alert tone="error">
+        <p>
+          <Trans>
+            The trust agent's software keystore makes none of the key types this certificate accepts (
+            {accepted}). Ask your administrator.
+          </Trans>
+        </p>
+      </Alert>
+    );
+  }
+  return (
+    <PinForm
+      agent={agent}
+      keystoreId={keystore.id}
+      label={keystore.name}
+      onVerified={(pin) => onVerified(pin, chosen.key)}
+    >
+      <KeyTypeField choices={choices} chosen={chosen} onChoose={setChosenName} />
+    </PinForm>
+  );
 }
 
 /** No software keystore yet: the user names it and chooses its PIN (initToken). */
@@ -198,7 +305,7 @@ function CreateKeystoreForm({ agent, keystore }: { agent: TrustAgentView; keysto
  * (one not initialized) is listed disabled with the reason, so whoever just connected a fresh card
  * sees it was found and what it needs (decision 020 §9).
  */
-function HardwareTokens({ agent, onUnlocked }: Pick<KeystoreStepProps, 'agent' | 'onUnlocked'>) {
+function HardwareTokens({ agent, newKey, onUnlocked }: InnerStepProps & { newKey: boolean }) {
   const { tokenName } = useTokenNames();
   const failureText = useAgentFailureText();
   const legendId = useId();
@@ -275,7 +382,12 @@ function HardwareTokens({ agent, onUnlocked }: Pick<KeystoreStepProps, 'agent' |
         })}
       </fieldset>
       {acted ? (
-        <TokenUnlock key={acted.keystoreId} agent={agent} token={acted} onUnlocked={onUnlocked} />
+        <TokenUnlock
+          key={acted.keystoreId}
+          agent={agent}
+          token={acted}
+          onUnlocked={(keystore) => onUnlocked(keystore, newKey ? HARDWARE_TOKEN_KEY : null)}
+        />
       ) : null}
     </>
   );
@@ -285,7 +397,11 @@ function TokenUnlock({
   agent,
   token,
   onUnlocked,
-}: Pick<KeystoreStepProps, 'agent' | 'onUnlocked'> & { token: Token }) {
+}: {
+  agent: TrustAgentView;
+  token: Token;
+  onUnlocked: (keystore: ChosenKeystore) => void;
+}) {
   if (token.pin.locked) return <AgentFailureAlert failure={{ code: 'pinLocked', message: '' }} />;
   if (!token.pin.initialized)
     return <AgentFailureAlert failure={{ code: 'pinNotInitialized', message: '' }} />;
@@ -312,10 +428,12 @@ interface PinFormProps {
   keystoreId: string;
   label: string;
   onVerified: (pin: string) => void;
+  /** Fields shown before the PIN (the key type). */
+  children?: ReactNode;
 }
 
 /** The keystore's PIN, checked by the agent (verifypin); its refusals in the page's words. */
-function PinForm({ agent, keystoreId, label, onVerified }: PinFormProps) {
+function PinForm({ agent, keystoreId, label, onVerified, children }: PinFormProps) {
   const { t } = useLingui();
   const [failure, setFailure] = useState<AgentFailure | null>(null);
   const form = useForm(pinFormSchema, {
@@ -330,6 +448,7 @@ function PinForm({ agent, keystoreId, label, onVerified }: PinFormProps) {
   return (
     <Form form={form} className="form">
       {failure ? <AgentFailureAlert failure={failure} /> : null}
+      {children}
       <TextField
         label={t`PIN of ${label}`}
         {...form.field('pin')}

@@ -80,11 +80,12 @@ beforeAll(async () => {
 async function renderPage(
   agent: ReturnType<typeof fakeAgent>,
   state: { keystores: Keystore[]; tokens: Token[] },
+  enrollment: PublicEnrollment = ENROLLMENT,
 ) {
   activateEnglish();
   vi.stubGlobal('scrollTo', () => undefined);
   const rootRoute = createRootRoute({
-    component: () => <EnrollmentPage enrollment={ENROLLMENT} code={CODE} agentClient={agent.client} />,
+    component: () => <EnrollmentPage enrollment={enrollment} code={CODE} agentClient={agent.client} />,
   });
   const router = createRouter({
     routeTree: rootRoute,
@@ -304,6 +305,92 @@ describe('EnrollmentPage', () => {
       'The token needs keys of at least 3072 bits; this certificate uses an RSA key of 2048 bits.',
     );
     expect(agent.commands.map((entry) => entry.command)).toEqual(['verifypin']);
+  });
+
+  it('lets the enrollee pick among the key types the profile accepts and the software keystore makes', async () => {
+    issuingApi();
+    const agent = fakeAgent({
+      verifypin: () => ok({ verified: true }),
+      generate: () => ok({ keyId: 'k1', csr: CSR }),
+      importCert: () => ok({ certificate: {} }),
+    });
+    const token: Token = {
+      ...softwareToken,
+      mechanisms: [
+        { algorithm: 'RSA', minKeySize: 2048, maxKeySize: 3072 },
+        { algorithm: 'EC', curves: ['P-256', 'P-384'] },
+      ],
+    };
+    // RSA 4096 is beyond the keystore's range, and no keystore of the agent makes P-521 keys.
+    const keyTypes = ['RSA-4096', 'ECDSA-P256', 'RSA-2048', 'ECDSA-P521'];
+    await renderPage(
+      agent,
+      { keystores: [SOFTWARE], tokens: [token] },
+      { ...ENROLLMENT, key_types: keyTypes },
+    );
+    const user = userEvent.setup();
+
+    const select = screen.getByRole('combobox', { name: 'Key type' }) as HTMLSelectElement;
+    expect([...select.options].map((option) => option.text)).toEqual([
+      'ECDSA, curve P-256',
+      'RSA, 2048 bits',
+    ]);
+    expect(select.value).toBe('RSA-2048');
+    await user.selectOptions(select, 'ECDSA, curve P-256');
+    await user.type(screen.getByLabelText(/PIN of Software keystore/), '2468');
+    await user.click(screen.getByRole('button', { name: 'Unlock and continue' }));
+    await user.type(await screen.findByLabelText(/Organization/), 'Harbour Works');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(
+      await screen.findByText('ECDSA, curve P-256, made in the keystore; it never leaves it'),
+    ).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Issue the certificate' }));
+    await screen.findByText('Step 4 of 4: Certificate');
+    const generate = agent.commands.find((entry) => entry.command === 'generate');
+    expect(generate?.request).toEqual({
+      keystoreId: 'software',
+      pin: '2468',
+      algorithm: 'EC',
+      curve: 'P-256',
+      subject: { commonName: 'Grace Hopper' },
+    });
+  });
+
+  it('shows the one key type there is without a choice, even when it is not RSA 2048', async () => {
+    const token: Token = { ...softwareToken, mechanisms: [...RSA, { algorithm: 'EC', curves: ['P-384'] }] };
+    await renderPage(
+      fakeAgent({}),
+      { keystores: [SOFTWARE], tokens: [token] },
+      { ...ENROLLMENT, key_types: ['ECDSA-P384'] },
+    );
+    expect(screen.getByText('Key type: ECDSA, curve P-384')).toBeTruthy();
+    expect(screen.queryByRole('combobox', { name: 'Key type' })).toBeNull();
+  });
+
+  it('says so when the software keystore makes none of the key types the profile accepts', async () => {
+    await renderPage(
+      fakeAgent({}),
+      { keystores: [SOFTWARE], tokens: [softwareToken] },
+      { ...ENROLLMENT, key_types: ['ECDSA-P256', 'ECDSA-P521'] },
+    );
+    expect(screen.getByRole('alert').textContent).toContain(
+      "The trust agent's software keystore makes none of the key types this certificate accepts (ECDSA-P256, ECDSA-P521).",
+    );
+    expect(screen.queryByLabelText(/PIN of Software keystore/)).toBeNull();
+  });
+
+  it('offers no hardware token when the profile does not accept the RSA 2048 key tokens make', async () => {
+    await renderPage(
+      fakeAgent({}),
+      { keystores: [SOFTWARE], tokens: [softwareToken, hardwareToken] },
+      { ...ENROLLMENT, key_types: ['RSA-3072', 'ECDSA-P256'] },
+    );
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('radio', { name: /On a hardware token/ }));
+    expect(screen.getByRole('alert').textContent).toContain(
+      'This certificate does not accept the RSA 2048 key a hardware token makes.',
+    );
+    expect(screen.queryByRole('radio', { name: /Field token/ })).toBeNull();
   });
 
   it('says the enrollment was used when the CA answers 409, and offers no second request', async () => {

@@ -4,24 +4,24 @@ import type { EnrollmentCertificate } from '../../../../contract/schemas/enrollm
 import {
   AgentCommandError,
   AlreadyRequestedError,
-  type ChosenKeystore,
   certificateRequest,
   type EnrollmentDetails,
   type IssueDependencies,
   isCsrWrappedAt64,
   issueCertificate,
-  keySizeProblem,
+  type KeystoreForNewKey,
 } from '../../../../src/features/enrollment/issue.ts';
 
 const BODY = 'A'.repeat(64);
 const CSR = `-----BEGIN CERTIFICATE REQUEST-----\n${BODY}\n${BODY}\nAAAA==\n-----END CERTIFICATE REQUEST-----\n`;
 
-const KEYSTORE: ChosenKeystore = {
+const KEYSTORE: KeystoreForNewKey = {
   location: 'hardware_token',
   keystoreId: 'softhsm:0',
   label: 'Field token',
   mechanisms: [{ algorithm: 'RSA', minKeySize: 1024, maxKeySize: 4096 }],
   pin: '123456',
+  key: { algorithm: 'RSA', keySize: 2048 },
 };
 const DETAILS: EnrollmentDetails = {
   first_name: 'Grace',
@@ -64,19 +64,6 @@ function dependencies(overrides: Partial<Omit<IssueDependencies, 'onProgress'>> 
 }
 
 describe('the issue sequence', () => {
-  it('checks RSA 2048 against the token range with the agent codes', () => {
-    expect(keySizeProblem([{ algorithm: 'RSA', minKeySize: 1024, maxKeySize: 4096 }], 2048)).toBeNull();
-    expect(keySizeProblem([{ algorithm: 'RSA', minKeySize: 3072, maxKeySize: 4096 }], 2048)?.code).toBe(
-      'keySizeBelowMinimum',
-    );
-    expect(keySizeProblem([{ algorithm: 'RSA', minKeySize: 512, maxKeySize: 1024 }], 2048)?.code).toBe(
-      'keySizeAboveMaximum',
-    );
-    expect(keySizeProblem([{ algorithm: 'EC', minKeySize: 256, maxKeySize: 384 }], 2048)?.code).toBe(
-      'invalidKeyType',
-    );
-  });
-
   it('accepts only a PEM CSR wrapped at 64 characters', () => {
     expect(isCsrWrappedAt64(CSR)).toBe(true);
     expect(isCsrWrappedAt64(CSR.replace(`${BODY}\n${BODY}`, `${BODY}${BODY}`))).toBe(false);
