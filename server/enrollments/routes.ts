@@ -39,12 +39,7 @@ import { pageAndFilters } from '../db/list-page.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { clientAddress } from '../http/client-address.ts';
-import {
-  assertWellFormedIfMatch,
-  entityTag,
-  ifMatchAdmits,
-  PreconditionFailed,
-} from '../http/entity-tags.ts';
+import { entityTag } from '../http/entity-tags.ts';
 import { ApiError } from '../http/errors.ts';
 import { invalidField, validateJson, validateParams, validateQuery } from '../http/validate.ts';
 import { requireAuth } from '../identity/authenticate.ts';
@@ -219,17 +214,7 @@ export function enrollmentRoutes(deps: AppDeps): Hono<AppEnv> {
 
   /** A reachable enrollment for a change, locked: 404 out of reach, 403 without manage, 412 on If-Match. */
   async function lockedForChange(trx: Kysely<Database>, c: Context<AppEnv>, id: string) {
-    const ifMatch = c.req.header('If-Match');
-    assertWellFormedIfMatch(ifMatch, 'enrollment');
-    const found = await enrollments.locate(trx, c.var.principal, { id }, 'manage', true);
-    if (!ifMatchAdmits(ifMatch, found.row.version)) {
-      throw new PreconditionFailed(
-        'Enrollment has changed since it was read; reload it and apply the change again.',
-        toEnrollment(found.row, deps.now()),
-        entityTag(found.row.version),
-      );
-    }
-    return found.row;
+    return (await enrollments.lockForChange(trx, c, { id }, { precondition: 'honoured' })).row;
   }
 
   async function readBack(trx: Kysely<Database>, id: string): Promise<Enrollment> {

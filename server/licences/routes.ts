@@ -16,19 +16,17 @@ import { auditChange, changesNothing, updateDetails } from '../audit/change.ts';
 import { ACCOUNT_NOT_FOUND } from '../authorization/account-reach.ts';
 import { assertAnyPermission, forbidden } from '../authorization/permissions.ts';
 import type { AppEnv } from '../http/app-env.ts';
-import {
-  assertIfMatchPresent,
-  assertWellFormedIfMatch,
-  entityTag,
-  ifMatchAdmits,
-  PreconditionFailed,
-} from '../http/entity-tags.ts';
+import { assertWellFormedIfMatch, entityTag } from '../http/entity-tags.ts';
 import { ApiError } from '../http/errors.ts';
 import { validateJson, validateParams, validateQuery } from '../http/validate.ts';
 import { requireAuth } from '../identity/authenticate.ts';
 import type { Principal } from '../identity/principal.ts';
 import { findCurrentLicence, storedPayload, systemPoolLimit } from '../licence/index.ts';
-import { type ResourceKind, versionedResource } from '../resources/versioned-resource.ts';
+import {
+  assertChangeOnVersion,
+  type ResourceKind,
+  versionedResource,
+} from '../resources/versioned-resource.ts';
 import {
   assertMayAllocateTo,
   authorizeLicence,
@@ -238,14 +236,12 @@ export function licenceAllocationRoutes(deps: AppDeps): Hono<AppEnv> {
             const found = await licences.locate(trx, principal, params, 'manage', true);
             const { state } = found.row;
             assertMayAllocateTo(principal, state.account);
-            assertIfMatchPresent(ifMatch, 'licence');
-            if (!ifMatchAdmits(ifMatch, state.version)) {
-              throw new PreconditionFailed(
-                'Licence has changed since it was read; reload it and apply the change again.',
-                section(principal, state),
-                entityTag(state.version),
-              );
-            }
+            await assertChangeOnVersion(ifMatch, 'required', {
+              subject: 'licence',
+              changed: 'Licence has changed since it was read; reload it and apply the change again.',
+              version: state.version,
+              current: () => section(principal, state),
+            });
             const entries = plannedChanges(state, changes);
             // A change that changes nothing writes nothing and records nothing.
             if (entries.length === 0) return { state, entries };

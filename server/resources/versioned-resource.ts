@@ -89,6 +89,33 @@ export interface CreateSpec<TRow> {
   location(row: TRow): string;
 }
 
+/** A version check of a change, for any versioned object, also one that is no `ResourceKind`. */
+export interface VersionCheck {
+  /** How the 428 names the object: `enrollment`, `licence`. */
+  subject: string;
+  /** The 412's message. */
+  changed: string;
+  /** The version the object has now, under the change's lock. */
+  version: number;
+  /** The object as its GET answers it, sent with the 412. */
+  current(): unknown;
+}
+
+/**
+ * Step 4 below: 428 without If-Match where the change requires one, 412 with the object as it is
+ * when If-Match names another version. The header was found well formed before anything was read.
+ */
+export async function assertChangeOnVersion(
+  ifMatch: string | undefined,
+  precondition: Precondition,
+  check: VersionCheck,
+): Promise<void> {
+  if (precondition === 'required') assertIfMatchPresent(ifMatch, check.subject);
+  if (!ifMatchAdmits(ifMatch, check.version)) {
+    throw new PreconditionFailed(check.changed, await check.current(), entityTag(check.version));
+  }
+}
+
 /**
  * Reading, creating and changing objects of one kind, with the same checks in the same order for
  * every kind (decision 014):
@@ -124,8 +151,34 @@ export function versionedResource<TParams, TRow extends Versioned>(
     return kind.represent ? kind.represent(database, principal, found) : Promise.resolve(found.row);
   }
 
+  /**
+   * Steps 1 to 4 inside the caller's transaction: the addressed object within reach, permitted,
+   * locked and on the version the request names. `change` runs it; a change whose answer is more
+   * than 204 (a resend answering its new link) runs it itself.
+   */
+  async function lockForChange(
+    trx: Kysely<Database>,
+    c: Context<AppEnv>,
+    params: TParams,
+    spec: Pick<ChangeSpec<TRow>, 'precondition' | 'permit'>,
+  ): Promise<Located<TRow>> {
+    const principal = c.var.principal;
+    const ifMatch = c.req.header('If-Match');
+    assertWellFormedIfMatch(ifMatch, subject);
+    const found = await locate(trx, principal, params, 'manage', true);
+    await spec.permit?.(found, trx);
+    await assertChangeOnVersion(ifMatch, spec.precondition, {
+      subject,
+      changed: `${kind.label} has changed since it was read; reload it and apply the change again.`,
+      version: found.row.version,
+      current: () => represent(trx, principal, found),
+    });
+    return found;
+  }
+
   return {
     locate,
+    lockForChange,
 
     async read(c: Context<AppEnv>, params: TParams): Promise<Response> {
       const found = await locate(db, c.var.principal, params, 'view', false);
@@ -159,19 +212,8 @@ export function versionedResource<TParams, TRow extends Versioned>(
     /** Runs `spec` on the addressed object through the checks above; answers 204. */
     async change(c: Context<AppEnv>, params: TParams, spec: ChangeSpec<TRow>): Promise<Response> {
       const principal = c.var.principal;
-      const ifMatch = c.req.header('If-Match');
-      assertWellFormedIfMatch(ifMatch, subject);
       await db.transaction().execute(async (trx) => {
-        const found = await locate(trx, principal, params, 'manage', true);
-        await spec.permit?.(found, trx);
-        if (spec.precondition === 'required') assertIfMatchPresent(ifMatch, subject);
-        if (!ifMatchAdmits(ifMatch, found.row.version)) {
-          throw new PreconditionFailed(
-            `${kind.label} has changed since it was read; reload it and apply the change again.`,
-            await represent(trx, principal, found),
-            entityTag(found.row.version),
-          );
-        }
+        const found = await lockForChange(trx, c, params, spec);
         const audited = await spec.apply(trx, found, deps.now());
         if (audited !== null) {
           await auditChange(trx, c, deps, {

@@ -20,12 +20,7 @@ import { recordAuditEvent } from '../audit/record.ts';
 import { requireSystemScope } from '../authorization/permissions.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { clientAddress } from '../http/client-address.ts';
-import {
-  assertWellFormedIfMatch,
-  entityTag,
-  ifMatchAdmits,
-  PreconditionFailed,
-} from '../http/entity-tags.ts';
+import { assertWellFormedIfMatch, entityTag } from '../http/entity-tags.ts';
 import { errorResponse } from '../http/errors.ts';
 import { invalidField, validateJson } from '../http/validate.ts';
 import { requireAuth, requireSession, sessionIdOf } from '../identity/authenticate.ts';
@@ -39,6 +34,7 @@ import {
 } from '../identity/sessions.ts';
 import { checkSignInThrottle, clearSignInFailures, recordSignInFailure } from '../identity/throttle.ts';
 import { type IssuedAccessToken, issueAccessToken } from '../identity/tokens.ts';
+import { assertChangeOnVersion } from '../resources/versioned-resource.ts';
 import {
   firstNonWebLink,
   lockLoginCustomization,
@@ -313,13 +309,12 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
       const version = await db.transaction().execute(async (trx) => {
         await lockLoginCustomization(trx);
         const stored = await readLoginCustomization(trx);
-        if (!ifMatchAdmits(ifMatch, stored.version)) {
-          throw new PreconditionFailed(
-            'The sign-in page settings were changed meanwhile. Reload them and try again.',
-            stored.customization,
-            entityTag(stored.version),
-          );
-        }
+        await assertChangeOnVersion(ifMatch, 'honoured', {
+          subject: 'sign-in page settings',
+          changed: 'The sign-in page settings were changed meanwhile. Reload them and try again.',
+          version: stored.version,
+          current: () => stored.customization,
+        });
         const saved = await saveLoginCustomization(trx, customization, deps.now());
         await auditChange(trx, c, deps, {
           action: 'UPDATE',
