@@ -24,6 +24,7 @@ import { accountProfileRoutes, certificateProfileRoutes } from './certificate-pr
 import { certificateRoutes } from './certificates/routes.ts';
 import { clientAuthRoutes } from './client-auth/routes.ts';
 import { clientToolRoutes } from './client-tools/routes.ts';
+import { enrolleeRoutes } from './enrollments/enrollee-routes.ts';
 import { enrollmentRoutes } from './enrollments/routes.ts';
 import { featureFlagRoutes } from './feature-flags/routes.ts';
 import type { AppEnv } from './http/app-env.ts';
@@ -102,6 +103,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route(CA_API_V1, certificateAuthorityRoutes(deps));
   app.route(CA_API_V1, clientToolRoutes(deps));
   app.route('/', enrollmentRoutes(deps));
+  app.route('/', enrolleeRoutes(deps));
   app.route(ACCOUNT_API_V1, localeRoutes());
   app.route(ACCOUNT_API_V1, clientAuthLoginRoutes(deps));
   app.route(ACCOUNT_API_V1, accountFederationRoutes(deps));

@@ -485,3 +485,84 @@ export async function certificatesMadeThrough(
     .executeTakeFirst();
   return clientAuth?.certificate_id ? [...ids, clientAuth.certificate_id] : ids;
 }
+
+// What the enrollment routes read of other tables, for their checks and answers -----------------
+
+/**
+ * A person of the account (primary or added to it), never a service user: who a person's seat may
+ * be for (decision 021 §1).
+ */
+export function findPersonOfAccount(db: Kysely<Database>, accountId: string, userId: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'first_name', 'last_name', 'user_name', 'email'])
+    .where('id', '=', userId)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('service_users')
+            .select('service_users.user_id')
+            .whereRef('service_users.user_id', '=', 'users.id'),
+        ),
+      ),
+    )
+    .where((eb) =>
+      eb.or([
+        eb('primary_account_id', '=', accountId),
+        eb.exists(
+          eb
+            .selectFrom('user_accounts')
+            .select('user_accounts.user_id')
+            .whereRef('user_accounts.user_id', '=', 'users.id')
+            .where('user_accounts.account_id', '=', accountId),
+        ),
+      ]),
+    )
+    .executeTakeFirst();
+}
+
+/** The account's certificate profile a new enrollment issues under. */
+export function findProfileOfAccount(db: Kysely<Database>, accountId: string, profileId: string) {
+  return db
+    .selectFrom('certificate_profiles')
+    .select(['id', 'name'])
+    .where('id', '=', profileId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+}
+
+/** The profile an enrollment issues under, with the policy that decides its certificate. */
+export function findProfilePolicy(db: Kysely<Database>, profileId: string) {
+  return db
+    .selectFrom('certificate_profiles')
+    .select(['id', 'name', 'policy'])
+    .where('id', '=', profileId)
+    .executeTakeFirst();
+}
+
+/** How the enrollee's page greets the person of a seat. */
+export function findPersonName(db: Kysely<Database>, userId: string) {
+  return db
+    .selectFrom('users')
+    .select(['first_name', 'last_name'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+}
+
+/** The person a client certificate asked for on their enrollment is issued to (decision 033). */
+export function findClientAuthPerson(db: Kysely<Database>, userId: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'user_name', 'primary_account_id'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+}
+
+/** The certificate an enrollment issued, to install it again (decision 021 §6). */
+export function findEnrollmentCertificate(db: Kysely<Database>, certificateId: string) {
+  return db
+    .selectFrom('certificates')
+    .select(['id', 'serial_number', 'issuer_id', 'certificate'])
+    .where('id', '=', certificateId)
+    .executeTakeFirst();
+}
