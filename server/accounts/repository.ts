@@ -309,3 +309,8 @@ export async function deleteAccounts(
   }
   return usersPerAccount;
 }
+
+/** The users whose primary account is one of `accountIds`: they are deleted with those accounts. */
+export function usersOfPrimaryAccounts(db: Kysely<Database>, accountIds: readonly string[]) {
+  return db.selectFrom('users').select('id').where('primary_account_id', 'in', accountIds).execute();
+}

@@ -47,6 +47,7 @@ import {
   setActive,
   setFederation,
   updateAccount,
+  usersOfPrimaryAccounts,
   visibleAccount,
   visibleAccounts,
 } from './repository.ts';
@@ -340,11 +341,7 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
       if (partner) throw partnerHasAccounts(partner.name);
       // Every certificate of the accounts goes with them; so do those of the users deleted with them
       // (their primary account) that another account holds. The rows stay for the CRLs (decision 019).
-      const members = await trx
-        .selectFrom('users')
-        .select('id')
-        .where('primary_account_id', 'in', ids)
-        .execute();
+      const members = await usersOfPrimaryAccounts(trx, ids);
       await revokeCertificates(
         deps,
         trx,

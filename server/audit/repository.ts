@@ -138,3 +138,21 @@ export async function findReachableAuditEvent(
     .executeTakeFirst();
   return row && toAuditEvent(row);
 }
+
+/** A page of the chain's signed checkpoints, the newest first, with how many there are. */
+export async function listCheckpoints(db: Kysely<Database>, limit: number, offset: number) {
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom('audit_checkpoints')
+      .selectAll()
+      .orderBy('seq', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute(),
+    db
+      .selectFrom('audit_checkpoints')
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.total) };
+}

@@ -24,7 +24,13 @@ import { requireAuth } from '../identity/authenticate.ts';
 import type { Principal } from '../identity/principal.ts';
 import { checkpointKeys, checkpointRecord, newestCheckpoint } from './checkpoints.ts';
 import { AUDIT_CSV_HEADER, auditCsvLine, auditJsonLine, auditProofLine } from './export.ts';
-import { auditEventBatches, DEFAULT_SORT, findReachableAuditEvent, listAuditEvents } from './repository.ts';
+import {
+  auditEventBatches,
+  DEFAULT_SORT,
+  findReachableAuditEvent,
+  listAuditEvents,
+  listCheckpoints,
+} from './repository.ts';
 import { verifyAuditEvent } from './verification.ts';
 
 const EVENT_NOT_FOUND = 'Audit event not found.';
@@ -100,23 +106,13 @@ export function auditLogRoutes(deps: AppDeps): Hono<AppEnv> {
     async (c) => {
       const { limit = DEFAULT_LIST_LIMIT, offset = 0 } = c.req.valid('query');
       assertPermission(c.var.principal, 'VIEW_AUDIT_LOG');
-      const [rows, count, publicKeys] = await Promise.all([
-        db
-          .selectFrom('audit_checkpoints')
-          .selectAll()
-          .orderBy('seq', 'desc')
-          .limit(limit)
-          .offset(offset)
-          .execute(),
-        db
-          .selectFrom('audit_checkpoints')
-          .select((eb) => eb.fn.countAll<number>().as('total'))
-          .executeTakeFirstOrThrow(),
+      const [{ rows, total }, publicKeys] = await Promise.all([
+        listCheckpoints(db, limit, offset),
         checkpointKeys(db),
       ]);
       const list: AuditCheckpointList = {
         items: rows.map(checkpointRecord),
-        total: Number(count.total),
+        total,
         public_keys: publicKeys,
       };
       // A file to keep apart from the server: `npm run audit:verify` checks an export against it.

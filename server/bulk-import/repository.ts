@@ -221,6 +221,26 @@ export async function endJob(
     .execute();
 }
 
+/** Starts a checked job: queued for a runner, kept until it ends. */
+export function queueJob(trx: Kysely<Database>, jobId: string, sendInvitations: boolean): Promise<JobRow> {
+  return trx
+    .updateTable('bulk_import_jobs')
+    .set({ state: 'queued', send_invitations: sendInvitations, expires_at: null })
+    .where('id', '=', jobId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Asks the runner holding a job to stop after the row it is on. */
+export async function markJobCancelling(trx: Kysely<Database>, jobId: string): Promise<void> {
+  await trx.updateTable('bulk_import_jobs').set({ state: 'cancelling' }).where('id', '=', jobId).execute();
+}
+
+/** The language the job's creator reads its report and mails in. */
+export function findCreatorLocale(db: Kysely<Database>, userId: string) {
+  return db.selectFrom('users').select('locale').where('id', '=', userId).executeTakeFirst();
+}
+
 /** Deletes jobs (and their rows) past their time; answers how many. */
 export async function purgeExpiredJobs(db: Kysely<Database>, now: Date): Promise<number> {
   const result = await db.deleteFrom('bulk_import_jobs').where('expires_at', '<', now).executeTakeFirst();

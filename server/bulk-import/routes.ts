@@ -26,7 +26,17 @@ import { loadServerCatalogs, type ServerCatalogs } from '../i18n/catalog.ts';
 import { requireAuth } from '../identity/authenticate.ts';
 import { parseBulkFile } from './parse.ts';
 import { reasonText } from './reasons.ts';
-import { endJob, findOwnJob, insertJob, jobOf, listRows, rowBatches } from './repository.ts';
+import {
+  endJob,
+  findCreatorLocale,
+  findOwnJob,
+  insertJob,
+  jobOf,
+  listRows,
+  markJobCancelling,
+  queueJob,
+  rowBatches,
+} from './repository.ts';
 import { bulkAccountFor, defaultRolesFor, validateRows } from './validate.ts';
 
 const JOB_NOT_FOUND = 'Bulk job not found.';
@@ -69,11 +79,7 @@ export function bulkImportRoutes(deps: AppDeps): Hono<AppEnv> {
     const bytes = await readCsvBody(c);
     const file = parseBulkFile(bytes);
     const rows = await validateRows(db, principal, account, defaults, file.rows);
-    const creator = await db
-      .selectFrom('users')
-      .select('locale')
-      .where('id', '=', principal.userId)
-      .executeTakeFirst();
+    const creator = await findCreatorLocale(db, principal.userId);
     const job = await db.transaction().execute((trx) =>
       insertJob(trx, {
         createdBy: principal.userId,
@@ -101,12 +107,7 @@ export function bulkImportRoutes(deps: AppDeps): Hono<AppEnv> {
       if (job.state !== 'validated') {
         throw new ApiError(409, `The job is ${job.state}; only a checked job can be started.`);
       }
-      const queued = await trx
-        .updateTable('bulk_import_jobs')
-        .set({ state: 'queued', send_invitations, expires_at: null })
-        .where('id', '=', job.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const queued = await queueJob(trx, job.id, send_invitations);
       // The file by name and digest, never its lines (personal data of the people it names).
       await auditChange(trx, c, deps, {
         action: 'CREATE',
@@ -168,11 +169,7 @@ export function bulkImportRoutes(deps: AppDeps): Hono<AppEnv> {
           await recordState('cancelled');
           return;
         case 'running':
-          await trx
-            .updateTable('bulk_import_jobs')
-            .set({ state: 'cancelling' })
-            .where('id', '=', job.id)
-            .execute();
+          await markJobCancelling(trx, job.id);
           await recordState('cancelling');
           return;
         case 'cancelling':

@@ -16,6 +16,12 @@ import { validateParams } from '../http/validate.ts';
 import { requireAuth } from '../identity/authenticate.ts';
 import { describeCertificate } from './describe.ts';
 import { certificatePem } from './export.ts';
+import {
+  findCaCertificate,
+  findCertificateAuthority,
+  findPublishedCrl,
+  listActiveCertificateAuthorities,
+} from './repository.ts';
 import { caCertificateUrl, crlUrl } from './urls.ts';
 
 const caIdParamsSchema = v.object({ id: resourceIdSchema });
@@ -60,34 +66,21 @@ export function certificateAuthorityRoutes(deps: AppDeps): Hono<AppEnv> {
 
   app.get('/ca', authenticated, async (c) => {
     assertAnyPermission(c.var.principal, ['VIEW_CA', 'MANAGE_CA']);
-    const rows = await deps.db
-      .selectFrom('certificate_authorities')
-      .selectAll()
-      .where('retired_at', 'is', null)
-      .orderBy('kind', 'desc')
-      .execute();
+    const rows = await listActiveCertificateAuthorities(deps.db);
     const items = await Promise.all(rows.map((row) => certificateAuthorityView(deps, row)));
     const body: CertificateAuthorityList = { items, total: items.length };
     return c.json(body);
   });
 
   app.get('/ca/:id', authenticated, params, async (c) => {
-    const row = await deps.db
-      .selectFrom('certificate_authorities')
-      .selectAll()
-      .where('id', '=', c.req.valid('param').id)
-      .executeTakeFirst();
+    const row = await findCertificateAuthority(deps.db, c.req.valid('param').id);
     if (row === undefined) throw notFound();
     assertAnyPermission(c.var.principal, ['VIEW_CA', 'MANAGE_CA']);
     return c.json(await certificateAuthorityView(deps, row));
   });
 
   const certificate = async (id: string) => {
-    const row = await deps.db
-      .selectFrom('certificate_authorities')
-      .select(['certificate'])
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const row = await findCaCertificate(deps.db, id);
     if (row === undefined) throw notFound();
     return row.certificate;
   };
@@ -113,11 +106,7 @@ export function certificateAuthorityRoutes(deps: AppDeps): Hono<AppEnv> {
     const segment = c.req.param()['id.crl'] ?? '';
     const id = segment.endsWith('.crl') ? segment.slice(0, -'.crl'.length) : '';
     if (!v.is(resourceIdSchema, id)) throw notFound();
-    const row = await deps.db
-      .selectFrom('certificate_authorities')
-      .select(['crl', 'crl_this_update', 'crl_next_update'])
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const row = await findPublishedCrl(deps.db, id);
     if (row?.crl == null) throw notFound();
     const now = deps.now().getTime();
     const nextUpdate = row.crl_next_update === null ? now : new Date(row.crl_next_update).getTime();

@@ -153,3 +153,8 @@ export async function subjectFactsOf(db: Kysely<Database>, userId: string) {
     .where('users.id', '=', userId)
     .executeTakeFirstOrThrow();
 }
+
+/** Where a person's client-certificate mail goes: their address now. */
+export function findOwnerAddress(db: Kysely<Database>, userId: string) {
+  return db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirstOrThrow();
+}

@@ -30,6 +30,7 @@ import {
 import { issueClientAuthCertificate, registerClientAuthCertificate } from './issue.ts';
 import {
   findClientAuthCertificate,
+  findOwnerAddress,
   fingerprintTaken,
   listClientAuthCertificates,
   setClientAuthEnabled,
@@ -189,11 +190,7 @@ export function clientAuthRoutes(
         if (!owner) throw new ApiError(404, USER_NOT_FOUND);
         owners.authorize(principal, owner, 'manage');
         await assertNotJustSent(trx, c, owner.id, 'client_auth_setup', now);
-        const { email } = await trx
-          .selectFrom('users')
-          .select('email')
-          .where('id', '=', owner.id)
-          .executeTakeFirstOrThrow();
+        const { email } = await findOwnerAddress(trx, owner.id);
         await enqueueMail(trx, {
           kind: 'client_auth_setup',
           userId: owner.id,

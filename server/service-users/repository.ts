@@ -12,7 +12,7 @@ import type { ServiceUserSortColumn } from '../../contract/sort-columns.ts';
 import type { TokenOwner } from '../api-tokens/index.ts';
 import { visibleTo } from '../authorization/account-reach.ts';
 import { effectivePermissions } from '../authorization/grants.ts';
-import { userReach } from '../authorization/user-reach.ts';
+import { reachesUsersOf, userReach } from '../authorization/user-reach.ts';
 import { utcDate } from '../dates.ts';
 import type { SortKeys } from '../db/keyset.ts';
 import { containsPattern } from '../db/like.ts';
@@ -342,13 +342,53 @@ export async function insertServiceUser(db: Kysely<Database>, user: ServiceUserT
   return id;
 }
 
-/** Writes a service user's own fields (`service_users`); its `users` fields go through `recordUserChange`. */
-export async function updateServiceUserFields(
+/** Writes a service user's name, address and own fields, its version moved on. */
+export async function updateServiceUser(
   db: Kysely<Database>,
   id: string,
-  fields: { description: string; end_date: string | null },
+  fields: { name: string; email: string; description: string; end_date: string | null },
+  now: Date,
 ): Promise<void> {
-  await db.updateTable('service_users').set(fields).where('user_id', '=', id).execute();
+  await db
+    .updateTable('users')
+    .set((eb) => ({
+      user_name: fields.name,
+      user_name_key: fields.name.toLowerCase(),
+      email: fields.email,
+      updated_at: now,
+      version: eb('version', '+', 1),
+    }))
+    .where('id', '=', id)
+    .execute();
+  await db
+    .updateTable('service_users')
+    .set({ description: fields.description, end_date: fields.end_date })
+    .where('user_id', '=', id)
+    .execute();
+}
+
+/** Enables or disables a service user, its version moved on. */
+export async function setServiceUserEnabled(
+  db: Kysely<Database>,
+  id: string,
+  enabled: boolean,
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set((eb) => ({ active: enabled, updated_at: now, version: eb('version', '+', 1) }))
+    .where('id', '=', id)
+    .execute();
+}
+
+/** The account a service user is made in, when the caller reaches its users. */
+export function findAccountForUsers(db: Kysely<Database>, principal: Principal, accountId: string) {
+  return db
+    .selectFrom('accounts')
+    .select(['id', 'type'])
+    .where('accounts.id', '=', accountId)
+    .where(reachesUsersOf(principal))
+    .executeTakeFirst();
 }
 
 /** Removes a service user; its tokens, accounts, roles and `service_users` row go with it (cascades). */

@@ -18,7 +18,7 @@ import { auditChange, changesNothing, requestActor, updateDetails } from '../aud
 import { ACCOUNT_NOT_FOUND } from '../authorization/account-reach.ts';
 import { assertNotOwnUser, assertRoleFitsUser } from '../authorization/grants.ts';
 import { assertMayReadUsers, assertUserAccess } from '../authorization/user-access.ts';
-import { reachesAccount, reachesUsersOf } from '../authorization/user-reach.ts';
+import { reachesAccount } from '../authorization/user-reach.ts';
 import { revokeCertificates } from '../ca/index.ts';
 import { utcDate } from '../dates.ts';
 import { pageAndFilters } from '../db/list-page.ts';
@@ -48,13 +48,15 @@ import { serviceUserCsvBody } from './export.ts';
 import {
   DEFAULT_SORT,
   deleteServiceUser,
+  findAccountForUsers,
   findReachableServiceUser,
   insertServiceUser,
   listServiceUsers,
   type ReachableServiceUser,
   type ServiceUserFilters,
   serviceUserRecord,
-  updateServiceUserFields,
+  setServiceUserEnabled,
+  updateServiceUser,
 } from './repository.ts';
 
 /** The unique constraint of user names (people and service users share one namespace). */
@@ -139,12 +141,7 @@ export function serviceUserRoutes(deps: AppDeps): Hono<AppEnv> {
         // The order of checks of POST user, with its shared pieces: 404 for an account or role out of
         // reach (G1), 403 without the permission for the scope the primary account gives (G2), a
         // token minting no token (G7), then G5 and G8 on each role, and G6.
-        const account = await trx
-          .selectFrom('accounts')
-          .select(['id', 'type'])
-          .where('accounts.id', '=', body.primary_account_id)
-          .where(reachesUsersOf(principal))
-          .executeTakeFirst();
+        const account = await findAccountForUsers(trx, principal, body.primary_account_id);
         if (!account) throw new ApiError(404, ACCOUNT_NOT_FOUND, { field: 'primary_account_id' });
         await assertAccountsInReach(trx, principal, body.account_ids, 'account_ids');
         const roles = await rolesInReach(trx, principal, body.role_ids, 'role_ids');
@@ -244,21 +241,7 @@ export function serviceUserRoutes(deps: AppDeps): Hono<AppEnv> {
           // The responsible person's address is personal data: the trail says it changed, not to what.
           const details = updateDetails(before, after, ['user_name', 'description', 'end_date']);
           if (changesNothing(details)) return null;
-          await trx
-            .updateTable('users')
-            .set((eb) => ({
-              user_name: body.name,
-              user_name_key: body.name.toLowerCase(),
-              email: body.email,
-              updated_at: now,
-              version: eb('version', '+', 1),
-            }))
-            .where('id', '=', row.id)
-            .execute();
-          await updateServiceUserFields(trx, row.id, {
-            description: body.description,
-            end_date: body.end_date,
-          });
+          await updateServiceUser(trx, row.id, body, now);
           return { action: 'UPDATE', details };
         },
       });
@@ -289,11 +272,7 @@ export function serviceUserRoutes(deps: AppDeps): Hono<AppEnv> {
       permit: ({ row }) => assertNotOwnUser(c.var.principal, row.id),
       apply: async (trx, { row }, now) => {
         if (row.active === enabled) return null;
-        await trx
-          .updateTable('users')
-          .set((eb) => ({ active: enabled, updated_at: now, version: eb('version', '+', 1) }))
-          .where('id', '=', row.id)
-          .execute();
+        await setServiceUserEnabled(trx, row.id, enabled, now);
         return {
           action: 'UPDATE',
           details: updateDetails({ enabled: row.active }, { enabled }, ['enabled']),

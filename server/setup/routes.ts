@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { SetupStatus } from '../../contract/schemas/setup.ts';
 import { setupLicenceRequestSchema, setupUserRequestSchema } from '../../contract/schemas/setup.ts';
 import type { AppDeps } from '../app-deps.ts';
@@ -20,28 +20,12 @@ import {
   verifyLicence,
 } from '../licence/index.ts';
 import { ensureBuiltInRoles, insertUser } from '../users/index.ts';
-
-/**
- * Serialises the setup steps of every server process: the check "no administrator yet" and the
- * write that follows happen under it, so two racing requests cannot both pass the check.
- */
-const SETUP_LOCK = 0x73657475;
-
-async function administratorExists(db: Kysely<Database>): Promise<boolean> {
-  const row = await db
-    .selectFrom('users')
-    .select('id')
-    .where('access_scope', '=', 'system')
-    .where('active', '=', true)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}
+import { administratorExists, takeSetupLock } from './repository.ts';
 
 /** Runs `work` in a transaction holding the setup lock, refusing once an administrator exists. */
 function whileSetupIsOpen<T>(db: Kysely<Database>, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
   return db.transaction().execute(async (trx) => {
-    await sql`select pg_advisory_xact_lock(${SETUP_LOCK})`.execute(trx);
+    await takeSetupLock(trx);
     if (await administratorExists(trx)) throw new ApiError(403, 'Setup is already complete.');
     return work(trx);
   });

@@ -42,6 +42,7 @@ import {
   saveLoginCustomization,
 } from './login-customization.ts';
 import { clearRefreshCookie, readRefreshCookie, setRefreshCookie } from './refresh-cookie.ts';
+import { findPersonSigningIn, recordSignInTime } from './repository.ts';
 import { storageSecretOf } from './storage-secrets.ts';
 import { presentedDevices, setDeviceCookie, trustDevice } from './trusted-devices.ts';
 
@@ -126,13 +127,7 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
     const ipAddress = clientAddress(c, config);
     noStore(c);
 
-    const user = await db
-      .selectFrom('users')
-      .select(['id', 'user_name', 'password_hash', 'active', 'access_scope', 'primary_account_id'])
-      .where('user_name_key', '=', username.toLowerCase())
-      // A service user never signs in (decision 018 §5): its name is answered like an unknown one.
-      .where('kind', '=', 'person')
-      .executeTakeFirst();
+    const user = await findPersonSigningIn(db, username);
     const devices = await presentedDevices(db, c, config, deps.now());
     const device = user ? devices.find((known) => known.userId === user.id) : undefined;
     const attempt = { userName: username, address: ipAddress, deviceId: device?.id ?? null };
@@ -173,8 +168,7 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
 
     const { session, deviceTokens } = await db.transaction().execute(async (trx) => {
       await clearSignInFailures(trx, attempt);
-      // Not a change of the user: the version stays, so an administrator's edit is not refused for it.
-      await trx.updateTable('users').set({ last_sign_in_at: deps.now() }).where('id', '=', user.id).execute();
+      await recordSignInTime(trx, user.id, deps.now());
       const started = await startSession(trx, deps, {
         userId: user.id,
         ipAddress,

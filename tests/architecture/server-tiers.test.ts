@@ -1,7 +1,14 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { type ImportEdge, importCycles, importGraph, readSources } from './import-graph.ts';
-import { describeTierViolation, partGraph, TIER_RULES, tierViolations } from './server-tiers.ts';
+import {
+  describeTierViolation,
+  isRoutesModule,
+  partGraph,
+  queryLines,
+  TIER_RULES,
+  tierViolations,
+} from './server-tiers.ts';
 
 /**
  * The server's imports against its tiers (decision 016 §2). A failure names the importing file, the
@@ -9,7 +16,8 @@ import { describeTierViolation, partGraph, TIER_RULES, tierViolations } from './
  * the other domain through its `index.ts`, not to add an exception here.
  */
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const edges = importGraph(readSources(root, ['server']));
+const sources = readSources(root, ['server']);
+const edges = importGraph(sources);
 
 function edge(from: string, to: string, typeOnly = false): ImportEdge {
   return { from, to, kind: 'file', typeOnly };
@@ -20,6 +28,13 @@ const ruleNamed = (start: string) => TIER_RULES.filter((rule) => rule.name.start
 describe("the server's tiers", () => {
   it.each(TIER_RULES.map((rule) => [rule.name, rule]))('keep the rule: %s', (_name, rule) => {
     expect(tierViolations(edges, [rule]).map(describeTierViolation)).toEqual([]);
+  });
+
+  it('keep their queries in repositories, out of the routes modules', () => {
+    const routes = [...sources].filter(([path]) => isRoutesModule(path));
+    expect(routes.length).toBeGreaterThan(20);
+    const queries = routes.flatMap(([path, source]) => queryLines(source).map((line) => `${path}:${line}`));
+    expect(queries.map((at) => `${at} builds a query; move it to the domain's repository`)).toEqual([]);
   });
 
   it('form no cycle between the server folders', () => {
@@ -66,6 +81,18 @@ describe('the tier rules, on small graphs', () => {
       tierViolations([edge('server/users/routes.ts', 'server/bulk-import/routes.ts')], rules),
     ).toHaveLength(1);
     expect(tierViolations([edge('server/users/routes.ts', 'server/users/lifecycle.ts')], rules)).toEqual([]);
+  });
+
+  it('find the queries a routes module builds, and know a routes module by its name', () => {
+    const source =
+      "const a = 1;\nconst row = await db\n  .selectFrom('users')\n  .execute();\nawait sql`select 1`.execute(db);\n";
+    expect(queryLines(source)).toEqual([3, 5]);
+    expect(queryLines('const selectFrom = 1;\n')).toEqual([]);
+    expect(
+      ['server/users/routes.ts', 'server/enrollments/enrollee-routes.ts', 'server/users/list.ts'].map(
+        isRoutesModule,
+      ),
+    ).toEqual([true, true, false]);
   });
 
   it('find a cycle between folders made of different files, and none through a type', () => {

@@ -133,3 +133,15 @@ export function partGraph(edges: readonly ImportEdge[]): ImportEdge[] {
   }
   return graph;
 }
+
+/** The routes modules of the server: `routes.ts`, and a domain's second one such as `enrollee-routes.ts`. */
+export function isRoutesModule(path: string): boolean {
+  return /^server\/[^/]+\/([a-z-]+-)?routes\.ts$/.test(path);
+}
+
+const QUERY = /\.(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)\(|\bsql`/g;
+
+/** The lines of `source` that build a query: a routes module leaves that to its repository. */
+export function queryLines(source: string): number[] {
+  return source.split('\n').flatMap((line, index) => (line.match(QUERY) === null ? [] : [index + 1]));
+}
