@@ -54,11 +54,10 @@ test('a system administrator enrolls a device, resends its link, cancels another
   let accountName = '';
   let otherId = '';
   let profileId = '';
-  let token = '';
   let viewer: Profile | undefined;
 
   await test.step('the account has a certificate profile and a second enrollment, through the API', async () => {
-    token = await signInThroughApi(request, {
+    const token = await signInThroughApi(request, {
       username: ADMINISTRATOR.username,
       password: ADMINISTRATOR.password,
     });
@@ -220,7 +219,13 @@ test('a system administrator enrolls a device, resends its link, cancels another
   });
   await test.step('an enrollee who used their link already gets a link of its own for the client certificate', async () => {
     const { id: userId, email, user_name: userName, primary_account_id: accountId } = viewer as Profile;
-    const headers = { Authorization: `Bearer ${token}` };
+    // A session of this step's own: in a full run the story's first API session has been seen to
+    // end before this step (see the note on issue 32).
+    const session = await signInThroughApi(request, {
+      username: ADMINISTRATOR.username,
+      password: ADMINISTRATOR.password,
+    });
+    const headers = { Authorization: `Bearer ${session}` };
     const created = await request.post(apiPaths.enrollments.create, {
       headers,
       data: { account_id: accountId, profile_id: profileId, seat: { kind: 'user', user_id: userId } },
