@@ -1,7 +1,7 @@
 import type { ImportEdge } from './import-graph.ts';
 
 /**
- * The server's tiers (docs/decisions/016-where-code-lives.md §2) as checks on its import graph: the
+ * The server's tiers (docs/decisions/016-domain-shape.md, "Checklist: a domain in the server") as checks on its import graph: the
  * platform's floors, each importing only the floors below it; the domains on top, each reaching
  * another domain only through that domain's face (`index.ts`); no routes module importing another;
  * no cycle between the server's folders. A failure names both files and the rule.
