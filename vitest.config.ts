@@ -40,6 +40,11 @@ function serverProjects(name: string, env: Record<string, string>) {
   ];
 }
 
+// CI provides a PostgreSQL database (.ci/run); a run there without one would pass on PGlite alone.
+if (process.env.CI && !process.env.TEST_DATABASE_URL) {
+  throw new Error('CI is set but TEST_DATABASE_URL is not: the PostgreSQL suites would not run.');
+}
+
 export default defineConfig({
   test: {
     projects: [

@@ -13,15 +13,11 @@ import { assertOnAccountDetails, goToAccountDetails } from './pages/accounts.ts'
 import { assertOnAccounts, chooseTheme } from './pages/shell.ts';
 import { assertOnSignIn, fillSignInSteps, goToSignIn } from './pages/sign-in.ts';
 import { createAccountThroughApi, dateInDays, signInThroughApi } from './support/accounts-api.ts';
-import { ADMINISTRATOR, ensureSetUp } from './support/administrator.ts';
+import { ADMINISTRATOR } from './support/administrator.ts';
 
 /** Names unique to this run, so a scenario repeated on the same server finds only its own accounts. */
 const run = Date.now().toString(36);
 const ACCOUNT_END = dateInDays(60);
-
-test.beforeAll(async ({ request }) => {
-  await ensureSetUp(request);
-});
 
 for (const theme of ['Light', 'Dark'] as const) {
   test(`an administrator sets an account's features by their rules in the ${theme.toLowerCase()} theme`, async ({

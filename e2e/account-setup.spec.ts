@@ -3,7 +3,7 @@ import type { RoleList, User } from '../contract/schemas/users.ts';
 import { assertAccessible, expect, test } from './fixtures.ts';
 import { fillSignInSteps } from './pages/sign-in.ts';
 import { createAccountThroughApi, dateInDays, signInThroughApi } from './support/accounts-api.ts';
-import { ADMINISTRATOR, ensureSetUp } from './support/administrator.ts';
+import { ADMINISTRATOR } from './support/administrator.ts';
 import { linkIn } from './support/mailbox.ts';
 
 /** Names unique to this run, so a scenario repeated on the same server finds only its own people. */
@@ -21,7 +21,6 @@ let adminToken: string;
 let userId: string;
 
 test.beforeAll(async ({ request }) => {
-  await ensureSetUp(request);
   adminToken = await signInThroughApi(request, {
     username: ADMINISTRATOR.username,
     password: ADMINISTRATOR.password,

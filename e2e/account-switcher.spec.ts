@@ -7,7 +7,7 @@ import {
   dateInDays,
   signInThroughApi,
 } from './support/accounts-api.ts';
-import { ADMINISTRATOR, ensureSetUp } from './support/administrator.ts';
+import { ADMINISTRATOR } from './support/administrator.ts';
 
 /** Above this many active accounts the header's switcher searches instead of listing them all. */
 const MENU_LIMIT = 50;
@@ -16,10 +16,6 @@ const CPU_SLOWDOWN = 6;
 
 const RUN = Date.now().toString(36);
 const TARGET = `Switchboard ${RUN}`;
-
-test.beforeAll(async ({ request }) => {
-  await ensureSetUp(request);
-});
 
 test('above 50 accounts the switcher searches by name, keeps every key typed at full speed on a slow CPU, and switches', async ({
   page,

@@ -34,7 +34,7 @@ import {
 import { assertOnAccounts, clickSignOut, clickUserMenu } from './pages/shell.ts';
 import { assertOnSignIn, fillSignInSteps, goToSignIn } from './pages/sign-in.ts';
 import { createAccountThroughApi, dateInDays, signInThroughApi } from './support/accounts-api.ts';
-import { ADMINISTRATOR, ADMINISTRATOR_DISPLAY_NAME, ensureSetUp } from './support/administrator.ts';
+import { ADMINISTRATOR, ADMINISTRATOR_DISPLAY_NAME } from './support/administrator.ts';
 import { parseTenantCsv } from './support/csv.ts';
 
 /** Names unique to this run, so a scenario repeated on the same server finds only its own accounts. */
@@ -70,7 +70,6 @@ const DIRECT_LATER = { name: `Direct Later ${run}`, endDate: dateInDays(200) } a
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async ({ request }) => {
-  await ensureSetUp(request);
   const token = await signInThroughApi(request, {
     username: ADMINISTRATOR.username,
     password: ADMINISTRATOR.password,

@@ -20,7 +20,7 @@ import {
 import { assertOnAccounts } from './pages/shell.ts';
 import { assertOnSignIn, fillSignInSteps, goToSignIn } from './pages/sign-in.ts';
 import { createAccountThroughApi, dateInDays, signInThroughApi } from './support/accounts-api.ts';
-import { ADMINISTRATOR, ensureSetUp } from './support/administrator.ts';
+import { ADMINISTRATOR } from './support/administrator.ts';
 import { linkIn } from './support/mailbox.ts';
 
 /** Names unique to this run, so a scenario repeated on the same server finds only its own people. */
@@ -37,7 +37,6 @@ const NEW_PASSWORD = 'Harbour-Pilot-2026!x';
 const ACCOUNT_ADMINISTRATOR_NAME = `Hedy Harbour ${run}`;
 
 test.beforeAll(async ({ request }) => {
-  await ensureSetUp(request);
   const token = await signInThroughApi(request, {
     username: ADMINISTRATOR.username,
     password: ADMINISTRATOR.password,
@@ -62,6 +61,7 @@ test('the system administrator creates an administrator who signs in from the in
   page,
   browser,
   mailbox,
+  baseURL,
 }) => {
   test.setTimeout(180_000);
 
@@ -103,7 +103,7 @@ test('the system administrator creates an administrator who signs in from the in
     );
     const link = linkIn(mail);
     // A browser of their own: the system administrator stays signed in on the first one.
-    const context = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+    const context = await browser.newContext({ baseURL });
     const invited = await context.newPage();
     await invited.goto(`${link.pathname}${link.search}`);
     await expect(invited.getByRole('heading', { name: 'Set up your account' })).toBeVisible();

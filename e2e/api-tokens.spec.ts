@@ -5,14 +5,10 @@ import { assertAccessible, expect, test } from './fixtures.ts';
 import { assertOnAdministratorDetails } from './pages/administrators.ts';
 import { assertOnAccounts } from './pages/shell.ts';
 import { assertOnSignIn, fillSignInSteps, goToSignIn } from './pages/sign-in.ts';
-import { ADMINISTRATOR, ADMINISTRATOR_DISPLAY_NAME, ensureSetUp } from './support/administrator.ts';
+import { ADMINISTRATOR, ADMINISTRATOR_DISPLAY_NAME } from './support/administrator.ts';
 
 /** A name unique to this run, so a scenario repeated on the same server finds only its own token. */
 const TOKEN_NAME = `Nightly export ${Date.now().toString(36)}`;
-
-test.beforeAll(async ({ request }) => {
-  await ensureSetUp(request);
-});
 
 test('a person makes an API token, sees it once, calls the API with it and revokes it', async ({
   page,

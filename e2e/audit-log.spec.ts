@@ -26,17 +26,13 @@ import {
 import { assertOnAccounts, chooseTheme } from './pages/shell.ts';
 import { assertOnSignIn, fillSignInSteps, goToSignIn } from './pages/sign-in.ts';
 import { createAccountThroughApi, dateInDays, signInThroughApi } from './support/accounts-api.ts';
-import { ADMINISTRATOR, ensureSetUp } from './support/administrator.ts';
+import { ADMINISTRATOR } from './support/administrator.ts';
 import { parseCsv } from './support/csv.ts';
 
 /** Names unique to this run, so a scenario repeated on the same server finds only its own accounts. */
 const run = Date.now().toString(36);
 const ACCOUNT_END = dateInDays(60);
 const runCommand = promisify(execFile);
-
-test.beforeAll(async ({ request }) => {
-  await ensureSetUp(request);
-});
 
 for (const theme of ['Light', 'Dark'] as const) {
   test(`an auditor finds an account's rename in the log, verifies it and exports it in the ${theme.toLowerCase()} theme`, async ({

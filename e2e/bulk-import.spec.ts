@@ -15,7 +15,7 @@ import {
 import { assertOnAccounts } from './pages/shell.ts';
 import { assertOnSignIn, fillSignInSteps, goToSignIn } from './pages/sign-in.ts';
 import { createAccountThroughApi, dateInDays, signInThroughApi } from './support/accounts-api.ts';
-import { ADMINISTRATOR, ensureSetUp } from './support/administrator.ts';
+import { ADMINISTRATOR } from './support/administrator.ts';
 import { parseCsv } from './support/csv.ts';
 
 /** Names unique to this run, so a scenario repeated on the same server finds only its own people. */
@@ -38,7 +38,6 @@ function bulkFile(): string {
 }
 
 test.beforeAll(async ({ request }) => {
-  await ensureSetUp(request);
   const token = await signInThroughApi(request, {
     username: ADMINISTRATOR.username,
     password: ADMINISTRATOR.password,

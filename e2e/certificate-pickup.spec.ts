@@ -4,7 +4,6 @@ import type { Enrollment } from '../contract/schemas/enrollments.ts';
 import type { ClientSession } from '../contract/trust-agent/client-session.ts';
 import { assertAccessible, expect, test } from './fixtures.ts';
 import { clickHardwareToken, clickToken, fillPin } from './pages/enrollment.ts';
-import { ensureSetUp } from './support/administrator.ts';
 import {
   administratorToken,
   enrollmentIssuedFor,
@@ -26,7 +25,6 @@ let accountId = '';
 let profileId = '';
 
 test.beforeAll(async ({ request }) => {
-  await ensureSetUp(request);
   ({ accountId, profileId } = await enrollmentProfile(request, `Pickup ${RUN}`));
   // Two SoftHSM2 tokens of this story's own: the one the key is made on, and another.
   story = await startStoryAgent({ tokens: [KEY_TOKEN, OTHER_TOKEN], pin: PIN, softwareKeystore: false });

@@ -6,15 +6,11 @@ import { assertAccessible, expect, test } from './fixtures.ts';
 import { setChecked } from './pages/controls.ts';
 import { assertOnAccounts } from './pages/shell.ts';
 import { assertOnSignIn, fillSignInSteps, goToSignIn } from './pages/sign-in.ts';
-import { ADMINISTRATOR, ensureSetUp } from './support/administrator.ts';
+import { ADMINISTRATOR } from './support/administrator.ts';
 
 /** A name unique to this run, so a scenario repeated on the same server finds only its own profile. */
 const PROFILE_NAME = `Field laptops ${Date.now().toString(36)}`;
 const RENAMED = `${PROFILE_NAME} (EC)`;
-
-test.beforeAll(async ({ request }) => {
-  await ensureSetUp(request);
-});
 
 async function signIn(page: Page) {
   await goToSignIn(page);

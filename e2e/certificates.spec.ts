@@ -5,16 +5,12 @@ import { setChecked } from './pages/controls.ts';
 import { assertOnAccounts } from './pages/shell.ts';
 import { assertOnSignIn, fillSignInSteps, goToSignIn } from './pages/sign-in.ts';
 import { signInThroughApi } from './support/accounts-api.ts';
-import { ADMINISTRATOR, ensureSetUp } from './support/administrator.ts';
+import { ADMINISTRATOR } from './support/administrator.ts';
 import { createProfileThroughApi, issueCertificateThroughApi } from './support/certificates-api.ts';
 
 /** Names unique to this run, so a story repeated on the same server finds only its own certificate. */
 const RUN = Date.now().toString(36);
 const COMMON_NAME = `laptop-${RUN}.example.com`;
-
-test.beforeAll(async ({ request }) => {
-  await ensureSetUp(request);
-});
 
 test('an administrator finds an issued certificate, reads its details and revokes it', async ({
   page,

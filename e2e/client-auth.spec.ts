@@ -8,14 +8,10 @@ import { assertOnAdministratorDetails } from './pages/administrators.ts';
 import { setChecked } from './pages/controls.ts';
 import { assertOnAccounts } from './pages/shell.ts';
 import { assertOnSignIn, fillSignInSteps, goToSignIn } from './pages/sign-in.ts';
-import { ADMINISTRATOR, ADMINISTRATOR_DISPLAY_NAME, ensureSetUp } from './support/administrator.ts';
+import { ADMINISTRATOR, ADMINISTRATOR_DISPLAY_NAME } from './support/administrator.ts';
 
 /** The PKCS#12 file's password: typed twice in the browser, never sent. */
 const FILE_PASSWORD = `correct horse ${Date.now().toString(36)}`;
-
-test.beforeAll(async ({ request }) => {
-  await ensureSetUp(request);
-});
 
 test('an administrator generates a client certificate in the browser, downloads it, disables, enables and revokes it', async ({
   page,

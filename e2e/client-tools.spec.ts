@@ -16,7 +16,7 @@ import {
 } from './pages/client-tools.ts';
 import { assertOnAccounts, chooseTheme } from './pages/shell.ts';
 import { assertOnSignIn, fillSignInSteps, goToSignIn } from './pages/sign-in.ts';
-import { ADMINISTRATOR, ensureSetUp } from './support/administrator.ts';
+import { ADMINISTRATOR } from './support/administrator.ts';
 import { serverDataDir } from './support/environment.ts';
 
 /** The trust assistant for this computer: an executable carrying Node.js, with its installer. */
@@ -31,10 +31,9 @@ function archivedPaths(bytes: Buffer): string[] {
   return execFileSync('tar', ['-tzf', '-'], { input: bytes, encoding: 'utf8' }).split('\n');
 }
 
-test.beforeAll(async ({ request }) => {
+test.beforeAll(async () => {
   // Building the package when npm run agent:package has not: about 15 s.
   test.setTimeout(180_000);
-  await ensureSetUp(request);
   // The server's catalogue directory (CLIENT_TOOLS_DIR defaults to DATA_DIR/client-tools), read on every list.
   const catalogue = path.join(serverDataDir(), 'client-tools');
   // What the server published at its start, or the package built now from the same sources.

@@ -5,7 +5,6 @@ import type { ClientSession } from '../contract/trust-agent/client-session.ts';
 import type { DesktopClientCommands } from '../contract/trust-agent/desktop-client.ts';
 import { assertAccessible, expect, test } from './fixtures.ts';
 import { installWithDesktopClient } from './pages/enrollment.ts';
-import { ensureSetUp } from './support/administrator.ts';
 import {
   administratorToken,
   enrollmentIssuedFor,
@@ -27,7 +26,6 @@ let accountId = '';
 let profileId = '';
 
 test.beforeAll(async ({ request }) => {
-  await ensureSetUp(request);
   ({ accountId, profileId } = await enrollmentProfile(request, `Desktop client ${RUN}`));
   // The agent program with its desktop client, and two SoftHSM2 tokens of this story's own.
   story = await startStoryAgent({

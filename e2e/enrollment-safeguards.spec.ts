@@ -19,7 +19,6 @@ import {
   fillPin,
   goToEnrollmentLink,
 } from './pages/enrollment.ts';
-import { ensureSetUp } from './support/administrator.ts';
 import {
   administratorToken,
   createEnrollment,
@@ -87,7 +86,6 @@ async function assertTokenListed(page: Page): Promise<void> {
 }
 
 test.beforeAll(async ({ request }) => {
-  await ensureSetUp(request);
   under = await enrollmentProfile(request, `Safeguards ${RUN}`);
 });
 

@@ -14,7 +14,6 @@ import {
   goToEnrollmentLink,
   issueCertificate,
 } from './pages/enrollment.ts';
-import { ensureSetUp } from './support/administrator.ts';
 import {
   createEnrollment,
   enrollmentProfile,
@@ -37,7 +36,6 @@ function run(command: string, args: string[]): string {
 }
 
 test.beforeAll(async ({ request }) => {
-  await ensureSetUp(request);
   ({ accountId, profileId } = await enrollmentProfile(request, `Enrollment ${RUN}`));
   story = await startStoryAgent({ tokens: [TOKEN_LABEL], pin: TOKEN_PIN, softwareKeystore: true });
 });

@@ -10,7 +10,7 @@ import { assertAccessible, expect, test } from './fixtures.ts';
 import { assertOnAccounts } from './pages/shell.ts';
 import { assertOnSignIn, fillSignInSteps, goToSignIn } from './pages/sign-in.ts';
 import { signInThroughApi } from './support/accounts-api.ts';
-import { ADMINISTRATOR, ensureSetUp } from './support/administrator.ts';
+import { ADMINISTRATOR } from './support/administrator.ts';
 import { createCsr, createProfileThroughApi } from './support/certificates-api.ts';
 import { linkIn } from './support/mailbox.ts';
 
@@ -23,10 +23,6 @@ const DEVICE = `Lab laptop ${RUN}`;
 const OTHER_DEVICE = `Spare laptop ${RUN}`;
 const TECHNICIAN = `tech-${RUN}@example.com`;
 const PROFILE_NAME = `Field laptops ${RUN}`;
-
-test.beforeAll(async ({ request }) => {
-  await ensureSetUp(request);
-});
 
 /** The enrollment's id and code in a link of the form `…/enrollment/{id}/{code}`. */
 function idAndCode(link: string): { id: string; code: string } {

@@ -16,6 +16,8 @@ import { assertOnSignIn, fillSignInSteps } from './pages/sign-in.ts';
 import { ADMINISTRATOR, ADMINISTRATOR_DISPLAY_NAME } from './support/administrator.ts';
 import { issueLicence } from './support/licence.ts';
 
+test.use({ freshPlatform: true });
+
 test('a new platform is set up with a licence and its first administrator, who signs in and out', async ({
   page,
 }) => {

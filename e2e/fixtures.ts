@@ -1,7 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
-import { mailboxPort, serverPort } from './support/environment.ts';
+import { ensureSetUp } from './support/administrator.ts';
+import { mailboxPort } from './support/environment.ts';
 import { type Mailbox, startMailbox } from './support/mailbox.ts';
+import { type Platform, startPlatform } from './support/platform.ts';
 
 /** WCAG 2.1 A and AA, the level the console is built to. */
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -48,20 +50,38 @@ async function assertNoSidewaysScroll(page: Page): Promise<void> {
 }
 
 /**
- * Playwright's test with two additions: whatever page a scenario ends on is checked for accessibility
- * too, so a screen no helper announced is still covered; and `mailbox`, the SMTP server the e2e server
- * sends its mail to (playwright.config.ts), started once per worker by the scenarios that read mail.
+ * Playwright's test with its additions: `platform`, the server this worker's stories talk to
+ * (e2e/support/platform.ts), set up with its first administrator unless the file asks for a fresh
+ * one (`test.use({ freshPlatform: true })`, first-run); `mailbox`, the SMTP server that platform
+ * sends its mail to, started once per worker by the stories that read mail; and whatever page a
+ * story ends on is checked for accessibility too, so a screen no helper announced is still covered.
  */
-export const test = base.extend<object, { mailbox: Mailbox }>({
+export const test = base.extend<object, { freshPlatform: boolean; platform: Platform; mailbox: Mailbox }>({
+  freshPlatform: [false, { scope: 'worker', option: true }],
+  platform: [
+    async ({ freshPlatform, playwright }, use, workerInfo) => {
+      const platform = await startPlatform(workerInfo.parallelIndex);
+      if (!freshPlatform) {
+        const request = await playwright.request.newContext({ baseURL: platform.url });
+        await ensureSetUp(request);
+        await request.dispose();
+      }
+      await use(platform);
+      await platform.stop();
+    },
+    { scope: 'worker', auto: true, timeout: 120_000 },
+  ],
   mailbox: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads which fixtures a fixture uses from this pattern; it uses none.
-    async ({}, use) => {
-      const mailbox = await startMailbox(mailboxPort(serverPort()));
+    async ({ platform }, use) => {
+      const mailbox = await startMailbox(mailboxPort(platform.port));
       await use(mailbox);
       await mailbox.close();
     },
     { scope: 'worker' },
   ],
+  baseURL: async ({ platform }, use) => {
+    await use(platform.url);
+  },
   page: async ({ page }, use, testInfo) => {
     await use(page);
     const passedSoFar = testInfo.status === testInfo.expectedStatus;

@@ -12,7 +12,6 @@ import {
   issueCertificate,
 } from './pages/enrollment.ts';
 import { readPairingCode } from './pages/trust-agent.ts';
-import { ensureSetUp } from './support/administrator.ts';
 import { serverPort } from './support/environment.ts';
 import { createEnrollment, enrollmentProfile } from './support/trust-agent.ts';
 
@@ -56,8 +55,7 @@ async function startDetachedAgent(origin: string): Promise<void> {
   await expect.poll(() => agentLog, { timeout: 30_000 }).toContain('Trust agent');
 }
 
-test.beforeAll(async ({ request }) => {
-  await ensureSetUp(request);
+test.beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'installed-agent-'));
 });
 

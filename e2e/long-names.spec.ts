@@ -23,7 +23,7 @@ import {
 import { assertOnAccounts, chooseTheme, clickSignOut, clickUserMenu } from './pages/shell.ts';
 import { assertOnSignIn, fillSignInSteps, goToSignIn } from './pages/sign-in.ts';
 import { createAccountThroughApi, dateInDays, signInThroughApi } from './support/accounts-api.ts';
-import { ADMINISTRATOR, ADMINISTRATOR_DISPLAY_NAME, ensureSetUp } from './support/administrator.ts';
+import { ADMINISTRATOR, ADMINISTRATOR_DISPLAY_NAME } from './support/administrator.ts';
 import { createOrganizationThroughApi } from './support/organizations-api.ts';
 
 /** Names unique to this run, so a scenario repeated on the same server finds only its own objects. */
@@ -44,7 +44,6 @@ const ACCOUNT_ADMINISTRATOR = { username: `long-names-${run}`, password: 'Long-N
 let accountId = '';
 
 test.beforeAll(async ({ request }) => {
-  await ensureSetUp(request);
   const token = await signInThroughApi(request, ADMINISTRATOR);
   const account = await createAccountThroughApi(request, token, {
     name: ACCOUNT_NAME,

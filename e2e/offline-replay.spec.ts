@@ -24,7 +24,7 @@ import {
 import { assertNoUpdateOffered, assertUpdateOffered, clickReloadForUpdate } from './pages/shell.ts';
 import { signIn } from './pages/sign-in.ts';
 import { signInThroughApi } from './support/accounts-api.ts';
-import { ADMINISTRATOR, ensureSetUp } from './support/administrator.ts';
+import { ADMINISTRATOR } from './support/administrator.ts';
 import { ACCESS_TOKEN_TTL_SECONDS } from './support/environment.ts';
 import { storedOutboxStates, waitForCachedQuery, waitForWorkerControl } from './support/offline.ts';
 import {
@@ -47,7 +47,6 @@ const organizations = new ScenarioOrganizations();
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async ({ request }) => {
-  await ensureSetUp(request);
   const token = await signInThroughApi(request, ADMINISTRATOR);
   const administrator = await profileThroughApi(request, token);
   await organizations.create(

@@ -28,7 +28,7 @@ import {
 import { assertOnAccounts, clickSignOut, clickUserMenu, goToConsoleHome } from './pages/shell.ts';
 import { assertOnSignIn, type Credentials, signIn } from './pages/sign-in.ts';
 import { createAccountThroughApi, dateInDays, signInThroughApi } from './support/accounts-api.ts';
-import { ADMINISTRATOR, ADMINISTRATOR_DISPLAY_NAME, ensureSetUp } from './support/administrator.ts';
+import { ADMINISTRATOR, ADMINISTRATOR_DISPLAY_NAME } from './support/administrator.ts';
 import {
   dumpOfflineDatabase,
   PersistentBrowser,
@@ -74,7 +74,6 @@ const organizations = new ScenarioOrganizations();
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async ({ request }) => {
-  await ensureSetUp(request);
   const administratorToken = await signInThroughApi(request, ADMINISTRATOR);
   const administrator = await profileThroughApi(request, administratorToken);
   for (const user of [KEEPER, SUCCESSOR]) {
@@ -134,12 +133,13 @@ test('an offline reload shows the shell and the cached accounts list with its of
 
 test('an offline edit survives closing the browser and reaches the server exactly once', async ({
   request,
+  baseURL,
 }, testInfo) => {
   const target = organizations.get('restart');
   const renamed = `${target.name} renamed offline`;
   const administrator = tokensOf(request, ADMINISTRATOR);
   const onServer = async () => organizationThroughApi(request, await administrator(), target.id);
-  const browser = new PersistentBrowser(testInfo);
+  const browser = new PersistentBrowser(testInfo, baseURL);
   let context = await browser.launch();
   try {
     let page = context.pages()[0] ?? (await context.newPage());

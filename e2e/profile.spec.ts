@@ -3,7 +3,7 @@ import { assertAccessible, expect, test } from './fixtures.ts';
 import { assertOnProfile, goToProfile, PROFILE_PATH } from './pages/shell.ts';
 import { assertOnSignIn, assertSignInRefused, fillSignInSteps } from './pages/sign-in.ts';
 import { createAccountThroughApi, dateInDays, signInThroughApi } from './support/accounts-api.ts';
-import { ADMINISTRATOR, ensureSetUp } from './support/administrator.ts';
+import { ADMINISTRATOR } from './support/administrator.ts';
 import { ACCESS_TOKEN_TTL_SECONDS } from './support/environment.ts';
 
 /** Names unique to this run, so a scenario repeated on the same server meets only its own people. */
@@ -51,10 +51,6 @@ async function signInOnProfile(page: Page, person: Person): Promise<void> {
   await fillSignInSteps(page, person);
   await assertOnProfile(page);
 }
-
-test.beforeAll(async ({ request }) => {
-  await ensureSetUp(request);
-});
 
 test('a person edits their own profile, and the console switches to the language they chose', async ({
   page,

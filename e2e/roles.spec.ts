@@ -20,7 +20,7 @@ import {
 } from './pages/roles.ts';
 import { signIn } from './pages/sign-in.ts';
 import { createAccountThroughApi, dateInDays, signInThroughApi } from './support/accounts-api.ts';
-import { ADMINISTRATOR, ensureSetUp } from './support/administrator.ts';
+import { ADMINISTRATOR } from './support/administrator.ts';
 
 const run = Date.now().toString(36);
 const ACCOUNT_NAME = `Roles Harbour ${run}`;
@@ -39,7 +39,6 @@ let token = '';
 const auth = () => ({ Authorization: `Bearer ${token}` });
 
 test.beforeAll(async ({ request }) => {
-  await ensureSetUp(request);
   token = await signInThroughApi(request, {
     username: ADMINISTRATOR.username,
     password: ADMINISTRATOR.password,

@@ -5,14 +5,10 @@ import { assertAccessible, expect, test } from './fixtures.ts';
 import { setChecked } from './pages/controls.ts';
 import { assertOnAccounts } from './pages/shell.ts';
 import { assertOnSignIn, fillSignInSteps, goToSignIn } from './pages/sign-in.ts';
-import { ADMINISTRATOR, ensureSetUp } from './support/administrator.ts';
+import { ADMINISTRATOR } from './support/administrator.ts';
 
 /** A name unique to this run, so a scenario repeated on the same server finds only its own service user. */
 const SERVICE_USER_NAME = `Nightly export ${Date.now().toString(36)}`;
-
-test.beforeAll(async ({ request }) => {
-  await ensureSetUp(request);
-});
 
 test('an administrator makes a service user, copies its token, calls the API with it, disables and enables it', async ({
   page,

@@ -1,17 +1,15 @@
 import { expect, test } from './fixtures.ts';
 import { assertOnProfile, goToProfile, PROFILE_PATH } from './pages/shell.ts';
 import { assertOnSignIn, fillSignInSteps } from './pages/sign-in.ts';
-import { ADMINISTRATOR, ensureSetUp } from './support/administrator.ts';
+import { ADMINISTRATOR } from './support/administrator.ts';
 import { ACCESS_TOKEN_TTL_SECONDS } from './support/environment.ts';
 
 test('an expired session returns to sign-in and back to the page the administrator was on', async ({
   page,
   context,
-  request,
 }) => {
   // The access token lives ACCESS_TOKEN_TTL_SECONDS; allow for it, sign-in twice and the checks.
   test.setTimeout((ACCESS_TOKEN_TTL_SECONDS + 45) * 1000);
-  await ensureSetUp(request);
 
   await test.step('signed in on the profile page', async () => {
     await goToProfile(page);

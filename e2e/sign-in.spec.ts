@@ -15,11 +15,7 @@ import {
   goToSignIn,
   signIn,
 } from './pages/sign-in.ts';
-import { ADMINISTRATOR, ensureSetUp } from './support/administrator.ts';
-
-test.beforeEach(async ({ request }) => {
-  await ensureSetUp(request);
-});
+import { ADMINISTRATOR } from './support/administrator.ts';
 
 test('a wrong password is refused and the administrator can try again', async ({ page }) => {
   await goToSignIn(page);

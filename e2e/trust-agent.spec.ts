@@ -18,7 +18,7 @@ import {
   clearTrustAgentPairing,
   goToClientTools,
 } from './pages/trust-agent.ts';
-import { ADMINISTRATOR, ensureSetUp } from './support/administrator.ts';
+import { ADMINISTRATOR } from './support/administrator.ts';
 import { serverPort } from './support/environment.ts';
 
 let dataDir = '';
@@ -44,8 +44,7 @@ async function stopTrustAgent(): Promise<void> {
   agent = null;
 }
 
-test.beforeAll(async ({ request }) => {
-  await ensureSetUp(request);
+test.beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'trust-agent-e2e-'));
 });
 

@@ -15,8 +15,8 @@ export const ADMINISTRATOR = {
 export const ADMINISTRATOR_DISPLAY_NAME = `${ADMINISTRATOR.firstName} ${ADMINISTRATOR.lastName}`;
 
 /**
- * Installs a licence and the first administrator unless the server already has them, so a story can
- * run without first-run (`npx playwright test sign-in --no-deps`) as well as after it.
+ * Installs a licence and the first administrator unless the server already has them: what a worker's
+ * platform gets before its stories run (e2e/fixtures.ts), first-run's excepted.
  */
 export async function ensureSetUp(request: APIRequestContext): Promise<void> {
   const statusResponse = await request.get(apiPaths.setup.status);

@@ -141,14 +141,18 @@ export async function storedOutboxStates(page: Page): Promise<string[]> {
 export class PersistentBrowser {
   readonly userDataDir = mkdtempSync(path.join(tmpdir(), 'trust-console-profile-'));
 
-  constructor(private readonly testInfo: TestInfo) {}
+  constructor(
+    private readonly testInfo: TestInfo,
+    /** The worker's platform (e2e/fixtures.ts), which the project's options do not know. */
+    private readonly baseURL: string | undefined,
+  ) {}
 
   async launch(): Promise<BrowserContext> {
-    const { launchOptions, baseURL, viewport } = this.testInfo.project.use;
+    const { launchOptions, viewport } = this.testInfo.project.use;
     return chromium.launchPersistentContext(this.userDataDir, {
       executablePath: launchOptions?.executablePath,
       args: launchOptions?.args,
-      baseURL,
+      baseURL: this.baseURL,
       viewport,
     });
   }

@@ -14,13 +14,13 @@ import type {
   DesktopClientCommands,
   DesktopClientRequest,
 } from '../../contract/trust-agent/desktop-client.ts';
-import { hasCommand, tool } from '../server/ca/openssl.ts';
+import { tool, toolsAvailable } from '../server/ca/openssl.ts';
 import { testCertificateAuthority } from './keystores/helpers.ts';
 
 const MODULE = '/usr/lib/softhsm/libsofthsm2.so';
 const PIN = '246810';
 const SOFTWARE_PIN = 'software-pin-4711';
-const available = hasCommand('softhsm2-util') && hasCommand('pkcs11-tool');
+const available = toolsAvailable("the desktop client's tests", 'softhsm2-util', 'pkcs11-tool');
 
 function pkcs7Of(...certificates: x509.X509Certificate[]): string {
   return Buffer.from(new x509.X509Certificates(certificates).export('raw')).toString('base64');

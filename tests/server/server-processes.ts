@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -7,20 +6,18 @@ import path from 'node:path';
 import pg from 'pg';
 import { apiPaths } from '../../contract/paths.ts';
 import type { TokenResponse } from '../../contract/schemas/identity.ts';
+import {
+  type ServerProcess,
+  startServerProcess,
+  stopServerProcess,
+  waitUntilServing,
+} from '../../scripts/server-process.ts';
 import { type OpenDatabase, openDatabase } from '../../server/db/connection.ts';
 import { ensureSystemAccount } from '../../server/db/system-account.ts';
 import { hashPassword } from '../../server/identity/passwords.ts';
 import { insertUser } from '../../server/users/repository.ts';
 import { ensureBuiltInRoles } from '../../server/users/roles.ts';
 import { sharedCaKeyFile } from './shared-ca-key-file.ts';
-
-/** Real server processes (`server/main.ts`) for the suites that prove what holds across processes. */
-
-export interface ServerProcess {
-  url: string;
-  child: ChildProcess;
-  output: string[];
-}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -33,46 +30,14 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startProcess(databaseUrl: string, dataDir: string): Promise<ServerProcess> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('server/main.ts')], {
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      CA_KEY_ENCRYPTION_KEY_FILE: sharedCaKeyFile(databaseUrl),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      CONSOLE_DIST_DIR: path.join(dataDir, 'console'),
-      TEST_DATABASE_URL: '',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+async function startProcess(databaseUrl: string, dataDir: string): Promise<ServerProcess> {
+  return startServerProcess(await freePort(), {
+    DATABASE_URL: databaseUrl,
+    CA_KEY_ENCRYPTION_KEY_FILE: sharedCaKeyFile(databaseUrl),
+    DATA_DIR: dataDir,
+    CONSOLE_DIST_DIR: path.join(dataDir, 'console'),
+    TEST_DATABASE_URL: '',
   });
-  const output: string[] = [];
-  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  return { url: `http://127.0.0.1:${port}`, child, output };
-}
-
-export async function waitUntilServing(server: ServerProcess): Promise<void> {
-  const deadline = Date.now() + 50_000;
-  while (Date.now() < deadline) {
-    if (server.child.exitCode !== null) break;
-    try {
-      if ((await fetch(`${server.url}${apiPaths.locales}`)).ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`The server at ${server.url} did not start:\n${server.output.join('')}`);
-}
-
-export async function stopProcess(server: ServerProcess): Promise<void> {
-  if (server.child.exitCode !== null) return;
-  const exited = new Promise((resolve) => server.child.once('exit', resolve));
-  server.child.kill('SIGTERM');
-  await exited;
 }
 
 /** Two server processes on one PostgreSQL schema, with a system administrator signed in through the first. */
@@ -135,7 +100,7 @@ export async function startProcessPair(baseUrl: string, prefix: string): Promise
   const token = ((await login.json()) as TokenResponse).access_token;
 
   const close = async () => {
-    await Promise.all(servers.map(stopProcess));
+    await Promise.all(servers.map(stopServerProcess));
     await database.close();
     await admin.query(`drop schema if exists ${schema} cascade`);
     await admin.end();

@@ -6,7 +6,7 @@ import { runCommand } from '../../../agent/commands.ts';
 import { loadAgentConfig } from '../../../agent/config.ts';
 import { type Keystores, openKeystores } from '../../../agent/keystores/index.ts';
 import { pem, type x509 } from '../../../agent/keystores/x509.ts';
-import { hasCommand, tool } from '../../server/ca/openssl.ts';
+import { tool, toolsAvailable } from '../../server/ca/openssl.ts';
 import { testCertificateAuthority } from './helpers.ts';
 
 /** `parseFile`: the certificates of a file the user picked, whatever its encoding. */
@@ -74,27 +74,30 @@ describe('parseFile', () => {
     expect(serialsOf(await parse(`${first.toString('pem')}\n${second.toString('pem')}`))).toHaveLength(2);
   });
 
-  it.skipIf(!hasCommand('openssl'))('reads a PKCS#7 certs-only bundle in PEM and DER', async () => {
-    const certs = path.join(dir, 'certs.pem');
-    await writeFile(certs, `${first.toString('pem')}\n${second.toString('pem')}`);
-    for (const format of ['PEM', 'DER']) {
-      const out = path.join(dir, `bundle.${format}`);
-      const made = await tool('openssl', [
-        'crl2pkcs7',
-        '-nocrl',
-        '-certfile',
-        certs,
-        '-outform',
-        format,
-        '-out',
-        out,
-      ]);
-      expect(made.status, made.output).toBe(0);
-      expect(serialsOf(await parse(new Uint8Array(await readFile(out))))).toEqual(
-        [first, second].map((item) => item.serialNumber.replace(/^0+/, '')),
-      );
-    }
-  });
+  it.skipIf(!toolsAvailable('the PKCS#7 bundle test', 'openssl'))(
+    'reads a PKCS#7 certs-only bundle in PEM and DER',
+    async () => {
+      const certs = path.join(dir, 'certs.pem');
+      await writeFile(certs, `${first.toString('pem')}\n${second.toString('pem')}`);
+      for (const format of ['PEM', 'DER']) {
+        const out = path.join(dir, `bundle.${format}`);
+        const made = await tool('openssl', [
+          'crl2pkcs7',
+          '-nocrl',
+          '-certfile',
+          certs,
+          '-outform',
+          format,
+          '-out',
+          out,
+        ]);
+        expect(made.status, made.output).toBe(0);
+        expect(serialsOf(await parse(new Uint8Array(await readFile(out))))).toEqual(
+          [first, second].map((item) => item.serialNumber.replace(/^0+/, '')),
+        );
+      }
+    },
+  );
 
   it('answers certificateInvalid for a file without a certificate', async () => {
     expect(serialsOf(await parse('just some text'))).toBe('certificateInvalid');

@@ -8,18 +8,14 @@ import type { Keystores } from '../../../agent/keystores/index.ts';
 import { x509 } from '../../../agent/keystores/x509.ts';
 import { CSR_PEM_LINE_LENGTH, PIN_ATTEMPT_LIMIT } from '../../../contract/trust-agent/constants.ts';
 import type { Keystore } from '../../../contract/trust-agent/entities.ts';
-import { hasCommand, tool } from '../../server/ca/openssl.ts';
+import { tool, toolsAvailable } from '../../server/ca/openssl.ts';
 import { refusal, signatureVerifies, testCertificateAuthority } from './helpers.ts';
 
 const MODULE = '/usr/lib/softhsm/libsofthsm2.so';
 const LABEL = 'agent-test';
 const PIN = '246810';
 const SO_PIN = '13579246';
-const available = hasCommand('softhsm2-util') && hasCommand('pkcs11-tool');
-
-if (!available) {
-  console.warn('softhsm2 or opensc (pkcs11-tool) is not installed: the PKCS#11 keystore tests are skipped.');
-}
+const available = toolsAvailable('the PKCS#11 keystore tests', 'softhsm2-util', 'pkcs11-tool');
 
 /**
  * PKCS#11 tokens through the agent, on a SoftHSM2 token of the test's own (its own SOFTHSM2_CONF and

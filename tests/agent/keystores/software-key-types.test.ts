@@ -7,7 +7,7 @@ import { loadAgentConfig } from '../../../agent/config.ts';
 import { type Keystores, openKeystores } from '../../../agent/keystores/index.ts';
 import { x509 } from '../../../agent/keystores/x509.ts';
 import type { KeyParameters } from '../../../contract/trust-agent/entities.ts';
-import { hasCommand } from '../../server/ca/openssl.ts';
+import { toolsAvailable } from '../../server/ca/openssl.ts';
 import {
   opensslVerifiesCsr,
   publicKeyHex,
@@ -18,7 +18,7 @@ import {
 
 const PIN = 'key-types-4711';
 const keystoreId = 'software';
-const openssl = hasCommand('openssl');
+const openssl = toolsAvailable("the key types' openssl cross-checks", 'openssl');
 
 /** The software keystore's key types beyond RSA 2048 (software.test.ts): ECDSA keys and RSA 3072. */
 describe("the software keystore's key types", { timeout: 120_000 }, () => {

@@ -8,7 +8,7 @@ import { writePrivateFile } from '../../../agent/files.ts';
 import { type Keystores, openKeystores } from '../../../agent/keystores/index.ts';
 import { x509 } from '../../../agent/keystores/x509.ts';
 import { CSR_PEM_LINE_LENGTH, PIN_ATTEMPT_LIMIT } from '../../../contract/trust-agent/constants.ts';
-import { hasCommand, tool } from '../../server/ca/openssl.ts';
+import { tool, toolsAvailable } from '../../server/ca/openssl.ts';
 import {
   opensslVerifiesCsr,
   publicKeyHex,
@@ -21,7 +21,7 @@ import {
 const PIN = 'first-pin-4711';
 const NEW_PIN = 'second-pin-0815';
 const keystoreId = 'software';
-const openssl = hasCommand('openssl');
+const openssl = toolsAvailable("the software keystore's openssl cross-checks", 'openssl');
 
 /**
  * The software keystore end to end, on a data directory of its own: a PIN-protected PKCS#12 file

@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '../../../contract/paths.ts';
 import type { ApiTokenCreated } from '../../../contract/schemas/api-tokens.ts';
+import type { ServerProcess } from '../../../scripts/server-process.ts';
 import { addDays, utcDate } from '../../../server/dates.ts';
 import type { OpenDatabase } from '../../../server/db/connection.ts';
-import { type ProcessPair, type ServerProcess, startProcessPair } from '../server-processes.ts';
+import { type ProcessPair, startProcessPair } from '../server-processes.ts';
 
 /**
  * Two real server processes on one PostgreSQL database, as behind a load balancer: a token revoked

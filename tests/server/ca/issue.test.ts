@@ -15,7 +15,7 @@ import {
   type TestCertificateAuthority,
   withCertificateAuthority,
 } from './helpers.ts';
-import { hasCommand, scratchFiles, tool } from './openssl.ts';
+import { scratchFiles, tool, toolsAvailable } from './openssl.ts';
 
 let harness: TestApp;
 let ca: TestCertificateAuthority;
@@ -233,10 +233,7 @@ describe('issued certificates', () => {
     expect(text.output).toContain(`crl/${ca.issuing.id}.crl`);
     expect(text.output).toContain(`ca/${ca.issuing.id}/certificate.crt`);
 
-    if (!hasCommand('certtool')) {
-      console.warn('certtool (gnutls-bin) is not installed: the GnuTLS cross-check is skipped.');
-      return;
-    }
+    if (!toolsAvailable('the GnuTLS cross-checks', 'certtool')) return;
     const info = await tool('certtool', ['--certificate-info', '--infile', leaf]);
     expect(info.status).toBe(0);
     expect(info.output).toContain('CN=bob');

@@ -12,16 +12,12 @@ import { issueCertificate } from '../../../server/ca/issue.ts';
 import { revokeCertificate } from '../../../server/ca/revoke.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 import { createCsr, TEST_POLICY } from './helpers.ts';
-import { hasCommand, scratchFiles, tool } from './openssl.ts';
+import { scratchFiles, tool, toolsAvailable } from './openssl.ts';
 
 const MODULE = '/usr/lib/softhsm/libsofthsm2.so';
 const TOKEN = 'trust-console-test';
 const USER_PIN = '836291';
-const available = hasCommand('softhsm2-util') && hasCommand('pkcs11-tool');
-
-if (!available) {
-  console.warn('softhsm2 or opensc (pkcs11-tool) is not installed: the PKCS#11 custody tests are skipped.');
-}
+const available = toolsAvailable('the PKCS#11 custody tests', 'softhsm2-util', 'pkcs11-tool');
 
 /**
  * The CA keys on a PKCS#11 token: a SoftHSM2 token of its own per run (its own SOFTHSM2_CONF and

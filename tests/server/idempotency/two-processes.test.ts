@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '../../../contract/paths.ts';
 import type { Organization } from '../../../contract/schemas/organizations.ts';
+import type { ServerProcess } from '../../../scripts/server-process.ts';
 import type { OpenDatabase } from '../../../server/db/connection.ts';
 import { organizationFields } from '../organizations/requests.ts';
-import { type ProcessPair, type ServerProcess, startProcessPair } from '../server-processes.ts';
+import { type ProcessPair, startProcessPair } from '../server-processes.ts';
 
 /**
  * Two real server processes on one PostgreSQL database, as behind a load balancer: a key claimed by
