@@ -9,6 +9,7 @@ import { utcDate } from '../dates.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { ApiError, errorResponse } from '../http/errors.ts';
+import { describesAuthentication } from '../openapi/describe.ts';
 import { hashOpaqueToken } from './opaque-tokens.ts';
 import type { Credential, Principal } from './principal.ts';
 import { principalCacheOf } from './principal-cache.ts';
@@ -216,12 +217,12 @@ export async function callerOf(deps: AppDeps, c: Context<AppEnv>): Promise<Princ
 
 /** Answers 401 unless the request carries a valid access token of a live session or a working API token. */
 export function requireAuth(deps: AppDeps): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+  return describesAuthentication<MiddlewareHandler<AppEnv>>(async (c, next) => {
     const principal = await callerOf(deps, c);
     if (!principal) return unauthenticated(c);
     c.set('principal', principal);
     await next();
-  };
+  });
 }
 
 /**
