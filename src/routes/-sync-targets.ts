@@ -23,7 +23,7 @@ export const SYNC_TARGETS: readonly SyncTarget[] = [
   { prefix: `${UI_API_V1}/account/`, queryKeys: [licenceKeys.all(), accountKeys.all()] },
   { prefix: `${UI_API_V1}/organizations`, queryKeys: [organizationKeys.all()] },
   { prefix: `${UI_API_V1}/service-user`, queryKeys: [serviceUserKeys.all()] },
-  // A user's edit, an administrator's or the person's own (decision 018 §8.9).
+  // A user's edit, an administrator's or the person's own (decision 039 §9).
   { prefix: `${UI_API_V1}/user`, queryKeys: [userKeys.all(), currentUserKeys.profile()] },
   // Every change that reaches the server is recorded in the audit log, so its lists are behind.
   { prefix: UI_API_V1, queryKeys: [auditLogKeys.lists()] },

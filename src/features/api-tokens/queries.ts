@@ -5,7 +5,7 @@ import { apiRequest } from '../../lib/api-client.ts';
 
 /**
  * Whose tokens: a person's (`user/{id}/api-tokens`) or a service user's
- * (`service-user/{id}/api-tokens`, managed by whoever may change it; decision 018 §4.3).
+ * (`service-user/{id}/api-tokens`, managed by whoever may change it; decision 035 §3).
  */
 export interface TokenOwner {
   kind: 'person' | 'service';

@@ -12,7 +12,7 @@ import { roleListSchema } from '../../../contract/schemas/users.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 
 /**
- * Bulk user creation's reads (decision 018 §4.5). A job and its rows hold people's details and make
+ * Bulk user creation's reads (decision 035 §5). A job and its rows hold people's details and make
  * sense only online, so none of them is kept for offline use (`persist: false`).
  */
 export const bulkImportKeys = {

@@ -30,7 +30,7 @@ function invalidateUser(queryClient: QueryClient, id: string) {
   ]).then(() => undefined);
 }
 
-/** POST user (decision 018 §4.1): answers the created user, which the details page shows at once. */
+/** POST user (decision 035 §1): answers the created user, which the details page shows at once. */
 export function useCreateUser() {
   const queryClient = useQueryClient();
   return useMutation({
@@ -51,7 +51,7 @@ export interface UserEdit extends Versioned<UserUpdate> {
 
 /**
  * PUT user/{id} on the version the form was filled from (If-Match required): queueable, so offline
- * the outbox keeps it (decision 018 §8.9). The form shows its own failure.
+ * the outbox keeps it (decision 039 §9). The form shows its own failure.
  */
 export function useUpdateUser(user: Pick<User, 'id' | 'user_name' | 'primary_account_id'>) {
   const queryClient = useQueryClient();
