@@ -256,7 +256,11 @@ export const apiPaths = {
   userLocale: (userId: string, locale: string) =>
     `${UI_API_V1}/user/${encodeURIComponent(userId)}/locale/${encodeURIComponent(locale)}`,
   locales: `${ACCOUNT_API_V1}/locales`,
+  /** The public API's OpenAPI document (decision 034). */
   openApi: `${ACCOUNT_API_V1}/openapi.json`,
+  /** The console API's own OpenAPI document: internal, apart from the public one (decision 034). */
+  consoleOpenApi: `${UI_API_V1}/openapi.json`,
+  /** The reference page of both documents; its renderer's files are served under it. */
   apiReference: `${ACCOUNT_API_V1}/docs`,
 } as const;
 

@@ -107,7 +107,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route(ACCOUNT_API_V1, localeRoutes());
   app.route(ACCOUNT_API_V1, clientAuthLoginRoutes(deps));
   app.route(ACCOUNT_API_V1, accountFederationRoutes(deps));
-  app.route('/', openApiRoutes());
+  app.route('/', openApiRoutes(app, deps.config.publicUrl));
   app.route('/', consoleRoutes(deps.config));
   return app;
 }

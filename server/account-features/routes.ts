@@ -4,13 +4,14 @@ import { ACCOUNT_FEATURES } from '../../contract/licences.ts';
 import {
   type AccountFeature,
   type AccountFeatureUpdate,
-  type accountFeatureListSchema,
+  accountFeatureListSchema,
   accountFeatureUpdateSchema,
 } from '../../contract/schemas/licences.ts';
 import { tenantIdParamsSchema } from '../../contract/schemas/tenants.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { updateDetails } from '../audit/change.ts';
 import type { AppEnv } from '../http/app-env.ts';
+import { describeOperation } from '../http/describe-operation.ts';
 import { validateJson, validateParams } from '../http/validate.ts';
 import { requireAuth } from '../identity/authenticate.ts';
 import type { Principal } from '../identity/principal.ts';
@@ -96,8 +97,37 @@ export function accountFeatureRoutes(deps: AppDeps): Hono<AppEnv> {
   const features = versionedResource(deps, featureSetKind);
   const params = validateParams(tenantIdParamsSchema);
   return new Hono<AppEnv>()
-    .get(FEATURES, authenticated, params, (c) => features.read(c, c.req.valid('param')))
-    .put(FEATURES, authenticated, params, validateJson(accountFeatureUpdateSchema), (c) =>
-      features.change(c, c.req.valid('param'), changeFeatures(c.var.principal, c.req.valid('json'))),
+    .get(
+      FEATURES,
+      describeOperation({
+        tag: 'Accounts',
+        summary:
+          'Every feature of the catalogue for an account, its stored value or its default, whether the caller may change them, and their version (view account).',
+        success: {
+          status: 200,
+          description: 'Account features',
+          schema: accountFeatureListSchema,
+          etag: true,
+        },
+        failures: [400, 403, 404],
+      }),
+      authenticated,
+      params,
+      (c) => features.read(c, c.req.valid('param')),
+    )
+    .put(
+      FEATURES,
+      describeOperation({
+        tag: 'Accounts',
+        summary:
+          "Sets an account's features (manage account; not a partner's own primary account): trial and key-locker exclude each other, trial needs an end date, no end date after the account's, public issuance stays on while key-locker is on. If-Match is required.",
+        success: { status: 204, description: 'Features set' },
+        failures: [400, 403, 404, 413, 415],
+        ifMatch: { required: true, current: accountFeatureListSchema },
+      }),
+      authenticated,
+      params,
+      validateJson(accountFeatureUpdateSchema),
+      (c) => features.change(c, c.req.valid('param'), changeFeatures(c.var.principal, c.req.valid('json'))),
     );
 }

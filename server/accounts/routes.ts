@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { apiPaths } from '../../contract/paths.ts';
 import {
+  expiringTenantsSchema,
   type Tenant,
   type TenantFederation,
   type TenantList,
@@ -10,6 +11,8 @@ import {
   tenantFederationSchema,
   tenantIdParamsSchema,
   tenantListQuerySchema,
+  tenantListSchema,
+  tenantSchema,
   tenantUnlinkSchema,
   tenantUpdateSchema,
 } from '../../contract/schemas/tenants.ts';
@@ -24,6 +27,7 @@ import { isUniqueViolation } from '../db/unique-violation.ts';
 import { cancelPendingEnrollmentsOf } from '../enrollments/index.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { writtenCsvResponse } from '../http/csv-stream.ts';
+import { describeOperation } from '../http/describe-operation.ts';
 import { entityTag } from '../http/entity-tags.ts';
 import { ApiError } from '../http/errors.ts';
 import { validateJson, validateParams, validateQuery } from '../http/validate.ts';
@@ -172,46 +176,98 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
   const today = () => utcDate(deps.now());
   const accounts = versionedResource(deps, accountKind(deps));
 
-  app.get('/tenants', authenticated, mayView, validateQuery(tenantListQuerySchema), async (c) => {
-    const { page, filters } = pageAndFilters(c.req.valid('query'), DEFAULT_SORT);
-    const list: TenantList = await listTenants(db, c.var.principal, filters, page, today());
-    return c.json(list);
-  });
+  app.get(
+    '/tenants',
+    describeOperation({
+      tag: 'Accounts',
+      summary: 'The accounts the caller sees (view account), filtered, sorted and a page at a time.',
+      success: { status: 200, description: 'Accounts', schema: tenantListSchema },
+      failures: [400, 403],
+    }),
+    authenticated,
+    mayView,
+    validateQuery(tenantListQuerySchema),
+    async (c) => {
+      const { page, filters } = pageAndFilters(c.req.valid('query'), DEFAULT_SORT);
+      const list: TenantList = await listTenants(db, c.var.principal, filters, page, today());
+      return c.json(list);
+    },
+  );
 
-  app.get('/tenants/export', authenticated, mayView, validateQuery(tenantExportQuerySchema), (c) => {
-    const { sort = DEFAULT_SORT, ...filters } = c.req.valid('query');
-    const day = today();
-    return writtenCsvResponse(c, {
-      header: TENANT_CSV_HEADER,
-      body: tenantCsvBody(db, c.var.principal, filters, sort, day),
-      filename: `accounts-${day}.csv`,
-    });
-  });
+  app.get(
+    '/tenants/export',
+    describeOperation({
+      tag: 'Accounts',
+      summary: 'The same accounts, filtered and sorted, all of them, as a CSV attachment (text/csv).',
+      success: { status: 200, description: 'CSV file, header row first' },
+      failures: [400, 403],
+    }),
+    authenticated,
+    mayView,
+    validateQuery(tenantExportQuerySchema),
+    (c) => {
+      const { sort = DEFAULT_SORT, ...filters } = c.req.valid('query');
+      const day = today();
+      return writtenCsvResponse(c, {
+        header: TENANT_CSV_HEADER,
+        body: tenantCsvBody(db, c.var.principal, filters, sort, day),
+        filename: `accounts-${day}.csv`,
+      });
+    },
+  );
 
   for (const path of ['/tenants/expiring', '/account/expiringAccounts']) {
-    app.get(path, authenticated, mayView, async (c) =>
-      c.json(await expiringCounts(db, c.var.principal, today())),
+    app.get(
+      path,
+      describeOperation({
+        tag: 'Accounts',
+        summary: 'How many active accounts the caller sees end within 30 and within 60 days.',
+        success: { status: 200, description: 'Counts keyed "30" and "60"', schema: expiringTenantsSchema },
+        failures: [403],
+      }),
+      authenticated,
+      mayView,
+      async (c) => c.json(await expiringCounts(db, c.var.principal, today())),
     );
   }
 
   // After account/expiringAccounts, which this pattern would match too.
   for (const path of ['/tenant/:id', '/account/:id']) {
-    app.get(path, authenticated, validateParams(tenantIdParamsSchema), async (c) => {
-      const tenant: Tenant | undefined = await findTenant(
-        db,
-        c.var.principal,
-        c.req.valid('param').id,
-        deps.now(),
-      );
-      if (!tenant) throw new ApiError(404, ACCOUNT_NOT_FOUND);
-      assertPermission(c.var.principal, 'VIEW_ACCOUNT');
-      c.header('ETag', entityTag(tenant.version));
-      return c.json(tenant);
-    });
+    app.get(
+      path,
+      describeOperation({
+        tag: 'Accounts',
+        summary: 'The whole record of an account the caller sees (view account); ETag is its version.',
+        success: { status: 200, description: 'Account', schema: tenantSchema, etag: true },
+        failures: [400, 403, 404],
+      }),
+      authenticated,
+      validateParams(tenantIdParamsSchema),
+      async (c) => {
+        const tenant: Tenant | undefined = await findTenant(
+          db,
+          c.var.principal,
+          c.req.valid('param').id,
+          deps.now(),
+        );
+        if (!tenant) throw new ApiError(404, ACCOUNT_NOT_FOUND);
+        assertPermission(c.var.principal, 'VIEW_ACCOUNT');
+        c.header('ETag', entityTag(tenant.version));
+        return c.json(tenant);
+      },
+    );
   }
 
   app.put(
     '/tenant/:id',
+    describeOperation({
+      tag: 'Accounts',
+      summary:
+        "Changes an account's name, language and service period (manage account); If-Match is required.",
+      success: { status: 204, description: 'Account changed' },
+      failures: [400, 403, 404, 409, 413, 415],
+      ifMatch: { required: true, current: tenantSchema },
+    }),
     authenticated,
     validateParams(tenantIdParamsSchema),
     validateJson(tenantUpdateSchema),
@@ -241,142 +297,175 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
     },
   );
 
-  app.post('/tenants', authenticated, mayChange, validateJson(tenantCreateSchema), async (c) => {
-    const principal = c.var.principal;
-    const form = c.req.valid('json');
-    const partnerAccountId = partnerOfNewAccount(principal, form);
-    const day = today();
-    const serviceFrom = form.service_period.from ?? day;
-    assertServicePeriod({ from: serviceFrom, to: form.service_period.to }, day, null);
-    // Hashed before the transaction: argon2 takes tens of milliseconds and must not hold locks.
-    const passwordHash = await inPasswordHashingTurn(`user:${principal.userId}`, () =>
-      hashPassword(form.administrator.password),
-    );
-    const administrator = form.administrator;
+  app.post(
+    '/tenants',
+    describeOperation({
+      tag: 'Accounts',
+      summary:
+        'Creates a standard or partner account with its first administrator (manage account; system or partner scope).',
+      success: { status: 201, description: 'Account created; Location names it', schema: tenantSchema },
+      failures: [400, 403, 409, 413, 415],
+    }),
+    authenticated,
+    mayChange,
+    validateJson(tenantCreateSchema),
+    async (c) => {
+      const principal = c.var.principal;
+      const form = c.req.valid('json');
+      const partnerAccountId = partnerOfNewAccount(principal, form);
+      const day = today();
+      const serviceFrom = form.service_period.from ?? day;
+      assertServicePeriod({ from: serviceFrom, to: form.service_period.to }, day, null);
+      // Hashed before the transaction: argon2 takes tens of milliseconds and must not hold locks.
+      const passwordHash = await inPasswordHashingTurn(`user:${principal.userId}`, () =>
+        hashPassword(form.administrator.password),
+      );
+      const administrator = form.administrator;
 
-    // Not through versionedResource: a new account has no version to check, and its creation makes
-    // two objects, the account and its first administrator, each with its own event.
-    const created = await db
-      .transaction()
-      .execute(async (trx) => {
-        if (partnerAccountId !== null && !(await findActivePartner(trx, partnerAccountId))) {
-          throw partnerNotActive();
-        }
-        if (await userNameTaken(trx, administrator.user_name)) throw inUse('administrator.user_name');
-        const now = deps.now();
-        const account = await insertAccount(trx, {
-          name: form.name,
-          locale: form.locale,
-          type: form.type,
-          partnerAccountId,
-          friendlyIdentifier: form.friendly_identifier ?? null,
-          serviceFrom,
-          serviceTo: form.service_period.to,
-          now,
-        });
-        if (!account) throw inUse('friendly_identifier');
-        const roles = await ensureBuiltInRoles(trx, now);
-        const role = form.type === 'partner' ? 'partner_administrator' : 'account_administrator';
-        const accessScope = form.type === 'partner' ? 'partner' : 'account';
-        const userId = await insertUser(trx, {
-          userName: administrator.user_name,
-          firstName: administrator.first_name,
-          lastName: administrator.last_name,
-          email: administrator.email,
-          accessScope,
-          primaryAccountId: account.id,
-          passwordHash,
-          roleIds: [roles[role]],
-          emailVerified: true,
-          locale: form.locale,
-          now,
-        });
-        await auditChange(trx, c, deps, {
-          action: 'CREATE',
-          resourceType: 'ACCOUNT',
-          resourceId: account.id,
-          accountId: account.id,
-          details: {
+      // Not through versionedResource: a new account has no version to check, and its creation makes
+      // two objects, the account and its first administrator, each with its own event.
+      const created = await db
+        .transaction()
+        .execute(async (trx) => {
+          if (partnerAccountId !== null && !(await findActivePartner(trx, partnerAccountId))) {
+            throw partnerNotActive();
+          }
+          if (await userNameTaken(trx, administrator.user_name)) throw inUse('administrator.user_name');
+          const now = deps.now();
+          const account = await insertAccount(trx, {
             name: form.name,
+            locale: form.locale,
             type: form.type,
-            friendly_identifier: account.friendlyIdentifier,
-            partner_account_id: partnerAccountId,
-            service_period: { from: serviceFrom, to: form.service_period.to },
-            administrator: { id: userId, user_name: administrator.user_name },
-          },
+            partnerAccountId,
+            friendlyIdentifier: form.friendly_identifier ?? null,
+            serviceFrom,
+            serviceTo: form.service_period.to,
+            now,
+          });
+          if (!account) throw inUse('friendly_identifier');
+          const roles = await ensureBuiltInRoles(trx, now);
+          const role = form.type === 'partner' ? 'partner_administrator' : 'account_administrator';
+          const accessScope = form.type === 'partner' ? 'partner' : 'account';
+          const userId = await insertUser(trx, {
+            userName: administrator.user_name,
+            firstName: administrator.first_name,
+            lastName: administrator.last_name,
+            email: administrator.email,
+            accessScope,
+            primaryAccountId: account.id,
+            passwordHash,
+            roleIds: [roles[role]],
+            emailVerified: true,
+            locale: form.locale,
+            now,
+          });
+          await auditChange(trx, c, deps, {
+            action: 'CREATE',
+            resourceType: 'ACCOUNT',
+            resourceId: account.id,
+            accountId: account.id,
+            details: {
+              name: form.name,
+              type: form.type,
+              friendly_identifier: account.friendlyIdentifier,
+              partner_account_id: partnerAccountId,
+              service_period: { from: serviceFrom, to: form.service_period.to },
+              administrator: { id: userId, user_name: administrator.user_name },
+            },
+          });
+          await auditChange(trx, c, deps, {
+            action: 'CREATE',
+            resourceType: 'USER',
+            resourceId: userId,
+            accountId: account.id,
+            details: { user_name: administrator.user_name, access_scope: accessScope, roles: [role] },
+          });
+          return account;
+        })
+        .catch((error: unknown) => {
+          // Lost a race with another request creating the same user name after the check above.
+          if (isUniqueViolation(error, 'users_user_name_key_key')) throw inUse('administrator.user_name');
+          throw error;
         });
-        await auditChange(trx, c, deps, {
-          action: 'CREATE',
-          resourceType: 'USER',
-          resourceId: userId,
-          accountId: account.id,
-          details: { user_name: administrator.user_name, access_scope: accessScope, roles: [role] },
-        });
-        return account;
-      })
-      .catch((error: unknown) => {
-        // Lost a race with another request creating the same user name after the check above.
-        if (isUniqueViolation(error, 'users_user_name_key_key')) throw inUse('administrator.user_name');
-        throw error;
-      });
 
-    const tenant = await findTenant(db, principal, created.id, deps.now());
-    if (!tenant) throw new Error('A created account is not visible to its creator.');
-    c.header('Location', apiPaths.tenants.byId(created.id));
-    return c.json(tenant, 201);
-  });
+      const tenant = await findTenant(db, principal, created.id, deps.now());
+      if (!tenant) throw new Error('A created account is not visible to its creator.');
+      c.header('Location', apiPaths.tenants.byId(created.id));
+      return c.json(tenant, 201);
+    },
+  );
 
   // Not through versionedResource: one request deletes several accounts, all or none, without
   // versions (the list it is made from shows none).
-  app.delete('/tenants', authenticated, validateQuery(tenantDeleteQuerySchema), async (c) => {
-    const principal = c.var.principal;
-    const ids = [...new Set(c.req.valid('query').ids)];
-    await db.transaction().execute(async (trx) => {
-      const found = await visibleAccounts(trx, principal, ids, true);
-      // All or nothing, and which of the ids is out of reach is not said.
-      if (found.length !== ids.length) throw new ApiError(404, ACCOUNT_NOT_FOUND);
-      assertPermission(principal, 'MANAGE_ACCOUNT');
-      for (const account of found) assertDeletable(principal, account);
-      const partner = await partnerWithRemainingAccounts(trx, ids);
-      if (partner) throw partnerHasAccounts(partner.name);
-      // Every certificate of the accounts goes with them; so do those of the users deleted with them
-      // (their primary account) that another account holds. The rows stay for the CRLs (decision 019).
-      const members = await usersOfPrimaryAccounts(trx, ids);
-      await revokeCertificates(
-        deps,
-        trx,
-        requestActor(c, deps.config),
-        { where: 'account', ids, reason: 'cessationOfOperation' },
-        { where: 'owner', ids: members.map((user) => user.id), reason: 'affiliationChanged' },
-      );
-      // Their enrollments in other accounts stop too; those of the accounts go with them.
-      await cancelPendingEnrollmentsOf(
-        deps,
-        trx,
-        requestActor(c, deps.config),
-        members.map((user) => user.id),
-      );
-      const usersPerAccount = await deleteAccounts(trx, found);
-      for (const account of found) {
-        await auditChange(trx, c, deps, {
-          action: 'DELETE',
-          resourceType: 'ACCOUNT',
-          resourceId: account.id,
-          accountId: account.id,
-          details: {
-            name: account.name,
-            type: account.type,
-            friendly_identifier: account.friendly_identifier,
-            users_deleted: usersPerAccount.get(account.id) ?? 0,
-          },
-        });
-      }
-    });
-    return c.body(null, 204);
-  });
+  app.delete(
+    '/tenants',
+    describeOperation({
+      tag: 'Accounts',
+      summary:
+        'Deletes accounts with their users, roles and organizations, all or none (manage account), and revokes their certificates (cessationOfOperation).',
+      success: { status: 204, description: 'Accounts deleted' },
+      failures: [400, 403, 404, 409],
+    }),
+    authenticated,
+    validateQuery(tenantDeleteQuerySchema),
+    async (c) => {
+      const principal = c.var.principal;
+      const ids = [...new Set(c.req.valid('query').ids)];
+      await db.transaction().execute(async (trx) => {
+        const found = await visibleAccounts(trx, principal, ids, true);
+        // All or nothing, and which of the ids is out of reach is not said.
+        if (found.length !== ids.length) throw new ApiError(404, ACCOUNT_NOT_FOUND);
+        assertPermission(principal, 'MANAGE_ACCOUNT');
+        for (const account of found) assertDeletable(principal, account);
+        const partner = await partnerWithRemainingAccounts(trx, ids);
+        if (partner) throw partnerHasAccounts(partner.name);
+        // Every certificate of the accounts goes with them; so do those of the users deleted with them
+        // (their primary account) that another account holds. The rows stay for the CRLs (decision 019).
+        const members = await usersOfPrimaryAccounts(trx, ids);
+        await revokeCertificates(
+          deps,
+          trx,
+          requestActor(c, deps.config),
+          { where: 'account', ids, reason: 'cessationOfOperation' },
+          { where: 'owner', ids: members.map((user) => user.id), reason: 'affiliationChanged' },
+        );
+        // Their enrollments in other accounts stop too; those of the accounts go with them.
+        await cancelPendingEnrollmentsOf(
+          deps,
+          trx,
+          requestActor(c, deps.config),
+          members.map((user) => user.id),
+        );
+        const usersPerAccount = await deleteAccounts(trx, found);
+        for (const account of found) {
+          await auditChange(trx, c, deps, {
+            action: 'DELETE',
+            resourceType: 'ACCOUNT',
+            resourceId: account.id,
+            accountId: account.id,
+            details: {
+              name: account.name,
+              type: account.type,
+              friendly_identifier: account.friendly_identifier,
+              users_deleted: usersPerAccount.get(account.id) ?? 0,
+            },
+          });
+        }
+      });
+      return c.body(null, 204);
+    },
+  );
 
   app.post(
     '/tenant/:id/unlink',
+    describeOperation({
+      tag: 'Accounts',
+      summary:
+        'Unlinks an account from its external identity product, on the typed word UNLINK (manage account).',
+      success: { status: 204, description: 'Account unlinked' },
+      failures: [400, 403, 404, 409, 415],
+      ifMatch: { required: false, current: tenantSchema },
+    }),
     authenticated,
     validateParams(tenantIdParamsSchema),
     validateJson(tenantUnlinkSchema),
@@ -388,12 +477,32 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
       ),
   );
 
-  for (const [path, active] of [
-    ['/tenant/:id/deactivate', false],
-    ['/tenant/:id/activate', true],
+  for (const [path, active, summary, description] of [
+    [
+      '/tenant/:id/deactivate',
+      false,
+      'Deactivates an account and ends its users’ sessions; they may sign in again, holding no permission (manage account; decision 017).',
+      'Account deactivated, or already inactive',
+    ],
+    [
+      '/tenant/:id/activate',
+      true,
+      'Reactivates an account (manage account; decision 017).',
+      'Account active',
+    ],
   ] as const) {
-    app.post(path, authenticated, validateParams(tenantIdParamsSchema), (c) =>
-      accounts.change(c, c.req.valid('param'), changeStatus(c.var.principal, active)),
+    app.post(
+      path,
+      describeOperation({
+        tag: 'Accounts',
+        summary,
+        success: { status: 204, description },
+        failures: [403, 404, 409],
+        ifMatch: { required: true, current: tenantSchema },
+      }),
+      authenticated,
+      validateParams(tenantIdParamsSchema),
+      (c) => accounts.change(c, c.req.valid('param'), changeStatus(c.var.principal, active)),
     );
   }
 
@@ -414,6 +523,14 @@ export function accountFederationRoutes(deps: AppDeps): Hono<AppEnv> {
 
   return new Hono<AppEnv>().put(
     '/tenants/:id/federation',
+    describeOperation({
+      tag: 'Accounts',
+      summary:
+        'Links an account to an account of an external identity product (system scope, manage tenant).',
+      success: { status: 204, description: 'Account linked' },
+      failures: [400, 403, 404, 409, 413, 415],
+      ifMatch: { required: false, current: tenantSchema },
+    }),
     requireAuth(deps),
     requireSystemScope('MANAGE_TENANT'),
     validateParams(tenantIdParamsSchema),

@@ -3,6 +3,7 @@ import { apiPaths } from '../../contract/paths.ts';
 import { assertUserWithinYours } from '../authorization/grants.ts';
 import { assertUserAccess } from '../authorization/user-access.ts';
 import type { Database } from '../db/schema.ts';
+import type { Tag } from '../http/describe-operation.ts';
 import { ApiError } from '../http/errors.ts';
 import { sessionIdOf } from '../identity/authenticate.ts';
 import type { Principal } from '../identity/principal.ts';
@@ -65,6 +66,15 @@ export interface TokenOwners {
   /** Making a token or setting its end date, which may extend it; throws 403. */
   assertMayIssue(principal: Principal, owner: TokenOwner): void;
   location(userId: string, tokenId: string): string;
+  /** How the API reference names and groups these routes: the rest of their description is shared. */
+  reference: {
+    tag: Tag;
+    list: string;
+    create: string;
+    read: string;
+    change: string;
+    revoke: string;
+  };
 }
 
 /** People's tokens: the owner or whoever may change the owner sees and revokes; only the owner makes. */
@@ -74,4 +84,15 @@ export const PERSON_TOKEN_OWNERS: TokenOwners = {
   authorize: assertTokenAccess,
   assertMayIssue: assertMayIssueTokens,
   location: apiPaths.users.apiToken,
+  reference: {
+    tag: 'API tokens',
+    list: "A user's API tokens, newest first, never their values (the user themselves, or view user or any manage-user permission); status=active (the default) leaves out revoked and expired ones.",
+    create:
+      'Makes an API token for the caller themselves, in a signed-in session (403 ownUserOnly, sessionRequired); the answer holds its value, shown this once (Cache-Control: no-store). At most 20 active tokens (409 limitReached); a name taken among tokens not revoked is 409 inUse.',
+    read: 'One API token of a user, without its value; ETag is its version.',
+    change:
+      "Sets an API token's end date (null for none, else after today); its own user only, in a signed-in session, and not once revoked (409).",
+    revoke:
+      'Revokes an API token: its own user, or whoever may change that user and holds every permission they hold (403 userExceedsYours). It stops working on the next request.',
+  },
 };

@@ -1,9 +1,12 @@
 import { Hono } from 'hono';
 import {
   type ApiToken,
+  apiTokenCreatedSchema,
   apiTokenCreateSchema,
   apiTokenListQuerySchema,
+  apiTokenListSchema,
   apiTokenParamsSchema,
+  apiTokenSchema,
   apiTokenUpdateSchema,
 } from '../../contract/schemas/api-tokens.ts';
 import { DEFAULT_LIST_LIMIT } from '../../contract/schemas/common.ts';
@@ -13,6 +16,7 @@ import { updateDetails } from '../audit/change.ts';
 import { USER_NOT_FOUND } from '../authorization/user-reach.ts';
 import { utcDate } from '../dates.ts';
 import type { AppEnv } from '../http/app-env.ts';
+import { describeOperation } from '../http/describe-operation.ts';
 import { entityTag } from '../http/entity-tags.ts';
 import { ApiError } from '../http/errors.ts';
 import { validateJson, validateParams, validateQuery } from '../http/validate.ts';
@@ -53,66 +57,132 @@ export function apiTokenRoutes(deps: AppDeps, owners: TokenOwners = PERSON_TOKEN
   const tokens = versionedResource(deps, tokenKind(deps, owners));
   const userParams = validateParams(userIdParamsSchema);
   const tokenParams = validateParams(apiTokenParamsSchema);
+  const { reference } = owners;
+  const { tag } = reference;
 
   return (
     new Hono<AppEnv>()
-      .get(TOKENS, authenticated, userParams, validateQuery(apiTokenListQuerySchema), async (c) => {
-        const owner = await owners.find(db, c.var.principal, c.req.valid('param').id, false);
-        if (!owner) throw new ApiError(404, USER_NOT_FOUND);
-        owners.authorize(c.var.principal, owner, 'view');
-        const { status = 'active', limit = DEFAULT_LIST_LIMIT, offset = 0 } = c.req.valid('query');
-        return c.json(await listApiTokens(db, owner.id, { status, limit, offset }, deps.now()));
-      })
+      .get(
+        TOKENS,
+        describeOperation({
+          tag,
+          summary: reference.list,
+          success: { status: 200, description: 'API tokens', schema: apiTokenListSchema },
+          failures: [400, 403, 404],
+        }),
+        authenticated,
+        userParams,
+        validateQuery(apiTokenListQuerySchema),
+        async (c) => {
+          const owner = await owners.find(db, c.var.principal, c.req.valid('param').id, false);
+          if (!owner) throw new ApiError(404, USER_NOT_FOUND);
+          owners.authorize(c.var.principal, owner, 'view');
+          const { status = 'active', limit = DEFAULT_LIST_LIMIT, offset = 0 } = c.req.valid('query');
+          return c.json(await listApiTokens(db, owner.id, { status, limit, offset }, deps.now()));
+        },
+      )
       // Not through `versionedResource.create`: the answer is the one place the token's value exists,
       // so it is made here, never stored by the idempotency middleware (`isIdempotencyExempt`), and
       // marked for no cache to keep.
-      .post(TOKENS, authenticated, userParams, validateJson(apiTokenCreateSchema), async (c) => {
-        const principal = c.var.principal;
-        const { name, end_date: endDate } = c.req.valid('json');
-        const now = deps.now();
-        const created = await db.transaction().execute(async (trx) => {
-          const owner = await owners.find(trx, principal, c.req.valid('param').id, true);
-          if (!owner) throw new ApiError(404, USER_NOT_FOUND);
-          owners.assertMayIssue(principal, owner);
-          return issueApiToken(trx, c, deps, owner, { name, endDate }, now);
-        });
-        c.header('Cache-Control', 'no-store');
-        c.header('Location', owners.location(created.user_id, created.id));
-        c.header('ETag', entityTag(created.version));
-        return c.json(created, 201);
-      })
-      .get(TOKEN, authenticated, tokenParams, (c) => tokens.read(c, c.req.valid('param')))
-      .put(TOKEN, authenticated, tokenParams, validateJson(apiTokenUpdateSchema), (c) => {
-        const { end_date: endDate } = c.req.valid('json');
-        return tokens.change(c, c.req.valid('param'), {
-          precondition: 'honoured',
-          permit: ({ row }) => {
-            // Any new end date may extend the token, so only who may make one, in a session, sets one.
-            owners.assertMayIssue(c.var.principal, row.owner);
-            assertNotRevoked(row);
+      .post(
+        TOKENS,
+        describeOperation({
+          tag,
+          summary: reference.create,
+          success: {
+            status: 201,
+            description: 'API token made, with its value',
+            schema: apiTokenCreatedSchema,
+            etag: true,
           },
-          apply: async (trx, { row }, now) => {
-            if (row.end_date === endDate) return null;
-            assertEndDate(endDate, utcDate(now));
-            assertWithinOwnerEndDate(row.owner, endDate);
-            await updateApiTokenEndDate(trx, row.id, endDate);
-            return {
-              action: 'UPDATE',
-              details: updateDetails({ end_date: row.end_date }, { end_date: endDate }, ['end_date']),
-            };
-          },
-        });
-      })
-      .delete(TOKEN, authenticated, tokenParams, (c) =>
-        tokens.change(c, c.req.valid('param'), {
-          precondition: 'honoured',
-          // Revoking twice changes nothing: the first revocation stands, with its time and author.
-          apply: async (trx, { row }, now) => {
-            if (row.revoked_at !== null) return null;
-            await revokeApiToken(trx, row.id, c.var.principal.userId, now);
-            return { action: 'DELETE', details: { name: row.name, user_id: row.user_id } };
-          },
+          failures: [400, 403, 404, 409, 413, 415],
         }),
+        authenticated,
+        userParams,
+        validateJson(apiTokenCreateSchema),
+        async (c) => {
+          const principal = c.var.principal;
+          const { name, end_date: endDate } = c.req.valid('json');
+          const now = deps.now();
+          const created = await db.transaction().execute(async (trx) => {
+            const owner = await owners.find(trx, principal, c.req.valid('param').id, true);
+            if (!owner) throw new ApiError(404, USER_NOT_FOUND);
+            owners.assertMayIssue(principal, owner);
+            return issueApiToken(trx, c, deps, owner, { name, endDate }, now);
+          });
+          c.header('Cache-Control', 'no-store');
+          c.header('Location', owners.location(created.user_id, created.id));
+          c.header('ETag', entityTag(created.version));
+          return c.json(created, 201);
+        },
+      )
+      .get(
+        TOKEN,
+        describeOperation({
+          tag,
+          summary: reference.read,
+          success: { status: 200, description: 'API token', schema: apiTokenSchema, etag: true },
+          failures: [400, 403, 404],
+        }),
+        authenticated,
+        tokenParams,
+        (c) => tokens.read(c, c.req.valid('param')),
+      )
+      .put(
+        TOKEN,
+        describeOperation({
+          tag,
+          summary: reference.change,
+          success: { status: 204, description: 'End date set', etag: true },
+          failures: [400, 403, 404, 409, 413, 415],
+          ifMatch: { required: false, current: apiTokenSchema },
+        }),
+        authenticated,
+        tokenParams,
+        validateJson(apiTokenUpdateSchema),
+        (c) => {
+          const { end_date: endDate } = c.req.valid('json');
+          return tokens.change(c, c.req.valid('param'), {
+            precondition: 'honoured',
+            permit: ({ row }) => {
+              // Any new end date may extend the token, so only who may make one, in a session, sets one.
+              owners.assertMayIssue(c.var.principal, row.owner);
+              assertNotRevoked(row);
+            },
+            apply: async (trx, { row }, now) => {
+              if (row.end_date === endDate) return null;
+              assertEndDate(endDate, utcDate(now));
+              assertWithinOwnerEndDate(row.owner, endDate);
+              await updateApiTokenEndDate(trx, row.id, endDate);
+              return {
+                action: 'UPDATE',
+                details: updateDetails({ end_date: row.end_date }, { end_date: endDate }, ['end_date']),
+              };
+            },
+          });
+        },
+      )
+      .delete(
+        TOKEN,
+        describeOperation({
+          tag,
+          summary: reference.revoke,
+          success: { status: 204, description: 'API token revoked' },
+          failures: [400, 403, 404],
+          ifMatch: { required: false, current: apiTokenSchema },
+        }),
+        authenticated,
+        tokenParams,
+        (c) =>
+          tokens.change(c, c.req.valid('param'), {
+            precondition: 'honoured',
+            // Revoking twice changes nothing: the first revocation stands, with its time and author.
+            apply: async (trx, { row }, now) => {
+              if (row.revoked_at !== null) return null;
+              await revokeApiToken(trx, row.id, c.var.principal.userId, now);
+              return { action: 'DELETE', details: { name: row.name, user_id: row.user_id } };
+            },
+          }),
       )
   );
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { PERSON_TOKEN_OWNERS, type TokenOwner } from '../api-tokens/index.ts';
 import type { Database } from '../db/schema.ts';
+import type { Tag } from '../http/describe-operation.ts';
 import { sessionIdOf } from '../identity/authenticate.ts';
 import type { Principal } from '../identity/principal.ts';
 import type { Access } from '../resources/versioned-resource.ts';
@@ -27,12 +28,20 @@ export interface CertificateOwners {
   ): Promise<CertificateOwner | undefined>;
   /** 403 without the permission `access` needs. */
   authorize(principal: Principal, owner: TokenOwner, access: Access): void;
+  /** How the API reference names and groups the list and the registration: the rest is shared. */
+  reference: { tag: Tag; list: string; register: string };
 }
 
 export const PERSON_CERTIFICATE_OWNERS: CertificateOwners = {
   prefix: '/user',
   find: PERSON_TOKEN_OWNERS.find,
   authorize: PERSON_TOKEN_OWNERS.authorize,
+  reference: {
+    tag: 'Client-authentication certificates',
+    list: "A person's client-authentication certificates, newest first, with status (issued, revoked, expired) and, for issued ones, the platform certificate's id (the person themselves, or view user or any manage-user permission).",
+    register:
+      "Registers a client-authentication certificate for a person (the person, or whoever may change them and holds all they hold), in a signed-in session. Generate: the subject is the person's user name, primary account name and e-mail, never the CSR's; EKU clientAuth. Upload: one X.509 certificate, not expired (400 certificateUnreadable, notOneCertificate, certificateExpired), at most 4 KB (413); one the person already has is 409 inUse.",
+  },
 };
 
 /**

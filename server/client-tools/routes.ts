@@ -2,9 +2,14 @@ import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { type ClientToolList, clientToolFileParamsSchema } from '../../contract/schemas/client-tools.ts';
+import {
+  type ClientToolList,
+  clientToolFileParamsSchema,
+  clientToolListSchema,
+} from '../../contract/schemas/client-tools.ts';
 import type { AppDeps } from '../app-deps.ts';
 import type { AppEnv } from '../http/app-env.ts';
+import { describeOperation } from '../http/describe-operation.ts';
 import { ApiError } from '../http/errors.ts';
 import { type Catalogue, createCatalogue } from './catalogue.ts';
 
@@ -43,39 +48,59 @@ export function clientToolRoutes(
 ): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
-  app.get('/client-tools', async (c) => {
-    const items = await catalogue.list();
-    const body: ClientToolList = { items, total: items.length };
-    return c.json(body);
-  });
+  app.get(
+    '/client-tools',
+    describeOperation({
+      tag: 'Client tools',
+      summary:
+        'Public: the client-tools catalogue, the trust assistant for each operating system and the tools an operator placed in the catalogue directory, with the files present and the SHA-1 and SHA-256 the server computed from them.',
+      success: { status: 200, description: 'Client tools', schema: clientToolListSchema },
+      failures: [],
+    }),
+    async (c) => {
+      const items = await catalogue.list();
+      const body: ClientToolList = { items, total: items.length };
+      return c.json(body);
+    },
+  );
 
-  app.get('/client-tools/:id/:folder/:name', async (c) => {
-    // Anything but a name the scan found is 404, malformed names included: no path is built from input.
-    const params = v.safeParse(clientToolFileParamsSchema, c.req.param());
-    if (!params.success) throw notFound();
-    const { id, folder, name } = params.output;
-    const file = await catalogue.file(id, folder, name);
-    if (file === null) throw notFound();
-    const etag = `"${file.sha256}"`;
-    // A version's file never changes under its address: the packages are reproducible, and an
-    // operator publishes a new version under a new folder.
-    c.header('Cache-Control', 'public, max-age=31536000, immutable');
-    c.header('ETag', etag);
-    if (
-      c.req
-        .header('If-None-Match')
-        ?.split(/\s*,\s*/)
-        .includes(etag)
-    )
-      return c.body(null, 304);
-    c.header('Content-Type', mediaTypeOf(file.name));
-    c.header('Content-Length', String(file.size));
-    c.header('Content-Disposition', `attachment; filename="${file.name}"`);
-    // No file is opened for an answer that has no body.
-    if (c.req.method === 'HEAD') return c.body(null);
-    const stream = Readable.toWeb(createReadStream(file.path)) as ReadableStream<Uint8Array>;
-    return c.body(stream);
-  });
+  app.get(
+    '/client-tools/:id/:folder/:name',
+    describeOperation({
+      tag: 'Client tools',
+      summary:
+        'Public: one file of the catalogue, as an attachment; ETag its SHA-256 (If-None-Match answers 304), cached as immutable. Only names the catalogue lists are served; anything else is 404.',
+      success: { status: 200, description: 'The file', binary: 'application/octet-stream' },
+      failures: [404],
+    }),
+    async (c) => {
+      // Anything but a name the scan found is 404, malformed names included: no path is built from input.
+      const params = v.safeParse(clientToolFileParamsSchema, c.req.param());
+      if (!params.success) throw notFound();
+      const { id, folder, name } = params.output;
+      const file = await catalogue.file(id, folder, name);
+      if (file === null) throw notFound();
+      const etag = `"${file.sha256}"`;
+      // A version's file never changes under its address: the packages are reproducible, and an
+      // operator publishes a new version under a new folder.
+      c.header('Cache-Control', 'public, max-age=31536000, immutable');
+      c.header('ETag', etag);
+      if (
+        c.req
+          .header('If-None-Match')
+          ?.split(/\s*,\s*/)
+          .includes(etag)
+      )
+        return c.body(null, 304);
+      c.header('Content-Type', mediaTypeOf(file.name));
+      c.header('Content-Length', String(file.size));
+      c.header('Content-Disposition', `attachment; filename="${file.name}"`);
+      // No file is opened for an answer that has no body.
+      if (c.req.method === 'HEAD') return c.body(null);
+      const stream = Readable.toWeb(createReadStream(file.path)) as ReadableStream<Uint8Array>;
+      return c.body(stream);
+    },
+  );
 
   return app;
 }

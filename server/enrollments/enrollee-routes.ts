@@ -8,10 +8,14 @@ import {
   type EnrollmentCertificate,
   type EnrollmentStatus,
   enrollmentCertificateRequestSchema,
+  enrollmentCertificateSchema,
   enrollmentCodeParamsSchema,
   type PublicClientAuthIssued,
   type PublicClientAuthOffer,
   type PublicEnrollment,
+  publicClientAuthIssuedSchema,
+  publicClientAuthOfferSchema,
+  publicEnrollmentSchema,
   type Seat,
 } from '../../contract/schemas/enrollments.ts';
 import { featureEnabled } from '../account-features/index.ts';
@@ -23,6 +27,7 @@ import { issueClientAuthCertificate } from '../client-auth/index.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { clientAddress } from '../http/client-address.ts';
+import { describeOperation } from '../http/describe-operation.ts';
 import { ApiError } from '../http/errors.ts';
 import { validateJson, validateParams } from '../http/validate.ts';
 import { checkCodeThrottle, clearCodeFailures, recordWrongCode } from './code-throttle.ts';
@@ -173,112 +178,169 @@ export function enrolleeRoutes(deps: AppDeps): Hono<AppEnv> {
     return profile;
   }
 
-  app.get(BY_CODE, codeParams, async (c) => {
-    const { row } = await judgeCode(c, c.req.valid('param'));
-    assertPending(row, deps.now());
-    const profile = await profilePolicyOf(db, row);
-    const person = row.seat.user_id === null ? undefined : await findPersonName(db, row.seat.user_id);
-    const answer: PublicEnrollment = {
-      id: row.id,
-      status: 'pending',
-      account_name: row.account_name,
-      profile_name: row.profile_name,
-      seat_kind: row.seat.kind,
-      first_name: person?.first_name ?? row.seat.name,
-      last_name: person?.last_name ?? '',
-      email: row.seat.email,
-      subject_rules: profile.policy.subject,
-      key_types: policyKeyTypeNames(profile.policy),
-      code_expires_at: row.code_expires_at.toISOString(),
-    };
-    return c.json(answer);
-  });
+  app.get(
+    BY_CODE,
+    describeOperation({
+      tag: 'Enrollment',
+      summary:
+        "Public: the enrollment as its mailed code opens it, for the enrollment page. An unknown id and a wrong code are both 404 and count against the enrollment (five stop it until a resend) and the client's address (as failed sign-ins do); 429 while either is exhausted, 403 (publicIssuanceDisabled) while the account's public issuance feature is off, 410 once the code expired, 409 once issued, redeemed or cancelled.",
+      success: {
+        status: 200,
+        description: 'The enrollment, for its enrollee',
+        schema: publicEnrollmentSchema,
+      },
+      failures: [400, 403, 404, 409, 410, 429],
+    }),
+    codeParams,
+    async (c) => {
+      const { row } = await judgeCode(c, c.req.valid('param'));
+      assertPending(row, deps.now());
+      const profile = await profilePolicyOf(db, row);
+      const person = row.seat.user_id === null ? undefined : await findPersonName(db, row.seat.user_id);
+      const answer: PublicEnrollment = {
+        id: row.id,
+        status: 'pending',
+        account_name: row.account_name,
+        profile_name: row.profile_name,
+        seat_kind: row.seat.kind,
+        first_name: person?.first_name ?? row.seat.name,
+        last_name: person?.last_name ?? '',
+        email: row.seat.email,
+        subject_rules: profile.policy.subject,
+        key_types: policyKeyTypeNames(profile.policy),
+        code_expires_at: row.code_expires_at.toISOString(),
+      };
+      return c.json(answer);
+    },
+  );
 
   // A certificate issued but not yet in a keystore (the connection broke before the import, or the
   // token moved to another computer) is fetched again to install it later (decision 021 §6).
-  app.get(CERTIFICATE, codeParams, async (c) => {
-    const { row } = await judgeCode(c, c.req.valid('param'));
-    const status = effectiveStatus(row, deps.now());
-    if ((status !== 'issued' && status !== 'redeemed') || row.certificate_id === null) {
-      throw notAsked(status, `The enrollment is ${status}; it has no certificate to install.`);
-    }
-    const certificate = await findEnrollmentCertificate(db, row.certificate_id);
-    if (!certificate) throw new ApiError(409, 'The certificate of the enrollment no longer exists.');
-    return c.json(await certificateAnswer(db, certificate, row));
-  });
+  app.get(
+    CERTIFICATE,
+    describeOperation({
+      tag: 'Enrollment',
+      summary:
+        'Public: the certificate of an issued or redeemed enrollment again, with its chain, to install it in a keystore later (the import failed, or the token moved to another computer). Pending or cancelled is 409, expired 410; the code is judged as for the GET.',
+      success: {
+        status: 200,
+        description: 'The issued certificate, with its chain (issuing CA, root), PEM',
+        schema: enrollmentCertificateSchema,
+      },
+      failures: [400, 403, 404, 409, 410, 429],
+    }),
+    codeParams,
+    async (c) => {
+      const { row } = await judgeCode(c, c.req.valid('param'));
+      const status = effectiveStatus(row, deps.now());
+      if ((status !== 'issued' && status !== 'redeemed') || row.certificate_id === null) {
+        throw notAsked(status, `The enrollment is ${status}; it has no certificate to install.`);
+      }
+      const certificate = await findEnrollmentCertificate(db, row.certificate_id);
+      if (!certificate) throw new ApiError(409, 'The certificate of the enrollment no longer exists.');
+      return c.json(await certificateAnswer(db, certificate, row));
+    },
+  );
 
-  app.post(CERTIFICATE, codeParams, validateJson(enrollmentCertificateRequestSchema), async (c) => {
-    const judged = await judgeCode(c, c.req.valid('param'));
-    const {
-      csr,
-      common_name,
-      enrollment_method,
-      keystore_type,
-      name: _name,
-      end_date: _endDate,
-      ...subject
-    } = c.req.valid('json');
-    const answer = await db.transaction().execute(async (trx) => {
-      const row = await relock(trx, judged.row);
-      const now = deps.now();
-      assertPending(row, now);
-      const profile = await profilePolicyOf(trx, row);
-      const actor = enrolleeActor(row.seat, c, judged.address);
-      // The profile decides the validity and every extension (decision 019); the request gives
-      // the subject values it allows and the key, nothing else of the CSR is taken.
-      const issued = await issueCertificate(deps, trx, actor, {
+  app.post(
+    CERTIFICATE,
+    describeOperation({
+      tag: 'Enrollment',
+      summary:
+        "Public: issues the enrollment's certificate from the enrollee's CSR under the profile's policy, with the subject values the request gives and the policy allows, and moves the enrollment to issued in the same transaction: one certificate per enrollment, a second request is 409. A key or subject the profile refuses is 400 naming the field. The code is judged as for the GET.",
+      success: {
+        status: 201,
+        description: 'Certificate issued, with its chain (issuing CA, root), PEM',
+        schema: enrollmentCertificateSchema,
+      },
+      failures: [400, 403, 404, 409, 410, 413, 415, 429],
+    }),
+    codeParams,
+    validateJson(enrollmentCertificateRequestSchema),
+    async (c) => {
+      const judged = await judgeCode(c, c.req.valid('param'));
+      const {
         csr,
-        policy: profile.policy,
-        subject: { ...subject, common_name },
-        accountId: row.account_id,
-        profile: { id: profile.id, name: profile.name },
-        source: 'enrollment',
-        ownerUserId: row.seat.user_id,
-      });
-      const after = {
-        status: 'issued' as const,
-        certificate_id: issued.row.id,
+        common_name,
         enrollment_method,
         keystore_type,
-      };
-      await updateEnrollment(trx, row.id, { ...after, issued_at: now });
-      await auditChangeBy(trx, actor, deps, {
-        action: 'UPDATE',
-        resourceType: 'ENROLLMENT',
-        resourceId: row.id,
-        accountId: row.account_id,
-        details: updateDetails(
-          { status: 'pending', certificate_id: null, enrollment_method: null, keystore_type: null },
-          after,
-          Object.keys(after),
-        ),
+        name: _name,
+        end_date: _endDate,
+        ...subject
+      } = c.req.valid('json');
+      const answer = await db.transaction().execute(async (trx) => {
+        const row = await relock(trx, judged.row);
+        const now = deps.now();
+        assertPending(row, now);
+        const profile = await profilePolicyOf(trx, row);
+        const actor = enrolleeActor(row.seat, c, judged.address);
+        // The profile decides the validity and every extension (decision 019); the request gives
+        // the subject values it allows and the key, nothing else of the CSR is taken.
+        const issued = await issueCertificate(deps, trx, actor, {
+          csr,
+          policy: profile.policy,
+          subject: { ...subject, common_name },
+          accountId: row.account_id,
+          profile: { id: profile.id, name: profile.name },
+          source: 'enrollment',
+          ownerUserId: row.seat.user_id,
+        });
+        const after = {
+          status: 'issued' as const,
+          certificate_id: issued.row.id,
+          enrollment_method,
+          keystore_type,
+        };
+        await updateEnrollment(trx, row.id, { ...after, issued_at: now });
+        await auditChangeBy(trx, actor, deps, {
+          action: 'UPDATE',
+          resourceType: 'ENROLLMENT',
+          resourceId: row.id,
+          accountId: row.account_id,
+          details: updateDetails(
+            { status: 'pending', certificate_id: null, enrollment_method: null, keystore_type: null },
+            after,
+            Object.keys(after),
+          ),
+        });
+        return certificateAnswer(trx, issued.row, { ...after, profile_name: row.profile_name });
       });
-      return certificateAnswer(trx, issued.row, { ...after, profile_name: row.profile_name });
-    });
-    return c.json(answer, 201);
-  });
+      return c.json(answer, 201);
+    },
+  );
 
-  app.put(REDEEM, codeParams, async (c) => {
-    const judged = await judgeCode(c, c.req.valid('param'));
-    await db.transaction().execute(async (trx) => {
-      const row = await relock(trx, judged.row);
-      if (row.stored_status !== 'issued') {
-        // An expired code does not stop a redeem after the issue (decision 021 §4), so a pending
-        // enrollment past its lifetime is "not issued" here rather than expired.
-        const status = row.stored_status === 'pending' ? 'pending' : effectiveStatus(row, deps.now());
-        throw notAsked(status, `The enrollment is ${status}; only an issued one is redeemed.`);
-      }
-      await updateEnrollment(trx, row.id, { status: 'redeemed', redeemed_at: deps.now() });
-      await auditChangeBy(trx, enrolleeActor(row.seat, c, judged.address), deps, {
-        action: 'UPDATE',
-        resourceType: 'ENROLLMENT',
-        resourceId: row.id,
-        accountId: row.account_id,
-        details: updateDetails({ status: 'issued' }, { status: 'redeemed' }, ['status']),
+  app.put(
+    REDEEM,
+    describeOperation({
+      tag: 'Enrollment',
+      summary:
+        'Public, without a body: the certificate sits in the keystore; the enrollment moves from issued to redeemed, once (409 otherwise). The code is judged as for the GET.',
+      success: { status: 204, description: 'Enrollment redeemed' },
+      failures: [400, 403, 404, 409, 429],
+    }),
+    codeParams,
+    async (c) => {
+      const judged = await judgeCode(c, c.req.valid('param'));
+      await db.transaction().execute(async (trx) => {
+        const row = await relock(trx, judged.row);
+        if (row.stored_status !== 'issued') {
+          // An expired code does not stop a redeem after the issue (decision 021 §4), so a pending
+          // enrollment past its lifetime is "not issued" here rather than expired.
+          const status = row.stored_status === 'pending' ? 'pending' : effectiveStatus(row, deps.now());
+          throw notAsked(status, `The enrollment is ${status}; only an issued one is redeemed.`);
+        }
+        await updateEnrollment(trx, row.id, { status: 'redeemed', redeemed_at: deps.now() });
+        await auditChangeBy(trx, enrolleeActor(row.seat, c, judged.address), deps, {
+          action: 'UPDATE',
+          resourceType: 'ENROLLMENT',
+          resourceId: row.id,
+          accountId: row.account_id,
+          details: updateDetails({ status: 'issued' }, { status: 'redeemed' }, ['status']),
+        });
       });
-    });
-    return c.body(null, 204);
-  });
+      return c.body(null, 204);
+    },
+  );
 
   /**
    * The client certificate asked for the enrollee (decision 033): judged by the code as the other
@@ -300,47 +362,78 @@ export function enrolleeRoutes(deps: AppDeps): Hono<AppEnv> {
     return person;
   }
 
-  app.get(PUBLIC_CLIENT_AUTH_CERTIFICATE, codeParams, async (c) => {
-    const { row } = await judgeCode(c, c.req.valid('param'));
-    const person = await clientAuthOffer(db, row, deps.now());
-    const answer: PublicClientAuthOffer = {
-      status: clientAuthOf(row)?.status ?? 'requested',
-      user_name: person.user_name,
-      account_name: row.account_name,
-    };
-    return c.json(answer);
-  });
+  app.get(
+    PUBLIC_CLIENT_AUTH_CERTIFICATE,
+    describeOperation({
+      tag: 'Enrollment',
+      summary:
+        'Public (decision 033): the client-authentication certificate an administrator asked for the enrollee, in whose user name it is issued, and whether it was made. Nothing asked for, or cancelled, is 409, a pending link expired 410; the code is judged as for the GET of the enrollment.',
+      success: {
+        status: 200,
+        description: 'The client certificate asked for',
+        schema: publicClientAuthOfferSchema,
+      },
+      failures: [400, 403, 404, 409, 410, 429],
+    }),
+    codeParams,
+    async (c) => {
+      const { row } = await judgeCode(c, c.req.valid('param'));
+      const person = await clientAuthOffer(db, row, deps.now());
+      const answer: PublicClientAuthOffer = {
+        status: clientAuthOf(row)?.status ?? 'requested',
+        user_name: person.user_name,
+        account_name: row.account_name,
+      };
+      return c.json(answer);
+    },
+  );
 
   // The enrollee's CSR, made in their browser: the certificate signs the person in once issued, in
   // their name whatever the CSR says, and is theirs alone (decision 033).
-  app.post(PUBLIC_CLIENT_AUTH_CERTIFICATE, codeParams, validateJson(clientAuthGenerateSchema), async (c) => {
-    const judged = await judgeCode(c, c.req.valid('param'));
-    const { csr } = c.req.valid('json');
-    const answer = await db.transaction().execute(async (trx) => {
-      const row = await relock(trx, judged.row);
-      const now = deps.now();
-      const person = await clientAuthOffer(trx, row, now);
-      if (row.client_auth_certificate_id !== null) {
-        throw new ApiError(409, 'The client certificate of this enrollment was made already.');
-      }
-      const actor = enrolleeActor(row.seat, c, judged.address);
-      const { item, issued } = await issueClientAuthCertificate(trx, deps, actor, person, csr, now);
-      await updateEnrollment(trx, row.id, { client_auth_certificate_id: item.id });
-      await auditChangeBy(trx, actor, deps, {
-        action: 'UPDATE',
-        resourceType: 'ENROLLMENT',
-        resourceId: row.id,
-        accountId: row.account_id,
-        details: updateDetails({ client_auth: 'requested' }, { client_auth: 'issued' }, ['client_auth']),
+  app.post(
+    PUBLIC_CLIENT_AUTH_CERTIFICATE,
+    describeOperation({
+      tag: 'Enrollment',
+      summary:
+        "Public (decision 033): issues the client-authentication certificate asked for the enrollee from the CSR their browser made, in the person's name whatever the CSR says, and registers it on the person's client certificates; once per enrollment (409 after). The answer holds no key: it never left the enrollee.",
+      success: {
+        status: 201,
+        description: 'Certificate issued, with its chain (issuing CA, root), PEM',
+        schema: publicClientAuthIssuedSchema,
+      },
+      failures: [400, 403, 404, 409, 410, 413, 415, 429],
+    }),
+    codeParams,
+    validateJson(clientAuthGenerateSchema),
+    async (c) => {
+      const judged = await judgeCode(c, c.req.valid('param'));
+      const { csr } = c.req.valid('json');
+      const answer = await db.transaction().execute(async (trx) => {
+        const row = await relock(trx, judged.row);
+        const now = deps.now();
+        const person = await clientAuthOffer(trx, row, now);
+        if (row.client_auth_certificate_id !== null) {
+          throw new ApiError(409, 'The client certificate of this enrollment was made already.');
+        }
+        const actor = enrolleeActor(row.seat, c, judged.address);
+        const { item, issued } = await issueClientAuthCertificate(trx, deps, actor, person, csr, now);
+        await updateEnrollment(trx, row.id, { client_auth_certificate_id: item.id });
+        await auditChangeBy(trx, actor, deps, {
+          action: 'UPDATE',
+          resourceType: 'ENROLLMENT',
+          resourceId: row.id,
+          accountId: row.account_id,
+          details: updateDetails({ client_auth: 'requested' }, { client_auth: 'issued' }, ['client_auth']),
+        });
+        return {
+          certificate: issued.pem,
+          chain: issued.chain,
+          serial_number: issued.row.serial_number,
+        } satisfies PublicClientAuthIssued;
       });
-      return {
-        certificate: issued.pem,
-        chain: issued.chain,
-        serial_number: issued.row.serial_number,
-      } satisfies PublicClientAuthIssued;
-    });
-    return c.json(answer, 201);
-  });
+      return c.json(answer, 201);
+    },
+  );
 
   return app;
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { DESKTOP_CLIENT_PORT, TRUST_AGENT_PORT } from '../../contract/constants.ts';
 import {
+  apiPaths,
   CONSOLE_BASE_PATH,
   isApiPath,
   isCaPublicationPath,
@@ -11,8 +12,8 @@ import type { ServerConfig } from '../config.ts';
 import { isSecureRequest } from './client-address.ts';
 
 /**
- * No inline scripts or styles (the API reference page included) but the console page's, allowed by
- * their hashes (`consolePagePolicy`); `style-src-attr` allows
+ * No inline scripts or styles but the console page's, allowed by their hashes (`consolePagePolicy`),
+ * and the API reference's styles (`REFERENCE_PAGE_POLICY`, that page only); `style-src-attr` allows
  * the `style` attributes React sets for dynamic sizes. The console talks to the trust agent and the
  * desktop client on their loopback ports, so those origins are the exceptions to `connect-src 'self'`.
  */
@@ -88,20 +89,30 @@ export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000; includeSubDomains';
  * policies of their own: the offline page a stricter one (`offlinePagePolicy`), index.html this one
  * with the hashes of its inline style and script (`consolePagePolicy`).
  */
+const REFERENCE_RENDERER_PATH = new RegExp(`^${apiPaths.apiReference}/scalar-[0-9a-f]{16}\\.js$`);
+
+function isReferenceRendererPath(path: string): boolean {
+  return REFERENCE_RENDERER_PATH.test(path);
+}
+
 export const securityHeaders =
   (config: Pick<ServerConfig, 'trustProxy'>): MiddlewareHandler =>
   async (c, next) => {
     await next();
     const headers = c.res.headers;
-    const ownPolicy = isApiPath(c.req.path) ? null : headers.get('Content-Security-Policy');
+    // The API reference page is the one API path with a policy of its own: its renderer writes
+    // inline styles (server/openapi/reference-page.ts, decision 034).
+    const ownsPolicy = !isApiPath(c.req.path) || c.req.path === apiPaths.apiReference;
+    const ownPolicy = ownsPolicy ? headers.get('Content-Security-Policy') : null;
     headers.set('Content-Security-Policy', ownPolicy ?? CONTENT_SECURITY_POLICY);
     headers.set('X-Content-Type-Options', 'nosniff');
     headers.set('Referrer-Policy', 'no-referrer');
     headers.set('Cross-Origin-Opener-Policy', 'same-origin');
     // CA certificates and CRLs are published for caching (decision 019), and so are client-tool
     // downloads, revalidated by their ETag (304); a refusal of them is not.
+    // So is the reference page's renderer, named by its content.
     const publication =
-      (c.res.status === 200 && isCaPublicationPath(c.req.path)) ||
+      (c.res.status === 200 && (isCaPublicationPath(c.req.path) || isReferenceRendererPath(c.req.path))) ||
       ([200, 304].includes(c.res.status) && isClientToolDownloadPath(c.req.path));
     if (isApiPath(c.req.path) && !publication) headers.set('Cache-Control', 'no-store');
     if (isSecureRequest(c, config)) headers.set('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);

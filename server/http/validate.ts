@@ -4,6 +4,7 @@ import { validator } from 'hono/validator';
 import * as v from 'valibot';
 import type { ValidationCode } from '../../contract/validation.ts';
 import { describeFieldIssue, firstIssue } from '../../contract/validation-text.ts';
+import { describesInput } from './describe-operation.ts';
 import { ApiError } from './errors.ts';
 
 /** Largest request body the API reads; a licence text, the largest legitimate one, is far smaller. */
@@ -84,17 +85,22 @@ export function validateJson<TSchema extends v.GenericSchema>(schema: TSchema) {
     }
     return validate(c, next);
   };
+  describesInput(guarded, 'json', schema);
   return guarded;
 }
 
 /** Validates the query string; the handler reads it with `c.req.valid('query')`. */
 export function validateQuery<TSchema extends v.GenericSchema>(schema: TSchema) {
-  return validator('query', (value: unknown) => parseWith(schema, value));
+  const validate = validator('query', (value: unknown) => parseWith(schema, value));
+  describesInput(validate, 'query', schema);
+  return validate;
 }
 
 /** Validates path parameters; the handler reads them with `c.req.valid('param')`. */
 export function validateParams<TSchema extends v.GenericSchema>(schema: TSchema) {
-  return validator('param', (value: unknown) => parseWith(schema, value));
+  const validate = validator('param', (value: unknown) => parseWith(schema, value));
+  describesInput(validate, 'param', schema);
+  return validate;
 }
 
 function bodyLimitOf(maxSize: number, words: string) {

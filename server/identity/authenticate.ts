@@ -8,6 +8,7 @@ import { effectivePermissions } from '../authorization/grants.ts';
 import { utcDate } from '../dates.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppEnv } from '../http/app-env.ts';
+import { describesAuthentication } from '../http/describe-operation.ts';
 import { ApiError, errorResponse } from '../http/errors.ts';
 import { hashOpaqueToken } from './opaque-tokens.ts';
 import type { Credential, Principal } from './principal.ts';
@@ -216,12 +217,12 @@ export async function callerOf(deps: AppDeps, c: Context<AppEnv>): Promise<Princ
 
 /** Answers 401 unless the request carries a valid access token of a live session or a working API token. */
 export function requireAuth(deps: AppDeps): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+  return describesAuthentication<MiddlewareHandler<AppEnv>>(async (c, next) => {
     const principal = await callerOf(deps, c);
     if (!principal) return unauthenticated(c);
     c.set('principal', principal);
     await next();
-  };
+  });
 }
 
 /**

@@ -5,17 +5,24 @@ import { LICENCE_TYPES } from '../../contract/licences.ts';
 import { APPLICATION_CODES, type ApplicationCode, type PermissionName } from '../../contract/permissions.ts';
 import {
   type AccountLicence,
+  accountLicenceListSchema,
+  accountLicenceSchema,
   licenceAppParamsSchema,
+  licenceChangeResultSchema,
   licenceChangeSchema,
+  licenceDetailsSchema,
   licenceHistoryDetailsQuerySchema,
+  licenceHistoryListSchema,
   licenceHistoryQuerySchema,
   licenceUsageReportSchema,
+  licenceUsageSchema,
 } from '../../contract/schemas/licences.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { auditChange, changesNothing, updateDetails } from '../audit/change.ts';
 import { ACCOUNT_NOT_FOUND } from '../authorization/account-reach.ts';
 import { assertAnyPermission, forbidden } from '../authorization/permissions.ts';
 import type { AppEnv } from '../http/app-env.ts';
+import { describeOperation } from '../http/describe-operation.ts';
 import { assertWellFormedIfMatch, entityTag } from '../http/entity-tags.ts';
 import { ApiError } from '../http/errors.ts';
 import { validateJson, validateParams, validateQuery } from '../http/validate.ts';
@@ -151,27 +158,57 @@ export function licenceAllocationRoutes(deps: AppDeps): Hono<AppEnv> {
 
   return (
     new Hono<AppEnv>()
-      .get('/account/:id/licenses', authenticated, validateParams(accountParamsSchema), async (c) => {
-        const principal = c.var.principal;
-        const account = await findReachableAccount(db, principal, c.req.valid('param').id);
-        if (!account) throw new ApiError(404, ACCOUNT_NOT_FOUND);
-        assertAnyPermission(principal, ANY_LICENCE_PERMISSION);
-        const items = await Promise.all(
-          LICENSED_APPLICATIONS.filter((app) => mayView(principal, app)).map(async (app) =>
-            section(principal, await licenceState(db, account, app, deps.now(), false)),
-          ),
-        );
-        return c.json({ items });
-      })
-      .get('/account/:id/license/usage/:app', authenticated, byApp, async (c) => {
-        const found = await licences.locate(db, c.var.principal, c.req.valid('param'), 'view', false);
-        return c.json(usageOf(found.row.state));
-      })
+      .get(
+        '/account/:id/licenses',
+        describeOperation({
+          tag: 'Licences per account',
+          summary:
+            "An account's licence sections, one per application with licence types whose view or manage licence permission the caller holds, in catalogue order; an account out of reach is 404, no licence permission at all 403.",
+          success: { status: 200, description: 'Licence sections', schema: accountLicenceListSchema },
+          failures: [400, 403, 404],
+        }),
+        authenticated,
+        validateParams(accountParamsSchema),
+        async (c) => {
+          const principal = c.var.principal;
+          const account = await findReachableAccount(db, principal, c.req.valid('param').id);
+          if (!account) throw new ApiError(404, ACCOUNT_NOT_FOUND);
+          assertAnyPermission(principal, ANY_LICENCE_PERMISSION);
+          const items = await Promise.all(
+            LICENSED_APPLICATIONS.filter((app) => mayView(principal, app)).map(async (app) =>
+              section(principal, await licenceState(db, account, app, deps.now(), false)),
+            ),
+          );
+          return c.json({ items });
+        },
+      )
+      .get(
+        '/account/:id/license/usage/:app',
+        describeOperation({
+          tag: 'Licences per account',
+          summary: "An account's use of each type of one application, with its limit and remainder (J-36).",
+          success: { status: 200, description: 'Use', schema: licenceUsageSchema },
+          failures: [400, 403, 404],
+        }),
+        authenticated,
+        byApp,
+        async (c) => {
+          const found = await licences.locate(db, c.var.principal, c.req.valid('param'), 'view', false);
+          return c.json(usageOf(found.row.state));
+        },
+      )
       // J-36: the use of a type its application counts, reported by that application. Only system
       // scope reports (the platform's applications act as service users of the system account):
       // an account's administrators could otherwise lower their own use to free their licence.
       .put(
         '/account/:id/license/usage/:app',
+        describeOperation({
+          tag: 'Licences per account',
+          summary:
+            "The use an application reports of an account's types it counts itself (J-36); metered types are counted by the platform and refused. System scope with the application's manage licence permission; a partner's or the System Account's use is what it allocated (409).",
+          success: { status: 204, description: 'Use stored' },
+          failures: [400, 403, 404, 409, 413, 415],
+        }),
         authenticated,
         byApp,
         validateJson(licenceUsageReportSchema),
@@ -218,9 +255,34 @@ export function licenceAllocationRoutes(deps: AppDeps): Hono<AppEnv> {
           return c.body(null, 204);
         },
       )
-      .get('/account/:id/license/:app', authenticated, byApp, (c) => licences.read(c, c.req.valid('param')))
+      .get(
+        '/account/:id/license/:app',
+        describeOperation({
+          tag: 'Licences per account',
+          summary:
+            "An account's licence of one application (J-06, J-07): each type's total, use, remainder and what the parent can still give; ETag is the version of the account's allocations of the application. The account management application has no rows (J-38).",
+          success: { status: 200, description: 'Licence section', schema: accountLicenceSchema, etag: true },
+          failures: [400, 403, 404],
+        }),
+        authenticated,
+        byApp,
+        (c) => licences.read(c, c.req.valid('param')),
+      )
       .put(
         '/account/:id/license/:app',
+        describeOperation({
+          tag: 'Licences per account',
+          summary:
+            "Adds to, subtracts from or resets an account's allocations of one application (J-11 … J-24, J-32), checked under the pool's row locks; needs manage account and the application's manage licence permission, on an account the caller allocates to (system scope: any but the System Account; a partner: its accounts). Writes a history row per changed type and one audit event. If-Match is required.",
+          success: {
+            status: 200,
+            description: 'Licence and event',
+            schema: licenceChangeResultSchema,
+            etag: true,
+          },
+          failures: [400, 403, 404, 413, 415],
+          ifMatch: { required: true, current: accountLicenceSchema },
+        }),
         authenticated,
         byApp,
         validateJson(licenceChangeSchema),
@@ -290,6 +352,13 @@ export function licenceAllocationRoutes(deps: AppDeps): Hono<AppEnv> {
       // Before `license/limit/:id/:app`, which would take `history` for an application.
       .get(
         '/license/limit/:id/history',
+        describeOperation({
+          tag: 'Licences per account',
+          summary:
+            "A page of an account's licence history (J-41, J-42), newest first unless sorted otherwise, of the applications whose licences the caller sees; each item's date in the asked IANA time zone (UTC without); the actor's name to system scope only (J-43).",
+          success: { status: 200, description: 'History page', schema: licenceHistoryListSchema },
+          failures: [400, 403, 404],
+        }),
         authenticated,
         validateParams(accountParamsSchema),
         validateQuery(licenceHistoryQuerySchema),
@@ -309,6 +378,13 @@ export function licenceAllocationRoutes(deps: AppDeps): Hono<AppEnv> {
       )
       .get(
         '/license/limit/:id/history-details',
+        describeOperation({
+          tag: 'Licences per account',
+          summary:
+            "Every row of an account's licence history, oldest first, for the CSV and the chart; dates in the asked time zone.",
+          success: { status: 200, description: 'History', schema: licenceHistoryListSchema },
+          failures: [400, 403, 404],
+        }),
         authenticated,
         validateParams(accountParamsSchema),
         validateQuery(licenceHistoryDetailsQuerySchema),
@@ -321,36 +397,71 @@ export function licenceAllocationRoutes(deps: AppDeps): Hono<AppEnv> {
           return c.json({ items: rows.map((row) => historyItem(row, principal, zone)), ...total });
         },
       )
-      .get('/license/limit/:id/:app', authenticated, byApp, async (c) => {
-        const found = await licences.locate(db, c.var.principal, c.req.valid('param'), 'view', false);
-        return c.json(usageOf(found.row.state));
-      })
-      .get('/license/details', authenticated, async (c) => {
-        assertSystemScope(c.var.principal, ['VIEW_LICENSE', 'MANAGE_LICENSE']);
-        const licence = await findCurrentLicence(db);
-        if (!licence) throw new ApiError(404, 'No licence is installed.');
-        const payload = storedPayload(licence);
-        const given = await allocatedToChildren(db, await findSystemAccount(db));
-        return c.json({
-          licence_id: licence.licence_id,
-          licensee: licence.licensee,
-          valid_from: licence.valid_from,
-          valid_to: licence.valid_to,
-          pools: LICENSED_APPLICATIONS.flatMap((app) =>
-            LICENCE_TYPES[app].map((type) => ({
-              app_code: app,
-              feature: type.id,
-              limit: systemPoolLimit(payload, app, type.id),
-              allocated: given.get(typeKey(app, type.id)) ?? 0,
-            })),
-          ),
-        });
-      })
-      .get('/license/usage/:app', authenticated, validateParams(appParamsSchema), async (c) => {
-        const { app } = c.req.valid('param');
-        assertSystemScope(c.var.principal, [viewLicencePermission(app), manageLicencePermission(app)]);
-        const system = await findSystemAccount(db);
-        return c.json(usageOf(await licenceState(db, system, app, deps.now(), false)));
-      })
+      .get(
+        '/license/limit/:id/:app',
+        describeOperation({
+          tag: 'Licences per account',
+          summary:
+            "An account's allocations of one application: each type's limit, use and remainder (J-08, J-37).",
+          success: { status: 200, description: 'Allocations', schema: licenceUsageSchema },
+          failures: [400, 403, 404],
+        }),
+        authenticated,
+        byApp,
+        async (c) => {
+          const found = await licences.locate(db, c.var.principal, c.req.valid('param'), 'view', false);
+          return c.json(usageOf(found.row.state));
+        },
+      )
+      .get(
+        '/license/details',
+        describeOperation({
+          tag: 'Licence',
+          summary:
+            "The installed licence and its system pools: each licence type's limit (-1 unlimited) and what the system gave its accounts; system scope with view or manage licence. 404 before a licence is installed.",
+          success: { status: 200, description: 'Licence and pools', schema: licenceDetailsSchema },
+          failures: [403, 404],
+        }),
+        authenticated,
+        async (c) => {
+          assertSystemScope(c.var.principal, ['VIEW_LICENSE', 'MANAGE_LICENSE']);
+          const licence = await findCurrentLicence(db);
+          if (!licence) throw new ApiError(404, 'No licence is installed.');
+          const payload = storedPayload(licence);
+          const given = await allocatedToChildren(db, await findSystemAccount(db));
+          return c.json({
+            licence_id: licence.licence_id,
+            licensee: licence.licensee,
+            valid_from: licence.valid_from,
+            valid_to: licence.valid_to,
+            pools: LICENSED_APPLICATIONS.flatMap((app) =>
+              LICENCE_TYPES[app].map((type) => ({
+                app_code: app,
+                feature: type.id,
+                limit: systemPoolLimit(payload, app, type.id),
+                allocated: given.get(typeKey(app, type.id)) ?? 0,
+              })),
+            ),
+          });
+        },
+      )
+      .get(
+        '/license/usage/:app',
+        describeOperation({
+          tag: 'Licence',
+          summary:
+            "The system-wide use of an application: each type's pool, what the system allocated of it and what remains; system scope with the application's view or manage licence permission.",
+          success: { status: 200, description: 'System use', schema: licenceUsageSchema },
+          failures: [400, 403],
+        }),
+        authenticated,
+        validateParams(appParamsSchema),
+        async (c) => {
+          const { app } = c.req.valid('param');
+          assertSystemScope(c.var.principal, [viewLicencePermission(app), manageLicencePermission(app)]);
+          const system = await findSystemAccount(db);
+          return c.json(usageOf(await licenceState(db, system, app, deps.now(), false)));
+        },
+      )
   );
 }

@@ -1,101 +1,137 @@
-import type { JsonSchema } from './json-schema.ts';
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import type { Context } from 'hono';
+import { apiPaths } from '../../contract/paths.ts';
+import type { AppEnv } from '../http/app-env.ts';
+import { negotiateContentCoding, varyOnAcceptEncoding } from '../http/compression.ts';
 
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
+/**
+ * Scalar's standalone bundle: the renderer, its styles and its search in one script, served from
+ * node_modules by this server, so the page loads nothing from another origin (decision 034).
+ */
+const RENDERER_FILE = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('@scalar/api-reference')),
+  'browser',
+  'standalone.js',
+);
+
+/** The script that starts the renderer on the page, with both documents in its document list. */
+export const REFERENCE_SCRIPT_PATH = `${apiPaths.apiReference}/reference.js`;
+
+const REFERENCE_CONFIGURATION = {
+  sources: [
+    { title: 'Public API', slug: 'public', url: apiPaths.openApi, default: true },
+    { title: 'Console API (internal)', slug: 'console', url: apiPaths.consoleOpenApi },
+  ],
+  // Each of these would reach Scalar's own services (fonts, AI agent, MCP, telemetry, request proxy):
+  // the page talks to this origin only.
+  withDefaultFonts: false,
+  agent: { disabled: true },
+  mcp: { disabled: true },
+  telemetry: false,
+  showDeveloperTools: 'never',
+  hideClientButton: true,
+  documentDownloadType: 'json',
+  persistAuth: false,
+  authentication: { preferredSecurityScheme: 'bearer' },
 };
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char);
+/**
+ * Examples and test requests name the origin the page was opened on, which serves both documents,
+ * rather than the documents' PUBLIC_URL: the policy lets the page connect to its own origin only.
+ */
+export const REFERENCE_SCRIPT = `Scalar.createApiReference('#reference', { ...${JSON.stringify(REFERENCE_CONFIGURATION)}, servers: [{ url: location.origin }] });\n`;
+
+interface Renderer {
+  /** Under the reference page and named by its content, so it is cached for good. */
+  path: string;
+  bytes: Buffer;
+  coded: Record<'br' | 'gzip', Promise<Buffer>>;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+let renderer: Promise<Renderer> | undefined;
+
+/**
+ * The bundle is 4.8 MB as it is: compressed once, in the thread pool, when first asked for (brotli at
+ * quality 9 takes about 0.7 s and leaves 1.2 MB; quality 11 would take 9 s for a tenth less).
+ */
+function loadRenderer(): Promise<Renderer> {
+  renderer ??= readFile(RENDERER_FILE).then((bytes) => {
+    const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
+    return {
+      path: `${apiPaths.apiReference}/scalar-${hash}.js`,
+      bytes,
+      coded: {
+        br: promisify(brotliCompress)(bytes, {
+          params: {
+            [constants.BROTLI_PARAM_QUALITY]: 9,
+            [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength,
+          },
+        }),
+        gzip: promisify(gzip)(bytes, { level: 9 }),
+      },
+    };
+  });
+  return renderer;
 }
 
-function schemaBlock(title: string, schema: unknown): string {
-  return `<details><summary>${escapeHtml(title)}</summary><pre>${escapeHtml(JSON.stringify(schema, null, 2))}</pre></details>`;
-}
-
-function operationSection(path: string, method: string, operation: Record<string, unknown>): string {
-  const security =
-    Array.isArray(operation.security) && operation.security.length > 0 ? 'Bearer token' : 'Public';
-  const parts = [
-    `<h3><span class="method method-${escapeHtml(method)}">${escapeHtml(method.toUpperCase())}</span> <code>${escapeHtml(path)}</code></h3>`,
-    `<p>${escapeHtml(String(operation.summary ?? ''))} <span class="auth">${security}</span></p>`,
-  ];
-  if (Array.isArray(operation.parameters)) parts.push(schemaBlock('Parameters', operation.parameters));
-  const body = isRecord(operation.requestBody) ? operation.requestBody.content : undefined;
-  if (isRecord(body) && isRecord(body['application/json'])) {
-    parts.push(schemaBlock('Request body (application/json)', body['application/json'].schema));
-  }
-  if (isRecord(operation.responses)) {
-    const rows = Object.entries(operation.responses).map(([status, response]) => {
-      const description = isRecord(response) ? String(response.description ?? '') : '';
-      return `<tr><td>${escapeHtml(status)}</td><td>${escapeHtml(description)}</td></tr>`;
-    });
-    parts.push(
-      `<table><thead><tr><th>Status</th><th>Meaning</th></tr></thead><tbody>${rows.join('')}</tbody></table>`,
-    );
-    const success = Object.entries(operation.responses).find(([status]) => status.startsWith('2'))?.[1];
-    const content =
-      isRecord(success) && isRecord(success.content) ? success.content['application/json'] : undefined;
-    if (isRecord(content)) parts.push(schemaBlock('Response body', content.schema));
-  }
-  return `<section class="operation">${parts.join('\n')}</section>`;
+/** Answers the renderer at its hashed path; any other name under the page is not found. */
+export async function sendRenderer(c: Context<AppEnv>): Promise<Response> {
+  const { path: rendererPath, bytes, coded } = await loadRenderer();
+  if (c.req.path !== rendererPath) return c.notFound();
+  const coding = negotiateContentCoding(c.req.header('Accept-Encoding'));
+  const body = coding ? await coded[coding] : bytes;
+  const response = c.body(new Uint8Array(body), 200, {
+    'Content-Type': 'text/javascript; charset=utf-8',
+    'Cache-Control': 'public, max-age=31536000, immutable',
+    ...(coding ? { 'Content-Encoding': coding } : {}),
+  });
+  varyOnAcceptEncoding(response.headers);
+  return response;
 }
 
 /**
- * The human-readable API reference, rendered on the server from the OpenAPI document: plain HTML
- * and one same-origin stylesheet, so it works under the console's CSP without scripts or a CDN.
+ * The page's own policy, stricter than the console's but for inline styles. Scalar makes three
+ * `<style>` elements at run time: its stylesheet takes a nonce (from `meta[property=csp-nonce]`), but
+ * the theme, written by its head manager, and the toasts' styles take none, so a nonce alone leaves
+ * the page without its colours. Inline styles are allowed on this one path (security-headers.ts lets
+ * it keep its policy): the page shows the platform's own documents, and scripts stay same-origin
+ * files, so no injected markup can run code or reach another origin (decision 034).
  */
-export function renderReferencePage(
-  document: JsonSchema,
-  stylesheetHref: string,
-  documentHref: string,
-): string {
-  const info = isRecord(document.info) ? document.info : {};
-  const sections: string[] = [];
-  const paths = isRecord(document.paths) ? document.paths : {};
-  for (const [path, item] of Object.entries(paths)) {
-    if (!isRecord(item)) continue;
-    for (const [method, operation] of Object.entries(item)) {
-      if (isRecord(operation)) sections.push(operationSection(path, method, operation));
-    }
-  }
-  return `<!doctype html>
+export const REFERENCE_PAGE_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+  "form-action 'none'",
+].join('; ');
+
+/** The reference page: the renderer and the script that starts it on both documents. */
+export async function sendReferencePage(c: Context<AppEnv>): Promise<Response> {
+  const { path: rendererPath } = await loadRenderer();
+  c.header('Content-Security-Policy', REFERENCE_PAGE_POLICY);
+  return c.html(`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(String(info.title ?? 'API reference'))}</title>
-<link rel="stylesheet" href="${escapeHtml(stylesheetHref)}">
+<link rel="icon" href="data:,">
+<title>Trust platform API reference</title>
 </head>
 <body>
-<main>
-<h1>${escapeHtml(String(info.title ?? 'API reference'))}</h1>
-<p>${escapeHtml(String(info.description ?? ''))}</p>
-<p><a href="${escapeHtml(documentHref)}">OpenAPI 3.1 document (JSON)</a></p>
-${sections.join('\n')}
-</main>
+<div id="reference"></div>
+<noscript>The reference needs JavaScript. The OpenAPI documents: <a href="${apiPaths.openApi}">public API</a>, <a href="${apiPaths.consoleOpenApi}">console API</a>.</noscript>
+<script src="${rendererPath}"></script>
+<script src="${REFERENCE_SCRIPT_PATH}"></script>
 </body>
 </html>
-`;
+`);
 }
-
-export const REFERENCE_STYLESHEET = `body{font:15px/1.5 system-ui,sans-serif;margin:0;color:#1b1f24;background:#fafbfc}
-main{max-width:960px;margin:0 auto;padding:2rem 1.5rem}
-h1{font-size:1.6rem}
-.operation{background:#fff;border:1px solid #d8dee4;border-radius:6px;padding:1rem 1.25rem;margin:1rem 0}
-h3{font-size:1rem;margin:0 0 .5rem}
-.method{display:inline-block;min-width:4.5rem;text-align:center;border-radius:4px;padding:.1rem .4rem;color:#fff;font-size:.8rem}
-.method-get{background:#1f6feb}.method-post{background:#1a7f37}.method-put{background:#9a6700}.method-delete{background:#cf222e}
-.auth{color:#57606a;font-size:.85rem;margin-left:.5rem}
-table{border-collapse:collapse;margin:.5rem 0}
-td,th{border:1px solid #d8dee4;padding:.25rem .6rem;text-align:left;font-size:.9rem}
-pre{background:#f6f8fa;padding:.75rem;overflow:auto;font-size:.8rem}
-summary{cursor:pointer;margin:.25rem 0}
-`;

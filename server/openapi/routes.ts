@@ -1,19 +1,49 @@
 import { Hono } from 'hono';
 import { apiPaths } from '../../contract/paths.ts';
 import type { AppEnv } from '../http/app-env.ts';
-import { buildOpenApiDocument } from './document.ts';
-import { REFERENCE_STYLESHEET, renderReferencePage } from './reference-page.ts';
+import { describeOperation } from '../http/describe-operation.ts';
+import { buildOpenApiDocuments } from './document.ts';
+import {
+  REFERENCE_SCRIPT,
+  REFERENCE_SCRIPT_PATH,
+  sendReferencePage,
+  sendRenderer,
+} from './reference-page.ts';
 
-const STYLESHEET_PATH = `${apiPaths.apiReference}.css`;
-
-/** The OpenAPI document and its HTML reference, both public and both built once at start. */
-export function openApiRoutes(): Hono<AppEnv> {
-  const document = buildOpenApiDocument();
-  const page = renderReferencePage(document, STYLESHEET_PATH, apiPaths.openApi);
+/**
+ * The two OpenAPI documents and their reference page, all public. The documents are generated from
+ * `app`'s routes when first asked for, once every route is registered.
+ */
+export function openApiRoutes(app: Hono<AppEnv>, publicUrl: string): Hono<AppEnv> {
+  let documents: ReturnType<typeof buildOpenApiDocuments> | undefined;
+  const built = () => {
+    documents ??= buildOpenApiDocuments(app, publicUrl);
+    return documents;
+  };
   return new Hono<AppEnv>()
-    .get(apiPaths.openApi, (c) => c.json(document))
-    .get(apiPaths.apiReference, (c) => c.html(page))
-    .get(STYLESHEET_PATH, (c) =>
-      c.body(REFERENCE_STYLESHEET, 200, { 'Content-Type': 'text/css; charset=utf-8' }),
-    );
+    .get(
+      apiPaths.openApi,
+      describeOperation({
+        tag: 'Reference',
+        summary: 'This document: the public API.',
+        success: { status: 200, description: 'OpenAPI 3.1 document' },
+        failures: [],
+      }),
+      async (c) => c.json((await built()).public),
+    )
+    .get(
+      apiPaths.consoleOpenApi,
+      describeOperation({
+        tag: 'Reference',
+        summary: "This document: the console's own API.",
+        success: { status: 200, description: 'OpenAPI 3.1 document' },
+        failures: [],
+      }),
+      async (c) => c.json((await built()).console),
+    )
+    .get(apiPaths.apiReference, sendReferencePage)
+    .get(REFERENCE_SCRIPT_PATH, (c) =>
+      c.body(REFERENCE_SCRIPT, 200, { 'Content-Type': 'text/javascript; charset=utf-8' }),
+    )
+    .get(`${apiPaths.apiReference}/:file`, sendRenderer);
 }

@@ -42,6 +42,17 @@ export const SERVICE_USER_TOKEN_OWNERS: TokenOwners = {
     sessionIdOf(principal);
   },
   location: apiPaths.serviceUsers.apiToken,
+  reference: {
+    tag: 'Service users',
+    list: "A service user's API tokens, newest first, never their values (view user or any manage-user permission); status=active (the default) leaves out revoked and expired ones.",
+    create:
+      "Makes an API token for a service user (whoever may change it, in a signed-in session); its end date may not pass the service user's. The answer holds its value, shown this once (Cache-Control: no-store).",
+    read: 'One API token of a service user, without its value; ETag is its version.',
+    change:
+      "Sets a service user's API token's end date (whoever may change the service user, in a signed-in session; not past the service user's end date).",
+    revoke:
+      "Revokes a service user's API token (whoever may change the service user); it stops on the next request.",
+  },
 };
 
 /** A service user as the owner of client certificates: the same rules as for its tokens (decision 019). */
@@ -49,4 +60,10 @@ export const SERVICE_USER_CERTIFICATE_OWNERS: CertificateOwners = {
   prefix: '/service-user',
   find: SERVICE_USER_TOKEN_OWNERS.find,
   authorize: SERVICE_USER_TOKEN_OWNERS.authorize,
+  reference: {
+    tag: 'Service users',
+    list: "A service user's client-authentication certificates, newest first (view user or any manage-user permission).",
+    register:
+      'Registers a client-authentication certificate for a service user (whoever may change it), in a signed-in session. Generate: the subject is its user name and primary account name; upload: one X.509 certificate, PEM or DER, not expired, at most 4 KB (413); a duplicate is 409 inUse.',
+  },
 };

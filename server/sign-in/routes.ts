@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import { Hono } from 'hono';
 import {
   type AuthMe,
+  authMeSchema,
   decodeSignInState,
   encodeSignInState,
   type LoginCustomization,
@@ -10,9 +11,12 @@ import {
   loginRequestSchema,
   refreshRequestSchema,
   type StorageSecret,
+  storageSecretSchema,
   type TokenResponse,
+  tokenResponseSchema,
   type VerifyUserResponse,
   verifyUserRequestSchema,
+  verifyUserResponseSchema,
 } from '../../contract/schemas/identity.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { auditChange, updateDetails } from '../audit/change.ts';
@@ -20,6 +24,7 @@ import { recordAuditEvent } from '../audit/record.ts';
 import { requireSystemScope } from '../authorization/permissions.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { clientAddress } from '../http/client-address.ts';
+import { describeOperation } from '../http/describe-operation.ts';
 import { assertWellFormedIfMatch, entityTag } from '../http/entity-tags.ts';
 import { errorResponse } from '../http/errors.ts';
 import { invalidField, validateJson } from '../http/validate.ts';
@@ -110,184 +115,270 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
   // The first sign-in of an unknown user must not be the one that pays for the dummy hash.
   warmUpPasswordHashing();
 
-  app.post('/login/verify', validateJson(verifyUserRequestSchema), (c) => {
-    const { username, state } = c.req.valid('json');
-    // The previous step's error is not carried forward; everything else (return path …) is.
-    const { error: _previousError, ...incoming } = decodeSignInState(state) ?? {};
-    const body: VerifyUserResponse = {
-      next: 'password',
-      state: encodeSignInState({ ...incoming, login_hint: username }),
-    };
-    noStore(c);
-    return c.json(body);
-  });
+  app.post(
+    '/login/verify',
+    describeOperation({
+      tag: 'Sign-in',
+      summary: 'Username step: answers the next step, the same whether or not the user exists.',
+      success: { status: 200, description: 'Next step', schema: verifyUserResponseSchema },
+      failures: [400],
+    }),
+    validateJson(verifyUserRequestSchema),
+    (c) => {
+      const { username, state } = c.req.valid('json');
+      // The previous step's error is not carried forward; everything else (return path …) is.
+      const { error: _previousError, ...incoming } = decodeSignInState(state) ?? {};
+      const body: VerifyUserResponse = {
+        next: 'password',
+        state: encodeSignInState({ ...incoming, login_hint: username }),
+      };
+      noStore(c);
+      return c.json(body);
+    },
+  );
 
-  app.post('/auth/login', validateJson(loginRequestSchema), async (c) => {
-    const { username, password } = c.req.valid('json');
-    const ipAddress = clientAddress(c, config);
-    noStore(c);
+  app.post(
+    '/auth/login',
+    describeOperation({
+      tag: 'Sign-in',
+      summary: 'Password step: issues an access token and sets the refresh and trusted-device cookies.',
+      success: { status: 200, description: 'Signed in', schema: tokenResponseSchema },
+      failures: [400, 401, 429],
+    }),
+    validateJson(loginRequestSchema),
+    async (c) => {
+      const { username, password } = c.req.valid('json');
+      const ipAddress = clientAddress(c, config);
+      noStore(c);
 
-    const user = await findPersonSigningIn(db, username);
-    const devices = await presentedDevices(db, c, config, deps.now());
-    const device = user ? devices.find((known) => known.userId === user.id) : undefined;
-    const attempt = { userName: username, address: ipAddress, deviceId: device?.id ?? null };
+      const user = await findPersonSigningIn(db, username);
+      const devices = await presentedDevices(db, c, config, deps.now());
+      const device = user ? devices.find((known) => known.userId === user.id) : undefined;
+      const attempt = { userName: username, address: ipAddress, deviceId: device?.id ?? null };
 
-    const verdict = await checkSignInThrottle(db, deps.now(), attempt);
-    if (verdict.kind === 'blocked') {
-      c.header('Retry-After', String(verdict.retryAfterSeconds));
-      return errorResponse(c, 429, 'Too many failed sign-in attempts. Try again later.');
-    }
-    if (verdict.delayMs > 0) await sleep(verdict.delayMs);
+      const verdict = await checkSignInThrottle(db, deps.now(), attempt);
+      if (verdict.kind === 'blocked') {
+        c.header('Retry-After', String(verdict.retryAfterSeconds));
+        return errorResponse(c, 429, 'Too many failed sign-in attempts. Try again later.');
+      }
+      if (verdict.delayMs > 0) await sleep(verdict.delayMs);
 
-    // Always one argon2 verification, whatever is wrong, so timing does not tell the cases apart.
-    const hashingClient = verdict.trustedDevice && device ? `device:${device.id}` : `ip:${ipAddress}`;
-    const passwordMatches = await inPasswordHashingTurn(hashingClient, () =>
-      verifyPassword(user?.password_hash ?? null, password),
-    );
-    const failure = signInFailure(user, passwordMatches);
+      // Always one argon2 verification, whatever is wrong, so timing does not tell the cases apart.
+      const hashingClient = verdict.trustedDevice && device ? `device:${device.id}` : `ip:${ipAddress}`;
+      const passwordMatches = await inPasswordHashingTurn(hashingClient, () =>
+        verifyPassword(user?.password_hash ?? null, password),
+      );
+      const failure = signInFailure(user, passwordMatches);
 
-    if (failure !== null || !user) {
-      await db.transaction().execute(async (trx) => {
-        await recordSignInFailure(trx, deps.now(), attempt, verdict);
-        await recordAuditEvent(trx, {
-          action: 'LOGIN_ERROR',
-          status: 'failure',
-          resourceType: 'BASIC_AUTH',
-          resourceId: user?.id ?? null,
-          accountId: user?.primary_account_id ?? null,
-          actorId: user?.id ?? null,
-          actorName: username,
+      if (failure !== null || !user) {
+        await db.transaction().execute(async (trx) => {
+          await recordSignInFailure(trx, deps.now(), attempt, verdict);
+          await recordAuditEvent(trx, {
+            action: 'LOGIN_ERROR',
+            status: 'failure',
+            resourceType: 'BASIC_AUTH',
+            resourceId: user?.id ?? null,
+            accountId: user?.primary_account_id ?? null,
+            actorId: user?.id ?? null,
+            actorName: username,
+            ipAddress,
+            userAgent: c.req.header('User-Agent') ?? null,
+            details: { reason: failure },
+            occurredAt: deps.now(),
+          });
+        });
+        return errorResponse(c, 401, INVALID_CREDENTIALS);
+      }
+
+      const { session, deviceTokens } = await db.transaction().execute(async (trx) => {
+        await clearSignInFailures(trx, attempt);
+        await recordSignInTime(trx, user.id, deps.now());
+        const started = await startSession(trx, deps, {
+          userId: user.id,
           ipAddress,
           userAgent: c.req.header('User-Agent') ?? null,
-          details: { reason: failure },
+        });
+        await recordAuditEvent(trx, {
+          action: 'LOGIN',
+          status: 'success',
+          resourceType: 'BASIC_AUTH',
+          resourceId: user.id,
+          accountId: user.primary_account_id,
+          actorId: user.id,
+          actorName: user.user_name,
+          ipAddress,
+          userAgent: c.req.header('User-Agent') ?? null,
+          details: { session_id: started.sessionId, known_device: device !== undefined },
           occurredAt: deps.now(),
         });
+        return { session: started, deviceTokens: await trustDevice(trx, user.id, devices, deps.now()) };
       });
-      return errorResponse(c, 401, INVALID_CREDENTIALS);
-    }
-
-    const { session, deviceTokens } = await db.transaction().execute(async (trx) => {
-      await clearSignInFailures(trx, attempt);
-      await recordSignInTime(trx, user.id, deps.now());
-      const started = await startSession(trx, deps, {
+      const accessToken = await accessTokenFor(deps, session.sessionId, {
         userId: user.id,
-        ipAddress,
-        userAgent: c.req.header('User-Agent') ?? null,
+        userName: user.user_name,
+        accessScope: accessScopeOf(user.access_scope),
+        primaryAccountId: user.primary_account_id,
       });
-      await recordAuditEvent(trx, {
-        action: 'LOGIN',
-        status: 'success',
-        resourceType: 'BASIC_AUTH',
-        resourceId: user.id,
-        accountId: user.primary_account_id,
-        actorId: user.id,
-        actorName: user.user_name,
-        ipAddress,
-        userAgent: c.req.header('User-Agent') ?? null,
-        details: { session_id: started.sessionId, known_device: device !== undefined },
-        occurredAt: deps.now(),
-      });
-      return { session: started, deviceTokens: await trustDevice(trx, user.id, devices, deps.now()) };
-    });
-    const accessToken = await accessTokenFor(deps, session.sessionId, {
-      userId: user.id,
-      userName: user.user_name,
-      accessScope: accessScopeOf(user.access_scope),
-      primaryAccountId: user.primary_account_id,
-    });
-    setRefreshCookie(c, config, session.refreshToken, deps.now());
-    setDeviceCookie(c, config, deviceTokens);
-    return c.json(tokenBody(accessToken));
-  });
+      setRefreshCookie(c, config, session.refreshToken, deps.now());
+      setDeviceCookie(c, config, deviceTokens);
+      return c.json(tokenBody(accessToken));
+    },
+  );
 
-  app.post('/refresh', validateJson(refreshRequestSchema), async (c) => {
-    const fromBody = c.req.valid('json').refresh_token;
-    const presented = fromBody ?? readRefreshCookie(c, config);
-    noStore(c);
-    if (!presented) {
-      clearRefreshCookie(c, config);
-      return errorResponse(c, 401, INVALID_REFRESH_TOKEN);
-    }
-    const ipAddress = clientAddress(c, config);
-    const outcome = await db.transaction().execute(async (trx) => {
-      const result = await rotateRefreshToken(trx, deps, presented);
-      if (result.kind === 'reused') {
+  app.post(
+    '/refresh',
+    describeOperation({
+      tag: 'Sign-in',
+      summary:
+        'Exchanges the refresh token (cookie or body) for a new pair; a reused token ends the session.',
+      success: { status: 200, description: 'New tokens', schema: tokenResponseSchema },
+      failures: [400, 401],
+    }),
+    validateJson(refreshRequestSchema),
+    async (c) => {
+      const fromBody = c.req.valid('json').refresh_token;
+      const presented = fromBody ?? readRefreshCookie(c, config);
+      noStore(c);
+      if (!presented) {
+        clearRefreshCookie(c, config);
+        return errorResponse(c, 401, INVALID_REFRESH_TOKEN);
+      }
+      const ipAddress = clientAddress(c, config);
+      const outcome = await db.transaction().execute(async (trx) => {
+        const result = await rotateRefreshToken(trx, deps, presented);
+        if (result.kind === 'reused') {
+          await recordAuditEvent(trx, {
+            action: 'LOGOUT',
+            status: 'failure',
+            resourceType: 'USER',
+            resourceId: result.owner.userId,
+            accountId: result.owner.primaryAccountId,
+            actorId: result.owner.userId,
+            actorName: result.owner.userName,
+            ipAddress,
+            userAgent: c.req.header('User-Agent') ?? null,
+            details: { session_id: result.sessionId, reason: 'reuse_detected' },
+            occurredAt: deps.now(),
+          });
+        }
+        return result;
+      });
+      if (outcome.kind !== 'rotated') {
+        clearRefreshCookie(c, config);
+        return errorResponse(c, 401, INVALID_REFRESH_TOKEN);
+      }
+      const accessToken = await accessTokenFor(deps, outcome.sessionId, outcome.owner);
+      setRefreshCookie(c, config, outcome.refreshToken, deps.now());
+      return c.json(tokenBody(accessToken, fromBody === undefined ? undefined : outcome.refreshToken.token));
+    },
+  );
+
+  app.post(
+    '/logout',
+    describeOperation({
+      tag: 'Sign-in',
+      summary: 'Ends the session of the access token and clears the refresh cookie.',
+      success: { status: 204, description: 'Signed out' },
+      failures: [403],
+    }),
+    authenticated,
+    requireSession(),
+    async (c) => {
+      const principal = c.var.principal;
+      const sessionId = sessionIdOf(principal);
+      await db.transaction().execute(async (trx) => {
+        await revokeSession(trx, sessionId, 'logout', deps.now());
         await recordAuditEvent(trx, {
           action: 'LOGOUT',
-          status: 'failure',
+          status: 'success',
           resourceType: 'USER',
-          resourceId: result.owner.userId,
-          accountId: result.owner.primaryAccountId,
-          actorId: result.owner.userId,
-          actorName: result.owner.userName,
-          ipAddress,
+          resourceId: principal.userId,
+          accountId: principal.primaryAccountId,
+          actorId: principal.userId,
+          actorName: principal.userName,
+          ipAddress: clientAddress(c, config),
           userAgent: c.req.header('User-Agent') ?? null,
-          details: { session_id: result.sessionId, reason: 'reuse_detected' },
+          details: { session_id: sessionId },
           occurredAt: deps.now(),
         });
-      }
-      return result;
-    });
-    if (outcome.kind !== 'rotated') {
-      clearRefreshCookie(c, config);
-      return errorResponse(c, 401, INVALID_REFRESH_TOKEN);
-    }
-    const accessToken = await accessTokenFor(deps, outcome.sessionId, outcome.owner);
-    setRefreshCookie(c, config, outcome.refreshToken, deps.now());
-    return c.json(tokenBody(accessToken, fromBody === undefined ? undefined : outcome.refreshToken.token));
-  });
-
-  app.post('/logout', authenticated, requireSession(), async (c) => {
-    const principal = c.var.principal;
-    const sessionId = sessionIdOf(principal);
-    await db.transaction().execute(async (trx) => {
-      await revokeSession(trx, sessionId, 'logout', deps.now());
-      await recordAuditEvent(trx, {
-        action: 'LOGOUT',
-        status: 'success',
-        resourceType: 'USER',
-        resourceId: principal.userId,
-        accountId: principal.primaryAccountId,
-        actorId: principal.userId,
-        actorName: principal.userName,
-        ipAddress: clientAddress(c, config),
-        userAgent: c.req.header('User-Agent') ?? null,
-        details: { session_id: sessionId },
-        occurredAt: deps.now(),
       });
-    });
-    clearRefreshCookie(c, config);
-    return c.body(null, 204);
-  });
+      clearRefreshCookie(c, config);
+      return c.body(null, 204);
+    },
+  );
 
-  app.get('/auth/me', authenticated, (c) => {
-    const principal = c.var.principal;
-    const body: AuthMe = {
-      id: principal.userId,
-      user_name: principal.userName,
-      access_scope: principal.accessScope,
-      primary_account_id: principal.primaryAccountId,
-      session_id: principal.credential.kind === 'session' ? principal.credential.sessionId : null,
-      api_key_id: principal.credential.kind === 'apiToken' ? principal.credential.tokenId : null,
-    };
-    return c.json(body);
-  });
+  app.get(
+    '/auth/me',
+    describeOperation({
+      tag: 'Sign-in',
+      summary: 'The signed-in user.',
+      success: { status: 200, description: 'Signed-in user', schema: authMeSchema },
+      failures: [],
+    }),
+    authenticated,
+    (c) => {
+      const principal = c.var.principal;
+      const body: AuthMe = {
+        id: principal.userId,
+        user_name: principal.userName,
+        access_scope: principal.accessScope,
+        primary_account_id: principal.primaryAccountId,
+        session_id: principal.credential.kind === 'session' ? principal.credential.sessionId : null,
+        api_key_id: principal.credential.kind === 'apiToken' ? principal.credential.tokenId : null,
+      };
+      return c.json(body);
+    },
+  );
 
-  app.get('/storage-secret', authenticated, requireSession(), async (c) => {
-    const body: StorageSecret = { secret: await storageSecretOf(db, c.var.principal.userId) };
-    // A key-wrapping secret: no cache between here and the console may keep it, and it is never logged.
-    noStore(c);
-    return c.json(body);
-  });
+  app.get(
+    '/storage-secret',
+    describeOperation({
+      tag: 'Sign-in',
+      summary:
+        "The signed-in user's storage secret (32 random bytes, base64url), made on first request; the console wraps the keys of its offline data with it. Cache-Control: no-store.",
+      success: { status: 200, description: 'Storage secret', schema: storageSecretSchema },
+      failures: [403],
+    }),
+    authenticated,
+    requireSession(),
+    async (c) => {
+      const body: StorageSecret = { secret: await storageSecretOf(db, c.var.principal.userId) };
+      // A key-wrapping secret: no cache between here and the console may keep it, and it is never logged.
+      noStore(c);
+      return c.json(body);
+    },
+  );
 
-  app.get('/login/customization', async (c) => {
-    const { customization, version } = await readLoginCustomization(db);
-    c.header('ETag', entityTag(version));
-    return c.json(customization);
-  });
+  app.get(
+    '/login/customization',
+    describeOperation({
+      tag: 'Sign-in',
+      summary: 'Logo, footer links and copyright of the sign-in page; ETag is their version ("0" until set).',
+      success: {
+        status: 200,
+        description: 'Sign-in page settings',
+        schema: loginCustomizationSchema,
+        etag: true,
+      },
+      failures: [],
+    }),
+    async (c) => {
+      const { customization, version } = await readLoginCustomization(db);
+      c.header('ETag', entityTag(version));
+      return c.json(customization);
+    },
+  );
 
   app.put(
     '/login/customization',
+    describeOperation({
+      tag: 'Sign-in',
+      summary:
+        'Changes the sign-in page settings (system scope, manage system settings); If-Match is honoured.',
+      success: { status: 200, description: 'Stored settings', schema: loginCustomizationSchema, etag: true },
+      failures: [400, 403, 413, 415],
+      ifMatch: { required: false, current: loginCustomizationSchema },
+    }),
     authenticated,
     requireSystemScope('MANAGE_SYSTEM_SETTINGS'),
     validateJson(loginCustomizationSchema),

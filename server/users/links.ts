@@ -8,6 +8,7 @@ import { type AuditActor, auditChangeBy, updateDetails } from '../audit/change.t
 import type { Database } from '../db/schema.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { clientAddress } from '../http/client-address.ts';
+import { describeOperation } from '../http/describe-operation.ts';
 import { errorResponse } from '../http/errors.ts';
 import { invalidField, validateJson, validateParams } from '../http/validate.ts';
 import { hashOpaqueToken } from '../identity/opaque-tokens.ts';
@@ -111,20 +112,128 @@ export function userLinkRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
 
   const hashingClient = (c: Context<AppEnv>) => `ip:${clientAddress(c, config) ?? 'unknown'}`;
 
-  app.post('/user/:id/verify', userParams, validateJson(userVerifySchema), async (c) => {
-    const { id } = c.req.valid('param');
-    const { verification_code: code, login, password } = c.req.valid('json');
-    const field = 'verification_code';
-    const holder = await findLinkHolder(db, id, code, ['invitation', 'verify_email'], deps.now(), false);
-    if (holder === undefined) throw invalidField(field, 'linkExpired');
-    if (login.trim().toLowerCase() !== holder.user_name_key) throw invalidField('login', 'invalidLogin');
+  app.post(
+    '/user/:id/verify',
+    describeOperation({
+      tag: 'Users',
+      summary:
+        'Public: the mailed code sets the first password (invitation) or, with the current password, verifies the address. Every bad code is 400 linkExpired; a wrong password is 400 wrongPassword and counts against the sign-in throttle (429).',
+      success: { status: 204, description: 'Verified' },
+      failures: [400, 413, 415, 429],
+    }),
+    userParams,
+    validateJson(userVerifySchema),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const { verification_code: code, login, password } = c.req.valid('json');
+      const field = 'verification_code';
+      const holder = await findLinkHolder(db, id, code, ['invitation', 'verify_email'], deps.now(), false);
+      if (holder === undefined) throw invalidField(field, 'linkExpired');
+      if (login.trim().toLowerCase() !== holder.user_name_key) throw invalidField('login', 'invalidLogin');
 
-    if (holder.password_hash === null) {
-      // An invitation: the password is chosen now, under the password rules.
-      const checked = v.safeParse(passwordSchema, password);
-      if (!checked.success) {
-        throw invalidField('password', (checked.issues[0]?.message ?? 'invalidValue') as ValidationCode);
+      if (holder.password_hash === null) {
+        // An invitation: the password is chosen now, under the password rules.
+        const checked = v.safeParse(passwordSchema, password);
+        if (!checked.success) {
+          throw invalidField('password', (checked.issues[0]?.message ?? 'invalidValue') as ValidationCode);
+        }
+        const passwordHash = await inPasswordHashingTurn(hashingClient(c), () => hashPassword(password));
+        await db.transaction().execute(async (trx) => {
+          const now = deps.now();
+          const spent = await spendCode(trx, holder, code, field, now);
+          await trx
+            .updateTable('users')
+            .set((eb) => ({
+              password_hash: passwordHash,
+              password_changed_at: now,
+              email_verified_at: now,
+              updated_at: now,
+              version: eb('version', '+', 1),
+            }))
+            .where('id', '=', spent.id)
+            .execute();
+          const change = {
+            resourceType: 'USER',
+            resourceId: spent.id,
+            accountId: spent.primary_account_id,
+          } as const;
+          await auditChangeBy(trx, actorOf(spent, c, deps.config), deps, {
+            ...change,
+            action: 'UPDATE',
+            details: updateDetails({ email_verified: false }, { email_verified: true }, ['email_verified']),
+          });
+          await auditChangeBy(trx, actorOf(spent, c, deps.config), deps, {
+            ...change,
+            action: 'UPDATE_PASSWORD',
+            details: {},
+          });
+          await enqueueMail(trx, {
+            kind: 'password_changed',
+            userId: spent.id,
+            to: spent.email,
+            requestedBy: null,
+            now,
+          });
+        });
+        deps.mail.nudge();
+        return c.body(null, 204);
       }
+
+      // An address change: the current password proves the person. A wrong one counts against the
+      // link's own budget (decision 031), so whoever reads the mailbox cannot guess the password
+      // through this door, and nobody else's wrong sign-ins keep the real user from confirming.
+      const budget = linkPasswordKey(holder.token_hash);
+      const wait = await passwordCheckWait(db, deps.now(), budget);
+      if (wait > 0) {
+        c.header('Retry-After', String(wait));
+        return errorResponse(c, 429, 'Too many failed attempts. Try again later.');
+      }
+      const matches = await inPasswordHashingTurn(hashingClient(c), () =>
+        verifyPassword(holder.password_hash, password),
+      );
+      if (!matches) {
+        await recordWrongPassword(db, deps.now(), budget);
+        throw invalidField('password', 'wrongPassword');
+      }
+      await db.transaction().execute(async (trx) => {
+        const now = deps.now();
+        const spent = await spendCode(trx, holder, code, field, now);
+        await forgetWrongPasswords(trx, budget);
+        if (spent.email_verified_at !== null) return;
+        await trx
+          .updateTable('users')
+          .set((eb) => ({ email_verified_at: now, updated_at: now, version: eb('version', '+', 1) }))
+          .where('id', '=', spent.id)
+          .execute();
+        await auditChangeBy(trx, actorOf(spent, c, deps.config), deps, {
+          action: 'UPDATE',
+          resourceType: 'USER',
+          resourceId: spent.id,
+          accountId: spent.primary_account_id,
+          details: updateDetails({ email_verified: false }, { email_verified: true }, ['email_verified']),
+        });
+      });
+      return c.body(null, 204);
+    },
+  );
+
+  app.post(
+    '/user/:id/reset-password',
+    describeOperation({
+      tag: 'Users',
+      summary:
+        'Public: the mailed code sets a new password, ends every session of the user and marks the address verified. Every bad code is 400 linkExpired.',
+      success: { status: 204, description: 'Password set' },
+      failures: [400, 413, 415],
+    }),
+    userParams,
+    validateJson(passwordResetSchema),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const { reset_code: code, password } = c.req.valid('json');
+      const field = 'reset_code';
+      const holder = await findLinkHolder(db, id, code, ['reset_password'], deps.now(), false);
+      if (holder === undefined) throw invalidField(field, 'linkExpired');
       const passwordHash = await inPasswordHashingTurn(hashingClient(c), () => hashPassword(password));
       await db.transaction().execute(async (trx) => {
         const now = deps.now();
@@ -134,26 +243,21 @@ export function userLinkRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
           .set((eb) => ({
             password_hash: passwordHash,
             password_changed_at: now,
-            email_verified_at: now,
+            // The link reached this address, which proves it.
+            email_verified_at: eb.fn.coalesce('email_verified_at', eb.val(now)),
             updated_at: now,
             version: eb('version', '+', 1),
           }))
           .where('id', '=', spent.id)
           .execute();
-        const change = {
+        // Whoever knew the old password is signed out everywhere.
+        const ended = await revokeUserSessions(trx, spent.id, 'password_reset', now);
+        await auditChangeBy(trx, actorOf(spent, c, deps.config), deps, {
+          action: 'UPDATE_PASSWORD',
           resourceType: 'USER',
           resourceId: spent.id,
           accountId: spent.primary_account_id,
-        } as const;
-        await auditChangeBy(trx, actorOf(spent, c, deps.config), deps, {
-          ...change,
-          action: 'UPDATE',
-          details: updateDetails({ email_verified: false }, { email_verified: true }, ['email_verified']),
-        });
-        await auditChangeBy(trx, actorOf(spent, c, deps.config), deps, {
-          ...change,
-          action: 'UPDATE_PASSWORD',
-          details: {},
+          details: { sessions_ended: ended },
         });
         await enqueueMail(trx, {
           kind: 'password_changed',
@@ -165,85 +269,6 @@ export function userLinkRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
       });
       deps.mail.nudge();
       return c.body(null, 204);
-    }
-
-    // An address change: the current password proves the person. A wrong one counts against the
-    // link's own budget (decision 031), so whoever reads the mailbox cannot guess the password
-    // through this door, and nobody else's wrong sign-ins keep the real user from confirming.
-    const budget = linkPasswordKey(holder.token_hash);
-    const wait = await passwordCheckWait(db, deps.now(), budget);
-    if (wait > 0) {
-      c.header('Retry-After', String(wait));
-      return errorResponse(c, 429, 'Too many failed attempts. Try again later.');
-    }
-    const matches = await inPasswordHashingTurn(hashingClient(c), () =>
-      verifyPassword(holder.password_hash, password),
-    );
-    if (!matches) {
-      await recordWrongPassword(db, deps.now(), budget);
-      throw invalidField('password', 'wrongPassword');
-    }
-    await db.transaction().execute(async (trx) => {
-      const now = deps.now();
-      const spent = await spendCode(trx, holder, code, field, now);
-      await forgetWrongPasswords(trx, budget);
-      if (spent.email_verified_at !== null) return;
-      await trx
-        .updateTable('users')
-        .set((eb) => ({ email_verified_at: now, updated_at: now, version: eb('version', '+', 1) }))
-        .where('id', '=', spent.id)
-        .execute();
-      await auditChangeBy(trx, actorOf(spent, c, deps.config), deps, {
-        action: 'UPDATE',
-        resourceType: 'USER',
-        resourceId: spent.id,
-        accountId: spent.primary_account_id,
-        details: updateDetails({ email_verified: false }, { email_verified: true }, ['email_verified']),
-      });
-    });
-    return c.body(null, 204);
-  });
-
-  app.post('/user/:id/reset-password', userParams, validateJson(passwordResetSchema), async (c) => {
-    const { id } = c.req.valid('param');
-    const { reset_code: code, password } = c.req.valid('json');
-    const field = 'reset_code';
-    const holder = await findLinkHolder(db, id, code, ['reset_password'], deps.now(), false);
-    if (holder === undefined) throw invalidField(field, 'linkExpired');
-    const passwordHash = await inPasswordHashingTurn(hashingClient(c), () => hashPassword(password));
-    await db.transaction().execute(async (trx) => {
-      const now = deps.now();
-      const spent = await spendCode(trx, holder, code, field, now);
-      await trx
-        .updateTable('users')
-        .set((eb) => ({
-          password_hash: passwordHash,
-          password_changed_at: now,
-          // The link reached this address, which proves it.
-          email_verified_at: eb.fn.coalesce('email_verified_at', eb.val(now)),
-          updated_at: now,
-          version: eb('version', '+', 1),
-        }))
-        .where('id', '=', spent.id)
-        .execute();
-      // Whoever knew the old password is signed out everywhere.
-      const ended = await revokeUserSessions(trx, spent.id, 'password_reset', now);
-      await auditChangeBy(trx, actorOf(spent, c, deps.config), deps, {
-        action: 'UPDATE_PASSWORD',
-        resourceType: 'USER',
-        resourceId: spent.id,
-        accountId: spent.primary_account_id,
-        details: { sessions_ended: ended },
-      });
-      await enqueueMail(trx, {
-        kind: 'password_changed',
-        userId: spent.id,
-        to: spent.email,
-        requestedBy: null,
-        now,
-      });
-    });
-    deps.mail.nudge();
-    return c.body(null, 204);
-  });
+    },
+  );
 }

@@ -7,6 +7,7 @@ import { assertUserAccess } from '../authorization/user-access.ts';
 import { findReachableUser, USER_NOT_FOUND } from '../authorization/user-reach.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppEnv } from '../http/app-env.ts';
+import { describeOperation } from '../http/describe-operation.ts';
 import { ApiError } from '../http/errors.ts';
 import { validateParams } from '../http/validate.ts';
 import { requireAuth } from '../identity/authenticate.ts';
@@ -69,6 +70,16 @@ async function mailTarget(
     .executeTakeFirstOrThrow();
 }
 
+/** The description of a route that queues one mail: they answer alike. */
+function mailRequest(summary: string) {
+  return describeOperation({
+    tag: 'Users',
+    summary,
+    success: { status: 204, description: 'Mail queued' },
+    failures: [400, 403, 404, 409, 429],
+  });
+}
+
 /**
  * The mail an administrator asks for (decision 035 §1, decision 037 §3): resending the invitation or
  * verification link, the password reset, the standard-login invitation, the single sign-on mail,
@@ -127,76 +138,115 @@ export function userMailRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
   };
 
   // The invitation while no password was ever set, else the verification of the current address.
-  app.put('/user/:id/verification', authenticated, userParams, (c) =>
-    sendMail(c, c.req.valid('param').id, 'free', async (target, trx) => {
-      if (target.password_hash === null) return recordMail(trx, c, target, 'invitation');
-      if (target.email_verified_at !== null) {
-        throw new ApiError(409, 'The e-mail address is already verified.');
-      }
-      return recordMail(trx, c, target, 'verify_email');
-    }),
+  app.put(
+    '/user/:id/verification',
+    mailRequest(
+      'Sends the invitation again while the user has no password, else the verification link of the current address; oneself needs no permission. 429 with Retry-After within a minute of the last.',
+    ),
+    authenticated,
+    userParams,
+    (c) =>
+      sendMail(c, c.req.valid('param').id, 'free', async (target, trx) => {
+        if (target.password_hash === null) return recordMail(trx, c, target, 'invitation');
+        if (target.email_verified_at !== null) {
+          throw new ApiError(409, 'The e-mail address is already verified.');
+        }
+        return recordMail(trx, c, target, 'verify_email');
+      }),
   );
 
-  app.put('/user/:id/email', authenticated, userParams, (c) =>
-    sendMail(c, c.req.valid('param').id, 'managed', async (target, trx) => {
-      if (target.email_verified_at === null) {
-        throw new ApiError(409, 'A password reset is sent to a verified address only.', {
-          code: 'emailNotVerified',
+  app.put(
+    '/user/:id/email',
+    mailRequest(
+      'Sends a password-reset link to a user the caller may change, at a verified address only (409 emailNotVerified). 429 with Retry-After within a minute of the last.',
+    ),
+    authenticated,
+    userParams,
+    (c) =>
+      sendMail(c, c.req.valid('param').id, 'managed', async (target, trx) => {
+        if (target.email_verified_at === null) {
+          throw new ApiError(409, 'A password reset is sent to a verified address only.', {
+            code: 'emailNotVerified',
+          });
+        }
+        await auditChange(trx, c, deps, {
+          action: 'SEND_RESET_PASSWORD',
+          resourceType: 'USER',
+          resourceId: target.id,
+          accountId: target.primary_account_id,
+          details: {},
         });
-      }
-      await auditChange(trx, c, deps, {
-        action: 'SEND_RESET_PASSWORD',
-        resourceType: 'USER',
-        resourceId: target.id,
-        accountId: target.primary_account_id,
-        details: {},
-      });
-      return 'reset_password';
-    }),
+        return 'reset_password';
+      }),
   );
 
-  app.put('/user/:id/standard-login', authenticated, userParams, (c) =>
-    sendMail(c, c.req.valid('param').id, 'managed', async (target, trx) => {
-      if (target.password_hash !== null) {
-        throw new ApiError(409, 'The user already signs in with a password.', { code: 'hasPassword' });
-      }
-      return recordMail(trx, c, target, 'standard_login');
-    }),
+  app.put(
+    '/user/:id/standard-login',
+    mailRequest(
+      'Invites a user without a password to set one (409 hasPassword otherwise). 429 with Retry-After within a minute of the last.',
+    ),
+    authenticated,
+    userParams,
+    (c) =>
+      sendMail(c, c.req.valid('param').id, 'managed', async (target, trx) => {
+        if (target.password_hash !== null) {
+          throw new ApiError(409, 'The user already signs in with a password.', { code: 'hasPassword' });
+        }
+        return recordMail(trx, c, target, 'standard_login');
+      }),
   );
 
-  app.put('/user/:id/resendSsoEmail', authenticated, userParams, (c) =>
-    sendMail(c, c.req.valid('param').id, 'managed', async (target, trx) => {
-      if (target.saml_username === null && target.oidc_username === null) {
-        throw new ApiError(409, 'The user has no single sign-on user name.', { code: 'noSingleSignOn' });
-      }
-      return recordMail(trx, c, target, 'sso_sign_in');
-    }),
+  app.put(
+    '/user/:id/resendSsoEmail',
+    mailRequest(
+      'Sends the single sign-on mail again (409 noSingleSignOn without a SAML or OIDC user name). 429 with Retry-After within a minute of the last.',
+    ),
+    authenticated,
+    userParams,
+    (c) =>
+      sendMail(c, c.req.valid('param').id, 'managed', async (target, trx) => {
+        if (target.saml_username === null && target.oidc_username === null) {
+          throw new ApiError(409, 'The user has no single sign-on user name.', { code: 'noSingleSignOn' });
+        }
+        return recordMail(trx, c, target, 'sso_sign_in');
+      }),
   );
 
   // A locked user is unlocked (and told so); otherwise the enrollment is cleared, so the user sets
   // two-factor up again at the next sign-in. Nobody resets their own (G3).
-  app.delete('/user/:id/mfa', authenticated, userParams, (c) =>
-    sendMail(c, c.req.valid('param').id, 'refused', async (target, trx, now) => {
-      const locked = target.mfa_locked_until !== null && target.mfa_locked_until > now;
-      if (!locked && target.mfa_enrolled_at === null) return null;
-      const field = locked ? 'mfa_locked' : 'mfa_enrolled';
-      await trx
-        .updateTable('users')
-        .set((eb) => ({
-          ...(locked ? { mfa_locked_until: null } : { mfa_enrolled_at: null, mfa_locked_until: null }),
-          updated_at: now,
-          version: eb('version', '+', 1),
-        }))
-        .where('id', '=', target.id)
-        .execute();
-      await auditChange(trx, c, deps, {
-        action: 'UPDATE',
-        resourceType: 'USER',
-        resourceId: target.id,
-        accountId: target.primary_account_id,
-        details: updateDetails({ [field]: true }, { [field]: false }, [field]),
-      });
-      return locked ? 'unlock' : 'mfa_reset';
+  app.delete(
+    '/user/:id/mfa',
+    describeOperation({
+      tag: 'Users',
+      summary:
+        'Unlocks a locked user (unlock mail), else clears the two-factor enrollment (set-up mail); never oneself or a stronger user.',
+      success: { status: 204, description: 'Two-factor reset' },
+      failures: [400, 403, 404, 429],
     }),
+    authenticated,
+    userParams,
+    (c) =>
+      sendMail(c, c.req.valid('param').id, 'refused', async (target, trx, now) => {
+        const locked = target.mfa_locked_until !== null && target.mfa_locked_until > now;
+        if (!locked && target.mfa_enrolled_at === null) return null;
+        const field = locked ? 'mfa_locked' : 'mfa_enrolled';
+        await trx
+          .updateTable('users')
+          .set((eb) => ({
+            ...(locked ? { mfa_locked_until: null } : { mfa_enrolled_at: null, mfa_locked_until: null }),
+            updated_at: now,
+            version: eb('version', '+', 1),
+          }))
+          .where('id', '=', target.id)
+          .execute();
+        await auditChange(trx, c, deps, {
+          action: 'UPDATE',
+          resourceType: 'USER',
+          resourceId: target.id,
+          accountId: target.primary_account_id,
+          details: updateDetails({ [field]: true }, { [field]: false }, [field]),
+        });
+        return locked ? 'unlock' : 'mfa_reset';
+      }),
   );
 }

@@ -5,10 +5,14 @@ import {
   type UserApplicationList,
   type UserExists,
   type UserList,
+  userApplicationListSchema,
   userExistsQuerySchema,
+  userExistsSchema,
   userExportQuerySchema,
   userIdParamsSchema,
   userListQuerySchema,
+  userListSchema,
+  userSchema,
   userUpdateSchema,
 } from '../../contract/schemas/users.ts';
 import type { AppDeps } from '../app-deps.ts';
@@ -25,6 +29,7 @@ import { pageAndFilters } from '../db/list-page.ts';
 import type { Database } from '../db/schema.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { writtenCsvResponse } from '../http/csv-stream.ts';
+import { describeOperation } from '../http/describe-operation.ts';
 import { ApiError } from '../http/errors.ts';
 import { validateJson, validateParams, validateQuery } from '../http/validate.ts';
 import { requireAuth, requireSession } from '../identity/authenticate.ts';
@@ -124,38 +129,90 @@ export function userRoutes(deps: AppDeps): Hono<AppEnv> {
   const users = versionedResource(deps, userKind(deps));
   const editableUsers = versionedResource(deps, editableUserKind(deps));
 
-  app.get('/user', authenticated, validateQuery(userListQuerySchema), async (c) => {
-    const { page, filters } = pageAndFilters(c.req.valid('query'), DEFAULT_SORT);
-    await assertListable(db, c.var.principal, filters);
-    const list: UserList = await listUsers(db, c.var.principal, filters, page);
-    return c.json(list);
-  });
+  app.get(
+    '/user',
+    describeOperation({
+      tag: 'Users',
+      summary:
+        'The users the caller reaches (view user or any manage-user permission), filtered, sorted and a page at a time; an account or role filter out of reach is 404.',
+      success: { status: 200, description: 'Users', schema: userListSchema },
+      failures: [400, 403, 404],
+    }),
+    authenticated,
+    validateQuery(userListQuerySchema),
+    async (c) => {
+      const { page, filters } = pageAndFilters(c.req.valid('query'), DEFAULT_SORT);
+      await assertListable(db, c.var.principal, filters);
+      const list: UserList = await listUsers(db, c.var.principal, filters, page);
+      return c.json(list);
+    },
+  );
 
-  app.get('/user/export', authenticated, validateQuery(userExportQuerySchema), async (c) => {
-    const { sort = DEFAULT_SORT, ...filters } = c.req.valid('query');
-    await assertListable(db, c.var.principal, filters);
-    return writtenCsvResponse(c, {
-      header: USER_CSV_HEADER,
-      body: userCsvBody(db, c.var.principal, filters, sort),
-      filename: `users-${utcDate(deps.now())}.csv`,
-    });
-  });
+  app.get(
+    '/user/export',
+    describeOperation({
+      tag: 'Users',
+      summary: 'The same users, filtered and sorted, all of them, as a CSV attachment (text/csv).',
+      success: { status: 200, description: 'CSV file, header row first' },
+      failures: [400, 403, 404],
+    }),
+    authenticated,
+    validateQuery(userExportQuerySchema),
+    async (c) => {
+      const { sort = DEFAULT_SORT, ...filters } = c.req.valid('query');
+      await assertListable(db, c.var.principal, filters);
+      return writtenCsvResponse(c, {
+        header: USER_CSV_HEADER,
+        body: userCsvBody(db, c.var.principal, filters, sort),
+        filename: `users-${utcDate(deps.now())}.csv`,
+      });
+    },
+  );
 
   // Any signed-in person: the own profile checks a new user name with it. User names are unique
   // across the platform, so the answer is the platform's, and it says nothing else about the user.
-  app.get('/user/exists', authenticated, validateQuery(userExistsQuerySchema), async (c) => {
-    const body: UserExists = { exists: await userNameTaken(db, c.req.valid('query').user_name) };
-    return c.json(body);
-  });
+  app.get(
+    '/user/exists',
+    describeOperation({
+      tag: 'Users',
+      summary: 'Whether a user name is taken anywhere on the platform (any signed-in caller).',
+      success: { status: 200, description: 'Whether it exists', schema: userExistsSchema },
+      failures: [400],
+    }),
+    authenticated,
+    validateQuery(userExistsQuerySchema),
+    async (c) => {
+      const body: UserExists = { exists: await userNameTaken(db, c.req.valid('query').user_name) };
+      return c.json(body);
+    },
+  );
 
-  app.get('/user/:id', authenticated, validateParams(userIdParamsSchema), (c) =>
-    users.read(c, c.req.valid('param')),
+  app.get(
+    '/user/:id',
+    describeOperation({
+      tag: 'Users',
+      summary:
+        'The whole record of a user the caller reaches (view user or any manage-user permission); ETag is its version.',
+      success: { status: 200, description: 'User', schema: userSchema, etag: true },
+      failures: [400, 403, 404],
+    }),
+    authenticated,
+    validateParams(userIdParamsSchema),
+    (c) => users.read(c, c.req.valid('param')),
   );
 
   // An administrator's edit and the person's own profile alike (decision 035 §1); queueable offline,
   // so If-Match is required. Members outside the schema (scope, enabled, roles) are dropped unread.
   app.put(
     '/user/:id',
+    describeOperation({
+      tag: 'Users',
+      summary:
+        "Replaces a user's fields (names, user name, e-mail, phone, language, aliases): the person themselves, or whoever may change that user (manage user and the manage permission of its scope) and holds every permission it holds (403 userExceedsYours). Aliases only for system-scope users (400); a taken user name is 409 inUse. A new e-mail address is unverified until its link is used: the user's open links end, a verification goes to the new address and a notice to the old one. Other members (scope, enabled, roles) are ignored.",
+      success: { status: 204, description: 'User changed', etag: true },
+      failures: [400, 403, 404, 409, 413, 415],
+      ifMatch: { required: true, current: userSchema },
+    }),
     authenticated,
     validateParams(userIdParamsSchema),
     validateJson(userUpdateSchema),
@@ -177,6 +234,13 @@ export function userRoutes(deps: AppDeps): Hono<AppEnv> {
   // count against the sign-in throttle; every other session of the user ends.
   app.put(
     '/user/:id/password',
+    describeOperation({
+      tag: 'Users',
+      summary:
+        "Changes the caller's own password (403 ownUserOnly for anyone else), in a signed-in session only (403 sessionRequired). A wrong current password is 400 wrongPassword and counts against the sign-in throttle (429); the new one must differ (samePassword). Every other session of the user ends; a notice is mailed.",
+      success: { status: 204, description: 'Password changed' },
+      failures: [400, 403, 404, 413, 415, 429],
+    }),
     authenticated,
     requireSession(),
     validateParams(userIdParamsSchema),
@@ -187,14 +251,25 @@ export function userRoutes(deps: AppDeps): Hono<AppEnv> {
     },
   );
 
-  app.get('/user/:id/applications', authenticated, validateParams(userIdParamsSchema), async (c) => {
-    const { row } = await users.locate(db, c.var.principal, c.req.valid('param'), 'view', false);
-    const licensed = await licensedApplications(db, deps.now());
-    const items: UserApplicationList['items'] = (await applicationRoles(db, row.id, licensed)).map(
-      ({ appCode, roles }) => ({ ...applicationOf(appCode), roles }),
-    );
-    return c.json({ items, total: items.length } satisfies UserApplicationList);
-  });
+  app.get(
+    '/user/:id/applications',
+    describeOperation({
+      tag: 'Users',
+      summary: 'The licensed applications a user the caller reaches holds a role in, with those roles.',
+      success: { status: 200, description: 'Applications', schema: userApplicationListSchema },
+      failures: [400, 403, 404],
+    }),
+    authenticated,
+    validateParams(userIdParamsSchema),
+    async (c) => {
+      const { row } = await users.locate(db, c.var.principal, c.req.valid('param'), 'view', false);
+      const licensed = await licensedApplications(db, deps.now());
+      const items: UserApplicationList['items'] = (await applicationRoles(db, row.id, licensed)).map(
+        ({ appCode, roles }) => ({ ...applicationOf(appCode), roles }),
+      );
+      return c.json({ items, total: items.length } satisfies UserApplicationList);
+    },
+  );
 
   userLifecycleRoutes(app, deps, users);
   userMailRoutes(app, deps);

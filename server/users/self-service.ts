@@ -11,6 +11,7 @@ import { auditChange, changesNothing, updateDetails } from '../audit/change.ts';
 import { assertUserAccess } from '../authorization/user-access.ts';
 import { findReachableUser, USER_NOT_FOUND } from '../authorization/user-reach.ts';
 import type { AppEnv } from '../http/app-env.ts';
+import { describeOperation } from '../http/describe-operation.ts';
 import { ApiError } from '../http/errors.ts';
 import { invalidField, validateJson, validateParams, validateQuery } from '../http/validate.ts';
 import { requireAuth } from '../identity/authenticate.ts';
@@ -32,6 +33,13 @@ export function userSelfServiceRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
 
   app.put(
     '/user/:id/defaultManager',
+    describeOperation({
+      tag: 'Users',
+      summary:
+        'Sets the application the console opens first: an application context in which the user holds a role. Oneself, or a user the caller may change.',
+      success: { status: 204, description: 'Default application set' },
+      failures: [400, 403, 404],
+    }),
     authenticated,
     userParams,
     validateQuery(defaultManagerQuerySchema),
@@ -70,30 +78,43 @@ export function userSelfServiceRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
     },
   );
 
-  app.put('/user/:id/agreement', authenticated, userParams, validateJson(agreementSchema), async (c) => {
-    const principal = c.var.principal;
-    const { id } = c.req.valid('param');
-    const { locale } = c.req.valid('json');
-    await db.transaction().execute(async (trx) => {
-      const target = await findReachableUser(trx, principal, id, true);
-      if (!target) throw new ApiError(404, USER_NOT_FOUND);
-      if (target.id !== principal.userId) {
-        throw new ApiError(403, 'Only the person themselves accepts the terms.', { code: 'ownUserOnly' });
-      }
-      const now = deps.now();
-      await trx
-        .updateTable('users')
-        .set({ agreement_accepted_at: now, agreement_locale: locale })
-        .where('id', '=', target.id)
-        .execute();
-      await auditChange(trx, c, deps, {
-        action: 'TERMS_AND_CONDITIONS',
-        resourceType: 'USER',
-        resourceId: target.id,
-        accountId: target.primary_account_id,
-        details: { locale },
+  app.put(
+    '/user/:id/agreement',
+    describeOperation({
+      tag: 'Users',
+      summary:
+        'Records that the signed-in person accepts the terms, in the language given; oneself only (403 ownUserOnly).',
+      success: { status: 204, description: 'Terms accepted' },
+      failures: [400, 403, 404, 413, 415],
+    }),
+    authenticated,
+    userParams,
+    validateJson(agreementSchema),
+    async (c) => {
+      const principal = c.var.principal;
+      const { id } = c.req.valid('param');
+      const { locale } = c.req.valid('json');
+      await db.transaction().execute(async (trx) => {
+        const target = await findReachableUser(trx, principal, id, true);
+        if (!target) throw new ApiError(404, USER_NOT_FOUND);
+        if (target.id !== principal.userId) {
+          throw new ApiError(403, 'Only the person themselves accepts the terms.', { code: 'ownUserOnly' });
+        }
+        const now = deps.now();
+        await trx
+          .updateTable('users')
+          .set({ agreement_accepted_at: now, agreement_locale: locale })
+          .where('id', '=', target.id)
+          .execute();
+        await auditChange(trx, c, deps, {
+          action: 'TERMS_AND_CONDITIONS',
+          resourceType: 'USER',
+          resourceId: target.id,
+          accountId: target.primary_account_id,
+          details: { locale },
+        });
       });
-    });
-    return c.body(null, 204);
-  });
+      return c.body(null, 204);
+    },
+  );
 }

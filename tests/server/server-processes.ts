@@ -70,7 +70,7 @@ export async function startProcessPair(baseUrl: string, prefix: string): Promise
     startProcess(url.href, path.join(dataDir, 'a')),
     startProcess(url.href, path.join(dataDir, 'b')),
   ]);
-  await Promise.all(servers.map(waitUntilServing));
+  await Promise.all(servers.map((server) => waitUntilServing(server)));
 
   // Both processes have migrated the database by now; the user is stored as setup would store it.
   const database = await openDatabase({ databaseUrl: baseUrl, schema });

@@ -11,7 +11,6 @@ import type { Organization } from '../../../contract/schemas/organizations.ts';
 import type { ServiceUserCreated } from '../../../contract/schemas/service-users.ts';
 import type { Role } from '../../../contract/schemas/users.ts';
 import { hashOpaqueToken, newOpaqueToken } from '../../../server/identity/opaque-tokens.ts';
-import { OPERATIONS } from '../../../server/openapi/document.ts';
 import { ensureBuiltInRoles } from '../../../server/users/roles.ts';
 import { GOOD_PASSWORD, insertAccount, newTenantForm } from '../accounts/helpers.ts';
 import { csvOf, goodUsers } from '../bulk-import/helpers.ts';
@@ -23,6 +22,7 @@ import { certificateRequest, codeOf } from '../enrollments/helpers.ts';
 import { refreshCookieOf } from '../identity/requests.ts';
 import { TEST_LIMITS } from '../licences/helpers.ts';
 import { PUBLIC_URL } from '../mail/helpers.ts';
+import { documentedOperations } from '../openapi/documented.ts';
 import { contactFields, organizationFields } from '../organizations/requests.ts';
 import { insertTestServiceUser } from '../service-users/helpers.ts';
 import { createTestApp, type TestApp, type TestUser } from '../test-app.ts';
@@ -30,7 +30,7 @@ import { insertCustomRole, insertTestUser } from '../users/helpers.ts';
 
 /**
  * Issue 16: every mutating operation of the API writes an audit event. The operations come from the
- * OpenAPI document (`OPERATIONS`, which tests/server/openapi/operations.test.ts holds equal to the
+ * OpenAPI documents (`OPERATIONS`, which tests/server/openapi/operations.test.ts holds equal to the
  * routes the app serves); each has a case here that makes one real, successful call and finds its
  * event, or an entry in EXEMPT saying why it writes none (decision 023, "Exempt from the trail").
  * A new mutating operation without either fails the first test.
@@ -81,11 +81,12 @@ interface Case {
   run: () => Promise<Prepared>;
 }
 
+const OPERATIONS = await documentedOperations();
 const MUTATING = OPERATIONS.filter((operation) => operation.method !== 'get').map(
   (operation) => `${operation.method} ${operation.path}`,
 );
 const SUCCESS_STATUS = new Map(
-  OPERATIONS.map((operation) => [`${operation.method} ${operation.path}`, operation.success.status]),
+  OPERATIONS.map((operation) => [`${operation.method} ${operation.path}`, operation.successStatus]),
 );
 
 interface SendOptions {

@@ -4,8 +4,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LANGUAGE_NAMES, PLATFORM_LOCALES } from '../../../contract/locales.ts';
 import { apiPaths } from '../../../contract/paths.ts';
 import type { ApiErrorBody } from '../../../contract/schemas/common.ts';
+import { CONTENT_SECURITY_POLICY } from '../../../server/http/security-headers.ts';
 import { MAX_BODY_BYTES } from '../../../server/http/validate.ts';
-import { OPERATIONS } from '../../../server/openapi/document.ts';
+import { REFERENCE_SCRIPT_PATH } from '../../../server/openapi/reference-page.ts';
+import { operationsOf, servedDocuments } from '../openapi/documented.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 
 let harness: TestApp;
@@ -195,35 +197,58 @@ describe('GET locales', () => {
 });
 
 describe('API reference', () => {
-  it('serves an OpenAPI 3.1 document listing every operation', async () => {
-    const response = await request(apiPaths.openApi);
-    expect(response.status).toBe(200);
-    const document = (await response.json()) as {
-      openapi: string;
-      paths: Record<
-        string,
-        Record<string, { requestBody?: { content: Record<string, { schema: unknown }> } }>
-      >;
-    };
-    expect(document.openapi).toBe('3.1.0');
-    for (const operation of OPERATIONS)
-      expect(document.paths[operation.path]?.[operation.method]).toBeDefined();
-    expect(
-      document.paths[apiPaths.setup.user]?.post?.requestBody?.content['application/json']?.schema,
-    ).toMatchObject({
+  it('serves the public and the console API as OpenAPI 3.1 documents, each operation with its schemas', async () => {
+    for (const path of [apiPaths.openApi, apiPaths.consoleOpenApi]) {
+      const response = await request(path);
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as { openapi: string }).openapi).toBe('3.1.0');
+    }
+    const documents = await servedDocuments(harness.app);
+    const operations = [...operationsOf(documents.public), ...operationsOf(documents.console)];
+    expect(operations.length).toBeGreaterThan(150);
+    const setupUser = operations.find(
+      (operation) => operation.method === 'post' && operation.path === apiPaths.setup.user,
+    );
+    const body = setupUser?.described.requestBody as
+      | { content: Record<string, { schema: unknown }> }
+      | undefined;
+    expect(body?.content['application/json']?.schema).toMatchObject({
       type: 'object',
       required: ['first_name', 'last_name', 'email', 'user_name', 'password', 'repeatedPassword'],
       properties: { password: { type: 'string', minLength: 12, maxLength: 255 } },
     });
   });
 
-  it('renders the reference page without scripts or inline styles', async () => {
+  it('renders the reference page with same-origin scripts only and no inline script or style', async () => {
     const response = await request(apiPaths.apiReference);
     expect(response.status).toBe(200);
     const html = await response.text();
-    expect(html).toContain(apiPaths.setup.licence);
-    expect(html).not.toMatch(/<script|<style|style=/i);
-    const stylesheet = await request(`${apiPaths.apiReference}.css`);
-    expect(stylesheet.headers.get('Content-Type')).toContain('text/css');
+    const scripts = [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
+    expect(scripts.map(([, attributes]) => attributes?.match(/src="([^"]+)"/)?.[1])).toEqual([
+      expect.stringMatching(new RegExp(`^${apiPaths.apiReference}/scalar-[0-9a-f]{16}\\.js$`)),
+      REFERENCE_SCRIPT_PATH,
+    ]);
+    expect(scripts.every(([, , text]) => text === '')).toBe(true);
+    expect(html).not.toMatch(/<style|style=/i);
+    // Its own policy: inline styles for the renderer, and still no script but same-origin files and
+    // no connection to another origin; every other API path keeps the strict one.
+    const policy = response.headers.get('Content-Security-Policy') ?? '';
+    expect(policy).toContain("style-src 'self' 'unsafe-inline'");
+    expect(policy).toContain("script-src 'self';");
+    expect(policy).toContain("connect-src 'self';");
+    expect(policy).not.toMatch(/unsafe-eval|script-src[^;]*unsafe-inline/);
+    const document = await request(apiPaths.openApi);
+    expect(document.headers.get('Content-Security-Policy')).toBe(CONTENT_SECURITY_POLICY);
+
+    const renderer = await request(scripts[0]?.[1]?.match(/src="([^"]+)"/)?.[1] ?? '', {
+      headers: { 'Accept-Encoding': 'br' },
+    });
+    expect(renderer.status).toBe(200);
+    expect(renderer.headers.get('Content-Type')).toContain('text/javascript');
+    expect(renderer.headers.get('Content-Encoding')).toBe('br');
+    expect(renderer.headers.get('Cache-Control')).toBe('public, max-age=31536000, immutable');
+    const start = await request(REFERENCE_SCRIPT_PATH);
+    expect(await start.text()).toContain(apiPaths.consoleOpenApi);
+    expect((await request(`${apiPaths.apiReference}/scalar-0000000000000000.js`)).status).toBe(404);
   });
 });

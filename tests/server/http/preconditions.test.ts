@@ -4,6 +4,7 @@ import type { ApiErrorBody } from '../../../contract/schemas/common.ts';
 import type { LoginCustomization } from '../../../contract/schemas/identity.ts';
 import type { Contact, Organization } from '../../../contract/schemas/organizations.ts';
 import { daysFromToday, fixedClock, insertAccount, signedInUser } from '../accounts/helpers.ts';
+import { servedDocuments } from '../openapi/documented.ts';
 import {
   type Caller,
   call,
@@ -311,10 +312,12 @@ describe('API reference', () => {
     >;
   }
   async function operation(path: string, method: string): Promise<Described> {
-    const document = (await (await call(harness, 'GET', apiPaths.openApi)).json()) as {
-      paths: Record<string, Record<string, Described>>;
-    };
-    const found = document.paths[path]?.[method];
+    const documents = await servedDocuments(harness.app);
+    const paths = { ...documents.public.paths, ...documents.console.paths } as Record<
+      string,
+      Record<string, Described>
+    >;
+    const found = paths[path]?.[method];
     if (!found) throw new Error(`${method} ${path} is not described.`);
     return found;
   }

@@ -1,17 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '../../../contract/paths.ts';
-import { OPERATIONS, type Operation } from '../../../server/openapi/document.ts';
 import { insertAccount, signedInUser } from '../accounts/helpers.ts';
+import { type DocumentedOperation, documentedOperations } from '../openapi/documented.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 
 /**
- * Malformed input of every kind, sent to every operation of the OpenAPI document, as the system
+ * Malformed input of every kind, sent to every operation of the OpenAPI documents, as the system
  * administrator (who passes every permission check and so reaches the deepest code) and anonymously.
  * Any answer is fine but a 5xx: bad input is the caller's mistake and must be answered as one.
  */
 
 let harness: TestApp;
 let token: string;
+const OPERATIONS = await documentedOperations();
 
 /** A session of its own for each operation: the sweep signs out, among everything else it sends. */
 async function freshAdministratorToken(): Promise<string> {
@@ -42,9 +43,8 @@ const PATH_VALUES = [
 ];
 
 /** Bodies as raw text, for operations that read one. */
-function malformedBodies(operation: Operation): string[] {
+function malformedBodies(operation: DocumentedOperation): string[] {
   const bodies = ['{', '[]', 'null', '"text"', '1e400', JSON.stringify({ [LONE_SURROGATE]: 'x' })];
-  const entries = (operation.requestBody as { entries?: Record<string, unknown> } | undefined)?.entries ?? {};
   const badValues: unknown[] = [
     LONE_SURROGATE,
     'a\u0000b',
@@ -58,8 +58,8 @@ function malformedBodies(operation: Operation): string[] {
   ];
   // Every field a plain word, so that a body whose one bad field is a string passes the others' rules
   // and reaches whatever stores it.
-  const words = Object.fromEntries(Object.keys(entries).map((key) => [key, 'word']));
-  for (const key of Object.keys(entries)) {
+  const words = Object.fromEntries(operation.bodyFields.map((key) => [key, 'word']));
+  for (const key of operation.bodyFields) {
     for (const value of badValues) {
       bodies.push(JSON.stringify({ [key]: value }));
       bodies.push(JSON.stringify({ ...words, [key]: value }));
@@ -71,9 +71,8 @@ function malformedBodies(operation: Operation): string[] {
 }
 
 /** Query strings, for operations that read one. */
-function malformedQueries(operation: Operation): string[] {
-  const keys = Object.keys(operation.query?.entries ?? {});
-  return keys.flatMap((key) => [
+function malformedQueries(operation: DocumentedOperation): string[] {
+  return operation.queryFields.flatMap((key) => [
     `${key}=%00`,
     `${key}=%ED%A0%80`,
     `${key}=1e400`,
@@ -94,7 +93,12 @@ function pathParameters(path: string): string[] {
   return [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] ?? '');
 }
 
-async function send(operation: Operation, path: string, body: string | undefined, bearer: string | null) {
+async function send(
+  operation: DocumentedOperation,
+  path: string,
+  body: string | undefined,
+  bearer: string | null,
+) {
   const headers: Record<string, string> = {};
   if (bearer) headers.Authorization = `Bearer ${bearer}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
