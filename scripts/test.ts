@@ -7,14 +7,16 @@ import path from 'node:path';
  * `npm test`: every check CI runs, cheapest first, stopping at the first failure so the last lines
  * on screen say what broke. The final line counts steps; test counts come from the runners' reports.
  *
- * The two long steps run side by side: the unit and integration suites mostly keep one core busy (the
- * server suites run their files one after another) and the browser scenarios the other (one browser
- * against one server), so on a two-core machine together they take little more than the longer
- * one. The browser scenarios print as they go; the suites' output is kept and printed once they end.
+ * The long steps run side by side: the unit and integration suites, the same server suites on
+ * PostgreSQL when TEST_DATABASE_URL names one (a second vitest, so they need not wait for the first's
+ * groups: vitest runs a project whose files go one at a time in a group of its own, after the others),
+ * and the browser stories on two workers. On a two-core machine none of them keeps a core busy alone:
+ * the PostgreSQL suites wait on the database, the stories on the browser. The stories print as they
+ * go; the suites' output is kept and printed once they end.
  */
 const reports = mkdtempSync(path.join(tmpdir(), 'trust-console-test-'));
-const vitestReport = path.join(reports, 'vitest.json');
-const vitestLog = path.join(reports, 'vitest.log');
+const POSTGRES_PROJECTS = 'server-postgres*';
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const playwrightReport = path.join(reports, 'playwright.json');
 
 interface Step {
@@ -40,12 +42,26 @@ const serialSteps: Step[] = [
     command: ['tsx', 'scripts/package-agent.ts', '--build-only'],
   },
 ];
+/** A vitest run of the projects `--project` selects, with a JSON report to count its tests from. */
+function vitestStep(name: string, project: string, report: string): Step {
+  return {
+    name,
+    command: [
+      'vitest',
+      'run',
+      `--project=${project}`,
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${path.join(reports, report)}.json`,
+    ],
+    log: path.join(reports, `${report}.log`),
+  };
+}
+
+const vitestReports = onPostgres ? ['vitest', 'vitest-postgres'] : ['vitest'];
 const concurrentSteps: Step[] = [
-  {
-    name: 'unit and integration tests',
-    command: ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`],
-    log: vitestLog,
-  },
+  vitestStep('unit and integration tests', `!${POSTGRES_PROJECTS}`, 'vitest'),
+  ...(onPostgres ? [vitestStep('server tests on PostgreSQL', POSTGRES_PROJECTS, 'vitest-postgres')] : []),
   {
     name: 'browser scenarios',
     command: ['playwright', 'test', '--reporter=list,json'],
@@ -119,16 +135,20 @@ if (failed === 0) {
   failed += outcomes.filter((outcome) => !outcome).length;
 }
 
-const unit = testCounts<{ numPassedTests: number; numFailedTests: number }>(vitestReport, (report) => [
-  report.numPassedTests,
-  report.numFailedTests,
-]);
+const unit = vitestReports.map((report) =>
+  testCounts<{ numPassedTests: number; numFailedTests: number }>(
+    path.join(reports, `${report}.json`),
+    (counts) => [counts.numPassedTests, counts.numFailedTests],
+  ),
+);
 const browser = testCounts<{ stats: { expected: number; flaky: number; unexpected: number } }>(
   playwrightReport,
   ({ stats }) => [stats.expected + stats.flaky, stats.unexpected],
 );
 rmSync(reports, { recursive: true, force: true });
-if (unit) console.info(`vitest: ${unit}`);
+vitestReports.forEach((report, index) => {
+  if (unit[index]) console.info(`${report}: ${unit[index]}`);
+});
 if (browser) console.info(`playwright: ${browser}`);
 console.info(`${passed} passed, ${failed} failed (of ${stepCount} steps)`);
 process.exitCode = failed > 0 ? 1 : 0;

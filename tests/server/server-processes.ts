@@ -70,7 +70,11 @@ export async function startProcessPair(baseUrl: string, prefix: string): Promise
     startProcess(url.href, path.join(dataDir, 'a')),
     startProcess(url.href, path.join(dataDir, 'b')),
   ]);
-  await Promise.all(servers.map((server) => waitUntilServing(server)));
+  // A process that did not start must not outlive the suite that failed on it.
+  await Promise.all(servers.map((server) => waitUntilServing(server))).catch(async (error: unknown) => {
+    await Promise.all(servers.map(stopServerProcess));
+    throw error;
+  });
 
   // Both processes have migrated the database by now; the user is stored as setup would store it.
   const database = await openDatabase({ databaseUrl: baseUrl, schema });
