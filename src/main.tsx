@@ -18,6 +18,10 @@ import type { AppRouter } from './router.ts';
 import { signInPageDetour } from './routes/-sign-in.tsx';
 import { enterSignInPage, SignInStart, startsOnSignIn } from './sign-in-start.tsx';
 
+/** What a change makes stale, per domain: the features' query keys, loaded with the first change. */
+const loadStaleAfter = () =>
+  import('./routes/-stale-after-change.ts').then(({ STALE_AFTER_CHANGE }) => STALE_AFTER_CHANGE);
+
 async function boot(): Promise<void> {
   applyTheme(storedTheme());
   let queryClient: QueryClient | null = null;
@@ -27,7 +31,7 @@ async function boot(): Promise<void> {
         import('./lib/query-client.ts'),
         import('./components/notify.ts'),
       ]);
-      queryClient ??= createQueryClient(notifyError);
+      queryClient ??= createQueryClient(notifyError, loadStaleAfter);
     }
     return queryClient;
   };

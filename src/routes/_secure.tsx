@@ -85,7 +85,8 @@ export const Route = createFileRoute('/_secure')({
     const starting = startSecureSession({
       controller: session,
       queryClient,
-      loadSyncTargets: () => import('./-sync-targets.ts').then(({ SYNC_TARGETS }) => SYNC_TARGETS),
+      loadStaleAfter: () =>
+        import('./-stale-after-change.ts').then(({ STALE_AFTER_CHANGE }) => STALE_AFTER_CHANGE),
     });
     // With a token in memory the start is online whatever else it does (the storage key, the restore):
     // the routes' loaders need not wait for it, so the first screen's data goes out beside the shell's

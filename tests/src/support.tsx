@@ -1,6 +1,6 @@
 import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MutationCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryHistory, createRootRoute, createRouter, RouterProvider } from '@tanstack/react-router';
 import { cleanup, configure, render } from '@testing-library/react';
 import type { ReactNode } from 'react';
@@ -12,6 +12,7 @@ import { setupStatus } from '../../src/features/setup/queries.ts';
 import { clearAccessToken } from '../../src/lib/access-token.ts';
 import { PermissionFlagsProvider } from '../../src/lib/permissions.tsx';
 import { SessionController, SessionProvider } from '../../src/lib/session.ts';
+import { staleAfterMutation } from '../../src/lib/stale-after-change.ts';
 import { createAppRouter } from '../../src/router.ts';
 
 // The first render of a file loads the route chunks through the Vite transform, and the secure
@@ -41,8 +42,15 @@ export function activateEnglish(): void {
   i18n.loadAndActivate({ locale: 'en', messages: {} });
 }
 
+/** The console's table of what a change makes stale, as `main.tsx` hands it to the query client. */
+export const loadStaleAfter = () =>
+  import('../../src/routes/-stale-after-change.ts').then(({ STALE_AFTER_CHANGE }) => STALE_AFTER_CHANGE);
+
 export function testQueryClient(): QueryClient {
-  return new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  return new QueryClient({
+    mutationCache: new MutationCache({ onSettled: staleAfterMutation(loadStaleAfter) }),
+    defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
+  });
 }
 
 type Handler = (request: { body: unknown; url: URL }) => Response | Promise<Response>;

@@ -42,7 +42,7 @@ export function useUpdateAccountFeatures(account: { id: string; name: string }) 
   const { id, name } = account;
   return useMutation({
     mutationKey: accountFeatureMutationKeys.update(id),
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.accountFeatures.byAccount(id) },
     mutationFn: ({ update, ...change }: AccountFeaturesChange) =>
       sendVersionedChange(
         'PUT',
@@ -57,9 +57,7 @@ export function useUpdateAccountFeatures(account: { id: string; name: string }) 
           { queryKey: accountFeatureKeys.detail(id), exact: true },
           (list) => withUpdate(list, update),
         );
-        return;
       }
-      return queryClient.invalidateQueries({ queryKey: accountFeatureKeys.detail(id) });
     },
   });
 }

@@ -76,7 +76,7 @@ export function useCreateOrganization() {
   const owner = useOwner();
   return useMutation({
     mutationKey: organizationMutationKeys.create,
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.organizations.list },
     mutationFn: ({ request, idempotencyKey }: Creation<OrganizationCreate>) => {
       const name = request.name;
       return apiQueueableRequest('POST', apiPaths.organizations.list, {
@@ -96,7 +96,6 @@ export function useCreateOrganization() {
       if (isQueued(created)) return;
       // The detail page opens next: it can show the answer at once instead of asking again.
       queryClient.setQueryData(organizationKeys.detail(created.id), created);
-      return queryClient.invalidateQueries({ queryKey: organizationKeys.lists() });
     },
   });
 }
@@ -108,7 +107,7 @@ export function useUpdateOrganization(organization: Pick<Organization, 'id' | 'n
   const { id, name } = organization;
   return useMutation({
     mutationKey: organizationMutationKeys.update,
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.organizations.byId(id) },
     mutationFn: ({ fields, ...change }: FieldsChange<OrganizationFields>) =>
       sendVersionedChange(
         'PUT',
@@ -127,13 +126,7 @@ export function useUpdateOrganization(organization: Pick<Organization, 'id' | 'n
           }),
         );
         updateListed(queryClient, id, fields);
-        return;
       }
-      return Promise.all([
-        // Exact: the organization's contacts did not change.
-        queryClient.invalidateQueries({ queryKey: organizationKeys.detail(id), exact: true }),
-        queryClient.invalidateQueries({ queryKey: organizationKeys.lists() }),
-      ]).then(() => undefined);
     },
   });
 }
@@ -151,7 +144,7 @@ export function useDeleteOrganization(organization: Pick<Organization, 'id' | 'n
   const { id, name } = organization;
   return useMutation<undefined | QueuedResult, Error, Versioned<OrganizationFields>>({
     mutationKey: organizationMutationKeys.delete,
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.organizations.byId(id) },
     mutationFn: (change) =>
       sendVersionedChange('DELETE', apiPaths.organizations.byId(id), change, {
         owner,
@@ -159,20 +152,9 @@ export function useDeleteOrganization(organization: Pick<Organization, 'id' | 'n
         summary: t`Delete organization ${name}`,
       }),
     onSuccess: (result) => {
-      if (isQueued(result)) return;
-      queryClient.removeQueries({ queryKey: organizationKeys.detail(id) });
-      return queryClient.invalidateQueries({ queryKey: organizationKeys.lists() });
+      if (!isQueued(result)) queryClient.removeQueries({ queryKey: organizationKeys.detail(id) });
     },
   });
-}
-
-/** A contact changes the organization's contact count, which its detail and the lists show. */
-function invalidateContactsOf(queryClient: QueryClient, organizationId: string) {
-  return Promise.all([
-    queryClient.invalidateQueries({ queryKey: organizationKeys.contacts(organizationId), exact: true }),
-    queryClient.invalidateQueries({ queryKey: organizationKeys.detail(organizationId), exact: true }),
-    queryClient.invalidateQueries({ queryKey: organizationKeys.lists() }),
-  ]).then(() => undefined);
 }
 
 type ContactParent = Pick<Organization, 'id' | 'name' | 'account_id'>;
@@ -185,7 +167,7 @@ export function useCreateContact(organization: ContactParent) {
   const organizationName = organization.name;
   return useMutation({
     mutationKey: organizationMutationKeys.createContact,
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.organizations.contacts(organizationId) },
     mutationFn: ({ request, idempotencyKey }: Creation<ContactFields>) => {
       const path = apiPaths.organizations.contacts(organizationId);
       const contactName = `${request.first_name} ${request.last_name}`;
@@ -202,9 +184,8 @@ export function useCreateContact(organization: ContactParent) {
       });
     },
     onSuccess: (created) => {
-      if (isQueued(created)) return;
-      queryClient.setQueryData(organizationKeys.contact(organizationId, created.id), created);
-      return invalidateContactsOf(queryClient, organizationId);
+      if (!isQueued(created))
+        queryClient.setQueryData(organizationKeys.contact(organizationId, created.id), created);
     },
   });
 }
@@ -221,7 +202,7 @@ export function useUpdateContact(
   const contactName = `${contact.first_name} ${contact.last_name}`;
   return useMutation({
     mutationKey: organizationMutationKeys.updateContact,
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.organizations.contact(organizationId, contactId) },
     mutationFn: ({ fields, ...change }: FieldsChange<ContactFields>) =>
       sendVersionedChange(
         'PUT',
@@ -245,10 +226,7 @@ export function useUpdateContact(
             items: list.items.map((item) => (item.id === contactId ? edited(item) : item)),
           }),
         );
-        return;
       }
-      // The contact and the organization's contacts table show what changed; the count did not.
-      return queryClient.invalidateQueries({ queryKey: organizationKeys.contacts(organizationId) });
     },
   });
 }
@@ -265,7 +243,7 @@ export function useDeleteContact(
   const contactName = `${contact.first_name} ${contact.last_name}`;
   return useMutation<undefined | QueuedResult, Error, Versioned<ContactFields>>({
     mutationKey: organizationMutationKeys.deleteContact,
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.organizations.contact(organizationId, contactId) },
     mutationFn: (change) =>
       sendVersionedChange('DELETE', apiPaths.organizations.contact(organizationId, contactId), change, {
         owner,
@@ -273,9 +251,8 @@ export function useDeleteContact(
         summary: t`Delete contact ${contactName}`,
       }),
     onSuccess: (result) => {
-      if (isQueued(result)) return;
-      queryClient.removeQueries({ queryKey: organizationKeys.contact(organizationId, contactId) });
-      return invalidateContactsOf(queryClient, organizationId);
+      if (!isQueued(result))
+        queryClient.removeQueries({ queryKey: organizationKeys.contact(organizationId, contactId) });
     },
   });
 }

@@ -53,7 +53,7 @@ export function useUpdateProfile(profile: Pick<Profile, 'id' | 'primary_account_
   const { id, primary_account_id: accountId } = profile;
   return useMutation({
     mutationKey: profileMutationKeys.update(id),
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.users.byId(id) },
     mutationFn: ({ update, ...change }: ProfileEdit) =>
       sendVersionedChange(
         'PUT',
@@ -61,12 +61,8 @@ export function useUpdateProfile(profile: Pick<Profile, 'id' | 'primary_account_
         { ...change, body: update },
         { owner: id, accountId, summary: t`Edit your profile` },
       ),
-    onSuccess: async (result, { update }) => {
-      if (isQueued(result)) {
-        showQueuedEdit(queryClient, update);
-        return;
-      }
-      await queryClient.invalidateQueries({ queryKey: currentUserKeys.profile(), exact: true });
+    onSuccess: (result, { update }) => {
+      if (isQueued(result)) showQueuedEdit(queryClient, update);
     },
   });
 }
@@ -85,13 +81,11 @@ export function userNameExists(userName: string, signal?: AbortSignal): Promise<
  * form, which shows its own errors. The profile's version moves on with it, so the profile is read again.
  */
 export function useChangePassword(userId: string) {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationKey: profileMutationKeys.changePassword(userId),
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.users.password(userId) },
     mutationFn: (request: PasswordChange) =>
       apiRequest('PUT', apiPaths.users.password(userId), { body: request }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: currentUserKeys.profile(), exact: true }),
   });
 }
 
@@ -110,11 +104,9 @@ export function useResendVerification(userId: string) {
 
 /** PUT user/{own id}/defaultManager?appUrl=: the application one lands in after signing in (O-25). */
 export function useSetDefaultApplication(userId: string) {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationKey: profileMutationKeys.defaultApplication(userId),
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.users.byId(userId) },
     mutationFn: (context: string) => apiRequest('PUT', apiPaths.users.defaultManager(userId, context)),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: currentUserKeys.profile(), exact: true }),
   });
 }

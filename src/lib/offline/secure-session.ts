@@ -22,6 +22,7 @@ import {
 import { featureFlagsQueryOptions, isFeatureFlagsQuery } from '../feature-flags.ts';
 import { offlineMaxAgeMs } from '../query-client.ts';
 import type { SessionController } from '../session.ts';
+import { type LoadStaleAfter, markStaleAfterChange } from '../stale-after-change.ts';
 import { offlineDatabase, onOfflineDataDiscarded } from './database.ts';
 import { connectOutbox, postOutboxCommand } from './outbox-client.ts';
 import {
@@ -31,7 +32,6 @@ import {
   subscribePersistedQueries,
 } from './persister.ts';
 import { setOutboxOwner } from './queueable-request.ts';
-import { queryKeysAffectedBy, type SyncTarget } from './sync-targets.ts';
 import {
   createStorageKey,
   destroyOtherOwners,
@@ -82,10 +82,10 @@ export interface SecureSessionSetup {
   queryClient: QueryClient;
   /**
    * Which cached queries a change leaving the outbox makes stale: the app's one table, which imports
-   * every queueable feature's query keys and so is fetched with the first change that lands, not
-   * with the first screen.
+   * every feature's query keys and so is fetched with the first change that lands, not with the
+   * first screen.
    */
-  loadSyncTargets: () => Promise<readonly SyncTarget[]>;
+  loadStaleAfter: LoadStaleAfter;
 }
 
 interface ActiveSession extends SecureSessionSetup {
@@ -234,12 +234,8 @@ function connect(session: ActiveSession): void {
   // What a change reaching the server changed, or what a discarded one showed on the cached data.
   const readAgain = (url: string) => {
     void session
-      .loadSyncTargets()
-      .then((targets) => {
-        for (const queryKey of queryKeysAffectedBy(targets, url)) {
-          void session.queryClient.invalidateQueries({ queryKey });
-        }
-      })
+      .loadStaleAfter()
+      .then((table) => markStaleAfterChange(session.queryClient, table, url))
       // Its code out of reach (offline before the worker cached it): the screens read again when
       // their data goes stale, as without a change.
       .catch(() => undefined);

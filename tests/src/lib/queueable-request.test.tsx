@@ -19,7 +19,7 @@ import {
 } from '../../../src/lib/offline/queueable-request.ts';
 import { createQueryClient, screenDataOf } from '../../../src/lib/query-client.ts';
 import { organizationFixture, profileFixture } from '../fixtures.ts';
-import { activateEnglish, apiError, json, mockApi, outboxBase } from '../support.tsx';
+import { activateEnglish, apiError, json, loadStaleAfter, mockApi, outboxBase } from '../support.tsx';
 import { stubServiceWorker } from './offline/offline-support.ts';
 
 const ORGANIZATION = organizationFixture({
@@ -181,7 +181,7 @@ describe('queueable organization edit', () => {
 
 describe('the console query client', () => {
   it('always sends mutations, even offline: the outbox is the only queue', async () => {
-    const queryClient = createQueryClient(() => undefined);
+    const queryClient = createQueryClient(() => undefined, loadStaleAfter);
     expect(queryClient.getDefaultOptions().mutations?.networkMode).toBe('always');
     onlineManager.setOnline(false);
     const { result } = renderHook(() => useMutation({ mutationFn: () => Promise.resolve('sent') }), {
@@ -192,7 +192,7 @@ describe('the console query client', () => {
   });
 
   it('answers a screen cached data offline without waiting for the network', async () => {
-    const queryClient = createQueryClient(() => undefined);
+    const queryClient = createQueryClient(() => undefined, loadStaleAfter);
     queryClient.setQueryData(['cached'], 'kept', { updatedAt: 1 });
     onlineManager.setOnline(false);
     let fetched = false;

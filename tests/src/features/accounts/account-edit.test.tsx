@@ -4,6 +4,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { accountQueryOptions } from '../../../../src/features/accounts/queries.ts';
+import { auditLogKeys } from '../../../../src/features/audit-log/queries.ts';
 import { today } from '../../../../src/lib/dates.ts';
 import { setOutboxOwner } from '../../../../src/lib/offline/queueable-request.ts';
 import { CUSTOMER_ID, customerFixture, profileFixture } from '../../fixtures.ts';
@@ -186,6 +187,19 @@ describe('edit account', () => {
       locale: 'de_DE',
       service_period: { from: '2026-01-15', to: '2099-06-30' },
     });
+  });
+
+  it('makes the audit log stale with an online edit, as the same edit replayed from the outbox does', async () => {
+    accountsApi({ extra: { [`PUT ${BASE}/tenant/${CUSTOMER_ID}`]: () => noContent() } });
+    const { queryClient } = renderApp(EDIT_PATH);
+    const user = await openForm();
+    // The audit log was read earlier in the visit; the edit is recorded there by the server.
+    const auditLogList = [...auditLogKeys.lists(), { page: 1 }];
+    queryClient.setQueryData(auditLogList, { items: [], total: 0 });
+    await user.type(field('Account name'), ' Group');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Account edited.')).toBeTruthy();
+    await waitFor(() => expect(queryClient.getQueryState(auditLogList)?.isInvalidated).toBe(true));
   });
 
   it('lets an expired account be renamed while it keeps its past end date', async () => {

@@ -28,7 +28,8 @@ import { freshIndexedDb, randomSecret, stubServiceWorker } from './offline-suppo
 const ALICE = profileFixture();
 const BOB = profileFixture({ id: 'c0a80101-0000-4000-8000-0000000000b0', first_name: 'Bob' });
 /** The one table the secure layout starts the offline support with. */
-const SYNC_TARGETS = [{ prefix: '/account/ui-api/v1/organizations', queryKeys: [['organizations']] }];
+const STALE_AFTER = [{ paths: '/account/ui-api/v1/organizations', queryKeys: [['organizations']] }];
+const noStaleAfter = () => Promise.resolve([]);
 const TOKENS = { access_token: 'token-1', expires_at: '2999-01-01T00:00:00Z' };
 
 function onlineApi(profile: Profile, secret: string) {
@@ -55,7 +56,7 @@ function noNetwork() {
 /** A page's start with a session, as the secure layout and its loader make it, then closed. */
 async function signedInPage(profile: Profile, secret: string): Promise<QueryClient> {
   onlineApi(profile, secret);
-  const queryClient = createQueryClient(() => undefined);
+  const queryClient = createQueryClient(() => undefined, noStaleAfter);
   expect(await startSecureSession(setupOf(queryClient))).toBe('online');
   await queryClient.ensureQueryData(permissionsQueryOptions(profile.access_scope, ACCOUNT_ID));
   await queryClient.ensureQueryData(applicationsQueryOptions(ACCOUNT_ID));
@@ -69,7 +70,7 @@ let session = new SessionController({ ended: () => undefined, lost });
 
 /** What the secure layout starts the offline support with. */
 function setupOf(queryClient: QueryClient) {
-  return { controller: session, queryClient, loadSyncTargets: () => Promise.resolve(SYNC_TARGETS) };
+  return { controller: session, queryClient, loadStaleAfter: () => Promise.resolve(STALE_AFTER) };
 }
 
 /** The tab closes: nothing of the page's memory survives, what is stored stays. */
@@ -116,7 +117,7 @@ describe('secure session start', () => {
         json({ items: [{ name: 'VIEW_ACCOUNT' }, { name: 'MANAGE_ACCOUNT' }], total: 2 }),
       'GET /account/ui-api/v1/user/applications': () => json({ items: [], total: 0 }),
     });
-    const queryClient = createQueryClient(() => undefined);
+    const queryClient = createQueryClient(() => undefined, noStaleAfter);
     expect(await startSecureSession(setupOf(queryClient))).toBe('online');
     const permissions = await queryClient.ensureQueryData(
       permissionsQueryOptions(ALICE.access_scope, ACCOUNT_ID),
@@ -138,7 +139,7 @@ describe('secure session start', () => {
       'GET /account/ui-api/v1/feature-flag/features': () =>
         json({ items: [{ name: 'partner_accounts', enabled: true }], total: 1 }),
     });
-    const queryClient = createQueryClient(() => undefined);
+    const queryClient = createQueryClient(() => undefined, noStaleAfter);
     expect(await startSecureSession(setupOf(queryClient))).toBe('online');
     const flags = await screenDataOf(queryClient).load(featureFlagsQueryOptions());
     expect(JSON.stringify(flags)).toContain('"enabled":true');
@@ -149,7 +150,7 @@ describe('secure session start', () => {
     closePage();
 
     noNetwork();
-    const queryClient = createQueryClient(() => undefined);
+    const queryClient = createQueryClient(() => undefined, noStaleAfter);
     expect(await startSecureSession(setupOf(queryClient))).toBe('offline');
     expect(onlineManager.isOnline()).toBe(false);
     expect(queryClient.getQueryData(profileQueryOptions().queryKey)?.id).toBe(ALICE.id);
@@ -192,19 +193,23 @@ describe('secure session start', () => {
 
   it('leads to the offline page when nothing was kept', async () => {
     noNetwork();
-    expect(await startSecureSession(setupOf(createQueryClient(() => undefined)))).toBe('unavailable');
+    expect(await startSecureSession(setupOf(createQueryClient(() => undefined, noStaleAfter)))).toBe(
+      'unavailable',
+    );
   });
 
   it('goes to sign-in when the server answers that the session is over', async () => {
     mockApi({ 'POST /imauth/api/v1/refresh': () => apiError(401, 'No session.') });
-    expect(await startSecureSession(setupOf(createQueryClient(() => undefined)))).toBe('signed-out');
+    expect(await startSecureSession(setupOf(createQueryClient(() => undefined, noStaleAfter)))).toBe(
+      'signed-out',
+    );
   });
 
   it('continues online with a new key once the network returns', async () => {
     await signedInPage(ALICE, randomSecret());
     closePage();
     noNetwork();
-    const queryClient = createQueryClient(() => undefined);
+    const queryClient = createQueryClient(() => undefined, noStaleAfter);
     expect(await startSecureSession(setupOf(queryClient))).toBe('offline');
     const database = await offlineDatabase();
     if (!database) throw new Error('no database');
@@ -224,7 +229,9 @@ describe('secure session start', () => {
     await signedInPage(ALICE, randomSecret());
     closePage();
     noNetwork();
-    expect(await startSecureSession(setupOf(createQueryClient(() => undefined)))).toBe('offline');
+    expect(await startSecureSession(setupOf(createQueryClient(() => undefined, noStaleAfter)))).toBe(
+      'offline',
+    );
 
     mockApi({ 'POST /imauth/api/v1/refresh': () => apiError(401, 'No session.') });
     window.dispatchEvent(new Event('online'));
