@@ -66,7 +66,7 @@ async function boot(): Promise<void> {
   let routing: Promise<{ router: AppRouter; draw: () => void }> | null = null;
   const loadRouter = () => {
     routing ??= import('./router.ts').then(({ createAppRouter, RouterProvider }) => {
-      const router = createAppRouter({ loadQueryClient, session });
+      const router = createAppRouter({ loadQueryClient, session, loadStaleAfter });
       // index.html's stand-ins stood in until the router's first screen.
       const unsubscribe = router.subscribe('onRendered', () => {
         removeStartStandIns();

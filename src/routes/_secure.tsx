@@ -33,7 +33,7 @@ function unreported<T>(loading: Promise<T>): Promise<T> {
 export const Route = createFileRoute('/_secure')({
   // The session, or without a network the last user's cached screens (docs/decisions/013). The offline
   // support is imported here, not with the route tree, so the pages before sign-in never load it.
-  beforeLoad: async ({ location, context: { loadQueryClient, session } }) => {
+  beforeLoad: async ({ location, context: { loadQueryClient, loadStaleAfter, session } }) => {
     const toSignIn = () =>
       redirect({ to: '/login', search: { state: encodeSignInState({ return_path: location.publicHref }) } });
     // One round trip for the layout's code, not one per module, and the date polyfill with it: the
@@ -85,8 +85,7 @@ export const Route = createFileRoute('/_secure')({
     const starting = startSecureSession({
       controller: session,
       queryClient,
-      loadStaleAfter: () =>
-        import('./-stale-after-change.ts').then(({ STALE_AFTER_CHANGE }) => STALE_AFTER_CHANGE),
+      loadStaleAfter,
     });
     // With a token in memory the start is online whatever else it does (the storage key, the restore):
     // the routes' loaders need not wait for it, so the first screen's data goes out beside the shell's

@@ -144,7 +144,7 @@ export function renderApp(path: string) {
   const session = new SessionController({ ended: () => queryClient.clear(), lost: () => undefined });
   sessions.push(session);
   const router = createAppRouter(
-    { loadQueryClient: () => Promise.resolve(queryClient), session },
+    { loadQueryClient: () => Promise.resolve(queryClient), session, loadStaleAfter },
     createMemoryHistory({ initialEntries: [path] }),
   );
   const view = render(
