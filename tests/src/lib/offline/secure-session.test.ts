@@ -11,19 +11,14 @@ import {
   profileQueryOptions,
 } from '../../../../src/lib/current-user.ts';
 import { featureFlagsQueryOptions } from '../../../../src/lib/feature-flags.ts';
-import { offlineDatabase } from '../../../../src/lib/offline/database.ts';
 import { createSealedPersister, PERSIST_THROTTLE_MS } from '../../../../src/lib/offline/persister.ts';
 import { apiQueueableRequest, newIdempotencyKey } from '../../../../src/lib/offline/queueable-request.ts';
-import {
-  flushOfflineCache,
-  resetSecureSession,
-  startSecureSession,
-} from '../../../../src/lib/offline/secure-session.ts';
+import { SecureSessions } from '../../../../src/lib/offline/secure-session.ts';
 import { createQueryClient, screenDataOf } from '../../../../src/lib/query-client.ts';
 import { SessionController } from '../../../../src/lib/session.ts';
 import { ACCOUNT_ID, profileFixture } from '../../fixtures.ts';
 import { activateEnglish, apiError, holdRefreshCookie, json, mockApi } from '../../support.tsx';
-import { freshIndexedDb, randomSecret, stubServiceWorker } from './offline-support.ts';
+import { freshIndexedDb, openDatabase, randomSecret, stubServiceWorker } from './offline-support.ts';
 
 const ALICE = profileFixture();
 const BOB = profileFixture({ id: 'c0a80101-0000-4000-8000-0000000000b0', first_name: 'Bob' });
@@ -57,38 +52,63 @@ function noNetwork() {
 async function signedInPage(profile: Profile, secret: string): Promise<QueryClient> {
   onlineApi(profile, secret);
   const queryClient = createQueryClient(() => undefined, noStaleAfter);
-  expect(await startSecureSession(setupOf(queryClient))).toBe('online');
+  expect(await startOn(queryClient)).toBe('online');
   await queryClient.ensureQueryData(permissionsQueryOptions(profile.access_scope, ACCOUNT_ID));
   await queryClient.ensureQueryData(applicationsQueryOptions(ACCOUNT_ID));
-  await flushOfflineCache();
+  await secure?.flush();
   return queryClient;
 }
 
-/** The page's session; `lost` is what the page does when the server says it is over. */
+/** `lost` is what the page does when the server says the session is over. */
 let lost = vi.fn();
-let session = new SessionController({ ended: () => undefined, lost });
+/** The page's secure sessions, made when the secure layout first starts. */
+let secure: SecureSessions | null = null;
 
-/** What the secure layout starts the offline support with. */
-function setupOf(queryClient: QueryClient) {
-  return { controller: session, queryClient, loadStaleAfter: () => Promise.resolve(STALE_AFTER) };
+/** The page's session, wired to its secure sessions as main.tsx wires it to the offline support. */
+function pageSession() {
+  return new SessionController({
+    ended: () => undefined,
+    lost,
+    carriesOnOffline: () => secure?.carriesOn() ?? false,
+    closeOffline: async (keepOutbox) => {
+      await secure?.close(keepOutbox);
+    },
+  });
+}
+let session = pageSession();
+
+/** The secure layout's start, on a page whose query client is `queryClient`. */
+function startOn(queryClient: QueryClient) {
+  secure = new SecureSessions({
+    controller: session,
+    queryClient,
+    loadStaleAfter: () => Promise.resolve(STALE_AFTER),
+    notify: () => undefined,
+  });
+  return secure.start();
 }
 
 /** The tab closes: nothing of the page's memory survives, what is stored stays. */
 function closePage() {
-  resetSecureSession();
+  secure?.stop();
+  secure = null;
   session.forgetToken();
-  session = new SessionController({ ended: () => undefined, lost });
+  session = pageSession();
+  // The browser's database outlives the tab; only the network's stubs go.
+  const browserDatabase = indexedDB;
   vi.unstubAllGlobals();
+  vi.stubGlobal('indexedDB', browserDatabase);
 }
 
 beforeEach(() => {
   activateEnglish();
   freshIndexedDb();
   lost = vi.fn();
-  session = new SessionController({ ended: () => undefined, lost });
+  secure = null;
+  session = pageSession();
 });
 afterEach(() => {
-  resetSecureSession();
+  secure?.stop();
   session.forgetToken();
   onlineManager.setOnline(true);
 });
@@ -96,8 +116,7 @@ afterEach(() => {
 describe('secure session start', () => {
   it('makes a key for the sign-in and records whose session it is', async () => {
     await signedInPage(ALICE, randomSecret());
-    const database = await offlineDatabase();
-    if (!database) throw new Error('no database');
+    const database = await openDatabase();
     const owner = await ownerTag(ALICE.id);
     expect(await database.get('meta', 'last-session')).toMatchObject({ owner });
     expect((await liveStorageKey(database, owner, Date.now()))?.key?.extractable).toBe(false);
@@ -118,7 +137,7 @@ describe('secure session start', () => {
       'GET /account/ui-api/v1/user/applications': () => json({ items: [], total: 0 }),
     });
     const queryClient = createQueryClient(() => undefined, noStaleAfter);
-    expect(await startSecureSession(setupOf(queryClient))).toBe('online');
+    expect(await startOn(queryClient)).toBe('online');
     const permissions = await queryClient.ensureQueryData(
       permissionsQueryOptions(ALICE.access_scope, ACCOUNT_ID),
     );
@@ -128,7 +147,7 @@ describe('secure session start', () => {
   it('reads the feature flags from the server at every online start, not from the cache', async () => {
     const first = await signedInPage(ALICE, randomSecret());
     await first.ensureQueryData(featureFlagsQueryOptions());
-    await flushOfflineCache();
+    await secure?.flush();
     closePage();
 
     // Meanwhile an administrator turned partner accounts on.
@@ -140,7 +159,7 @@ describe('secure session start', () => {
         json({ items: [{ name: 'partner_accounts', enabled: true }], total: 1 }),
     });
     const queryClient = createQueryClient(() => undefined, noStaleAfter);
-    expect(await startSecureSession(setupOf(queryClient))).toBe('online');
+    expect(await startOn(queryClient)).toBe('online');
     const flags = await screenDataOf(queryClient).load(featureFlagsQueryOptions());
     expect(JSON.stringify(flags)).toContain('"enabled":true');
   });
@@ -151,7 +170,7 @@ describe('secure session start', () => {
 
     noNetwork();
     const queryClient = createQueryClient(() => undefined, noStaleAfter);
-    expect(await startSecureSession(setupOf(queryClient))).toBe('offline');
+    expect(await startOn(queryClient)).toBe('offline');
     expect(onlineManager.isOnline()).toBe(false);
     expect(queryClient.getQueryData(profileQueryOptions().queryKey)?.id).toBe(ALICE.id);
     // What the layout's loader asks for comes from the cache...
@@ -193,16 +212,12 @@ describe('secure session start', () => {
 
   it('leads to the offline page when nothing was kept', async () => {
     noNetwork();
-    expect(await startSecureSession(setupOf(createQueryClient(() => undefined, noStaleAfter)))).toBe(
-      'unavailable',
-    );
+    expect(await startOn(createQueryClient(() => undefined, noStaleAfter))).toBe('unavailable');
   });
 
   it('goes to sign-in when the server answers that the session is over', async () => {
     mockApi({ 'POST /imauth/api/v1/refresh': () => apiError(401, 'No session.') });
-    expect(await startSecureSession(setupOf(createQueryClient(() => undefined, noStaleAfter)))).toBe(
-      'signed-out',
-    );
+    expect(await startOn(createQueryClient(() => undefined, noStaleAfter))).toBe('signed-out');
   });
 
   it('continues online with a new key once the network returns', async () => {
@@ -210,9 +225,8 @@ describe('secure session start', () => {
     closePage();
     noNetwork();
     const queryClient = createQueryClient(() => undefined, noStaleAfter);
-    expect(await startSecureSession(setupOf(queryClient))).toBe('offline');
-    const database = await offlineDatabase();
-    if (!database) throw new Error('no database');
+    expect(await startOn(queryClient)).toBe('offline');
+    const database = await openDatabase();
     const owner = await ownerTag(ALICE.id);
     const before = await liveStorageKey(database, owner, Date.now());
 
@@ -225,13 +239,45 @@ describe('secure session start', () => {
     expect(calls.some((call) => call.path === '/imauth/api/v1/refresh')).toBe(true);
   });
 
+  it('follows the session offline and back, with a new key when a renewal elsewhere in the page brings it back', async () => {
+    await signedInPage(ALICE, randomSecret());
+    const database = await openDatabase();
+    const owner = await ownerTag(ALICE.id);
+    const before = await liveStorageKey(database, owner, Date.now());
+
+    noNetwork();
+    expect(await session.refresh()).toBe('unreachable');
+    await vi.waitFor(() => expect(onlineManager.isOnline()).toBe(false));
+    expect(secure?.carriesOn()).toBe(true);
+    // The browser says it is back, the server is still out of reach: the queries keep waiting.
+    window.dispatchEvent(new Event('online'));
+    expect(await session.refresh()).toBe('unreachable');
+    await vi.waitFor(() => expect(onlineManager.isOnline()).toBe(false));
+
+    onlineApi(ALICE, randomSecret());
+    expect(await session.refresh()).toBe('renewed');
+    expect(onlineManager.isOnline()).toBe(true);
+    await vi.waitFor(async () =>
+      expect((await liveStorageKey(database, owner, Date.now()))?.keyId).not.toBe(before?.keyId),
+    );
+  });
+
+  it('starts with the queries waiting when the session went offline before the start was loaded', async () => {
+    await signedInPage(ALICE, randomSecret());
+    closePage();
+    noNetwork();
+    // The layout's own question to the refresh cookie, before its code (and the start) arrived.
+    expect(await session.check()).toBe('unreachable');
+    expect(onlineManager.isOnline()).toBe(true);
+    expect(await startOn(createQueryClient(() => undefined, noStaleAfter))).toBe('offline');
+    expect(onlineManager.isOnline()).toBe(false);
+  });
+
   it('leads to sign-in when the network returns without the session', async () => {
     await signedInPage(ALICE, randomSecret());
     closePage();
     noNetwork();
-    expect(await startSecureSession(setupOf(createQueryClient(() => undefined, noStaleAfter)))).toBe(
-      'offline',
-    );
+    expect(await startOn(createQueryClient(() => undefined, noStaleAfter))).toBe('offline');
 
     mockApi({ 'POST /imauth/api/v1/refresh': () => apiError(401, 'No session.') });
     window.dispatchEvent(new Event('online'));
@@ -242,8 +288,7 @@ describe('secure session start', () => {
     await signedInPage(ALICE, randomSecret());
     closePage();
     await signedInPage(BOB, randomSecret());
-    const database = await offlineDatabase();
-    if (!database) throw new Error('no database');
+    const database = await openDatabase();
     const alice = await ownerTag(ALICE.id);
     expect(await database.get('query-cache', alice)).toBeUndefined();
     expect(await liveStorageKey(database, alice, Date.now())).toBeUndefined();
@@ -254,7 +299,7 @@ describe('secure session start', () => {
     const queryClient = await signedInPage(ALICE, randomSecret());
     // A queued edit shown on the cached organization, as the organization screens do, then stored.
     queryClient.setQueryData(['organizations', 'detail', 'o1'], { name: 'Queued name' });
-    await flushOfflineCache();
+    await secure?.flush();
     const owner = await ownerTag(ALICE.id);
     const entry = {
       id: 'entry-1',
@@ -276,8 +321,7 @@ describe('secure session start', () => {
     // Discarded: well before the write throttle, the stored organization is marked stale.
     channel.postMessage({ type: 'outbox', owner, entries: [] });
     channel.close();
-    const database = await offlineDatabase();
-    if (!database) throw new Error('no database');
+    const database = await openDatabase();
     const stored = createSealedPersister({ database, owner, sealingKey: () => null });
     await vi.waitFor(
       async () => {
@@ -297,8 +341,7 @@ describe('secure session start', () => {
     await session.closeOffline(false);
     restore();
     expect(posted).toContainEqual({ type: 'session-ended', userId: ALICE.id, keep: false });
-    const database = await offlineDatabase();
-    if (!database) throw new Error('no database');
+    const database = await openDatabase();
     expect(await database.getAll('keys')).toEqual([]);
     expect(await database.getAll('query-cache')).toEqual([]);
   });
