@@ -15,6 +15,7 @@ import {
   profileQueryOptions,
 } from '../lib/current-user.ts';
 import { activateLocale, loadAreaCatalog } from '../lib/i18n.ts';
+import { OutboxProvider } from '../lib/offline/outbox-client.ts';
 import { forgetRecentAccount } from '../lib/recent-accounts.ts';
 import { holdsRefreshCookie } from '../lib/session.ts';
 import { loadTemporal } from '../lib/temporal.ts';
@@ -78,6 +79,7 @@ export const Route = createFileRoute('/_secure')({
     }
     return {
       queryClient,
+      outbox: secureSessions.outbox,
       screenData: screenDataOf(queryClient),
       secureStart: starting,
       consoleTexts: texts,
@@ -112,10 +114,12 @@ export const Route = createFileRoute('/_secure')({
     await Promise.all([loadAreaCatalog('console'), loadActiveAccount()]);
   },
   component: function SecureLayout() {
-    const { queryClient } = Route.useRouteContext();
+    const { queryClient, outbox } = Route.useRouteContext();
     return (
       <QueryClientProvider client={queryClient}>
-        <AppShell />
+        <OutboxProvider value={outbox}>
+          <AppShell />
+        </OutboxProvider>
       </QueryClientProvider>
     );
   },

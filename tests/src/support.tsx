@@ -154,6 +154,14 @@ export async function closeTabs(): Promise<void> {
   for (const { offline } of pages) (await offline.load()).stop();
 }
 
+/**
+ * The rendered apps' pages hold a live storage key of the user (given after their secure layout
+ * started), so their workers may keep the user's changes; `null` takes it back.
+ */
+export async function keepChangesOf(userId: string | null): Promise<void> {
+  for (const { offline } of pages) (await offline.load()).outbox.keepChangesOf(userId);
+}
+
 /** Writes the rendered apps' offline caches now instead of after the throttle. */
 export async function flushOfflineCaches(): Promise<void> {
   for (const { offline } of pages) await (await offline.load()).flush();

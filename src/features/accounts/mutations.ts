@@ -13,6 +13,7 @@ import {
 import { apiRequest } from '../../lib/api-client.ts';
 import { useProfile } from '../../lib/current-user.ts';
 import { applyToCached } from '../../lib/offline/optimistic.ts';
+import { useOutbox } from '../../lib/offline/outbox-client.ts';
 import { isQueued } from '../../lib/offline/queueable-request.ts';
 import { sendVersionedChange, type Versioned } from '../../lib/offline/versioned-change.ts';
 import { accountKeys, accountQueryOptions } from './queries.ts';
@@ -61,6 +62,7 @@ export function useUpdateAccount(account: Pick<Tenant, 'id' | 'name'>) {
   const queryClient = useQueryClient();
   const { t } = useLingui();
   const userId = useProfile().id;
+  const outbox = useOutbox();
   const { id, name } = account;
   return useMutation({
     mutationKey: accountMutationKeys.update(id),
@@ -70,7 +72,7 @@ export function useUpdateAccount(account: Pick<Tenant, 'id' | 'name'>) {
         'PUT',
         apiPaths.tenants.byId(id),
         { ...change, body: update },
-        { owner: userId, accountId: id, summary: t`Edit account ${name}` },
+        { outbox, owner: userId, accountId: id, summary: t`Edit account ${name}` },
       ),
     onSuccess: (result, { update }) => {
       if (isQueued(result)) showQueuedEdit(queryClient, id, update);

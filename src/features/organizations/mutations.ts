@@ -13,6 +13,7 @@ import {
 } from '../../../contract/schemas/organizations.ts';
 import { useProfile } from '../../lib/current-user.ts';
 import { applyToCached } from '../../lib/offline/optimistic.ts';
+import { useOutbox } from '../../lib/offline/outbox-client.ts';
 import { apiQueueableRequest, isQueued, type QueuedResult } from '../../lib/offline/queueable-request.ts';
 import { sendVersionedChange, type Versioned } from '../../lib/offline/versioned-change.ts';
 import { organizationKeys } from './queries.ts';
@@ -74,6 +75,7 @@ export function useCreateOrganization() {
   const queryClient = useQueryClient();
   const { t } = useLingui();
   const owner = useOwner();
+  const outbox = useOutbox();
   return useMutation({
     mutationKey: organizationMutationKeys.create,
     meta: { errorToast: false, changes: apiPaths.organizations.list },
@@ -84,6 +86,7 @@ export function useCreateOrganization() {
         schema: organizationSchema,
         queue: {
           idempotencyKey,
+          outbox,
           owner,
           accountId: request.account_id,
           summary: t`Create organization ${name}`,
@@ -104,6 +107,7 @@ export function useUpdateOrganization(organization: Pick<Organization, 'id' | 'n
   const queryClient = useQueryClient();
   const { t } = useLingui();
   const owner = useOwner();
+  const outbox = useOutbox();
   const { id, name } = organization;
   return useMutation({
     mutationKey: organizationMutationKeys.update,
@@ -113,7 +117,7 @@ export function useUpdateOrganization(organization: Pick<Organization, 'id' | 'n
         'PUT',
         apiPaths.organizations.byId(id),
         { ...change, body: fields },
-        { owner, accountId: organization.account_id, summary: t`Edit organization ${name}` },
+        { outbox, owner, accountId: organization.account_id, summary: t`Edit organization ${name}` },
       ),
     onSuccess: (result, { fields }) => {
       if (isQueued(result)) {
@@ -141,12 +145,14 @@ export function useDeleteOrganization(organization: Pick<Organization, 'id' | 'n
   const queryClient = useQueryClient();
   const { t } = useLingui();
   const owner = useOwner();
+  const outbox = useOutbox();
   const { id, name } = organization;
   return useMutation<undefined | QueuedResult, Error, Versioned<OrganizationFields>>({
     mutationKey: organizationMutationKeys.delete,
     meta: { errorToast: false, changes: apiPaths.organizations.byId(id) },
     mutationFn: (change) =>
       sendVersionedChange('DELETE', apiPaths.organizations.byId(id), change, {
+        outbox,
         owner,
         accountId: organization.account_id,
         summary: t`Delete organization ${name}`,
@@ -163,6 +169,7 @@ export function useCreateContact(organization: ContactParent) {
   const queryClient = useQueryClient();
   const { t } = useLingui();
   const owner = useOwner();
+  const outbox = useOutbox();
   const organizationId = organization.id;
   const organizationName = organization.name;
   return useMutation({
@@ -176,6 +183,7 @@ export function useCreateContact(organization: ContactParent) {
         schema: contactSchema,
         queue: {
           idempotencyKey,
+          outbox,
           owner,
           accountId: organization.account_id,
           summary: t`Add contact ${contactName} to ${organizationName}`,
@@ -197,6 +205,7 @@ export function useUpdateContact(
   const queryClient = useQueryClient();
   const { t } = useLingui();
   const owner = useOwner();
+  const outbox = useOutbox();
   const organizationId = organization.id;
   const contactId = contact.id;
   const contactName = `${contact.first_name} ${contact.last_name}`;
@@ -208,7 +217,7 @@ export function useUpdateContact(
         'PUT',
         apiPaths.organizations.contact(organizationId, contactId),
         { ...change, body: fields },
-        { owner, accountId: organization.account_id, summary: t`Edit contact ${contactName}` },
+        { outbox, owner, accountId: organization.account_id, summary: t`Edit contact ${contactName}` },
       ),
     onSuccess: (result, { fields }) => {
       if (isQueued(result)) {
@@ -238,6 +247,7 @@ export function useDeleteContact(
   const queryClient = useQueryClient();
   const { t } = useLingui();
   const owner = useOwner();
+  const outbox = useOutbox();
   const organizationId = organization.id;
   const contactId = contact.id;
   const contactName = `${contact.first_name} ${contact.last_name}`;
@@ -246,6 +256,7 @@ export function useDeleteContact(
     meta: { errorToast: false, changes: apiPaths.organizations.contact(organizationId, contactId) },
     mutationFn: (change) =>
       sendVersionedChange('DELETE', apiPaths.organizations.contact(organizationId, contactId), change, {
+        outbox,
         owner,
         accountId: organization.account_id,
         summary: t`Delete contact ${contactName}`,

@@ -12,6 +12,7 @@ import { notifyError } from '../../components/notify.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 import { currentUserKeys } from '../../lib/current-user.ts';
 import { applyToCached } from '../../lib/offline/optimistic.ts';
+import { useOutbox } from '../../lib/offline/outbox-client.ts';
 import { isQueued } from '../../lib/offline/queueable-request.ts';
 import { sendVersionedChange, type Versioned } from '../../lib/offline/versioned-change.ts';
 
@@ -51,6 +52,7 @@ export function useUpdateProfile(profile: Pick<Profile, 'id' | 'primary_account_
   const queryClient = useQueryClient();
   const { t } = useLingui();
   const { id, primary_account_id: accountId } = profile;
+  const outbox = useOutbox();
   return useMutation({
     mutationKey: profileMutationKeys.update(id),
     meta: { errorToast: false, changes: apiPaths.users.byId(id) },
@@ -59,7 +61,7 @@ export function useUpdateProfile(profile: Pick<Profile, 'id' | 'primary_account_
         'PUT',
         apiPaths.users.byId(id),
         { ...change, body: update },
-        { owner: id, accountId, summary: t`Edit your profile` },
+        { outbox, owner: id, accountId, summary: t`Edit your profile` },
       ),
     onSuccess: (result, { update }) => {
       if (isQueued(result)) showQueuedEdit(queryClient, update);

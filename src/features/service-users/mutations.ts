@@ -10,6 +10,7 @@ import {
 import type { UserAccess } from '../../../contract/schemas/users.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 import { useProfile } from '../../lib/current-user.ts';
+import { useOutbox } from '../../lib/offline/outbox-client.ts';
 import { sendVersionedChange, type Versioned } from '../../lib/offline/versioned-change.ts';
 import { serviceUserKeys } from './queries.ts';
 
@@ -46,6 +47,7 @@ export interface ServiceUserEdit extends Versioned<ServiceUserUpdate> {
 export function useUpdateServiceUser(serviceUser: Pick<ServiceUser, 'id' | 'name' | 'primary_account'>) {
   const { t } = useLingui();
   const owner = useProfile().id;
+  const outbox = useOutbox();
   const { id, name } = serviceUser;
   return useMutation({
     mutationKey: serviceUserMutationKeys.update(id),
@@ -55,7 +57,7 @@ export function useUpdateServiceUser(serviceUser: Pick<ServiceUser, 'id' | 'name
         'PUT',
         apiPaths.serviceUsers.byId(id),
         { ...change, body: update },
-        { owner, accountId: serviceUser.primary_account.id, summary: t`Edit service user ${name}` },
+        { outbox, owner, accountId: serviceUser.primary_account.id, summary: t`Edit service user ${name}` },
       ),
   });
 }

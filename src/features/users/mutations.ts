@@ -10,6 +10,7 @@ import {
 } from '../../../contract/schemas/users.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 import { useProfile } from '../../lib/current-user.ts';
+import { useOutbox } from '../../lib/offline/outbox-client.ts';
 import { sendVersionedChange, type Versioned } from '../../lib/offline/versioned-change.ts';
 import { userKeys, userQueryOptions } from './queries.ts';
 
@@ -46,6 +47,7 @@ export interface UserEdit extends Versioned<UserUpdate> {
 export function useUpdateUser(user: Pick<User, 'id' | 'user_name' | 'primary_account_id'>) {
   const { t } = useLingui();
   const owner = useProfile().id;
+  const outbox = useOutbox();
   const { id, user_name: userName } = user;
   return useMutation({
     mutationKey: userMutationKeys.update(id),
@@ -55,7 +57,7 @@ export function useUpdateUser(user: Pick<User, 'id' | 'user_name' | 'primary_acc
         'PUT',
         apiPaths.users.byId(id),
         { ...change, body: update },
-        { owner, accountId: user.primary_account_id, summary: t`Edit administrator ${userName}` },
+        { outbox, owner, accountId: user.primary_account_id, summary: t`Edit administrator ${userName}` },
       ),
   });
 }

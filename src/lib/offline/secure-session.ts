@@ -24,14 +24,13 @@ import { offlineMaxAgeMs } from '../query-client.ts';
 import type { SessionController, SessionState } from '../session.ts';
 import { type LoadStaleAfter, markStaleAfterChange } from '../stale-after-change.ts';
 import { DatabaseHandle } from './database.ts';
-import { connectOutbox, postOutboxCommand } from './outbox-client.ts';
+import { Outbox, postOutboxCommand } from './outbox-client.ts';
 import {
   createSealedPersister,
   type PersistSubscription,
   restorePersistedQueries,
   subscribePersistedQueries,
 } from './persister.ts';
-import { setOutboxOwner } from './queueable-request.ts';
 import {
   createStorageKey,
   destroyOtherOwners,
@@ -212,6 +211,8 @@ function canDrawLayout(queryClient: QueryClient, profile: Profile): boolean {
  * client. Whether the console is offline is the controller's state alone: the sessions follow it.
  */
 export class SecureSessions {
+  /** The signed-in user's outbox, which the secure layout gives its screens. */
+  readonly outbox = new Outbox();
   #active: ActiveSession | null = null;
   #starting: Promise<SecureStart> | null = null;
   readonly #database: DatabaseHandle;
@@ -320,12 +321,12 @@ export class SecureSessions {
    */
   #setSealingKey(session: ActiveSession, key: StorageKeyRecord | null): void {
     session.key = key;
-    if (this.#active === session) setOutboxOwner(key ? session.userId : null);
+    if (this.#active === session) this.outbox.keepChangesOf(key ? session.userId : null);
   }
 
   /** Stops what runs for the session in this page, without touching what is stored. */
   #detach(session: ActiveSession): void {
-    setOutboxOwner(null);
+    this.outbox.keepChangesOf(null);
     session.persistence?.stop();
     session.disconnectOutbox();
     session.stopReconnect?.();
@@ -359,7 +360,7 @@ export class SecureSessions {
         // their data goes stale, as without a change.
         .catch(() => undefined);
     };
-    session.disconnectOutbox = connectOutbox({
+    session.disconnectOutbox = this.outbox.connect({
       owner: session.owner,
       userId: session.userId,
       postSession: () => controller.postToWorker(),

@@ -6,11 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { accountQueryOptions } from '../../../../src/features/accounts/queries.ts';
 import { auditLogKeys } from '../../../../src/features/audit-log/queries.ts';
 import { today } from '../../../../src/lib/dates.ts';
-import { setOutboxOwner } from '../../../../src/lib/offline/queueable-request.ts';
 import { CUSTOMER_ID, customerFixture, profileFixture } from '../../fixtures.ts';
 import { fieldErrorAnswer } from '../../lib/form/field-error.ts';
 import { stubServiceWorker } from '../../lib/offline/offline-support.ts';
-import { apiError, json, outboxBase, renderApp } from '../../support.tsx';
+import { apiError, json, keepChangesOf, outboxBase, renderApp } from '../../support.tsx';
 import {
   accountsApi,
   BASE,
@@ -173,13 +172,12 @@ describe('edit account', () => {
     // The page holds a live storage key of the user (given after the secure layout started), and a
     // worker controls it.
     const restoreWorker = stubServiceWorker([]);
-    setOutboxOwner(profileFixture().id);
+    await keepChangesOf(profileFixture().id);
     try {
       await user.selectOptions(field('Language'), 'fr_FR');
       await user.click(screen.getByRole('button', { name: 'Save' }));
       await waitFor(() => expect(calls.some((call) => call.method === 'PUT')).toBe(true));
     } finally {
-      setOutboxOwner(null);
       restoreWorker();
     }
     expect(outboxBase(calls.find((call) => call.method === 'PUT')?.headers)).toEqual({

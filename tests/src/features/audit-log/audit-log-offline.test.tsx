@@ -4,7 +4,6 @@ import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BUILT_IN_ROLES } from '../../../../contract/permissions.ts';
-import { setOutboxOwner } from '../../../../src/lib/offline/queueable-request.ts';
 import { ACCOUNT_ID, profileFixture } from '../../fixtures.ts';
 import { freshIndexedDb, randomSecret } from '../../lib/offline/offline-support.ts';
 import { closeTabs, flushOfflineCaches, json, mockApi, renderApp, signedInHandlers } from '../../support.tsx';
@@ -58,7 +57,6 @@ beforeEach(freshIndexedDb);
 afterEach(async () => {
   await closeTabs();
   onlineManager.setOnline(true);
-  setOutboxOwner(null);
 });
 
 describe('the audit log offline', () => {

@@ -5,7 +5,6 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ownerTag } from '../../../../contract/offline-storage.ts';
 import { OUTBOX_CHANNEL } from '../../../../contract/outbox.ts';
-import { setOutboxOwner } from '../../../../src/lib/offline/queueable-request.ts';
 import { ORGANIZATION_ID, organizationFixture, profileFixture } from '../../fixtures.ts';
 import { freshIndexedDb, randomSecret } from '../../lib/offline/offline-support.ts';
 import { closeTabs, flushOfflineCaches, json, renderApp } from '../../support.tsx';
@@ -38,7 +37,6 @@ beforeEach(freshIndexedDb);
 afterEach(async () => {
   await closeTabs();
   onlineManager.setOnline(true);
-  setOutboxOwner(null);
 });
 
 describe('organizations offline', () => {

@@ -189,6 +189,8 @@ describe('secure session start', () => {
     const restoreWorker = stubServiceWorker([]);
     onTestFinished(restoreWorker);
     await signedInPage(ALICE, randomSecret());
+    const outbox = secure?.outbox;
+    if (!outbox) throw new Error('no secure sessions');
     const change = () =>
       apiQueueableRequest('PUT', '/account/ui-api/v1/organizations/o1', {
         body: {},
@@ -196,6 +198,7 @@ describe('secure session start', () => {
         queue: {
           idempotencyKey: newIdempotencyKey(),
           owner: ALICE.id,
+          outbox,
           accountId: null,
           summary: 'Edit organization Acme',
           resource: '/account/ui-api/v1/organizations/o1',
