@@ -64,7 +64,10 @@ export function nextSessionState(state: SessionState, event: SessionEvent): Sess
 
 type SessionListener = () => void;
 
-/** What the page does when the session ends, is lost or finds no server; given once, when the controller is made. */
+/**
+ * What the page does when the session ends, is lost or finds no server; given once, when the
+ * controller is made.
+ */
 export interface SessionListeners {
   /** The session is over: drop every cached server answer (B-25). */
   ended: SessionListener;
@@ -209,12 +212,11 @@ export class SessionController {
   }
 
   /**
-   * Follows the session: every event, even one that leaves it where it was (a renewal that still
-   * finds no server while offline). Returns the unsubscribe.
+   * Follows the session for as long as the page lives: every event, even one that leaves it where it
+   * was (a renewal that still finds no server while offline).
    */
-  watch(watcher: SessionWatcher): () => void {
+  watch(watcher: SessionWatcher): void {
     this.#watchers.add(watcher);
-    return () => this.#watchers.delete(watcher);
   }
 
   /** The session is gone without the user asking (the server refused a renewal): lead to sign-in. */
