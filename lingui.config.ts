@@ -51,7 +51,7 @@ export default defineConfig({
   fallbackLocales: { default: DEFAULT_CONSOLE_LOCALE },
   catalogs: [
     // The server's: the messages it mails, rendered in the recipient's language, and the bulk report's reasons
-    // (docs/decisions/018-users-roles-and-tokens.md §6.4, read by server/i18n/catalog.ts).
+    // (docs/decisions/037-mail.md §4, read by server/i18n/catalog.ts).
     {
       path: '<rootDir>/server/i18n/locales/{locale}/server',
       include: ['<rootDir>/server/mail/messages.ts', '<rootDir>/server/bulk-import/reasons.ts'],

@@ -19,7 +19,7 @@ import { signedInToken, startPlatform } from './servers.ts';
  * (the outbox row itself is one more insert in each row's transaction).
  *
  * The baseline, measured in the same run on PGlite in a directory of its own: 10,000 transactions of
- * one insert each, the floor of any design that keeps one transaction per row (decision 018 §7).
+ * one insert each, the floor of any design that keeps one transaction per row (decision 038).
  */
 
 const ROWS = BULK_USER_MAX_ROWS;

@@ -50,7 +50,7 @@ export const AUDIT_RESOURCE_TYPES = [
   // Certificate enrollment (decision 021): the seats of an account and their enrollments.
   'SEAT',
   'ENROLLMENT',
-  // Bulk user creation (decision 018 §7): a job started or cancelled; each user it makes is a USER.
+  // Bulk user creation (decision 038): a job started or cancelled; each user it makes is a USER.
   'BULK_IMPORT',
 ] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];

@@ -113,7 +113,7 @@ export interface PermissionGroup {
 }
 
 /**
- * The permissions each application's roles may grant, in groups (decision 018 §4.2). Every
+ * The permissions each application's roles may grant, in groups (decision 035 §2). Every
  * permission belongs to the account-management application; the other applications bring no
  * catalogue yet, so a role for them could grant nothing.
  */

@@ -17,7 +17,7 @@ export type TenantSortColumn = (typeof TENANT_SORT_COLUMNS)[number];
 export const ORGANIZATION_SORT_COLUMNS = ['name', 'city', 'country'] as const;
 export type OrganizationSortColumn = (typeof ORGANIZATION_SORT_COLUMNS)[number];
 
-/** The users list (decision 018 §4.1); `account` is the primary account's name. */
+/** The users list (decision 035 §1); `account` is the primary account's name. */
 export const USER_SORT_COLUMNS = [
   'name',
   'user_name',
@@ -29,7 +29,7 @@ export const USER_SORT_COLUMNS = [
 ] as const;
 export type UserSortColumn = (typeof USER_SORT_COLUMNS)[number];
 
-/** The service users list (decision 018 §8.5); `account` is the primary account's name. */
+/** The service users list (decision 039 §5); `account` is the primary account's name. */
 export const SERVICE_USER_SORT_COLUMNS = [
   'name',
   'account',

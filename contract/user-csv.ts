@@ -22,12 +22,12 @@ export type UserCsvRecord = Readonly<Record<UserCsvColumn, string>>;
 
 /**
  * Separates the role names in the `roles` cell: a character role names cannot contain, as in the
- * bulk-creation file (decision 018 §7).
+ * bulk-creation file (decision 038).
  */
 export const ROLE_NAME_SEPARATOR = '|';
 
 /**
- * The columns of the bulk user-creation file (decision 018 §7): a header row, then one user a row.
+ * The columns of the bulk user-creation file (decision 038): a header row, then one user a row.
  * Header names are trimmed and matched without case, in any order; the required ones must be there,
  * the optional ones may be, any other name refuses the file.
  */

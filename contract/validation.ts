@@ -53,7 +53,7 @@ export const VALIDATION_CODES = [
   'invalidLogin',
   'linkExpired',
   'samePassword',
-  // The bulk user-creation file (decision 018 §7): refusals of the whole file, then of one row.
+  // The bulk user-creation file (decision 038): refusals of the whole file, then of one row.
   'notUtf8',
   'emptyFile',
   'tooManyRows',

@@ -11,7 +11,7 @@ export interface AppDeps {
   now: () => Date;
   /**
    * The mail dispatcher of this process: routes call `nudge()` after committing a change that
-   * enqueued mail, so it leaves at once rather than at the next poll (decision 018 §6.2). A no-op in
+   * enqueued mail, so it leaves at once rather than at the next poll (decision 037 §2). A no-op in
    * tests that drive a dispatcher themselves.
    */
   mail: { nudge(): void };

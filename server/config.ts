@@ -38,7 +38,7 @@ export interface ServerConfig {
   trustProxy: boolean | TrustedProxies;
   /**
    * smtp://… or smtps://… (nodemailer reads its query options); null writes each message as an
-   * `.eml` file under `<dataDir>/mail` instead (docs/decisions/018-users-roles-and-tokens.md §6.1).
+   * `.eml` file under `<dataDir>/mail` instead (docs/decisions/037-mail.md §1).
    */
   smtpUrl: string | null;
   /**

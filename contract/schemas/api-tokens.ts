@@ -9,7 +9,7 @@ import { listSchema, resourceIdSchema } from './common.ts';
 import { pagingQueryEntries } from './query.ts';
 
 /**
- * API tokens (decision 018 §4.3, §5): `tct_` and 43 base64url characters (32 random bytes). The
+ * API tokens (decision 035 §3, decision 036): `tct_` and 43 base64url characters (32 random bytes). The
  * prefix tells a token from a session's JWT (whose first segment is base64url JSON, `eyJ…`) and lets
  * secret scanners and log redaction recognise one.
  */

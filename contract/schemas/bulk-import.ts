@@ -7,7 +7,7 @@ import { pagingQueryEntries } from './query.ts';
 import { MAX_USER_GRANTS } from './users.ts';
 
 /**
- * Bulk creation of users from a CSV file (decision 018 §4.5, §7): a dry run stores the file's rows as
+ * Bulk creation of users from a CSV file (decision 035 §5, decision 038): a dry run stores the file's rows as
  * a job, the creator starts it, a runner creates the valid rows one transaction each, and the report
  * tells every row's outcome.
  */

@@ -31,7 +31,7 @@ export const profileSchema = v.object({
       roles: v.array(v.object({ name: v.string() })),
     }),
   ),
-  /** What the own profile page shows and edits (decision 018 §8.7). */
+  /** What the own profile page shows and edits (decision 039 §7). */
   phone: v.nullable(v.string()),
   aliases: v.record(v.string(), v.string()),
   saml_username: v.nullable(v.string()),

@@ -8,7 +8,7 @@ import { pagingQueryEntries, sortQuery, textFilterQuery } from './query.ts';
 import { MAX_USER_GRANTS } from './users.ts';
 
 /**
- * Service users (decision 018 §1, §4.4): users of kind `service` that never sign in and call the API
+ * Service users (decision 018 §1, decision 035 §4): users of kind `service` that never sign in and call the API
  * with API tokens only. Their name is a user name (one namespace with people), their e-mail the
  * responsible person's, to which no mail is ever sent.
  */
@@ -43,7 +43,7 @@ const endDateSchema = v.nullable(dateOnlySchema);
 
 const idNameSchema = v.object({ id: v.string(), name: v.string() });
 
-/** One row of GET service-user: what the list shows, filters and sorts (decision 018 §8.5). */
+/** One row of GET service-user: what the list shows, filters and sorts (decision 039 §5). */
 export const serviceUserSummarySchema = v.object({
   id: v.string(),
   name: v.string(),
@@ -64,7 +64,7 @@ export type ServiceUserSummary = v.InferOutput<typeof serviceUserSummarySchema>;
 export const serviceUserListSchema = listSchema(serviceUserSummarySchema);
 export type ServiceUserList = v.InferOutput<typeof serviceUserListSchema>;
 
-/** GET service-user/{id}: the whole service user (decision 018 §4.4). */
+/** GET service-user/{id}: the whole service user (decision 035 §4). */
 export const serviceUserSchema = v.object({
   ...serviceUserSummarySchema.entries,
   enabled: v.boolean(),

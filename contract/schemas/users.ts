@@ -44,7 +44,7 @@ const timestampSchema = v.string();
 
 const idNameSchema = v.object({ id: v.string(), name: v.string() });
 
-/** One row of GET user: what the administrators list shows, filters and sorts (decision 018 §4.1). */
+/** One row of GET user: what the administrators list shows, filters and sorts (decision 035 §1). */
 export const userSummarySchema = v.object({
   id: v.string(),
   first_name: v.string(),
@@ -110,7 +110,7 @@ export const userApplicationListSchema = listSchema(
 );
 export type UserApplicationList = v.InferOutput<typeof userApplicationListSchema>;
 
-/** GET user/{id}: the whole user record (O-13 and what the details page shows; decision 018 §4.1). */
+/** GET user/{id}: the whole user record (O-13 and what the details page shows; decision 035 §1). */
 export const userSchema = v.object({
   id: v.string(),
   first_name: v.string(),
@@ -246,7 +246,7 @@ const rolePermissionsSchema = v.pipe(
   v.maxLength(500, 'tooLong'),
 );
 
-/** PUT role/{id}: a custom role's definition, replaced whole (decision 018 §4.2). */
+/** PUT role/{id}: a custom role's definition, replaced whole (decision 035 §2). */
 export const roleUpdateSchema = v.object({
   name: requiredTextLineSchema,
   description: roleDescriptionSchema,
@@ -310,7 +310,7 @@ export const permissionGroupListSchema = listSchema(
 );
 export type PermissionGroupList = v.InferOutput<typeof permissionGroupListSchema>;
 
-/* ---- Changing users (decision 018 §4.1) ---- */
+/* ---- Changing users (decision 035 §1) ---- */
 
 /** An alias identifier: 1–30 of letters, digits, `_ . -` (account administration §5, §9). */
 export const ALIAS_IDENTIFIER_MAX_LENGTH = 30;

@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test';
 import { CONSOLE_BASE_PATH } from '../../contract/paths.ts';
 import { assertAccessible, expect } from '../fixtures.ts';
 
-/** Access › Administrators › Bulk create (decision 018 §8.4). */
+/** Access › Administrators › Bulk create (decision 039 §4). */
 export const BULK_CREATE_PATH = `${CONSOLE_BASE_PATH}/access/administrators/bulk-user-create`;
 
 export async function openBulkCreate(page: Page): Promise<void> {

@@ -43,7 +43,7 @@ function tenantApplications(
     context: APPLICATIONS[code].context,
     features: held.get(code) ?? [],
     // Per-application permissions of an account are not modelled: every permission is the account
-    // management application's (decision 018 §4.2).
+    // management application's (decision 035 §2).
     permissions: [],
   }));
 }

@@ -44,7 +44,7 @@ function tokenKind(
   };
 }
 
-/** API tokens of people, or of service users (/account/ui-api/v1, decision 018 §4.3), described in docs/api.md. */
+/** API tokens of people, or of service users (/account/ui-api/v1, decision 035 §3), described in docs/api.md. */
 export function apiTokenRoutes(deps: AppDeps, owners: TokenOwners = PERSON_TOKEN_OWNERS): Hono<AppEnv> {
   const { db } = deps;
   const TOKENS = `${owners.prefix}/:id/api-tokens`;

@@ -33,7 +33,7 @@ export function nameInUse(): ApiError {
 }
 
 /**
- * A service user's token ends no later than the service user (decision 018 §5): a date after its end
+ * A service user's token ends no later than the service user (decision 036): a date after its end
  * date is 400 on `end_date`. A token without an end date stops with its service user anyway, since
  * authentication checks both dates.
  */

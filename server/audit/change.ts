@@ -103,7 +103,7 @@ export interface AuditActor {
 }
 
 /**
- * Records a successful change made by `actor`, in the transaction that made it (decision 018 §7):
+ * Records a successful change made by `actor`, in the transaction that made it (decision 038):
  * what a background job does for the person who started it (each user a bulk job creates), and what
  * a public link does for its user. `auditChange` is this for request handlers.
  */

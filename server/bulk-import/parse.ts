@@ -9,7 +9,7 @@ import type { ValidationCode } from '../../contract/validation.ts';
 import { invalidField } from '../http/validate.ts';
 
 /**
- * Reads the bulk user file (decision 018 §7) with `csv-parse`, not a parser of our own. What makes
+ * Reads the bulk user file (decision 038) with `csv-parse`, not a parser of our own. What makes
  * the whole file unusable is refused here with a 400 naming where (`file`, `file.email`,
  * `file.line.12`), and nothing is stored; what concerns one row is left to the row checks.
  */

@@ -2,7 +2,7 @@ import type { I18n } from '@lingui/core';
 import type { BulkRowCode, BulkRowError } from '../../contract/schemas/bulk-import.ts';
 
 /**
- * The sentences of the bulk report's reasons (decision 018 §7), in the server catalog
+ * The sentences of the bulk report's reasons (decision 038), in the server catalog
  * (`server/i18n/locales/{locale}/server.po`, §6.4): explicit `i18n._({ id, message })` descriptors
  * on a parameter named `i18n`, which the extractor collects. The report writes each beside its
  * stable code, so a reader of any language can still search for the code.

@@ -52,7 +52,7 @@ function serverCatalogs(): Promise<ServerCatalogs> {
 }
 
 /**
- * Bulk creation of users from a CSV file (/account/ui-api/v1/user/bulk…, decision 018 §4.5, §7),
+ * Bulk creation of users from a CSV file (/account/ui-api/v1/user/bulk…, decision 035 §5, decision 038),
  * described in docs/api.md. Only a job's creator reads or acts on it; anyone else is answered 404
  * (G10). The start of a job is recorded (CREATE BULK_IMPORT) and its cancellation (UPDATE of its
  * state), each in its transaction; each user a job creates is a CREATE USER event of its own. The dry

@@ -21,7 +21,7 @@ import {
 } from './validate.ts';
 
 /**
- * Creates the valid rows of started bulk jobs (decision 018 §7). Every server process runs one,
+ * Creates the valid rows of started bulk jobs (decision 038). Every server process runs one,
  * started by `startServer` like the mail dispatcher; they share the work through the database:
  *
  * - a runner claims a queued or abandoned job with a lease (`claimed_until`, 60 s, renewed every

@@ -18,7 +18,7 @@ import { scopeOfAccountType } from '../users/index.ts';
 import type { ParsedRow } from './parse.ts';
 
 /**
- * The checks of the bulk user file's rows (decision 018 §7): every field rule of creating a user (the
+ * The checks of the bulk user file's rows (decision 038): every field rule of creating a user (the
  * contract's own `userCreateSchema` field schemas), formula cells, user names repeated in the file or
  * taken on the platform (one query for the whole file), and the roles against the creator (G5, G6).
  * The dry run and the runner both call them, the runner again for each row just before creating it.

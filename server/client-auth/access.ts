@@ -11,7 +11,7 @@ export type CertificateOwner = TokenOwner & { primary_account_id: string };
 /**
  * Whose client-authentication certificates a set of routes addresses, and who may do what with them
  * (decision 019): exactly the rules of the owner's other sensitive sub-resources, their API tokens
- * (decision 018 §3.2, §4.3). People (`user/{id}/…`, a service user's id is not found there): the
+ * (decision 018 §3.2, decision 035 §3). People (`user/{id}/…`, a service user's id is not found there): the
  * person themselves, and whoever may read users sees them; whoever may change that person and holds
  * all they hold (G4) changes them. Service users (`service-user/{id}/…`, a person's id is not found
  * there): whoever may change the service user. Reach (G1) comes first: 404 outside it.

@@ -6,7 +6,7 @@ const CSV_MEDIA_TYPE = /^(text\/csv|application\/csv|text\/plain)$/i;
 /**
  * The raw bytes of a CSV upload (`Content-Type: text/csv`), undecoded: whether they are UTF-8 is the
  * reader's to check, which a browser that decoded the file into JSON would already have hidden
- * (decision 018 §7). The size is limited before this by the body limit of `app.ts`. Another media
+ * (decision 038). The size is limited before this by the body limit of `app.ts`. Another media
  * type is refused (415) rather than guessed at.
  */
 export async function readCsvBody(c: Context): Promise<Uint8Array> {

@@ -111,7 +111,7 @@ export const limitBodySize = bodyLimitOf(MAX_BODY_BYTES, '1 MiB');
 
 /**
  * The body limit of one path: `MAX_BODY_BYTES` everywhere but the paths given a larger one (the bulk
- * user file, decision 018 §7).
+ * user file, decision 038).
  */
 export function limitBodySizeByPath(
   larger: Readonly<Record<string, { bytes: number; words: string }>>,

@@ -10,7 +10,7 @@ import {
 } from '../../contract/locales.ts';
 
 /**
- * The server's own catalog (docs/decisions/018-users-roles-and-tokens.md §6.4): the sentences of the
+ * The server's own catalog (docs/decisions/037-mail.md §4): the sentences of the
  * messages it sends, in `locales/{locale}/server.po`, extracted and checked like the console's by
  * `npm run i18n:extract` and `npm run i18n:check`.
  *

@@ -106,7 +106,7 @@ export async function principalOfUser(db: Kysely<Database>, userId: string): Pro
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 /**
- * The user an API token acts as (decision 018 §5): one query on the token's hash, where the token is
+ * The user an API token acts as (decision 036): one query on the token's hash, where the token is
  * not revoked, its end date not passed, its user active and, for a service user, the service user's
  * own end date not passed either. Nothing is cached, so a revocation, an expiry, a disabled or
  * deleted user takes effect on the next request in every server process.
@@ -227,7 +227,7 @@ export function requireAuth(deps: AppDeps): MiddlewareHandler<AppEnv> {
 /**
  * The session the caller signed in with, or 403 `sessionRequired` for an API token: what mints or
  * guards credentials (sign-out, the storage secret, passwords, API tokens) is refused to a token, so
- * a leaked one cannot make itself another credential (decision 018 §5).
+ * a leaked one cannot make itself another credential (decision 036).
  */
 export function sessionIdOf(principal: Principal): string {
   if (principal.credential.kind !== 'session') {

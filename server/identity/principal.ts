@@ -2,7 +2,7 @@ import type { AccessScope, PermissionName } from '../../contract/permissions.ts'
 
 /**
  * What a request authenticated with: a sign-in session (its access token), or an API token, which
- * acts as its user but may not mint credentials (decision 018 §5).
+ * acts as its user but may not mint credentials (decision 036).
  */
 export type Credential = { kind: 'session'; sessionId: string } | { kind: 'apiToken'; tokenId: string };
 

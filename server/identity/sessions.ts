@@ -133,7 +133,7 @@ export async function rotateRefreshToken(
       'users.active',
     ])
     .where('refresh_tokens.token_hash', '=', hashOpaqueToken(presentedToken))
-    // Service users never sign in, so they never refresh either (decision 018 §5).
+    // Service users never sign in, so they never refresh either (decision 036).
     .where('users.kind', '=', 'person')
     .forUpdate(['refresh_tokens', 'sessions'])
     .executeTakeFirst();

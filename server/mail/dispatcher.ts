@@ -11,7 +11,7 @@ import { purgeFinishedMail } from './outbox.ts';
 import { classifySendFailure, type MailLog, type MailTransport } from './transport.ts';
 
 /**
- * Sends what the outbox holds (docs/decisions/018-users-roles-and-tokens.md §6.2). Every server
+ * Sends what the outbox holds (docs/decisions/037-mail.md §2). Every server
  * process runs one; they share the work through the database:
  *
  * 1. one statement claims one due row under a lease (`for update skip locked`), so two processes

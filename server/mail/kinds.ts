@@ -2,7 +2,7 @@ import { CONSOLE_BASE_PATH } from '../../contract/paths.ts';
 import { ENROLLMENT_CODE_TTL_DAYS } from '../../contract/schemas/enrollments.ts';
 
 /**
- * The messages the platform sends (docs/decisions/018-users-roles-and-tokens.md §6.3). Slice 2 (the
+ * The messages the platform sends (docs/decisions/037-mail.md §3). Slice 2 (the
  * user lifecycle and e-mail flows) enqueues every one of them; `client_auth_setup` comes with slice
  * 8, together with the enrollment page its link opens.
  */

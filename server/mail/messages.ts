@@ -3,7 +3,7 @@ import { html } from 'hono/html';
 import type { MailKind } from './kinds.ts';
 
 /**
- * The texts of every message (docs/decisions/018-users-roles-and-tokens.md §6.3, §6.4). Sentences are
+ * The texts of every message (docs/decisions/037-mail.md §3, §4). Sentences are
  * explicit `i18n._({ id, message, values })` descriptors on a parameter named `i18n`: the server runs
  * without Lingui's macro transform, and the extractor collects exactly these calls into
  * `server/i18n/locales/{locale}/server.po`.

@@ -22,7 +22,7 @@ export interface MailRequest {
 
 /**
  * Puts a message in the outbox inside the caller's transaction, so the message leaves if and only if
- * the change commits (docs/decisions/018-users-roles-and-tokens.md §6.2). Nothing is sent here: the
+ * the change commits (docs/decisions/037-mail.md §2). Nothing is sent here: the
  * dispatcher sends it after the commit. Answers the outbox row's id. Called by the user flows of
  * slice 2 (creation, e-mail change, resend, reset, password sign-in, two-factor reset).
  */
@@ -103,7 +103,7 @@ export async function purgeFinishedMail(db: Kysely<Database>, now: Date): Promis
   return Number(result.numDeletedRows);
 }
 
-/** How long after a mail of one kind to one user the same kind is refused (decision 018 §6.2). */
+/** How long after a mail of one kind to one user the same kind is refused (decision 037 §2). */
 export const RESEND_INTERVAL_SECONDS = 60;
 
 /**

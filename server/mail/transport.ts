@@ -5,7 +5,7 @@ import type { ServerConfig } from '../config.ts';
 import type { MailKind } from './kinds.ts';
 
 /**
- * The two ways a message leaves (docs/decisions/018-users-roles-and-tokens.md §6.1), both built by
+ * The two ways a message leaves (docs/decisions/037-mail.md §1), both built by
  * nodemailer: SMTP when SMTP_URL is set, otherwise an `.eml` file in the data directory.
  */
 

@@ -10,7 +10,7 @@ import { assertMayDefineRoles } from './access.ts';
 import { accountType, type RoleNameScope, roleNameTaken } from './repository.ts';
 
 /**
- * The rules of role definitions beyond who may make them (decision 018 §3.3 G8, G9; §4.2). Reach
+ * The rules of role definitions beyond who may make them (decision 018 §3.3 G8, G9; decision 035 §2). Reach
  * (G1), permission (G2) and grant-only-what-you-hold (G5) come from `authorization/`.
  */
 

@@ -28,7 +28,7 @@ export function assertServiceUserAccess(
 }
 
 /**
- * A service user's tokens (decision 018 §4.3, G7): whoever may change the service user takes the
+ * A service user's tokens (decision 035 §3, G7): whoever may change the service user takes the
  * owner's place, to see, make, extend and revoke them; making and extending need a signed-in
  * session, so a leaked token cannot mint another.
  */

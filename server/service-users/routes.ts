@@ -103,7 +103,7 @@ async function assertListable(
   assertMayReadUsers(principal);
 }
 
-/** Service users (/account/ui-api/v1, decision 018 §4.4), described in docs/api.md. */
+/** Service users (/account/ui-api/v1, decision 035 §4), described in docs/api.md. */
 export function serviceUserRoutes(deps: AppDeps): Hono<AppEnv> {
   const { db } = deps;
   const app = new Hono<AppEnv>();

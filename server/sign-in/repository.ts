@@ -3,7 +3,7 @@ import type { Database } from '../db/schema.ts';
 
 /**
  * The person signing in by user name, with what the password check and the session need. A service
- * user never signs in (decision 018 §5): its name is answered like an unknown one.
+ * user never signs in (decision 036): its name is answered like an unknown one.
  */
 export function findPersonSigningIn(db: Kysely<Database>, userName: string) {
   return db

@@ -11,7 +11,7 @@ import {
 import { assertAccountsInReach, type RoleToGive, rolesInReach } from './grants.ts';
 
 /*
- * Replacing a user's accounts and roles (decision 018 §4.1, §4.4): PUT user/{id}/access and
+ * Replacing a user's accounts and roles (decision 035 §1, §4): PUT user/{id}/access and
  * PUT service-user/{id}/access share these two steps, so people and service users get roles under
  * one set of rules.
  */

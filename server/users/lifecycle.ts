@@ -32,7 +32,7 @@ type ReachableUser = NonNullable<Awaited<ReturnType<typeof findReachableUser>>>;
 type Users = ReturnType<typeof versionedResource<{ id: string }, ReachableUser>>;
 
 /**
- * The user lifecycle of decision 018 §4.1: creating a person (with the invitation mail), deleting one
+ * The user lifecycle of decision 035 §1: creating a person (with the invitation mail), deleting one
  * or several, enabling and disabling, and replacing a user's accounts and roles. Every route runs the
  * order of checks of §3.4 and shares G3–G8 with the role page's assignment (`roles/assignments.ts`).
  */

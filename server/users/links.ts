@@ -23,7 +23,7 @@ import {
 } from './password-checks.ts';
 
 /**
- * The public routes a mailed link opens (decision 018 §4.1): no bearer token, the one-time code is
+ * The public routes a mailed link opens (decision 035 §1): no bearer token, the one-time code is
  * the credential. Every bad code (unknown, of another user, spent, superseded, expired, sent to an
  * address the user no longer has, of a disabled user) is the same 400 `linkExpired`, and a password
  * is hashed only once the code is known good, so a flood of bad codes costs no argon2.

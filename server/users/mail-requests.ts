@@ -70,7 +70,7 @@ async function mailTarget(
 }
 
 /**
- * The mail an administrator asks for (decision 018 §4.1, §6.3): resending the invitation or
+ * The mail an administrator asks for (decision 035 §1, decision 037 §3): resending the invitation or
  * verification link, the password reset, the standard-login invitation, the single sign-on mail,
  * and the two-factor reset. Each queues its message in the transaction of its checks (and of its
  * change, for the two-factor reset) and nudges the dispatcher after the commit.

@@ -19,7 +19,7 @@ import {
 } from './password-checks.ts';
 
 /**
- * PUT user/{id}/password (decision 018 §4.1, §8.7): the caller's own password, in a signed-in session
+ * PUT user/{id}/password (decision 035 §1, decision 039 §7): the caller's own password, in a signed-in session
  * (403 `sessionRequired` for an API token, 403 `ownUserOnly` for anyone else in reach, 404 out of
  * reach). The current password is checked under the user's own password-change budget (decision
  * 031), so a stolen session cannot guess it freely, and nobody else's wrong sign-ins from the same

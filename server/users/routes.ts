@@ -152,7 +152,7 @@ export function userRoutes(deps: AppDeps): Hono<AppEnv> {
     users.read(c, c.req.valid('param')),
   );
 
-  // An administrator's edit and the person's own profile alike (decision 018 §4.1); queueable offline,
+  // An administrator's edit and the person's own profile alike (decision 035 §1); queueable offline,
   // so If-Match is required. Members outside the schema (scope, enabled, roles) are dropped unread.
   app.put(
     '/user/:id',

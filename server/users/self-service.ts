@@ -21,7 +21,7 @@ import { assertMayChangeUser } from '../role-assignments/index.ts';
 import { applicationRoles } from './repository.ts';
 
 /**
- * What a person sets for itself (decision 018 §3.2, §4.1): the application the console opens first,
+ * What a person sets for itself (decision 018 §3.2, decision 035 §1): the application the console opens first,
  * and acceptance of the terms. An administrator may set someone else's default application like
  * their locale (manage permission, G4); the agreement is accepted by the person alone.
  */

@@ -21,7 +21,7 @@ interface AccountPickerProps {
 }
 
 /**
- * Further accounts a user is added to, as checkboxes (decision 018 §8): being added lets the user see
+ * Further accounts a user is added to, as checkboxes (decision 039): being added lets the user see
  * an account's data. Chosen accounts no longer offered (out of the list) stay chosen through hidden
  * inputs, so an edit never drops what it did not show.
  */

@@ -15,7 +15,7 @@ import { TextField } from './ui/field.tsx';
 import './aliases-editor.css';
 
 /*
- * Shared by the own profile and the administrator pages (decision 018 §8).
+ * Shared by the own profile and the administrator pages (decision 039).
  * Aliases (E-20 … E-26) as rows of identifier and value. Inputs are named `alias.<row>.identifier`
  * and `alias.<row>.value`, so the form kit shows each row's errors under its own inputs; the request
  * gets them as the map of identifier to value the contract holds.

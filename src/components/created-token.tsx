@@ -6,7 +6,7 @@ import './created-token.css';
 
 /**
  * A new API token's value, shown this once with Copy and the warning that it will not be shown again
- * (decision 018 §5, §8.4). Shared by the API-token dialog, the service-user creation page and the
+ * (decision 036, decision 039 §4). Shared by the API-token dialog, the service-user creation page and the
  * enrollment link (which passes its own label and notice). The value lives in the caller's state
  * only: never in a query, the address or storage.
  */

@@ -19,7 +19,7 @@ export const APPLICATION_NAMES: Readonly<Record<ApplicationCode, string>> = {
   device_trust_manager: 'Device Trust Manager',
 };
 
-/** Built-in roles keep their English names in the database and are shown translated by their code (decision 018 §4.2). */
+/** Built-in roles keep their English names in the database and are shown translated by their code (decision 035 §2). */
 export const BUILT_IN_ROLE_LABELS: Readonly<Record<BuiltInRoleCode, MessageDescriptor>> = {
   system_administrator: msg`System administrator`,
   partner_administrator: msg`Partner administrator`,

@@ -29,7 +29,7 @@ interface RolePickerProps {
 }
 
 /**
- * The roles to give a user, per application, as checkboxes (decision 018 §8): a role the chooser may
+ * The roles to give a user, per application, as checkboxes (decision 039): a role the chooser may
  * not grant is shown disabled with the reason; one the user already holds stays chosen through a
  * hidden input, since taking it away is not what the form is for.
  */

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Mail leaves through a transactional outbox (docs/decisions/018-users-roles-and-tokens.md §6.2):
+ * Mail leaves through a transactional outbox (docs/decisions/037-mail.md §2):
  * a change inserts a `mail_outbox` row in its own transaction and a dispatcher sends it later with
  * no transaction open. The row holds no link and no secret; the one-time link is made when the
  * message is sent and only its SHA-256 is kept, in `user_tokens`.

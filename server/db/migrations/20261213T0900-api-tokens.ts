@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * API tokens (decision 018 §2, §5, slice 5). Only the SHA-256 of a token is kept, with its last four
+ * API tokens (decision 018 §2, decision 036, decision 018 slice 5). Only the SHA-256 of a token is kept, with its last four
  * characters for lists; every request authenticated by one looks it up by that hash, which the unique
  * constraint indexes. A revoked token keeps its row for the list and the trail.
  */

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Bulk creation of users from a CSV file (decision 018 §2, §7, slice 7): a job per checked file and
+ * Bulk creation of users from a CSV file (decision 018 §2, decision 038, decision 018 slice 7): a job per checked file and
  * its rows, each row with the cells read, its status and its reasons. A user exists if and only if
  * its row says `created`, since the runner writes both in one transaction. Jobs and rows hold
  * personal data and are deleted when `expires_at` passes (24 hours after a dry run never started,

@@ -6,7 +6,7 @@ import type { StaleAfterChange } from '../../lib/stale-after-change.ts';
 
 /**
  * Whose tokens: a person's (`user/{id}/api-tokens`) or a service user's
- * (`service-user/{id}/api-tokens`, managed by whoever may change it; decision 018 §4.3).
+ * (`service-user/{id}/api-tokens`, managed by whoever may change it; decision 035 §3).
  */
 export interface TokenOwner {
   kind: 'person' | 'service';

@@ -13,7 +13,7 @@ import { apiRequest } from '../../lib/api-client.ts';
 import type { StaleAfterChange } from '../../lib/stale-after-change.ts';
 
 /**
- * Bulk user creation's reads (decision 018 §4.5). A job and its rows hold people's details and make
+ * Bulk user creation's reads (decision 035 §5). A job and its rows hold people's details and make
  * sense only online, so none of them is kept for offline use (`persist: false`).
  */
 export const bulkImportKeys = {

@@ -5,8 +5,8 @@ import { type BulkNavigate, BulkUserCreatePage } from './components/bulk-user-cr
 import { type BulkSearch, stepOfHash } from './search.ts';
 
 /**
- * What both routes of the pair render (`bulk-user-create` and `role-bulk-user-create`, decision 018
- * §8.3): the same page, which offers custom roles only with the roles feature on. Creating users
+ * What both routes of the pair render (`bulk-user-create` and `role-bulk-user-create`, decision 039
+ * §3): the same page, which offers custom roles only with the roles feature on. Creating users
  * needs manage user (the server checks the account's scope too).
  */
 export function BulkUserCreateRoute({ search, navigate }: { search: BulkSearch; navigate: BulkNavigate }) {

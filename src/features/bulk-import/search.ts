@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { pageSearch } from '../../components/list/list-search.ts';
 
 /**
- * The bulk page's address (decision 018 §8.1, §8.4): the job being checked or run, so a reload
+ * The bulk page's address (decision 039 §1, §4): the job being checked or run, so a reload
  * resumes watching it; whether invitations are sent (off only when unticked); the rows filter and
  * page of the check step. The step itself is the hash, `#step=n`.
  */

@@ -46,7 +46,7 @@ function showQueuedEdit(queryClient: QueryClient, update: UserUpdate) {
 /**
  * PUT user/{own id} (E-05 … E-26) on the version of the profile the form was filled from: a change
  * made meanwhile elsewhere is refused (412), not overwritten. Queueable like the administrator's edit
- * (decision 018 §8.9); the form shows its own error, so no toast.
+ * (decision 039 §9); the form shows its own error, so no toast.
  */
 export function useUpdateProfile(profile: Pick<Profile, 'id' | 'primary_account_id'>) {
   const queryClient = useQueryClient();

@@ -1,4 +1,4 @@
 import type { PermissionFlag } from '../../../contract/permissions.ts';
 
-/** The role pages open on view or manage user role, as the navigation shows them (decision 018 §8.10). */
+/** The role pages open on view or manage user role, as the navigation shows them (decision 039 §10). */
 export const ROLE_READ_FLAGS: readonly PermissionFlag[] = ['canViewUserRole', 'canManageUserRole'];

@@ -19,7 +19,7 @@ import {
 
 export const DEFAULT_ROLE_SORT: SortOrder<RoleSortColumn> = { column: 'name', direction: 'asc' };
 
-/** The status filter: active roles unless the address asks for archived ones or both (decision 018 §8.6). */
+/** The status filter: active roles unless the address asks for archived ones or both (decision 039 §6). */
 export const ROLE_STATUS_FILTERS = ['active', 'archived', 'all'] as const;
 export type RoleStatusFilter = (typeof ROLE_STATUS_FILTERS)[number];
 

@@ -15,7 +15,7 @@ import { currentUserKeys } from '../../lib/current-user.ts';
 import { apiListRequest } from '../../lib/list-pages.ts';
 import type { StaleAfterChange } from '../../lib/stale-after-change.ts';
 
-/** Role queries: not account-scoped in the key, as GET role answers by the caller's reach (decision 018 §4.2). */
+/** Role queries: not account-scoped in the key, as GET role answers by the caller's reach (decision 035 §2). */
 export const roleKeys = {
   all: () => ['roles'] as const,
   lists: () => [...roleKeys.all(), 'list'] as const,

@@ -21,7 +21,7 @@ const listSearch = statusAccountListSearch(
   DEFAULT_SERVICE_USER_SORT,
 );
 
-/** The service users list's address: search text, status, account, sort and page (decision 018 §8.5). */
+/** The service users list's address: search text, status, account, sort and page (decision 039 §5). */
 export const serviceUserListSearchSchema = listSearch.schema;
 export type ServiceUserListSearch = v.InferOutput<typeof serviceUserListSearchSchema>;
 

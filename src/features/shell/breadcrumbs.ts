@@ -51,7 +51,7 @@ const ACTION_LABELS: Readonly<Record<string, MessageDescriptor>> = {
   'upload-certificate': msg`Upload certificate`,
 };
 
-/** Segments that name an action on the id after them and have no page of their own: text, not links (decision 018 §8.2). */
+/** Segments that name an action on the id after them and have no page of their own: text, not links (decision 039 §2). */
 const PAGELESS_SEGMENTS = new Set(['clone-role', 'edit-role', 'role-detail']);
 
 /** Path segments that only group sections and have no page of their own. */

@@ -22,7 +22,7 @@ export const DEFAULT_USER_SORT: SortOrder<UserSortColumn> = { column: 'name', di
 
 /**
  * The administrators list's address: search text, status, scope, role, sort and page, so that a
- * filtered view can be shared, reloaded and returned to with Back (decision 018 §8).
+ * filtered view can be shared, reloaded and returned to with Back (decision 039).
  */
 export const userListSearchSchema = v.object({
   q: textSearch,
@@ -34,7 +34,7 @@ export const userListSearchSchema = v.object({
 });
 export type UserListSearch = v.InferOutput<typeof userListSearchSchema>;
 
-/** Columns and filters only viewers who reach more than one account see (decision 018 §8.4). */
+/** Columns and filters only viewers who reach more than one account see (decision 039 §4). */
 export function seesOtherAccounts(scope: AccessScope): boolean {
   return scope !== 'account';
 }

@@ -22,7 +22,7 @@ export const userMutationKeys = {
   deleteMany: () => ['users', 'delete'] as const,
 };
 
-/** POST user (decision 018 §4.1): answers the created user, which the details page shows at once. */
+/** POST user (decision 035 §1): answers the created user, which the details page shows at once. */
 export function useCreateUser() {
   const queryClient = useQueryClient();
   return useMutation({
@@ -42,7 +42,7 @@ export interface UserEdit extends Versioned<UserUpdate> {
 
 /**
  * PUT user/{id} on the version the form was filled from (If-Match required): queueable, so offline
- * the outbox keeps it (decision 018 §8.9). The form shows its own failure.
+ * the outbox keeps it (decision 039 §9). The form shows its own failure.
  */
 export function useUpdateUser(user: Pick<User, 'id' | 'user_name' | 'primary_account_id'>) {
   const { t } = useLingui();

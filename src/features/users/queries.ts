@@ -34,7 +34,7 @@ export const userKeys = {
 };
 
 /**
- * What a change of a user makes stale, an administrator's or the person's own (decision 018 §8.9):
+ * What a change of a user makes stale, an administrator's or the person's own (decision 039 §9):
  * the users, and the profile, which names the signed-in user. Their tokens, certificates and bulk
  * imports are their own domains'.
  */

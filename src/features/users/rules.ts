@@ -61,7 +61,7 @@ export function permissionsOfRoles(
   return names;
 }
 
-/** The user actions of the row menu and the details page (decision 018 §8.4). */
+/** The user actions of the row menu and the details page (decision 039 §4). */
 export const USER_ACTIONS = [
   'view',
   'edit',

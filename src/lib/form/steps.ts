@@ -1,5 +1,5 @@
 /*
- * Multi-step pages (decision 018 §8.1): one form holds every step, each in a hidden fieldset except
+ * Multi-step pages (decision 039 §1): one form holds every step, each in a hidden fieldset except
  * the current one, so `FormData` reads them all. These helpers stay out of use-form.ts, which the
  * sign-in page loads (decision 015).
  */

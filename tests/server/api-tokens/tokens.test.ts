@@ -12,7 +12,7 @@ import { createTestApp, type TestApp } from '../test-app.ts';
 import { createToken } from './helpers.ts';
 
 /**
- * API tokens of people (decision 018 §4.3, §5): only the hash is stored and the value is answered
+ * API tokens of people (decision 035 §3, decision 036): only the hash is stored and the value is answered
  * once; a token acts with its user's permissions and reach; what mints credentials needs a session;
  * nobody makes a token for someone else (escalation 7); a malformed token is 401, never 500.
  */

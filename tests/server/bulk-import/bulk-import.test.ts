@@ -16,7 +16,7 @@ import { insertCustomRole, insertTestUser } from '../users/helpers.ts';
 import { csvOf, goodUsers, rowsOf, upload, validated } from './helpers.ts';
 
 /**
- * Bulk creation of users from CSV (decision 018 §4.5, §7, slice 7): every bad input of the file and
+ * Bulk creation of users from CSV (decision 035 §5, decision 038, decision 018 slice 7): every bad input of the file and
  * of its rows, the job run one transaction per row, resumption after a runner stops between rows
  * without a duplicate, cancelling, the report in its creator's language, and that only the creator
  * ever reads or acts on a job (G10, escalations 9 and 10).

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../server/config.ts';
 
-/** The mail settings of decision 018 §6.1, read at start with errors that say what is wrong. */
+/** The mail settings of decision 037 §1, read at start with errors that say what is wrong. */
 
 describe('mail settings', () => {
   it('default to files in the data directory, links on http://HOST:PORT and no-reply at that host', () => {

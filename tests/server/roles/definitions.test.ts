@@ -23,7 +23,7 @@ import { createTestApp, type TestApp } from '../test-app.ts';
 import { insertCustomRole, insertTestUser } from '../users/helpers.ts';
 
 /**
- * Defining roles (decision 018 §4.2): the escalations of §3.5 that concern role definitions (3, 4,
+ * Defining roles (decision 035 §2): the escalations of §3.5 that concern role definitions (3, 4,
  * 6), protected roles and the roles feature, unique names, versions, archiving and the audit trail.
  */
 

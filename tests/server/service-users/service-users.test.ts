@@ -22,7 +22,7 @@ import { insertCustomRole } from '../users/helpers.ts';
 import { insertTestServiceUser, tokenFor } from './helpers.ts';
 
 /**
- * Service users (decision 018 §1, §4.4, §5): made with their first token, which answers once; listed,
+ * Service users (decision 018 §1, decision 035 §4, decision 036): made with their first token, which answers once; listed,
  * exported, read and edited within reach; disabled, expired or deleted, their tokens stop on the next
  * request; they never sign in or refresh; what their tokens do is recorded under their name.
  */

@@ -8,7 +8,7 @@ import { type Caller, call } from '../organizations/requests.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 import { insertTestUser } from './helpers.ts';
 
-/** PUT user/{id} (decision 018 §4.1): the administrator's edit and the own profile's. */
+/** PUT user/{id} (decision 035 §1): the administrator's edit and the own profile's. */
 
 let harness: TestApp;
 let system: Caller;

@@ -10,7 +10,7 @@ import { type Caller, call } from '../organizations/requests.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 import { insertCustomRole, insertTestUser } from './helpers.ts';
 
-/** The user lifecycle of decision 018 §4.1: create, delete, enable, access, and what each writes. */
+/** The user lifecycle of decision 035 §1: create, delete, enable, access, and what each writes. */
 
 let harness: TestApp;
 let system: Caller;

@@ -10,7 +10,7 @@ import { createTestApp, type TestApp } from '../test-app.ts';
 import { insertTestUser } from './helpers.ts';
 
 /**
- * The public routes a mailed link opens (decision 018 §4.1, §3.5 escalation 12): the code is the
+ * The public routes a mailed link opens (decision 035 §1, decision 018 §3.5 escalation 12): the code is the
  * credential, and every bad code answers the same 400 `linkExpired`.
  */
 

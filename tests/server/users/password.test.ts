@@ -6,7 +6,7 @@ import { blockSignInAddress, sendJson, signIn } from '../identity/requests.ts';
 import { call } from '../organizations/requests.ts';
 import { createTestApp, type TestApp, type TestUser } from '../test-app.ts';
 
-/** PUT user/{id}/password (decision 018 §4.1, §8.7): one's own password, in a session, other sessions end. */
+/** PUT user/{id}/password (decision 035 §1, decision 039 §7): one's own password, in a session, other sessions end. */
 
 const NEW_PASSWORD = 'Another-Horse-Battery-77';
 

@@ -10,7 +10,7 @@ import { resetFormSchema } from '../schemas.ts';
 import { isExpiredLink, LinkDonePage, LinkExpiredPage } from './link-outcome.tsx';
 
 /**
- * /reset-password/{userId}/{code}: a new password through the mailed reset link (decision 018 §4.1).
+ * /reset-password/{userId}/{code}: a new password through the mailed reset link (decision 035 §1).
  * The server ends every session of the person once it is set.
  */
 export function ResetPasswordPage({ userId, code }: { userId: string; code: string }) {

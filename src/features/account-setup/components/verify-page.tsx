@@ -20,8 +20,8 @@ interface VerifyPageProps {
 type Outcome = { kind: 'form' } | { kind: 'done'; userName: string } | { kind: 'expired' };
 
 /**
- * /verify/{userId}/{code}: the page of an invitation or of a changed e-mail address (decision 018
- * §4.1, §6.3). An invitation sets the first password; a verification checks the current one.
+ * /verify/{userId}/{code}: the page of an invitation or of a changed e-mail address (decision 035
+ * §1, decision 037 §3). An invitation sets the first password; a verification checks the current one.
  */
 export function VerifyPage({ userId, code, isNew }: VerifyPageProps) {
   const [outcome, setOutcome] = useState<Outcome>({ kind: 'form' });

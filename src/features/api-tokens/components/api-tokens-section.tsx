@@ -40,7 +40,7 @@ function endDateRule(values: FormValues) {
 }
 
 /**
- * API tokens on a details page (decision 018 §8.4, §8.5): the signed-in person's own, or a service
+ * API tokens on a details page (decision 039 §4, §5): the signed-in person's own, or a service
  * user's for whoever may change it. The active ones, making one (its value shown once), changing its
  * end date and revoking it.
  */

@@ -79,7 +79,7 @@ function RoleChoices({
 }) {
   const flags = useFeatureFlags();
   const roles = useQuery(bulkRolesQueryOptions(accountId));
-  // With the roles feature off, only built-in roles are offered (decision 018 §8.3).
+  // With the roles feature off, only built-in roles are offered (decision 039 §3).
   const offered = (roles.data?.items ?? []).filter((role) => flags.roles || role.built_in);
   return (
     <fieldset className="bulk-file__roles">

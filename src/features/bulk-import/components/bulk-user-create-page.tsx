@@ -53,7 +53,7 @@ function StepList({ current }: { current: number }) {
 }
 
 /**
- * Access › Administrators › Bulk create (decision 018 §7, §8.4): step 1 the account, default roles and
+ * Access › Administrators › Bulk create (decision 038, decision 039 §4): step 1 the account, default roles and
  * the file; step 2 the dry run's counts and rows with their reasons; step 3 the job's progress, then
  * its summary and report. The job is in the address (`?job=`) and the step in the hash, so a reload
  * or the browser's Back returns to where one was.

@@ -13,7 +13,7 @@ import { useGoBack } from '../../../lib/page-mode.ts';
 import { useChangePassword } from '../mutations.ts';
 
 /**
- * Change one's own password (decision 018 §8.7): the current one, the new one and its repetition. The
+ * Change one's own password (decision 039 §7): the current one, the new one and its repetition. The
  * server ends every other session of the user; this one stays signed in.
  */
 export function ChangePasswordPage() {

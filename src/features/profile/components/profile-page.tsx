@@ -21,7 +21,7 @@ const SCOPE_LABELS: Readonly<Record<AccessScope, MessageDescriptor>> = {
 };
 
 /**
- * The signed-in user's own profile, read-only (E-01, decision 018 §8.7), with the ways to edit it,
+ * The signed-in user's own profile, read-only (E-01, decision 039 §7), with the ways to edit it,
  * change the password, and reach one's API tokens on one's details page (the profile redirect).
  */
 export function ProfilePage() {
@@ -158,7 +158,7 @@ export function ProfilePage() {
   );
 }
 
-/** Sends the link that confirms one's e-mail again (decision 018 §8.7); needs a connection. */
+/** Sends the link that confirms one's e-mail again (decision 039 §7); needs a connection. */
 function ResendVerification({ userId }: { userId: string }) {
   const { t } = useLingui();
   const resend = useResendVerification(userId);

@@ -30,7 +30,7 @@ import { AssignUsersDialog } from './assign-users-dialog.tsx';
 import { ROLE_STATUS_LABELS, ROLE_TYPE_LABELS, roleTypeOf } from './role-labels.ts';
 import './roles.css';
 
-/** A role: its fields, its permissions by group, and the users holding it (decision 018 §8.6). */
+/** A role: its fields, its permissions by group, and the users holding it (decision 039 §6). */
 export function RoleDetailsPage({ roleId }: { roleId: string }) {
   const { i18n } = useLingui();
   const { data: role, dataUpdatedAt } = useSuspenseQuery(roleQueryOptions(roleId));

@@ -60,7 +60,7 @@ export function roleRequest(
   };
 }
 
-/** Create role, Clone role (filled from the source, "Copy of …") and Edit role (decision 018 §8.6). */
+/** Create role, Clone role (filled from the source, "Copy of …") and Edit role (decision 039 §6). */
 export function RoleFormPage({ mode }: { mode: RoleFormMode }) {
   if (mode.kind === 'edit' && !mode.role.editable) return <RoleNotEditable role={mode.role} />;
   return <RoleForm mode={mode} />;
@@ -93,7 +93,7 @@ function RoleNotEditable({ role }: { role: RoleDetails }) {
 }
 
 /**
- * The inputs of each step (decision 018 §8.1, §8.6): create and clone ask for the role (application,
+ * The inputs of each step (decision 039 §1, §6): create and clone ask for the role (application,
  * account, name, description), then its permissions, then review; edit asks for name, description and
  * permissions with the application and account fixed, then review.
  */

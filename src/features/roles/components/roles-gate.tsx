@@ -9,7 +9,7 @@ import { featureFlagsQueryOptions } from '../../../lib/feature-flags.ts';
 import { ROLE_READ_FLAGS } from '../access.ts';
 
 /**
- * The role pages' guard (decision 018 §8.10): view or manage user role, and the roles feature on;
+ * The role pages' guard (decision 039 §10): view or manage user role, and the roles feature on;
  * with the feature off, a page says so instead (§8.6). `manage` pages need manage user role.
  */
 export function RolesGate({ manage = false, children }: { manage?: boolean; children: ReactNode }) {

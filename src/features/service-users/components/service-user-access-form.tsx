@@ -17,7 +17,7 @@ import { roleChoicesQueryOptions } from '../queries.ts';
 import { checkedValues, roleChoices } from './role-choices.ts';
 
 /**
- * A service user's roles (O-09 `/{id}/role-service-user-edit`; decision 018 §8.5): the roles of its
+ * A service user's roles (O-09 `/{id}/role-service-user-edit`; decision 039 §5): the roles of its
  * primary account's applications, its accounts beyond the primary one kept as they are. A role it
  * holds that the caller could not grant anew stays held (the picker keeps it).
  */

@@ -28,7 +28,7 @@ import { endDateOf, endDateRule } from './service-user-fields.ts';
 const IN_USE_MESSAGES = { name: msg`A user or service user with this name exists.` };
 
 /**
- * Create service user (O-08; decision 018 §8.5), the page of both `/create` and
+ * Create service user (O-08; decision 039 §5), the page of both `/create` and
  * `/role-service-user-create`: its details, its account and roles, and the name of its first token.
  * Once made, its token is shown this once with Copy; the value lives in this page's state only.
  */

@@ -4,7 +4,7 @@ import { DeleteItemDialog } from '../../../components/delete-dialog.tsx';
 import { useDeleteServiceUser } from '../mutations.ts';
 
 /**
- * Deletes one service user after typing DELETE (decision 018 §8.5), from its details page and from the
+ * Deletes one service user after typing DELETE (decision 039 §5), from its details page and from the
  * list's row. Open while `serviceUser` is set; `onDeleted` runs after the notice.
  */
 export function ServiceUserDeleteDialog({

@@ -19,7 +19,7 @@ import { ServiceUserStatusBadge } from './service-user-labels.tsx';
 import { ServiceUserStatusDialog } from './service-user-status-dialog.tsx';
 
 /**
- * One service user (O-09 `/{id}`; decision 018 §8.5): its details, accounts and roles, and its API
+ * One service user (O-09 `/{id}`; decision 039 §5): its details, accounts and roles, and its API
  * tokens, the section the route composes in from the API-token feature; Edit, Enable or Disable, and
  * Delete for whoever may change it.
  */

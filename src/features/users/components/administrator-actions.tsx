@@ -71,8 +71,8 @@ interface AdministratorActionsProps {
 }
 
 /**
- * The actions on one administrator as a menu (the list's rows and the details page, decision 018
- * §8.4): each offered by the rules of §3, shown disabled with the reason when refused; destructive
+ * The actions on one administrator as a menu (the list's rows and the details page, decision 039
+ * §4): each offered by the rules of §3, shown disabled with the reason when refused; destructive
  * ones confirmed in a dialog. Every one needs a connection.
  */
 export function AdministratorActions({
@@ -160,7 +160,7 @@ export function AdministratorActions({
   };
 
   const entries: MenuEntry[] = userActions(user, profile, flags, stronger)
-    // One's own page offers no status, role or delete action at all (decision 018 §8.4).
+    // One's own page offers no status, role or delete action at all (decision 039 §4).
     .filter((entry) => !(onDetails && (entry.name === 'view' || entry.refusal === 'oneself')))
     .map((entry) => {
       // Changes need the server; viewing and opening the edit pages do not.

@@ -36,7 +36,7 @@ import {
 import { SCOPE_LABELS } from './user-labels.tsx';
 import './administrator-forms.css';
 
-/** The wizard's steps and the inputs each holds (decision 018 §8.4). */
+/** The wizard's steps and the inputs each holds (decision 039 §4). */
 const STEPS: StepFields = [PERSON_FIELDS, ['primary_account_id', 'account_ids'], ['role_ids'], ['sign_in']];
 
 /** Whether the account offers a single sign-on method a new user could be sent to. */
@@ -359,7 +359,7 @@ function AdministratorCreateForm() {
 }
 
 /**
- * Create administrator (`/create` and `/role-user-create`, one page: decision 018 §8.3): four steps
+ * Create administrator (`/create` and `/role-user-create`, one page: decision 039 §3): four steps
  * in one form, the step in the address. Needs MANAGE_USER and a scope's manage permission.
  */
 export function AdministratorCreatePage() {

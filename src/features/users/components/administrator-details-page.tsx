@@ -21,7 +21,7 @@ import { AdministratorActions } from './administrator-actions.tsx';
 import { SCOPE_LABELS, UserStatusBadge } from './user-labels.tsx';
 
 /**
- * One administrator (decision 018 §8.4 `/{id}`), with Edit and the row menu's actions beside it.
+ * One administrator (decision 039 §4 `/{id}`), with Edit and the row menu's actions beside it.
  * `apiTokens` is the API tokens section, which the route composes in on one's own page.
  */
 export function AdministratorDetailsPage({

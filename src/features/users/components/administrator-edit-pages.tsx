@@ -40,7 +40,7 @@ import {
 } from './user-form-fields.tsx';
 import './administrator-forms.css';
 
-/** Which of the edit pages (decision 018 §8.3): the person's fields, their access, or both in two steps. */
+/** Which of the edit pages (decision 039 §3): the person's fields, their access, or both in two steps. */
 export type EditMode = 'fields' | 'access' | 'both';
 
 const STEPS: StepFields = [
@@ -352,7 +352,7 @@ function EditableUser({ userId, mode }: { userId: string; mode: EditMode }) {
   );
 }
 
-/** `/{id}/edit`, `/{id}/role-edit` and `/{id}/role-user-edit` (decision 018 §8.4). */
+/** `/{id}/edit`, `/{id}/role-edit` and `/{id}/role-user-edit` (decision 039 §4). */
 export function AdministratorEditPage({ userId, mode }: { userId: string; mode: EditMode }) {
   return <EditableUser userId={userId} mode={mode} />;
 }

@@ -14,7 +14,7 @@ import { heldPermissions, isStronger, permissionsOfRoles } from '../rules.ts';
 import { AdministratorActions } from './administrator-actions.tsx';
 import { SCOPE_LABELS, UserStatusBadge } from './user-labels.tsx';
 
-/** The Roles column names this many roles and counts the rest (decision 018 §8.4). */
+/** The Roles column names this many roles and counts the rest (decision 039 §4). */
 const ROLES_SHOWN = 3;
 
 interface AdministratorsTableProps {

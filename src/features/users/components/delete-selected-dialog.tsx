@@ -10,7 +10,7 @@ import { useDeleteUsers } from '../mutations.ts';
 import './administrator-forms.css';
 
 /**
- * "Delete selected" over the list (decision 018 §8.4): the selected rows of the page, deleted all or
+ * "Delete selected" over the list (decision 039 §4): the selected rows of the page, deleted all or
  * none (DELETE user?ids=) once the user typed DELETE.
  */
 export function DeleteSelectedButton({

@@ -184,14 +184,14 @@ export function builtInRoleFits(code: string | null, scope: AccessScope | null):
   return only === undefined || scope === null || only === scope;
 }
 
-/** The scope a user gets from its primary account's type (decision 018 §9). */
+/** The scope a user gets from its primary account's type (decision 018 §4). */
 export function scopeOfAccount(account: Pick<TenantSummary, 'system_account' | 'type'>): AccessScope {
   return account.system_account ? 'system' : account.type === 'partner' ? 'partner' : 'account';
 }
 
 /**
  * The roles a user of `accountId` may be given, per application, each marked grantable or not by
- * the caller's own permissions; custom roles only with the roles feature on (decision 018 §8.3).
+ * the caller's own permissions; custom roles only with the roles feature on (decision 039 §3).
  */
 export function RoleFields({
   form,

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { json, mockApi, renderApp } from '../../support.tsx';
 
-/** The pages a mailed link opens (decision 018 §4.1): public, the code from the path. */
+/** The pages a mailed link opens (decision 035 §1): public, the code from the path. */
 
 const PASSWORD = 'Correct-Horse-42!';
 

@@ -5,8 +5,8 @@ import { renderApp } from '../../support.tsx';
 import { findAdministratorsTable, userSummaryFixture, usersApi } from './users-support.ts';
 
 /**
- * Built-in roles keep their English names in the database and are shown by their code (decision 018
- * §4.2): a stored name that differs from the label proves the label is what the list shows.
+ * Built-in roles keep their English names in the database and are shown by their code (decision 035
+ * §2): a stored name that differs from the label proves the label is what the list shows.
  */
 describe('built-in role names on the administrators list', () => {
   it('names a built-in role by its code and a custom role by its name', async () => {

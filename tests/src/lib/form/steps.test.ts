@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { stepOfField } from '../../../../src/lib/form/steps.ts';
 
-describe('the steps of a multi-step form (decision 018 §8.1)', () => {
+describe('the steps of a multi-step form (decision 039 §1)', () => {
   const steps = [['first_name', 'user_name'], ['primary_account_id'], ['role_ids', 'alias.']];
 
   it('finds the step of a field, prefixes included', () => {

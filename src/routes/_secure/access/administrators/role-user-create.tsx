@@ -2,7 +2,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { AdministratorCreatePage } from '../../../../features/users/components/administrator-create-page.tsx';
 import { AdministratorsErrorPage } from '../../../../features/users/components/administrators-error-page.tsx';
 
-/** Create administrator; `/create` and `/role-user-create` are the same page (decision 018 §8.3). */
+/** Create administrator; `/create` and `/role-user-create` are the same page (decision 039 §3). */
 export const Route = createFileRoute('/_secure/access/administrators/role-user-create')({
   errorComponent: AdministratorsErrorPage,
   component: AdministratorCreatePage,

@@ -23,7 +23,7 @@ export const Route = createFileRoute('/_secure/access/administrators/$id/')({
     const profile = useProfile();
     const permissions = usePermissionFlags();
     const { data: user } = useSuspenseQuery(userQueryOptions(id));
-    // Oneself without any user permission, through the profile redirect (decision 018 §8.10).
+    // Oneself without any user permission, through the profile redirect (decision 039 §10).
     const own = id === profile.id;
     const allowed = own || USER_READ_FLAGS.some((flag) => permissions[flag]);
     if (!allowed) return <ForbiddenPage />;

@@ -3,7 +3,7 @@ import { ServiceUserEditPage } from '../../../../../features/service-users/compo
 import { ServiceUsersErrorPage } from '../../../../../features/service-users/components/service-users-error-page.tsx';
 import { serviceUserQueryOptions } from '../../../../../features/service-users/queries.ts';
 
-// Its fields; accounts and roles join the role- page once they can be changed (decision 018 §8.5).
+// Its fields; accounts and roles join the role- page once they can be changed (decision 039 §5).
 export const Route = createFileRoute('/_secure/access/service-user/$id/edit')({
   loader: async ({ context: { screenData }, params }) => {
     await screenData.preloadCurrent(serviceUserQueryOptions(params.id));

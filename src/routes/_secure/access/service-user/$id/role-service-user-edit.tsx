@@ -3,7 +3,7 @@ import { ServiceUserEditPage } from '../../../../../features/service-users/compo
 import { ServiceUsersErrorPage } from '../../../../../features/service-users/components/service-users-error-page.tsx';
 import { serviceUserQueryOptions } from '../../../../../features/service-users/queries.ts';
 
-// Its fields and its roles (decision 018 §8.3, §8.5).
+// Its fields and its roles (decision 039 §3, §5).
 export const Route = createFileRoute('/_secure/access/service-user/$id/role-service-user-edit')({
   loader: async ({ context: { screenData }, params }) => {
     await screenData.preloadCurrent(serviceUserQueryOptions(params.id));
