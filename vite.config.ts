@@ -322,8 +322,9 @@ export default defineConfig({
       strategies: 'injectManifest',
       srcDir: 'sw',
       filename: 'sw.ts',
-      // The console registers the worker itself (src/lib/service-worker.ts) and asks before it
-      // activates a new build; see docs/decisions/013-offline-console.md.
+      // The console registers the worker itself (`OfflineSupport.registerWorker`,
+      // src/lib/offline/support.ts) and asks before it activates a new build; see
+      // docs/decisions/013-offline-console.md.
       injectRegister: false,
       // The icons are already in globPatterns; listing them again would precache each twice.
       includeManifestIcons: false,

@@ -8,15 +8,19 @@ import { LOGIN_PATH } from '../contract/paths.ts';
 import { encodeSignInState } from '../contract/schemas/identity.ts';
 import { removeStartStandIns } from './features/session/sign-in-preview.ts';
 import { onUnauthorized } from './lib/api-client.ts';
-import { activateLocale, i18n, resolveConsoleLocale, storedLanguage } from './lib/i18n.ts';
+import { activateLocale, i18n, loadAreaCatalog, resolveConsoleLocale, storedLanguage } from './lib/i18n.ts';
+import { OfflineSupport, OfflineSupportProvider } from './lib/offline/support.ts';
 import type { PageNavigation } from './lib/page-navigation.tsx';
 import { routerHref } from './lib/return-path.ts';
-import { registerServiceWorker } from './lib/service-worker.ts';
 import { SessionController, SessionProvider } from './lib/session.ts';
 import { applyTheme, storedTheme } from './lib/theme.ts';
 import type { AppRouter } from './router.ts';
 import { signInPageDetour } from './routes/-sign-in.tsx';
 import { enterSignInPage, SignInStart, startsOnSignIn } from './sign-in-start.tsx';
+
+/** What a change makes stale, per domain: the features' query keys, loaded with the first change. */
+const loadStaleAfter = () =>
+  import('./routes/-stale-after-change.ts').then(({ STALE_AFTER_CHANGE }) => STALE_AFTER_CHANGE);
 
 async function boot(): Promise<void> {
   applyTheme(storedTheme());
@@ -27,15 +31,29 @@ async function boot(): Promise<void> {
         import('./lib/query-client.ts'),
         import('./components/notify.ts'),
       ]);
-      queryClient ??= createQueryClient(notifyError);
+      queryClient ??= createQueryClient(notifyError, loadStaleAfter);
     }
     return queryClient;
   };
-  // The page's one session, made here and handed to every route in the router context and to every
-  // component by its provider.
+  // The page's one session and its offline support, made here and handed to every route in the
+  // router context and to every component by their providers.
   const session = new SessionController({
     ended: () => queryClient?.clear(),
     lost: () => void leaveForSignIn(),
+    carriesOnOffline: () => offline.carriesOn(),
+    closeOffline: (keepOutbox) => offline.close(keepOutbox),
+  });
+  const offline = new OfflineSupport({
+    session,
+    loadQueryClient,
+    loadStaleAfter,
+    // Told in the console's texts, so a notice waits for them as the screens do (texts that fail to
+    // load leave the screen on its error page, with no notice to tell).
+    notify: ({ type, message }) =>
+      void Promise.all([import('./components/notify.ts'), loadAreaCatalog('console')]).then(
+        ([{ notify }]) => notify(type, i18n._(message)),
+        () => undefined,
+      ),
   });
 
   const container = document.getElementById('root');
@@ -51,7 +69,9 @@ async function boot(): Promise<void> {
       root.render(
         <StrictMode>
           <I18nProvider i18n={i18n}>
-            <SessionProvider value={session}>{page}</SessionProvider>
+            <SessionProvider value={session}>
+              <OfflineSupportProvider value={offline}>{page}</OfflineSupportProvider>
+            </SessionProvider>
           </I18nProvider>
         </StrictMode>,
       ),
@@ -62,7 +82,7 @@ async function boot(): Promise<void> {
   let routing: Promise<{ router: AppRouter; draw: () => void }> | null = null;
   const loadRouter = () => {
     routing ??= import('./router.ts').then(({ createAppRouter, RouterProvider }) => {
-      const router = createAppRouter({ loadQueryClient, session });
+      const router = createAppRouter({ loadQueryClient, session, offline });
       // index.html's stand-ins stood in until the router's first screen.
       const unsubscribe = router.subscribe('onRendered', () => {
         removeStartStandIns();
@@ -138,7 +158,7 @@ async function boot(): Promise<void> {
     await router.load().catch(() => undefined);
     drawRouter();
   }
-  registerServiceWorker();
+  offline.registerWorker();
 }
 
 void boot();

@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useRef, useState } from 'react';
+import { useOfflineSupport } from '../lib/offline/support.ts';
 import { hasUnsavedChanges } from '../lib/offline/unsaved-changes.ts';
-import { applyUpdate } from '../lib/service-worker.ts';
 import { Button } from './ui/button.tsx';
 import './offline.css';
 
@@ -11,6 +11,7 @@ import './offline.css';
  */
 export function UpdateBanner() {
   const { t } = useLingui();
+  const { applyUpdate } = useOfflineSupport();
   const [confirming, setConfirming] = useState(false);
   const confirmRef = useRef<HTMLButtonElement>(null);
   const reloadRef = useRef<HTMLButtonElement>(null);

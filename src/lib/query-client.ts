@@ -8,11 +8,16 @@ import {
   type QueryKey,
 } from '@tanstack/react-query';
 import { ApiError, OfflineError } from './api-client.ts';
+import { type LoadStaleAfter, staleAfterMutation } from './stale-after-change.ts';
 
 declare module '@tanstack/react-query' {
   interface Register {
-    /** `errorToast: false` for mutations whose form shows its own error (sign-in, setup). */
-    mutationMeta: { errorToast?: boolean };
+    /**
+     * `errorToast: false` for mutations whose form shows its own error (sign-in, setup). `changes`:
+     * the API path a change is sent to, which decides what its success makes stale
+     * (`lib/stale-after-change.ts`).
+     */
+    mutationMeta: { errorToast?: boolean; changes?: string };
     /**
      * `persist: false` for answers that must never reach the browser's storage: anything carrying a
      * secret (licence text, tokens, client secrets) or an answer that must never be served stale.
@@ -97,8 +102,12 @@ export function screenDataOf(client: QueryClient): ScreenData {
 /**
  * `notify` shows failures that no screen shows itself: mutations (unless they opt out) and
  * background refetches of data already on screen. A first load's failure belongs to its route.
+ * `loadStaleAfter` is the app's table of what a change makes stale.
  */
-export function createQueryClient(notify: (error: unknown) => void): QueryClient {
+export function createQueryClient(
+  notify: (error: unknown) => void,
+  loadStaleAfter: LoadStaleAfter,
+): QueryClient {
   // The query library assumes a connection until the first `offline` event; a start without one is offline.
   if (typeof navigator !== 'undefined' && navigator.onLine === false) onlineManager.setOnline(false);
   const client = new QueryClient({
@@ -113,6 +122,7 @@ export function createQueryClient(notify: (error: unknown) => void): QueryClient
       onError: (error, _variables, _context, mutation) => {
         if (mutation.meta?.errorToast !== false && !isSessionEnd(error)) notify(error);
       },
+      onSettled: staleAfterMutation(loadStaleAfter),
     }),
     defaultOptions: {
       queries: {

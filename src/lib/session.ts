@@ -64,23 +64,26 @@ export function nextSessionState(state: SessionState, event: SessionEvent): Sess
 
 type SessionListener = () => void;
 
-/** What the page does when the session ends or is lost; given once, when the controller is made. */
+/**
+ * What the page does when the session ends, is lost or finds no server; given once, when the
+ * controller is made.
+ */
 export interface SessionListeners {
   /** The session is over: drop every cached server answer (B-25). */
   ended: SessionListener;
   /** The session is gone without the user asking (the server refused a renewal): lead to sign-in. */
   lost: SessionListener;
+  /**
+   * A planned renewal found no server: whether the offline support carries on from its cache (it
+   * does once the secure layout has started it); if not, the session is lost.
+   */
+  carriesOnOffline: () => boolean;
+  /** Destroys what the browser keeps of the session (its storage key first, then the data). */
+  closeOffline: (keepOutbox: boolean) => Promise<void>;
 }
 
-/**
- * What the offline support adds to a session once the secure layout has loaded it: a renewal that
- * found no server is not a lost session (the console carries on from its cache), and a session's end
- * destroys what the browser keeps of it (its storage key first, then the data).
- */
-export interface OfflinePlugin {
-  unreachable: SessionListener;
-  teardown(keepOutbox: boolean): Promise<void>;
-}
+/** Told of every event the session meets, with where it stands after it and where it stood before. */
+export type SessionWatcher = (state: SessionState, previous: SessionState) => void;
 
 /**
  * `refused`: the server answered that there is no session (sign in again); `unreachable`: no answer,
@@ -180,7 +183,7 @@ export class SessionController {
   #state: SessionState = 'signed-out';
   #refreshTimer: ReturnType<typeof setTimeout> | null = null;
   #refreshInFlight: Promise<RefreshOutcome> | null = null;
-  #offline: OfflinePlugin | null = null;
+  readonly #watchers = new Set<SessionWatcher>();
   // The service worker replays the outbox of the signed-in user with that user's token, which it
   // keeps in memory only: the controller posts it whenever it changes or the worker does.
   #tokenOwner: string | null = null;
@@ -198,14 +201,22 @@ export class SessionController {
   /** Moves the session on; answers whether the event was taken (a move, or staying where it was allowed). */
   #dispatch(event: SessionEvent): boolean {
     const next = nextSessionState(this.#state, event);
-    const taken = next !== this.#state || TRANSITIONS[this.#state][event] !== undefined;
+    const previous = this.#state;
+    const taken = next !== previous || TRANSITIONS[previous][event] !== undefined;
     this.#state = next;
+    // Watchers hear of it once the event is fully applied (a renewal's token in memory).
+    queueMicrotask(() => {
+      for (const watcher of this.#watchers) watcher(next, previous);
+    });
     return taken;
   }
 
-  /** Plugs the offline support in (the secure layout loads it), or takes it out with `null`. */
-  attachOffline(plugin: OfflinePlugin | null): void {
-    this.#offline = plugin;
+  /**
+   * Follows the session for as long as the page lives: every event, even one that leaves it where it
+   * was (a renewal that still finds no server while offline).
+   */
+  watch(watcher: SessionWatcher): void {
+    this.#watchers.add(watcher);
   }
 
   /** The session is gone without the user asking (the server refused a renewal): lead to sign-in. */
@@ -243,9 +254,9 @@ export class SessionController {
     this.postToWorker();
   }
 
-  /** Runs the offline support's teardown, if any; it never fails the sign-out it belongs to. */
+  /** Runs the offline support's teardown; it never fails the sign-out it belongs to. */
   async closeOffline(keepOutbox: boolean): Promise<void> {
-    await this.#offline?.teardown(keepOutbox).catch(() => undefined);
+    await this.listeners.closeOffline(keepOutbox).catch(() => undefined);
   }
 
   #cancelRefresh(): void {
@@ -255,8 +266,8 @@ export class SessionController {
 
   /**
    * One timer, set for the moment the token expires (B-22), never sooner than the floor; every new
-   * token replaces it. A renewal that got no answer hands over to the offline support, which tries
-   * again with growing waits (`lib/offline/secure-session.ts`).
+   * token replaces it. A renewal that got no answer leaves the session offline, where the offline
+   * support tries again with growing waits (`lib/offline/secure-session.ts`).
    */
   #scheduleRefresh(delayMs: number): void {
     this.#cancelRefresh();
@@ -264,8 +275,7 @@ export class SessionController {
     this.#refreshTimer = setTimeout(() => {
       void this.refresh().then((outcome) => {
         if (outcome === 'renewed') return;
-        if (outcome === 'unreachable' && this.#offline) this.#offline.unreachable();
-        else this.listeners.lost();
+        if (outcome !== 'unreachable' || !this.listeners.carriesOnOffline()) this.listeners.lost();
       });
     }, delay);
   }
@@ -357,6 +367,8 @@ export class SessionController {
     }
     this.forgetToken();
     if (outcome === 'refused') setSignOutPending(false);
+    // A page start that cannot end the session is as offline as one that cannot renew it.
+    this.#dispatch(outcome);
     this.#noSession = { outcome, at: Date.now() };
     return outcome;
   }

@@ -2,7 +2,6 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { createFileRoute, redirect } from '@tanstack/react-router';
 import { consoleLocaleFor } from '../../contract/locales.ts';
 import { encodeSignInState } from '../../contract/schemas/identity.ts';
-import { notify } from '../components/notify.ts';
 import { prefetchSignInPage } from '../features/session/queries.ts';
 import { setupStatus } from '../features/setup/queries.ts';
 import { AppShell } from '../features/shell/components/app-shell.tsx';
@@ -15,7 +14,8 @@ import {
   permissionsQueryOptions,
   profileQueryOptions,
 } from '../lib/current-user.ts';
-import { activateLocale, i18n, loadAreaCatalog } from '../lib/i18n.ts';
+import { activateLocale, loadAreaCatalog } from '../lib/i18n.ts';
+import { OutboxProvider } from '../lib/offline/outbox-client.ts';
 import { forgetRecentAccount } from '../lib/recent-accounts.ts';
 import { holdsRefreshCookie } from '../lib/session.ts';
 import { loadTemporal } from '../lib/temporal.ts';
@@ -33,19 +33,14 @@ function unreported<T>(loading: Promise<T>): Promise<T> {
 export const Route = createFileRoute('/_secure')({
   // The session, or without a network the last user's cached screens (docs/decisions/013). The offline
   // support is imported here, not with the route tree, so the pages before sign-in never load it.
-  beforeLoad: async ({ location, context: { loadQueryClient, session } }) => {
+  beforeLoad: async ({ location, context: { loadQueryClient, offline, session } }) => {
     const toSignIn = () =>
       redirect({ to: '/login', search: { state: encodeSignInState({ return_path: location.publicHref }) } });
     // One round trip for the layout's code, not one per module, and the date polyfill with it: the
     // routes' loaders may compute dates (a browser with its own Temporal fetches nothing).
     const loadLayoutCode = () =>
       unreported(
-        Promise.all([
-          loadQueryClient(),
-          import('../lib/query-client.ts'),
-          import('../lib/offline/secure-session.ts'),
-          loadTemporal(),
-        ]),
+        Promise.all([loadQueryClient(), import('../lib/query-client.ts'), offline.load(), loadTemporal()]),
       );
     // The console catalog of the language in use travels beside it, but only the screens need it, not
     // the start: the loader awaits it before any secure screen renders, so the start's requests do not
@@ -71,33 +66,20 @@ export const Route = createFileRoute('/_secure')({
       if ((await checking) === 'refused') throw toSignIn();
     }
     const texts = consoleTexts ?? loadConsoleTexts();
-    const [queryClient, { screenDataOf }, secureSession] = await (layoutCode ?? loadLayoutCode());
-    const { startSecureSession, showOfflinePage, showOfflineNoticesWith } = secureSession;
-    // The start's notices are told in the console's texts, so they wait for them as the screens do
-    // (texts that fail to load leave the screen on its error page, with no notice to tell).
-    showOfflineNoticesWith(
-      ({ type, message }) =>
-        void texts.then(
-          () => notify(type, i18n._(message)),
-          () => undefined,
-        ),
-    );
-    const starting = startSecureSession({
-      controller: session,
-      queryClient,
-      loadSyncTargets: () => import('./-sync-targets.ts').then(({ SYNC_TARGETS }) => SYNC_TARGETS),
-    });
+    const [queryClient, { screenDataOf }, secureSessions] = await (layoutCode ?? loadLayoutCode());
+    const starting = secureSessions.start();
     // With a token in memory the start is online whatever else it does (the storage key, the restore):
     // the routes' loaders need not wait for it, so the first screen's data goes out beside the shell's
     // (docs/decisions/026-start-up-round-trips.md). The layout's loader awaits it before any secure
     // screen renders.
     if (getAccessToken() === null) {
       const start = await starting;
-      if (start === 'unavailable') await showOfflinePage();
+      if (start === 'unavailable') await secureSessions.showOfflinePage();
       if (start === 'signed-out') throw toSignIn();
     }
     return {
       queryClient,
+      outbox: secureSessions.outbox,
       screenData: screenDataOf(queryClient),
       secureStart: starting,
       consoleTexts: texts,
@@ -132,10 +114,12 @@ export const Route = createFileRoute('/_secure')({
     await Promise.all([loadAreaCatalog('console'), loadActiveAccount()]);
   },
   component: function SecureLayout() {
-    const { queryClient } = Route.useRouteContext();
+    const { queryClient, outbox } = Route.useRouteContext();
     return (
       <QueryClientProvider client={queryClient}>
-        <AppShell />
+        <OutboxProvider value={outbox}>
+          <AppShell />
+        </OutboxProvider>
       </QueryClientProvider>
     );
   },

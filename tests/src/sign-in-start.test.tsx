@@ -6,10 +6,11 @@ import { fireEvent, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { decodeSignInState, encodeSignInState } from '../../contract/schemas/identity.ts';
+import { OfflineSupportProvider } from '../../src/lib/offline/support.ts';
 import type { PageNavigation } from '../../src/lib/page-navigation.tsx';
-import { SessionController, SessionProvider } from '../../src/lib/session.ts';
+import { SessionProvider } from '../../src/lib/session.ts';
 import { enterSignInPage, SignInStart } from '../../src/sign-in-start.tsx';
-import { activateEnglish, apiError, json, mockApi } from './support.tsx';
+import { activateEnglish, apiError, consolePage, json, mockApi, testQueryClient } from './support.tsx';
 
 afterEach(() => {
   window.history.replaceState(null, '', '/');
@@ -47,11 +48,13 @@ describe('the sign-in page drawn before the router', () => {
   function drawStart(state: string) {
     activateEnglish();
     const navigation: PageNavigation = { go: vi.fn(() => Promise.resolve()), preload: vi.fn() };
-    const session = new SessionController({ ended: () => undefined, lost: () => undefined });
+    const { session, offline } = consolePage(testQueryClient());
     render(
       <I18nProvider i18n={i18n}>
         <SessionProvider value={session}>
-          <SignInStart encodedState={state} navigation={navigation} />
+          <OfflineSupportProvider value={offline}>
+            <SignInStart encodedState={state} navigation={navigation} />
+          </OfflineSupportProvider>
         </SessionProvider>
       </I18nProvider>,
     );

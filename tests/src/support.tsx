@@ -1,6 +1,6 @@
 import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MutationCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryHistory, createRootRoute, createRouter, RouterProvider } from '@tanstack/react-router';
 import { cleanup, configure, render } from '@testing-library/react';
 import type { ReactNode } from 'react';
@@ -10,8 +10,10 @@ import { SESSION_HINT_COOKIE } from '../../contract/schemas/identity.ts';
 import type { Profile } from '../../contract/schemas/profile.ts';
 import { setupStatus } from '../../src/features/setup/queries.ts';
 import { clearAccessToken } from '../../src/lib/access-token.ts';
+import { OfflineSupport, OfflineSupportProvider } from '../../src/lib/offline/support.ts';
 import { PermissionFlagsProvider } from '../../src/lib/permissions.tsx';
 import { SessionController, SessionProvider } from '../../src/lib/session.ts';
+import { staleAfterMutation } from '../../src/lib/stale-after-change.ts';
 import { createAppRouter } from '../../src/router.ts';
 
 // The first render of a file loads the route chunks through the Vite transform, and the secure
@@ -21,14 +23,14 @@ import { createAppRouter } from '../../src/router.ts';
 configure({ asyncUtilTimeout: 10_000 });
 
 // Tests run without vitest globals, so Testing Library cannot clean up by itself.
-/** The sessions the rendered apps made, ended after each test as a page's end would. */
-const sessions: SessionController[] = [];
+/** The pages the rendered apps made, their sessions ended after each test as a page's end would. */
+const pages: { session: SessionController; offline: OfflineSupport }[] = [];
 
 afterEach(async () => {
   cleanup();
   // Each test starts signed out, even one after a test whose sign-out was still finishing when its
   // last check passed.
-  for (const session of sessions.splice(0)) await session.end();
+  for (const { session } of pages.splice(0)) await session.end();
   clearAccessToken();
   // The setup status serves a page start for a few seconds; each test is a page start of its own.
   setupStatus.invalidate();
@@ -41,8 +43,15 @@ export function activateEnglish(): void {
   i18n.loadAndActivate({ locale: 'en', messages: {} });
 }
 
+/** The console's table of what a change makes stale, as `main.tsx` hands it to the query client. */
+export const loadStaleAfter = () =>
+  import('../../src/routes/-stale-after-change.ts').then(({ STALE_AFTER_CHANGE }) => STALE_AFTER_CHANGE);
+
 export function testQueryClient(): QueryClient {
-  return new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  return new QueryClient({
+    mutationCache: new MutationCache({ onSettled: staleAfterMutation(loadStaleAfter) }),
+    defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
+  });
 }
 
 type Handler = (request: { body: unknown; url: URL }) => Response | Promise<Response>;
@@ -118,6 +127,46 @@ export function mockApi(handlers: Record<string, Handler>) {
   return { calls };
 }
 
+/** The page's session and offline support, wired to each other as main.tsx wires them. */
+export function consolePage(queryClient: QueryClient) {
+  const session = new SessionController({
+    ended: () => queryClient.clear(),
+    lost: () => undefined,
+    carriesOnOffline: () => offline.carriesOn(),
+    closeOffline: (keepOutbox) => offline.close(keepOutbox),
+  });
+  const offline = new OfflineSupport({
+    session,
+    loadQueryClient: () => Promise.resolve(queryClient),
+    loadStaleAfter,
+    notify: () => undefined,
+  });
+  const page = { session, offline };
+  pages.push(page);
+  return page;
+}
+
+/**
+ * The tabs of the rendered apps close: what runs for their secure sessions stops, what is stored
+ * stays (and their sessions' ends after the test find nothing to destroy).
+ */
+export async function closeTabs(): Promise<void> {
+  for (const { offline } of pages) (await offline.load()).stop();
+}
+
+/**
+ * The rendered apps' pages hold a live storage key of the user (given after their secure layout
+ * started), so their workers may keep the user's changes; `null` takes it back.
+ */
+export async function keepChangesOf(userId: string | null): Promise<void> {
+  for (const { offline } of pages) (await offline.load()).outbox.keepChangesOf(userId);
+}
+
+/** Writes the rendered apps' offline caches now instead of after the throttle. */
+export async function flushOfflineCaches(): Promise<void> {
+  for (const { offline } of pages) await (await offline.load()).flush();
+}
+
 /** The real console router and screens at a public path such as `/account/login?state=…`. */
 export function renderApp(path: string) {
   activateEnglish();
@@ -133,22 +182,23 @@ export function renderApp(path: string) {
     },
   );
   const queryClient = testQueryClient();
-  const session = new SessionController({ ended: () => queryClient.clear(), lost: () => undefined });
-  sessions.push(session);
+  const { session, offline } = consolePage(queryClient);
   const router = createAppRouter(
-    { loadQueryClient: () => Promise.resolve(queryClient), session },
+    { loadQueryClient: () => Promise.resolve(queryClient), session, offline },
     createMemoryHistory({ initialEntries: [path] }),
   );
   const view = render(
     <I18nProvider i18n={i18n}>
       <SessionProvider value={session}>
-        <QueryClientProvider client={queryClient}>
-          <RouterProvider router={router} />
-        </QueryClientProvider>
+        <OfflineSupportProvider value={offline}>
+          <QueryClientProvider client={queryClient}>
+            <RouterProvider router={router} />
+          </QueryClientProvider>
+        </OfflineSupportProvider>
       </SessionProvider>
     </I18nProvider>,
   );
-  return { ...view, router, queryClient, session };
+  return { ...view, router, queryClient, session, offline };
 }
 
 /** One component inside a bare router (for its links) with the given permission flags. */

@@ -5,6 +5,7 @@ import { apiPaths } from '../../../contract/paths.ts';
 import type { AccountFeatureUpdate, accountFeatureListSchema } from '../../../contract/schemas/licences.ts';
 import { useProfile } from '../../lib/current-user.ts';
 import { applyToCached } from '../../lib/offline/optimistic.ts';
+import { useOutbox } from '../../lib/offline/outbox-client.ts';
 import { isQueued } from '../../lib/offline/queueable-request.ts';
 import { sendVersionedChange, type Versioned } from '../../lib/offline/versioned-change.ts';
 import { accountFeatureKeys } from './queries.ts';
@@ -39,16 +40,17 @@ export function useUpdateAccountFeatures(account: { id: string; name: string }) 
   const queryClient = useQueryClient();
   const { t } = useLingui();
   const userId = useProfile().id;
+  const outbox = useOutbox();
   const { id, name } = account;
   return useMutation({
     mutationKey: accountFeatureMutationKeys.update(id),
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.accountFeatures.byAccount(id) },
     mutationFn: ({ update, ...change }: AccountFeaturesChange) =>
       sendVersionedChange(
         'PUT',
         apiPaths.accountFeatures.byAccount(id),
         { ...change, body: update },
-        { owner: userId, accountId: id, summary: t`Change the features of account ${name}` },
+        { outbox, owner: userId, accountId: id, summary: t`Change the features of account ${name}` },
       ),
     onSuccess: (result, { update }) => {
       if (isQueued(result)) {
@@ -57,9 +59,7 @@ export function useUpdateAccountFeatures(account: { id: string; name: string }) 
           { queryKey: accountFeatureKeys.detail(id), exact: true },
           (list) => withUpdate(list, update),
         );
-        return;
       }
-      return queryClient.invalidateQueries({ queryKey: accountFeatureKeys.detail(id) });
     },
   });
 }

@@ -11,8 +11,9 @@ import {
   type UNLINK_CONFIRMATION_WORD,
 } from '../../../contract/schemas/tenants.ts';
 import { apiRequest } from '../../lib/api-client.ts';
-import { currentUserKeys, useProfile } from '../../lib/current-user.ts';
+import { useProfile } from '../../lib/current-user.ts';
 import { applyToCached } from '../../lib/offline/optimistic.ts';
+import { useOutbox } from '../../lib/offline/outbox-client.ts';
 import { isQueued } from '../../lib/offline/queueable-request.ts';
 import { sendVersionedChange, type Versioned } from '../../lib/offline/versioned-change.ts';
 import { accountKeys, accountQueryOptions } from './queries.ts';
@@ -24,18 +25,6 @@ export const accountMutationKeys = {
   unlink: (id: string) => ['accounts', 'unlink', id] as const,
   status: (id: string) => ['accounts', 'status', id] as const,
 };
-
-/**
- * What a change of account data makes stale besides the account itself: the accounts lists, the
- * expiry counts of the list banners, and the profile (its account switcher shows names and end dates).
- */
-function invalidateAccountOverviews(queryClient: QueryClient) {
-  return Promise.all([
-    queryClient.invalidateQueries({ queryKey: accountKeys.lists() }),
-    queryClient.invalidateQueries({ queryKey: accountKeys.expiring() }),
-    queryClient.invalidateQueries({ queryKey: currentUserKeys.profile() }),
-  ]);
-}
 
 /**
  * An account's edit as its form shows it before the user changes anything. Its language may be one no
@@ -73,26 +62,20 @@ export function useUpdateAccount(account: Pick<Tenant, 'id' | 'name'>) {
   const queryClient = useQueryClient();
   const { t } = useLingui();
   const userId = useProfile().id;
+  const outbox = useOutbox();
   const { id, name } = account;
   return useMutation({
     mutationKey: accountMutationKeys.update(id),
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.tenants.byId(id) },
     mutationFn: ({ update, ...change }: AccountEdit) =>
       sendVersionedChange(
         'PUT',
         apiPaths.tenants.byId(id),
         { ...change, body: update },
-        { owner: userId, accountId: id, summary: t`Edit account ${name}` },
+        { outbox, owner: userId, accountId: id, summary: t`Edit account ${name}` },
       ),
     onSuccess: (result, { update }) => {
-      if (isQueued(result)) {
-        showQueuedEdit(queryClient, id, update);
-        return;
-      }
-      return Promise.all([
-        queryClient.invalidateQueries({ queryKey: accountKeys.detail(id) }),
-        invalidateAccountOverviews(queryClient),
-      ]).then(() => undefined);
+      if (isQueued(result)) showQueuedEdit(queryClient, id, update);
     },
   });
 }
@@ -102,13 +85,12 @@ export function useCreateAccount() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: accountMutationKeys.create(),
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.tenants.list },
     mutationFn: (request: TenantCreate) =>
       apiRequest('POST', apiPaths.tenants.list, { body: request, schema: tenantSchema }),
     onSuccess: (created) => {
       // The details page opens next; it shows what the server answered without asking again.
       queryClient.setQueryData(accountQueryOptions(created.id).queryKey, created);
-      return invalidateAccountOverviews(queryClient);
     },
   });
 }
@@ -118,12 +100,11 @@ export function useDeleteAccount(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: accountMutationKeys.delete(id),
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.tenants.list },
     mutationFn: () => apiRequest('DELETE', apiPaths.tenants.list, { query: { ids: id } }),
     onSuccess: () => {
       // Dropped rather than invalidated: refetching a deleted account could only answer 404.
       queryClient.removeQueries({ queryKey: accountKeys.detail(id) });
-      return invalidateAccountOverviews(queryClient);
     },
   });
 }
@@ -133,17 +114,11 @@ export function useDeleteAccount(id: string) {
  * again, so the page never shows the link after the success banner.
  */
 export function useUnlinkAccount(id: string) {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationKey: accountMutationKeys.unlink(id),
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.tenants.unlink(id) },
     mutationFn: (confirmation: typeof UNLINK_CONFIRMATION_WORD) =>
       apiRequest('POST', apiPaths.tenants.unlink(id), { body: { confirmation } }),
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: accountKeys.detail(id) }),
-        queryClient.invalidateQueries({ queryKey: accountKeys.lists() }),
-      ]),
   });
 }
 
@@ -158,18 +133,12 @@ export interface AccountStatusChange {
  * the users' sessions is not a change to keep for later. The confirmation dialog shows a failure.
  */
 export function useChangeAccountStatus(id: string) {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationKey: accountMutationKeys.status(id),
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.tenants.byId(id) },
     mutationFn: ({ active, version }: AccountStatusChange) =>
       apiRequest('POST', active ? apiPaths.tenants.activate(id) : apiPaths.tenants.deactivate(id), {
         ifMatch: version,
       }),
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: accountKeys.detail(id) }),
-        invalidateAccountOverviews(queryClient),
-      ]),
   });
 }

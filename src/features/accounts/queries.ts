@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { apiPaths } from '../../../contract/paths.ts';
+import { apiPaths, UI_API_V1 } from '../../../contract/paths.ts';
 import {
   expiringTenantsSchema,
   type TenantListQueryInput,
@@ -7,7 +7,9 @@ import {
   tenantSchema,
 } from '../../../contract/schemas/tenants.ts';
 import { apiRequest } from '../../lib/api-client.ts';
+import { currentUserKeys } from '../../lib/current-user.ts';
 import { apiListRequest } from '../../lib/list-pages.ts';
+import type { StaleAfterChange } from '../../lib/stale-after-change.ts';
 
 /** Account queries. Not account-scoped: the accounts list is the same whichever account is selected. */
 export const accountKeys = {
@@ -18,8 +20,14 @@ export const accountKeys = {
   detail: (id: string) => [...accountKeys.all(), 'detail', id] as const,
 };
 
-// A queued change of an account reaching the server (tenant/{id}, tenants) makes the accounts and the
-// profile's account names stale, as the same change made online does.
+/**
+ * What a change of an account (tenant/{id}, tenants) makes stale: the accounts, their lists and expiry
+ * counts, and the profile, whose account switcher shows their names and end dates.
+ */
+export const accountsStaleAfter: StaleAfterChange = {
+  paths: `${UI_API_V1}/tenant`,
+  queryKeys: [accountKeys.all(), currentUserKeys.profile()],
+};
 
 export function accountListQueryOptions(query: TenantListQueryInput) {
   return queryOptions({

@@ -22,16 +22,14 @@ export const apiTokenMutationKeys = {
 };
 
 export function useCreateApiToken(owner: TokenOwner) {
-  const queryClient = useQueryClient();
   const userId = owner.id;
   return useMutation({
     mutationKey: apiTokenMutationKeys.create(userId),
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: tokenPaths(owner).list },
     // The answer holds the token: the mutation cache drops it as soon as no dialog shows it.
     gcTime: 0,
     mutationFn: (request: ApiTokenCreate) =>
       apiRequest('POST', tokenPaths(owner).list, { body: request, schema: apiTokenCreatedSchema }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiTokenKeys.list(userId) }),
   });
 }
 
@@ -41,10 +39,11 @@ export function useUpdateApiToken(owner: TokenOwner) {
   const userId = owner.id;
   return useMutation({
     mutationKey: apiTokenMutationKeys.update(userId),
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: tokenPaths(owner).list },
     mutationFn: ({ token, update }: { token: ApiToken; update: ApiTokenUpdate }) =>
       apiRequest('PUT', tokenPaths(owner).one(token.id), { body: update, ifMatch: token.version }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: apiTokenKeys.list(userId) }),
+    // Refused because the token moved on meanwhile: the list shows its current state.
+    onError: () => queryClient.invalidateQueries({ queryKey: apiTokenKeys.list(userId) }),
   });
 }
 
@@ -53,8 +52,9 @@ export function useRevokeApiToken(owner: TokenOwner) {
   const userId = owner.id;
   return useMutation({
     mutationKey: apiTokenMutationKeys.revoke(userId),
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: tokenPaths(owner).list },
     mutationFn: (token: ApiToken) => apiRequest('DELETE', tokenPaths(owner).one(token.id)),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: apiTokenKeys.list(userId) }),
+    // Refused because the token moved on meanwhile: the list shows its current state.
+    onError: () => queryClient.invalidateQueries({ queryKey: apiTokenKeys.list(userId) }),
   });
 }

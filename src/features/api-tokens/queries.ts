@@ -1,7 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
-import { apiPaths } from '../../../contract/paths.ts';
+import { apiPaths, UI_API_V1 } from '../../../contract/paths.ts';
 import { apiTokenListSchema } from '../../../contract/schemas/api-tokens.ts';
 import { apiRequest } from '../../lib/api-client.ts';
+import type { StaleAfterChange } from '../../lib/stale-after-change.ts';
 
 /**
  * Whose tokens: a person's (`user/{id}/api-tokens`) or a service user's
@@ -25,6 +26,12 @@ export function tokenPaths(owner: TokenOwner) {
 export const apiTokenKeys = {
   all: () => ['api-tokens'] as const,
   list: (userId: string) => [...apiTokenKeys.all(), userId] as const,
+};
+
+/** What a change of a user's or a service user's API token makes stale. */
+export const apiTokensStaleAfter: StaleAfterChange = {
+  paths: new RegExp(`^${UI_API_V1}/(?:service-)?user/[^/]+/api-tokens`),
+  queryKeys: [apiTokenKeys.all()],
 };
 
 export function apiTokenListQueryOptions(owner: TokenOwner) {

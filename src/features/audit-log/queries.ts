@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { apiPaths } from '../../../contract/paths.ts';
+import { apiPaths, CA_API_V1, UI_API_V1, UI_API_V2 } from '../../../contract/paths.ts';
 import {
   auditEventListSchema,
   auditEventSchema,
@@ -9,6 +9,7 @@ import { ALL_ITEMS_LIMIT } from '../../../contract/schemas/common.ts';
 import { userListSchema } from '../../../contract/schemas/users.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 import { apiListRequest } from '../../lib/list-pages.ts';
+import type { StaleAfterChange } from '../../lib/stale-after-change.ts';
 import type { AuditLogListQuery } from './list-search.ts';
 
 /** Audit log queries; which events a caller sees follows its own account reach. */
@@ -19,6 +20,12 @@ export const auditLogKeys = {
   detail: (id: string) => [...auditLogKeys.all(), 'detail', id] as const,
   verification: (id: string) => [...auditLogKeys.detail(id), 'verification'] as const,
   users: (accountId: string | undefined) => [...auditLogKeys.all(), 'users', accountId ?? null] as const,
+};
+
+/** Every change that reaches the server is recorded in the audit log, so its lists are behind. */
+export const auditLogStaleAfter: StaleAfterChange = {
+  paths: new RegExp(`^(?:${UI_API_V1}|${UI_API_V2}|${CA_API_V1})/`),
+  queryKeys: [auditLogKeys.lists()],
 };
 
 export function auditLogListQueryOptions(query: AuditLogListQuery) {

@@ -26,7 +26,7 @@ export function useValidateBulkFile() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: bulkImportMutationKeys.validate(),
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.users.bulkValidate },
     mutationFn: async ({ accountId, roleIds, file }: BulkFileRequest): Promise<BulkJob> => {
       const response = await apiFetch('POST', apiPaths.users.bulkValidate, {
         query: { account_id: accountId, role_ids: roleIds.join(','), file_name: file.name },
@@ -42,7 +42,7 @@ export function useStartBulkJob() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: bulkImportMutationKeys.start(),
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.users.bulk },
     mutationFn: (request: { jobId: string; sendInvitations: boolean }) =>
       apiRequest('POST', apiPaths.users.bulk, {
         body: { job_id: request.jobId, send_invitations: request.sendInvitations },
@@ -56,9 +56,9 @@ export function useCancelBulkJob() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: bulkImportMutationKeys.cancel(),
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.users.bulk },
     mutationFn: (jobId: string) => apiRequest('DELETE', apiPaths.users.bulkJob(jobId)),
-    onSettled: (_result, _error, jobId) =>
-      queryClient.invalidateQueries({ queryKey: bulkImportKeys.job(jobId) }),
+    // Refused because the job finished meanwhile: its page shows where it got to.
+    onError: (_error, jobId) => queryClient.invalidateQueries({ queryKey: bulkImportKeys.job(jobId) }),
   });
 }

@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { apiPaths } from '../../../contract/paths.ts';
+import { apiPaths, UI_API_V1 } from '../../../contract/paths.ts';
 import {
   BULK_JOB_ACTIVE_STATES,
   type BulkRowStatus,
@@ -10,6 +10,7 @@ import { PAGE_SIZE } from '../../../contract/schemas/common.ts';
 import { tenantListSchema, tenantSchema } from '../../../contract/schemas/tenants.ts';
 import { roleListSchema } from '../../../contract/schemas/users.ts';
 import { apiRequest } from '../../lib/api-client.ts';
+import type { StaleAfterChange } from '../../lib/stale-after-change.ts';
 
 /**
  * Bulk user creation's reads (decision 035 §5). A job and its rows hold people's details and make
@@ -17,13 +18,20 @@ import { apiRequest } from '../../lib/api-client.ts';
  */
 export const bulkImportKeys = {
   all: () => ['bulk-import'] as const,
-  job: (jobId: string) => [...bulkImportKeys.all(), 'job', jobId] as const,
+  jobs: () => [...bulkImportKeys.all(), 'job'] as const,
+  job: (jobId: string) => [...bulkImportKeys.jobs(), jobId] as const,
   rows: (jobId: string) => [...bulkImportKeys.job(jobId), 'rows'] as const,
   rowPage: (jobId: string, status: BulkRowStatus | undefined, page: number) =>
     [...bulkImportKeys.rows(jobId), status ?? 'all', page] as const,
   account: (accountId: string) => [...bulkImportKeys.all(), 'account', accountId] as const,
   accountSearch: (text: string) => [...bulkImportKeys.all(), 'account-search', text] as const,
   roles: (accountId: string) => [...bulkImportKeys.all(), 'roles', accountId] as const,
+};
+
+/** What a change of a bulk import makes stale: its jobs (a job the server answered stays as it is). */
+export const bulkImportStaleAfter: StaleAfterChange = {
+  paths: `${UI_API_V1}/user/bulk`,
+  queryKeys: [bulkImportKeys.jobs()],
 };
 
 /** How often a running job is asked for its counts. */

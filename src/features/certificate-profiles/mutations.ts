@@ -16,16 +16,14 @@ export const profileMutationKeys = {
 
 /** POST profile; the form shows a failure. */
 export function useCreateProfile() {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationKey: profileMutationKeys.create(),
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.certificateProfiles.profiles },
     mutationFn: (request: CertificateProfileCreate) =>
       apiRequest('POST', apiPaths.certificateProfiles.profiles, {
         body: request,
         schema: certificateProfileSchema,
       }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: profileKeys.lists() }),
   });
 }
 
@@ -35,13 +33,11 @@ export function useCreateProfile() {
  * its change waits for the server rather than replaying later over someone else's.
  */
 export function useUpdateProfile(id: string) {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationKey: profileMutationKeys.update(id),
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.certificateProfiles.byId(id) },
     mutationFn: ({ update, version }: { update: CertificateProfileUpdate; version: number }) =>
       apiRequest('PUT', apiPaths.certificateProfiles.byId(id), { body: update, ifMatch: version }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: profileKeys.all() }),
   });
 }
 
@@ -50,12 +46,9 @@ export function useDeleteProfile(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: profileMutationKeys.delete(id),
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.certificateProfiles.byId(id) },
     mutationFn: (version: number) =>
       apiRequest('DELETE', apiPaths.certificateProfiles.byId(id), { ifMatch: version }),
-    onSuccess: () => {
-      queryClient.removeQueries({ queryKey: profileKeys.detail(id) });
-      return queryClient.invalidateQueries({ queryKey: profileKeys.lists() });
-    },
+    onSuccess: () => queryClient.removeQueries({ queryKey: profileKeys.detail(id) }),
   });
 }

@@ -1,11 +1,12 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { apiPaths } from '../../../contract/paths.ts';
+import { apiPaths, CA_API_V1 } from '../../../contract/paths.ts';
 import {
   certificateProfileListSchema,
   certificateProfileSchema,
 } from '../../../contract/schemas/certificate-profiles.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 import { apiListRequest } from '../../lib/list-pages.ts';
+import type { StaleAfterChange } from '../../lib/stale-after-change.ts';
 
 /** Certificate-profile queries; which profiles a caller sees follows its own account reach. */
 export const profileKeys = {
@@ -13,6 +14,12 @@ export const profileKeys = {
   lists: () => [...profileKeys.all(), 'list'] as const,
   list: (query: Record<string, string>) => [...profileKeys.lists(), query] as const,
   detail: (id: string) => [...profileKeys.all(), 'detail', id] as const,
+};
+
+/** What a change of a certificate profile makes stale. */
+export const certificateProfilesStaleAfter: StaleAfterChange = {
+  paths: `${CA_API_V1}/profile`,
+  queryKeys: [profileKeys.all()],
 };
 
 export function profileListQueryOptions(query: Record<string, string>) {

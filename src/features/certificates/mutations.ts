@@ -16,9 +16,10 @@ export function useRevokeCertificate(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: certificateMutationKeys.revoke(id),
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.certificates.revoke(id) },
     mutationFn: ({ reason, version }: { reason: RevocationReason; version: number }) =>
       apiRequest('POST', apiPaths.certificates.revoke(id), { body: { reason }, ifMatch: version }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: certificateKeys.all() }),
+    // Refused because the certificate moved on meanwhile: its pages show its current state.
+    onError: () => queryClient.invalidateQueries({ queryKey: certificateKeys.all() }),
   });
 }

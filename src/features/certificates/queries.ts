@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { apiPaths } from '../../../contract/paths.ts';
+import { apiPaths, CA_API_V1 } from '../../../contract/paths.ts';
 import {
   type CertificateListQueryInput,
   certificateListSchema,
@@ -7,6 +7,7 @@ import {
 } from '../../../contract/schemas/certificates.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 import { apiListRequest } from '../../lib/list-pages.ts';
+import type { StaleAfterChange } from '../../lib/stale-after-change.ts';
 
 /**
  * Certificate queries. Not account-scoped: which certificates a caller reaches follows its own scope
@@ -17,6 +18,12 @@ export const certificateKeys = {
   lists: () => [...certificateKeys.all(), 'list'] as const,
   list: (query: CertificateListQueryInput) => [...certificateKeys.lists(), query] as const,
   detail: (id: string) => [...certificateKeys.all(), 'detail', id] as const,
+};
+
+/** What a change of a certificate (its revocation) makes stale. */
+export const certificatesStaleAfter: StaleAfterChange = {
+  paths: `${CA_API_V1}/certificate/`,
+  queryKeys: [certificateKeys.all()],
 };
 
 export function certificateListQueryOptions(query: CertificateListQueryInput) {

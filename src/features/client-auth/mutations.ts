@@ -24,29 +24,25 @@ export const clientAuthMutationKeys = {
 
 /** POST the CSR (the key stays in the page); the answer holds the certificate and its chain. */
 export function useGenerateClientAuthCertificate(owner: CertificateOwner) {
-  const queryClient = useQueryClient();
   const userId = owner.id;
   return useMutation({
     mutationKey: clientAuthMutationKeys.generate(userId),
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: certificatePaths(owner).list },
     mutationFn: (csr: string) =>
       apiRequest('POST', certificatePaths(owner).list, { body: { csr }, schema: clientAuthGeneratedSchema }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: clientAuthKeys.list(userId) }),
   });
 }
 
 /** POST the chosen file as it is, labelled `application/x-x509-ca-cert`. */
 export function useUploadClientAuthCertificate(owner: CertificateOwner) {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationKey: clientAuthMutationKeys.upload(owner.id),
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: certificatePaths(owner).list },
     mutationFn: (file: Blob) =>
       apiRequest('POST', certificatePaths(owner).list, {
         rawBody: { contentType: CLIENT_AUTH_UPLOAD_MEDIA_TYPE, data: file },
         schema: v.object({ item: clientAuthCertificateSchema }),
       }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: clientAuthKeys.list(owner.id) }),
   });
 }
 
@@ -55,13 +51,14 @@ export function useSetClientAuthEnabled(owner: CertificateOwner) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: clientAuthMutationKeys.enable(owner.id),
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: certificatePaths(owner).list },
     mutationFn: ({ certificate, enabled }: { certificate: ClientAuthCertificate; enabled: boolean }) =>
       apiRequest('PUT', certificatePaths(owner).enable(certificate.id), {
         body: { enabled },
         ifMatch: certificate.version,
       }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: clientAuthKeys.list(owner.id) }),
+    // Refused because the certificate moved on meanwhile: the list shows its current state.
+    onError: () => queryClient.invalidateQueries({ queryKey: clientAuthKeys.list(owner.id) }),
   });
 }
 

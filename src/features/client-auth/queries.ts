@@ -1,7 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
-import { apiPaths } from '../../../contract/paths.ts';
+import { apiPaths, UI_API_V1 } from '../../../contract/paths.ts';
 import { clientAuthCertificateListSchema } from '../../../contract/schemas/client-auth.ts';
 import { apiRequest } from '../../lib/api-client.ts';
+import type { StaleAfterChange } from '../../lib/stale-after-change.ts';
 
 /**
  * Whose client-authentication certificates: a person's (`user/{id}/client-auth-certificate`) or a
@@ -24,6 +25,12 @@ export function certificatePaths(owner: CertificateOwner) {
 export const clientAuthKeys = {
   all: () => ['client-auth-certificates'] as const,
   list: (userId: string) => [...clientAuthKeys.all(), userId] as const,
+};
+
+/** What a change of a user's or a service user's client-authentication certificate makes stale. */
+export const clientAuthStaleAfter: StaleAfterChange = {
+  paths: new RegExp(`^${UI_API_V1}/(?:service-)?user/[^/]+/client-auth-certificate`),
+  queryKeys: [clientAuthKeys.all()],
 };
 
 /** A user's certificates, newest first; a user holds a handful, so one page of 100 shows them all. */

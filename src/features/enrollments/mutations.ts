@@ -22,28 +22,24 @@ export const enrollmentMutationKeys = {
 
 /** POST enrollment; the answer holds the link, which the page shows once. The form shows a failure. */
 export function useCreateEnrollment() {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationKey: enrollmentMutationKeys.create(),
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.enrollments.create },
     mutationFn: (request: EnrollmentCreate) =>
       apiRequest('POST', apiPaths.enrollments.create, { body: request, schema: enrollmentCreatedSchema }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: enrollmentKeys.lists() }),
   });
 }
 
 /** POST enrollment/{id}/resend on the version shown: a new code and link, the old one stops working. */
 export function useResendEnrollment(id: string) {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationKey: enrollmentMutationKeys.resend(id),
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.enrollments.resend(id) },
     mutationFn: (version: number) =>
       apiRequest('POST', apiPaths.enrollments.resend(id), {
         ifMatch: version,
         schema: enrollmentCreatedSchema,
       }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: enrollmentKeys.all() }),
   });
 }
 
@@ -55,10 +51,11 @@ export function useCancelEnrollment(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: enrollmentMutationKeys.cancel(id),
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.enrollments.byId(id) },
     mutationFn: (version: number) =>
       apiRequest('DELETE', apiPaths.enrollments.byId(id), { ifMatch: version }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: enrollmentKeys.all() }),
+    // Refused because the enrollment moved on meanwhile: its pages show its current state.
+    onError: () => queryClient.invalidateQueries({ queryKey: enrollmentKeys.all() }),
   });
 }
 
@@ -68,12 +65,10 @@ export function useCancelEnrollment(id: string) {
  * back: the certificate and its key are the enrollee's.
  */
 export function useAskForClientCertificate(id: string) {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationKey: enrollmentMutationKeys.askClientAuth(id),
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.enrollments.clientAuthCertificate(id) },
     mutationFn: () =>
       apiRequest('POST', apiPaths.enrollments.clientAuthCertificate(id), { schema: enrollmentSchema }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: enrollmentKeys.all() }),
   });
 }

@@ -1,11 +1,12 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { apiPaths } from '../../../contract/paths.ts';
+import { apiPaths, UI_API_V1, UI_API_V2 } from '../../../contract/paths.ts';
 import { certificateProfileListSchema } from '../../../contract/schemas/certificate-profiles.ts';
 import { ALL_ITEMS_LIMIT } from '../../../contract/schemas/common.ts';
 import { enrollmentListSchema, enrollmentSchema } from '../../../contract/schemas/enrollments.ts';
 import { userListSchema } from '../../../contract/schemas/users.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 import { apiListRequest } from '../../lib/list-pages.ts';
+import type { StaleAfterChange } from '../../lib/stale-after-change.ts';
 import type { EnrollmentListQueryInput } from './list-search.ts';
 
 /** Enrollment queries; which enrollments a caller sees follows its own account reach. */
@@ -13,9 +14,19 @@ export const enrollmentKeys = {
   all: () => ['enrollments'] as const,
   lists: () => [...enrollmentKeys.all(), 'list'] as const,
   list: (query: EnrollmentListQueryInput) => [...enrollmentKeys.lists(), query] as const,
-  detail: (id: string) => [...enrollmentKeys.all(), 'detail', id] as const,
+  details: () => [...enrollmentKeys.all(), 'detail'] as const,
+  detail: (id: string) => [...enrollmentKeys.details(), id] as const,
   choices: (kind: 'people' | 'profiles', accountId: string) =>
     [...enrollmentKeys.all(), 'choices', kind, accountId] as const,
+};
+
+/**
+ * What a change of an enrollment makes stale: the lists and the enrollments; the people and profiles
+ * one may enroll stay as they are.
+ */
+export const enrollmentsStaleAfter: StaleAfterChange = {
+  paths: new RegExp(`^(?:${UI_API_V1}|${UI_API_V2})/enrollment`),
+  queryKeys: [enrollmentKeys.lists(), enrollmentKeys.details()],
 };
 
 export function enrollmentListQueryOptions(query: EnrollmentListQueryInput) {

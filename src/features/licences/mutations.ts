@@ -5,6 +5,7 @@ import type { ApplicationCode } from '../../../contract/permissions.ts';
 import type { LicenceChange } from '../../../contract/schemas/licences.ts';
 import { APPLICATION_NAMES } from '../../components/role-labels.ts';
 import { useProfile } from '../../lib/current-user.ts';
+import { useOutbox } from '../../lib/offline/outbox-client.ts';
 import { sendVersionedChange, type Versioned } from '../../lib/offline/versioned-change.ts';
 
 export const licenceMutationKeys = {
@@ -29,6 +30,7 @@ export interface LicenceEdit extends Versioned<Readonly<Record<string, number>>>
 export function useChangeLicence(accountId: string, accountName: string, app: ApplicationCode) {
   const { t } = useLingui();
   const userId = useProfile().id;
+  const outbox = useOutbox();
   const application = APPLICATION_NAMES[app];
   return useMutation({
     mutationKey: licenceMutationKeys.change(accountId, app),
@@ -38,7 +40,7 @@ export function useChangeLicence(accountId: string, accountName: string, app: Ap
         'PUT',
         apiPaths.licence.byApp(accountId, app),
         { ...versioned, body: change },
-        { owner: userId, accountId, summary: t`Change ${application} licences of ${accountName}` },
+        { outbox, owner: userId, accountId, summary: t`Change ${application} licences of ${accountName}` },
       ),
   });
 }

@@ -1,7 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
-import { apiPaths } from '../../../contract/paths.ts';
+import { apiPaths, UI_API_V1 } from '../../../contract/paths.ts';
 import { accountLicenceListSchema, licenceHistoryListSchema } from '../../../contract/schemas/licences.ts';
 import { apiRequest } from '../../lib/api-client.ts';
+import type { StaleAfterChange } from '../../lib/stale-after-change.ts';
 
 /** The rail's request (J-41): the ten latest changes, newest first. */
 export const RECENT_HISTORY = { limit: '10', offset: '0', sort: 'timestamp:desc' } as const;
@@ -15,6 +16,15 @@ export const licenceKeys = {
     [...licenceKeys.ofAccount(accountId), 'history', timezone] as const,
   details: (accountId: string, timezone: string) =>
     [...licenceKeys.ofAccount(accountId), 'history-details', timezone] as const,
+};
+
+/**
+ * What a licence change (account/{id}/license/{app}) makes stale (the app adds the accounts, whose
+ * applications follow their allocations).
+ */
+export const licencesStaleAfter: StaleAfterChange = {
+  paths: `${UI_API_V1}/account/`,
+  queryKeys: [licenceKeys.all()],
 };
 
 /** Every licence section of the account the viewer may see (J-01, J-06); edits read it fresh. */

@@ -13,6 +13,7 @@ import {
 } from '../../../contract/schemas/organizations.ts';
 import { useProfile } from '../../lib/current-user.ts';
 import { applyToCached } from '../../lib/offline/optimistic.ts';
+import { useOutbox } from '../../lib/offline/outbox-client.ts';
 import { apiQueueableRequest, isQueued, type QueuedResult } from '../../lib/offline/queueable-request.ts';
 import { sendVersionedChange, type Versioned } from '../../lib/offline/versioned-change.ts';
 import { organizationKeys } from './queries.ts';
@@ -74,9 +75,10 @@ export function useCreateOrganization() {
   const queryClient = useQueryClient();
   const { t } = useLingui();
   const owner = useOwner();
+  const outbox = useOutbox();
   return useMutation({
     mutationKey: organizationMutationKeys.create,
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.organizations.list },
     mutationFn: ({ request, idempotencyKey }: Creation<OrganizationCreate>) => {
       const name = request.name;
       return apiQueueableRequest('POST', apiPaths.organizations.list, {
@@ -84,6 +86,7 @@ export function useCreateOrganization() {
         schema: organizationSchema,
         queue: {
           idempotencyKey,
+          outbox,
           owner,
           accountId: request.account_id,
           summary: t`Create organization ${name}`,
@@ -96,7 +99,6 @@ export function useCreateOrganization() {
       if (isQueued(created)) return;
       // The detail page opens next: it can show the answer at once instead of asking again.
       queryClient.setQueryData(organizationKeys.detail(created.id), created);
-      return queryClient.invalidateQueries({ queryKey: organizationKeys.lists() });
     },
   });
 }
@@ -105,16 +107,17 @@ export function useUpdateOrganization(organization: Pick<Organization, 'id' | 'n
   const queryClient = useQueryClient();
   const { t } = useLingui();
   const owner = useOwner();
+  const outbox = useOutbox();
   const { id, name } = organization;
   return useMutation({
     mutationKey: organizationMutationKeys.update,
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.organizations.byId(id) },
     mutationFn: ({ fields, ...change }: FieldsChange<OrganizationFields>) =>
       sendVersionedChange(
         'PUT',
         apiPaths.organizations.byId(id),
         { ...change, body: fields },
-        { owner, accountId: organization.account_id, summary: t`Edit organization ${name}` },
+        { outbox, owner, accountId: organization.account_id, summary: t`Edit organization ${name}` },
       ),
     onSuccess: (result, { fields }) => {
       if (isQueued(result)) {
@@ -127,13 +130,7 @@ export function useUpdateOrganization(organization: Pick<Organization, 'id' | 'n
           }),
         );
         updateListed(queryClient, id, fields);
-        return;
       }
-      return Promise.all([
-        // Exact: the organization's contacts did not change.
-        queryClient.invalidateQueries({ queryKey: organizationKeys.detail(id), exact: true }),
-        queryClient.invalidateQueries({ queryKey: organizationKeys.lists() }),
-      ]).then(() => undefined);
     },
   });
 }
@@ -148,31 +145,22 @@ export function useDeleteOrganization(organization: Pick<Organization, 'id' | 'n
   const queryClient = useQueryClient();
   const { t } = useLingui();
   const owner = useOwner();
+  const outbox = useOutbox();
   const { id, name } = organization;
   return useMutation<undefined | QueuedResult, Error, Versioned<OrganizationFields>>({
     mutationKey: organizationMutationKeys.delete,
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.organizations.byId(id) },
     mutationFn: (change) =>
       sendVersionedChange('DELETE', apiPaths.organizations.byId(id), change, {
+        outbox,
         owner,
         accountId: organization.account_id,
         summary: t`Delete organization ${name}`,
       }),
     onSuccess: (result) => {
-      if (isQueued(result)) return;
-      queryClient.removeQueries({ queryKey: organizationKeys.detail(id) });
-      return queryClient.invalidateQueries({ queryKey: organizationKeys.lists() });
+      if (!isQueued(result)) queryClient.removeQueries({ queryKey: organizationKeys.detail(id) });
     },
   });
-}
-
-/** A contact changes the organization's contact count, which its detail and the lists show. */
-function invalidateContactsOf(queryClient: QueryClient, organizationId: string) {
-  return Promise.all([
-    queryClient.invalidateQueries({ queryKey: organizationKeys.contacts(organizationId), exact: true }),
-    queryClient.invalidateQueries({ queryKey: organizationKeys.detail(organizationId), exact: true }),
-    queryClient.invalidateQueries({ queryKey: organizationKeys.lists() }),
-  ]).then(() => undefined);
 }
 
 type ContactParent = Pick<Organization, 'id' | 'name' | 'account_id'>;
@@ -181,11 +169,12 @@ export function useCreateContact(organization: ContactParent) {
   const queryClient = useQueryClient();
   const { t } = useLingui();
   const owner = useOwner();
+  const outbox = useOutbox();
   const organizationId = organization.id;
   const organizationName = organization.name;
   return useMutation({
     mutationKey: organizationMutationKeys.createContact,
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.organizations.contacts(organizationId) },
     mutationFn: ({ request, idempotencyKey }: Creation<ContactFields>) => {
       const path = apiPaths.organizations.contacts(organizationId);
       const contactName = `${request.first_name} ${request.last_name}`;
@@ -194,6 +183,7 @@ export function useCreateContact(organization: ContactParent) {
         schema: contactSchema,
         queue: {
           idempotencyKey,
+          outbox,
           owner,
           accountId: organization.account_id,
           summary: t`Add contact ${contactName} to ${organizationName}`,
@@ -202,9 +192,8 @@ export function useCreateContact(organization: ContactParent) {
       });
     },
     onSuccess: (created) => {
-      if (isQueued(created)) return;
-      queryClient.setQueryData(organizationKeys.contact(organizationId, created.id), created);
-      return invalidateContactsOf(queryClient, organizationId);
+      if (!isQueued(created))
+        queryClient.setQueryData(organizationKeys.contact(organizationId, created.id), created);
     },
   });
 }
@@ -216,18 +205,19 @@ export function useUpdateContact(
   const queryClient = useQueryClient();
   const { t } = useLingui();
   const owner = useOwner();
+  const outbox = useOutbox();
   const organizationId = organization.id;
   const contactId = contact.id;
   const contactName = `${contact.first_name} ${contact.last_name}`;
   return useMutation({
     mutationKey: organizationMutationKeys.updateContact,
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.organizations.contact(organizationId, contactId) },
     mutationFn: ({ fields, ...change }: FieldsChange<ContactFields>) =>
       sendVersionedChange(
         'PUT',
         apiPaths.organizations.contact(organizationId, contactId),
         { ...change, body: fields },
-        { owner, accountId: organization.account_id, summary: t`Edit contact ${contactName}` },
+        { outbox, owner, accountId: organization.account_id, summary: t`Edit contact ${contactName}` },
       ),
     onSuccess: (result, { fields }) => {
       if (isQueued(result)) {
@@ -245,10 +235,7 @@ export function useUpdateContact(
             items: list.items.map((item) => (item.id === contactId ? edited(item) : item)),
           }),
         );
-        return;
       }
-      // The contact and the organization's contacts table show what changed; the count did not.
-      return queryClient.invalidateQueries({ queryKey: organizationKeys.contacts(organizationId) });
     },
   });
 }
@@ -260,22 +247,23 @@ export function useDeleteContact(
   const queryClient = useQueryClient();
   const { t } = useLingui();
   const owner = useOwner();
+  const outbox = useOutbox();
   const organizationId = organization.id;
   const contactId = contact.id;
   const contactName = `${contact.first_name} ${contact.last_name}`;
   return useMutation<undefined | QueuedResult, Error, Versioned<ContactFields>>({
     mutationKey: organizationMutationKeys.deleteContact,
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.organizations.contact(organizationId, contactId) },
     mutationFn: (change) =>
       sendVersionedChange('DELETE', apiPaths.organizations.contact(organizationId, contactId), change, {
+        outbox,
         owner,
         accountId: organization.account_id,
         summary: t`Delete contact ${contactName}`,
       }),
     onSuccess: (result) => {
-      if (isQueued(result)) return;
-      queryClient.removeQueries({ queryKey: organizationKeys.contact(organizationId, contactId) });
-      return invalidateContactsOf(queryClient, organizationId);
+      if (!isQueued(result))
+        queryClient.removeQueries({ queryKey: organizationKeys.contact(organizationId, contactId) });
     },
   });
 }

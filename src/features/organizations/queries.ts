@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { apiPaths } from '../../../contract/paths.ts';
+import { apiPaths, UI_API_V1 } from '../../../contract/paths.ts';
 import {
   contactListSchema,
   contactSchema,
@@ -8,6 +8,7 @@ import {
   organizationSchema,
 } from '../../../contract/schemas/organizations.ts';
 import { apiRequest } from '../../lib/api-client.ts';
+import type { StaleAfterChange } from '../../lib/stale-after-change.ts';
 
 export const organizationKeys = {
   all: () => ['organizations'] as const,
@@ -18,7 +19,11 @@ export const organizationKeys = {
   contact: (id: string, contactId: string) => [...organizationKeys.contacts(id), contactId] as const,
 };
 
-// A queued change of an organization or a contact reaching the server makes them stale.
+/** What a change of an organization or a contact makes stale. */
+export const organizationsStaleAfter: StaleAfterChange = {
+  paths: `${UI_API_V1}/organizations`,
+  queryKeys: [organizationKeys.all()],
+};
 
 export function organizationListQueryOptions(query: OrganizationListQueryInput) {
   return queryOptions({

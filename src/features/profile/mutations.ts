@@ -12,6 +12,7 @@ import { notifyError } from '../../components/notify.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 import { currentUserKeys } from '../../lib/current-user.ts';
 import { applyToCached } from '../../lib/offline/optimistic.ts';
+import { useOutbox } from '../../lib/offline/outbox-client.ts';
 import { isQueued } from '../../lib/offline/queueable-request.ts';
 import { sendVersionedChange, type Versioned } from '../../lib/offline/versioned-change.ts';
 
@@ -51,22 +52,19 @@ export function useUpdateProfile(profile: Pick<Profile, 'id' | 'primary_account_
   const queryClient = useQueryClient();
   const { t } = useLingui();
   const { id, primary_account_id: accountId } = profile;
+  const outbox = useOutbox();
   return useMutation({
     mutationKey: profileMutationKeys.update(id),
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.users.byId(id) },
     mutationFn: ({ update, ...change }: ProfileEdit) =>
       sendVersionedChange(
         'PUT',
         apiPaths.users.byId(id),
         { ...change, body: update },
-        { owner: id, accountId, summary: t`Edit your profile` },
+        { outbox, owner: id, accountId, summary: t`Edit your profile` },
       ),
-    onSuccess: async (result, { update }) => {
-      if (isQueued(result)) {
-        showQueuedEdit(queryClient, update);
-        return;
-      }
-      await queryClient.invalidateQueries({ queryKey: currentUserKeys.profile(), exact: true });
+    onSuccess: (result, { update }) => {
+      if (isQueued(result)) showQueuedEdit(queryClient, update);
     },
   });
 }
@@ -85,13 +83,11 @@ export function userNameExists(userName: string, signal?: AbortSignal): Promise<
  * form, which shows its own errors. The profile's version moves on with it, so the profile is read again.
  */
 export function useChangePassword(userId: string) {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationKey: profileMutationKeys.changePassword(userId),
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.users.password(userId) },
     mutationFn: (request: PasswordChange) =>
       apiRequest('PUT', apiPaths.users.password(userId), { body: request }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: currentUserKeys.profile(), exact: true }),
   });
 }
 
@@ -110,11 +106,9 @@ export function useResendVerification(userId: string) {
 
 /** PUT user/{own id}/defaultManager?appUrl=: the application one lands in after signing in (O-25). */
 export function useSetDefaultApplication(userId: string) {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationKey: profileMutationKeys.defaultApplication(userId),
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.users.byId(userId) },
     mutationFn: (context: string) => apiRequest('PUT', apiPaths.users.defaultManager(userId, context)),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: currentUserKeys.profile(), exact: true }),
   });
 }

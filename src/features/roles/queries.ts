@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { apiPaths } from '../../../contract/paths.ts';
+import { apiPaths, UI_API_V1 } from '../../../contract/paths.ts';
 import type { ApplicationCode } from '../../../contract/permissions.ts';
 import { tenantSchema } from '../../../contract/schemas/tenants.ts';
 import {
@@ -11,7 +11,9 @@ import {
   userListSchema,
 } from '../../../contract/schemas/users.ts';
 import { apiRequest } from '../../lib/api-client.ts';
+import { currentUserKeys } from '../../lib/current-user.ts';
 import { apiListRequest } from '../../lib/list-pages.ts';
+import type { StaleAfterChange } from '../../lib/stale-after-change.ts';
 
 /** Role queries: not account-scoped in the key, as GET role answers by the caller's reach (decision 035 §2). */
 export const roleKeys = {
@@ -24,6 +26,15 @@ export const roleKeys = {
   permissionGroups: (applicationId: ApplicationCode, accountId: string) =>
     [...roleKeys.all(), 'permission-groups', applicationId, accountId] as const,
   userSearch: (q: string) => [...roleKeys.all(), 'user-search', q] as const,
+};
+
+/**
+ * What a change of a role makes stale: the roles, and the profile, whose permissions may follow (the
+ * app adds the users, whose role names the lists show).
+ */
+export const rolesStaleAfter: StaleAfterChange = {
+  paths: `${UI_API_V1}/role`,
+  queryKeys: [roleKeys.all(), currentUserKeys.profile()],
 };
 
 export function roleListQueryOptions(query: Partial<Record<keyof RoleListQuery, string>>) {

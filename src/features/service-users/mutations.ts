@@ -10,7 +10,7 @@ import {
 import type { UserAccess } from '../../../contract/schemas/users.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 import { useProfile } from '../../lib/current-user.ts';
-import { isQueued } from '../../lib/offline/queueable-request.ts';
+import { useOutbox } from '../../lib/offline/outbox-client.ts';
 import { sendVersionedChange, type Versioned } from '../../lib/offline/versioned-change.ts';
 import { serviceUserKeys } from './queries.ts';
 
@@ -27,14 +27,12 @@ export const serviceUserMutationKeys = {
  * (mutation results are never persisted, and this one is dropped as soon as nothing shows it).
  */
 export function useCreateServiceUser() {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationKey: serviceUserMutationKeys.create(),
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.serviceUsers.list },
     gcTime: 0,
     mutationFn: (request: ServiceUserCreate) =>
       apiRequest('POST', apiPaths.serviceUsers.list, { body: request, schema: serviceUserCreatedSchema }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: serviceUserKeys.lists() }),
   });
 }
 
@@ -47,24 +45,20 @@ export interface ServiceUserEdit extends Versioned<ServiceUserUpdate> {
  * with 412, not overwritten). Queueable: offline, the service worker keeps it for later.
  */
 export function useUpdateServiceUser(serviceUser: Pick<ServiceUser, 'id' | 'name' | 'primary_account'>) {
-  const queryClient = useQueryClient();
   const { t } = useLingui();
   const owner = useProfile().id;
+  const outbox = useOutbox();
   const { id, name } = serviceUser;
   return useMutation({
     mutationKey: serviceUserMutationKeys.update(id),
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.serviceUsers.byId(id) },
     mutationFn: ({ update, ...change }: ServiceUserEdit) =>
       sendVersionedChange(
         'PUT',
         apiPaths.serviceUsers.byId(id),
         { ...change, body: update },
-        { owner, accountId: serviceUser.primary_account.id, summary: t`Edit service user ${name}` },
+        { outbox, owner, accountId: serviceUser.primary_account.id, summary: t`Edit service user ${name}` },
       ),
-    onSuccess: (result) => {
-      if (isQueued(result)) return;
-      return queryClient.invalidateQueries({ queryKey: serviceUserKeys.all() });
-    },
   });
 }
 
@@ -73,10 +67,11 @@ export function useEnableServiceUser(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: serviceUserMutationKeys.enable(id),
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.serviceUsers.enable(id) },
     mutationFn: ({ enabled, version }: { enabled: boolean; version: number }) =>
       apiRequest('PUT', apiPaths.serviceUsers.enable(id), { body: { enabled }, ifMatch: version }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: serviceUserKeys.all() }),
+    // Refused because the service user moved on meanwhile: its pages show its current state.
+    onError: () => queryClient.invalidateQueries({ queryKey: serviceUserKeys.all() }),
   });
 }
 
@@ -85,13 +80,11 @@ export function useEnableServiceUser(id: string) {
  * version shown. Needs the server (a change of what it may do is never queued); the form shows a failure.
  */
 export function useChangeServiceUserAccess(id: string) {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationKey: serviceUserMutationKeys.access(id),
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.serviceUsers.access(id) },
     mutationFn: ({ access, version }: { access: UserAccess; version: number }) =>
       apiRequest('PUT', apiPaths.serviceUsers.access(id), { body: access, ifMatch: version }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: serviceUserKeys.all() }),
   });
 }
 
@@ -100,12 +93,9 @@ export function useDeleteServiceUser(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: serviceUserMutationKeys.delete(id),
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.serviceUsers.byId(id) },
     mutationFn: (version: number) =>
       apiRequest('DELETE', apiPaths.serviceUsers.byId(id), { ifMatch: version }),
-    onSuccess: () => {
-      queryClient.removeQueries({ queryKey: serviceUserKeys.detail(id) });
-      return queryClient.invalidateQueries({ queryKey: serviceUserKeys.lists() });
-    },
+    onSuccess: () => queryClient.removeQueries({ queryKey: serviceUserKeys.detail(id) }),
   });
 }

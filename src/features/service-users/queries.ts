@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { apiPaths } from '../../../contract/paths.ts';
+import { apiPaths, UI_API_V1 } from '../../../contract/paths.ts';
 import {
   type ServiceUserListQueryInput,
   serviceUserListSchema,
@@ -8,6 +8,7 @@ import {
 import { roleListSchema } from '../../../contract/schemas/users.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 import { apiListRequest } from '../../lib/list-pages.ts';
+import type { StaleAfterChange } from '../../lib/stale-after-change.ts';
 
 /**
  * Service-user queries. Not account-scoped: which service users a caller reaches follows its own
@@ -19,6 +20,12 @@ export const serviceUserKeys = {
   list: (query: ServiceUserListQueryInput) => [...serviceUserKeys.lists(), query] as const,
   detail: (id: string) => [...serviceUserKeys.all(), 'detail', id] as const,
   roleChoices: (accountId: string) => [...serviceUserKeys.all(), 'role-choices', accountId] as const,
+};
+
+/** What a change of a service user makes stale; their tokens and certificates are their own domains'. */
+export const serviceUsersStaleAfter: StaleAfterChange = {
+  paths: new RegExp(`^${UI_API_V1}/service-user(?!/[^/]+/(?:api-tokens|client-auth-certificate))`),
+  queryKeys: [serviceUserKeys.all()],
 };
 
 export function serviceUserListQueryOptions(query: ServiceUserListQueryInput) {

@@ -1,5 +1,5 @@
 import { useLingui } from '@lingui/react/macro';
-import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPaths } from '../../../contract/paths.ts';
 import {
   type User,
@@ -9,8 +9,8 @@ import {
   userSchema,
 } from '../../../contract/schemas/users.ts';
 import { apiRequest } from '../../lib/api-client.ts';
-import { currentUserKeys, useProfile } from '../../lib/current-user.ts';
-import { isQueued } from '../../lib/offline/queueable-request.ts';
+import { useProfile } from '../../lib/current-user.ts';
+import { useOutbox } from '../../lib/offline/outbox-client.ts';
 import { sendVersionedChange, type Versioned } from '../../lib/offline/versioned-change.ts';
 import { userKeys, userQueryOptions } from './queries.ts';
 
@@ -22,25 +22,16 @@ export const userMutationKeys = {
   deleteMany: () => ['users', 'delete'] as const,
 };
 
-/** A change of one user makes its record, its applications and every list page stale. */
-function invalidateUser(queryClient: QueryClient, id: string) {
-  return Promise.all([
-    queryClient.invalidateQueries({ queryKey: userKeys.detail(id) }),
-    queryClient.invalidateQueries({ queryKey: userKeys.lists() }),
-  ]).then(() => undefined);
-}
-
 /** POST user (decision 035 §1): answers the created user, which the details page shows at once. */
 export function useCreateUser() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: userMutationKeys.create(),
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.users.list },
     mutationFn: (request: UserCreate) =>
       apiRequest('POST', apiPaths.users.list, { body: request, schema: userSchema }),
     onSuccess: (created) => {
       queryClient.setQueryData(userQueryOptions(created.id).queryKey, created);
-      return queryClient.invalidateQueries({ queryKey: userKeys.lists() });
     },
   });
 }
@@ -54,44 +45,30 @@ export interface UserEdit extends Versioned<UserUpdate> {
  * the outbox keeps it (decision 039 §9). The form shows its own failure.
  */
 export function useUpdateUser(user: Pick<User, 'id' | 'user_name' | 'primary_account_id'>) {
-  const queryClient = useQueryClient();
   const { t } = useLingui();
   const owner = useProfile().id;
+  const outbox = useOutbox();
   const { id, user_name: userName } = user;
   return useMutation({
     mutationKey: userMutationKeys.update(id),
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.users.byId(id) },
     mutationFn: ({ update, ...change }: UserEdit) =>
       sendVersionedChange(
         'PUT',
         apiPaths.users.byId(id),
         { ...change, body: update },
-        { owner, accountId: user.primary_account_id, summary: t`Edit administrator ${userName}` },
+        { outbox, owner, accountId: user.primary_account_id, summary: t`Edit administrator ${userName}` },
       ),
-    onSuccess: (result) => {
-      if (isQueued(result)) return;
-      return Promise.all([
-        invalidateUser(queryClient, id),
-        // Editing oneself changes the name in the header.
-        id === owner ? queryClient.invalidateQueries({ queryKey: currentUserKeys.profile() }) : null,
-      ]).then(() => undefined);
-    },
   });
 }
 
 /** PUT user/{id}/access: the full sets of further accounts and roles, on the version shown. */
 export function useUpdateUserAccess(id: string) {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationKey: userMutationKeys.access(id),
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.users.access(id) },
     mutationFn: ({ access, version }: { access: UserAccess; version: number }) =>
       apiRequest('PUT', apiPaths.users.access(id), { body: access, ifMatch: version }),
-    onSuccess: () =>
-      Promise.all([
-        invalidateUser(queryClient, id),
-        queryClient.invalidateQueries({ queryKey: userKeys.applications(id) }),
-      ]),
   });
 }
 
@@ -138,15 +115,11 @@ export function useUserAction(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: userMutationKeys.action(id),
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.users.byId(id) },
     mutationFn: (action: UserAction) => sendAction(id, action),
     onSuccess: (_result, action) => {
-      if (action.kind === 'delete') {
-        // Dropped rather than invalidated: refetching a deleted user could only answer 404.
-        queryClient.removeQueries({ queryKey: userKeys.detail(id) });
-        return queryClient.invalidateQueries({ queryKey: userKeys.lists() });
-      }
-      return invalidateUser(queryClient, id);
+      // Dropped rather than invalidated: refetching a deleted user could only answer 404.
+      if (action.kind === 'delete') queryClient.removeQueries({ queryKey: userKeys.detail(id) });
     },
   });
 }
@@ -156,12 +129,11 @@ export function useDeleteUsers() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: userMutationKeys.deleteMany(),
-    meta: { errorToast: false },
+    meta: { errorToast: false, changes: apiPaths.users.list },
     mutationFn: (ids: readonly string[]) =>
       apiRequest('DELETE', apiPaths.users.list, { query: { ids: ids.join(',') } }),
     onSuccess: (_result, ids) => {
       for (const id of ids) queryClient.removeQueries({ queryKey: userKeys.detail(id) });
-      return queryClient.invalidateQueries({ queryKey: userKeys.lists() });
     },
   });
 }

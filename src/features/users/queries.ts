@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { apiPaths } from '../../../contract/paths.ts';
+import { apiPaths, UI_API_V1 } from '../../../contract/paths.ts';
 import { ALL_ITEMS_LIMIT } from '../../../contract/schemas/common.ts';
 import { tenantSchema } from '../../../contract/schemas/tenants.ts';
 import {
@@ -11,7 +11,9 @@ import {
   userSchema,
 } from '../../../contract/schemas/users.ts';
 import { apiRequest } from '../../lib/api-client.ts';
+import { currentUserKeys } from '../../lib/current-user.ts';
 import { apiListRequest } from '../../lib/list-pages.ts';
+import type { StaleAfterChange } from '../../lib/stale-after-change.ts';
 
 /**
  * User queries. Not account-scoped: which users a caller reaches follows its own scope, not the
@@ -29,6 +31,16 @@ export const userKeys = {
   /** The accounts a new user's primary account and further accounts are chosen from. */
   /** What the pages read of one account: its licensed applications and sign-in methods. */
   account: (accountId: string) => [...userKeys.all(), 'account', accountId] as const,
+};
+
+/**
+ * What a change of a user makes stale, an administrator's or the person's own (decision 039 §9):
+ * the users, and the profile, which names the signed-in user. Their tokens, certificates and bulk
+ * imports are their own domains'.
+ */
+export const usersStaleAfter: StaleAfterChange = {
+  paths: new RegExp(`^${UI_API_V1}/user(?!/bulk|/[^/]+/(?:api-tokens|client-auth-certificate))`),
+  queryKeys: [userKeys.all(), currentUserKeys.profile()],
 };
 
 export function userListQueryOptions(query: UserListQueryInput) {

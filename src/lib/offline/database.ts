@@ -5,43 +5,37 @@ import {
 } from '../../../contract/offline-storage.ts';
 
 /** Whether this browser can keep sealed data at all (private windows and old engines may not). */
-export function offlineStorageAvailable(): boolean {
+function offlineStorageAvailable(): boolean {
   return typeof indexedDB !== 'undefined' && typeof crypto !== 'undefined' && crypto.subtle !== undefined;
 }
 
-type DiscardListener = (reason: DiscardReason) => void;
-let discardListener: DiscardListener | null = null;
-let opening: Promise<OfflineDatabase | null> | null = null;
-
-/** Told once when an unreadable or differently shaped database was thrown away, to say so to the user. */
-export function onOfflineDataDiscarded(listener: DiscardListener | null): void {
-  discardListener = listener;
-}
-
 /**
- * The shared database, opened once per page; `null` when the browser has none or refuses it, and the
- * console then works without offline data instead of failing.
+ * The page's handle to the shared database, opened once and again after another tab or a new worker
+ * upgraded its layout. `discarded` is told when an unreadable or differently shaped database was
+ * thrown away, to say so to the user.
  */
-export function offlineDatabase(): Promise<OfflineDatabase | null> {
-  if (!offlineStorageAvailable()) return Promise.resolve(null);
-  opening ??= openOfflineDatabase((reason) => discardListener?.(reason)).then(
-    (database) => {
-      // Another tab or a new worker upgrading the layout: let it, and open again when next asked.
-      database.addEventListener('versionchange', () => {
-        database.close();
-        opening = null;
-      });
-      return database;
-    },
-    () => {
-      opening = null;
-      return null;
-    },
-  );
-  return opening;
-}
+export class DatabaseHandle {
+  #opening: Promise<OfflineDatabase | null> | null = null;
 
-/** For tests: forget the open database so the next call opens a fresh one. */
-export function resetOfflineDatabase(): void {
-  opening = null;
+  constructor(private readonly discarded: (reason: DiscardReason) => void) {}
+
+  /** The database; `null` when the browser has none or refuses it, and the console then works without offline data. */
+  open(): Promise<OfflineDatabase | null> {
+    if (!offlineStorageAvailable()) return Promise.resolve(null);
+    this.#opening ??= openOfflineDatabase(this.discarded).then(
+      (database) => {
+        // Another tab or a new worker upgrading the layout: let it, and open again when next asked.
+        database.addEventListener('versionchange', () => {
+          database.close();
+          this.#opening = null;
+        });
+        return database;
+      },
+      () => {
+        this.#opening = null;
+        return null;
+      },
+    );
+    return this.#opening;
+  }
 }

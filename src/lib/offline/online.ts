@@ -6,7 +6,8 @@ const isOnline = () => onlineManager.isOnline();
 
 /**
  * Whether the console can reach the server now, as the query library sees it: the browser's
- * connection events, and an offline start or a refresh that found no server.
+ * connection events, and the session's own `offline` state (an offline start or a refresh that
+ * found no server), which the secure sessions hand it.
  */
 export function useOnline(): boolean {
   return useSyncExternalStore(subscribe, isOnline, () => true);

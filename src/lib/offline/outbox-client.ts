@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { createContext, useContext, useSyncExternalStore } from 'react';
 import {
   OUTBOX_CHANNEL,
   OUTBOX_STATES,
@@ -25,30 +25,12 @@ export function postOutboxCommand(command: OutboxCommand): void {
   void container.ready.then((registration) => registration.active?.postMessage(command));
 }
 
-/**
- * Posts the session's token to the worker before a sync: the browser stops an idle worker and its
- * memory with it. Named by the connection; nothing to post while no user's outbox is connected.
- */
-let postSession: () => void = () => undefined;
-
-export function syncNow(): void {
-  postSession();
-  postOutboxCommand({ type: 'sync-now' });
-}
-
 interface OutboxSnapshot {
   owner: string | null;
   entries: readonly OutboxEntryView[];
 }
 
 const EMPTY: readonly OutboxEntryView[] = [];
-let snapshot: OutboxSnapshot = { owner: null, entries: EMPTY };
-const listeners = new Set<() => void>();
-
-function publish(next: OutboxSnapshot): void {
-  snapshot = next;
-  for (const listener of listeners) listener();
-}
 
 function isState(value: unknown): value is OutboxState {
   return OUTBOX_STATES.includes(value as OutboxState);
@@ -103,76 +85,124 @@ export interface OutboxConnection {
 }
 
 /**
- * Listens to the worker's broadcasts for one user, asks for their entries, and asks for a sync
- * whenever the connection or the user comes back (online, focus, tab shown). Returns the disconnect.
+ * The signed-in user's outbox as this page sees it, one per page's secure sessions
+ * (`secure-session.ts`), which connect it for the user and tell it whose changes the worker may keep.
+ * Components reach it through `OutboxProvider`, which the secure layout gives them.
  */
-export function connectOutbox({
-  owner,
-  userId,
-  postSession: post,
-  onSynced,
-  onDiscarded,
-  onQuotaExceeded,
-}: OutboxConnection): () => void {
-  postSession = post;
-  publish({ owner, entries: EMPTY });
-  // Entries the worker reported as sent: their leaving the list is not a discard.
-  const synced = new Set<string>();
-  const channel = typeof BroadcastChannel !== 'undefined' ? new BroadcastChannel(OUTBOX_CHANNEL) : null;
-  if (channel) {
-    channel.onmessage = (message: MessageEvent) => {
-      const event = asOutboxEvent(message.data);
-      if (!event || event.owner !== owner || snapshot.owner !== owner) return;
-      if (event.type === 'outbox') {
-        const remaining = new Set(event.entries.map((entry) => entry.id));
-        const discarded = snapshot.entries.filter(
-          (entry) => !remaining.has(entry.id) && !synced.delete(entry.id),
-        );
-        publish({ owner, entries: [...event.entries].sort(bySequence) });
-        for (const entry of discarded) onDiscarded?.(entry.url);
-      } else if (event.type === 'synced') {
-        synced.add(event.id);
-        onSynced?.(event.url);
-      } else onQuotaExceeded?.(event.summary);
+export class Outbox {
+  #snapshot: OutboxSnapshot = { owner: null, entries: EMPTY };
+  readonly #listeners = new Set<() => void>();
+  /**
+   * Posts the session's token to the worker before a sync: the browser stops an idle worker and its
+   * memory with it. Named by the connection; nothing to post while no user's outbox is connected.
+   */
+  #postSession: () => void = () => undefined;
+  #keeper: string | null = null;
+
+  /**
+   * The user whose changes the service worker can keep in this page: set once a live storage key of
+   * theirs exists, cleared when it goes. Without it a queueable change is sent as a plain one (with its
+   * Idempotency-Key and If-Match): the worker refuses to take changes it could not seal.
+   */
+  keepChangesOf(userId: string | null): void {
+    this.#keeper = userId;
+  }
+
+  /** Whether the worker may keep a queueable change made for `owner` (`keepChangesOf`). */
+  keeps(owner: string): boolean {
+    return owner === this.#keeper;
+  }
+
+  readonly syncNow = (): void => {
+    this.#postSession();
+    postOutboxCommand({ type: 'sync-now' });
+  };
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  };
+
+  /** The signed-in user's queued changes, oldest first; empty for everyone else's. */
+  readonly entries = (): readonly OutboxEntryView[] => this.#snapshot.entries;
+
+  #publish(next: OutboxSnapshot): void {
+    this.#snapshot = next;
+    for (const listener of this.#listeners) listener();
+  }
+
+  /**
+   * Listens to the worker's broadcasts for one user, asks for their entries, and asks for a sync
+   * whenever the connection or the user comes back (online, focus, tab shown). Returns the disconnect.
+   */
+  connect({
+    owner,
+    userId,
+    postSession,
+    onSynced,
+    onDiscarded,
+    onQuotaExceeded,
+  }: OutboxConnection): () => void {
+    this.#postSession = postSession;
+    this.#publish({ owner, entries: EMPTY });
+    // Entries the worker reported as sent: their leaving the list is not a discard.
+    const synced = new Set<string>();
+    const channel = typeof BroadcastChannel !== 'undefined' ? new BroadcastChannel(OUTBOX_CHANNEL) : null;
+    if (channel) {
+      channel.onmessage = (message: MessageEvent) => {
+        const event = asOutboxEvent(message.data);
+        if (!event || event.owner !== owner || this.#snapshot.owner !== owner) return;
+        if (event.type === 'outbox') {
+          const remaining = new Set(event.entries.map((entry) => entry.id));
+          const discarded = this.#snapshot.entries.filter(
+            (entry) => !remaining.has(entry.id) && !synced.delete(entry.id),
+          );
+          this.#publish({ owner, entries: [...event.entries].sort(bySequence) });
+          for (const entry of discarded) onDiscarded?.(entry.url);
+        } else if (event.type === 'synced') {
+          synced.add(event.id);
+          onSynced?.(event.url);
+        } else onQuotaExceeded?.(event.summary);
+      };
+    }
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') this.syncNow();
+    };
+    window.addEventListener('online', this.syncNow);
+    window.addEventListener('focus', this.syncNow);
+    document.addEventListener('visibilitychange', onVisible);
+    postOutboxCommand({ type: 'list', userId });
+    this.syncNow();
+    return () => {
+      channel?.close();
+      window.removeEventListener('online', this.syncNow);
+      window.removeEventListener('focus', this.syncNow);
+      document.removeEventListener('visibilitychange', onVisible);
+      if (this.#postSession === postSession) this.#postSession = () => undefined;
+      if (this.#snapshot.owner === owner) this.#publish({ owner: null, entries: EMPTY });
     };
   }
-  const onVisible = () => {
-    if (document.visibilityState === 'visible') syncNow();
-  };
-  window.addEventListener('online', syncNow);
-  window.addEventListener('focus', syncNow);
-  document.addEventListener('visibilitychange', onVisible);
-  postOutboxCommand({ type: 'list', userId });
-  syncNow();
-  return () => {
-    channel?.close();
-    window.removeEventListener('online', syncNow);
-    window.removeEventListener('focus', syncNow);
-    document.removeEventListener('visibilitychange', onVisible);
-    if (postSession === post) postSession = () => undefined;
-    if (snapshot.owner === owner) publish({ owner: null, entries: EMPTY });
-  };
+}
+
+const OutboxContext = createContext<Outbox | null>(null);
+
+/** Gives the page's outbox to the secure screens (the secure layout). */
+export const OutboxProvider = OutboxContext.Provider;
+
+export function useOutbox(): Outbox {
+  const outbox = useContext(OutboxContext);
+  if (!outbox) throw new Error('useOutbox needs an OutboxProvider above it');
+  return outbox;
+}
+
+/** The signed-in user's queued changes, oldest first; empty for everyone else's. */
+export function useOutboxEntries(): readonly OutboxEntryView[] {
+  const outbox = useOutbox();
+  return useSyncExternalStore(outbox.subscribe, outbox.entries, () => EMPTY);
 }
 
 function bySequence(a: OutboxEntryView, b: OutboxEntryView): number {
   return a.sequence - b.sequence;
-}
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
-const entriesNow = () => snapshot.entries;
-
-/** The signed-in user's queued changes, oldest first; empty for everyone else's. */
-export function useOutboxEntries(): readonly OutboxEntryView[] {
-  return useSyncExternalStore(subscribe, entriesNow, () => EMPTY);
-}
-
-/** For code outside React (the sign-out choice): the entries as they are now. */
-export function currentOutboxEntries(): readonly OutboxEntryView[] {
-  return snapshot.entries;
 }
 
 /** The path of an entry's URL, without its query. */

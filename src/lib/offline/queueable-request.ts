@@ -9,6 +9,7 @@ import {
   type ResultOf,
   readAnswer,
 } from '../api-client.ts';
+import type { Outbox } from './outbox-client.ts';
 
 /**
  * A change the service worker may keep in its outbox when there is no network, and send later under
@@ -22,6 +23,8 @@ export interface QueueOptions {
   idempotencyKey: string;
   /** The user the change is made for: it is only ever sent under that user's session. */
   owner: string;
+  /** The page's outbox (`useOutbox`), which says whether the worker may keep the owner's changes. */
+  outbox: Pick<Outbox, 'keeps'>;
   /** The account the change belongs to, for the outbox view. */
   accountId: string | null;
   /** What the change does, in the user's words ("Edit organization Acme"). */
@@ -48,16 +51,6 @@ export function isQueued(result: unknown): result is QueuedResult {
 /** The key of one user action: made once when the user acts, reused by every retry of it. */
 export { newIdempotencyKey } from '../../../contract/outbox.ts';
 
-let outboxOwner: string | null = null;
-
-/**
- * The user whose changes the service worker can keep in this page: set once a live storage key of
- * theirs exists, cleared when it goes. Without it a queueable change is sent as a plain one (with its
- * Idempotency-Key and If-Match): the worker refuses to take changes it could not seal.
- */
-export function setOutboxOwner(userId: string | null): void {
-  outboxOwner = userId;
-}
 /**
  * The browser refused to keep a change made offline (its storage is full): the change was not saved
  * anywhere, and the user must know so.
@@ -107,7 +100,7 @@ export async function apiQueueableRequest<TSchema extends v.GenericSchema | unde
   const { queue, ...request } = options;
   const headers: Record<string, string> = { [OUTBOX_HEADERS.idempotencyKey]: queue.idempotencyKey };
   // Only the user whose changes this page may keep gets them kept; anyone else's is sent as it is.
-  const kept = queue.owner === outboxOwner && workerControlsPage();
+  const kept = queue.outbox.keeps(queue.owner) && workerControlsPage();
   if (kept) {
     headers[OUTBOX_HEADERS.owner] = queue.owner;
     if (queue.accountId) headers[OUTBOX_HEADERS.account] = queue.accountId;

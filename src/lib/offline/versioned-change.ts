@@ -1,4 +1,4 @@
-import { apiQueueableRequest } from './queueable-request.ts';
+import { apiQueueableRequest, type QueueOptions } from './queueable-request.ts';
 
 /** What every change of an existing object sends besides its fields; `TFields` is the shape of its edit's body. */
 export interface Versioned<TFields> {
@@ -18,6 +18,7 @@ export interface Versioned<TFields> {
 export interface ChangeTarget {
   /** The signed-in user, whose session alone may send it. */
   owner: string;
+  outbox: QueueOptions['outbox'];
   accountId: string;
   /** What the change does, in the user's words. */
   summary: string;

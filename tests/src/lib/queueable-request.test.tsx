@@ -10,16 +10,16 @@ import { useUpdateOrganization } from '../../../src/features/organizations/mutat
 import { organizationKeys } from '../../../src/features/organizations/queries.ts';
 import { ApiError } from '../../../src/lib/api-client.ts';
 import { profileQueryOptions } from '../../../src/lib/current-user.ts';
+import { Outbox, OutboxProvider } from '../../../src/lib/offline/outbox-client.ts';
 import {
   apiQueueableRequest,
   isQueued,
   newIdempotencyKey,
   StorageFullError,
-  setOutboxOwner,
 } from '../../../src/lib/offline/queueable-request.ts';
 import { createQueryClient, screenDataOf } from '../../../src/lib/query-client.ts';
 import { organizationFixture, profileFixture } from '../fixtures.ts';
-import { activateEnglish, apiError, json, mockApi, outboxBase } from '../support.tsx';
+import { activateEnglish, apiError, json, loadStaleAfter, mockApi, outboxBase } from '../support.tsx';
 import { stubServiceWorker } from './offline/offline-support.ts';
 
 const ORGANIZATION = organizationFixture({
@@ -40,9 +40,12 @@ const FIELDS = {
   phone: '',
 };
 const PATH = apiPaths.organizations.byId('o1');
+/** The page's outbox, whose worker may keep the user's changes while the page holds their storage key. */
+const outbox = new Outbox();
 const QUEUE = {
   idempotencyKey: '6f1c2b1e-3d4a-4c5b-8e9f-0a1b2c3d4e5f',
   owner: 'user-1',
+  outbox,
   accountId: 'a1',
   summary: 'Edit organization Acme & Co',
   resource: PATH,
@@ -54,11 +57,11 @@ beforeEach(() => {
   activateEnglish();
   // A worker controls this page, which holds a live storage key of the user: the worker may keep their changes.
   restoreWorker = stubServiceWorker([]);
-  setOutboxOwner('user-1');
+  outbox.keepChangesOf('user-1');
 });
 afterEach(() => {
   onlineManager.setOnline(true);
-  setOutboxOwner(null);
+  outbox.keepChangesOf(null);
   restoreWorker();
 });
 
@@ -88,7 +91,7 @@ describe('queueable requests', () => {
   });
 
   it('go as plain changes, with their key and version, while the page holds no storage key', async () => {
-    setOutboxOwner(null);
+    outbox.keepChangesOf(null);
     const { calls } = mockApi({ [`PUT ${PATH}`]: () => new Response(null, { status: 204 }) });
     await apiQueueableRequest('PUT', PATH, { body: FIELDS, ifMatch: 3, queue: QUEUE });
     const headers = calls[0]?.headers;
@@ -125,7 +128,9 @@ describe('queueable requests', () => {
 function wrapper(queryClient: QueryClient) {
   return ({ children }: { children: ReactNode }) => (
     <I18nProvider i18n={i18n}>
-      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+      <QueryClientProvider client={queryClient}>
+        <OutboxProvider value={outbox}>{children}</OutboxProvider>
+      </QueryClientProvider>
     </I18nProvider>
   );
 }
@@ -139,7 +144,7 @@ describe('queueable organization edit', () => {
         return attempts === 1 ? apiError(503, 'Busy.') : new Response(null, { status: 204 });
       },
     });
-    setOutboxOwner(profileFixture().id);
+    outbox.keepChangesOf(profileFixture().id);
     const queryClient = new QueryClient({ defaultOptions: { mutations: { retry: 1, retryDelay: 0 } } });
     queryClient.setQueryData(profileQueryOptions().queryKey, profileFixture());
     const { result } = renderHook(() => useUpdateOrganization(ORGANIZATION), {
@@ -181,7 +186,7 @@ describe('queueable organization edit', () => {
 
 describe('the console query client', () => {
   it('always sends mutations, even offline: the outbox is the only queue', async () => {
-    const queryClient = createQueryClient(() => undefined);
+    const queryClient = createQueryClient(() => undefined, loadStaleAfter);
     expect(queryClient.getDefaultOptions().mutations?.networkMode).toBe('always');
     onlineManager.setOnline(false);
     const { result } = renderHook(() => useMutation({ mutationFn: () => Promise.resolve('sent') }), {
@@ -192,7 +197,7 @@ describe('the console query client', () => {
   });
 
   it('answers a screen cached data offline without waiting for the network', async () => {
-    const queryClient = createQueryClient(() => undefined);
+    const queryClient = createQueryClient(() => undefined, loadStaleAfter);
     queryClient.setQueryData(['cached'], 'kept', { updatedAt: 1 });
     onlineManager.setOnline(false);
     let fetched = false;

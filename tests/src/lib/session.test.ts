@@ -32,10 +32,17 @@ function refreshingServer(options: { statesLifetime: boolean }) {
   return { api, refreshes: () => refreshes };
 }
 
-let session = new SessionController({ ended: () => undefined, lost: () => undefined });
+/** A page whose secure layout has not started the offline support: an unreachable renewal is a lost session. */
+const listeners = {
+  ended: () => undefined,
+  lost: () => undefined,
+  carriesOnOffline: () => false,
+  closeOffline: () => Promise.resolve(),
+};
+let session = new SessionController(listeners);
 
 beforeEach(() => {
-  session = new SessionController({ ended: () => undefined, lost: () => undefined });
+  session = new SessionController(listeners);
 });
 afterEach(() => session.forgetToken());
 
@@ -112,6 +119,23 @@ describe('the session state machine', () => {
     expect(session.state).toBe('ending');
     await session.end();
     expect(session.state).toBe('signed-out');
+  });
+
+  it('tells its watchers of every event once it is applied, a renewal that finds no server again too', async () => {
+    const heard: string[] = [];
+    session.watch((state, previous) => heard.push(`${previous} → ${state}, token ${getAccessToken()}`));
+    session.start({ access_token: 'token-1', expires_at: '2999-01-01T00:00:00Z', expires_in: 600 });
+    mockApi({ 'POST /imauth/api/v1/refresh': () => Promise.reject(new TypeError('Failed to fetch')) });
+    expect(await session.refresh()).toBe('unreachable');
+    expect(await session.refresh()).toBe('unreachable');
+    mockApi({ 'POST /imauth/api/v1/refresh': () => json(serverTokens(2, { statesLifetime: true })) });
+    expect(await session.refresh()).toBe('renewed');
+    expect(heard).toEqual([
+      'signed-out → online, token token-1',
+      'online → offline, token null',
+      'offline → offline, token null',
+      'offline → online, token token-2',
+    ]);
   });
 });
 

@@ -1,6 +1,6 @@
 import { useLingui } from '@lingui/react/macro';
-import { lazy, type ReactNode, Suspense, useSyncExternalStore } from 'react';
-import { isUpdateWaiting, subscribeToUpdate } from '../../../lib/service-worker.ts';
+import { lazy, type ReactNode, Suspense } from 'react';
+import { useUpdateWaiting } from '../../../lib/offline/support.ts';
 
 // The toast machinery is the heaviest part of the shell and no first screen needs it: it loads after.
 const ToastRegion = lazy(() =>
@@ -18,7 +18,7 @@ const UpdateBanner = lazy(() =>
  */
 export function ConsoleFrame({ children }: { children: ReactNode }) {
   const { t } = useLingui();
-  const updateWaiting = useSyncExternalStore(subscribeToUpdate, isUpdateWaiting, () => false);
+  const updateWaiting = useUpdateWaiting();
   return (
     <>
       {updateWaiting ? (

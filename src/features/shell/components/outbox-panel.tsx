@@ -4,7 +4,7 @@ import type { OutboxEntryView } from '../../../../contract/outbox.ts';
 import { formatDataTime } from '../../../components/cached-data-notice.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
-import { postOutboxCommand, syncNow } from '../../../lib/offline/outbox-client.ts';
+import { postOutboxCommand, useOutbox } from '../../../lib/offline/outbox-client.ts';
 import {
   bodyFromForm,
   compareFields,
@@ -309,6 +309,7 @@ const GROUP_ORDER: readonly OutboxGroup[] = ['conflict', 'failed', 'waiting'];
  * needs. The worker does the work; the panel posts commands and renders what it broadcasts.
  */
 export function OutboxPanel({ open, onOpenChange, entries, announcement }: OutboxPanelProps) {
+  const { syncNow } = useOutbox();
   const syncRef = useRef<HTMLButtonElement>(null);
   const listRef = useRef<HTMLDivElement>(null);
   const [focusAfter, setFocusAfter] = useState<string | null>(null);

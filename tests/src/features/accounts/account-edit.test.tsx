@@ -4,12 +4,12 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { accountQueryOptions } from '../../../../src/features/accounts/queries.ts';
+import { auditLogKeys } from '../../../../src/features/audit-log/queries.ts';
 import { today } from '../../../../src/lib/dates.ts';
-import { setOutboxOwner } from '../../../../src/lib/offline/queueable-request.ts';
 import { CUSTOMER_ID, customerFixture, profileFixture } from '../../fixtures.ts';
 import { fieldErrorAnswer } from '../../lib/form/field-error.ts';
 import { stubServiceWorker } from '../../lib/offline/offline-support.ts';
-import { apiError, json, outboxBase, renderApp } from '../../support.tsx';
+import { apiError, json, keepChangesOf, outboxBase, renderApp } from '../../support.tsx';
 import {
   accountsApi,
   BASE,
@@ -172,13 +172,12 @@ describe('edit account', () => {
     // The page holds a live storage key of the user (given after the secure layout started), and a
     // worker controls it.
     const restoreWorker = stubServiceWorker([]);
-    setOutboxOwner(profileFixture().id);
+    await keepChangesOf(profileFixture().id);
     try {
       await user.selectOptions(field('Language'), 'fr_FR');
       await user.click(screen.getByRole('button', { name: 'Save' }));
       await waitFor(() => expect(calls.some((call) => call.method === 'PUT')).toBe(true));
     } finally {
-      setOutboxOwner(null);
       restoreWorker();
     }
     expect(outboxBase(calls.find((call) => call.method === 'PUT')?.headers)).toEqual({
@@ -186,6 +185,19 @@ describe('edit account', () => {
       locale: 'de_DE',
       service_period: { from: '2026-01-15', to: '2099-06-30' },
     });
+  });
+
+  it('makes the audit log stale with an online edit, as the same edit replayed from the outbox does', async () => {
+    accountsApi({ extra: { [`PUT ${BASE}/tenant/${CUSTOMER_ID}`]: () => noContent() } });
+    const { queryClient } = renderApp(EDIT_PATH);
+    const user = await openForm();
+    // The audit log was read earlier in the visit; the edit is recorded there by the server.
+    const auditLogList = [...auditLogKeys.lists(), { page: 1 }];
+    queryClient.setQueryData(auditLogList, { items: [], total: 0 });
+    await user.type(field('Account name'), ' Group');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Account edited.')).toBeTruthy();
+    await waitFor(() => expect(queryClient.getQueryState(auditLogList)?.isInvalidated).toBe(true));
   });
 
   it('lets an expired account be renamed while it keeps its past end date', async () => {

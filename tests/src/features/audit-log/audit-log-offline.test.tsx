@@ -4,11 +4,9 @@ import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BUILT_IN_ROLES } from '../../../../contract/permissions.ts';
-import { setOutboxOwner } from '../../../../src/lib/offline/queueable-request.ts';
-import { flushOfflineCache, resetSecureSession } from '../../../../src/lib/offline/secure-session.ts';
 import { ACCOUNT_ID, profileFixture } from '../../fixtures.ts';
 import { freshIndexedDb, randomSecret } from '../../lib/offline/offline-support.ts';
-import { json, mockApi, renderApp, signedInHandlers } from '../../support.tsx';
+import { closeTabs, flushOfflineCaches, json, mockApi, renderApp, signedInHandlers } from '../../support.tsx';
 
 const SECRET = randomSecret();
 const API = '/account/ui-api/v1';
@@ -49,17 +47,16 @@ async function visitOnline() {
   await screen.findByRole('heading', { name: /^Updated at /, level: 1 });
   await act(() => view.router.navigate({ to: '/reporting/logging' }));
   await screen.findByRole('table', { name: 'Audit events' });
-  await act(() => flushOfflineCache());
+  await act(() => flushOfflineCaches());
   view.unmount();
-  resetSecureSession();
+  await closeTabs();
   view.session.forgetToken();
 }
 
 beforeEach(freshIndexedDb);
-afterEach(() => {
-  resetSecureSession();
+afterEach(async () => {
+  await closeTabs();
   onlineManager.setOnline(true);
-  setOutboxOwner(null);
 });
 
 describe('the audit log offline', () => {

@@ -3,10 +3,9 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { organizationKeys } from '../../../../src/features/organizations/queries.ts';
-import { setOutboxOwner } from '../../../../src/lib/offline/queueable-request.ts';
 import { ORGANIZATION_ID, organizationFixture, profileFixture } from '../../fixtures.ts';
 import { stubServiceWorker } from '../../lib/offline/offline-support.ts';
-import { json, outboxBase, renderApp } from '../../support.tsx';
+import { json, keepChangesOf, outboxBase, renderApp } from '../../support.tsx';
 import {
   BASE,
   CONTACT_ID,
@@ -38,13 +37,12 @@ let restoreWorker = () => {};
  * Once the secure layout has started (without a storage secret here, so without a key), the page is
  * given a live storage key of the user and a worker controls it, so the worker may keep their changes.
  */
-function keepChanges() {
+async function keepChanges() {
   restoreWorker = stubServiceWorker([]);
-  setOutboxOwner(profileFixture().id);
+  await keepChangesOf(profileFixture().id);
 }
 
 afterEach(() => {
-  setOutboxOwner(null);
   restoreWorker();
 });
 
@@ -53,7 +51,7 @@ describe('the base a change is sent with', () => {
     const { calls } = organizationsApi(MANAGER, { [`PUT ${ORGANIZATION_PATH}`]: () => noContent() });
     const { queryClient } = renderApp(`/account/ca/organizations/${ORGANIZATION_ID}/edit`);
     const city = await screen.findByRole('textbox', { name: 'City' });
-    keepChanges();
+    await keepChanges();
     // Another tab's change reaches this tab's cache on the same version: the open form does not take it.
     act(() => {
       queryClient.setQueryData(
@@ -78,7 +76,7 @@ describe('the base a change is sent with', () => {
     renderApp(`/account/ca/organizations/${ORGANIZATION_ID}`);
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Delete organization' }));
-    keepChanges();
+    await keepChanges();
     const dialog = await screen.findByRole('alertdialog', { name: 'Delete organization' });
     await user.click(within(dialog).getByRole('button', { name: 'Delete organization' }));
 
@@ -95,7 +93,7 @@ describe('the base a change is sent with', () => {
     renderApp(`/account/ca/organizations/${ORGANIZATION_ID}/${CONTACT_ID}`);
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Edit contact' }));
-    keepChanges();
+    await keepChanges();
     const title = screen.getByRole('textbox', { name: 'Title (optional)' });
     await user.clear(title);
     await user.type(title, 'Chief information security officer');

@@ -5,11 +5,9 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ownerTag } from '../../../../contract/offline-storage.ts';
 import { OUTBOX_CHANNEL } from '../../../../contract/outbox.ts';
-import { setOutboxOwner } from '../../../../src/lib/offline/queueable-request.ts';
-import { flushOfflineCache, resetSecureSession } from '../../../../src/lib/offline/secure-session.ts';
 import { ORGANIZATION_ID, organizationFixture, profileFixture } from '../../fixtures.ts';
 import { freshIndexedDb, randomSecret } from '../../lib/offline/offline-support.ts';
-import { json, renderApp } from '../../support.tsx';
+import { closeTabs, flushOfflineCaches, json, renderApp } from '../../support.tsx';
 import { BASE, MANAGER, organizationsApi } from './organizations-api.ts';
 
 const SECRET = randomSecret();
@@ -22,9 +20,9 @@ async function visitOnline() {
   expect(await screen.findByRole('heading', { name: 'Acme Trust GmbH', level: 1 })).toBeTruthy();
   await act(() => view.router.navigate({ to: '/ca/organizations' }));
   await screen.findByRole('table', { name: 'Organizations' });
-  await act(() => flushOfflineCache());
+  await act(() => flushOfflineCaches());
   view.unmount();
-  resetSecureSession();
+  await closeTabs();
   view.session.forgetToken();
 }
 
@@ -36,10 +34,9 @@ function noNetwork() {
 }
 
 beforeEach(freshIndexedDb);
-afterEach(() => {
-  resetSecureSession();
+afterEach(async () => {
+  await closeTabs();
   onlineManager.setOnline(true);
-  setOutboxOwner(null);
 });
 
 describe('organizations offline', () => {

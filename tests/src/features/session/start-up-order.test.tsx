@@ -217,7 +217,7 @@ async function signInReady() {
   await Promise.all([
     import('../../../../src/lib/query-client.ts'),
     import('../../../../src/lib/offline/secure-session.ts'),
-    import('../../../../src/routes/-sync-targets.ts'),
+    import('../../../../src/routes/-stale-after-change.ts'),
     import('../../../../src/features/shell/components/app-shell.tsx'),
     import('../../../../src/features/accounts/list-state.ts'),
     import('../../../../src/features/accounts/components/accounts-list-page.tsx'),

@@ -3,11 +3,12 @@ import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { OUTBOX_CHANNEL, type OutboxEntryView, type OutboxEvent } from '../../../../contract/outbox.ts';
 import { OutboxIndicator } from '../../../../src/features/shell/components/outbox-indicator.tsx';
 import { OutboxPanel } from '../../../../src/features/shell/components/outbox-panel.tsx';
-import { connectOutbox, useOutboxEntries } from '../../../../src/lib/offline/outbox-client.ts';
+import { Outbox, OutboxProvider, useOutboxEntries } from '../../../../src/lib/offline/outbox-client.ts';
 import { stubServiceWorker } from '../../lib/offline/offline-support.ts';
 import { activateEnglish } from '../../support.tsx';
 
@@ -52,6 +53,13 @@ const FAILED = entry({
 
 const posted: unknown[] = [];
 let disconnect: () => void = () => undefined;
+/** The page's outbox, as the secure layout gives it to its screens. */
+let outbox = new Outbox();
+const withOutbox = {
+  wrapper: ({ children }: { children: ReactNode }) => (
+    <OutboxProvider value={outbox}>{children}</OutboxProvider>
+  ),
+};
 
 let restoreWorker: () => void = () => undefined;
 
@@ -68,6 +76,7 @@ beforeEach(() => {
   activateEnglish();
   posted.length = 0;
   restoreWorker = stubServiceWorker(posted);
+  outbox = new Outbox();
 });
 afterEach(() => {
   disconnect();
@@ -89,14 +98,14 @@ function Entries() {
 describe('outbox client', () => {
   it('asks the worker for the user’s entries and renders what it broadcasts, for this user only', async () => {
     const synced = vi.fn();
-    disconnect = connectOutbox({
+    disconnect = outbox.connect({
       owner: OWNER,
       userId: 'ada',
       postSession: () => undefined,
       onSynced: synced,
     });
     expect(posted).toContainEqual({ type: 'list', userId: 'ada' });
-    render(<Entries />);
+    render(<Entries />, withOutbox);
 
     await broadcast({ type: 'outbox', owner: OWNER, entries: [FAILED, CONFLICT] });
     await broadcast({ type: 'outbox', owner: 'someone-else', entries: [entry({ summary: 'Not Ada’s' })] });
@@ -114,7 +123,7 @@ describe('outbox client', () => {
   it('reads again what a change discarded here or in another tab showed, and not what a sent one did twice', async () => {
     const synced = vi.fn();
     const discarded = vi.fn();
-    disconnect = connectOutbox({
+    disconnect = outbox.connect({
       owner: OWNER,
       userId: 'ada',
       postSession: () => undefined,
@@ -135,7 +144,7 @@ describe('outbox client', () => {
   });
 
   it('asks for a sync when the connection or the user comes back', () => {
-    disconnect = connectOutbox({ owner: OWNER, userId: 'ada', postSession: () => undefined });
+    disconnect = outbox.connect({ owner: OWNER, userId: 'ada', postSession: () => undefined });
     posted.length = 0;
     window.dispatchEvent(new Event('online'));
     window.dispatchEvent(new Event('focus'));
@@ -145,11 +154,12 @@ describe('outbox client', () => {
 
 describe('outbox indicator', () => {
   it('shows the count with a name for screen readers, and nothing when the outbox is empty', async () => {
-    disconnect = connectOutbox({ owner: OWNER, userId: 'ada', postSession: () => undefined });
+    disconnect = outbox.connect({ owner: OWNER, userId: 'ada', postSession: () => undefined });
     render(
       <I18nProvider i18n={i18n}>
         <OutboxIndicator />
       </I18nProvider>,
+      withOutbox,
     );
     expect(screen.queryByRole('button')).toBeNull();
     await broadcast({ type: 'outbox', owner: OWNER, entries: [entry({})] });
@@ -178,6 +188,7 @@ function renderPanel(entries: readonly OutboxEntryView[]) {
     <I18nProvider i18n={i18n}>
       <OutboxPanel open onOpenChange={() => undefined} entries={entries} announcement="" />
     </I18nProvider>,
+    withOutbox,
   );
 }
 

@@ -4,11 +4,14 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { liveStorageKey, ownerTag } from '../../../../contract/offline-storage.ts';
 import { OUTBOX_CHANNEL, type OutboxEntryView } from '../../../../contract/outbox.ts';
-import { offlineDatabase } from '../../../../src/lib/offline/database.ts';
-import { resetSecureSession } from '../../../../src/lib/offline/secure-session.ts';
 import { profileFixture } from '../../fixtures.ts';
-import { freshIndexedDb, randomSecret, stubServiceWorker } from '../../lib/offline/offline-support.ts';
-import { apiError, json, mockApi, renderApp, signedInHandlers } from '../../support.tsx';
+import {
+  freshIndexedDb,
+  openDatabase,
+  randomSecret,
+  stubServiceWorker,
+} from '../../lib/offline/offline-support.ts';
+import { apiError, closeTabs, json, mockApi, renderApp, signedInHandlers } from '../../support.tsx';
 
 const PROFILE = profileFixture();
 
@@ -103,7 +106,7 @@ afterEach(async () => {
   // last check; it must not reach into the next test's session.
   await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
   restoreWorker();
-  resetSecureSession();
+  await closeTabs();
   localStorage.clear();
 });
 
@@ -125,8 +128,7 @@ describe('sign-out with changes waiting', () => {
       'session-ended',
       'logout',
     ]);
-    const database = await offlineDatabase();
-    if (!database) throw new Error('no database');
+    const database = await openDatabase();
     const owner = await ownerTag(PROFILE.id);
     expect(await liveStorageKey(database, owner, Date.now())).toBeUndefined();
     expect(await database.get('query-cache', owner)).toBeUndefined();
@@ -187,7 +189,7 @@ describe('sign-out with changes waiting', () => {
     await chooseSignOut();
     await waitFor(() => expect(first.router.state.location.pathname).toBe('/login'));
     first.unmount();
-    resetSecureSession();
+    await closeTabs();
 
     online = true;
     const second = renderApp('/account/accounts');

@@ -3,12 +3,10 @@ import { QueryClient } from '@tanstack/react-query';
 import { IDBFactory } from 'fake-indexeddb';
 import { vi } from 'vitest';
 import { type OfflineDatabase, openOfflineDatabase } from '../../../../contract/offline-storage.ts';
-import { resetOfflineDatabase } from '../../../../src/lib/offline/database.ts';
 
-/** A browser database of its own for each test (fake-indexeddb), and the console's handle to it reset. */
+/** A browser database of its own for each test (fake-indexeddb). */
 export function freshIndexedDb(): void {
   vi.stubGlobal('indexedDB', new IDBFactory());
-  resetOfflineDatabase();
 }
 
 export function openDatabase(): Promise<OfflineDatabase> {

@@ -11,24 +11,20 @@ import {
   profileQueryOptions,
 } from '../../../../src/lib/current-user.ts';
 import { featureFlagsQueryOptions } from '../../../../src/lib/feature-flags.ts';
-import { offlineDatabase } from '../../../../src/lib/offline/database.ts';
 import { createSealedPersister, PERSIST_THROTTLE_MS } from '../../../../src/lib/offline/persister.ts';
 import { apiQueueableRequest, newIdempotencyKey } from '../../../../src/lib/offline/queueable-request.ts';
-import {
-  flushOfflineCache,
-  resetSecureSession,
-  startSecureSession,
-} from '../../../../src/lib/offline/secure-session.ts';
+import { SecureSessions } from '../../../../src/lib/offline/secure-session.ts';
 import { createQueryClient, screenDataOf } from '../../../../src/lib/query-client.ts';
 import { SessionController } from '../../../../src/lib/session.ts';
 import { ACCOUNT_ID, profileFixture } from '../../fixtures.ts';
 import { activateEnglish, apiError, holdRefreshCookie, json, mockApi } from '../../support.tsx';
-import { freshIndexedDb, randomSecret, stubServiceWorker } from './offline-support.ts';
+import { freshIndexedDb, openDatabase, randomSecret, stubServiceWorker } from './offline-support.ts';
 
 const ALICE = profileFixture();
 const BOB = profileFixture({ id: 'c0a80101-0000-4000-8000-0000000000b0', first_name: 'Bob' });
 /** The one table the secure layout starts the offline support with. */
-const SYNC_TARGETS = [{ prefix: '/account/ui-api/v1/organizations', queryKeys: [['organizations']] }];
+const STALE_AFTER = [{ paths: '/account/ui-api/v1/organizations', queryKeys: [['organizations']] }];
+const noStaleAfter = () => Promise.resolve([]);
 const TOKENS = { access_token: 'token-1', expires_at: '2999-01-01T00:00:00Z' };
 
 function onlineApi(profile: Profile, secret: string) {
@@ -55,39 +51,64 @@ function noNetwork() {
 /** A page's start with a session, as the secure layout and its loader make it, then closed. */
 async function signedInPage(profile: Profile, secret: string): Promise<QueryClient> {
   onlineApi(profile, secret);
-  const queryClient = createQueryClient(() => undefined);
-  expect(await startSecureSession(setupOf(queryClient))).toBe('online');
+  const queryClient = createQueryClient(() => undefined, noStaleAfter);
+  expect(await startOn(queryClient)).toBe('online');
   await queryClient.ensureQueryData(permissionsQueryOptions(profile.access_scope, ACCOUNT_ID));
   await queryClient.ensureQueryData(applicationsQueryOptions(ACCOUNT_ID));
-  await flushOfflineCache();
+  await secure?.flush();
   return queryClient;
 }
 
-/** The page's session; `lost` is what the page does when the server says it is over. */
+/** `lost` is what the page does when the server says the session is over. */
 let lost = vi.fn();
-let session = new SessionController({ ended: () => undefined, lost });
+/** The page's secure sessions, made when the secure layout first starts. */
+let secure: SecureSessions | null = null;
 
-/** What the secure layout starts the offline support with. */
-function setupOf(queryClient: QueryClient) {
-  return { controller: session, queryClient, loadSyncTargets: () => Promise.resolve(SYNC_TARGETS) };
+/** The page's session, wired to its secure sessions as main.tsx wires it to the offline support. */
+function pageSession() {
+  return new SessionController({
+    ended: () => undefined,
+    lost,
+    carriesOnOffline: () => secure?.carriesOn() ?? false,
+    closeOffline: async (keepOutbox) => {
+      await secure?.close(keepOutbox);
+    },
+  });
+}
+let session = pageSession();
+
+/** The secure layout's start, on a page whose query client is `queryClient`. */
+function startOn(queryClient: QueryClient) {
+  secure = new SecureSessions({
+    controller: session,
+    queryClient,
+    loadStaleAfter: () => Promise.resolve(STALE_AFTER),
+    notify: () => undefined,
+  });
+  return secure.start();
 }
 
 /** The tab closes: nothing of the page's memory survives, what is stored stays. */
 function closePage() {
-  resetSecureSession();
+  secure?.stop();
+  secure = null;
   session.forgetToken();
-  session = new SessionController({ ended: () => undefined, lost });
+  session = pageSession();
+  // The browser's database outlives the tab; only the network's stubs go.
+  const browserDatabase = indexedDB;
   vi.unstubAllGlobals();
+  vi.stubGlobal('indexedDB', browserDatabase);
 }
 
 beforeEach(() => {
   activateEnglish();
   freshIndexedDb();
   lost = vi.fn();
-  session = new SessionController({ ended: () => undefined, lost });
+  secure = null;
+  session = pageSession();
 });
 afterEach(() => {
-  resetSecureSession();
+  secure?.stop();
   session.forgetToken();
   onlineManager.setOnline(true);
 });
@@ -95,8 +116,7 @@ afterEach(() => {
 describe('secure session start', () => {
   it('makes a key for the sign-in and records whose session it is', async () => {
     await signedInPage(ALICE, randomSecret());
-    const database = await offlineDatabase();
-    if (!database) throw new Error('no database');
+    const database = await openDatabase();
     const owner = await ownerTag(ALICE.id);
     expect(await database.get('meta', 'last-session')).toMatchObject({ owner });
     expect((await liveStorageKey(database, owner, Date.now()))?.key?.extractable).toBe(false);
@@ -116,8 +136,8 @@ describe('secure session start', () => {
         json({ items: [{ name: 'VIEW_ACCOUNT' }, { name: 'MANAGE_ACCOUNT' }], total: 2 }),
       'GET /account/ui-api/v1/user/applications': () => json({ items: [], total: 0 }),
     });
-    const queryClient = createQueryClient(() => undefined);
-    expect(await startSecureSession(setupOf(queryClient))).toBe('online');
+    const queryClient = createQueryClient(() => undefined, noStaleAfter);
+    expect(await startOn(queryClient)).toBe('online');
     const permissions = await queryClient.ensureQueryData(
       permissionsQueryOptions(ALICE.access_scope, ACCOUNT_ID),
     );
@@ -127,7 +147,7 @@ describe('secure session start', () => {
   it('reads the feature flags from the server at every online start, not from the cache', async () => {
     const first = await signedInPage(ALICE, randomSecret());
     await first.ensureQueryData(featureFlagsQueryOptions());
-    await flushOfflineCache();
+    await secure?.flush();
     closePage();
 
     // Meanwhile an administrator turned partner accounts on.
@@ -138,8 +158,8 @@ describe('secure session start', () => {
       'GET /account/ui-api/v1/feature-flag/features': () =>
         json({ items: [{ name: 'partner_accounts', enabled: true }], total: 1 }),
     });
-    const queryClient = createQueryClient(() => undefined);
-    expect(await startSecureSession(setupOf(queryClient))).toBe('online');
+    const queryClient = createQueryClient(() => undefined, noStaleAfter);
+    expect(await startOn(queryClient)).toBe('online');
     const flags = await screenDataOf(queryClient).load(featureFlagsQueryOptions());
     expect(JSON.stringify(flags)).toContain('"enabled":true');
   });
@@ -149,8 +169,8 @@ describe('secure session start', () => {
     closePage();
 
     noNetwork();
-    const queryClient = createQueryClient(() => undefined);
-    expect(await startSecureSession(setupOf(queryClient))).toBe('offline');
+    const queryClient = createQueryClient(() => undefined, noStaleAfter);
+    expect(await startOn(queryClient)).toBe('offline');
     expect(onlineManager.isOnline()).toBe(false);
     expect(queryClient.getQueryData(profileQueryOptions().queryKey)?.id).toBe(ALICE.id);
     // What the layout's loader asks for comes from the cache...
@@ -169,6 +189,8 @@ describe('secure session start', () => {
     const restoreWorker = stubServiceWorker([]);
     onTestFinished(restoreWorker);
     await signedInPage(ALICE, randomSecret());
+    const outbox = secure?.outbox;
+    if (!outbox) throw new Error('no secure sessions');
     const change = () =>
       apiQueueableRequest('PUT', '/account/ui-api/v1/organizations/o1', {
         body: {},
@@ -176,6 +198,7 @@ describe('secure session start', () => {
         queue: {
           idempotencyKey: newIdempotencyKey(),
           owner: ALICE.id,
+          outbox,
           accountId: null,
           summary: 'Edit organization Acme',
           resource: '/account/ui-api/v1/organizations/o1',
@@ -192,22 +215,21 @@ describe('secure session start', () => {
 
   it('leads to the offline page when nothing was kept', async () => {
     noNetwork();
-    expect(await startSecureSession(setupOf(createQueryClient(() => undefined)))).toBe('unavailable');
+    expect(await startOn(createQueryClient(() => undefined, noStaleAfter))).toBe('unavailable');
   });
 
   it('goes to sign-in when the server answers that the session is over', async () => {
     mockApi({ 'POST /imauth/api/v1/refresh': () => apiError(401, 'No session.') });
-    expect(await startSecureSession(setupOf(createQueryClient(() => undefined)))).toBe('signed-out');
+    expect(await startOn(createQueryClient(() => undefined, noStaleAfter))).toBe('signed-out');
   });
 
   it('continues online with a new key once the network returns', async () => {
     await signedInPage(ALICE, randomSecret());
     closePage();
     noNetwork();
-    const queryClient = createQueryClient(() => undefined);
-    expect(await startSecureSession(setupOf(queryClient))).toBe('offline');
-    const database = await offlineDatabase();
-    if (!database) throw new Error('no database');
+    const queryClient = createQueryClient(() => undefined, noStaleAfter);
+    expect(await startOn(queryClient)).toBe('offline');
+    const database = await openDatabase();
     const owner = await ownerTag(ALICE.id);
     const before = await liveStorageKey(database, owner, Date.now());
 
@@ -220,11 +242,45 @@ describe('secure session start', () => {
     expect(calls.some((call) => call.path === '/imauth/api/v1/refresh')).toBe(true);
   });
 
+  it('follows the session offline and back, with a new key when a renewal elsewhere in the page brings it back', async () => {
+    await signedInPage(ALICE, randomSecret());
+    const database = await openDatabase();
+    const owner = await ownerTag(ALICE.id);
+    const before = await liveStorageKey(database, owner, Date.now());
+
+    noNetwork();
+    expect(await session.refresh()).toBe('unreachable');
+    await vi.waitFor(() => expect(onlineManager.isOnline()).toBe(false));
+    expect(secure?.carriesOn()).toBe(true);
+    // The browser says it is back, the server is still out of reach: the queries keep waiting.
+    window.dispatchEvent(new Event('online'));
+    expect(await session.refresh()).toBe('unreachable');
+    await vi.waitFor(() => expect(onlineManager.isOnline()).toBe(false));
+
+    onlineApi(ALICE, randomSecret());
+    expect(await session.refresh()).toBe('renewed');
+    expect(onlineManager.isOnline()).toBe(true);
+    await vi.waitFor(async () =>
+      expect((await liveStorageKey(database, owner, Date.now()))?.keyId).not.toBe(before?.keyId),
+    );
+  });
+
+  it('starts with the queries waiting when the session went offline before the start was loaded', async () => {
+    await signedInPage(ALICE, randomSecret());
+    closePage();
+    noNetwork();
+    // The layout's own question to the refresh cookie, before its code (and the start) arrived.
+    expect(await session.check()).toBe('unreachable');
+    expect(onlineManager.isOnline()).toBe(true);
+    expect(await startOn(createQueryClient(() => undefined, noStaleAfter))).toBe('offline');
+    expect(onlineManager.isOnline()).toBe(false);
+  });
+
   it('leads to sign-in when the network returns without the session', async () => {
     await signedInPage(ALICE, randomSecret());
     closePage();
     noNetwork();
-    expect(await startSecureSession(setupOf(createQueryClient(() => undefined)))).toBe('offline');
+    expect(await startOn(createQueryClient(() => undefined, noStaleAfter))).toBe('offline');
 
     mockApi({ 'POST /imauth/api/v1/refresh': () => apiError(401, 'No session.') });
     window.dispatchEvent(new Event('online'));
@@ -235,8 +291,7 @@ describe('secure session start', () => {
     await signedInPage(ALICE, randomSecret());
     closePage();
     await signedInPage(BOB, randomSecret());
-    const database = await offlineDatabase();
-    if (!database) throw new Error('no database');
+    const database = await openDatabase();
     const alice = await ownerTag(ALICE.id);
     expect(await database.get('query-cache', alice)).toBeUndefined();
     expect(await liveStorageKey(database, alice, Date.now())).toBeUndefined();
@@ -247,7 +302,7 @@ describe('secure session start', () => {
     const queryClient = await signedInPage(ALICE, randomSecret());
     // A queued edit shown on the cached organization, as the organization screens do, then stored.
     queryClient.setQueryData(['organizations', 'detail', 'o1'], { name: 'Queued name' });
-    await flushOfflineCache();
+    await secure?.flush();
     const owner = await ownerTag(ALICE.id);
     const entry = {
       id: 'entry-1',
@@ -269,8 +324,7 @@ describe('secure session start', () => {
     // Discarded: well before the write throttle, the stored organization is marked stale.
     channel.postMessage({ type: 'outbox', owner, entries: [] });
     channel.close();
-    const database = await offlineDatabase();
-    if (!database) throw new Error('no database');
+    const database = await openDatabase();
     const stored = createSealedPersister({ database, owner, sealingKey: () => null });
     await vi.waitFor(
       async () => {
@@ -290,8 +344,7 @@ describe('secure session start', () => {
     await session.closeOffline(false);
     restore();
     expect(posted).toContainEqual({ type: 'session-ended', userId: ALICE.id, keep: false });
-    const database = await offlineDatabase();
-    if (!database) throw new Error('no database');
+    const database = await openDatabase();
     expect(await database.getAll('keys')).toEqual([]);
     expect(await database.getAll('query-cache')).toEqual([]);
   });

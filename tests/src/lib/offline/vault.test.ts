@@ -11,7 +11,7 @@ import {
   type StorageKeyRecord,
   sealJson,
 } from '../../../../contract/offline-storage.ts';
-import { offlineDatabase, onOfflineDataDiscarded } from '../../../../src/lib/offline/database.ts';
+import { DatabaseHandle } from '../../../../src/lib/offline/database.ts';
 import {
   createSealedPersister,
   restorePersistedQueries,
@@ -176,13 +176,11 @@ describe('storage key vault', () => {
     });
     newer.close();
     const reasons: string[] = [];
-    onOfflineDataDiscarded((reason) => reasons.push(reason));
-    expect(await offlineDatabase()).toBeNull();
+    expect(await new DatabaseHandle((reason) => reasons.push(reason)).open()).toBeNull();
     expect(reasons).toEqual([]);
     const untouched = await openDB(OFFLINE_DATABASE_NAME);
     expect(untouched.version).toBe(OFFLINE_DATABASE_VERSION + 1);
     expect([...untouched.objectStoreNames]).toEqual(['something-else']);
     untouched.close();
-    onOfflineDataDiscarded(null);
   });
 });
