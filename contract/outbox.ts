@@ -46,6 +46,11 @@ export const queuedResponseSchema = v.object({
 });
 export type QueuedResponse = v.InferOutput<typeof queuedResponseSchema>;
 
+/** Whether a change's result is the service worker's answer that it kept the change for later. */
+export function isQueued(result: unknown): result is QueuedResponse {
+  return v.is(queuedResponseSchema, result);
+}
+
 /**
  * - `pending`: waiting to be sent (or re-sent after a network failure or 5xx, at `nextAttemptAt`);
  * - `sending`: on the wire now;

@@ -1,5 +1,5 @@
 import type { MutationCacheConfig, QueryClient, QueryKey } from '@tanstack/react-query';
-import { isQueued } from './offline/queueable-request.ts';
+import { isQueued } from '../../contract/outbox.ts';
 
 /**
  * Which cached queries a change makes stale, declared once per domain beside its query keys (the

@@ -40,7 +40,12 @@ export const Route = createFileRoute('/_secure')({
     // routes' loaders may compute dates (a browser with its own Temporal fetches nothing).
     const loadLayoutCode = () =>
       unreported(
-        Promise.all([loadQueryClient(), import('../lib/query-client.ts'), offline.load(), loadTemporal()]),
+        Promise.all([
+          loadQueryClient(),
+          import('../lib/query-client.ts'),
+          offline.load(() => import('../lib/offline/secure-session.ts')),
+          loadTemporal(),
+        ]),
       );
     // The console catalog of the language in use travels beside it, but only the screens need it, not
     // the start: the loader awaits it before any secure screen renders, so the start's requests do not

@@ -146,12 +146,15 @@ export function consolePage(queryClient: QueryClient) {
   return page;
 }
 
+/** The secure sessions' module, as the secure layout imports it for the offline support. */
+export const importSecureSessions = () => import('../../src/lib/offline/secure-session.ts');
+
 /**
  * The tabs of the rendered apps close: what runs for their secure sessions stops, what is stored
  * stays (and their sessions' ends after the test find nothing to destroy).
  */
 export async function closeTabs(): Promise<void> {
-  for (const { offline } of pages) (await offline.load()).stop();
+  for (const { offline } of pages) (await offline.load(importSecureSessions)).stop();
 }
 
 /**
@@ -159,12 +162,12 @@ export async function closeTabs(): Promise<void> {
  * started), so their workers may keep the user's changes; `null` takes it back.
  */
 export async function keepChangesOf(userId: string | null): Promise<void> {
-  for (const { offline } of pages) (await offline.load()).outbox.keepChangesOf(userId);
+  for (const { offline } of pages) (await offline.load(importSecureSessions)).outbox.keepChangesOf(userId);
 }
 
 /** Writes the rendered apps' offline caches now instead of after the throttle. */
 export async function flushOfflineCaches(): Promise<void> {
-  for (const { offline } of pages) await (await offline.load()).flush();
+  for (const { offline } of pages) await (await offline.load(importSecureSessions)).flush();
 }
 
 /** The real console router and screens at a public path such as `/account/login?state=…`. */

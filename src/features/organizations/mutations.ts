@@ -1,5 +1,6 @@
 import { useLingui } from '@lingui/react/macro';
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { QueuedResponse } from '../../../contract/outbox.ts';
 import { apiPaths } from '../../../contract/paths.ts';
 import {
   type Contact,
@@ -14,7 +15,7 @@ import {
 import { useProfile } from '../../lib/current-user.ts';
 import { applyToCached } from '../../lib/offline/optimistic.ts';
 import { useOutbox } from '../../lib/offline/outbox-client.ts';
-import { apiQueueableRequest, isQueued, type QueuedResult } from '../../lib/offline/queueable-request.ts';
+import { apiQueueableRequest, isQueued } from '../../lib/offline/queueable-request.ts';
 import { sendVersionedChange, type Versioned } from '../../lib/offline/versioned-change.ts';
 import { organizationKeys } from './queries.ts';
 
@@ -147,7 +148,7 @@ export function useDeleteOrganization(organization: Pick<Organization, 'id' | 'n
   const owner = useOwner();
   const outbox = useOutbox();
   const { id, name } = organization;
-  return useMutation<undefined | QueuedResult, Error, Versioned<OrganizationFields>>({
+  return useMutation<undefined | QueuedResponse, Error, Versioned<OrganizationFields>>({
     mutationKey: organizationMutationKeys.delete,
     meta: { errorToast: false, changes: apiPaths.organizations.byId(id) },
     mutationFn: (change) =>
@@ -251,7 +252,7 @@ export function useDeleteContact(
   const organizationId = organization.id;
   const contactId = contact.id;
   const contactName = `${contact.first_name} ${contact.last_name}`;
-  return useMutation<undefined | QueuedResult, Error, Versioned<ContactFields>>({
+  return useMutation<undefined | QueuedResponse, Error, Versioned<ContactFields>>({
     mutationKey: organizationMutationKeys.deleteContact,
     meta: { errorToast: false, changes: apiPaths.organizations.contact(organizationId, contactId) },
     mutationFn: (change) =>

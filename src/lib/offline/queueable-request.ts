@@ -1,6 +1,11 @@
 import { t } from '@lingui/core/macro';
 import * as v from 'valibot';
-import { OUTBOX_HEADERS, OUTBOX_QUOTA_STATUS, queuedResponseSchema } from '../../../contract/outbox.ts';
+import {
+  OUTBOX_HEADERS,
+  OUTBOX_QUOTA_STATUS,
+  type QueuedResponse,
+  queuedResponseSchema,
+} from '../../../contract/outbox.ts';
 import {
   ApiError,
   apiFetch,
@@ -38,18 +43,8 @@ export interface QueueOptions {
   base?: unknown;
 }
 
-/** The answer of the service worker when it kept the change for later instead of sending it. */
-export interface QueuedResult {
-  queued: true;
-  outboxId: string;
-}
-
-export function isQueued(result: unknown): result is QueuedResult {
-  return typeof result === 'object' && result !== null && (result as { queued?: unknown }).queued === true;
-}
-
 /** The key of one user action: made once when the user acts, reused by every retry of it. */
-export { newIdempotencyKey } from '../../../contract/outbox.ts';
+export { isQueued, newIdempotencyKey } from '../../../contract/outbox.ts';
 
 /**
  * The browser refused to keep a change made offline (its storage is full): the change was not saved
@@ -66,7 +61,7 @@ export class StorageFullError extends ApiError {
 }
 
 /** The worker's `202 { queued, outboxId }`, or `null` for any other answer (the server's own). */
-async function queuedAnswer(response: Response): Promise<QueuedResult | null> {
+async function queuedAnswer(response: Response): Promise<QueuedResponse | null> {
   if (response.status !== 202) return null;
   const parsed = v.safeParse(
     queuedResponseSchema,
@@ -96,7 +91,7 @@ export async function apiQueueableRequest<TSchema extends v.GenericSchema | unde
   method: Exclude<Method, 'GET'>,
   path: string,
   options: RequestOptions<TSchema> & { queue: QueueOptions },
-): Promise<ResultOf<TSchema> | QueuedResult> {
+): Promise<ResultOf<TSchema> | QueuedResponse> {
   const { queue, ...request } = options;
   const headers: Record<string, string> = { [OUTBOX_HEADERS.idempotencyKey]: queue.idempotencyKey };
   // Only the user whose changes this page may keep gets them kept; anyone else's is sent as it is.

@@ -210,6 +210,11 @@ function canDrawLayout(queryClient: QueryClient, profile: Profile): boolean {
  * (`support.ts`) when the secure layout first starts, with the page's session controller and query
  * client. Whether the console is offline is the controller's state alone: the sessions follow it.
  */
+/** What the secure layout imports for the offline support (`OfflineSupport.load`). */
+export interface SecureSessionsModule {
+  SecureSessions: typeof SecureSessions;
+}
+
 export class SecureSessions {
   /** The signed-in user's outbox, which the secure layout gives its screens. */
   readonly outbox = new Outbox();

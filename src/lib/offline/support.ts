@@ -2,7 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useSyncExternalStore } from 'react';
 import type { SessionController } from '../session.ts';
 import type { LoadStaleAfter } from '../stale-after-change.ts';
-import type { OfflineNotice, SecureSessions } from './secure-session.ts';
+import type { OfflineNotice, SecureSessions, SecureSessionsModule } from './secure-session.ts';
 
 /** What main.tsx makes the offline support with, beside the session it serves. */
 export interface OfflineSupportSetup {
@@ -30,11 +30,14 @@ export class OfflineSupport {
 
   constructor(private readonly setup: OfflineSupportSetup) {}
 
-  /** The secure sessions, loaded with the secure layout's code; a failed download is tried again. */
-  load(): Promise<SecureSessions> {
+  /**
+   * The secure sessions, loaded with the secure layout's code; a failed download is tried again. The
+   * layout imports their module, so their texts load with the screens' catalog (decision 028).
+   */
+  load(importSessions: () => Promise<SecureSessionsModule>): Promise<SecureSessions> {
     if (!this.#loading) {
       const { loadQueryClient, ...setup } = this.setup;
-      this.#loading = Promise.all([import('./secure-session.ts'), loadQueryClient()]).then(
+      this.#loading = Promise.all([importSessions(), loadQueryClient()]).then(
         ([{ SecureSessions }, queryClient]) => {
           this.#sessions ??= new SecureSessions({ ...setup, controller: setup.session, queryClient });
           return this.#sessions;

@@ -1,11 +1,12 @@
 import { Trans } from '@lingui/react/macro';
 import type { UseMutationResult } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
+import type { QueuedResponse } from '../../../../contract/outbox.ts';
 import { ServerErrorAlert } from '../../../components/server-error-alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { ReloadOnConflict } from '../../../components/ui/form.tsx';
-import { isQueued, newIdempotencyKey, type QueuedResult } from '../../../lib/offline/queueable-request.ts';
+import { isQueued, newIdempotencyKey } from '../../../lib/offline/queueable-request.ts';
 import type { Versioned } from '../../../lib/offline/versioned-change.ts';
 
 interface DeleteActionProps<TFields> {
@@ -15,7 +16,7 @@ interface DeleteActionProps<TFields> {
   /** What will be deleted and that it cannot be undone; read out when the dialog opens. */
   warning: ReactNode;
   confirmLabel: ReactNode;
-  mutation: UseMutationResult<undefined | QueuedResult, Error, Versioned<TFields>>;
+  mutation: UseMutationResult<undefined | QueuedResponse, Error, Versioned<TFields>>;
   /** The version of the item as the page loaded it: a newer one on the server refuses the deletion. */
   version: number;
   /** The item's fields as the page shows them (`Versioned.base`). */

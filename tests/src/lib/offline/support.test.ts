@@ -3,6 +3,7 @@ import { onlineManager } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OfflineSupport } from '../../../../src/lib/offline/support.ts';
 import { SessionController } from '../../../../src/lib/session.ts';
+import { importSecureSessions } from '../../support.tsx';
 import { plainQueryClient } from './offline-support.ts';
 
 /** A page's session and offline support, wired as main.tsx wires them. */
@@ -42,9 +43,9 @@ describe('the offline support', () => {
       .mockRejectedValueOnce(new TypeError('Failed to fetch'))
       .mockResolvedValue(plainQueryClient());
     const { offline } = page(loadQueryClient);
-    await expect(offline.load()).rejects.toThrow('Failed to fetch');
-    const sessions = await offline.load();
-    expect(await offline.load()).toBe(sessions);
+    await expect(offline.load(importSecureSessions)).rejects.toThrow('Failed to fetch');
+    const sessions = await offline.load(importSecureSessions);
+    expect(await offline.load(importSecureSessions)).toBe(sessions);
     expect(loadQueryClient).toHaveBeenCalledTimes(2);
   });
 
@@ -52,7 +53,7 @@ describe('the offline support', () => {
     vi.useFakeTimers();
     try {
       const { session, offline, lost } = page();
-      await offline.load();
+      await offline.load(importSecureSessions);
       vi.stubGlobal(
         'fetch',
         vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))),
