@@ -7,15 +7,14 @@ import path from 'node:path';
  * `npm test`: every check CI runs, cheapest first, stopping at the first failure so the last lines
  * on screen say what broke. The final line counts steps; test counts come from the runners' reports.
  *
- * The long steps run side by side: the unit and integration suites, the same server suites on
- * PostgreSQL when TEST_DATABASE_URL names one (a second vitest, so they need not wait for the first's
- * groups: vitest runs a project whose files go one at a time in a group of its own, after the others),
- * and the browser stories on two workers. On a two-core machine none of them keeps a core busy alone:
- * the PostgreSQL suites wait on the database, the stories on the browser. The stories print as they
- * go; the suites' output is kept and printed once they end.
+ * The long steps run side by side, each vitest on its own so that none waits for another's groups
+ * (vitest runs a project whose files go one at a time in a group of its own, after the others): the
+ * unit suites, the server suites on PGlite, the same server suites on PostgreSQL when
+ * TEST_DATABASE_URL names one, and the browser stories on two workers. On a two-core machine none of
+ * them keeps a core busy alone: the server suites wait on their database, the stories on the
+ * browser. The stories print as they go; the suites' output is kept and printed once they end.
  */
 const reports = mkdtempSync(path.join(tmpdir(), 'trust-console-test-'));
-const POSTGRES_PROJECTS = 'server-postgres*';
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const playwrightReport = path.join(reports, 'playwright.json');
 
@@ -42,14 +41,14 @@ const serialSteps: Step[] = [
     command: ['tsx', 'scripts/package-agent.ts', '--build-only'],
   },
 ];
-/** A vitest run of the projects `--project` selects, with a JSON report to count its tests from. */
-function vitestStep(name: string, project: string, report: string): Step {
+/** A vitest run of the projects the `--project` patterns select, with a JSON report to count its tests from. */
+function vitestStep(name: string, projects: string[], report: string): Step {
   return {
     name,
     command: [
       'vitest',
       'run',
-      `--project=${project}`,
+      ...projects.map((project) => `--project=${project}`),
       '--reporter=default',
       '--reporter=json',
       `--outputFile.json=${path.join(reports, report)}.json`,
@@ -58,10 +57,18 @@ function vitestStep(name: string, project: string, report: string): Step {
   };
 }
 
-const vitestReports = onPostgres ? ['vitest', 'vitest-postgres'] : ['vitest'];
+const vitestRuns = [
+  { name: 'unit tests', projects: ['!server*'], report: 'vitest' },
+  { name: 'server tests', projects: ['server', 'server-mocking'], report: 'vitest-server' },
+  ...(onPostgres
+    ? [{ name: 'server tests on PostgreSQL', projects: ['server-postgres*'], report: 'vitest-postgres' }]
+    : []),
+];
+const vitestSteps = vitestRuns.map((run) => vitestStep(run.name, run.projects, run.report));
+const vitestReports = vitestRuns.map((run) => run.report);
+
 const concurrentSteps: Step[] = [
-  vitestStep('unit and integration tests', `!${POSTGRES_PROJECTS}`, 'vitest'),
-  ...(onPostgres ? [vitestStep('server tests on PostgreSQL', POSTGRES_PROJECTS, 'vitest-postgres')] : []),
+  ...vitestSteps,
   {
     name: 'browser scenarios',
     command: ['playwright', 'test', '--reporter=list,json'],
