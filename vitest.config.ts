@@ -86,7 +86,9 @@ export default defineConfig({
       // The server suites run on the embedded database always, and again on PostgreSQL when
       // TEST_DATABASE_URL names one (tests/server/test-app.ts reads it).
       ...serverProjects('server', { TEST_DATABASE_URL: '' }),
-      ...(process.env.TEST_DATABASE_URL ? serverProjects('server-postgres', {}) : []),
+      ...(process.env.TEST_DATABASE_URL
+        ? serverProjects('server-postgres', { TEST_DATABASE_URL: process.env.TEST_DATABASE_URL })
+        : []),
       {
         extends: './vite.config.ts',
         test: {

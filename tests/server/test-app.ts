@@ -3,7 +3,6 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Hono } from 'hono';
-import pg from 'pg';
 import { inject } from 'vitest';
 import { DEFAULT_PLATFORM_LOCALE } from '../../contract/locales.ts';
 import type { AccessScope, ApplicationCode, BuiltInRoleCode } from '../../contract/permissions.ts';
@@ -24,7 +23,13 @@ import { VENDOR_PUBLIC_KEY_FILE } from '../../server/licence/vendor-keys.ts';
 import { verifyLicence } from '../../server/licence/verify.ts';
 import { insertUser } from '../../server/users/repository.ts';
 import { ensureBuiltInRoles } from '../../server/users/roles.ts';
-import { migratedDatabase } from './migrated-database.ts';
+import {
+  createDatabase,
+  databaseName,
+  databaseUrl,
+  dropDatabase,
+  migratedDatabase,
+} from './migrated-database.ts';
 
 export interface TestUserOptions {
   userName?: string;
@@ -70,25 +75,22 @@ function addDays(date: string, days: number): string {
 }
 
 /**
- * A fresh, migrated database per call: in-memory PGlite opened from the run's migrated database
- * (tests/server/migrated-database.ts), or a schema of its own in the PostgreSQL
- * server named by TEST_DATABASE_URL, dropped again on close.
+ * A fresh, migrated database per call: in-memory PGlite opened from the run's migrated database, or
+ * on the PostgreSQL server TEST_DATABASE_URL names a database copied from the run's migrated
+ * template (tests/server/migrated-database.ts), dropped again on close.
  */
 export async function openTestDatabase(): Promise<OpenDatabase> {
   const url = process.env.TEST_DATABASE_URL;
   if (!url)
     return openDatabase({ inMemory: true, from: await migratedDatabase(inject('migratedDatabaseFile')) });
-  const schema = `test_${randomUUID().replaceAll('-', '')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  const opened = await openDatabase({ databaseUrl: url, schema });
+  const name = databaseName('test');
+  await createDatabase(url, name, inject('postgresTemplate'));
+  const opened = await openDatabase({ databaseUrl: databaseUrl(url, name) });
   return {
-    db: opened.db,
+    ...opened,
     close: async () => {
       await opened.close();
-      await admin.query(`drop schema ${schema} cascade`);
-      await admin.end();
+      await dropDatabase(url, name);
     },
   };
 }

@@ -4,6 +4,7 @@ import { openDatabase } from '../../../server/db/connection.ts';
 import { loadServerCatalogs, type ServerCatalogs } from '../../../server/i18n/catalog.ts';
 import { MAIL_RETRY_MINUTES } from '../../../server/mail/dispatcher.ts';
 import { enqueueMail } from '../../../server/mail/outbox.ts';
+import { databaseUrl } from '../migrated-database.ts';
 import { createTestApp, type TestApp, type TestUser } from '../test-app.ts';
 import {
   type CapturedLog,
@@ -160,9 +161,9 @@ describe('the mail dispatcher', () => {
     // On PostgreSQL the second dispatcher gets a connection pool of its own, as another process would.
     const url = process.env.TEST_DATABASE_URL;
     const second = url
-      ? await sql<{ schema: string }>`select current_schema() as schema`
+      ? await sql<{ database: string }>`select current_database() as database`
           .execute(harness.deps.db)
-          .then(({ rows }) => openDatabase({ databaseUrl: url, schema: rows[0]?.schema ?? 'public' }))
+          .then(({ rows }) => openDatabase({ databaseUrl: databaseUrl(url, rows[0]?.database ?? '') }))
       : null;
     try {
       const ids = new Set<string>();
