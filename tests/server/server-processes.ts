@@ -55,8 +55,8 @@ export interface ProcessPair {
 const PASSWORD = 'Correct-Horse-42!';
 
 /**
- * Starts two processes on a schema of their own in the run's database (CI's role owns that database
- * but may not create others), as behind a load balancer, and stores and signs in their administrator.
+ * Starts two processes on a schema of their own in the run's database, as behind a load balancer,
+ * and stores and signs in their administrator.
  */
 export async function startProcessPair(baseUrl: string, prefix: string): Promise<ProcessPair> {
   const schema = `${prefix}_${randomUUID().replaceAll('-', '')}`;
