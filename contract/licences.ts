@@ -62,8 +62,21 @@ export interface LicenceRowState {
   allocationAvailable: number;
   totalAllocated: number;
   used: number;
-  /** -1 when the total is unlimited. */
+  /** -1 when the total is unlimited; never below 0 (see `overUse`). */
   remaining: number;
+}
+
+/** What is left of a total: -1 for an unlimited one, 0 once the use reached it or went past it. */
+export function licenceRemaining(totalAllocated: number, used: number): number {
+  return totalAllocated === UNLIMITED ? UNLIMITED : Math.max(0, totalAllocated - used);
+}
+
+/**
+ * How far the use went past the total: an application reports its use on its own, and a reset may
+ * bring a total under it, so the account can hold less than it uses. 0 within the total.
+ */
+export function licenceOverUse(totalAllocated: number, used: number): number {
+  return totalAllocated === UNLIMITED ? 0 : Math.max(0, used - totalAllocated);
 }
 
 /**

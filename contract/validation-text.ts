@@ -41,6 +41,7 @@ export const VALIDATION_TEXT: Readonly<Record<ValidationCode, string>> = {
   cannotExceed: 'exceeds what may be changed',
   optionNotOffered: 'is not a change this licence type offers',
   belowMinimum: 'is less than the accounts under it already hold',
+  belowUse: 'is less than the account already uses; send confirm_over_use to leave it over its licence',
   trialNeedsEndDate: 'needs an end date for a trial account',
   featureEndDateAfterAccount: 'ends after the account',
   featuresExclusive: 'cannot be on together with the key-locker account feature',

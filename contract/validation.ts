@@ -44,6 +44,7 @@ export const VALIDATION_CODES = [
   'cannotExceed',
   'optionNotOffered',
   'belowMinimum',
+  'belowUse',
   'trialNeedsEndDate',
   'featureEndDateAfterAccount',
   'featuresExclusive',

@@ -27,8 +27,10 @@ export const licenceRowSchema = v.object({
   id: v.string(),
   featureId: v.string(),
   licenseType: v.string(),
-  /** -1: unlimited. */
+  /** -1: unlimited; 0 once the use reached the total, however far past it. */
   remaining: v.number(),
+  /** How far the use went past the total allocated; 0 within it. */
+  overUse: v.number(),
   used: v.number(),
   totalAllocated: v.number(),
   /** What the parent can still give (allocation available); -1 when its pool is unlimited. */
@@ -82,8 +84,15 @@ export const licenceChangeSchema = v.object({
     v.minLength(1, 'required' satisfies ValidationCode),
     v.maxLength(ALL_LICENCE_TYPES.length, 'tooLong' satisfies ValidationCode),
   ),
+  /**
+   * The caller has seen that a reset leaves a total below what the account already uses, and wants it
+   * so; without it such a reset is refused with `belowUse`.
+   */
+  confirm_over_use: v.optional(v.boolean('invalidType' satisfies ValidationCode), false),
 });
 export type LicenceChange = v.InferOutput<typeof licenceChangeSchema>;
+/** A change as a caller sends it: `confirm_over_use` may be left out. */
+export type LicenceChangeRequest = v.InferInput<typeof licenceChangeSchema>;
 
 /** The allocation event a change records (J-33): one entry per changed type. */
 export const licenceAllocationEventSchema = v.object({
@@ -111,7 +120,12 @@ export const licenceUsageSchema = v.object({
   features: v.array(
     v.object({
       name: v.string(),
-      attributes: v.object({ limit: v.number(), used: v.number(), remaining: v.number() }),
+      attributes: v.object({
+        limit: v.number(),
+        used: v.number(),
+        remaining: v.number(),
+        over_use: v.number(),
+      }),
     }),
   ),
 });

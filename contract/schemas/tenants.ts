@@ -71,7 +71,12 @@ export const tenantApplicationSchema = v.object({
   features: v.array(
     v.object({
       name: v.string(),
-      attributes: v.object({ limit: v.number(), used: v.number(), remaining: v.number() }),
+      attributes: v.object({
+        limit: v.number(),
+        used: v.number(),
+        remaining: v.number(),
+        over_use: v.number(),
+      }),
     }),
   ),
   permissions: v.array(v.string()),

@@ -1,5 +1,11 @@
 import type { Kysely } from 'kysely';
-import { LICENCE_TYPES, type LicenceRowState, UNLIMITED } from '../../contract/licences.ts';
+import {
+  LICENCE_TYPES,
+  type LicenceRowState,
+  licenceOverUse,
+  licenceRemaining,
+  UNLIMITED,
+} from '../../contract/licences.ts';
 import type { ApplicationCode } from '../../contract/permissions.ts';
 import type { LicencePayload } from '../../contract/schemas/licence.ts';
 import type { Tenant } from '../../contract/schemas/tenants.ts';
@@ -28,6 +34,8 @@ type LicenceFeatures = Tenant['applications'][number]['features'];
 
 export interface LicenceTypeState extends LicenceRowState {
   metered: boolean;
+  /** How far the use went past the total (`licenceOverUse`). */
+  overUse: number;
 }
 
 export interface AccountLicenceState {
@@ -118,7 +126,8 @@ export async function licenceState(
         metered: type.metered,
         totalAllocated,
         used,
-        remaining: totalAllocated === UNLIMITED ? UNLIMITED : totalAllocated - used,
+        remaining: licenceRemaining(totalAllocated, used),
+        overUse: licenceOverUse(totalAllocated, used),
         // The system account draws from no one. A pool that shrank below what it gave (a new licence
         // with lower limits) has nothing to give, rather than a negative amount.
         allocationAvailable: account.system_account
@@ -173,7 +182,12 @@ export async function heldApplications(
           const used = await usedOf(db, account, app, type, { given, stored: own.stored }, now);
           return {
             name: type.id,
-            attributes: { limit, used, remaining: limit === UNLIMITED ? UNLIMITED : limit - used },
+            attributes: {
+              limit,
+              used,
+              remaining: licenceRemaining(limit, used),
+              over_use: licenceOverUse(limit, used),
+            },
           };
         }),
       ),

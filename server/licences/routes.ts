@@ -92,6 +92,7 @@ function section(principal: Principal, state: AccountLicenceState): AccountLicen
       featureId: row.feature,
       licenseType: row.feature,
       remaining: row.remaining,
+      overUse: row.overUse,
       used: row.used,
       totalAllocated: row.totalAllocated,
       licenseAllocation: row.allocationAvailable,
@@ -109,7 +110,12 @@ function usageOf(state: AccountLicenceState) {
     app_code: state.app,
     features: state.rows.map((row) => ({
       name: row.feature,
-      attributes: { limit: row.totalAllocated, used: row.used, remaining: row.remaining },
+      attributes: {
+        limit: row.totalAllocated,
+        used: row.used,
+        remaining: row.remaining,
+        over_use: row.overUse,
+      },
     })),
   };
 }
@@ -289,7 +295,8 @@ export function licenceAllocationRoutes(deps: AppDeps): Hono<AppEnv> {
         async (c) => {
           const principal = c.var.principal;
           const params = c.req.valid('param');
-          const { changes } = c.req.valid('json');
+          const change = c.req.valid('json');
+          const { changes } = change;
           const ifMatch = c.req.header('If-Match');
           assertWellFormedIfMatch(ifMatch, 'licence');
           assertTypesOfApplication(params.app, changes);
@@ -304,7 +311,7 @@ export function licenceAllocationRoutes(deps: AppDeps): Hono<AppEnv> {
               version: state.version,
               current: () => section(principal, state),
             });
-            const entries = plannedChanges(state, changes);
+            const entries = plannedChanges(state, change);
             // A change that changes nothing writes nothing and records nothing.
             if (entries.length === 0) return { state, entries };
             await writeTotals(

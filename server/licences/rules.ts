@@ -50,12 +50,12 @@ export function assertReportableTypes(app: ApplicationCode, usage: LicenceUsageR
 
 /**
  * The history entries the change makes, each type's signed change and new total; 400 naming the row's
- * option when it is not offered, or its quantity when it is out of range. Rows that leave a total as
- * it was make none.
+ * option when it is not offered, or its quantity when it is out of range or, unconfirmed, below the
+ * use. Rows that leave a total as it was make none.
  */
 export function plannedChanges(
   state: AccountLicenceState,
-  changes: LicenceChange['changes'],
+  { changes, confirm_over_use }: LicenceChange,
 ): HistoryEntry[] {
   return changes.flatMap((change, index) => {
     const row = state.rows.find((candidate) => candidate.feature === change.feature);
@@ -68,6 +68,11 @@ export function plannedChanges(
     // otherwise count as free what they still hold. Subtract keeps this by its own rule; a reset here.
     if (change.option === 'reset' && state.account.type === 'partner' && change.quantity < row.used) {
       throw invalidField(`changes.${index}.quantity`, 'belowMinimum');
+    }
+    // An account's application goes on counting what it uses: a reset under that use leaves the account
+    // over its licence, which only a caller who said so may do.
+    if (change.option === 'reset' && change.quantity < row.used && !confirm_over_use) {
+      throw invalidField(`changes.${index}.quantity`, 'belowUse');
     }
     const quantity = signedChange(change.option, change.quantity, row.totalAllocated);
     // From an unlimited pool an add has no bound of its own, but a total is a 32-bit integer.

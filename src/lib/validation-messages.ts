@@ -42,6 +42,7 @@ const VALIDATION_MESSAGES: Readonly<Record<ValidationCode, MessageDescriptor>> =
   cannotExceed: msg`This number is larger than allowed.`,
   optionNotOffered: msg`This change is not offered for this licence.`,
   belowMinimum: msg`This number is less than the accounts under this partner already hold.`,
+  belowUse: msg`This number is less than the account already uses. Confirm that it may be over its licence.`,
   trialNeedsEndDate: msg`A trial account needs an end date.`,
   featureEndDateAfterAccount: msg`The end date cannot be after the account's end date.`,
   featuresExclusive: msg`Trial and key-locker accounts exclude each other.`,

@@ -9,13 +9,14 @@ import {
   type LicenceRowState,
   type LicenceType,
   licenceChangeOptions,
+  licenceOverUse,
   licenceQuantityIssue,
   UNLIMITED,
 } from '../../../contract/licences.ts';
 import type { ApplicationCode } from '../../../contract/permissions.ts';
 import type {
   AccountLicence,
-  LicenceChange,
+  LicenceChangeRequest,
   LicenceHistoryItem,
   LicenceRow,
 } from '../../../contract/schemas/licences.ts';
@@ -79,14 +80,30 @@ export function rowIssue(row: LicenceRow, edit: RowEdit): LicenceQuantityIssue |
   return licenceQuantityIssue(edit.option, edit.quantity, rowState(row));
 }
 
-/** The edit's verdict: the request to send, or why Update stays blocked (J-25, J-26). */
+/** A reset that leaves a type's total below what the account already uses, and by how much. */
+export interface OverUseAfterChange {
+  feature: string;
+  overUse: number;
+}
+
+/**
+ * The edit's verdict: the request to send, or why Update stays blocked (J-25, J-26). A ready request
+ * names the resets that would leave the account over its licence: the user confirms those first.
+ */
 export type EditOutcome =
   | { kind: 'invalid' }
   | { kind: 'unchanged' }
-  | { kind: 'ready'; request: LicenceChange };
+  | { kind: 'ready'; request: LicenceChangeRequest; overUse: OverUseAfterChange[] };
+
+/** How far a row's use would go past its total once the edit is applied; 0 when it stays within. */
+export function overUseAfter(row: LicenceRow, edit: RowEdit): number {
+  if (edit.option !== 'reset' || rowIssue(row, edit)) return 0;
+  return licenceOverUse(Number(edit.quantity), row.used);
+}
 
 export function editOutcome(licence: AccountLicence, edits: Readonly<Record<string, RowEdit>>): EditOutcome {
-  const changes: LicenceChange['changes'] = [];
+  const changes: LicenceChangeRequest['changes'] = [];
+  const overUse: OverUseAfterChange[] = [];
   for (const row of licence.data) {
     const edit = edits[row.featureId] ?? NO_CHANGE;
     if (edit.option === 'noChange') continue;
@@ -95,8 +112,10 @@ export function editOutcome(licence: AccountLicence, edits: Readonly<Record<stri
     // A reset to what the row already holds changes nothing, like no change at all.
     if (edit.option === 'reset' && quantity === row.totalAllocated) continue;
     changes.push({ feature: row.featureId, option: edit.option, quantity });
+    const over = overUseAfter(row, edit);
+    if (over > 0) overUse.push({ feature: row.featureId, overUse: over });
   }
-  return changes.length === 0 ? { kind: 'unchanged' } : { kind: 'ready', request: { changes } };
+  return changes.length === 0 ? { kind: 'unchanged' } : { kind: 'ready', request: { changes }, overUse };
 }
 
 /** Whether Reset all is offered: only where a reset is (J-12, J-18). */

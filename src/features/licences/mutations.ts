@@ -2,7 +2,7 @@ import { useLingui } from '@lingui/react/macro';
 import { useMutation } from '@tanstack/react-query';
 import { apiPaths } from '../../../contract/paths.ts';
 import type { ApplicationCode } from '../../../contract/permissions.ts';
-import type { LicenceChange } from '../../../contract/schemas/licences.ts';
+import type { LicenceChangeRequest } from '../../../contract/schemas/licences.ts';
 import { APPLICATION_NAMES } from '../../components/role-labels.ts';
 import { useProfile } from '../../lib/current-user.ts';
 import { useOutbox } from '../../lib/offline/outbox-client.ts';
@@ -19,7 +19,7 @@ export const licenceMutationKeys = {
  * comes back 412 if the pool moved, shown as a conflict (decision 022 §2).
  */
 export interface LicenceEdit extends Versioned<Readonly<Record<string, number>>> {
-  change: LicenceChange;
+  change: LicenceChangeRequest;
 }
 
 /**

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { apiPaths } from '../../../contract/paths.ts';
 import { errorOf, fieldError } from '../errors.ts';
+import { call } from '../organizations/requests.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 import {
   allocate,
@@ -291,6 +293,43 @@ describe('the rules of a licence change', () => {
       expected.totals,
     );
     expect(after.version).toBe(before.version + 1);
+  });
+});
+
+describe('a reset below what the account uses', () => {
+  it('is refused naming the row until the caller confirms the over-use, then shows it as over-use', async () => {
+    const { system, standard } = world;
+    await documentSigner(world);
+    await reportUse(harness, system, standard, 'document_signing_manager', 'document_signatures', 4);
+    const before = await readLicence(harness, system, standard, 'document_signing_manager');
+    const reset = [{ feature: 'document_signatures', option: 'reset', quantity: 3 }];
+    const refused = await changeLicence(harness, system, standard, 'document_signing_manager', reset);
+    expect(refused.status).toBe(400);
+    expect(await errorOf(refused)).toEqual(
+      fieldError(
+        'changes.0.quantity: is less than the account already uses; send confirm_over_use to leave it over its licence',
+      ),
+    );
+    expect(await readLicence(harness, system, standard, 'document_signing_manager')).toEqual(before);
+
+    const confirmed = await call(
+      harness,
+      'PUT',
+      apiPaths.licence.byApp(standard, 'document_signing_manager'),
+      {
+        token: system.token,
+        body: { changes: reset, confirm_over_use: true },
+        headers: { 'If-Match': `"${before.version}"` },
+      },
+    );
+    expect(confirmed.status).toBe(200);
+    const after = await readLicence(harness, system, standard, 'document_signing_manager');
+    expect(rowOf(after, 'document_signatures')).toMatchObject({
+      totalAllocated: 3,
+      used: 4,
+      remaining: 0,
+      overUse: 1,
+    });
   });
 });
 

@@ -61,7 +61,8 @@ describe('the use of a licence type', () => {
         .execute();
     }
     const row = rowOf(await readLicence(harness, world.system, accountId, 'device_trust_manager'), 'devices');
-    expect(row).toMatchObject({ metered: true, used: 2, remaining: -2 });
+    // Past the total: nothing remains, and the use beyond it is over-use, not a negative remainder.
+    expect(row).toMatchObject({ metered: true, used: 2, remaining: 0, overUse: 2 });
   });
 
   it('takes the use of the other types from their application, and answers it per type', async () => {
@@ -76,8 +77,8 @@ describe('the use of a licence type', () => {
       expect(await response.json()).toEqual({
         app_code: 'secure_software_manager',
         features: [
-          { name: 'signing_keys', attributes: { limit: 7, used: 3, remaining: 4 } },
-          { name: 'signatures', attributes: { limit: 0, used: 0, remaining: 0 } },
+          { name: 'signing_keys', attributes: { limit: 7, used: 3, remaining: 4, over_use: 0 } },
+          { name: 'signatures', attributes: { limit: 0, used: 0, remaining: 0, over_use: 0 } },
         ],
       });
     }
@@ -110,7 +111,7 @@ describe('the use of a licence type', () => {
     });
     expect(await usage.json()).toEqual({
       app_code: 'ca_manager',
-      features: [{ name: 'certificates', attributes: { limit: 100, used: 10, remaining: 90 } }],
+      features: [{ name: 'certificates', attributes: { limit: 100, used: 10, remaining: 90, over_use: 0 } }],
     });
   });
 });
@@ -136,8 +137,8 @@ describe("an account's record", () => {
       'document_signing_manager',
     ]);
     expect(record.applications[1]?.features).toEqual([
-      { name: 'document_signatures', attributes: { limit: 0, used: 0, remaining: 0 } },
-      { name: 'hardware_key_pair_units', attributes: { limit: 1, used: 0, remaining: 1 } },
+      { name: 'document_signatures', attributes: { limit: 0, used: 0, remaining: 0, over_use: 0 } },
+      { name: 'hardware_key_pair_units', attributes: { limit: 1, used: 0, remaining: 1, over_use: 0 } },
     ]);
   });
 });

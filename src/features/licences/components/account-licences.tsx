@@ -5,6 +5,7 @@ import type { AccountLicence, LicenceHistoryItem } from '../../../../contract/sc
 import { QueryStatus } from '../../../components/list/query-status.tsx';
 import { APPLICATION_NAMES } from '../../../components/role-labels.ts';
 import { SectionCard, SectionEmpty } from '../../../components/section-card.tsx';
+import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Temporal } from '../../../lib/temporal.ts';
 import { licenceAmount, licenceTypeLabel } from '../model.ts';
@@ -56,6 +57,22 @@ function LicenceCard({ accountId, accountName, licence, history, onChanged }: Li
           ))}
         </tbody>
       </table>
+      {licence.data
+        .filter((row) => row.overUse > 0)
+        .map((row) => {
+          const type = licenceTypeLabel(row.featureId, i18n);
+          const over = i18n.number(row.overUse);
+          const used = i18n.number(row.used);
+          const total = i18n.number(row.totalAllocated);
+          return (
+            <Alert key={row.featureId} tone="warning">
+              <Trans>
+                Over licence: {used} {type} in use against {total} allocated, {over} more than the licence
+                allows.
+              </Trans>
+            </Alert>
+          );
+        })}
       <LicenceChart licence={licence} history={history} now={Temporal.Now.instant().epochMilliseconds} />
       {licence.canEdit ? (
         <>
@@ -83,6 +100,28 @@ function shownLicences(items: readonly AccountLicence[]): AccountLicence[] {
   return items.filter((licence) => licence.visible && licence.data.length > 0);
 }
 
+/**
+ * Applications with licence types that the account holds none of while its parent has none left to
+ * give (the server's `visible: false`): named, so that nobody wonders why they cannot be allocated.
+ */
+function NothingToAllocate({ items }: { items: readonly AccountLicence[] }) {
+  const { i18n } = useLingui();
+  const unavailable = items.filter((licence) => !licence.visible && licence.data.length > 0);
+  const first = unavailable[0];
+  if (!first) return null;
+  const parentName = first.parent.name;
+  const applications = new Intl.ListFormat(i18n.locale, { type: 'conjunction' }).format(
+    unavailable.map((licence) => APPLICATION_NAMES[licence.id]),
+  );
+  return (
+    <p className="licences__unavailable">
+      <Trans>
+        Not allocated to this account, and {parentName} has none left to give: {applications}.
+      </Trans>
+    </p>
+  );
+}
+
 interface AccountLicencesProps {
   accountId: string;
   accountName: string;
@@ -107,7 +146,7 @@ export function AccountLicences({ accountId, accountName, onViewHistory, onChang
       query={query}
       pendingText={<Trans>Loading licences…</Trans>}
       empty={{
-        when: ({ items }) => shownLicences(items).length === 0,
+        when: ({ items }) => items.every((licence) => licence.data.length === 0),
         content: (
           <SectionEmpty>
             <Trans>This account has no licensed applications.</Trans>
@@ -129,6 +168,7 @@ export function AccountLicences({ accountId, accountName, onViewHistory, onChang
               />
             ))}
           </div>
+          <NothingToAllocate items={items} />
           <Button variant="secondary" onClick={onViewHistory}>
             <Trans>View history</Trans>
           </Button>

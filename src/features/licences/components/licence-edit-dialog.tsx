@@ -8,7 +8,9 @@ import type { AccountLicence, LicenceRow } from '../../../../contract/schemas/li
 import { isValidationCode } from '../../../../contract/validation.ts';
 import { notify } from '../../../components/notify.ts';
 import { APPLICATION_NAMES } from '../../../components/role-labels.ts';
+import { Alert } from '../../../components/ui/alert.tsx';
 import { Button } from '../../../components/ui/button.tsx';
+import { Checkbox } from '../../../components/ui/checkbox.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { TextField } from '../../../components/ui/field.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
@@ -20,6 +22,7 @@ import {
   licenceTypeLabel,
   NO_CHANGE,
   offersResetAll,
+  overUseAfter,
   type RowEdit,
   resetAllEdits,
   rowIssue,
@@ -89,6 +92,8 @@ function RowEditor({ licence, row, edit, disabled, onChange }: RowEditorProps) {
   const total = licenceAmount(row.totalAllocated, i18n);
   const used = licenceAmount(row.used, i18n);
   const available = licenceAmount(row.licenseAllocation, i18n);
+  const overUse = overUseAfter(row, edit);
+  const overUseText = i18n.number(overUse);
   const choose = (option: LicenceChangeOption) => {
     onChange({ option, quantity: option === 'noChange' ? '' : edit.quantity });
     // The quantity is what comes next once a change is chosen.
@@ -134,6 +139,13 @@ function RowEditor({ licence, row, edit, disabled, onChange }: RowEditorProps) {
           className="licence-edit__quantity"
         />
       )}
+      {overUse > 0 ? (
+        <Alert tone="warning">
+          <Trans>
+            {used} are in use: this total leaves the account {overUseText} over its licence.
+          </Trans>
+        </Alert>
+      ) : null}
     </fieldset>
   );
 }
@@ -178,18 +190,21 @@ function LicenceEditForm({
   const change = useChangeLicence(accountId, accountName, licence.id);
   const [edits, setEdits] = useState<Readonly<Record<string, RowEdit>>>({});
   const [done, setDone] = useState(false);
+  const [overUseConfirmed, setOverUseConfirmed] = useState(false);
   const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
   useEffect(() => () => timers.current.forEach(clearTimeout), []);
 
   const outcome = editOutcome(licence, edits);
   const busy = change.isPending || done;
+  const needsConfirmation = outcome.kind === 'ready' && outcome.overUse.length > 0;
+  const ready = outcome.kind === 'ready' && (!needsConfirmation || overUseConfirmed);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (outcome.kind !== 'ready' || busy) return;
+    if (outcome.kind !== 'ready' || !ready || busy) return;
     try {
       const result = await change.mutateAsync({
-        change: outcome.request,
+        change: needsConfirmation ? { ...outcome.request, confirm_over_use: true } : outcome.request,
         version: licence.version,
         base: Object.fromEntries(licence.data.map((row) => [row.featureId, row.totalAllocated])),
         idempotencyKey: newIdempotencyKey(),
@@ -221,6 +236,11 @@ function LicenceEditForm({
           onChange={(edit) => setEdits((current) => ({ ...current, [row.featureId]: edit }))}
         />
       ))}
+      {needsConfirmation ? (
+        <Checkbox checked={overUseConfirmed} onCheckedChange={setOverUseConfirmed} disabled={busy}>
+          <Trans>Leave the account over its licence: its applications go on counting what it uses.</Trans>
+        </Checkbox>
+      ) : null}
       {outcome.kind === 'unchanged' ? (
         <p className="licence-edit__hint" role="status">
           <Trans>Choose a change for at least one licence type.</Trans>
@@ -235,7 +255,7 @@ function LicenceEditForm({
         <Button variant="secondary" onClick={onClose} disabled={done}>
           <Trans>Cancel</Trans>
         </Button>
-        <Button type="submit" disabled={outcome.kind !== 'ready' || done} busy={change.isPending}>
+        <Button type="submit" disabled={!ready || done} busy={change.isPending}>
           <Trans>Update</Trans>
         </Button>
       </div>

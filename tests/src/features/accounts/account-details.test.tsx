@@ -192,8 +192,11 @@ describe('account details', () => {
             context: 'ca',
             permissions: [],
             features: [
-              { name: 'SSL certificates', attributes: { limit: 500, used: 120, remaining: 380 } },
-              { name: 'Private CA', attributes: { limit: -1, used: 3, remaining: -1 } },
+              {
+                name: 'SSL certificates',
+                attributes: { limit: 500, used: 120, remaining: 380, over_use: 0 },
+              },
+              { name: 'Private CA', attributes: { limit: -1, used: 3, remaining: -1, over_use: 0 } },
             ],
           },
           {

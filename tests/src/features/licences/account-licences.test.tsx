@@ -2,7 +2,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AccountLicence, LicenceHistoryItem } from '../../../../contract/schemas/licences.ts';
+import type {
+  AccountLicence,
+  LicenceHistoryItem,
+  LicenceRow,
+} from '../../../../contract/schemas/licences.ts';
 import { CUSTOMER_ID, profileFixture } from '../../fixtures.ts';
 import { json, renderApp } from '../../support.tsx';
 import { accountsApi, BASE } from '../accounts/account-details-support.ts';
@@ -26,6 +30,7 @@ function dsmLicence(overrides: Partial<AccountLicence> = {}): AccountLicence {
         featureId: 'document_signatures',
         licenseType: 'document_signatures',
         remaining: 40,
+        overUse: 0,
         used: 10,
         totalAllocated: 50,
         licenseAllocation: 100,
@@ -36,6 +41,7 @@ function dsmLicence(overrides: Partial<AccountLicence> = {}): AccountLicence {
         featureId: 'hardware_key_pair_units',
         licenseType: 'hardware_key_pair_units',
         remaining: 4,
+        overUse: 0,
         used: 0,
         totalAllocated: 4,
         licenseAllocation: 0,
@@ -60,6 +66,7 @@ const caLicence: AccountLicence = {
       featureId: 'certificates',
       licenseType: 'certificates',
       remaining: -1,
+      overUse: 0,
       used: 7,
       totalAllocated: -1,
       licenseAllocation: -1,
@@ -212,6 +219,70 @@ describe('the licences section', () => {
     );
     expect(Date.now() - sentAt).toBeGreaterThanOrEqual(400);
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), { timeout: 2000 });
+  });
+
+  it('shows use past the total as over-use on the card, never as a negative or Unlimited remainder', async () => {
+    licencesApi();
+    const overUsed = dsmLicence();
+    overUsed.data = overUsed.data.map((row, index) =>
+      index === 0 ? { ...row, totalAllocated: 39, used: 40, remaining: 0, overUse: 1 } : row,
+    );
+    const api = accountsApi({
+      profile: profileFixture({ date_format: 'YYYY-MM-DD' }),
+      extra: { [`GET ${LICENCES}`]: () => json({ items: [overUsed] }) },
+    });
+    renderApp(DETAILS_PATH);
+    const region = await licencesRegion();
+    const rows = within(region)
+      .getAllByRole('row')
+      .map((row) => row.textContent);
+    expect(rows).toContain('Document signatures03940');
+    expect(
+      within(region).getByText(
+        'Over licence: 40 Document signatures in use against 39 allocated, 1 more than the licence allows.',
+      ),
+    ).toBeTruthy();
+    expect(api.calls.some((call) => call.path === LICENCES)).toBe(true);
+  });
+
+  it('names the applications with nothing allocated and nothing left to give, and why', async () => {
+    const empty = dsmLicence({ id: 'device_manager', title: 'IoT Device Manager', visible: false });
+    empty.data = [{ ...(empty.data[0] as LicenceRow), featureId: 'iot_devices', totalAllocated: 0, used: 0 }];
+    accountsApi({
+      profile: profileFixture({ date_format: 'YYYY-MM-DD' }),
+      extra: { [`GET ${LICENCES}`]: () => json({ items: [dsmLicence(), empty] }) },
+    });
+    renderApp(DETAILS_PATH);
+    const region = await licencesRegion();
+    expect(
+      within(region).getByText(
+        'Not allocated to this account, and Partner Ltd has none left to give: Device Manager.',
+      ),
+    ).toBeTruthy();
+    expect(within(region).queryByRole('article', { name: 'Device Manager' })).toBeNull();
+  });
+
+  it('asks to confirm a reset below the use and sends the confirmation with it', async () => {
+    const api = licencesApi();
+    renderApp(DETAILS_PATH);
+    const { user, dialog } = await openDsmEdit();
+    const signatures = within(dialog).getByRole('group', { name: 'Document signatures' });
+    await user.click(within(signatures).getByRole('radio', { name: 'Reset to' }));
+    await user.type(within(signatures).getByRole('textbox'), '7');
+    expect(
+      within(signatures).getByText('10 are in use: this total leaves the account 3 over its licence.'),
+    ).toBeTruthy();
+    const update = within(dialog).getByRole('button', { name: 'Update' });
+    expect(update).toHaveProperty('disabled', true);
+    await user.click(within(dialog).getByRole('checkbox', { name: /Leave the account over its licence/ }));
+    expect(update).toHaveProperty('disabled', false);
+    await user.click(update);
+    expect(await screen.findByText('Licence updated.')).toBeTruthy();
+    const put = api.calls.find((call) => call.method === 'PUT' && call.path === DSM);
+    expect(put?.body).toEqual({
+      changes: [{ feature: 'document_signatures', option: 'reset', quantity: 7 }],
+      confirm_over_use: true,
+    });
   });
 
   it.each([

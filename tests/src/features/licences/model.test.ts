@@ -25,6 +25,7 @@ function row(overrides: Partial<LicenceRow> = {}): LicenceRow {
     featureId: 'document_signatures',
     licenseType: 'document_signatures',
     remaining: 40,
+    overUse: 0,
     used: 10,
     totalAllocated: 50,
     licenseAllocation: 100,
@@ -129,6 +130,7 @@ describe('the Update verdict (J-25, J-26) and Reset all (J-18)', () => {
     featureId: 'hardware_key_pair_units',
     totalAllocated: 4,
     remaining: 4,
+    overUse: 0,
     used: 0,
   });
   const dsm = licence([signatures, units]);
@@ -154,6 +156,15 @@ describe('the Update verdict (J-25, J-26) and Reset all (J-18)', () => {
     ).toEqual({
       kind: 'ready',
       request: { changes: [{ feature: 'hardware_key_pair_units', option: 'subtract', quantity: 2 }] },
+      overUse: [],
+    });
+  });
+
+  it('names the resets that leave a total below the use, with how far', () => {
+    expect(editOutcome(dsm, { document_signatures: { option: 'reset', quantity: '4' } })).toEqual({
+      kind: 'ready',
+      request: { changes: [{ feature: 'document_signatures', option: 'reset', quantity: 4 }] },
+      overUse: [{ feature: 'document_signatures', overUse: 6 }],
     });
   });
 
