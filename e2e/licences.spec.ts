@@ -69,14 +69,14 @@ test('a system administrator allocates licences down from a partner, subtracts, 
   await test.step('the partner gets 100 certificates from the platform', async () => {
     await goToAccountDetails(page, accounts.partner);
     await assertOnAccountDetails(page, PARTNER_NAME);
-    await assertLicenceFigures(page, 'CA Manager', 'Certificates', { remaining: '0', total: '0', used: '0' });
-    const dialog = await openLicenceEdit(page, 'CA Manager');
+    await assertLicenceFigures(page, 'Private CA', 'Certificates', { remaining: '0', total: '0', used: '0' });
+    const dialog = await openLicenceEdit(page, 'Private CA');
     // Nothing to subtract yet, and no reset without a document signing licence.
     await assertLicenceOptions(dialog, 'Certificates', ['No change', 'Add']);
     await expect(dialog.getByRole('button', { name: 'Update' })).toBeDisabled();
     await chooseLicenceChange(dialog, 'Certificates', 'Add', '100');
     await updateLicences(page, dialog);
-    await assertLicenceFigures(page, 'CA Manager', 'Certificates', {
+    await assertLicenceFigures(page, 'Private CA', 'Certificates', {
       remaining: '100',
       total: '100',
       used: '0',
@@ -86,26 +86,26 @@ test('a system administrator allocates licences down from a partner, subtracts, 
   await test.step('the customer draws from the partner’s pool, never beyond it, and gives some back', async () => {
     await goToAccountDetails(page, accounts.customer);
     await assertOnAccountDetails(page, CUSTOMER_NAME);
-    let dialog = await openLicenceEdit(page, 'CA Manager');
+    let dialog = await openLicenceEdit(page, 'Private CA');
     await chooseLicenceChange(dialog, 'Certificates', 'Add', '101');
     await assertQuantityError(dialog, 'Certificates', 'The quantity cannot exceed 100.');
     await chooseLicenceChange(dialog, 'Certificates', 'Add', '07');
     await assertQuantityError(dialog, 'Certificates', 'Enter a positive whole number.');
     await chooseLicenceChange(dialog, 'Certificates', 'Add', '60');
     await updateLicences(page, dialog);
-    await assertLicenceFigures(page, 'CA Manager', 'Certificates', {
+    await assertLicenceFigures(page, 'Private CA', 'Certificates', {
       remaining: '60',
       total: '60',
       used: '0',
     });
 
-    dialog = await openLicenceEdit(page, 'CA Manager');
+    dialog = await openLicenceEdit(page, 'Private CA');
     await assertLicenceOptions(dialog, 'Certificates', ['No change', 'Add', 'Subtract']);
     await chooseLicenceChange(dialog, 'Certificates', 'Subtract', '61');
     await assertQuantityError(dialog, 'Certificates', 'The quantity cannot exceed 60.');
     await chooseLicenceChange(dialog, 'Certificates', 'Subtract', '10');
     await updateLicences(page, dialog);
-    await assertLicenceFigures(page, 'CA Manager', 'Certificates', {
+    await assertLicenceFigures(page, 'Private CA', 'Certificates', {
       remaining: '50',
       total: '50',
       used: '0',
@@ -114,11 +114,11 @@ test('a system administrator allocates licences down from a partner, subtracts, 
 
   await test.step('the rail shows the changes by day with who made them, and the chart its figures', async () => {
     await assertHistoryEntries(page, CUSTOMER_NAME, [
-      new RegExp(`^CA Manager: Certificates -10, new total 50\\s*by ${ADMINISTRATOR.username}$`),
-      new RegExp(`^CA Manager: Certificates \\+60, new total 60\\s*by ${ADMINISTRATOR.username}$`),
+      new RegExp(`^Private CA: Certificates -10, new total 50\\s*by ${ADMINISTRATOR.username}$`),
+      new RegExp(`^Private CA: Certificates \\+60, new total 60\\s*by ${ADMINISTRATOR.username}$`),
     ]);
     await expect(historyRail(page, CUSTOMER_NAME).getByRole('heading', { level: 3 })).toHaveCount(1);
-    const chart = licenceCard(page, 'CA Manager').getByRole('figure', { name: 'Allocation over time' });
+    const chart = licenceCard(page, 'Private CA').getByRole('figure', { name: 'Allocation over time' });
     await chart.getByText('Chart data as a table').click();
     await expect(chart.getByRole('row')).toHaveText([
       /^DateLicence typeTotal allocated$/,
@@ -131,17 +131,17 @@ test('a system administrator allocates licences down from a partner, subtracts, 
     const { fileName, text } = await downloadHistory(page, CUSTOMER_NAME);
     expect(fileName).toMatch(new RegExp(`^${CUSTOMER_NAME}_\\d\\d-[A-Z][a-z]{2}-\\d{4}\\.csv$`));
     const [header, ...rows] = parseCsv(text.replace(/^\uFEFF/, ''));
-    expect(header).toEqual(['Manager', 'Date', 'License type', 'Change', 'New total', 'User']);
+    expect(header).toEqual(['Manager', 'Date', 'Licence type', 'Change', 'New total', 'User']);
     expect(rows.map((row) => [row[0], row[2], row[3], row[4], row[5]])).toEqual([
-      ['CA Manager', 'Certificates', '+60', '60', ADMINISTRATOR.username],
-      ['CA Manager', 'Certificates', '-10', '50', ADMINISTRATOR.username],
+      ['Private CA', 'Certificates', '+60', '60', ADMINISTRATOR.username],
+      ['Private CA', 'Certificates', '-10', '50', ADMINISTRATOR.username],
     ]);
   });
 
   await test.step('the partner’s pool shows what its account holds', async () => {
     await goToAccountDetails(page, accounts.partner);
     await assertOnAccountDetails(page, PARTNER_NAME);
-    await assertLicenceFigures(page, 'CA Manager', 'Certificates', {
+    await assertLicenceFigures(page, 'Private CA', 'Certificates', {
       remaining: '50',
       total: '100',
       used: '50',

@@ -77,7 +77,7 @@ export async function updateLicences(page: Page, dialog: Locator): Promise<void>
 }
 
 export function historyRail(page: Page, accountName: string): Locator {
-  return page.getByRole('complementary', { name: `${accountName} license history` });
+  return page.getByRole('complementary', { name: `${accountName} licence history` });
 }
 
 /** The rail's entries, in order, as their text reads. */

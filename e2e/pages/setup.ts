@@ -16,12 +16,12 @@ export async function goToSetupLicence(page: Page): Promise<void> {
 }
 
 export async function assertOnSetupLicence(page: Page): Promise<void> {
-  await expect(page.getByRole('heading', { name: 'Set up the license' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Set up the licence' })).toBeVisible();
   await assertAccessible(page);
 }
 
 export async function fillLicenceText(page: Page, licence: string): Promise<void> {
-  await page.getByLabel('License text').fill(licence);
+  await page.getByLabel('Licence text').fill(licence);
 }
 
 export async function clickContinue(page: Page): Promise<void> {
@@ -57,5 +57,5 @@ export async function assertFieldError(page: Page, label: string, message: RegEx
 export async function assertSetupComplete(page: Page): Promise<void> {
   await goToSetupLicence(page);
   await expect(page).not.toHaveURL(new RegExp(SETUP_LICENCE_PATH));
-  await expect(page.getByRole('heading', { name: 'Set up the license' })).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'Set up the licence' })).toHaveCount(0);
 }

@@ -1,5 +1,6 @@
 import type { I18n, MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
+import { APPLICATIONS } from '../../contract/applications.ts';
 import type { ApplicationCode, BuiltInRoleCode, PermissionGroupId } from '../../contract/permissions.ts';
 
 /*
@@ -7,17 +8,13 @@ import type { ApplicationCode, BuiltInRoleCode, PermissionGroupId } from '../../
  * administrators, the roles): one table each, so a built-in role reads the same everywhere.
  */
 
-/** Product names are not translated; they are the same in every language. */
-export const APPLICATION_NAMES: Readonly<Record<ApplicationCode, string>> = {
-  account_manager: 'Account Manager',
-  ca_manager: 'CA Manager',
-  secure_software_manager: 'Secure Software Manager',
-  device_manager: 'Device Manager',
-  enterprise_manager: 'Enterprise Manager',
-  document_signing_manager: 'Document Signing Manager',
-  discovery_automation_manager: 'Discovery and Automation Manager',
-  device_trust_manager: 'Device Trust Manager',
-};
+/**
+ * Product names are not translated; they are the same in every language, and the same as the API's
+ * titles: one table, `contract/applications.ts`.
+ */
+export const APPLICATION_NAMES = Object.fromEntries(
+  Object.entries(APPLICATIONS).map(([code, application]) => [code, application.name]),
+) as Readonly<Record<ApplicationCode, string>>;
 
 /** Built-in roles keep their English names in the database and are shown translated by their code (decision 035 §2). */
 export const BUILT_IN_ROLE_LABELS: Readonly<Record<BuiltInRoleCode, MessageDescriptor>> = {

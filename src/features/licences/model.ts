@@ -172,7 +172,7 @@ interface CsvOptions {
 const CSV_HEADERS = {
   manager: msg`Manager`,
   date: msg`Date`,
-  type: msg`License type`,
+  type: msg`Licence type`,
   change: msg`Change`,
   total: msg`New total`,
   user: msg`User`,

@@ -129,7 +129,7 @@ export function LicenceHistoryRail({
   return (
     <aside className="licence-history" aria-labelledby="licence-history-title">
       <h2 id="licence-history-title" className="licence-history__title" tabIndex={-1} ref={titleRef}>
-        <Trans>{accountName} license history</Trans>
+        <Trans>{accountName} licence history</Trans>
       </h2>
       <Button variant="secondary" busy={downloading} onClick={() => void download()}>
         <Trans>Download CSV</Trans>

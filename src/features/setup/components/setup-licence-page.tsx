@@ -20,7 +20,7 @@ export function SetupLicencePage() {
   });
 
   return (
-    <PublicLayout title={<Trans>Set up the license</Trans>} wide>
+    <PublicLayout title={<Trans>Set up the licence</Trans>} wide>
       <p>
         <Trans>
           Paste the license text you received from your vendor. It decides which applications and how many
@@ -30,7 +30,7 @@ export function SetupLicencePage() {
       <Form form={form} className="form">
         {/* Named as the request names it (`{ body }`), so the server's field errors land here. */}
         <TextAreaField
-          label={t`License text`}
+          label={t`Licence text`}
           {...form.field('body')}
           spellCheck={false}
           autoCapitalize="none"

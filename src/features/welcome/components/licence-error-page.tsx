@@ -5,16 +5,16 @@ import { NextStepsPage } from './next-steps-page.tsx';
 export function LicenceErrorPage() {
   return (
     <NextStepsPage
-      title={<Trans>The license has expired</Trans>}
+      title={<Trans>The licence has expired</Trans>}
       explanation={
         <Trans>
           The platform's license is no longer valid, so the console cannot be used until it is renewed.
         </Trans>
       }
       steps={[
-        { id: 'renew', text: <Trans>Contact your vendor to obtain a renewed license text.</Trans> },
+        { id: 'renew', text: <Trans>Contact your vendor to obtain a renewed licence text.</Trans> },
         { id: 'install', text: <Trans>Give it to a system administrator of the platform to install.</Trans> },
-        { id: 'sign-in', text: <Trans>Sign in again once the new license is installed.</Trans> },
+        { id: 'sign-in', text: <Trans>Sign in again once the new licence is installed.</Trans> },
       ]}
     />
   );

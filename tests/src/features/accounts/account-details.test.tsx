@@ -188,7 +188,7 @@ describe('account details', () => {
             id: 'app-1',
             name: 'ca',
             app_code: 'ca_manager',
-            app_name: 'CA Manager',
+            app_name: 'Private CA',
             context: 'ca',
             permissions: [],
             features: [
@@ -245,7 +245,7 @@ describe('account details', () => {
     const oauth = screen.getByRole('region', { name: 'OAuth integrations' });
     expect(within(oauth).getByText('client-77')).toBeTruthy();
     expect(screen.queryByRole('region', { name: 'Document-signing clients' })).toBeNull();
-    expect(screen.getByRole('heading', { name: 'Example Corp license history' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Example Corp licence history' })).toBeTruthy();
     expect(await screen.findByText('No licence changes recorded for this account yet.')).toBeTruthy();
   });
 

@@ -54,7 +54,7 @@ function dsmLicence(overrides: Partial<AccountLicence> = {}): AccountLicence {
 
 const caLicence: AccountLicence = {
   id: 'ca_manager',
-  title: 'CA Manager',
+  title: 'Private CA',
   canEdit: false,
   visible: true,
   version: 1,
@@ -147,7 +147,7 @@ describe('the licences section', () => {
       .map((row) => row.textContent);
     expect(rows).toContain('Document signatures405010');
     expect(rows).toContain('CertificatesUnlimitedUnlimited7');
-    const ca = within(region).getByRole('article', { name: 'CA Manager' });
+    const ca = within(region).getByRole('article', { name: 'Private CA' });
     expect(within(ca).queryByRole('button', { name: /Edit/ })).toBeNull();
     expect(within(region).getByRole('button', { name: 'View history' })).toBeTruthy();
     // The chart is drawn for assistive technology as a table too.
@@ -256,10 +256,10 @@ describe('the licences section', () => {
     const region = await licencesRegion();
     expect(
       within(region).getByText(
-        'Not allocated to this account, and Partner Ltd has none left to give: Device Manager.',
+        'Not allocated to this account, and Partner Ltd has none left to give: IoT Device Manager.',
       ),
     ).toBeTruthy();
-    expect(within(region).queryByRole('article', { name: 'Device Manager' })).toBeNull();
+    expect(within(region).queryByRole('article', { name: 'IoT Device Manager' })).toBeNull();
   });
 
   it('asks to confirm a reset below the use and sends the confirmation with it', async () => {
@@ -318,7 +318,7 @@ describe('the licence history rail', () => {
   it('shows the latest changes by day with the actor the server gives, and the whole history on request', async () => {
     licencesApi();
     renderApp(DETAILS_PATH);
-    const rail = await screen.findByRole('complementary', { name: 'Example Corp license history' });
+    const rail = await screen.findByRole('complementary', { name: 'Example Corp licence history' });
     expect(await within(rail).findByRole('heading', { name: '2026-11-21' })).toBeTruthy();
     expect(within(rail).getByRole('heading', { name: '2026-11-20' })).toBeTruthy();
     expect(within(rail).getByText('by Ada Admin')).toBeTruthy();
@@ -334,7 +334,7 @@ describe('the licence history rail', () => {
     });
     const user = userEvent.setup();
     await user.click(within(await licencesRegion()).getByRole('button', { name: 'View history' }));
-    await waitFor(() => expect(document.activeElement?.textContent).toBe('Example Corp license history'));
+    await waitFor(() => expect(document.activeElement?.textContent).toBe('Example Corp licence history'));
     expect(within(rail).getByRole('button', { name: 'Show the latest changes only' })).toBeTruthy();
   });
 
@@ -353,12 +353,12 @@ describe('the licence history rail', () => {
     });
     licencesApi();
     renderApp(DETAILS_PATH);
-    const rail = await screen.findByRole('complementary', { name: 'Example Corp license history' });
+    const rail = await screen.findByRole('complementary', { name: 'Example Corp licence history' });
     await userEvent.setup().click(within(rail).getByRole('button', { name: 'Download CSV' }));
     await waitFor(() => expect(blobs).toHaveLength(1));
     const text = await (blobs[0] as Blob).text();
     const lines = text.replace('\uFEFF', '').split('\r\n');
-    expect(lines[0]).toBe('Manager,Date,License type,Change,New total,User');
+    expect(lines[0]).toBe('Manager,Date,Licence type,Change,New total,User');
     expect(lines[1]).toMatch(/^Document Signing Manager,2026-11-20 \d\d:00,Document signatures,\+55,55,$/);
     expect(lines[2]).toMatch(/,-5,50,Ada Admin$/);
     expect(names[0]).toMatch(/^Example Corp_\d{4}-\d\d-\d\d\.csv$/);

@@ -222,15 +222,15 @@ describe('the history', () => {
     const options = { i18n, dateFormat: 'YYYY/MM/DD', timeZone: 'Europe/Berlin' };
     expect(historyCsv(items, { ...options, withUser: true })).toBe(
       [
-        'Manager,Date,License type,Change,New total,User',
+        'Manager,Date,Licence type,Change,New total,User',
         'Document Signing Manager,2026/11/20 10:30,Document signatures,+25,75,Ada Admin',
         "Document Signing Manager,2026/11/22 00:15,Document signatures,-5,70,'=cmd|calc",
-        'CA Manager,2026/11/20 10:30,Certificates,0,Unlimited,',
+        'Private CA,2026/11/20 10:30,Certificates,0,Unlimited,',
         '',
       ].join('\r\n'),
     );
     expect(historyCsv(items.slice(0, 1), { ...options, withUser: false })).toBe(
-      'Manager,Date,License type,Change,New total\r\nDocument Signing Manager,2026/11/20 10:30,Document signatures,+25,75\r\n',
+      'Manager,Date,Licence type,Change,New total\r\nDocument Signing Manager,2026/11/20 10:30,Document signatures,+25,75\r\n',
     );
   });
 

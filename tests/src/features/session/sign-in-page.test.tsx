@@ -40,7 +40,7 @@ describe('sign-in page', () => {
       'GET /account/ui-api/v1/license/status': () => json({ status: 'NOT_FOUND', redirect_url: null }),
     });
     renderApp(loginPath({ return_path: '/account/accounts' }));
-    expect(await screen.findByRole('heading', { name: 'Set up the license' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Set up the licence' })).toBeTruthy();
   });
 
   it('shows the form at once where the platform was seen set up, and leaves if the answer says otherwise', async () => {
