@@ -13,6 +13,7 @@ import { openDatabase } from './db/connection.ts';
 import { migrateToLatest } from './db/migrator.ts';
 import { trustProxyWarning } from './http/trusted-proxies.ts';
 import { loadServerCatalogs } from './i18n/catalog.ts';
+import { licenceCommand } from './licence/first-start.ts';
 import { findCurrentLicence } from './licence/store.ts';
 import { createMailDispatcher } from './mail/dispatcher.ts';
 import { createMailTransport } from './mail/transport.ts';
@@ -91,7 +92,7 @@ export async function startServer(env: NodeJS.ProcessEnv = process.env): Promise
   checkpoints.start();
   if ((await findCurrentLicence(database.db)) === undefined) {
     console.info(
-      `No licence is installed. Create one with:\n  npm run --silent licence -- --days 365 --data-dir ${JSON.stringify(config.dataDir)} > licence.txt\nthen paste it at ${url}${SETUP_LICENCE_PATH}`,
+      `No licence is installed. Create one with:\n  ${licenceCommand(config.dataDir)}\nthen paste it at ${url}${SETUP_LICENCE_PATH}`,
     );
   }
 

@@ -25,7 +25,7 @@ const USAGE = `Issues a signed licence for this installation and prints it on st
 
 The vendor key pair (${VENDOR_PRIVATE_KEY_FILE} and its .pub.pem) is created in the data directory
 when absent; a server using that directory trusts it. Use --silent so npm's banner does not end up
-in the file: npm run --silent licence -- --days 365 > licence.txt`;
+in the file: npm run --silent licence -- --days 365 --data-dir data > data/licence.txt`;
 
 function licenceTypeNames(): string {
   return ALL_LICENCE_TYPES.map((type) => `${type.app}.${type.id}`).join(', ');
