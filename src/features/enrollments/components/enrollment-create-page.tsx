@@ -14,6 +14,7 @@ import { Form } from '../../../components/ui/form.tsx';
 import { accountChoicesQueryOptions } from '../../../lib/account-choices.ts';
 import { useActiveAccountId, useProfile } from '../../../lib/current-user.ts';
 import { type FieldCodes, type FormValues, useForm } from '../../../lib/form/use-form.ts';
+import { usePermissionFlags } from '../../../lib/permissions.tsx';
 import { useCreateEnrollment } from '../mutations.ts';
 import { accountProfilesQueryOptions, enrollablePeopleQueryOptions } from '../queries.ts';
 import { SEAT_KIND_LABELS } from './enrollment-labels.tsx';
@@ -217,6 +218,8 @@ function PersonField({
 function ProfileField({ accountId, field }: { accountId: string; field: FieldProps }) {
   const { t } = useLingui();
   const profiles = useQuery(accountProfilesQueryOptions(accountId));
+  // The next step is offered to whoever may take it; the create page's own gate says the same.
+  const canCreateProfile = usePermissionFlags().canManageProfile;
   if (profiles.isError) {
     return (
       <p role="alert">
@@ -232,19 +235,25 @@ function ProfileField({ accountId, field }: { accountId: string; field: FieldPro
     );
   }
   const only = profiles.data.items.length === 1 ? profiles.data.items[0]?.id : undefined;
+  const noProfiles = profiles.data.total === 0;
   return (
-    <SelectField
-      label={t`Certificate profile`}
-      {...field}
-      defaultValue={only ?? ''}
-      options={[
-        { value: '', label: t`Choose a profile` },
-        ...profiles.data.items.map((profile) => ({ value: profile.id, label: profile.name })),
-      ]}
-      description={
-        profiles.data.total === 0 ? t`This account has no certificate profiles: create one first.` : undefined
-      }
-      required
-    />
+    <>
+      <SelectField
+        label={t`Certificate profile`}
+        {...field}
+        defaultValue={only ?? ''}
+        options={[
+          { value: '', label: t`Choose a profile` },
+          ...profiles.data.items.map((profile) => ({ value: profile.id, label: profile.name })),
+        ]}
+        description={noProfiles ? t`This account has no certificate profiles: create one first.` : undefined}
+        required
+      />
+      {noProfiles && canCreateProfile ? (
+        <Link to="/ca/profiles/create">
+          <Trans>Create a certificate profile</Trans>
+        </Link>
+      ) : null}
+    </>
   );
 }

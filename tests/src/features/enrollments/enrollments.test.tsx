@@ -216,6 +216,27 @@ describe('New enrollment', () => {
     expect(form.getAllByLabelText(/^Certificate profile/)).toHaveLength(1);
   });
 
+  it('leads to a new certificate profile when the account has none, for those who may make one', async () => {
+    const noProfiles = { [`GET ${V1}/account/${ACCOUNT_ID}/profile`]: () => json({ items: [], total: 0 }) };
+    enrollmentsApi({ handlers: noProfiles });
+    const view = renderApp(`/account/ca/enrollments/create?account=${ACCOUNT_ID}`);
+    const link = await screen.findByRole('link', { name: 'Create a certificate profile' });
+    expect(link.getAttribute('href')).toBe('/account/ca/profiles/create');
+    view.unmount();
+
+    enrollmentsApi({
+      handlers: noProfiles,
+      permissions: BUILT_IN_ROLES.account_administrator.permissions.filter(
+        (permission) => permission !== 'MANAGE_PROFILE',
+      ),
+    });
+    renderApp(`/account/ca/enrollments/create?account=${ACCOUNT_ID}`);
+    expect(
+      await screen.findByText('This account has no certificate profiles: create one first.'),
+    ).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Create a certificate profile' })).toBeNull();
+  });
+
   it('starts with the person and account the address names', async () => {
     enrollmentsApi();
     renderApp(`/account/ca/enrollments/create?account=${ACCOUNT_ID}&user=${PERSON_ID}`);
