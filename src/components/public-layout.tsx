@@ -1,5 +1,6 @@
 import { Trans } from '@lingui/react/macro';
-import type { ReactNode } from 'react';
+import { type ReactNode, useRef } from 'react';
+import { useDocumentTitle } from '../lib/document-title.ts';
 
 interface PublicLayoutProps {
   title: ReactNode;
@@ -12,6 +13,8 @@ interface PublicLayoutProps {
 
 /** Frame of the pages used without a session: sign-in, setup, welcome and the error pages. */
 export function PublicLayout({ title, subtitle, children, footer, wide = false }: PublicLayoutProps) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useDocumentTitle(heading);
   return (
     <div className="public">
       <header className="public__brand">
@@ -21,7 +24,9 @@ export function PublicLayout({ title, subtitle, children, footer, wide = false }
         </span>
       </header>
       <main className={wide ? 'public__card public__card--wide' : 'public__card'} id="main-content">
-        <h1 className="public__title">{title}</h1>
+        <h1 className="public__title" ref={heading}>
+          {title}
+        </h1>
         {subtitle ? <p className="public__subtitle">{subtitle}</p> : null}
         {children}
       </main>

@@ -1,5 +1,6 @@
 import { Trans } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
+import { PageTitle } from './page-title.tsx';
 
 interface SectionPlaceholderProps {
   title: ReactNode;
@@ -9,9 +10,7 @@ interface SectionPlaceholderProps {
 export function SectionPlaceholder({ title }: SectionPlaceholderProps) {
   return (
     <section className="page" aria-labelledby="page-title">
-      <h1 id="page-title" className="page__title">
-        {title}
-      </h1>
+      <PageTitle>{title}</PageTitle>
       <div className="empty-state" role="status">
         <p>
           <Trans>This section is not available yet.</Trans>

@@ -6,6 +6,7 @@ import { apiPaths } from '../../../../contract/paths.ts';
 import type { Tenant } from '../../../../contract/schemas/tenants.ts';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
+import { PageTitle } from '../../../components/page-title.tsx';
 import { PendingSyncBadge } from '../../../components/pending-sync-badge.tsx';
 import { Accordion, type AccordionSection, accordionTriggerId } from '../../../components/ui/accordion.tsx';
 import { Alert } from '../../../components/ui/alert.tsx';
@@ -142,10 +143,10 @@ export function AccountDetailsPage({
 
   return (
     <section className="page account-details" aria-labelledby="page-title">
-      <h1 id="page-title" className="page__title" tabIndex={-1} ref={headingRef}>
+      <PageTitle tabIndex={-1} ref={headingRef}>
         <Trans>Account: {displayName}</Trans>
         <PendingSyncBadge entries={pending} />
-      </h1>
+      </PageTitle>
       <CachedDataNotice updatedAt={dataUpdatedAt} />
       {unlinked ? (
         <div ref={bannerRef} tabIndex={-1} className="account-details__banner">

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { FRIENDLY_IDENTIFIER_MAX_LENGTH } from '../../../../contract/schemas/tenants.ts';
 import { isCalendarDate, servicePeriodIssue } from '../../../../contract/validation.ts';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
+import { PageTitle } from '../../../components/page-title.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { SelectField, TextField } from '../../../components/ui/field.tsx';
 import { Form } from '../../../components/ui/form.tsx';
@@ -151,9 +152,7 @@ export function AccountFormFrame({
 }: AccountFormFrameProps) {
   return (
     <section className="page account-form-page" aria-labelledby="page-title">
-      <h1 id="page-title" className="page__title">
-        {title}
-      </h1>
+      <PageTitle>{title}</PageTitle>
       {notices}
       <Form form={form} className="form account-form" aria-labelledby="page-title" onReload={onReload}>
         {children}

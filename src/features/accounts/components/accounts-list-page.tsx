@@ -8,6 +8,7 @@ import type { SortOrder, TenantSortColumn } from '../../../../contract/sort-colu
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { ExportButton } from '../../../components/list/export-button.tsx';
 import { usePageInRange } from '../../../components/list/use-page-in-range.ts';
+import { PageTitle } from '../../../components/page-title.tsx';
 import { useProfile } from '../../../lib/current-user.ts';
 import { useFeatureFlags } from '../../../lib/feature-flags.ts';
 import {
@@ -80,9 +81,9 @@ function AccountsList({
   return (
     <section className="page accounts-list" aria-labelledby="page-title">
       <div className="list-heading">
-        <h1 id="page-title" className="page__title">
+        <PageTitle>
           <Trans>Accounts</Trans>
-        </h1>
+        </PageTitle>
         <div className="list-heading__actions">
           <ExportButton
             path={apiPaths.tenants.export}

@@ -24,6 +24,7 @@ import {
   auditTime,
 } from './audit-log-labels.tsx';
 import './audit-log.css';
+import { PageTitle } from '../../../components/page-title.tsx';
 
 /**
  * Reporting › Logging › one event: who did what to which object, when, from where and with what
@@ -39,11 +40,11 @@ export function AuditEventPage({ id }: { id: string }) {
   return (
     <section className="page" aria-labelledby="page-title">
       <div className="list-heading">
-        <h1 id="page-title" className="page__title">
+        <PageTitle>
           <Trans>
             {action} at {when}
           </Trans>
-        </h1>
+        </PageTitle>
         <AuditStatusBadge status={event.status} />
       </div>
       <CachedDataNotice updatedAt={query.dataUpdatedAt} />

@@ -39,6 +39,7 @@ import {
 } from './audit-log-labels.tsx';
 import './audit-log.css';
 import { ListCount } from '../../../components/list/list-count.tsx';
+import { PageTitle } from '../../../components/page-title.tsx';
 
 const FILTERS = ['from', 'to', 'action', 'status', 'resource_type', 'user', 'account'] as const;
 const NO_FILTERS: Partial<AuditLogSearch> = {
@@ -69,9 +70,9 @@ export function AuditLogPage({ search }: { search: AuditLogSearch }) {
   return (
     <section className="page" aria-labelledby="page-title">
       <div className="list-heading">
-        <h1 id="page-title" className="page__title">
+        <PageTitle>
           <Trans>Logging</Trans>
-        </h1>
+        </PageTitle>
         <div className="list-heading__actions">
           <ExportButton
             path={apiPaths.auditLog.export}

@@ -1,14 +1,15 @@
 import { Trans } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
 import './audit-log.css';
+import { PageTitle } from '../../../components/page-title.tsx';
 
 /** Reporting: what the section offers, one card a report. */
 export function ReportingPage() {
   return (
     <section className="page" aria-labelledby="page-title">
-      <h1 id="page-title" className="page__title">
+      <PageTitle>
         <Trans>Reporting</Trans>
-      </h1>
+      </PageTitle>
       <ul className="reporting__cards">
         <li className="reporting__card">
           <h2>

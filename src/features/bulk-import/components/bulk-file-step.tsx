@@ -21,7 +21,10 @@ import { bulkAccountQueryOptions, bulkAccountSearchQueryOptions, bulkRolesQueryO
 import type { BulkSearch } from '../search.ts';
 import type { BulkNavigate } from './bulk-user-create-page.tsx';
 
-/** Where a refusal of the whole file points: a column (`file.email`), a line (`file.line.12`) or the file. */
+/**
+ * Where a refusal of the whole file points: a column (`file.email`), a line (`file.line.12`), a
+ * cell (`file.row.3.email`) or the file.
+ */
 function fileProblem(error: unknown, i18n: I18n): string | null {
   if (!(error instanceof ApiError) || error.status !== 400 || !error.field?.startsWith('file')) return null;
   const code = error.code ?? '';
@@ -32,6 +35,10 @@ function fileProblem(error: unknown, i18n: I18n): string | null {
   const where = error.field.slice('file.'.length);
   const line = /^line\.(\d+)$/.exec(where)?.[1];
   if (line !== undefined) return `${sentence} ${i18n._(msg`Line ${line} of the file.`)}`;
+  const [, row, column] = /^row\.(\d+)\.(.+)$/.exec(where) ?? [];
+  if (row !== undefined && column !== undefined) {
+    return `${sentence} ${i18n._(msg`Row ${row}, column ${column}.`)}`;
+  }
   return `${sentence} ${i18n._(msg`Column: ${where}.`)}`;
 }
 

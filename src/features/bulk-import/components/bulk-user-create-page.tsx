@@ -9,6 +9,7 @@ import { BulkCheckStep } from './bulk-check-step.tsx';
 import { BulkFileStep } from './bulk-file-step.tsx';
 import { BulkProgressStep } from './bulk-progress-step.tsx';
 import './bulk-import.css';
+import { PageTitle } from '../../../components/page-title.tsx';
 
 /** Moves the page: a new address (job, invitations, rows filter, page) and the step in the hash. */
 export type BulkNavigate = (search: BulkSearch, step: number, options?: { replace?: boolean }) => void;
@@ -78,9 +79,9 @@ export function BulkUserCreatePage({ search, requestedStep, here, navigate }: Bu
 
   return (
     <section className="page bulk-import" aria-labelledby="page-title">
-      <h1 id="page-title" className="page__title" ref={heading} tabIndex={-1}>
+      <PageTitle ref={heading} tabIndex={-1}>
         <Trans>Bulk create administrators</Trans>
-      </h1>
+      </PageTitle>
       <StepList current={step} />
       {search.job !== undefined && job.isPending ? (
         <p className="list-status" role="status">

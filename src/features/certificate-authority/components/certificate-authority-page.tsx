@@ -12,6 +12,7 @@ import { Temporal } from '../../../lib/temporal.ts';
 import { certificateAuthoritiesQueryOptions } from '../queries.ts';
 import './certificate-authority.css';
 import { DetailsRow } from '../../../components/details-row.tsx';
+import { PageTitle } from '../../../components/page-title.tsx';
 
 export type CaPageKind = 'root' | 'issuing';
 
@@ -24,9 +25,7 @@ export function CertificateAuthorityPage({ kind }: { kind: CaPageKind }) {
   const query = useQuery(certificateAuthoritiesQueryOptions());
   return (
     <section className="page ca-page" aria-labelledby="page-title">
-      <h1 id="page-title" className="page__title">
-        {kind === 'root' ? <Trans>Root CA</Trans> : <Trans>Intermediate CA</Trans>}
-      </h1>
+      <PageTitle>{kind === 'root' ? <Trans>Root CA</Trans> : <Trans>Intermediate CA</Trans>}</PageTitle>
       <CachedDataNotice updatedAt={query.dataUpdatedAt} />
       <QueryStatus
         query={query}

@@ -21,6 +21,7 @@ import {
 } from './profile-labels.ts';
 import './certificate-profiles.css';
 import { DetailsRow } from '../../../components/details-row.tsx';
+import { PageTitle } from '../../../components/page-title.tsx';
 
 /** One certificate profile (`/ca/profiles/{id}`): its policy; Edit and Delete for whoever manages profiles. */
 export function ProfileDetailsPage({ id }: { id: string }) {
@@ -36,9 +37,7 @@ export function ProfileDetailsPage({ id }: { id: string }) {
   const days = policy.validity_days;
   return (
     <section className="page profile-details" aria-labelledby="page-title">
-      <h1 id="page-title" className="page__title">
-        {profile.name}
-      </h1>
+      <PageTitle>{profile.name}</PageTitle>
       <CachedDataNotice updatedAt={query.dataUpdatedAt} />
       {manages ? (
         <p className="profiles__actions">

@@ -39,6 +39,7 @@ import {
   SUBJECT_RULE_LABELS,
 } from './profile-labels.ts';
 import './certificate-profiles.css';
+import { PageTitle } from '../../../components/page-title.tsx';
 
 const IN_USE_MESSAGES = { name: msg`Another profile of this account has this name.` };
 
@@ -103,9 +104,9 @@ export function ProfileCreatePage() {
   }
   return (
     <section className="page" aria-labelledby="page-title">
-      <h1 id="page-title" className="page__title">
+      <PageTitle>
         <Trans>Create certificate profile</Trans>
-      </h1>
+      </PageTitle>
       <Form form={form} className="profile-form">
         {otherAccounts ? (
           <SelectField
@@ -161,9 +162,9 @@ function EditForm({ loaded }: { loaded: CertificateProfile }) {
   });
   return (
     <section className="page" aria-labelledby="page-title">
-      <h1 id="page-title" className="page__title">
+      <PageTitle>
         <Trans>Edit certificate profile: {name}</Trans>
-      </h1>
+      </PageTitle>
       <Form
         form={form}
         className="profile-form"

@@ -27,6 +27,7 @@ import { ProfileDeleteDialog } from './profile-delete-dialog.tsx';
 import { KEY_USAGE_LABELS, keyTypesText } from './profile-labels.ts';
 import './certificate-profiles.css';
 import { ListCount } from '../../../components/list/list-count.tsx';
+import { PageTitle } from '../../../components/page-title.tsx';
 
 /** Certificate authority › Profiles: the profiles of the accounts the viewer reaches, by 20. */
 export function ProfilesListPage({ search }: { search: ProfileListSearch }) {
@@ -48,9 +49,9 @@ export function ProfilesListPage({ search }: { search: ProfileListSearch }) {
   return (
     <section className="page" aria-labelledby="page-title">
       <div className="list-heading">
-        <h1 id="page-title" className="page__title">
+        <PageTitle>
           <Trans>Certificate profiles</Trans>
-        </h1>
+        </PageTitle>
         {manages ? <CreateProfileControl /> : null}
       </div>
       <CachedDataNotice updatedAt={list.dataUpdatedAt} />

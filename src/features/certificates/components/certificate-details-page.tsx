@@ -23,6 +23,7 @@ import { CERTIFICATE_SOURCE_LABELS, REVOCATION_REASON_LABELS } from './certifica
 import { CertificateRevokeDialog } from './certificate-revoke-dialog.tsx';
 import './certificates.css';
 import { DetailsRow } from '../../../components/details-row.tsx';
+import { PageTitle } from '../../../components/page-title.tsx';
 
 /** A moment as `YYYY-MM-DD HH:mm:ss` in the viewer's time zone. */
 function moment(value: string): string {
@@ -97,9 +98,7 @@ export function CertificateDetailsPage({ id }: { id: string }) {
   return (
     <section className="page certificate-details" aria-labelledby="page-title">
       <div className="list-heading">
-        <h1 id="page-title" className="page__title">
-          {certificate.common_name}
-        </h1>
+        <PageTitle>{certificate.common_name}</PageTitle>
         <CertificateStatusBadge status={certificate.status} />
       </div>
       <CachedDataNotice updatedAt={query.dataUpdatedAt} />

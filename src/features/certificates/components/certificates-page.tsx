@@ -34,6 +34,7 @@ import {
 import { certificateListQueryOptions } from '../queries.ts';
 import './certificates.css';
 import { ListCount } from '../../../components/list/list-count.tsx';
+import { PageTitle } from '../../../components/page-title.tsx';
 
 const NO_FILTERS: Partial<CertificateListSearch> = {
   q: undefined,
@@ -64,9 +65,9 @@ export function CertificatesPage({ search }: { search: CertificateListSearch }) 
   return (
     <section className="page" aria-labelledby="page-title">
       <div className="list-heading">
-        <h1 id="page-title" className="page__title">
+        <PageTitle>
           <Trans>Certificates</Trans>
-        </h1>
+        </PageTitle>
         <div className="certificates__actions">
           <ExportButton
             path={apiPaths.certificates.export}

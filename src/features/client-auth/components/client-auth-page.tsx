@@ -27,6 +27,7 @@ import { type CertificateOwner, clientAuthListQueryOptions } from '../queries.ts
 
 import { UploadCertificateForm } from './upload-certificate-form.tsx';
 import './client-auth.css';
+import { PageTitle } from '../../../components/page-title.tsx';
 
 const SOURCE_LABELS: Record<ClientAuthSource, MessageDescriptor> = {
   issued: msg`Generated`,
@@ -61,9 +62,9 @@ export function ClientAuthPage({
   const [uploading, setUploading] = useState(false);
   return (
     <section className="page client-auth" aria-labelledby="page-title">
-      <h1 id="page-title" className="page__title">
+      <PageTitle>
         <Trans>Client certificates of {userName}</Trans>
-      </h1>
+      </PageTitle>
       <p className="client-auth__hint">
         <Trans>
           A client certificate signs its user in without a password once certificate sign-in is on for the

@@ -1,6 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useNavigate } from '@tanstack/react-router';
 import { notify } from '../../../components/notify.ts';
+import { PageTitle } from '../../../components/page-title.tsx';
 import { UploadCertificateForm } from './upload-certificate-form.tsx';
 
 /**
@@ -13,9 +14,9 @@ export function UploadCertificatePage({ userId, userName }: { userId: string; us
   const back = () => void navigate({ to: '/access/administrators/$id/client-auth', params: { id: userId } });
   return (
     <section className="page client-auth" aria-labelledby="page-title">
-      <h1 id="page-title" className="page__title">
+      <PageTitle>
         <Trans>Upload a client certificate for {userName}</Trans>
-      </h1>
+      </PageTitle>
       <UploadCertificateForm
         owner={{ kind: 'person', id: userId }}
         onUploaded={() => {

@@ -15,6 +15,7 @@ import { desktopSystem, detectPlatform } from '../../../lib/platform.ts';
 import { clientToolsQueryOptions } from '../queries.ts';
 import { operatingSystemsFirst } from '../visitor-os.ts';
 import './client-tools.css';
+import { PageTitle } from '../../../components/page-title.tsx';
 
 const OS_LABELS = {
   windows: msg`Windows`,
@@ -45,9 +46,9 @@ function formatSize(bytes: number, locale: string): string {
 export function ClientToolsPage() {
   return (
     <section className="page client-tools" aria-labelledby="page-title">
-      <h1 id="page-title" className="page__title">
+      <PageTitle>
         <Trans>Client tools</Trans>
-      </h1>
+      </PageTitle>
       <TrustAgentPanel installHref={`#${CATALOGUE_ID}`} />
       <ClientToolsCatalogue />
     </section>

@@ -20,6 +20,7 @@ import { accountProfilesQueryOptions, enrollablePeopleQueryOptions } from '../qu
 import { SEAT_KIND_LABELS } from './enrollment-labels.tsx';
 import { EnrollmentLink } from './enrollment-link.tsx';
 import './enrollments.css';
+import { PageTitle } from '../../../components/page-title.tsx';
 
 /** What the address may fill in: the account, and the person to enroll (from their details page). */
 export interface EnrollmentCreatePrefill {
@@ -47,9 +48,9 @@ export function EnrollmentCreatePage({ prefill }: { prefill: EnrollmentCreatePre
     const name = created.enrollment.seat.name;
     return (
       <section className="page" aria-labelledby="page-title">
-        <h1 id="page-title" className="page__title">
+        <PageTitle>
           <Trans>Enrollment for {name} created</Trans>
-        </h1>
+        </PageTitle>
         <EnrollmentLink
           created={created}
           doneLabel={<Trans>Go to the enrollment</Trans>}
@@ -100,9 +101,9 @@ function CreateForm({
 
   return (
     <section className="page" aria-labelledby="page-title">
-      <h1 id="page-title" className="page__title">
+      <PageTitle>
         <Trans>New enrollment</Trans>
-      </h1>
+      </PageTitle>
       <p>
         <Trans>
           The person, or the device's technician, receives a link by e-mail and opens it on the computer that

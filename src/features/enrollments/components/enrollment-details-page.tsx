@@ -24,6 +24,7 @@ import { enrollmentKeys, enrollmentQueryOptions } from '../queries.ts';
 import { EnrollmentStatusBadge, SEAT_KIND_LABELS } from './enrollment-labels.tsx';
 import { EnrollmentLink } from './enrollment-link.tsx';
 import './enrollments.css';
+import { PageTitle } from '../../../components/page-title.tsx';
 
 /** A moment as `YYYY-MM-DD HH:mm:ss` in the viewer's time zone. */
 function moment(value: string): string {
@@ -69,9 +70,9 @@ export function EnrollmentDetailsPage({ id }: { id: string }) {
   return (
     <section className="page enrollment-details" aria-labelledby="page-title">
       <div className="list-heading">
-        <h1 id="page-title" className="page__title">
+        <PageTitle>
           <Trans>Enrollment for {name}</Trans>
-        </h1>
+        </PageTitle>
         <EnrollmentStatusBadge status={enrollment.status} />
       </div>
       <CachedDataNotice updatedAt={query.dataUpdatedAt} />

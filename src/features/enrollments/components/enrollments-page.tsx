@@ -31,6 +31,7 @@ import { enrollmentListQueryOptions } from '../queries.ts';
 import { ENROLLMENT_STATUS_LABELS, EnrollmentStatusBadge, SEAT_KIND_LABELS } from './enrollment-labels.tsx';
 import './enrollments.css';
 import { ListCount } from '../../../components/list/list-count.tsx';
+import { PageTitle } from '../../../components/page-title.tsx';
 
 const NO_FILTERS: Partial<EnrollmentListSearch> = {
   q: undefined,
@@ -69,9 +70,9 @@ export function EnrollmentsPage({ search }: { search: EnrollmentListSearch }) {
   return (
     <section className="page" aria-labelledby="page-title">
       <div className="list-heading">
-        <h1 id="page-title" className="page__title">
+        <PageTitle>
           <Trans>Enrollments</Trans>
-        </h1>
+        </PageTitle>
         {manages ? (
           <div className="enrollments__actions">
             <Link

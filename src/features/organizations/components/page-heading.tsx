@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { PageTitle } from '../../../components/page-title.tsx';
 
 interface PageHeadingProps {
   title: ReactNode;
@@ -13,9 +14,7 @@ export function PageHeading({ title, subtitle, actions }: PageHeadingProps) {
   return (
     <div className="organizations-heading">
       <div>
-        <h1 id="page-title" className="page__title">
-          {title}
-        </h1>
+        <PageTitle>{title}</PageTitle>
         <p className="organizations-subtitle">{subtitle}</p>
       </div>
       {actions ? <div className="organizations-actions">{actions}</div> : null}

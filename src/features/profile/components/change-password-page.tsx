@@ -4,6 +4,7 @@ import { type PasswordChange, passwordChangeSchema } from '../../../../contract/
 import { NewPasswordFields } from '../../../components/new-password-fields.tsx';
 import { notify } from '../../../components/notify.ts';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
+import { PageTitle } from '../../../components/page-title.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { TextField } from '../../../components/ui/field.tsx';
 import { Form } from '../../../components/ui/form.tsx';
@@ -31,9 +32,9 @@ export function ChangePasswordPage() {
   });
   return (
     <section className="page change-password" aria-labelledby="page-title">
-      <h1 id="page-title" className="page__title">
+      <PageTitle>
         <Trans>Change password</Trans>
-      </h1>
+      </PageTitle>
       <p>
         <Trans>Changing your password signs you out on every other device and browser.</Trans>
       </p>

@@ -10,6 +10,7 @@ import { type UserUpdate, userUpdateSchema } from '../../../../contract/schemas/
 import { userNameSchema } from '../../../../contract/validation.ts';
 import { AliasesEditor, aliasesOf, aliasRules } from '../../../components/aliases-editor.tsx';
 import { notify } from '../../../components/notify.ts';
+import { PageTitle } from '../../../components/page-title.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { SelectField, TextField } from '../../../components/ui/field.tsx';
 import { Form } from '../../../components/ui/form.tsx';
@@ -111,9 +112,9 @@ function ProfileEditForm({ loaded }: { loaded: Profile }) {
 
   return (
     <section className="page profile-edit" aria-labelledby="page-title">
-      <h1 id="page-title" className="page__title">
+      <PageTitle>
         <Trans>Edit profile</Trans>
-      </h1>
+      </PageTitle>
       <Form
         form={form}
         className="form"

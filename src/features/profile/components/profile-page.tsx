@@ -8,6 +8,7 @@ import type { AccessScope } from '../../../../contract/permissions.ts';
 import { DefaultApplicationPicker } from '../../../components/default-application-picker.tsx';
 import { notify } from '../../../components/notify.ts';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
+import { PageTitle } from '../../../components/page-title.tsx';
 import { APPLICATION_NAMES } from '../../../components/role-labels.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { fullNameOf, useProfile } from '../../../lib/current-user.ts';
@@ -31,9 +32,7 @@ export function ProfilePage() {
   const aliases = Object.entries(profile.aliases).sort(([a], [b]) => a.localeCompare(b));
   return (
     <section className="page" aria-labelledby="page-title">
-      <h1 id="page-title" className="page__title">
-        {fullNameOf(profile)}
-      </h1>
+      <PageTitle>{fullNameOf(profile)}</PageTitle>
       <p className="form__actions">
         <Link to="/profile/edit" className="button button--primary">
           <Trans>Edit profile</Trans>

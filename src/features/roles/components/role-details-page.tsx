@@ -29,6 +29,7 @@ import { ArchiveRoleDialog } from './archive-role-dialog.tsx';
 import { AssignUsersDialog } from './assign-users-dialog.tsx';
 import { ROLE_STATUS_LABELS, ROLE_TYPE_LABELS, roleTypeOf } from './role-labels.ts';
 import './roles.css';
+import { PageTitle } from '../../../components/page-title.tsx';
 
 /** A role: its fields, its permissions by group, and the users holding it (decision 039 §6). */
 export function RoleDetailsPage({ roleId }: { roleId: string }) {
@@ -40,9 +41,7 @@ export function RoleDetailsPage({ roleId }: { roleId: string }) {
   return (
     <section className="page role-details" aria-labelledby="page-title">
       <div className="list-heading">
-        <h1 id="page-title" className="page__title">
-          {name}
-        </h1>
+        <PageTitle>{name}</PageTitle>
         <div className="list-heading__actions">
           {role.editable ? (
             <NeedsConnection>

@@ -30,6 +30,7 @@ import { initialSelection } from '../permission-model.ts';
 import { isRoleNameUnique, permissionGroupsQueryOptions, roleAccountQueryOptions } from '../queries.ts';
 import { PermissionPicker } from './permission-picker.tsx';
 import './roles.css';
+import { PageTitle } from '../../../components/page-title.tsx';
 
 const NAME_TAKEN = msg`A role with this name already exists for this account and application.`;
 
@@ -327,9 +328,7 @@ function RoleForm({ mode }: { mode: RoleFormMode }) {
 
   return (
     <section className="page role-form-page" aria-labelledby="page-title">
-      <h1 id="page-title" className="page__title">
-        {title}
-      </h1>
+      <PageTitle>{title}</PageTitle>
       <RoleStepList step={step} labels={stepLabels} />
       <Form
         form={form}

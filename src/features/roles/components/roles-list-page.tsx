@@ -38,6 +38,7 @@ import { ArchiveRoleDialog } from './archive-role-dialog.tsx';
 import { ROLE_STATUS_LABELS, ROLE_TYPE_LABELS, roleTypeOf } from './role-labels.ts';
 import './roles.css';
 import { ListCount } from '../../../components/list/list-count.tsx';
+import { PageTitle } from '../../../components/page-title.tsx';
 
 const NO_FILTERS: Partial<RoleListSearch> = {
   q: undefined,
@@ -95,9 +96,9 @@ export function RolesListPage({ search }: { search: RoleListSearch }) {
   return (
     <section className="page" aria-labelledby="page-title">
       <div className="list-heading">
-        <h1 id="page-title" className="page__title">
+        <PageTitle>
           <Trans>User roles</Trans>
-        </h1>
+        </PageTitle>
         <div className="list-heading__actions">
           {manages ? (
             <NeedsConnection>

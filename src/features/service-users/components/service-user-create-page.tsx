@@ -13,6 +13,7 @@ import {
 import { CreatedToken } from '../../../components/created-token.tsx';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
 import { notify } from '../../../components/notify.ts';
+import { PageTitle } from '../../../components/page-title.tsx';
 import { RolePicker } from '../../../components/role-picker.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { SelectField, TextAreaField, TextField } from '../../../components/ui/field.tsx';
@@ -40,9 +41,9 @@ export function ServiceUserCreatePage() {
     const name = created.service_user.name;
     return (
       <section className="page service-user-form" aria-labelledby="page-title">
-        <h1 id="page-title" className="page__title">
+        <PageTitle>
           <Trans>Service user {name} created</Trans>
-        </h1>
+        </PageTitle>
         <CreatedToken
           name={created.api_token.name}
           value={created.api_token.value}
@@ -95,9 +96,9 @@ function CreateForm({ onCreated }: { onCreated: (created: ServiceUserCreated) =>
 
   return (
     <section className="page" aria-labelledby="page-title">
-      <h1 id="page-title" className="page__title">
+      <PageTitle>
         <Trans>Create service user</Trans>
-      </h1>
+      </PageTitle>
       <Form form={form} className="service-user-form" ref={formRef}>
         <TextField
           label={t`Name`}

@@ -6,6 +6,7 @@ import type { ServiceUser } from '../../../../contract/schemas/service-users.ts'
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { DetailsRow } from '../../../components/details-row.tsx';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
+import { PageTitle } from '../../../components/page-title.tsx';
 import { APPLICATION_NAMES, roleDisplayName } from '../../../components/role-labels.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { useProfile } from '../../../lib/current-user.ts';
@@ -50,9 +51,7 @@ export function ServiceUserDetailsPage({
   return (
     <section className="page service-user-details" aria-labelledby="page-title">
       <div className="list-heading">
-        <h1 id="page-title" className="page__title">
-          {serviceUser.name}
-        </h1>
+        <PageTitle>{serviceUser.name}</PageTitle>
         <ServiceUserStatusBadge status={serviceUser.status} />
       </div>
       <CachedDataNotice updatedAt={query.dataUpdatedAt} />

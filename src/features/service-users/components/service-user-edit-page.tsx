@@ -11,6 +11,7 @@ import {
 } from '../../../../contract/schemas/service-users.ts';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
 import { notify } from '../../../components/notify.ts';
+import { PageTitle } from '../../../components/page-title.tsx';
 import { RequirePermissions } from '../../../components/require-permissions.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { TextAreaField, TextField } from '../../../components/ui/field.tsx';
@@ -91,9 +92,9 @@ function EditForm({ loaded, children }: { loaded: ServiceUser; children?: ReactN
   });
   return (
     <section className="page" aria-labelledby="page-title">
-      <h1 id="page-title" className="page__title">
+      <PageTitle>
         <Trans>Edit service user: {name}</Trans>
-      </h1>
+      </PageTitle>
       <Form
         form={form}
         className="service-user-form"

@@ -20,6 +20,7 @@ import { SortableHeader } from '../../../components/list/sortable-header.tsx';
 import { TableFrame } from '../../../components/list/table-frame.tsx';
 import { useListAddress } from '../../../components/list/use-list-address.ts';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
+import { PageTitle } from '../../../components/page-title.tsx';
 import { roleDisplayName } from '../../../components/role-labels.ts';
 import { TruncatedText } from '../../../components/truncated-text.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -73,9 +74,9 @@ export function ServiceUsersPage({ search }: { search: ServiceUserListSearch }) 
   return (
     <section className="page" aria-labelledby="page-title">
       <div className="list-heading">
-        <h1 id="page-title" className="page__title">
+        <PageTitle>
           <Trans>Service users</Trans>
-        </h1>
+        </PageTitle>
         <div className="service-users__actions">
           {manages ? <CreateServiceUserControl rolesFeature={rolesFeature} /> : null}
           <ExportButton

@@ -3,7 +3,13 @@ import { useSuspenseQuery } from '@tanstack/react-query';
 import { Outlet, useLocation } from '@tanstack/react-router';
 import { useEffect, useMemo, useRef } from 'react';
 import { permissionFlagsFrom } from '../../../../contract/permissions.ts';
-import { permissionsQueryOptions, useActiveAccountId, useProfile } from '../../../lib/current-user.ts';
+import {
+  permissionsQueryOptions,
+  switchableAccountsOf,
+  useActiveAccountId,
+  useProfile,
+} from '../../../lib/current-user.ts';
+import { DocumentTitlePlace } from '../../../lib/document-title.ts';
 import { useFeatureFlags } from '../../../lib/feature-flags.ts';
 import { PermissionFlagsProvider } from '../../../lib/permissions.tsx';
 import { navigationItems } from '../navigation.ts';
@@ -46,23 +52,28 @@ export function AppShell() {
   const mainRef = useFocusMainOnNavigation();
   const { t } = useLingui();
 
+  const accountName = switchableAccountsOf(profile).find(
+    (account) => account.id === activeAccountId,
+  )?.display_name;
   return (
-    <PermissionFlagsProvider flags={flags}>
-      {/* A button, not a #fragment link: the URL hash holds the form step on multi-step pages. */}
-      <button type="button" className="skip-link" onClick={() => mainRef.current?.focus()}>
-        <Trans>Skip to content</Trans>
-      </button>
-      <Header profile={profile} activeAccountId={activeAccountId} />
-      <div className="shell">
-        <aside className="shell__sidebar" aria-label={t`Sections`}>
-          <MainNavigation items={items} />
-        </aside>
-        <main id="main-content" className="shell__main" tabIndex={-1} ref={mainRef}>
-          <AccountExpiryBanner profile={profile} />
-          <Breadcrumbs />
-          <Outlet />
-        </main>
-      </div>
-    </PermissionFlagsProvider>
+    <DocumentTitlePlace value={accountName ?? null}>
+      <PermissionFlagsProvider flags={flags}>
+        {/* A button, not a #fragment link: the URL hash holds the form step on multi-step pages. */}
+        <button type="button" className="skip-link" onClick={() => mainRef.current?.focus()}>
+          <Trans>Skip to content</Trans>
+        </button>
+        <Header profile={profile} activeAccountId={activeAccountId} />
+        <div className="shell">
+          <aside className="shell__sidebar" aria-label={t`Sections`}>
+            <MainNavigation items={items} />
+          </aside>
+          <main id="main-content" className="shell__main" tabIndex={-1} ref={mainRef}>
+            <AccountExpiryBanner profile={profile} />
+            <Breadcrumbs />
+            <Outlet />
+          </main>
+        </div>
+      </PermissionFlagsProvider>
+    </DocumentTitlePlace>
   );
 }

@@ -35,6 +35,7 @@ import {
 } from './user-form-fields.tsx';
 import { SCOPE_LABELS } from './user-labels.tsx';
 import './administrator-forms.css';
+import { PageTitle } from '../../../components/page-title.tsx';
 
 /** The wizard's steps and the inputs each holds (decision 039 §4). */
 const STEPS: StepFields = [PERSON_FIELDS, ['primary_account_id', 'account_ids'], ['role_ids'], ['sign_in']];
@@ -207,9 +208,9 @@ function AdministratorCreateForm() {
 
   return (
     <section className="page administrator-form-page" aria-labelledby="page-title">
-      <h1 id="page-title" className="page__title">
+      <PageTitle>
         <Trans>Create administrator</Trans>
-      </h1>
+      </PageTitle>
       <StepList step={step} labels={stepLabels} />
       <Form
         form={form}

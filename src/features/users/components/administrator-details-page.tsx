@@ -9,6 +9,7 @@ import { DefaultApplicationPicker } from '../../../components/default-applicatio
 import { DetailsRow } from '../../../components/details-row.tsx';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
 import { notify } from '../../../components/notify.ts';
+import { PageTitle } from '../../../components/page-title.tsx';
 import { roleDisplayName } from '../../../components/role-labels.ts';
 import { useProfile } from '../../../lib/current-user.ts';
 import { userDate } from '../../../lib/dates.ts';
@@ -56,9 +57,9 @@ export function AdministratorDetailsPage({
   return (
     <section className="page administrator-details" aria-labelledby="page-title">
       <div className="list-heading">
-        <h1 id="page-title" className="page__title">
+        <PageTitle>
           {data.first_name} {data.last_name}
-        </h1>
+        </PageTitle>
         <UserStatusBadge status={data.status} emailVerified={data.email_verified} />
       </div>
       <p className="administrator-details__summary">

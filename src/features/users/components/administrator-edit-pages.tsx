@@ -39,6 +39,7 @@ import {
   useUserNameCheck,
 } from './user-form-fields.tsx';
 import './administrator-forms.css';
+import { PageTitle } from '../../../components/page-title.tsx';
 
 /** Which of the edit pages (decision 039 §3): the person's fields, their access, or both in two steps. */
 export type EditMode = 'fields' | 'access' | 'both';
@@ -215,9 +216,7 @@ function EditForm({ loaded, mode }: { loaded: User; mode: EditMode }) {
 
   return (
     <section className="page administrator-form-page" aria-labelledby="page-title">
-      <h1 id="page-title" className="page__title">
-        {title}
-      </h1>
+      <PageTitle>{title}</PageTitle>
       <Form
         form={form}
         ref={formRef}

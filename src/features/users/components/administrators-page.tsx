@@ -14,6 +14,7 @@ import { ListCount } from '../../../components/list/list-count.tsx';
 import { ListEmpty } from '../../../components/list/list-empty.tsx';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
 import { useListAddress } from '../../../components/list/use-list-address.ts';
+import { PageTitle } from '../../../components/page-title.tsx';
 import { roleDisplayName } from '../../../components/role-labels.ts';
 import { SelectField } from '../../../components/ui/field.tsx';
 import { Pagination } from '../../../components/ui/pagination.tsx';
@@ -82,9 +83,9 @@ export function AdministratorsPage({ search }: { search: UserListSearch }) {
   return (
     <section className="page" aria-labelledby="page-title">
       <div className="list-heading">
-        <h1 id="page-title" className="page__title">
+        <PageTitle>
           <Trans>Administrators</Trans>
-        </h1>
+        </PageTitle>
         <div className="administrator-actions">
           {mayCreateUsers(permissions) ? (
             <Link

@@ -66,6 +66,17 @@ describe('secure layout', () => {
     expect(within(nav).getByRole('link', { name: 'Access' }).getAttribute('href')).toBe('/account/profile');
   });
 
+  it('titles the tab after the page, the account worked in and the product', async () => {
+    signedInApi(profileFixture(), BUILT_IN_ROLES.system_administrator.permissions);
+    const { router } = renderApp('/account/accounts');
+    await screen.findByRole('heading', { name: 'Accounts', level: 1 });
+    await waitFor(() => expect(document.title).toBe('Accounts · System Account — Trust Console'));
+    // A title made of loaded data follows the heading.
+    await router.navigate({ to: '/profile' });
+    await screen.findByRole('heading', { name: 'Ada Lovelace', level: 1 });
+    await waitFor(() => expect(document.title).toBe('Ada Lovelace · System Account — Trust Console'));
+  });
+
   it('shows the 403 page inside the shell for a section the user may not see', async () => {
     signedInApi(profileFixture({ access_scope: 'account' }), ['VIEW_ACCOUNT']);
     renderApp('/account/reporting/logging');
