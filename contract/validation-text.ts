@@ -57,6 +57,7 @@ export const VALIDATION_TEXT: Readonly<Record<ValidationCode, string>> = {
   missingColumn: 'is a required column missing from the header row',
   unknownColumn: 'is a column the file may not have',
   malformedCsv: 'is where the CSV cannot be read (an unclosed quote)',
+  controlCharacter: 'holds a control character (such as NUL) that no name or address may hold',
   wrongCellCount: 'has a number of cells other than the header row',
   duplicateInFile: 'repeats a user name of an earlier row',
   unknownRole: 'names a role that does not exist for this account',

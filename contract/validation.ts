@@ -61,6 +61,7 @@ export const VALIDATION_CODES = [
   'missingColumn',
   'unknownColumn',
   'malformedCsv',
+  'controlCharacter',
   'wrongCellCount',
   'duplicateInFile',
   'unknownRole',

@@ -11,7 +11,7 @@ import { invalidField } from '../http/validate.ts';
 /**
  * Reads the bulk user file (decision 038) with `csv-parse`, not a parser of our own. What makes
  * the whole file unusable is refused here with a 400 naming where (`file`, `file.email`,
- * `file.line.12`), and nothing is stored; what concerns one row is left to the row checks.
+ * `file.line.12`, `file.row.3.email`), and nothing is stored; what concerns one row is left to the row checks.
  */
 
 /** One data row as read: its number (1 for the first), the line it starts on, its cells by column. */
@@ -53,6 +53,12 @@ function separatorOf(text: string): ',' | ';' {
   const count = (character: string) => header.split(character).length - 1;
   return count(';') > count(',') ? ';' : ',';
 }
+
+/**
+ * Control characters other than tab and line breaks: nothing a spreadsheet writes into a name or an
+ * address, and NUL cannot be stored in a PostgreSQL text at all.
+ */
+const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 
 function isColumn(name: string): name is BulkUserCsvColumn {
   return (BULK_USER_CSV_COLUMNS as readonly string[]).includes(name);
@@ -123,6 +129,7 @@ export function parseBulkFile(bytes: Uint8Array): ParsedFile {
     columns.forEach((column, position) => {
       const value = record.record[position];
       if (value === undefined) return;
+      if (CONTROL_CHARACTER.test(value)) refuse(`file.row.${index + 1}.${column}`, 'controlCharacter');
       raw[column] = value;
       cells[column] = value.trim();
     });

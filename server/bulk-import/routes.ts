@@ -79,7 +79,7 @@ export function bulkImportRoutes(deps: AppDeps): Hono<AppEnv> {
     describeOperation({
       tag: 'Bulk user creation',
       summary:
-        'Dry run of a bulk user file: the account first (404 out of reach, 403 without the permission of creating users there), then the default roles (404, 403 permissionNotHeld, 400 roleNotForUser), then the file, refused whole with 400 notUtf8, emptyFile, tooManyRows (over 10,000 rows), missingColumn or unknownColumn (field file.<column>), malformedCsv (field file.line.<n>), 413 above 4 MiB, 415 unless text/csv. Every row is stored valid or invalid with its reasons; the answer is the job.',
+        'Dry run of a bulk user file: the account first (404 out of reach, 403 without the permission of creating users there), then the default roles (404, 403 permissionNotHeld, 400 roleNotForUser), then the file, refused whole with 400 notUtf8, emptyFile, tooManyRows (over 10,000 rows), missingColumn or unknownColumn (field file.<column>), malformedCsv (field file.line.<n>), controlCharacter (field file.row.<n>.<column>), 413 above 4 MiB, 415 unless text/csv. Every row is stored valid or invalid with its reasons; the answer is the job.',
       body: {
         description:
           'The file: a header row naming first_name, last_name, email, user_name and optionally phone, locale, roles (| between role names); comma- or semicolon-separated, UTF-8.',

@@ -58,6 +58,7 @@ const VALIDATION_MESSAGES: Readonly<Record<ValidationCode, MessageDescriptor>> =
   missingColumn: msg`A required column is missing from the header row.`,
   unknownColumn: msg`The header row names a column the file may not have.`,
   malformedCsv: msg`The file cannot be read as CSV: a quote is not closed.`,
+  controlCharacter: msg`A cell holds a control character (such as NUL) that no name or address may hold. Remove it and choose the file again.`,
   wrongCellCount: msg`This row has a different number of cells than the header row.`,
   duplicateInFile: msg`This user name is already used by an earlier row of the file.`,
   unknownRole: msg`This role does not exist for the chosen account.`,

@@ -254,6 +254,18 @@ describe('files refused as a whole, with nothing stored', () => {
       'file.line.3',
       'malformedCsv',
     ],
+    [
+      'a NUL byte in a cell, with its row and column',
+      'first_name,last_name,email,user_name\r\nA,B,a@example.com,a\r\nC,D\u0000,c@example.com,c\r\n',
+      'file.row.2.last_name',
+      'controlCharacter',
+    ],
+    [
+      'an escape character in a quoted cell, with its row and column',
+      'first_name,last_name,email,user_name\r\nA,B,"a\u001b@example.com",a\r\n',
+      'file.row.1.email',
+      'controlCharacter',
+    ],
   ];
   it.each(cases)('refuses %s', async (_name, file, field, code) => {
     const before = await harness.deps.db.selectFrom('bulk_import_jobs').select('id').execute();

@@ -98,6 +98,35 @@ describe('bulk create administrators', () => {
     expect(router.state.location.search).toEqual({});
   });
 
+  it('names the row and the column of a cell that refuses the whole file', async () => {
+    bulkApi(() => jobFixture(), {
+      [`POST ${API}/user/bulk/validate`]: () =>
+        json(
+          {
+            error: {
+              status: 400,
+              message: 'file.row.2.last_name: holds a control character',
+              field: 'file.row.2.last_name',
+              code: 'controlCharacter',
+            },
+          },
+          400,
+        ),
+    });
+    renderApp(PAGE);
+    await screen.findByText('Example Corp');
+    const input = document.querySelector<HTMLInputElement>('input[type="file"]');
+    if (!input) throw new Error('No file input.');
+    await userEvent.upload(input, new File(['first_name\r\n'], 'people.csv', { type: 'text/csv' }));
+    await userEvent.click(await screen.findByRole('checkbox', { name: 'Account administrator' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Check the file' }));
+    expect(
+      await screen.findByText(
+        'A cell holds a control character (such as NUL) that no name or address may hold. Remove it and choose the file again. Row 2, column last_name.',
+      ),
+    ).toBeTruthy();
+  });
+
   it('shows the dry run with every reason by column, filters the invalid rows and starts the job', async () => {
     let job = jobFixture();
     const api = bulkApi(() => job, {
