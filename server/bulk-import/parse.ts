@@ -58,6 +58,7 @@ function separatorOf(text: string): ',' | ';' {
  * Control characters other than tab and line breaks: nothing a spreadsheet writes into a name or an
  * address, and NUL cannot be stored in a PostgreSQL text at all.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is its purpose.
 const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 
 function isColumn(name: string): name is BulkUserCsvColumn {
