@@ -1,4 +1,4 @@
-import { type ComponentPropsWithoutRef, type Ref, useImperativeHandle, useRef } from 'react';
+import { type ComponentPropsWithoutRef, type Ref, useImperativeHandle } from 'react';
 import { useDocumentTitle } from '../lib/document-title.ts';
 
 interface PageTitleProps extends Omit<ComponentPropsWithoutRef<'h1'>, 'id' | 'className'> {
@@ -8,10 +8,9 @@ interface PageTitleProps extends Omit<ComponentPropsWithoutRef<'h1'>, 'id' | 'cl
 
 /** A secure page's heading (`#page-title`, which its region is labelled by), which also titles the tab. */
 export function PageTitle({ ref, children, ...props }: PageTitleProps) {
-  const heading = useRef<HTMLHeadingElement>(null);
+  const heading = useDocumentTitle();
   // The heading is mounted whenever the parent's ref is read: both refs name the same element.
-  useImperativeHandle(ref, () => heading.current as HTMLHeadingElement, []);
-  useDocumentTitle(heading);
+  useImperativeHandle(ref, () => heading.current as HTMLHeadingElement, [heading]);
   return (
     <h1 id="page-title" className="page__title" ref={heading} {...props}>
       {children}

@@ -1,5 +1,5 @@
 import { Trans } from '@lingui/react/macro';
-import { type ReactNode, useRef } from 'react';
+import type { ReactNode } from 'react';
 import { useDocumentTitle } from '../lib/document-title.ts';
 
 interface PublicLayoutProps {
@@ -13,8 +13,7 @@ interface PublicLayoutProps {
 
 /** Frame of the pages used without a session: sign-in, setup, welcome and the error pages. */
 export function PublicLayout({ title, subtitle, children, footer, wide = false }: PublicLayoutProps) {
-  const heading = useRef<HTMLHeadingElement>(null);
-  useDocumentTitle(heading);
+  const heading = useDocumentTitle();
   return (
     <div className="public">
       <header className="public__brand">

@@ -16,6 +16,7 @@ import { ForbiddenPage } from '../../../components/forbidden-page.tsx';
 import { MessagePage } from '../../../components/message-page.tsx';
 import { notify } from '../../../components/notify.ts';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
+import { PageTitle } from '../../../components/page-title.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Form } from '../../../components/ui/form.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
@@ -39,7 +40,6 @@ import {
   useUserNameCheck,
 } from './user-form-fields.tsx';
 import './administrator-forms.css';
-import { PageTitle } from '../../../components/page-title.tsx';
 
 /** Which of the edit pages (decision 039 §3): the person's fields, their access, or both in two steps. */
 export type EditMode = 'fields' | 'access' | 'both';

@@ -71,6 +71,15 @@ function bulkApi(job: () => BulkJob, extra: NonNullable<Parameters<typeof usersA
   });
 }
 
+/** Chooses a file and a default role, then asks the server to check the file. */
+async function chooseFileAndCheck() {
+  const input = document.querySelector<HTMLInputElement>('input[type="file"]');
+  if (!input) throw new Error('No file input.');
+  await userEvent.upload(input, new File(['first_name\r\n'], 'people.csv', { type: 'text/csv' }));
+  await userEvent.click(await screen.findByRole('checkbox', { name: 'Account administrator' }));
+  await userEvent.click(screen.getByRole('button', { name: 'Check the file' }));
+}
+
 describe('bulk create administrators', () => {
   it('checks the chosen file and shows a refusal of the whole file under it', async () => {
     const api = bulkApi(() => jobFixture(), {
@@ -83,11 +92,7 @@ describe('bulk create administrators', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Check the file' }));
     expect(await screen.findByText('Choose a CSV file.')).toBeTruthy();
 
-    const input = document.querySelector<HTMLInputElement>('input[type="file"]');
-    if (!input) throw new Error('No file input.');
-    await userEvent.upload(input, new File(['first_name\r\n'], 'people.csv', { type: 'text/csv' }));
-    await userEvent.click(await screen.findByRole('checkbox', { name: 'Account administrator' }));
-    await userEvent.click(screen.getByRole('button', { name: 'Check the file' }));
+    await chooseFileAndCheck();
     expect(
       await screen.findByText('The file is not UTF-8 text. Save it as "CSV UTF-8" and choose it again.'),
     ).toBeTruthy();
@@ -115,11 +120,7 @@ describe('bulk create administrators', () => {
     });
     renderApp(PAGE);
     await screen.findByText('Example Corp');
-    const input = document.querySelector<HTMLInputElement>('input[type="file"]');
-    if (!input) throw new Error('No file input.');
-    await userEvent.upload(input, new File(['first_name\r\n'], 'people.csv', { type: 'text/csv' }));
-    await userEvent.click(await screen.findByRole('checkbox', { name: 'Account administrator' }));
-    await userEvent.click(screen.getByRole('button', { name: 'Check the file' }));
+    await chooseFileAndCheck();
     expect(
       await screen.findByText(
         'A cell holds a control character (such as NUL) that no name or address may hold. Remove it and choose the file again. Row 2, column last_name.',
