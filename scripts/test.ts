@@ -77,14 +77,68 @@ const concurrentSteps: Step[] = [
 ];
 const stepCount = serialSteps.length + concurrentSteps.length;
 
-/** Passed and failed tests in a runner's JSON report, or null when it wrote none. */
-function testCounts<Report>(file: string, read: (report: Report) => [number, number]): string | null {
+interface Outcome {
+  passed: number;
+  /** "file › test" of each failed test, so that the run's last lines name what broke. */
+  failures: string[];
+}
+
+/** What a runner's JSON report says, or null when it wrote none. */
+function outcome<Report>(file: string, read: (report: Report) => Outcome): Outcome | null {
   try {
-    const [passed, failed] = read(JSON.parse(readFileSync(file, 'utf8')) as Report);
-    return `${passed} passed, ${failed} failed`;
+    return read(JSON.parse(readFileSync(file, 'utf8')) as Report);
   } catch {
     return null;
   }
+}
+
+interface VitestReport {
+  numPassedTests: number;
+  testResults: { name: string; assertionResults: { fullName: string; status: string }[] }[];
+}
+
+function vitestOutcome(report: VitestReport): Outcome {
+  return {
+    passed: report.numPassedTests,
+    failures: report.testResults.flatMap((file) =>
+      file.assertionResults
+        .filter((test) => test.status === 'failed')
+        .map((test) => `${path.relative(process.cwd(), file.name)} › ${test.fullName}`),
+    ),
+  };
+}
+
+interface PlaywrightSuite {
+  title: string;
+  file: string;
+  specs?: { title: string; ok: boolean }[];
+  suites?: PlaywrightSuite[];
+}
+
+function playwrightFailures(suite: PlaywrightSuite, titles: string[]): string[] {
+  const inside = suite.title && suite.title !== suite.file ? [...titles, suite.title] : titles;
+  return [
+    ...(suite.specs ?? [])
+      .filter((spec) => !spec.ok)
+      .map((spec) => `${suite.file} › ${[...inside, spec.title].join(' › ')}`),
+    ...(suite.suites ?? []).flatMap((child) => playwrightFailures(child, inside)),
+  ];
+}
+
+function playwrightOutcome(report: {
+  stats: { expected: number; flaky: number };
+  suites: PlaywrightSuite[];
+}): Outcome {
+  return {
+    passed: report.stats.expected + report.stats.flaky,
+    failures: report.suites.flatMap((suite) => playwrightFailures(suite, [])),
+  };
+}
+
+function printOutcome(name: string, result: Outcome | null): void {
+  if (!result) return;
+  console.info(`${name}: ${result.passed} passed, ${result.failures.length} failed`);
+  for (const failure of result.failures) console.info(`  ✘ ${failure}`);
 }
 
 /** Runs a step; resolves with whether it passed, having said so. */
@@ -142,20 +196,10 @@ if (failed === 0) {
   failed += outcomes.filter((outcome) => !outcome).length;
 }
 
-const unit = vitestReports.map((report) =>
-  testCounts<{ numPassedTests: number; numFailedTests: number }>(
-    path.join(reports, `${report}.json`),
-    (counts) => [counts.numPassedTests, counts.numFailedTests],
-  ),
-);
-const browser = testCounts<{ stats: { expected: number; flaky: number; unexpected: number } }>(
-  playwrightReport,
-  ({ stats }) => [stats.expected + stats.flaky, stats.unexpected],
-);
+const unit = vitestReports.map((report) => outcome(path.join(reports, `${report}.json`), vitestOutcome));
+const browser = outcome(playwrightReport, playwrightOutcome);
 rmSync(reports, { recursive: true, force: true });
-vitestReports.forEach((report, index) => {
-  if (unit[index]) console.info(`${report}: ${unit[index]}`);
-});
-if (browser) console.info(`playwright: ${browser}`);
+for (const [index, report] of vitestReports.entries()) printOutcome(report, unit[index] ?? null);
+printOutcome('playwright', browser);
 console.info(`${passed} passed, ${failed} failed (of ${stepCount} steps)`);
 process.exitCode = failed > 0 ? 1 : 0;
