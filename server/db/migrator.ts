@@ -22,6 +22,7 @@ import * as accountNameSearch from './migrations/20261229T0900-account-name-sear
 import * as principalChangeNotifications from './migrations/20261229T1000-principal-change-notifications.ts';
 import * as enrollmentClientAuth from './migrations/20261230T0900-enrollment-client-auth.ts';
 import * as enrollmentClientAuthMail from './migrations/20261231T0900-enrollment-client-auth-mail.ts';
+import * as refreshTokenReuseInterval from './migrations/20270101T0900-refresh-token-reuse-interval.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -51,6 +52,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261229T1000-principal-change-notifications': principalChangeNotifications,
   '20261230T0900-enrollment-client-auth': enrollmentClientAuth,
   '20261231T0900-enrollment-client-auth-mail': enrollmentClientAuthMail,
+  '20270101T0900-refresh-token-reuse-interval': refreshTokenReuseInterval,
 };
 
 const staticProvider: MigrationProvider = {

@@ -188,8 +188,15 @@ export interface RefreshTokensTable {
   session_id: string;
   issued_at: Timestamp;
   expires_at: Timestamp;
-  /** Set when the token was exchanged; a second exchange is reuse and revokes the session. */
+  /**
+   * Set when the token was exchanged; a second exchange is reuse and revokes the session, unless it
+   * comes from the same client within the reuse interval (server/identity/sessions.ts).
+   */
   used_at: Timestamp | null;
+  /** SHA-256 (hex) of the address and user agent that exchanged the token. */
+  spent_by: string | null;
+  /** The successor, AES-256-GCM-sealed under a key derived from this token, which is never stored. */
+  successor_sealed: string | null;
 }
 
 /** Failed sign-in counters keyed by `user:<name>`, `ip:<address>` or `pair:<name>|<address>`. */

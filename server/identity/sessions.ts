@@ -1,8 +1,9 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, hkdfSync, randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { ACCESS_SCOPES, type AccessScope } from '../../contract/permissions.ts';
 import type { AppDeps } from '../app-deps.ts';
 import type { Database } from '../db/schema.ts';
+import { SEALING_KEY_LENGTH, seal, unseal } from '../sealed-box.ts';
 import { hashOpaqueToken, isOpaqueToken, newOpaqueToken } from './opaque-tokens.ts';
 
 /**
@@ -41,6 +42,30 @@ export type RefreshOutcome =
   /** The token had been exchanged before: someone holds a copy, so its whole session is now revoked. */
   | { kind: 'reused'; sessionId: string; owner: SessionOwner }
   | { kind: 'rejected' };
+
+/**
+ * How long after a refresh token was spent the same client may present it again and be answered the
+ * same successor (decision 003, "A lost answer is not a theft"): long enough for a retry after an
+ * answer lost on the way, too short for a copy to be worth much.
+ */
+export const REFRESH_REUSE_INTERVAL_MS = 10_000;
+
+/** Who presents a refresh token, as far as the server can tell: its address and user agent. */
+export function refreshClient(ipAddress: string | null, userAgent: string | null): string {
+  return createHash('sha256')
+    .update(`${ipAddress ?? ''}\n${userAgent ?? ''}`)
+    .digest('hex');
+}
+
+/**
+ * The key a spent token's successor is sealed under: derived from the spent token, which the database
+ * never holds (only its SHA-256), so a copy of the database opens no successor.
+ */
+function successorKey(spentToken: string): Uint8Array {
+  return new Uint8Array(
+    hkdfSync('sha256', spentToken, '', 'trust-console refresh-token successor', SEALING_KEY_LENGTH),
+  );
+}
 
 /** Sliding expiry: one refresh lifetime from now, but never past the session's absolute limit. */
 function slidingExpiry({ config }: SessionDeps, now: Date, sessionCreatedAt: Date): Date {
@@ -111,6 +136,7 @@ export async function rotateRefreshToken(
   trx: Transaction<Database>,
   deps: SessionDeps,
   presentedToken: string,
+  client: string,
 ): Promise<RefreshOutcome> {
   if (!isOpaqueToken(presentedToken)) return { kind: 'rejected' };
   const now = deps.now();
@@ -122,6 +148,8 @@ export async function rotateRefreshToken(
       'refresh_tokens.token_hash',
       'refresh_tokens.expires_at as token_expires_at',
       'refresh_tokens.used_at',
+      'refresh_tokens.spent_by',
+      'refresh_tokens.successor_sealed',
       'sessions.id as session_id',
       'sessions.created_at as session_created_at',
       'sessions.expires_at as session_expires_at',
@@ -145,24 +173,21 @@ export async function rotateRefreshToken(
     accessScope: accessScopeOf(row.access_scope),
     primaryAccountId: row.primary_account_id,
   };
+  const live = row.revoked_at === null && row.active && row.session_expires_at.getTime() > now.getTime();
   if (row.used_at !== null) {
+    const again =
+      live &&
+      row.spent_by === client &&
+      now.getTime() - row.used_at.getTime() <= REFRESH_REUSE_INTERVAL_MS &&
+      row.successor_sealed !== null
+        ? await unspentSuccessor(trx, presentedToken, row.session_id, row.successor_sealed)
+        : null;
+    if (again) return { kind: 'rotated', sessionId: row.session_id, owner, refreshToken: again };
     await revokeSession(trx, row.session_id, 'reuse_detected', now);
     return { kind: 'reused', sessionId: row.session_id, owner };
   }
-  if (
-    row.revoked_at !== null ||
-    !row.active ||
-    row.token_expires_at.getTime() <= now.getTime() ||
-    row.session_expires_at.getTime() <= now.getTime()
-  ) {
-    return { kind: 'rejected' };
-  }
+  if (!live || row.token_expires_at.getTime() <= now.getTime()) return { kind: 'rejected' };
 
-  await trx
-    .updateTable('refresh_tokens')
-    .set({ used_at: now })
-    .where('token_hash', '=', row.token_hash)
-    .execute();
   const expiresAt = slidingExpiry(deps, now, row.session_created_at);
   await trx
     .updateTable('sessions')
@@ -170,7 +195,48 @@ export async function rotateRefreshToken(
     .where('id', '=', row.session_id)
     .execute();
   const refreshToken = await insertRefreshToken(trx, row.session_id, now, expiresAt);
+  // Only the newest spent token can be answered again: older ones' successors are spent already.
+  await trx
+    .updateTable('refresh_tokens')
+    .set({ successor_sealed: null })
+    .where('session_id', '=', row.session_id)
+    .where('successor_sealed', 'is not', null)
+    .execute();
+  await trx
+    .updateTable('refresh_tokens')
+    .set({
+      used_at: now,
+      spent_by: client,
+      successor_sealed: Buffer.from(
+        seal(successorKey(presentedToken), row.session_id, Buffer.from(refreshToken.token, 'utf8')),
+      ).toString('base64url'),
+    })
+    .where('token_hash', '=', row.token_hash)
+    .execute();
   return { kind: 'rotated', sessionId: row.session_id, owner, refreshToken };
+}
+
+/**
+ * The successor sealed in a spent token, while that successor is itself unspent and unexpired: the
+ * answer the client lost. Null otherwise, which makes the presentation reuse.
+ */
+async function unspentSuccessor(
+  trx: Transaction<Database>,
+  spentToken: string,
+  sessionId: string,
+  sealed: string,
+): Promise<IssuedRefreshToken | null> {
+  const opened = unseal(successorKey(spentToken), sessionId, Buffer.from(sealed, 'base64url'));
+  if (opened === null) return null;
+  const token = Buffer.from(opened).toString('utf8');
+  const successor = await trx
+    .selectFrom('refresh_tokens')
+    .select(['expires_at'])
+    .where('token_hash', '=', hashOpaqueToken(token))
+    .where('session_id', '=', sessionId)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return successor ? { token, expiresAt: successor.expires_at } : null;
 }
 
 /** Ends a session at once; a session already revoked keeps its first reason. */

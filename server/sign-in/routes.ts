@@ -32,6 +32,7 @@ import { requireAuth, requireSession, sessionIdOf } from '../identity/authentica
 import { inPasswordHashingTurn, verifyPassword, warmUpPasswordHashing } from '../identity/passwords.ts';
 import {
   accessScopeOf,
+  refreshClient,
   revokeSession,
   rotateRefreshToken,
   type SessionOwner,
@@ -230,7 +231,7 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
     describeOperation({
       tag: 'Sign-in',
       summary:
-        'Exchanges the refresh token (cookie or body) for a new pair; a reused token ends the session.',
+        'Exchanges the refresh token (cookie or body) for a new pair; a spent token ends the session, unless the same client presents it again within 10 s, which answers the same successor.',
       success: { status: 200, description: 'New tokens', schema: tokenResponseSchema },
       failures: [400, 401],
     }),
@@ -244,8 +245,9 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
         return errorResponse(c, 401, INVALID_REFRESH_TOKEN);
       }
       const ipAddress = clientAddress(c, config);
+      const userAgent = c.req.header('User-Agent') ?? null;
       const outcome = await db.transaction().execute(async (trx) => {
-        const result = await rotateRefreshToken(trx, deps, presented);
+        const result = await rotateRefreshToken(trx, deps, presented, refreshClient(ipAddress, userAgent));
         if (result.kind === 'reused') {
           await recordAuditEvent(trx, {
             action: 'LOGOUT',
@@ -256,7 +258,7 @@ export function identityRoutes(deps: AppDeps): Hono<AppEnv> {
             actorId: result.owner.userId,
             actorName: result.owner.userName,
             ipAddress,
-            userAgent: c.req.header('User-Agent') ?? null,
+            userAgent,
             details: { session_id: result.sessionId, reason: 'reuse_detected' },
             occurredAt: deps.now(),
           });

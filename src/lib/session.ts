@@ -136,12 +136,30 @@ function setSignOutPending(pending: boolean): void {
   }
 }
 
-function exchangeRefreshCookie() {
+/**
+ * How long a renewal that got no answer waits before asking once more. The server may have renewed
+ * and the answer, with the new cookie, been lost on the way; it answers the same client presenting
+ * the old cookie again within seconds with the same successor (decision 003, "A lost answer is not a
+ * theft"), where later it would take the old cookie for a stolen copy and end the session.
+ */
+export const LOST_RENEWAL_RETRY_MS = 1_000;
+
+function requestRenewal() {
   return apiRequest('POST', apiPaths.identity.refresh, {
     body: {},
     schema: tokenResponseSchema,
     sessionCheck: false,
   });
+}
+
+async function exchangeRefreshCookie() {
+  try {
+    return await requestRenewal();
+  } catch (error) {
+    if (outcomeOf(error) !== 'unreachable' || globalThis.navigator?.onLine === false) throw error;
+    await new Promise((resolve) => setTimeout(resolve, LOST_RENEWAL_RETRY_MS));
+    return requestRenewal();
+  }
 }
 
 function exchangeInTurn() {

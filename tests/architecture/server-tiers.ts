@@ -14,7 +14,7 @@ import type { ImportEdge } from './import-graph.ts';
  * `AppEnv`, the dependencies on `AppDeps`) are declared where they are made and read everywhere.
  */
 export const PLATFORM_FLOORS: readonly (readonly string[])[] = [
-  ['server/dates.ts', 'server/i18n', 'server/polling-loop.ts', 'server/app-deps.ts'],
+  ['server/dates.ts', 'server/i18n', 'server/polling-loop.ts', 'server/sealed-box.ts', 'server/app-deps.ts'],
   ['server/http'],
   // Above HTTP: reading TRUST_PROXY takes the proxy-address parser (decision 031).
   ['server/config.ts'],

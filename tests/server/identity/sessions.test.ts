@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hashOpaqueToken } from '../../../server/identity/opaque-tokens.ts';
 import {
+  REFRESH_REUSE_INTERVAL_MS,
   type RefreshOutcome,
+  refreshClient,
   revokeUserSessions,
   rotateRefreshToken,
   startSession,
@@ -35,8 +37,17 @@ describe('sessions and refresh-token rotation', () => {
     });
   }
 
-  function rotate(token: string): Promise<RefreshOutcome> {
-    return harness.deps.db.transaction().execute((trx) => rotateRefreshToken(trx, harness.deps, token));
+  const CLIENT = refreshClient('192.0.2.1', 'test');
+
+  function rotate(token: string, client = CLIENT): Promise<RefreshOutcome> {
+    return harness.deps.db
+      .transaction()
+      .execute((trx) => rotateRefreshToken(trx, harness.deps, token, client));
+  }
+
+  function rotated(outcome: RefreshOutcome) {
+    if (outcome.kind !== 'rotated') throw new Error(`expected a rotation, got ${outcome.kind}`);
+    return outcome;
   }
 
   function sessionRow(id: string) {
@@ -68,21 +79,71 @@ describe('sessions and refresh-token rotation', () => {
     expect((await rotate(outcome.refreshToken.token)).kind).toBe('rotated');
   });
 
-  it('refuses a reused refresh token and revokes its session', async () => {
+  it('refuses a refresh token reused by another client and revokes its session', async () => {
     const { sessionId, refreshToken } = await begin();
-    const first = await rotate(refreshToken.token);
-    expect(first.kind).toBe('rotated');
+    const first = rotated(await rotate(refreshToken.token));
 
-    expect(await rotate(refreshToken.token)).toMatchObject({ kind: 'reused', sessionId });
+    const thief = refreshClient('198.51.100.7', 'test');
+    expect(await rotate(refreshToken.token, thief)).toMatchObject({ kind: 'reused', sessionId });
     expect(await sessionRow(sessionId)).toMatchObject({ revoked_reason: 'reuse_detected' });
     // The thief's copy is dead, and so is the successor the real user holds.
-    if (first.kind === 'rotated') expect((await rotate(first.refreshToken.token)).kind).toBe('rejected');
+    expect((await rotate(first.refreshToken.token)).kind).toBe('rejected');
   });
 
-  it('lets only one of two simultaneous refreshes with the same token win, and treats the other as reuse', async () => {
+  it('answers the same client presenting a spent token within the reuse interval with the same successor', async () => {
+    const { sessionId, refreshToken } = await begin();
+    const first = rotated(await rotate(refreshToken.token));
+
+    now = new Date(now.getTime() + REFRESH_REUSE_INTERVAL_MS);
+    const again = rotated(await rotate(refreshToken.token));
+    expect(again.refreshToken).toEqual(first.refreshToken);
+    expect((await sessionRow(sessionId)).revoked_at).toBeNull();
+
+    // The successor works as usual; once it is spent, the first token's answer is gone.
+    const second = rotated(await rotate(first.refreshToken.token));
+    expect(await rotate(refreshToken.token)).toMatchObject({ kind: 'reused', sessionId });
+    expect((await rotate(second.refreshToken.token)).kind).toBe('rejected');
+  });
+
+  it('treats the same client presenting a spent token after the reuse interval as reuse', async () => {
+    const { sessionId, refreshToken } = await begin();
+    rotated(await rotate(refreshToken.token));
+    now = new Date(now.getTime() + REFRESH_REUSE_INTERVAL_MS + 1);
+    expect(await rotate(refreshToken.token)).toMatchObject({ kind: 'reused', sessionId });
+    expect(await sessionRow(sessionId)).toMatchObject({ revoked_reason: 'reuse_detected' });
+  });
+
+  it("keeps a spent token's successor only sealed under the spent token, and only for the newest one", async () => {
+    const { sessionId, refreshToken } = await begin();
+    const first = rotated(await rotate(refreshToken.token));
+    const second = rotated(await rotate(first.refreshToken.token));
+    const rows = await harness.deps.db
+      .selectFrom('refresh_tokens')
+      .select(['token_hash', 'spent_by', 'successor_sealed'])
+      .where('session_id', '=', sessionId)
+      .execute();
+    const stored = JSON.stringify(rows);
+    for (const token of [refreshToken, first.refreshToken, second.refreshToken]) {
+      expect(stored).not.toContain(token.token);
+      expect(stored).not.toContain(Buffer.from(token.token).toString('base64url'));
+    }
+    const sealed = rows.filter((row) => row.successor_sealed !== null);
+    expect(sealed.map((row) => row.token_hash)).toEqual([hashOpaqueToken(first.refreshToken.token)]);
+    expect(rows.find((row) => row.token_hash === hashOpaqueToken(refreshToken.token))?.spent_by).toBe(CLIENT);
+  });
+
+  it('answers two simultaneous refreshes of one client with one successor, and of two clients with reuse', async () => {
     const { refreshToken } = await begin();
-    const outcomes = await Promise.all([rotate(refreshToken.token), rotate(refreshToken.token)]);
-    expect(outcomes.map((outcome) => outcome.kind).sort()).toEqual(['reused', 'rotated']);
+    const sameClient = await Promise.all([rotate(refreshToken.token), rotate(refreshToken.token)]);
+    const [first, second] = sameClient.map((outcome) => rotated(outcome).refreshToken.token);
+    expect(first).toBe(second);
+
+    const other = await begin();
+    const twoClients = await Promise.all([
+      rotate(other.refreshToken.token),
+      rotate(other.refreshToken.token, refreshClient('198.51.100.7', 'test')),
+    ]);
+    expect(twoClients.map((outcome) => outcome.kind).sort()).toEqual(['reused', 'rotated']);
   });
 
   it('refuses an unknown or malformed token', async () => {

@@ -175,7 +175,23 @@ describe('signing in, refreshing and signing out', () => {
     }
   });
 
-  it('rotates the refresh cookie, and a reused old cookie revokes the whole session at once', async () => {
+  it('answers a lost refresh answer asked again by the same client with the same cookie, the session going on', async () => {
+    const { cookie: first } = await signIn(harness, user);
+    const browser = { 'User-Agent': 'Field laptop', 'X-Forwarded-For': '203.0.113.9' };
+    const renew = (cookie: string) =>
+      sendJson(harness, 'POST', apiPaths.identity.refresh, {}, { cookie, headers: browser });
+    const lost = await renew(first);
+    expect(lost.status).toBe(200);
+    const again = await renew(first);
+    expect(again.status).toBe(200);
+    expect(refreshCookieOf(again)).toBe(refreshCookieOf(lost));
+    const { access_token } = await again.json();
+    expect((await send(harness, 'GET', apiPaths.identity.me, { token: access_token })).status).toBe(200);
+    const next = await renew(refreshCookieOf(again));
+    expect(next.status).toBe(200);
+  });
+
+  it('rotates the refresh cookie, and an old cookie reused from another client revokes the whole session at once', async () => {
     const { cookie: first } = await signIn(harness, user);
     const refreshed = await sendJson(harness, 'POST', apiPaths.identity.refresh, {}, { cookie: first });
     expect(refreshed.status).toBe(200);
@@ -185,7 +201,16 @@ describe('signing in, refreshing and signing out', () => {
     expect(second).not.toBe(first);
     expect((await send(harness, 'GET', apiPaths.identity.me, { token: body.access_token })).status).toBe(200);
 
-    const reused = await sendJson(harness, 'POST', apiPaths.identity.refresh, {}, { cookie: first });
+    const reused = await sendJson(
+      harness,
+      'POST',
+      apiPaths.identity.refresh,
+      {},
+      {
+        cookie: first,
+        headers: { 'X-Forwarded-For': '198.51.100.7' },
+      },
+    );
     expect(reused.status).toBe(401);
     expect(reused.headers.getSetCookie().join('\n')).toMatch(/refresh_token=;.*Max-Age=0/);
 

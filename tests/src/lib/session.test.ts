@@ -1,6 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { getAccessToken } from '../../../src/lib/access-token.ts';
 import {
+  LOST_RENEWAL_RETRY_MS,
   NO_SESSION_HOLDS_MS,
   nextSessionState,
   REFRESH_FLOOR_MS,
@@ -119,6 +120,56 @@ describe('the session state machine', () => {
     expect(session.state).toBe('ending');
     await session.end();
     expect(session.state).toBe('signed-out');
+  });
+
+  it('asks once more after a renewal that got no answer, whose server may have renewed meanwhile', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
+    session.start({ access_token: 'token-1', expires_at: '2999-01-01T00:00:00Z', expires_in: 600 });
+    const asked: number[] = [];
+    mockApi({
+      'POST /imauth/api/v1/refresh': () => {
+        asked.push(asked.length + 1);
+        return asked.length === 1
+          ? Promise.reject(new TypeError('Failed to fetch'))
+          : json(serverTokens(2, { statesLifetime: true }));
+      },
+    });
+    const renewal = session.refresh();
+    await vi.advanceTimersByTimeAsync(LOST_RENEWAL_RETRY_MS - 1);
+    expect(asked).toEqual([1]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await renewal).toBe('renewed');
+    expect(asked).toEqual([1, 2]);
+    expect(getAccessToken()).toBe('token-2');
+  });
+
+  it('asks only once while the browser knows it is offline, and not again after a refusal', async () => {
+    session.start({ access_token: 'token-1', expires_at: '2999-01-01T00:00:00Z', expires_in: 600 });
+    let asked = 0;
+    mockApi({
+      'POST /imauth/api/v1/refresh': () => {
+        asked += 1;
+        return apiError(401, 'No session.');
+      },
+    });
+    expect(await session.refresh()).toBe('refused');
+    expect(asked).toBe(1);
+    const online = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    try {
+      mockApi({
+        'POST /imauth/api/v1/refresh': () => {
+          asked += 1;
+          return Promise.reject(new TypeError('Failed to fetch'));
+        },
+      });
+      expect(await session.refresh()).toBe('unreachable');
+      expect(asked).toBe(2);
+    } finally {
+      online.mockRestore();
+    }
   });
 
   it('tells its watchers of every event once it is applied, a renewal that finds no server again too', async () => {

@@ -2,7 +2,7 @@
 import { onlineManager } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OfflineSupport } from '../../../../src/lib/offline/support.ts';
-import { SessionController } from '../../../../src/lib/session.ts';
+import { LOST_RENEWAL_RETRY_MS, SessionController } from '../../../../src/lib/session.ts';
 import { importSecureSessions } from '../../support.tsx';
 import { plainQueryClient } from './offline-support.ts';
 
@@ -59,7 +59,8 @@ describe('the offline support', () => {
         vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))),
       );
       session.start({ access_token: 'token-1', expires_at: '2999-01-01T00:00:00Z', expires_in: 60 });
-      await vi.advanceTimersByTimeAsync(60_000);
+      // The renewal at the token's end, and the one more try after an answer that never came.
+      await vi.advanceTimersByTimeAsync(60_000 + LOST_RENEWAL_RETRY_MS);
       expect(session.state).toBe('offline');
       // The state still reaches the query library: nothing fetches until the server answers.
       expect(onlineManager.isOnline()).toBe(false);
