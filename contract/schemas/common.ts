@@ -45,6 +45,8 @@ export const API_ERROR_CODES = [
   'lastSystemAdministrator',
   /** 409: the user has no SAML or OIDC user name, or the account no single sign-on method. */
   'noSingleSignOn',
+  /** 409: the user has no two-factor authentication enrolled or locked, so there is nothing to reset. */
+  'noTwoFactor',
   /** 409: a password-reset mail goes to a verified address only. */
   'emailNotVerified',
   /** 409: the user already has a password, so a standard-login invitation has nothing to set. */

@@ -219,16 +219,20 @@ export function userMailRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
     describeOperation({
       tag: 'Users',
       summary:
-        'Unlocks a locked user (unlock mail), else clears the two-factor enrollment (set-up mail); never oneself or a stronger user.',
+        'Unlocks a locked user (unlock mail), else clears the two-factor enrollment (set-up mail); never oneself or a stronger user. 409 noTwoFactor when the user has none to reset.',
       success: { status: 204, description: 'Two-factor reset' },
-      failures: [400, 403, 404, 429],
+      failures: [400, 403, 404, 409, 429],
     }),
     authenticated,
     userParams,
     (c) =>
       sendMail(c, c.req.valid('param').id, 'refused', async (target, trx, now) => {
         const locked = target.mfa_locked_until !== null && target.mfa_locked_until > now;
-        if (!locked && target.mfa_enrolled_at === null) return null;
+        if (!locked && target.mfa_enrolled_at === null) {
+          throw new ApiError(409, 'The user has no two-factor authentication to reset.', {
+            code: 'noTwoFactor',
+          });
+        }
         const field = locked ? 'mfa_locked' : 'mfa_enrolled';
         await trx
           .updateTable('users')

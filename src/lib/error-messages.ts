@@ -66,6 +66,7 @@ const CODE_MESSAGES: Readonly<Record<ApiCode, MessageDescriptor>> = {
   userExceedsYours: msg`This user holds permissions you do not hold, so you cannot change them.`,
   lastSystemAdministrator: msg`The last system administrator keeps this role.`,
   noSingleSignOn: msg`This user cannot sign in with single sign-on: no SAML or OIDC username is set for them.`,
+  noTwoFactor: msg`This user has no two-factor authentication to reset.`,
   emailNotVerified: msg`This user's e-mail address is not verified yet. Resend the verification link first.`,
   hasPassword: msg`This user already signs in with a password.`,
   publicIssuanceDisabled: msg`This account does not issue certificates through enrollment links. Ask your administrator for your certificate.`,

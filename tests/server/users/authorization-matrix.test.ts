@@ -364,7 +364,7 @@ const CHANGE_ENDPOINTS: ChangeEndpoint[] = [
   },
   {
     name: 'DELETE user/{id}/mfa',
-    expected: changeRows('204'),
+    expected: changeRows('409 noTwoFactor'),
     request: (caller, target) =>
       call(harness, 'DELETE', apiPaths.users.mfa(target.userId), { token: caller.token }),
   },

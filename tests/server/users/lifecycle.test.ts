@@ -365,6 +365,12 @@ describe('mail requests', () => {
     expect(
       (await auditOf(id)).map((event) => Object.keys((event.details as { changes: object }).changes)),
     ).toEqual([['mfa_locked'], ['mfa_enrolled']]);
+    // Nothing left to reset: said so, and neither a mail nor an event claims otherwise.
+    const nothing = await call(harness, 'DELETE', apiPaths.users.mfa(id), { token: accountAdmin.token });
+    expect(nothing.status).toBe(409);
+    expect((await errorOf(nothing)).code).toBe('noTwoFactor');
+    expect(await outboxOf(id)).toHaveLength(1);
+    expect(await auditOf(id)).toHaveLength(2);
     const own = await call(harness, 'DELETE', apiPaths.users.mfa(accountAdmin.id), {
       token: accountAdmin.token,
     });

@@ -12,6 +12,7 @@ import {
 import { CreatedToken } from '../../../components/created-token.tsx';
 import { QueryStatus } from '../../../components/list/query-status.tsx';
 import { TableFrame } from '../../../components/list/table-frame.tsx';
+import { notify } from '../../../components/notify.ts';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
@@ -27,6 +28,15 @@ import './api-tokens.css';
 /** The server's today: end dates are calendar days in UTC (decision 018 §2). */
 const utcToday = () => today('UTC').toString();
 
+/** A new token's proposed lifetime (decision 018 §6): a token is meant to be replaced, not kept. */
+const PROPOSED_LIFETIME_DAYS = 90;
+
+/** The end date a new token's form proposes: 90 days on, or the owner's own end date if sooner. */
+function proposedEndDate(ownerEndDate: string | null): string {
+  const proposed = today('UTC').add({ days: PROPOSED_LIFETIME_DAYS }).toString();
+  return ownerEndDate !== null && ownerEndDate < proposed ? ownerEndDate : proposed;
+}
+
 const IN_USE_MESSAGES = { name: msg`You already have an active token with this name.` };
 
 /** An empty date input means no end date. */
@@ -39,12 +49,29 @@ function endDateRule(values: FormValues) {
   return issue ? { end_date: issue } : {};
 }
 
+/** A calendar day of the API (`2026-12-31`) as the signed-in user writes dates. */
+function useCalendarDay(): (value: string) => string {
+  const { i18n } = useLingui();
+  const viewer = useProfile();
+  return (value) => {
+    const date = parseCalendarDate(value);
+    return date ? formatUserDate(date, viewer.date_format, i18n.locale) : value;
+  };
+}
+
 /**
  * API tokens on a details page (decision 039 §4, §5): the signed-in person's own, or a service
  * user's for whoever may change it. The active ones, making one (its value shown once), changing its
  * end date and revoking it.
  */
-export function ApiTokensSection({ owner }: { owner: TokenOwner }) {
+export function ApiTokensSection({
+  owner,
+  ownerEndDate = null,
+}: {
+  owner: TokenOwner;
+  /** A service user's end date, past which none of its tokens may run. */
+  ownerEndDate?: string | null;
+}) {
   const tokens = useQuery(apiTokenListQueryOptions(owner));
   const service = owner.kind === 'service';
   const [creating, setCreating] = useState(false);
@@ -91,7 +118,12 @@ export function ApiTokensSection({ owner }: { owner: TokenOwner }) {
       >
         {({ items }) => <TokenTable tokens={items} onEdit={setEditing} onRevoke={setRevoking} />}
       </QueryStatus>
-      <CreateTokenDialog owner={owner} open={creating} onOpenChange={setCreating} />
+      <CreateTokenDialog
+        owner={owner}
+        proposedEndDate={proposedEndDate(ownerEndDate)}
+        open={creating}
+        onOpenChange={setCreating}
+      />
       <EditEndDateDialog owner={owner} token={editing} onClose={() => setEditing(null)} />
       <RevokeTokenDialog owner={owner} token={revoking} onClose={() => setRevoking(null)} />
     </section>
@@ -109,10 +141,7 @@ function TokenTable({
 }) {
   const { i18n, t } = useLingui();
   const viewer = useProfile();
-  const day = (value: string) => {
-    const date = parseCalendarDate(value);
-    return date ? formatUserDate(date, viewer.date_format, i18n.locale) : value;
-  };
+  const day = useCalendarDay();
   return (
     <TableFrame label={t`API tokens table`}>
       <table className="list-table api-tokens__table">
@@ -193,10 +222,12 @@ function TokenTable({
 
 function CreateTokenDialog({
   owner,
+  proposedEndDate,
   open,
   onOpenChange,
 }: {
   owner: TokenOwner;
+  proposedEndDate: string;
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
@@ -222,6 +253,7 @@ function CreateTokenDialog({
         <CreatedToken name={created.name} value={created.value} onDone={() => changeOpen(false)} />
       ) : (
         <CreateTokenForm
+          proposedEndDate={proposedEndDate}
           onSubmit={async (request) => setCreated(await create.mutateAsync(request))}
           onCancel={() => changeOpen(false)}
         />
@@ -265,9 +297,11 @@ function EndDateAndActions({
 }
 
 function CreateTokenForm({
+  proposedEndDate,
   onSubmit,
   onCancel,
 }: {
+  proposedEndDate: string;
   onSubmit: (request: { name: string; end_date: string | null }) => Promise<void>;
   onCancel: () => void;
 }) {
@@ -283,6 +317,7 @@ function CreateTokenForm({
       <TextField label={t`Name`} {...form.field('name')} required autoComplete="off" maxLength={100} />
       <EndDateAndActions
         field={form.field('end_date')}
+        defaultValue={proposedEndDate}
         submitProps={form.submitProps}
         submitLabel={<Trans>Create</Trans>}
         onCancel={onCancel}
@@ -299,6 +334,8 @@ interface TokenDialogProps {
 }
 
 function EditEndDateDialog({ owner, token, onClose }: TokenDialogProps) {
+  const { t } = useLingui();
+  const day = useCalendarDay();
   const update = useUpdateApiToken(owner);
   const close = () => {
     update.reset();
@@ -317,6 +354,11 @@ function EditEndDateDialog({ owner, token, onClose }: TokenDialogProps) {
           token={token}
           onSubmit={async (request) => {
             await update.mutateAsync({ token, update: request });
+            const endDate = request.end_date === null ? null : day(request.end_date);
+            notify(
+              'success',
+              endDate === null ? t`${name} now has no end date.` : t`${name} now ends on ${endDate}.`,
+            );
             close();
           }}
           onCancel={close}
@@ -354,6 +396,7 @@ function EditEndDateForm({
 }
 
 function RevokeTokenDialog({ owner, token, onClose }: TokenDialogProps) {
+  const { t } = useLingui();
   const revoke = useRevokeApiToken(owner);
   const close = () => {
     revoke.reset();
@@ -380,7 +423,14 @@ function RevokeTokenDialog({ owner, token, onClose }: TokenDialogProps) {
             className="button--danger"
             busy={revoke.isPending}
             onClick={() => {
-              if (token && !revoke.isPending) revoke.mutate(token, { onSuccess: close });
+              if (token && !revoke.isPending) {
+                revoke.mutate(token, {
+                  onSuccess: () => {
+                    notify('success', t`${name} revoked.`);
+                    close();
+                  },
+                });
+              }
             }}
           >
             <Trans>Revoke</Trans>

@@ -47,7 +47,7 @@ const NOTICES: Readonly<Record<UserAction['kind'], MessageDescriptor>> = {
   enable: msg`Administrator updated.`,
   verification: msg`Verification link resent.`,
   passwordReset: msg`Password reset e-mail sent.`,
-  mfa: msg`Two-factor authentication link resent.`,
+  mfa: msg`Two-factor authentication reset; a set-up e-mail was sent.`,
   standardLogin: msg`Standard sign-in invitation sent.`,
   ssoEmail: msg`Single sign-on e-mail sent.`,
   delete: msg`Administrator deleted.`,

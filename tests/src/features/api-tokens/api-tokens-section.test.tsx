@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { ApiToken } from '../../../../contract/schemas/api-tokens.ts';
+import { today } from '../../../../src/lib/dates.ts';
 import { profileFixture } from '../../fixtures.ts';
 import { json, renderApp } from '../../support.tsx';
 import { API, USER_ID, usersApi } from '../users/users-support.ts';
@@ -82,9 +83,10 @@ describe('API tokens on one’s own details page', () => {
     await user.click(within(shown).getByRole('button', { name: 'Copy' }));
     expect(writeText).toHaveBeenCalledWith(TOKEN_VALUE);
     expect(await within(shown).findByText('Copied.')).toBeTruthy();
+    // The form proposes 90 days (decision 018 §6), in the server's calendar, UTC.
     expect(api.calls.find(isCreation)?.body).toEqual({
       name: 'Deploy',
-      end_date: null,
+      end_date: today('UTC').add({ days: 90 }).toString(),
     });
 
     await user.click(within(shown).getByRole('button', { name: 'Done' }));
@@ -100,6 +102,7 @@ describe('API tokens on one’s own details page', () => {
     await user.click(within(section).getByRole('button', { name: 'Create API token' }));
     const dialog = await screen.findByRole('dialog', { name: 'Create API token' });
     await user.type(within(dialog).getByLabelText(/Name/), 'Old');
+    await user.clear(within(dialog).getByLabelText(/End date/));
     await user.type(within(dialog).getByLabelText(/End date/), '2020-01-01');
     await user.click(within(dialog).getByRole('button', { name: 'Create' }));
     expect(await within(dialog).findByText(/end date/i, { selector: '.field__error' })).toBeTruthy();
@@ -120,6 +123,7 @@ describe('API tokens on one’s own details page', () => {
     const again = await screen.findByRole('alertdialog', { name: 'Revoke Nightly export?' });
     await user.click(within(again).getByRole('button', { name: 'Revoke' }));
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(await screen.findByText('Nightly export revoked.')).toBeTruthy();
     expect(api.calls.filter((call) => call.method === 'DELETE')).toHaveLength(1);
     expect(await within(section).findByText('You have no active API token.')).toBeTruthy();
   });
@@ -136,6 +140,18 @@ describe('API tokens on one’s own details page', () => {
     const put = api.calls.find((call) => call.method === 'PUT');
     expect(put?.body).toEqual({ end_date: '2099-12-31' });
     expect(put?.headers.get('If-Match')).toBe('"3"');
+    expect(await screen.findByText(/^Nightly export now ends on .*2099/)).toBeTruthy();
+  });
+
+  it('says so when a token’s end date is removed', async () => {
+    const user = userEvent.setup();
+    ownPage([tokenFixture({ end_date: '2099-12-31' })]);
+    const section = await findSection();
+    await user.click(await within(section).findByRole('button', { name: 'Edit end date of Nightly export' }));
+    const dialog = await screen.findByRole('dialog', { name: 'End date of Nightly export' });
+    await user.clear(within(dialog).getByLabelText(/End date/));
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Nightly export now has no end date.')).toBeTruthy();
   });
 });
 

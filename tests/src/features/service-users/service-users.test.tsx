@@ -6,6 +6,7 @@ import { BUILT_IN_ROLES } from '../../../../contract/permissions.ts';
 import type { ServiceUser, ServiceUserSummary } from '../../../../contract/schemas/service-users.ts';
 import type { RoleList } from '../../../../contract/schemas/users.ts';
 import { toaster } from '../../../../src/components/ui/toast.tsx';
+import { today } from '../../../../src/lib/dates.ts';
 import { ACCOUNT_ID, profileFixture } from '../../fixtures.ts';
 import { json, mockApi, renderApp, signedInHandlers } from '../../support.tsx';
 
@@ -234,6 +235,18 @@ describe('Access › Service users', () => {
     expect(put?.body).toEqual({ enabled: false });
     expect(put?.headers.get('If-Match')).toBe('"4"');
     expect(await screen.findByText('Service user disabled.')).toBeTruthy();
+  });
+
+  it('proposes a new token the service user’s own end date when that comes before 90 days', async () => {
+    const ends = today('UTC').add({ days: 30 }).toString();
+    serviceUsersApi({
+      [`GET ${API}/service-user/${SERVICE_USER_ID}`]: () => json(record({ end_date: ends })),
+    });
+    renderApp(`/account/access/service-user/${SERVICE_USER_ID}`);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Create API token' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create API token' });
+    expect((within(dialog).getByLabelText(/End date/) as HTMLInputElement).value).toBe(ends);
   });
 
   it('replaces its roles on the version shown, keeping the ones it holds', async () => {

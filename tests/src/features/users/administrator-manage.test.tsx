@@ -356,6 +356,36 @@ describe('actions on administrators', () => {
     ).toBe(true);
   });
 
+  it.each([
+    [
+      'resets an enrolled administrator and says the set-up e-mail went',
+      noContent,
+      'Two-factor authentication reset; a set-up e-mail was sent.',
+    ],
+    [
+      'says so when the server finds nothing to reset, sending nothing',
+      () => json({ error: { status: 409, message: 'No two-factor to reset.', code: 'noTwoFactor' } }, 409),
+      'This user has no two-factor authentication to reset.',
+    ],
+  ])('two-factor reset: %s', async (_label, answer, shown) => {
+    const row = userSummaryFixture({ id: USER_ID, first_name: 'Grace', last_name: 'Hopper' });
+    usersApi({
+      profile: viewer,
+      users: [row],
+      extra: {
+        [`GET ${API}/user/${USER_ID}`]: () => json(userFixture({ mfa: { enrolled: true, locked: false } })),
+        [`DELETE ${API}/user/${USER_ID}/mfa`]: answer,
+      },
+    });
+    renderApp(`/account/access/administrators/${USER_ID}`);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Actions' }));
+    await chooseItem(user, 'Reset two-factor authentication');
+    const dialog = await screen.findByRole('alertdialog');
+    await user.click(within(dialog).getByRole('button', { name: 'Reset' }));
+    expect(await screen.findByText(shown)).toBeTruthy();
+  });
+
   it('deletes the selected administrators once DELETE is typed', async () => {
     const first = userSummaryFixture({ first_name: 'Grace', last_name: 'One' });
     const second = userSummaryFixture({ first_name: 'Grace', last_name: 'Two' });

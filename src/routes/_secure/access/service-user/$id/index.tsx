@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { RequirePermissions } from '../../../../../components/require-permissions.tsx';
 import { ApiTokensSection } from '../../../../../features/api-tokens/components/api-tokens-section.tsx';
@@ -19,13 +20,21 @@ export const Route = createFileRoute('/_secure/access/service-user/$id/')({
   component: function ServiceUserDetailsRoute() {
     const { id } = Route.useParams();
     const permissions = usePermissionFlags();
+    const serviceUser = useQuery(serviceUserQueryOptions(id));
     // Its tokens are made and revoked by whoever may change it (decision 018 G7).
     const manages = SERVICE_USER_MANAGE_FLAGS.every((flag) => permissions[flag]);
     return (
       <RequirePermissions flags={[]} anyOf={SERVICE_USER_READ_FLAGS}>
         <ServiceUserDetailsPage
           id={id}
-          apiTokens={manages ? <ApiTokensSection owner={{ kind: 'service', id }} /> : null}
+          apiTokens={
+            manages ? (
+              <ApiTokensSection
+                owner={{ kind: 'service', id }}
+                ownerEndDate={serviceUser.data?.end_date ?? null}
+              />
+            ) : null
+          }
           clientAuth={<ClientAuthLink owner={{ kind: 'service', id }} />}
         />
       </RequirePermissions>
