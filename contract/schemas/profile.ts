@@ -28,7 +28,8 @@ export const profileSchema = v.object({
   applications: v.array(
     v.object({
       app_code: v.picklist(APPLICATION_CODES),
-      roles: v.array(v.object({ name: v.string() })),
+      /** `code` names a built-in role, which the console shows in the reader's language. */
+      roles: v.array(v.object({ name: v.string(), code: v.nullable(v.string()) })),
     }),
   ),
   /** What the own profile page shows and edits (decision 039 §7). */

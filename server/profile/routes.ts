@@ -86,7 +86,7 @@ export function profileRoutes(deps: AppDeps): Hono<AppEnv> {
         date_format: user.date_format,
         applications: applications.map(({ appCode, roles }) => ({
           app_code: appCode,
-          roles: roles.map(({ name }) => ({ name })),
+          roles: roles.map(({ name, code }) => ({ name, code })),
         })),
         phone: user.phone,
         aliases: user.aliases,

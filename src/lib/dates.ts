@@ -58,9 +58,48 @@ export function formatTimestamp(instant: Temporal.Instant, timeZone: string): st
   return formatWithPattern(instant.toZonedDateTimeISO(timeZone).toPlainDateTime(), TIMESTAMP_FORMAT);
 }
 
-/** The user's own date format when set, else `DD-MMM-YYYY` (D-12, D-13). */
-export function formatUserDate(date: Temporal.PlainDate, userFormat: string | null, locale: string): string {
-  return formatWithPattern(date, userFormat ?? DEFAULT_USER_DATE_FORMAT, locale);
+/** The locales whose short month names are numbers ("12月", "12월"), by `numericMonthNames`. */
+const numericMonths = new Map<string, Intl.DateTimeFormat | null>();
+
+/**
+ * For a locale whose short month name is a number (Japanese and Chinese "12月"), the formatter of
+ * the date its readers write ("2026年12月1日"); null where a month has a name. DD-MMM-YYYY there
+ * would read "01-12月-2026" (decision 040).
+ */
+function numericMonthDateFormatter(locale: string): Intl.DateTimeFormat | null {
+  let formatter = numericMonths.get(locale);
+  if (formatter === undefined) {
+    formatter = /\d/.test(monthShortName(Temporal.PlainDate.from('2026-12-01'), locale))
+      ? new Intl.DateTimeFormat(intlLocaleOf(locale), {
+          year: 'numeric',
+          month: 'long',
+          day: 'numeric',
+          timeZone: 'UTC',
+        })
+      : null;
+    numericMonths.set(locale, formatter);
+  }
+  return formatter;
+}
+
+/**
+ * The user's own date format when set, else `DD-MMM-YYYY` (D-12, D-13), which in a language whose
+ * months have no short names is that language's own year-month-day date (decision 040).
+ */
+export function formatUserDate(date: DateLike, userFormat: string | null, locale: string): string {
+  const own = userFormat === null ? numericMonthDateFormatter(locale) : null;
+  return own
+    ? own.format(Date.UTC(date.year, date.month - 1, date.day))
+    : formatWithPattern(date, userFormat ?? DEFAULT_USER_DATE_FORMAT, locale);
+}
+
+/** A date and time of day as the user writes dates, then `HH:mm`. */
+export function formatUserDateTime(
+  dateTime: Temporal.PlainDateTime,
+  userFormat: string | null,
+  locale: string,
+): string {
+  return `${formatUserDate(dateTime, userFormat, locale)} ${formatWithPattern(dateTime, 'HH:mm')}`;
 }
 
 /** The calendar day of an API timestamp where the user is, in the user's date format. */

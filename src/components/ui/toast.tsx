@@ -9,14 +9,19 @@ export function showToast(type: NotificationType, description: string): void {
 }
 
 interface ToastRegionProps {
+  /**
+   * Accessible name of the region, in the reader's language: Ark's own is the English
+   * "Notifications, bottom-end (alt+T)". Alt+T moves the focus to the region.
+   */
+  regionLabel: string;
   /** Accessible name of the close button of each toast. */
   dismissLabel: string;
 }
 
 /** Ark's toast group is a labelled live region, so new toasts are announced. */
-export function ToastRegion({ dismissLabel }: ToastRegionProps) {
+export function ToastRegion({ regionLabel, dismissLabel }: ToastRegionProps) {
   return (
-    <Toaster toaster={toaster} className="toaster">
+    <Toaster toaster={toaster} className="toaster" aria-label={regionLabel}>
       {(toast) => (
         <Toast.Root className={`toast toast--${toast.type ?? 'info'}`}>
           <Toast.Description className="toast__description">{toast.description}</Toast.Description>

@@ -1,6 +1,5 @@
 import type { I18n, MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-import { DEFAULT_USER_DATE_FORMAT } from '../../../contract/constants.ts';
 import { csvLine } from '../../../contract/csv.ts';
 import {
   HARDWARE_KEY_PAIR_UNITS,
@@ -21,7 +20,7 @@ import type {
   LicenceRow,
 } from '../../../contract/schemas/licences.ts';
 import { APPLICATION_NAMES } from '../../components/role-labels.ts';
-import { formatUserDate, formatWithPattern, parseCalendarDate } from '../../lib/dates.ts';
+import { formatUserDate, formatUserDateTime, parseCalendarDate } from '../../lib/dates.ts';
 import { safeFileName } from '../../lib/download.ts';
 import { Temporal } from '../../lib/temporal.ts';
 
@@ -193,12 +192,11 @@ export function historyCsv(items: readonly LicenceHistoryItem[], options: CsvOpt
     CSV_HEADERS.total,
   ];
   if (withUser) header.push(CSV_HEADERS.user);
-  const pattern = `${dateFormat ?? DEFAULT_USER_DATE_FORMAT} HH:mm`;
   const lines = items.map((item) => {
     const when = Temporal.Instant.from(item.timestamp).toZonedDateTimeISO(timeZone).toPlainDateTime();
     const cells = [
       APPLICATION_NAMES[item.app_code],
-      formatWithPattern(when, pattern, i18n.locale),
+      formatUserDateTime(when, dateFormat, i18n.locale),
       licenceTypeLabel(item.feature, i18n),
       // Plain digits, not the locale's grouping: the file is read by spreadsheets.
       item.quantity > 0 ? `+${item.quantity}` : String(item.quantity),

@@ -133,7 +133,7 @@ describe('creating an account', () => {
     });
     expect(profile.applications).toContainEqual({
       app_code: 'account_manager',
-      roles: [{ name: 'Account administrator' }],
+      roles: [{ name: 'Account administrator', code: 'account_administrator' }],
     });
   });
 

@@ -68,7 +68,10 @@ describe('the signed-in user’s profile', () => {
       user_name: 'ada',
       date_format: null,
       applications: [
-        { app_code: 'account_manager', roles: [{ name: BUILT_IN_ROLES.system_administrator.name }] },
+        {
+          app_code: 'account_manager',
+          roles: [{ name: BUILT_IN_ROLES.system_administrator.name, code: 'system_administrator' }],
+        },
       ],
       phone: null,
       aliases: {},

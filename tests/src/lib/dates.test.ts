@@ -1,6 +1,12 @@
 import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatTimestamp, formatUserDate, parseCalendarDate } from '../../../src/lib/dates.ts';
+import {
+  formatDate,
+  formatTimestamp,
+  formatUserDate,
+  formatUserDateTime,
+  parseCalendarDate,
+} from '../../../src/lib/dates.ts';
 
 describe('dates', () => {
   const date = Temporal.PlainDate.from('2025-03-05');
@@ -23,7 +29,17 @@ describe('dates', () => {
     expect(formatUserDate(date, 'MM/DD/YYYY', 'en')).toBe('03/05/2025');
     // The console's own locale codes, whose region Intl would refuse as written.
     expect(formatUserDate(date, null, 'pt_BR')).toBe('05-mar.-2025');
-    expect(formatUserDate(date, null, 'zh_TW')).toBe('05-3月-2025');
+    expect(formatUserDate(date, 'DD-MMM-YYYY', 'zh_TW')).toBe('05-3月-2025');
+  });
+
+  it('writes the default date as Japanese and Chinese readers do, whose months have no short names', () => {
+    expect(formatUserDate(date, null, 'ja')).toBe('2025年3月5日');
+    expect(formatUserDate(date, null, 'zh_CN')).toBe('2025年3月5日');
+    expect(formatUserDate(date, null, 'zh_TW')).toBe('2025年3月5日');
+    expect(formatUserDate(date, null, 'de')).toBe('05-Mär-2025');
+    expect(formatUserDateTime(Temporal.PlainDateTime.from('2025-03-05T09:07:00'), null, 'ja')).toBe(
+      '2025年3月5日 09:07',
+    );
   });
 
   it('reads calendar dates from dates and instants, and nothing from garbage', () => {

@@ -9,7 +9,7 @@ import { DefaultApplicationPicker } from '../../../components/default-applicatio
 import { notify } from '../../../components/notify.ts';
 import { NeedsConnection } from '../../../components/offline-notice.tsx';
 import { PageTitle } from '../../../components/page-title.tsx';
-import { APPLICATION_NAMES } from '../../../components/role-labels.ts';
+import { APPLICATION_NAMES, roleDisplayName } from '../../../components/role-labels.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { fullNameOf, useProfile } from '../../../lib/current-user.ts';
 import { useResendVerification, useSetDefaultApplication } from '../mutations.ts';
@@ -147,7 +147,7 @@ export function ProfilePage() {
           {profile.applications.map((application) => (
             <div key={application.app_code} className="details__row">
               <dt>{APPLICATION_NAMES[application.app_code]}</dt>
-              <dd>{application.roles.map((role) => role.name).join(', ')}</dd>
+              <dd>{application.roles.map((role) => roleDisplayName(role, i18n)).join(', ')}</dd>
             </div>
           ))}
         </dl>

@@ -28,7 +28,7 @@ export function ConsoleFrame({ children }: { children: ReactNode }) {
       ) : null}
       {children}
       <Suspense fallback={null}>
-        <ToastRegion dismissLabel={t`Dismiss notification`} />
+        <ToastRegion regionLabel={t`Notifications (Alt+T)`} dismissLabel={t`Dismiss notification`} />
       </Suspense>
     </>
   );

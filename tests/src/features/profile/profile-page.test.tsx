@@ -52,6 +52,26 @@ describe('own profile', () => {
     );
   });
 
+  it('names a built-in role by its code, in the reader’s language, and a custom role as named', async () => {
+    profileApi(
+      profileFixture({
+        applications: [
+          {
+            app_code: 'account_manager',
+            roles: [
+              { name: 'Stored name of the administrator', code: 'account_administrator' },
+              { name: 'Helpdesk', code: null },
+            ],
+          },
+        ],
+      }),
+    );
+    renderApp('/account/profile');
+    await screen.findByRole('heading', { name: 'Ada Lovelace', level: 1 });
+    expect(screen.getByText('Account administrator, Helpdesk')).toBeTruthy();
+    expect(screen.queryByText(/Stored name/)).toBeNull();
+  });
+
   it('shows no aliases below system scope', async () => {
     profileApi(profileFixture({ access_scope: 'partner', aliases: {} }));
     renderApp('/account/profile');

@@ -105,6 +105,12 @@ describe('secure layout', () => {
     expect(document.documentElement.lang).toBe('en');
   });
 
+  it('names the notification region in the user’s language, not the toast library’s English', async () => {
+    signedInApi(profileFixture({ locale: 'de_DE' }), ['VIEW_ACCOUNT']);
+    renderApp('/account/profile');
+    expect(await screen.findByRole('region', { name: 'Benachrichtigungen (Alt+T)' })).toBeTruthy();
+  });
+
   it('marks the current breadcrumb and disables the profile crumb', async () => {
     signedInApi(profileFixture(), ['VIEW_ACCOUNT']);
     renderApp('/account/profile');
