@@ -1,8 +1,8 @@
 import { createPublicKey, randomBytes } from 'node:crypto';
 import * as graphene from 'graphene-pk11';
 import {
+  type AgentKeystoreType,
   type Keystore,
-  type KeystoreType,
   type Mechanism,
   SIGNATURE_KEY_ALGORITHMS,
   type Token,
@@ -54,11 +54,18 @@ function pkcs11Code(error: unknown): number | null {
   return error instanceof Error && typeof code === 'number' && /^CKR_/.test(error.message) ? code : null;
 }
 
-/** The keystore type of the vocabulary a token's manufacturer stands for. */
-export function keystoreTypeOf(manufacturer: string): KeystoreType {
-  if (/yubico/i.test(manufacturer)) return 'YUBIKEY';
-  if (/safenet/i.test(manufacturer)) return 'ETOKEN';
-  return 'PKCS11';
+/** Token families by the manufacturer their tokens name (CK_TOKEN_INFO.manufacturerID). */
+const TOKEN_FAMILIES: readonly { manufacturer: RegExp; type: AgentKeystoreType }[] = [
+  { manufacturer: /yubico/i, type: 'YUBIKEY' },
+  { manufacturer: /safenet|gemalto|thales/i, type: 'ETOKEN' },
+  { manufacturer: /feitian|ftsafe/i, type: 'EPASS' },
+  { manufacturer: /a\.e\.t\.|safesign/i, type: 'SAFESIGN' },
+  { manufacturer: /athena/i, type: 'ATHEIDP' },
+];
+
+/** The keystore type of the vocabulary a token's manufacturer stands for; PKCS11 for any other. */
+export function keystoreTypeOf(manufacturer: string): AgentKeystoreType {
+  return TOKEN_FAMILIES.find((family) => family.manufacturer.test(manufacturer))?.type ?? 'PKCS11';
 }
 
 function slotNumber(slot: graphene.Slot): number {

@@ -27,6 +27,23 @@ export const KEYSTORE_TYPES = [
 ] as const;
 export type KeystoreType = (typeof KEYSTORE_TYPES)[number];
 
+/**
+ * The keystore types a trust agent reports: its software keystore, and a PKCS#11 token by its
+ * manufacturer's family, or PKCS11 for any other. The platform's reference list of keystore types
+ * holds these (migration `20270101T1000-keystore-types-the-agent-reports`); the operating systems'
+ * own keystores (Windows, Keychain, Firefox) are not among them, since the agent keeps no key there.
+ */
+export const AGENT_KEYSTORE_TYPES = [
+  'PFX',
+  'ETOKEN',
+  'YUBIKEY',
+  'EPASS',
+  'SAFESIGN',
+  'ATHEIDP',
+  'PKCS11',
+] as const satisfies readonly KeystoreType[];
+export type AgentKeystoreType = (typeof AGENT_KEYSTORE_TYPES)[number];
+
 /** Keystore categories and the location codes they come from (overview §3). */
 export const KEYSTORE_CATEGORIES = { OSKS: 'Platform', SOFTWARE: 'SWToken', HWTK: 'HWToken' } as const;
 export const TOKEN_TYPES = ['SWToken', 'HWToken'] as const;

@@ -292,7 +292,7 @@ export function certificateProfileRoutes(deps: AppDeps): Hono<AppEnv> {
     describeOperation({
       tag: 'Reference',
       summary:
-        'The keystore types with their category (Platform, HWToken, SWToken), source and keystore location, from the database; any signed-in user.',
+        'The keystore types a trust agent reports, with their category (HWToken, SWToken), source and keystore location, from the database; any signed-in user.',
       success: { status: 200, description: 'Keystore types', schema: keystoreTypeListSchema },
       failures: [],
     }),

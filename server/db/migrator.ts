@@ -23,6 +23,7 @@ import * as principalChangeNotifications from './migrations/20261229T1000-princi
 import * as enrollmentClientAuth from './migrations/20261230T0900-enrollment-client-auth.ts';
 import * as enrollmentClientAuthMail from './migrations/20261231T0900-enrollment-client-auth-mail.ts';
 import * as refreshTokenReuseInterval from './migrations/20270101T0900-refresh-token-reuse-interval.ts';
+import * as keystoreTypesTheAgentReports from './migrations/20270101T1000-keystore-types-the-agent-reports.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -53,6 +54,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261230T0900-enrollment-client-auth': enrollmentClientAuth,
   '20261231T0900-enrollment-client-auth-mail': enrollmentClientAuthMail,
   '20270101T0900-refresh-token-reuse-interval': refreshTokenReuseInterval,
+  '20270101T1000-keystore-types-the-agent-reports': keystoreTypesTheAgentReports,
 };
 
 const staticProvider: MigrationProvider = {

@@ -8,6 +8,7 @@ import type {
   KeystoreTypeList,
   NationalityList,
 } from '../../../contract/schemas/certificate-profiles.ts';
+import { AGENT_KEYSTORE_TYPES } from '../../../contract/trust-agent/entities.ts';
 import { insertAccount, signedInUser } from '../accounts/helpers.ts';
 import { errorOf } from '../errors.ts';
 import { type Caller, call, callerWith } from '../organizations/requests.ts';
@@ -364,20 +365,8 @@ describe('reference data', () => {
     });
     const list = (await types.json()) as KeystoreTypeList;
     expect(list.total).toBe(list.items.length);
-    expect(list.items.map((item) => item.code)).toEqual([
-      'PFX',
-      'WINOS',
-      'WIN-ENH',
-      'MACOS',
-      'FF-NSS',
-      'ETOKEN',
-      'YUBIKEY',
-      'EPASS',
-      'SAFESIGN',
-      'ATHEIDP',
-      'CSK',
-      'TEST-HSM',
-    ]);
+    // What a trust agent reports, in the console's order, then the operator's own.
+    expect(list.items.map((item) => item.code)).toEqual([...AGENT_KEYSTORE_TYPES, 'TEST-HSM']);
     expect(list.items.find((item) => item.code === 'PFX')).toEqual({
       code: 'PFX',
       name: 'Software keystore (PKCS#12)',
@@ -385,10 +374,10 @@ describe('reference data', () => {
       source: 'DTM_SOFTWARE',
       location: 'DTM_SOFTWARE',
     });
-    expect(list.items.find((item) => item.code === 'WINOS')).toMatchObject({
-      name: 'Windows keystore',
-      category: 'Platform',
-      location: null,
+    expect(list.items.find((item) => item.code === 'PKCS11')).toMatchObject({
+      name: 'Other PKCS#11 token',
+      category: 'HWToken',
+      location: 'hardware_token',
     });
     expect(list.items.find((item) => item.code === 'YUBIKEY')).toMatchObject({
       category: 'HWToken',
