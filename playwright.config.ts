@@ -22,6 +22,10 @@ export default defineConfig({
   // A guard against a story that hangs, not a measure of speed: the stories run beside the unit
   // tests on a two-core machine, where a 35 s story was seen to take over a minute.
   timeout: 120_000,
+  // How long an expectation waits for the page. Beside the unit suites on two cores a step that
+  // takes one second alone (the agent's handshake, a keystore's PBKDF2) was seen to take over five,
+  // Playwright's default; waiting longer costs a passing story nothing, since it returns at once.
+  expect: { timeout: 15_000 },
   // Each worker runs its own platform (e2e/support/platform.ts); two keep a two-core machine busy
   // while the unit suites run beside them (decision 006). Files run whole, in order, on one worker.
   workers: Number(process.env.E2E_WORKERS ?? 2),

@@ -80,9 +80,7 @@ async function assertOutdated(page: Page, version: string, minimum: string): Pro
 }
 
 async function assertTokenListed(page: Page): Promise<void> {
-  await expect(page.getByRole('radio', { name: new RegExp(`^${TOKEN_LABEL} \\(`) })).toBeVisible({
-    timeout: 15_000,
-  });
+  await expect(page.getByRole('radio', { name: new RegExp(`^${TOKEN_LABEL} \\(`) })).toBeVisible();
 }
 
 test.beforeAll(async ({ request }) => {
@@ -109,7 +107,7 @@ test('the enrollment page waits for a trust agent it can use: none, an outdated 
       hasText: 'The trust agent is required. Install it on this computer, then come back to this page.',
     });
     // Reported once the probe has gone unanswered through its three retries, 2 s apart.
-    await expect(banner).toBeVisible({ timeout: 15_000 });
+    await expect(banner).toBeVisible();
     await expect(banner).toContainText(`Error code: ${GATE_ERROR_CODES.notInstalled}`);
     const download = banner.getByRole('link', { name: 'Download the trust agent' });
     // The public catalogue, not the signed-in client tools page: the enrollee has no console account.
@@ -176,7 +174,7 @@ test('the hardware-token path without a token, then with a token whose PIN was n
       page.getByText(
         'No hardware token is detected. Connect your token to this computer; this page finds it by itself.',
       ),
-    ).toBeVisible({ timeout: 15_000 });
+    ).toBeVisible();
     await assertAccessible(page);
   });
 
@@ -195,9 +193,9 @@ test('the hardware-token path without a token, then with a token whose PIN was n
       const second = await context.newPage();
       await goToEnrollmentLink(second, link);
       await clickHardwareToken(second);
-      await expect(second.getByText('Keep the token connected until the certificate is in it.')).toBeVisible({
-        timeout: 15_000,
-      });
+      await expect(
+        second.getByText('Keep the token connected until the certificate is in it.'),
+      ).toBeVisible();
       await clickToken(second, 'blank-pin');
       // The token says so itself: the page asks for no PIN it could not check.
       await expect(second.getByRole('alert')).toHaveText(

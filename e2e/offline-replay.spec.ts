@@ -134,7 +134,7 @@ test('an access token that expired offline is renewed before the waiting change 
   await test.step('back online, the change goes with a renewed token and lands; nobody is asked to sign in', async () => {
     const cameBackAt = Math.floor(Date.now() / 1000);
     await network.setOffline(false);
-    await expect.poll(async () => (await onServer()).name, { timeout: 15_000 }).toBe(renamed);
+    await expect.poll(async () => (await onServer()).name).toBe(renamed);
     expect(network.answers()).toEqual([
       { method: 'PUT', path, status: 204, replayed: false, answerLost: false },
     ]);
@@ -178,7 +178,7 @@ test('a change saved in a second tab on a screen that still showed the old value
   await test.step('both tabs come online at once: the rename lands, the second tab’s change conflicts', async () => {
     await network.setOffline(false);
     // The waiting changes may still be in their back-off from the failed attempts while offline.
-    await expect.poll(() => storedOutboxStates(page), { timeout: 15_000 }).toEqual(['conflict']);
+    await expect.poll(() => storedOutboxStates(page)).toEqual(['conflict']);
     await assertOutboxNeedsAttention(other);
     await assertOutboxCount(other, 1);
     await assertOutboxCount(page, 1);
@@ -248,19 +248,16 @@ test('changes waiting when a new build is accepted stay in the outbox and land o
       });
       expect(previousWorker, 'the new build waits beside the running one').toBe(false);
       await clickReloadForUpdate(page);
-      // The click reloads the page once the new worker takes over; a check cut off by that reload
-      // reads as not yet.
+      // The click reloads the page once the new worker takes over (seconds on a busy machine); a
+      // check cut off by that reload reads as not yet.
       await expect
-        .poll(
-          () =>
-            page
-              .evaluate(async () => {
-                const registration = await navigator.serviceWorker.getRegistration();
-                return registration?.waiting === null && navigator.serviceWorker.controller !== null;
-              })
-              .catch(() => false),
-          // The new worker activates and the page reloads through it: seconds on a busy machine.
-          { timeout: 15_000 },
+        .poll(() =>
+          page
+            .evaluate(async () => {
+              const registration = await navigator.serviceWorker.getRegistration();
+              return registration?.waiting === null && navigator.serviceWorker.controller !== null;
+            })
+            .catch(() => false),
         )
         .toBe(true);
       await assertNoUpdateOffered(page);
@@ -274,7 +271,7 @@ test('changes waiting when a new build is accepted stay in the outbox and land o
 
     await test.step('back online, the new build sends it once', async () => {
       await network.setOffline(false);
-      await expect.poll(async () => (await onServer()).name, { timeout: 15_000 }).toBe(renamed);
+      await expect.poll(async () => (await onServer()).name).toBe(renamed);
       expect(network.answers()).toEqual([
         { method: 'PUT', path, status: 204, replayed: false, answerLost: false },
       ]);

@@ -237,7 +237,7 @@ test('a change made meanwhile on the server shows beside the queued one; discard
 
   await test.step('applied on the current version, the queued value lands on the server', async () => {
     await applyOnCurrentVersion(page, organizationEditSummary(first.server));
-    await expect.poll(async () => (await onServer()).name, { timeout: 15_000 }).toBe(second.queued);
+    await expect.poll(async () => (await onServer()).name).toBe(second.queued);
     expect((await onServer()).version).toBe(serverVersion + 2);
     await closeOutbox(page);
     await assertOutboxCount(page, 0);
@@ -329,7 +329,7 @@ test('signing out with a waiting change asks whether to keep it and honours the 
     await assertOnSignIn(page);
     expect(await onServer()).toMatchObject({ name: target.name, version: target.version });
     await signIn(page, ADMINISTRATOR);
-    await expect.poll(async () => (await onServer()).name, { timeout: 15_000 }).toBe(kept);
+    await expect.poll(async () => (await onServer()).name).toBe(kept);
     expect((await onServer()).version).toBe(target.version + 1);
     await assertOutboxCount(page, 0);
   });
@@ -408,7 +408,7 @@ test('the next user of the browser reads nothing of the one before, whose kept c
     await clickSignOut(page);
     await assertOnSignIn(page);
     await signIn(page, KEEPER);
-    await expect.poll(async () => (await onServer()).name, { timeout: 15_000 }).toBe(change.Name);
+    await expect.poll(async () => (await onServer()).name).toBe(change.Name);
     expect(await onServer()).toMatchObject({ city: change.City, version: target.version + 1 });
     await assertOutboxCount(page, 0);
   });

@@ -51,9 +51,7 @@ function updateBanner(page: Page) {
 
 /** The banner over every page offering the new build that waits. */
 export async function assertUpdateOffered(page: Page): Promise<void> {
-  await expect(updateBanner(page).getByRole('status')).toHaveText('A new version is available.', {
-    timeout: 15_000,
-  });
+  await expect(updateBanner(page).getByRole('status')).toHaveText('A new version is available.');
   await assertAccessible(page);
 }
 

@@ -18,9 +18,7 @@ export async function waitForWorkerControl(page: Page): Promise<void> {
   const deadline = Date.now() + 10_000;
   while (!(await controlled()) && Date.now() < deadline) await page.waitForTimeout(250);
   if (!(await controlled())) await page.reload();
-  await expect
-    .poll(controlled, { message: 'the service worker controls the page', timeout: 15_000 })
-    .toBe(true);
+  await expect.poll(controlled, { message: 'the service worker controls the page' }).toBe(true);
 }
 
 /**
