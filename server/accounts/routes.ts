@@ -36,7 +36,13 @@ import { hashPassword, inPasswordHashingTurn } from '../identity/passwords.ts';
 import type { Principal } from '../identity/principal.ts';
 import { revokeAccountSessions } from '../identity/sessions.ts';
 import { type ChangeSpec, type ResourceKind, versionedResource } from '../resources/versioned-resource.ts';
-import { ensureBuiltInRoles, insertUser, userNameTaken } from '../users/index.ts';
+import {
+  assertUserNameFree,
+  ensureBuiltInRoles,
+  insertUser,
+  probingUserNames,
+  UserNameInUse,
+} from '../users/index.ts';
 import { TENANT_CSV_HEADER } from './csv.ts';
 import { tenantCsvBody } from './export.ts';
 import { DEFAULT_SORT, expiringCounts, listTenants } from './list.ts';
@@ -69,6 +75,9 @@ import {
   partnerNotActive,
   partnerOfNewAccount,
 } from './rules.ts';
+
+const ADMINISTRATOR_USER_NAME = 'administrator.user_name';
+const ADMINISTRATOR_USER_NAME_IN_USE = `${ADMINISTRATOR_USER_NAME}: already in use`;
 
 /** Fields of an account whose old and new values its UPDATE events keep: none of them is personal. */
 const ACCOUNT_FIELDS = ['name', 'locale', 'service_from', 'service_to'] as const;
@@ -316,77 +325,89 @@ export function accountRoutes(deps: AppDeps): Hono<AppEnv> {
       const day = today();
       const serviceFrom = form.service_period.from ?? day;
       assertServicePeriod({ from: serviceFrom, to: form.service_period.to }, day, null);
-      // Hashed before the transaction: argon2 takes tens of milliseconds and must not hold locks.
-      const passwordHash = await inPasswordHashingTurn(`user:${principal.userId}`, () =>
-        hashPassword(form.administrator.password),
-      );
       const administrator = form.administrator;
-
-      // Not through versionedResource: a new account has no version to check, and its creation makes
-      // two objects, the account and its first administrator, each with its own event.
-      const created = await db
-        .transaction()
-        .execute(async (trx) => {
-          if (partnerAccountId !== null && !(await findActivePartner(trx, partnerAccountId))) {
-            throw partnerNotActive();
-          }
-          if (await userNameTaken(trx, administrator.user_name)) throw inUse('administrator.user_name');
-          const now = deps.now();
-          const account = await insertAccount(trx, {
-            name: form.name,
-            locale: form.locale,
-            type: form.type,
-            partnerAccountId,
-            friendlyIdentifier: form.friendly_identifier ?? null,
-            serviceFrom,
-            serviceTo: form.service_period.to,
-            now,
-          });
-          if (!account) throw inUse('friendly_identifier');
-          const roles = await ensureBuiltInRoles(trx, now);
-          const role = form.type === 'partner' ? 'partner_administrator' : 'account_administrator';
-          const accessScope = form.type === 'partner' ? 'partner' : 'account';
-          const userId = await insertUser(trx, {
-            userName: administrator.user_name,
-            firstName: administrator.first_name,
-            lastName: administrator.last_name,
-            email: administrator.email,
-            accessScope,
-            primaryAccountId: account.id,
-            passwordHash,
-            roleIds: [roles[role]],
-            emailVerified: true,
-            locale: form.locale,
-            now,
-          });
-          await auditChange(trx, c, deps, {
-            action: 'CREATE',
-            resourceType: 'ACCOUNT',
-            resourceId: account.id,
-            accountId: account.id,
-            details: {
+      // The administrator's user name is checked as a probe (decision 041), which a caller past its
+      // budget is refused before any work.
+      const created = await probingUserNames(db, principal, deps.now(), async () => {
+        // Hashed before the transaction: argon2 takes tens of milliseconds and must not hold locks.
+        const passwordHash = await inPasswordHashingTurn(`user:${principal.userId}`, () =>
+          hashPassword(administrator.password),
+        );
+        // Not through versionedResource: a new account has no version to check, and its creation
+        // makes two objects, the account and its first administrator, each with its own event.
+        return db
+          .transaction()
+          .execute(async (trx) => {
+            if (partnerAccountId !== null && !(await findActivePartner(trx, partnerAccountId))) {
+              throw partnerNotActive();
+            }
+            await assertUserNameFree(
+              trx,
+              principal,
+              administrator.user_name,
+              ADMINISTRATOR_USER_NAME,
+              ADMINISTRATOR_USER_NAME_IN_USE,
+            );
+            const now = deps.now();
+            const account = await insertAccount(trx, {
               name: form.name,
+              locale: form.locale,
               type: form.type,
-              friendly_identifier: account.friendlyIdentifier,
-              partner_account_id: partnerAccountId,
-              service_period: { from: serviceFrom, to: form.service_period.to },
-              administrator: { id: userId, user_name: administrator.user_name },
-            },
+              partnerAccountId,
+              friendlyIdentifier: form.friendly_identifier ?? null,
+              serviceFrom,
+              serviceTo: form.service_period.to,
+              now,
+            });
+            if (!account) throw inUse('friendly_identifier');
+            const roles = await ensureBuiltInRoles(trx, now);
+            const role = form.type === 'partner' ? 'partner_administrator' : 'account_administrator';
+            const accessScope = form.type === 'partner' ? 'partner' : 'account';
+            const userId = await insertUser(trx, {
+              userName: administrator.user_name,
+              firstName: administrator.first_name,
+              lastName: administrator.last_name,
+              email: administrator.email,
+              accessScope,
+              primaryAccountId: account.id,
+              passwordHash,
+              roleIds: [roles[role]],
+              emailVerified: true,
+              locale: form.locale,
+              now,
+            });
+            await auditChange(trx, c, deps, {
+              action: 'CREATE',
+              resourceType: 'ACCOUNT',
+              resourceId: account.id,
+              accountId: account.id,
+              details: {
+                name: form.name,
+                type: form.type,
+                friendly_identifier: account.friendlyIdentifier,
+                partner_account_id: partnerAccountId,
+                service_period: { from: serviceFrom, to: form.service_period.to },
+                administrator: { id: userId, user_name: administrator.user_name },
+              },
+            });
+            await auditChange(trx, c, deps, {
+              action: 'CREATE',
+              resourceType: 'USER',
+              resourceId: userId,
+              accountId: account.id,
+              details: { user_name: administrator.user_name, access_scope: accessScope, roles: [role] },
+            });
+            return account;
+          })
+          .catch((error: unknown) => {
+            // Lost a race with another request creating the same user name after the check above;
+            // whose it is the race does not tell, so it counts as outside the caller's reach.
+            if (isUniqueViolation(error, 'users_user_name_key_key')) {
+              throw new UserNameInUse(ADMINISTRATOR_USER_NAME_IN_USE, ADMINISTRATOR_USER_NAME, 1);
+            }
+            throw error;
           });
-          await auditChange(trx, c, deps, {
-            action: 'CREATE',
-            resourceType: 'USER',
-            resourceId: userId,
-            accountId: account.id,
-            details: { user_name: administrator.user_name, access_scope: accessScope, roles: [role] },
-          });
-          return account;
-        })
-        .catch((error: unknown) => {
-          // Lost a race with another request creating the same user name after the check above.
-          if (isUniqueViolation(error, 'users_user_name_key_key')) throw inUse('administrator.user_name');
-          throw error;
-        });
+      });
 
       const tenant = await findTenant(db, principal, created.id, deps.now());
       if (!tenant) throw new Error('A created account is not visible to its creator.');

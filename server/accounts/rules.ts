@@ -13,7 +13,7 @@ import type { AccountRow } from './repository.ts';
  */
 
 /** The 409 of a value that another account or user already holds. */
-export function inUse(field: 'administrator.user_name' | 'friendly_identifier'): ApiError {
+export function inUse(field: 'friendly_identifier'): ApiError {
   return new ApiError(409, `${field}: already in use`, { field, code: 'inUse' });
 }
 

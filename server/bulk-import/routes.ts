@@ -27,6 +27,7 @@ import { ApiError } from '../http/errors.ts';
 import { validateJson, validateParams, validateQuery } from '../http/validate.ts';
 import { loadServerCatalogs, type ServerCatalogs } from '../i18n/catalog.ts';
 import { requireAuth } from '../identity/authenticate.ts';
+import { probingUserNames } from '../users/index.ts';
 import { parseBulkFile } from './parse.ts';
 import { reasonText } from './reasons.ts';
 import {
@@ -97,7 +98,13 @@ export function bulkImportRoutes(deps: AppDeps): Hono<AppEnv> {
       const defaults = await defaultRolesFor(db, principal, account, role_ids);
       const bytes = await readCsvBody(c);
       const file = parseBulkFile(bytes);
-      const rows = await validateRows(db, principal, account, defaults, file.rows);
+      const { rows } = await probingUserNames(
+        db,
+        principal,
+        deps.now(),
+        () => validateRows(db, principal, account, defaults, file.rows),
+        (validated) => validated.outsideReach,
+      );
       const creator = await findCreatorLocale(db, principal.userId);
       const job = await db.transaction().execute((trx) =>
         insertJob(trx, {

@@ -14,7 +14,7 @@ import { readFeatureFlags } from '../feature-flags/index.ts';
 import { ApiError } from '../http/errors.ts';
 import { invalidField } from '../http/validate.ts';
 import type { Principal } from '../identity/principal.ts';
-import { scopeOfAccountType } from '../users/index.ts';
+import { scopeOfAccountType, takenUserNames } from '../users/index.ts';
 import type { ParsedRow } from './parse.ts';
 
 /**
@@ -261,21 +261,6 @@ export function checkRoles(
   return { errors, roles: [...roles.values()] };
 }
 
-/** Which of `keys` (lower-cased user names) are taken on the platform, in queries of a few thousand. */
-export async function takenUserNames(db: Kysely<Database>, keys: readonly string[]): Promise<Set<string>> {
-  const taken = new Set<string>();
-  const unique = [...new Set(keys)];
-  for (let start = 0; start < unique.length; start += 5000) {
-    const rows = await db
-      .selectFrom('users')
-      .select('user_name_key')
-      .where('user_name_key', 'in', unique.slice(start, start + 5000))
-      .execute();
-    for (const row of rows) taken.add(row.user_name_key);
-  }
-  return taken;
-}
-
 /** A row of the dry run, ready to store. */
 export interface ValidatedRow {
   row: number;
@@ -286,7 +271,9 @@ export interface ValidatedRow {
 
 /**
  * The dry run's checks of every row: the cells, then user names repeated in the file (naming the
- * first row) or taken on the platform, then the roles against the creator.
+ * first row) or taken on the platform, then the roles against the creator. Also answers how many of
+ * the taken names belong to users outside the creator's reach, which the upload counts as probes
+ * (decision 041).
  */
 export async function validateRows(
   db: Kysely<Database>,
@@ -294,15 +281,16 @@ export async function validateRows(
   account: BulkAccount,
   defaults: readonly BulkRole[],
   rows: readonly ParsedRow[],
-): Promise<ValidatedRow[]> {
+): Promise<{ rows: ValidatedRow[]; outsideReach: number }> {
   const known = await rolesByName(db, account.id);
   const checked = rows.map((row) => ({ row, ...checkCells(row, account) }));
-  const taken = await takenUserNames(
+  const { taken, outsideReach } = await takenUserNames(
     db,
-    checked.flatMap(({ fields }) => (fields.user_name === undefined ? [] : [fields.user_name.toLowerCase()])),
+    creator,
+    checked.flatMap(({ fields }) => (fields.user_name === undefined ? [] : [fields.user_name])),
   );
   const firstRowOf = new Map<string, number>();
-  return checked.map(({ row, errors, fields, roleNames }) => {
+  const validated = checked.map(({ row, errors, fields, roleNames }) => {
     const key = fields.user_name?.toLowerCase();
     if (key !== undefined) {
       const first = firstRowOf.get(key);
@@ -316,4 +304,5 @@ export async function validateRows(
     errors.push(...checkRoles(roleNames, known, defaults, creator, account).errors);
     return { row: row.row, line: row.line, cells: row.cells, errors };
   });
+  return { rows: validated, outsideReach };
 }

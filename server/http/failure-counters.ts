@@ -5,7 +5,7 @@ import type { Database } from '../db/schema.ts';
  * Counters of failed attempts, shared by every throttle of the platform (decisions 005 and 031) and
  * by every server process: one row per key in `sign_in_throttle`, the table sign-in's throttle
  * started in. Each purpose names its keys with a prefix of its own (sign-in's `pair:`, `ip:`,
- * `user:`, `device:`; `enrollment-code:`, `link-password:`, `password-change:`), so one purpose's
+ * `user:`, `device:`; `enrollment-code:`, `link-password:`, `password-change:`, `user-name-probe:`), so one purpose's
  * failures never count against another's budget.
  */
 
@@ -65,23 +65,25 @@ export function windowOpen(row: CounterRow | undefined, now: Date, policy: Count
 }
 
 /**
- * Adds one failure to a counter and answers the new count. One statement, so concurrent failures
- * from several processes are all counted; a counter whose window has passed starts again at 1.
+ * Adds `amount` failures (one unless said) to a counter and answers the new count. One statement, so
+ * concurrent failures from several processes are all counted; a counter whose window has passed
+ * starts again at `amount`.
  */
 export async function countFailure(
   db: Kysely<Database>,
   key: string,
   now: Date,
   policy: CounterPolicy,
+  amount = 1,
 ): Promise<{ failures: number; window_started_at: Date }> {
   const windowStart = secondsBefore(now, policy.windowSeconds);
   const windowExpired = sql<boolean>`sign_in_throttle.window_started_at <= ${windowStart}`;
   return db
     .insertInto('sign_in_throttle')
-    .values({ key, failures: 1, window_started_at: now, blocked_until: null })
+    .values({ key, failures: amount, window_started_at: now, blocked_until: null })
     .onConflict((oc) =>
       oc.column('key').doUpdateSet({
-        failures: sql<number>`case when ${windowExpired} then 1 else sign_in_throttle.failures + 1 end`,
+        failures: sql<number>`case when ${windowExpired} then ${amount} else sign_in_throttle.failures + ${amount} end`,
         window_started_at: sql<Date>`case when ${windowExpired} then ${now} else sign_in_throttle.window_started_at end`,
       }),
     )

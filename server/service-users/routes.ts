@@ -39,12 +39,14 @@ import { type ResourceKind, versionedResource } from '../resources/versioned-res
 import { assertMayGiveRole } from '../role-assignments/index.ts';
 import {
   assertAccountsInReach,
+  assertUserNameFree,
   permitAccessChange,
+  probingUserNames,
   type RoleToGive,
   replaceAccess,
   rolesInReach,
   scopeOfAccountType,
-  userNameTaken,
+  UserNameInUse,
 } from '../users/index.ts';
 import { assertServiceUserAccess } from './access.ts';
 import { SERVICE_USER_CSV_HEADER } from './csv.ts';
@@ -66,8 +68,12 @@ import {
 /** The unique constraint of user names (people and service users share one namespace). */
 const USER_NAME_CONSTRAINT = 'users_user_name_key_key';
 
-function nameInUse(): ApiError {
-  return new ApiError(409, 'name: already in use', { field: 'name', code: 'inUse' });
+const NAME_IN_USE = 'name: already in use';
+
+/** Two creations or renames to one name at once: the second meets the unique constraint. */
+function nameJustTaken(error: unknown): UserNameInUse | null {
+  // Whose it is the race does not tell: counted as outside the caller's reach.
+  return isUniqueViolation(error, USER_NAME_CONSTRAINT) ? new UserNameInUse(NAME_IN_USE, 'name', 1) : null;
 }
 
 /** A service user's end date, when it changes: none, or a day after today (as accounts' and tokens'). */
@@ -178,74 +184,74 @@ export function serviceUserRoutes(deps: AppDeps): Hono<AppEnv> {
       const principal = c.var.principal;
       const body = c.req.valid('json');
       const now = deps.now();
-      let created: ServiceUserCreated;
-      try {
-        created = await db.transaction().execute(async (trx) => {
-          // The order of checks of POST user, with its shared pieces: 404 for an account or role out of
-          // reach (G1), 403 without the permission for the scope the primary account gives (G2), a
-          // token minting no token (G7), then G5 and G8 on each role, and G6.
-          const account = await findAccountForUsers(trx, principal, body.primary_account_id);
-          if (!account) throw new ApiError(404, ACCOUNT_NOT_FOUND, { field: 'primary_account_id' });
-          await assertAccountsInReach(trx, principal, body.account_ids, 'account_ids');
-          const roles = await rolesInReach(trx, principal, body.role_ids, 'role_ids');
-          const accessScope = scopeOfAccountType(account.type);
-          assertUserAccess(principal, accessScope, 'manage');
-          sessionIdOf(principal);
-          for (const role of roles) await assertMayGiveRole(trx, principal, role, 'role_ids');
-          const target = { access_scope: accessScope, primary_account_id: account.id };
-          for (const role of roles) assertRoleFitsUser(role, target, 'role_ids');
-          assertEndDate(body.end_date, utcDate(now));
-          if (await userNameTaken(trx, body.name)) throw nameInUse();
+      const created: ServiceUserCreated = await probingUserNames(db, principal, now, () =>
+        db
+          .transaction()
+          .execute(async (trx) => {
+            // The order of checks of POST user, with its shared pieces: 404 for an account or role out of
+            // reach (G1), 403 without the permission for the scope the primary account gives (G2), a
+            // token minting no token (G7), then G5 and G8 on each role, and G6.
+            const account = await findAccountForUsers(trx, principal, body.primary_account_id);
+            if (!account) throw new ApiError(404, ACCOUNT_NOT_FOUND, { field: 'primary_account_id' });
+            await assertAccountsInReach(trx, principal, body.account_ids, 'account_ids');
+            const roles = await rolesInReach(trx, principal, body.role_ids, 'role_ids');
+            const accessScope = scopeOfAccountType(account.type);
+            assertUserAccess(principal, accessScope, 'manage');
+            sessionIdOf(principal);
+            for (const role of roles) await assertMayGiveRole(trx, principal, role, 'role_ids');
+            const target = { access_scope: accessScope, primary_account_id: account.id };
+            for (const role of roles) assertRoleFitsUser(role, target, 'role_ids');
+            assertEndDate(body.end_date, utcDate(now));
+            await assertUserNameFree(trx, principal, body.name, 'name', NAME_IN_USE);
 
-          const id = await insertServiceUser(trx, {
-            name: body.name,
-            description: body.description,
-            email: body.email,
-            endDate: body.end_date,
-            accessScope,
-            primaryAccountId: body.primary_account_id,
-            accountIds: body.account_ids,
-            roleIds: roles.map((role) => role.id),
-            createdBy: principal.userId,
-            now,
-          });
-          await auditChange(trx, c, deps, {
-            action: 'CREATE',
-            resourceType: 'USER',
-            resourceId: id,
-            accountId: body.primary_account_id,
-            details: {
-              user_name: body.name,
-              kind: 'service',
-              access_scope: accessScope,
-              end_date: body.end_date,
-              account_ids: [...new Set([body.primary_account_id, ...body.account_ids])],
-              roles: roles.map((role) => role.name).sort(),
-            },
-          });
-          const token = await issueApiToken(
-            trx,
-            c,
-            deps,
-            {
-              id,
-              access_scope: accessScope,
-              permissions: [],
-              primary_account_id: body.primary_account_id,
-              end_date: body.end_date,
-            },
-            { name: body.token_name, endDate: null },
-            now,
-          );
-          const record = await serviceUserRecord(trx, principal, id, now);
-          if (!record) throw new Error('A service user just made is gone.');
-          return { service_user: record, api_token: token };
-        });
-      } catch (error) {
-        // Two creations of one name at once: the second meets the unique constraint.
-        if (isUniqueViolation(error, USER_NAME_CONSTRAINT)) throw nameInUse();
-        throw error;
-      }
+            const id = await insertServiceUser(trx, {
+              name: body.name,
+              description: body.description,
+              email: body.email,
+              endDate: body.end_date,
+              accessScope,
+              primaryAccountId: body.primary_account_id,
+              accountIds: body.account_ids,
+              roleIds: roles.map((role) => role.id),
+              createdBy: principal.userId,
+              now,
+            });
+            await auditChange(trx, c, deps, {
+              action: 'CREATE',
+              resourceType: 'USER',
+              resourceId: id,
+              accountId: body.primary_account_id,
+              details: {
+                user_name: body.name,
+                kind: 'service',
+                access_scope: accessScope,
+                end_date: body.end_date,
+                account_ids: [...new Set([body.primary_account_id, ...body.account_ids])],
+                roles: roles.map((role) => role.name).sort(),
+              },
+            });
+            const token = await issueApiToken(
+              trx,
+              c,
+              deps,
+              {
+                id,
+                access_scope: accessScope,
+                permissions: [],
+                primary_account_id: body.primary_account_id,
+                end_date: body.end_date,
+              },
+              { name: body.token_name, endDate: null },
+              now,
+            );
+            const record = await serviceUserRecord(trx, principal, id, now);
+            if (!record) throw new Error('A service user just made is gone.');
+            return { service_user: record, api_token: token };
+          })
+          .catch((error: unknown) => {
+            throw nameJustTaken(error) ?? error;
+          }),
+      );
       c.header('Cache-Control', 'no-store');
       c.header('Location', apiPaths.serviceUsers.byId(created.service_user.id));
       c.header('ETag', entityTag(created.service_user.version));
@@ -281,42 +287,40 @@ export function serviceUserRoutes(deps: AppDeps): Hono<AppEnv> {
     validateJson(serviceUserUpdateSchema),
     async (c) => {
       const body = c.req.valid('json');
-      try {
-        return await serviceUsers.change(c, c.req.valid('param'), {
-          precondition: 'required',
-          apply: async (trx, { row }, now) => {
-            if (body.end_date !== row.end_date) assertEndDate(body.end_date, utcDate(now));
-            const renamed = body.name !== row.user_name;
-            if (
-              renamed &&
-              body.name.toLowerCase() !== row.user_name.toLowerCase() &&
-              (await userNameTaken(trx, body.name))
-            ) {
-              throw nameInUse();
-            }
-            const before = {
-              user_name: row.user_name,
-              description: row.description,
-              email: row.email,
-              end_date: row.end_date,
-            };
-            const after = {
-              user_name: body.name,
-              description: body.description,
-              email: body.email,
-              end_date: body.end_date,
-            };
-            // The responsible person's address is personal data: the trail says it changed, not to what.
-            const details = updateDetails(before, after, ['user_name', 'description', 'end_date']);
-            if (changesNothing(details)) return null;
-            await updateServiceUser(trx, row.id, body, now);
-            return { action: 'UPDATE', details };
-          },
-        });
-      } catch (error) {
-        if (isUniqueViolation(error, USER_NAME_CONSTRAINT)) throw nameInUse();
-        throw error;
-      }
+      const principal = c.var.principal;
+      return probingUserNames(db, principal, deps.now(), () =>
+        serviceUsers
+          .change(c, c.req.valid('param'), {
+            precondition: 'required',
+            apply: async (trx, { row }, now) => {
+              if (body.end_date !== row.end_date) assertEndDate(body.end_date, utcDate(now));
+              const renamed = body.name !== row.user_name;
+              if (renamed && body.name.toLowerCase() !== row.user_name.toLowerCase()) {
+                await assertUserNameFree(trx, principal, body.name, 'name', NAME_IN_USE);
+              }
+              const before = {
+                user_name: row.user_name,
+                description: row.description,
+                email: row.email,
+                end_date: row.end_date,
+              };
+              const after = {
+                user_name: body.name,
+                description: body.description,
+                email: body.email,
+                end_date: body.end_date,
+              };
+              // The responsible person's address is personal data: the trail says it changed, not to what.
+              const details = updateDetails(before, after, ['user_name', 'description', 'end_date']);
+              if (changesNothing(details)) return null;
+              await updateServiceUser(trx, row.id, body, now);
+              return { action: 'UPDATE', details };
+            },
+          })
+          .catch((error: unknown) => {
+            throw nameJustTaken(error) ?? error;
+          }),
+      );
     },
   );
 

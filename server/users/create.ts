@@ -13,7 +13,8 @@ import type { Principal } from '../identity/principal.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import { assertMayGiveRole } from '../role-assignments/index.ts';
 import { assertAccountsInReach, rolesInReach, scopeOfAccountType } from './grants.ts';
-import { insertUser, userNameTaken } from './repository.ts';
+import { insertUser } from './repository.ts';
+import { assertUserNameFree } from './user-name-probes.ts';
 
 export interface PersonCreation {
   /** Who the trail names: the signed-in caller, or the creator of a bulk job acting in the background. */
@@ -65,9 +66,7 @@ export async function createPerson(
   }
   const user = { access_scope: scope, primary_account_id: account.id };
   for (const role of roles) assertRoleFitsUser(role, user, 'role_ids');
-  if (await userNameTaken(trx, body.user_name)) {
-    throw new ApiError(409, 'This user name is taken.', { field: 'user_name', code: 'inUse' });
-  }
+  await assertUserNameFree(trx, principal, body.user_name, 'user_name', 'This user name is taken.');
   const created = await insertUser(trx, {
     userName: body.user_name,
     firstName: body.first_name,

@@ -11,7 +11,7 @@ import type { Principal } from '../identity/principal.ts';
 import { accessScopeOf } from '../identity/sessions.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import type { Access } from '../resources/versioned-resource.ts';
-import { userNameTaken } from './repository.ts';
+import { assertUserNameFree } from './user-name-probes.ts';
 
 /** A user as its edit (PUT user/{id}) needs it: the fields it replaces and what G4 compares. */
 export interface EditableUser {
@@ -125,8 +125,8 @@ export async function applyUserUpdate(
   if (changesNothing(details)) return null;
 
   const userNameKey = update.user_name.toLowerCase();
-  if (userNameKey !== user.user_name.toLowerCase() && (await userNameTaken(trx, update.user_name))) {
-    throw new ApiError(409, 'user_name: already in use', { field: 'user_name', code: 'inUse' });
+  if (userNameKey !== user.user_name.toLowerCase()) {
+    await assertUserNameFree(trx, principal, update.user_name, 'user_name', 'user_name: already in use');
   }
   // Only a new address needs proving; the same one written in other capitals is the same mailbox.
   const emailChanged = update.email.toLowerCase() !== user.email.toLowerCase();

@@ -29,6 +29,7 @@ import { permitAccessChange, replaceAccess } from './access-change.ts';
 import { createPerson } from './create.ts';
 import type { RoleToGive } from './grants.ts';
 import { userRecord } from './repository.ts';
+import { probingUserNames } from './user-name-probes.ts';
 
 type ReachableUser = NonNullable<Awaited<ReturnType<typeof findReachableUser>>>;
 type Users = ReturnType<typeof versionedResource<{ id: string }, ReachableUser>>;
@@ -57,11 +58,14 @@ export function userLifecycleRoutes(app: Hono<AppEnv>, deps: AppDeps, users: Use
     async (c) => {
       const body = c.req.valid('json');
       const principal = c.var.principal;
-      const id = await db
-        .transaction()
-        .execute((trx) =>
-          createPerson(trx, principal, deps, body, { actor: requestActor(c, deps.config), invitation: true }),
-        );
+      const id = await probingUserNames(db, principal, deps.now(), () =>
+        db.transaction().execute((trx) =>
+          createPerson(trx, principal, deps, body, {
+            actor: requestActor(c, deps.config),
+            invitation: true,
+          }),
+        ),
+      );
       deps.mail.nudge();
       const user = await userRecord(db, principal, id, deps.now());
       if (!user) throw new Error('A created user is gone.');

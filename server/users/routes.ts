@@ -51,8 +51,9 @@ import { userLinkRoutes } from './links.ts';
 import { DEFAULT_SORT, listUsers, type UserFilters } from './list.ts';
 import { userMailRoutes } from './mail-requests.ts';
 import { changeOwnPassword } from './password.ts';
-import { applicationOf, applicationRoles, userNameTaken, userRecord } from './repository.ts';
+import { applicationOf, applicationRoles, userRecord } from './repository.ts';
 import { userSelfServiceRoutes } from './self-service.ts';
+import { probingUserNames, takenUserNames } from './user-name-probes.ts';
 
 type ReachableUser = NonNullable<Awaited<ReturnType<typeof findReachableUser>>>;
 
@@ -170,19 +171,30 @@ export function userRoutes(deps: AppDeps): Hono<AppEnv> {
   );
 
   // Any signed-in person: the own profile checks a new user name with it. User names are unique
-  // across the platform, so the answer is the platform's, and it says nothing else about the user.
+  // across the platform, so the answer is the platform's; it says nothing else about the user, and a
+  // caller learns only so many names of users outside its reach (decision 041).
   app.get(
     '/user/exists',
     describeOperation({
       tag: 'Users',
-      summary: 'Whether a user name is taken anywhere on the platform (any signed-in caller).',
+      summary:
+        "Whether a user name is taken anywhere on the platform (any signed-in caller); names of users outside the caller's reach count against an hourly budget, past which every check answers 429 (decision 041).",
       success: { status: 200, description: 'Whether it exists', schema: userExistsSchema },
-      failures: [400],
+      failures: [400, 429],
     }),
     authenticated,
     validateQuery(userExistsQuerySchema),
     async (c) => {
-      const body: UserExists = { exists: await userNameTaken(db, c.req.valid('query').user_name) };
+      const principal = c.var.principal;
+      const name = c.req.valid('query').user_name;
+      const { taken } = await probingUserNames(
+        db,
+        principal,
+        deps.now(),
+        () => takenUserNames(db, principal, [name]),
+        (answer) => answer.outsideReach,
+      );
+      const body: UserExists = { exists: taken.size > 0 };
       return c.json(body);
     },
   );
@@ -219,14 +231,16 @@ export function userRoutes(deps: AppDeps): Hono<AppEnv> {
     async (c) => {
       const principal = c.var.principal;
       const update = c.req.valid('json');
-      return editableUsers.change(c, c.req.valid('param'), {
-        precondition: 'required',
-        permit: ({ row }) => assertEditableByYou(principal, row),
-        apply: async (trx, { row }, now) => {
-          const details = await applyUserUpdate(trx, principal, row, update, now);
-          return details && { action: 'UPDATE', details };
-        },
-      });
+      return probingUserNames(db, principal, deps.now(), () =>
+        editableUsers.change(c, c.req.valid('param'), {
+          precondition: 'required',
+          permit: ({ row }) => assertEditableByYou(principal, row),
+          apply: async (trx, { row }, now) => {
+            const details = await applyUserUpdate(trx, principal, row, update, now);
+            return details && { action: 'UPDATE', details };
+          },
+        }),
+      );
     },
   );
 
