@@ -111,6 +111,16 @@ describe('secure layout', () => {
     expect(await screen.findByRole('region', { name: 'Benachrichtigungen (Alt+T)' })).toBeTruthy();
   });
 
+  it('refuses Platform settings by its address below the system scope, though the role holds a licence permission', async () => {
+    signedInApi(
+      profileFixture({ access_scope: 'partner' }),
+      BUILT_IN_ROLES.partner_administrator.permissions,
+    );
+    renderApp('/account/settings');
+    expect(await screen.findByText('You do not have permission to view this page.')).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Platform settings' })).toBeNull();
+  });
+
   it('marks the current breadcrumb and disables the profile crumb', async () => {
     signedInApi(profileFixture(), ['VIEW_ACCOUNT']);
     renderApp('/account/profile');
