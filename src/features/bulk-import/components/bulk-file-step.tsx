@@ -11,6 +11,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Combobox, type ComboboxOption } from '../../../components/ui/combobox.tsx';
 import { FileUpload } from '../../../components/ui/file-upload.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
+import { formatByteSize } from '../../../lib/byte-size.ts';
 import { useActiveAccountId } from '../../../lib/current-user.ts';
 import { saveFile } from '../../../lib/download.ts';
 import { useFeatureFlags } from '../../../lib/feature-flags.ts';
@@ -133,6 +134,7 @@ export function BulkFileStep({ search, navigate }: { search: BulkSearch; navigat
   const validate = useValidateBulkFile();
   const sendInvitations = search.invitations !== 'off';
   const problem = fileProblem(validate.error, i18n);
+  const limit = formatByteSize(BULK_USER_MAX_BYTES, i18n.locale);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -179,7 +181,7 @@ export function BulkFileStep({ search, navigate }: { search: BulkSearch; navigat
         description={
           <Trans>
             One user a row under a header row: first_name, last_name, email, user_name, and optionally phone,
-            locale and roles (several separated by |). At most 10,000 rows and 4 MiB, saved as CSV UTF-8.
+            locale and roles (several separated by |). At most 10,000 rows and {limit}, saved as CSV UTF-8.
           </Trans>
         }
         error={missingFile && file === null ? t`Choose a CSV file.` : (problem ?? undefined)}

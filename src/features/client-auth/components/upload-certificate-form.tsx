@@ -12,6 +12,7 @@ import { errorPageText } from '../../../lib/error-messages.ts';
 import { useUploadClientAuthCertificate } from '../mutations.ts';
 import type { CertificateOwner } from '../queries.ts';
 import './client-auth.css';
+import { formatByteSize } from '../../../lib/byte-size.ts';
 
 /**
  * One certificate file (.crt, .cer, .pem or .der; PEM or DER), checked for its size here before it is
@@ -34,7 +35,8 @@ export function UploadCertificateForm({
   const serverError = upload.error;
   const aboutFile =
     serverError instanceof ApiError && (serverError.field === 'certificate' || serverError.status === 413);
-  const tooLarge = t`This file is larger than 4 KB (4,096 bytes). A certificate file is far smaller: choose the certificate itself, not a bundle or a key store.`;
+  const limit = formatByteSize(CLIENT_AUTH_CERTIFICATE_MAX_BYTES, i18n.locale);
+  const tooLarge = t`This file is larger than ${limit}. A certificate file is far smaller: choose the certificate itself, not a bundle or a key store.`;
   const fileError =
     problem ??
     (aboutFile ? (serverError.status === 413 ? tooLarge : errorPageText(serverError, i18n)) : undefined);
@@ -68,7 +70,7 @@ export function UploadCertificateForm({
         error={fileError}
         description={
           <Trans>
-            One X.509 certificate in PEM or DER format (.crt, .cer, .pem or .der), at most 4 KB. Only the
+            One X.509 certificate in PEM or DER format (.crt, .cer, .pem or .der), at most {limit}. Only the
             certificate: never upload a private key.
           </Trans>
         }

@@ -2,7 +2,6 @@ import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { intlLocaleOf } from '../../../../contract/locales.ts';
 import { apiPaths } from '../../../../contract/paths.ts';
 import type { ClientTool, ClientToolFile, ClientToolOs } from '../../../../contract/schemas/client-tools.ts';
 import { CachedDataNotice } from '../../../components/cached-data-notice.tsx';
@@ -11,6 +10,7 @@ import { TableFrame } from '../../../components/list/table-frame.tsx';
 import { PublicLayout } from '../../../components/public-layout.tsx';
 import { TrustAgentPanel } from '../../../components/trust-agent/trust-agent-panel.tsx';
 import { Button } from '../../../components/ui/button.tsx';
+import { formatByteSize } from '../../../lib/byte-size.ts';
 import { desktopSystem, detectPlatform } from '../../../lib/platform.ts';
 import { clientToolsQueryOptions } from '../queries.ts';
 import { operatingSystemsFirst } from '../visitor-os.ts';
@@ -22,22 +22,6 @@ const OS_LABELS = {
   mac: msg`macOS`,
   linux: msg`Linux`,
 } as const;
-
-/** Bytes in the user's language, in the largest binary unit under 1024 of it. */
-function formatSize(bytes: number, locale: string): string {
-  const [value, unit] =
-    bytes < 1024
-      ? [bytes, 'byte']
-      : bytes < 1024 ** 2
-        ? [bytes / 1024, 'kilobyte']
-        : [bytes / 1024 ** 2, 'megabyte'];
-  return new Intl.NumberFormat(intlLocaleOf(locale), {
-    style: 'unit',
-    unit,
-    unitDisplay: 'short',
-    maximumFractionDigits: 1,
-  }).format(value);
-}
 
 /**
  * Certificate authority › Client tools (`/ca/client-tools`): the trust agent on this computer and the
@@ -233,7 +217,7 @@ function OsSection({
                     <td>
                       <span className="client-tools__file">{file.name}</span>
                       <span className="client-tools__detail">
-                        {file.label} · {formatSize(file.size, i18n.locale)}
+                        {file.label} · {formatByteSize(file.size, i18n.locale)}
                       </span>
                     </td>
                     <td>

@@ -138,12 +138,12 @@ describe('uploading a client certificate', () => {
       new File(['x'.repeat(5 * 1024)], 'bundle.pem', { type: 'application/x-x509-ca-cert' }),
     );
     await userEvent.click(screen.getByRole('button', { name: 'Upload' }));
-    expect(await screen.findByText(/This file is larger than 4 KB/)).toBeTruthy();
+    expect(await screen.findByText(/This file is larger than 4 kB\./)).toBeTruthy();
     expect(api.calls.some((call) => call.method === 'POST' && call.path === LIST)).toBe(false);
 
     const pem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
     await userEvent.upload(input, new File([pem], 'card.crt', { type: 'application/x-x509-ca-cert' }));
-    await waitFor(() => expect(screen.queryByText(/This file is larger than 4 KB/)).toBeNull());
+    await waitFor(() => expect(screen.queryByText(/This file is larger than 4 kB\./)).toBeNull());
     await userEvent.click(screen.getByRole('button', { name: 'Upload' }));
     await waitFor(() =>
       expect(router.state.location.pathname).toBe(`/access/administrators/${USER_ID}/client-auth`),
