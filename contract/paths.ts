@@ -134,6 +134,7 @@ export const apiPaths = {
     agreement: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}/agreement`,
     /** Public: the mailed verification or invitation code. */
     verify: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}/verify`,
+    verifyHolder: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}/verify/holder`,
     /** Public: the mailed password-reset code. */
     resetPassword: (id: string) => `${UI_API_V1}/user/${encodeURIComponent(id)}/reset-password`,
     apiToken: (id: string, tokenId: string) =>

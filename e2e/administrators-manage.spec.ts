@@ -108,7 +108,7 @@ test('the system administrator creates an administrator who signs in from the in
     await invited.goto(`${link.pathname}${link.search}`);
     await expect(invited.getByRole('heading', { name: 'Set up your account' })).toBeVisible();
     await assertAccessible(invited);
-    await invited.getByLabel('Username').fill(NEW_ADMINISTRATOR.userName);
+    await expect(invited.getByLabel('Username')).toHaveValue(NEW_ADMINISTRATOR.userName);
     await invited.getByLabel('New password').fill(NEW_PASSWORD);
     await invited.getByLabel('Repeat password').fill(NEW_PASSWORD);
     await invited.getByRole('button', { name: 'Set password' }).click();

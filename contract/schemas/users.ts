@@ -456,6 +456,15 @@ export const userVerifySchema = v.object({
 });
 export type UserVerify = v.InferOutput<typeof userVerifySchema>;
 
+/**
+ * POST user/{id}/verify/holder (public): whose an invitation or verification link is, so that its
+ * page shows the user name instead of asking for it. Nothing is spent.
+ */
+export const linkHolderRequestSchema = v.object({ verification_code: linkCodeSchema });
+export type LinkHolderRequest = v.InferOutput<typeof linkHolderRequestSchema>;
+export const linkHolderSchema = v.object({ user_name: v.string() });
+export type VerifyLinkHolder = v.InferOutput<typeof linkHolderSchema>;
+
 /** POST user/{id}/reset-password (public): the mailed code and the new password. */
 export const passwordResetSchema = withPasswordConfirmation(
   v.object({

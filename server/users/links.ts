@@ -1,7 +1,14 @@
 import type { Context, Hono } from 'hono';
 import type { Kysely } from 'kysely';
 import * as v from 'valibot';
-import { passwordResetSchema, userIdParamsSchema, userVerifySchema } from '../../contract/schemas/users.ts';
+import {
+  linkHolderRequestSchema,
+  linkHolderSchema,
+  passwordResetSchema,
+  userIdParamsSchema,
+  userVerifySchema,
+  type VerifyLinkHolder,
+} from '../../contract/schemas/users.ts';
 import { passwordSchema, type ValidationCode } from '../../contract/validation.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { type AuditActor, auditChangeBy, updateDetails } from '../audit/change.ts';
@@ -111,6 +118,29 @@ export function userLinkRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
   const userParams = validateParams(userIdParamsSchema);
 
   const hashingClient = (c: Context<AppEnv>) => `ip:${clientAddress(c, config) ?? 'unknown'}`;
+
+  // The page of a link shows whose it is; the code is the proof, as for the verification itself, and
+  // a wrong one answers as a spent one. Nothing is spent or written.
+  app.post(
+    '/user/:id/verify/holder',
+    describeOperation({
+      tag: 'Users',
+      summary:
+        'Public: the user name of an invitation or verification link, for its page to show; every bad code is 400 linkExpired. Spends nothing.',
+      success: { status: 200, description: 'The link holder', schema: linkHolderSchema },
+      failures: [400, 413, 415],
+    }),
+    userParams,
+    validateJson(linkHolderRequestSchema),
+    async (c) => {
+      const { id } = c.req.valid('param');
+      const { verification_code: code } = c.req.valid('json');
+      c.header('Cache-Control', 'no-store');
+      const holder = await findLinkHolder(db, id, code, ['invitation', 'verify_email'], deps.now(), false);
+      if (holder === undefined) throw invalidField('verification_code', 'linkExpired');
+      return c.json({ user_name: holder.user_name } satisfies VerifyLinkHolder);
+    },
+  );
 
   app.post(
     '/user/:id/verify',

@@ -151,6 +151,37 @@ describe('POST user/{id}/verify (invitation)', () => {
   });
 });
 
+describe('POST user/{id}/verify/holder', () => {
+  const holderOf = (userId: string, code: string) =>
+    call(harness, 'POST', apiPaths.users.verifyHolder(userId), { body: { verification_code: code } });
+
+  it('names the user of a live invitation or verification link, spending nothing', async () => {
+    const id = await insertTestUser(harness, { accountId, pending: true });
+    const userName = await userNameOf(id);
+    for (const purpose of ['invitation', 'verify_email'] as const) {
+      const code = await codeFor(id, purpose);
+      const answer = await holderOf(id, code);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('Cache-Control')).toBe('no-store');
+      expect(await answer.json()).toEqual({ user_name: userName });
+      expect((await holderOf(id, code)).status).toBe(200);
+    }
+    const invitation = await codeFor(id, 'invitation');
+    expect(
+      (await verify(id, { verification_code: invitation, login: userName, password: NEW_PASSWORD })).status,
+    ).toBe(204);
+    await expectLinkExpired(await holderOf(id, invitation), 'verification_code');
+  });
+
+  it('answers linkExpired for an unknown code, another user’s path, and a reset code', async () => {
+    const id = await insertTestUser(harness, { accountId, pending: true });
+    const other = await insertTestUser(harness, { accountId, pending: true });
+    await expectLinkExpired(await holderOf(id, newOpaqueToken()), 'verification_code');
+    await expectLinkExpired(await holderOf(other, await codeFor(id, 'invitation')), 'verification_code');
+    await expectLinkExpired(await holderOf(id, await codeFor(id, 'reset_password')), 'verification_code');
+  });
+});
+
 describe('POST user/{id}/verify (address change)', () => {
   it("checks the current password: a wrong one is wrongPassword, keeps the code and counts against the link's own budget", async () => {
     const user = await harness.createUser({ accessScope: 'account', accountId });
