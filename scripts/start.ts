@@ -4,6 +4,7 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { loadAgentConfig } from '../agent/config.ts';
 import { startAgent } from '../agent/server.ts';
+import { CONSOLE_BASE_PATH } from '../contract/paths.ts';
 import { loadConfig } from '../server/config.ts';
 import { runServer } from '../server/main.ts';
 
@@ -36,14 +37,28 @@ async function consoleIsStale(distDir: string): Promise<boolean> {
 
 const config = loadConfig();
 if (await consoleIsStale(config.consoleDistDir)) {
-  console.info('Building the console (vite build)…');
-  const build = spawnSync(process.execPath, [path.resolve('node_modules/vite/bin/vite.js'), 'build'], {
-    stdio: 'inherit',
-  });
+  // Its few hundred lines of chunk sizes would scroll away the addresses printed next: they are
+  // shown only when the build fails.
+  console.info('Building the console into', config.consoleDistDir, '(about half a minute the first time)…');
+  const started = performance.now();
+  const build = spawnSync(
+    process.execPath,
+    [
+      path.resolve('node_modules/vite/bin/vite.js'),
+      'build',
+      '--outDir',
+      config.consoleDistDir,
+      '--emptyOutDir',
+    ],
+    { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+  );
   if (build.status !== 0) {
+    process.stdout.write(build.stdout ?? '');
+    process.stderr.write(build.stderr ?? '');
     console.error('The console build failed; see the output above.');
     process.exit(build.status ?? 1);
   }
+  console.info(`Console built (${((performance.now() - started) / 1000).toFixed(1)} s).`);
 }
 
 await runServer();
@@ -54,12 +69,25 @@ await runServer();
  * system from the npm registry) in a process of its own once the server answers, and the page lists
  * each package as it lands. Built packages are kept by their inputs, so later starts take a second.
  */
+const consoleUrl = `${config.publicUrl}${CONSOLE_BASE_PATH}`;
 const packaging = spawn(process.execPath, ['--import', 'tsx', 'scripts/package-agent.ts'], {
-  stdio: ['ignore', 'inherit', 'inherit'],
+  stdio: ['ignore', 'pipe', 'pipe'],
   env: { ...process.env, CLIENT_TOOLS_DIR: config.clientToolsDir },
 });
+let packagingOutput = '';
+packaging.stdout.on('data', (chunk: Buffer) => {
+  packagingOutput += chunk.toString();
+});
+packaging.stderr.on('data', (chunk: Buffer) => {
+  packagingOutput += chunk.toString();
+});
 packaging.once('exit', (code) => {
-  if (code !== 0) console.warn('The trust agent packages were not built; the Client tools page lists none.');
+  if (code === 0) {
+    console.info(`The Client tools page offers the trust agent's packages. The console: ${consoleUrl}`);
+  } else {
+    process.stderr.write(packagingOutput);
+    console.warn('The trust agent packages were not built; the Client tools page lists none.');
+  }
 });
 process.once('exit', () => packaging.exitCode === null && packaging.kill());
 
@@ -84,6 +112,9 @@ if (process.env.TRUST_AGENT !== 'off') {
   try {
     const agent = await startAgent(agentConfig);
     console.info(`Trust agent ${agentConfig.version} at ${agent.url} (data in ${agentConfig.dataDir})`);
+    console.info(
+      'When a browser first asks to use it, this terminal shows a code to compare with the page: answer y to allow it, or run the approve command it prints.',
+    );
     if (agent.desktopClientUrl) console.info(`Desktop client at ${agent.desktopClientUrl}`);
   } catch (error) {
     const busy = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';

@@ -57,7 +57,7 @@ export async function ensureAgentPackages(
     if (written.length > 0) log.info(`Trust agent packages published: ${written.join(', ')}`);
     if (missing.length > 0) {
       log.info(
-        `The trust agent's packages for ${missing.join(', ')} are not built for these sources: npm run agent:package builds them.`,
+        `The trust agent's packages for ${missing.join(', ')} are not built for these sources yet: npm start builds them in the background, npm run agent:package on its own.`,
       );
     }
   } catch (error) {

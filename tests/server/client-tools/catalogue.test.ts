@@ -267,7 +267,7 @@ describe('publishing the trust agent packages into the catalogue', () => {
       options(),
     );
     expect(said).toEqual([
-      "The trust agent's packages for linux-x64, mac-arm64, mac-x64, windows-x64 are not built for these sources: npm run agent:package builds them.",
+      "The trust agent's packages for linux-x64, mac-arm64, mac-x64, windows-x64 are not built for these sources yet: npm start builds them in the background, npm run agent:package on its own.",
     ]);
   });
 
