@@ -231,6 +231,11 @@ export const BUILT_IN_ROLES = {
       'VIEW_TEMPLATE',
       'VIEW_LICENSE',
       'VIEW_LICENSED_SEATS',
+      // Its own account's licences, application by application (J-09): a licence section needs the
+      // application's view permission, which VIEW_LICENSE alone is not.
+      ...(Object.keys(LICENCE_PRODUCTS) as LicenceProduct[]).map(
+        (product): PermissionName => `VIEW_${product}_LICENSE`,
+      ),
     ] satisfies PermissionName[],
   },
   read_only_auditor: {

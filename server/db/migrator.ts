@@ -24,6 +24,7 @@ import * as enrollmentClientAuth from './migrations/20261230T0900-enrollment-cli
 import * as enrollmentClientAuthMail from './migrations/20261231T0900-enrollment-client-auth-mail.ts';
 import * as refreshTokenReuseInterval from './migrations/20270101T0900-refresh-token-reuse-interval.ts';
 import * as keystoreTypesTheAgentReports from './migrations/20270101T1000-keystore-types-the-agent-reports.ts';
+import * as accountAdministratorSeesItsLicences from './migrations/20270101T1100-account-administrator-sees-its-licences.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -55,6 +56,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261231T0900-enrollment-client-auth-mail': enrollmentClientAuthMail,
   '20270101T0900-refresh-token-reuse-interval': refreshTokenReuseInterval,
   '20270101T1000-keystore-types-the-agent-reports': keystoreTypesTheAgentReports,
+  '20270101T1100-account-administrator-sees-its-licences': accountAdministratorSeesItsLicences,
 };
 
 const staticProvider: MigrationProvider = {

@@ -21,6 +21,11 @@ export const SYSTEM_ADMINISTRATOR: readonly PermissionName[] = [
   'VIEW_ORGANIZATION',
   'MANAGE_ORGANIZATION',
   'MANAGE_PERMISSION',
+  // The licences section shows the applications whose licence permission is held.
+  'VIEW_CM_LICENSE',
+  'MANAGE_CM_LICENSE',
+  'VIEW_DSM_LICENSE',
+  'MANAGE_DSM_LICENSE',
 ];
 
 /** The same customer, linked to an external identity product that manages it. */

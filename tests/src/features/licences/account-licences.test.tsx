@@ -314,6 +314,22 @@ describe('the licences section', () => {
   });
 });
 
+describe('an administrator whose roles show no application’s licence', () => {
+  it('reads a sentence saying so instead of a refusal, and is offered no history or download', async () => {
+    const { calls } = accountsApi({ permissions: ['VIEW_ACCOUNT', 'VIEW_TENANT', 'VIEW_LICENSE'] });
+    renderApp(`/account/accounts/${CUSTOMER_ID}`);
+    const region = await screen.findByRole('region', { name: 'Licences' });
+    expect(
+      await within(region).findByText(
+        'Your roles show no application’s licence: an administrator can give you one that does.',
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Download CSV' })).toBeNull();
+    expect(screen.queryByText('You do not have permission to do this.')).toBeNull();
+    expect(calls.some((call) => call.path.includes('/license'))).toBe(false);
+  });
+});
+
 describe('the licence history rail', () => {
   it('shows the latest changes by day with the actor the server gives, and the whole history on request', async () => {
     licencesApi();
