@@ -30,6 +30,7 @@ import { useProfile } from '../../../lib/current-user.ts';
 import { formatUserDate, parseCalendarDate } from '../../../lib/dates.ts';
 import { type FormValues, useForm } from '../../../lib/form/use-form.ts';
 import { isQueued, newIdempotencyKey } from '../../../lib/offline/queueable-request.ts';
+import { usePermissionFlags } from '../../../lib/permissions.tsx';
 import { validationMessage } from '../../../lib/validation-messages.ts';
 import { useUpdateAccountFeatures } from '../mutations.ts';
 import { accountFeatureKeys, accountFeaturesQueryOptions } from '../queries.ts';
@@ -103,6 +104,12 @@ function FeaturesForm({
   const update = useUpdateAccountFeatures({ id: accountId, name: accountName });
   const [features, setFeatures] = useState<FeatureState[]>(() => list.items.map(stateOf));
   const { canEdit } = list;
+  const permissions = usePermissionFlags();
+  const readOnlyReason = !permissions.canManageAccount
+    ? t`Your roles let you read these features, not change them.`
+    : viewer.access_scope === 'partner' && viewer.primary_account_id === accountId
+      ? t`A partner's own features are set by the platform's administrators.`
+      : t`This account's features are set by its partner or the platform's administrators.`;
   const indexOf = (id: AccountFeatureId) => features.findIndex((feature) => feature.feature_id === id);
 
   // K-12, K-13: public issuance turned off while key-locker is on is said at once, and nothing is
@@ -213,17 +220,23 @@ function FeaturesForm({
           );
         })}
       </div>
-      {/* Said as it happens, not only beside the switch. */}
-      <p className="visually-hidden" aria-live="polite">
-        {blockedText}
-      </p>
       {canEdit ? (
         <div className="account-section__actions">
-          <Button {...form.submitProps}>
+          {/* While a rule blocks the change, Save says why and does nothing; said as it happens. */}
+          <Button
+            {...form.submitProps}
+            aria-disabled={blockedText !== undefined || form.submitProps['aria-disabled']}
+            aria-describedby={blockedText === undefined ? undefined : 'features-blocked'}
+          >
             <Trans>Save features</Trans>
           </Button>
+          <p id="features-blocked" className="account-section__hint" aria-live="polite">
+            {blockedText}
+          </p>
         </div>
-      ) : null}
+      ) : (
+        <p className="account-section__hint">{readOnlyReason}</p>
+      )}
     </Form>
   );
 }

@@ -2,7 +2,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { CUSTOMER_ID } from '../../fixtures.ts';
+import { CUSTOMER_ID, profileFixture } from '../../fixtures.ts';
 import { apiError, json, renderApp } from '../../support.tsx';
 import { accountFeaturesFixture, accountsApi, BASE, noContent } from '../accounts/account-details-support.ts';
 
@@ -98,10 +98,14 @@ describe('account features', () => {
     const message = 'Public issuance cannot be turned off while the key-locker account feature is on.';
     expect(descriptionOf(feature('Public issuance'))).toBe(message);
     expect(feature('Public issuance').getAttribute('aria-invalid')).toBe('true');
-    await user.click(screen.getByRole('button', { name: 'Save features' }));
+    const save = screen.getByRole('button', { name: 'Save features' });
+    expect(save.getAttribute('aria-disabled')).toBe('true');
+    expect(descriptionOf(save)).toBe(message);
+    await user.click(save);
     expect(calls.some((call) => call.method === 'PUT')).toBe(false);
     // Public issuance on again, or key-locker off, lifts the block.
     await user.click(feature('Key-locker account'));
+    expect(save.getAttribute('aria-disabled')).toBeNull();
     expect(feature('Public issuance').checked).toBe(false);
     expect(feature('Public issuance').getAttribute('aria-invalid')).not.toBe('true');
     expect(descriptionOf(feature('Public issuance'))).toBe('');
@@ -197,6 +201,35 @@ describe('account features', () => {
     ).toBe(true);
     expect(within(section).queryByRole('button', { name: 'Save features' })).toBeNull();
     expect(within(section).getByText('Ends on 31-Jan-2099')).toBeTruthy();
+    expect(
+      within(section).getByText(
+        "This account's features are set by its partner or the platform's administrators.",
+      ),
+    ).toBeTruthy();
+  });
+
+  it.each([
+    [
+      'a role that only reads accounts',
+      ['VIEW_ACCOUNT'],
+      'account',
+      'Your roles let you read these features, not change them.',
+    ],
+    [
+      'a partner on its own account',
+      ['VIEW_ACCOUNT', 'MANAGE_ACCOUNT'],
+      'partner',
+      "A partner's own features are set by the platform's administrators.",
+    ],
+  ] as const)('says why the features are read-only for %s', async (_label, permissions, scope, reason) => {
+    accountsApi({
+      permissions,
+      profile: profileFixture({ access_scope: scope, primary_account_id: CUSTOMER_ID }),
+      extra: { [`GET ${FEATURES_PATH}`]: () => json(accountFeaturesFixture({}, false)) },
+    });
+    renderApp(DETAILS_PATH);
+    const section = await featuresSection();
+    expect(await within(section).findByText(reason)).toBeTruthy();
   });
 
   it('says when the features could not be loaded', async () => {
