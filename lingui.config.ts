@@ -27,6 +27,7 @@ const publicComponents = [
   'components/update-banner.tsx',
   'components/new-password-fields.tsx',
   'components/certificate-status-badge.tsx',
+  'components/certificate-summary-details.tsx',
 ].map(src);
 
 /** Modules of an area's feature that the accounts screens (or several areas) use: loaded with `console`. */

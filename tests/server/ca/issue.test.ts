@@ -7,7 +7,7 @@ import { exportCertificate } from '../../../server/ca/export.ts';
 import { type IssueRequest, issueCertificate } from '../../../server/ca/issue.ts';
 import { revokeCertificate } from '../../../server/ca/revoke.ts';
 import { x509 } from '../../../server/ca/x509.ts';
-import { summarizeCertificate } from '../../../src/features/enrollment/certificate.ts';
+import { summarizeCertificate } from '../../../src/lib/certificate-summary.ts';
 import { createTestApp, type TestApp } from '../test-app.ts';
 import {
   createCsr,

@@ -1,13 +1,15 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import {
   CLIENT_AUTH_CERTIFICATE_MAX_BYTES,
   CLIENT_AUTH_UPLOAD_ACCEPT,
 } from '../../../../contract/schemas/client-auth.ts';
+import { CertificateSummaryDetails } from '../../../components/certificate-summary-details.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { FileUpload } from '../../../components/ui/file-upload.tsx';
 import { FormErrorAlert } from '../../../components/ui/form.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
+import type { CertificateSummary } from '../../../lib/certificate-summary.ts';
 import { errorPageText } from '../../../lib/error-messages.ts';
 import { useUploadClientAuthCertificate } from '../mutations.ts';
 import type { CertificateOwner } from '../queries.ts';
@@ -32,6 +34,8 @@ export function UploadCertificateForm({
   const upload = useUploadClientAuthCertificate(owner);
   const [file, setFile] = useState<File | null>(null);
   const [problem, setProblem] = useState<string | undefined>(undefined);
+  const [preview, setPreview] = useState<CertificateSummary | null>(null);
+  const latestChoice = useRef<File | null>(null);
   const serverError = upload.error;
   const aboutFile =
     serverError instanceof ApiError && (serverError.field === 'certificate' || serverError.status === 413);
@@ -41,10 +45,21 @@ export function UploadCertificateForm({
     problem ??
     (aboutFile ? (serverError.status === 413 ? tooLarge : errorPageText(serverError, i18n)) : undefined);
 
+  const notACertificate = t`This file is not an X.509 certificate in PEM or DER format.`;
   const choose = (chosen: File | null) => {
     upload.reset();
     setFile(chosen);
-    setProblem(chosen && chosen.size > CLIENT_AUTH_CERTIFICATE_MAX_BYTES ? tooLarge : undefined);
+    setPreview(null);
+    latestChoice.current = chosen;
+    const large = chosen !== null && chosen.size > CLIENT_AUTH_CERTIFICATE_MAX_BYTES;
+    setProblem(large ? tooLarge : undefined);
+    if (chosen === null || large) return;
+    // Read here before anything is sent, so the administrator sees what they are about to trust.
+    void readCertificate(chosen).then((summary) => {
+      if (chosen !== latestChoice.current) return;
+      if (summary === null) setProblem(notACertificate);
+      else setPreview(summary);
+    });
   };
 
   const submit = (event: FormEvent) => {
@@ -76,6 +91,11 @@ export function UploadCertificateForm({
         }
         onFileChange={choose}
       />
+      {preview && !fileError ? (
+        <section aria-label={t`The chosen certificate`}>
+          <CertificateSummaryDetails certificate={preview} />
+        </section>
+      ) : null}
       <div className="dialog__actions">
         <Button variant="secondary" onClick={onCancel}>
           <Trans>Cancel</Trans>
@@ -86,4 +106,19 @@ export function UploadCertificateForm({
       </div>
     </form>
   );
+}
+
+/** The file's certificate as the browser reads it, or null when it holds none. */
+async function readCertificate(file: File): Promise<CertificateSummary | null> {
+  const [{ summarizeCertificate }, bytes] = await Promise.all([
+    import('../../../lib/certificate-summary.ts'),
+    file.arrayBuffer(),
+  ]);
+  try {
+    // A PEM file is text; x509 reads the text form from a string, the DER form from bytes.
+    const text = new TextDecoder().decode(bytes);
+    return summarizeCertificate(text.includes('-----BEGIN CERTIFICATE-----') ? text : bytes);
+  } catch {
+    return null;
+  }
 }

@@ -1,24 +1,21 @@
-import { Trans, useLingui } from '@lingui/react/macro';
+import { Trans } from '@lingui/react/macro';
 import { useEffect, useState } from 'react';
-import { CertificateStatusBadge } from '../../../components/certificate-status-badge.tsx';
-import { DetailsRow } from '../../../components/details-row.tsx';
-import type { CertificateSummary } from '../certificate.ts';
+import { CertificateSummaryDetails } from '../../../components/certificate-summary-details.tsx';
+import type { CertificateSummary } from '../../../lib/certificate-summary.ts';
 
 /** Step 4 (overview §4): the certificate now in the keystore, read from the CA's answer. */
 export function CertificateView({ pem, keystoreLabel }: { pem: string; keystoreLabel: string }) {
-  const { i18n } = useLingui();
   const [certificate, setCertificate] = useState<CertificateSummary | null>(null);
   useEffect(() => {
     let current = true;
-    // @peculiar/x509 loads with this step only, after its reflect polyfill (certificate.ts).
-    void import('../certificate.ts').then(({ summarizeCertificate }) => {
+    // @peculiar/x509 loads with this step only, after its reflect polyfill (certificate-summary.ts).
+    void import('../../../lib/certificate-summary.ts').then(({ summarizeCertificate }) => {
       if (current) setCertificate(summarizeCertificate(pem));
     });
     return () => {
       current = false;
     };
   }, [pem]);
-  const when = (date: Date) => i18n.date(date, { dateStyle: 'medium', timeStyle: 'short' });
   return (
     <>
       <p>
@@ -27,18 +24,7 @@ export function CertificateView({ pem, keystoreLabel }: { pem: string; keystoreL
         </Trans>
       </p>
       {certificate ? (
-        <dl className="details enrollment__certificate">
-          <DetailsRow label={<Trans>Status</Trans>}>
-            <CertificateStatusBadge status={certificate.status} />
-          </DetailsRow>
-          <DetailsRow label={<Trans>Subject</Trans>}>{certificate.subject}</DetailsRow>
-          <DetailsRow label={<Trans>Issuer</Trans>}>{certificate.issuer}</DetailsRow>
-          <DetailsRow label={<Trans>Valid from</Trans>}>{when(certificate.notBefore)}</DetailsRow>
-          <DetailsRow label={<Trans>Valid until</Trans>}>{when(certificate.notAfter)}</DetailsRow>
-          <DetailsRow label={<Trans>Serial number</Trans>}>
-            <code>{certificate.serialNumber}</code>
-          </DetailsRow>
-        </dl>
+        <CertificateSummaryDetails certificate={certificate} className="enrollment__certificate" />
       ) : null}
     </>
   );

@@ -8,6 +8,21 @@ import { ACCOUNT_ID } from '../../fixtures.ts';
 import { json, renderApp } from '../../support.tsx';
 import { API, USER_ID, usersApi } from '../users/users-support.ts';
 
+/** A self-signed P-256 certificate for CN=Jane Smartcard, valid until 2036 (openssl req -x509). */
+const JANE_PEM = `-----BEGIN CERTIFICATE-----
+MIIBzzCCAXWgAwIBAgIUUP9XsHcPzEh66rQkIHRC1nrz6z4wCgYIKoZIzj0EAwIw
+PTEXMBUGA1UEAwwOSmFuZSBTbWFydGNhcmQxFTATBgNVBAoMDEV4YW1wbGUgQ29y
+cDELMAkGA1UEBhMCREUwHhcNMjYxMjA0MjAyMzUwWhcNMzYxMjAxMjAyMzUwWjA9
+MRcwFQYDVQQDDA5KYW5lIFNtYXJ0Y2FyZDEVMBMGA1UECgwMRXhhbXBsZSBDb3Jw
+MQswCQYDVQQGEwJERTBZMBMGByqGSM49AgEGCCqGSM49AwEHA0IABLdnv4YHpMZ/
+H1VxR1j4+m9spHlVOELS6SoJQ1aPh3tHN7s9epfAFDayR8kjJuv52CmnPEJm4SNg
+NaoIy2PMNZyjUzBRMB0GA1UdDgQWBBSOSXWPpIRzQqSuCHPjAQ0HrMPp/DAfBgNV
+HSMEGDAWgBSOSXWPpIRzQqSuCHPjAQ0HrMPp/DAPBgNVHRMBAf8EBTADAQH/MAoG
+CCqGSM49BAMCA0gAMEUCIQCU275IsMFYeyjUFUNHrlbzBRQXHaLnXkg9djWEHph5
+QAIgKSWtDSGWugbFOD5ToHGryMfNy9sJXQ2zma4zbvi/5KE=
+-----END CERTIFICATE-----
+`;
+
 const THUMBPRINT = Array.from({ length: 32 }, (_, index) =>
   (index * 7 + 16).toString(16).toUpperCase().padStart(2, '0'),
 ).join(':');
@@ -141,9 +156,19 @@ describe('uploading a client certificate', () => {
     expect(await screen.findByText(/This file is larger than 4 kB\./)).toBeTruthy();
     expect(api.calls.some((call) => call.method === 'POST' && call.path === LIST)).toBe(false);
 
-    const pem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
-    await userEvent.upload(input, new File([pem], 'card.crt', { type: 'application/x-x509-ca-cert' }));
+    await userEvent.upload(input, new File(['-----BEGIN CERTIFICATE-----\nMIIB\n'], 'card.crt'));
+    expect(
+      await screen.findByText('This file is not an X.509 certificate in PEM or DER format.'),
+    ).toBeTruthy();
+
+    await userEvent.upload(input, new File([JANE_PEM], 'card.crt', { type: 'application/x-x509-ca-cert' }));
     await waitFor(() => expect(screen.queryByText(/This file is larger than 4 kB\./)).toBeNull());
+    // What the administrator is about to trust, read in the browser before anything is sent.
+    const chosen = await screen.findByRole('region', { name: 'The chosen certificate' });
+    // Subject and issuer alike: the certificate signed itself.
+    expect(within(chosen).getAllByText('C=DE,O=Example Corp,CN=Jane Smartcard')).toHaveLength(2);
+    expect(within(chosen).getByText('50ff57b0770fcc487aeab424207442d67af3eb3e')).toBeTruthy();
+    expect(within(chosen).getByText('3')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Upload' }));
     await waitFor(() =>
       expect(router.state.location.pathname).toBe(`/access/administrators/${USER_ID}/client-auth`),
@@ -177,7 +202,7 @@ describe('uploading a client certificate', () => {
     if (!input) throw new Error('No file input.');
     await userEvent.upload(
       input,
-      new File(['two certificates'], 'chain.pem', { type: 'application/x-x509-ca-cert' }),
+      new File([JANE_PEM + JANE_PEM], 'chain.pem', { type: 'application/x-x509-ca-cert' }),
     );
     await userEvent.click(screen.getByRole('button', { name: 'Upload' }));
     expect(
@@ -237,10 +262,7 @@ describe('client certificates of a service user', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Upload certificate' });
     const input = dialog.querySelector<HTMLInputElement>('input[type="file"]');
     if (!input) throw new Error('No file input.');
-    await userEvent.upload(
-      input,
-      new File(['-----BEGIN CERTIFICATE-----'], 'bot.cer', { type: 'application/x-x509-ca-cert' }),
-    );
+    await userEvent.upload(input, new File([JANE_PEM], 'bot.cer', { type: 'application/x-x509-ca-cert' }));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Upload' }));
     expect(await screen.findByRole('rowheader', { name: 'export-bot' })).toBeTruthy();
     expect(api.calls.some((call) => call.method === 'POST' && call.path === SERVICE_LIST)).toBe(true);
