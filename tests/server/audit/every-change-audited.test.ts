@@ -46,6 +46,8 @@ const EXEMPT: Readonly<Record<string, string>> = {
     'The first step of sign-in only answers which step comes next and stores nothing; the sign-in itself is recorded, failed or not.',
   'post /imauth/api/v1/refresh':
     'Token renewal changes no object a person acts on; the session it continues was recorded at sign-in and is at sign-out.',
+  'post /account/ui-api/v1/user/{id}/verify/holder':
+    'Reading whose an invitation or verification link is stores nothing and spends no code; the verification itself is recorded.',
   'post /account/ui-api/v1/user/bulk/validate':
     'The dry run of a bulk import changes nothing anyone else sees: the checked rows are kept for their creator alone until the import is started (recorded) or they expire.',
 };
