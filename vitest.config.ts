@@ -96,7 +96,9 @@ export default defineConfig({
           include: ['tests/src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['tests/src/temporal-setup.ts'],
-          testTimeout: 15_000,
+          // Above Testing Library's 20 s wait (tests/src/support.tsx), so a slow first page fails
+          // on what it waited for, not on the clock.
+          testTimeout: 30_000,
         },
       },
     ],

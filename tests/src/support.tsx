@@ -18,9 +18,10 @@ import { createAppRouter } from '../../src/router.ts';
 
 // The first render of a file loads the route chunks through the Vite transform, and the secure
 // layout the query library after them: that can take more than Testing Library's default second on a
-// busy two-core machine, and more than five seconds on a slower one running the browser stories
-// beside it. Within the console project's 15 s test timeout.
-configure({ asyncUtilTimeout: 10_000 });
+// busy two-core machine, and more than ten seconds on a slower one running the other suites and the
+// browser stories beside it (seen in CI: a file's first page drawn after 10.4 s). Within the console
+// project's 30 s test timeout; a passing wait returns as soon as the page shows.
+configure({ asyncUtilTimeout: 20_000 });
 
 // Tests run without vitest globals, so Testing Library cannot clean up by itself.
 /** The pages the rendered apps made, their sessions ended after each test as a page's end would. */
