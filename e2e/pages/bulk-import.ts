@@ -47,8 +47,12 @@ export function rowsTable(page: Page) {
 }
 
 export async function showInvalidRows(page: Page): Promise<void> {
-  await page.getByRole('radio', { name: 'Invalid rows' }).check();
+  // The radio shows what the address says: it turns checked once the click has navigated, which
+  // `check()`, looking at once, can miss on a busy machine.
+  const invalid = page.getByRole('radio', { name: 'Invalid rows' });
+  await invalid.click();
   await expect(page).toHaveURL((url) => url.searchParams.get('rows') === 'invalid');
+  await expect(invalid).toBeChecked();
 }
 
 export async function startCreating(page: Page, count: number): Promise<void> {
