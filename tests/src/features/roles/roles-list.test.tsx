@@ -146,11 +146,16 @@ describe('the user roles list', () => {
     expect(screen.queryByRole('menuitem', { name: 'Archive' })).toBeNull();
     await user.keyboard('{Escape}');
     await user.click(screen.getByRole('button', { name: 'Actions for Auditors' }));
-    // Chosen by keyboard, as a click in jsdom also lands outside the dialog it opens.
+    // Chosen by keyboard, as a click in jsdom also lands outside the dialog it opens. Each step waits
+    // for the highlight to move: pressing on before it has would pass the item on a busy machine.
     const item = await screen.findByRole('menuitem', { name: 'Archive' });
+    const highlighted = () => document.querySelector('[role="menuitem"][data-highlighted]');
     for (let step = 0; step < 6 && !item.hasAttribute('data-highlighted'); step += 1) {
+      const before = highlighted();
       await user.keyboard('{ArrowDown}');
+      await waitFor(() => expect(highlighted()).not.toBe(before));
     }
+    expect(item.hasAttribute('data-highlighted')).toBe(true);
     await user.keyboard('{Enter}');
     const dialog = await screen.findByRole('alertdialog');
     expect(dialog.textContent).toContain('2 users hold this role');
